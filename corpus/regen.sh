@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Regenerates corpus/cuda/<name>/<name>.<arch>.ptx from <name>.cu with the pinned nvcc 13.0.88.
+#
+#   corpus/regen.sh            # every kernel
+#   corpus/regen.sh saxpy ...  # only these kernels
+#
+# The archs of a kernel default to DEFAULT_ARCHS; a line `// corpus-archs: sm_80 sm_90 ...` in the
+# .cu file replaces that list (kernels that need sm_80+ features, sm_90a-only wgmma, ...).
+# Extra nvcc flags for one kernel: a line `// corpus-nvcc-flags: -rdc=true ...`.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/tools.sh"
+DEFAULT_ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120"
+cd "$here/cuda"
+names=("$@")
+[ ${#names[@]} -gt 0 ] || mapfile -t names < <(ls -d */ | tr -d /)
+fail=0
+for n in "${names[@]}"; do
+  cu="$n/$n.cu"
+  [ -f "$cu" ] || { echo "no $cu" >&2; fail=1; continue; }
+  archs=$(sed -n 's|^// corpus-archs:||p' "$cu" | head -1)
+  [ -n "$archs" ] || archs=$DEFAULT_ARCHS
+  flags=$(sed -n 's|^// corpus-nvcc-flags:||p' "$cu" | head -1)
+  rm -f "$n"/*.ptx
+  for a in $archs; do
+    # shellcheck disable=SC2086
+    if ! "$NVCC" -ptx -O3 -arch="$a" -I"$CUDA_INC" -I"$CUDA_INC/cccl" $flags "$cu" -o "$n/$n.$a.ptx"; then
+      echo "FAILED: $n for $a" >&2; fail=1
+    fi
+  done
+done
+exit $fail

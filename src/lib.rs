@@ -1,0 +1,11 @@
+//! ptxas-rs: a verification-first reimplementation of NVIDIA's PTX assembler (ptxas 13.0).
+//!
+//! The pipeline mirrors ptxas's: PTX text is parsed ([`ptx`]), lowered to the Ori IR, optimised
+//! by the phase pipeline, register-allocated, scheduled, encoded to SASS and written as a cubin.
+//! Modules arrive with the issues that build them; every module states the invariants it keeps.
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod driver;
+pub mod fuzzing;
+pub mod ptx;
