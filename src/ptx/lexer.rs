@@ -77,6 +77,9 @@ pub fn lex(src: &str) -> Result<Vec<Token<'_>>, LexError> {
         LexError { line: line as u32, column: column as u32, found }
     })?;
     let mut out = Vec::new();
+    // Positions advance incrementally from token to token (pest's own `line_col` rescans the
+    // input from the start each time, which is quadratic on large files).
+    let mut cursor = (0usize, 1u32, 1u32); // (byte offset, line, column)
     for pair in pairs.flatten() {
         let kind = match pair.as_rule() {
             Rule::ident => TokenKind::Ident,
@@ -89,8 +92,16 @@ pub fn lex(src: &str) -> Result<Vec<Token<'_>>, LexError> {
             _ => continue,
         };
         let span = pair.as_span();
-        let (line, column) = span.start_pos().line_col();
-        out.push(Token { kind, text: span.as_str(), offset: span.start(), line: line as u32, column: column as u32 });
+        for c in src[cursor.0..span.start()].chars() {
+            if c == '\n' {
+                cursor.1 += 1;
+                cursor.2 = 1;
+            } else {
+                cursor.2 += 1;
+            }
+        }
+        cursor.0 = span.start();
+        out.push(Token { kind, text: span.as_str(), offset: span.start(), line: cursor.1, column: cursor.2 });
     }
     Ok(out)
 }

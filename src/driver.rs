@@ -1,0 +1,153 @@
+//! The compiler driver: what `ptxas-rs` does with its command line, in ptxas's order.
+//!
+//! 1. Parse the arguments ([`crate::cli::parse`]); print parse diagnostics; a syntax error is fatal.
+//! 2. `--help` (or no input at all) prints the usage text, else `--version`, else `--list-version`;
+//!    these go to stdout and exit 0.
+//! 3. Validate option values and combinations ([`crate::cli::validate`]).
+//! 4. Open every input file, reporting each one that cannot be opened.
+//! 5. Compile. The PTX front end, lowering and backend are not implemented yet, so a run that gets
+//!    this far reports that in ptxas's diagnostic format and fails.
+//!
+//! Invariants: every diagnostic goes to stderr in ptxas's format; the exit status is 0 on success and
+//! 255 on any error, as ptxas's; no output file is created unless compilation succeeds.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use crate::cli::{self, diag, diag::Diagnostic};
+
+/// The message for runs that reach compilation, until the compiler exists.
+pub const NOT_IMPLEMENTED: &str =
+    "ptxas-rs: compiling PTX is not implemented yet (needs the front end, lowering and backend)";
+
+/// What a run printed and how it ended; [`main`] writes it out. Useful for tests and for library
+/// callers that want ptxas's behaviour without touching the process's streams.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Text for stdout.
+    pub stdout: String,
+    /// Diagnostics for stderr, one line each, in order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Exit status: 0 or 255.
+    pub status: u8,
+}
+
+impl Outcome {
+    fn fail(mut self, d: Diagnostic) -> Self {
+        self.diagnostics.push(d);
+        self.status = 255;
+        self
+    }
+}
+
+/// Runs ptxas-rs with `args` (without the program name) and returns what it would print.
+pub fn run(args: &[String]) -> Outcome {
+    let mut out = Outcome::default();
+    let parsed = cli::parse(args);
+    out.diagnostics.extend(parsed.diagnostics);
+    let options = match parsed.result {
+        Ok(o) => o,
+        Err(fatal) => return out.fail(fatal),
+    };
+    if options.help || !options.has_input() && !options.version && !options.list_version {
+        out.stdout = cli::help::help_text();
+        return out;
+    }
+    if options.version {
+        out.stdout = cli::help::version_text();
+        return out;
+    }
+    if options.list_version {
+        out.stdout = cli::help::list_version_text();
+        return out;
+    }
+
+    let validated = cli::validate(options);
+    let fatal = validated.is_fatal();
+    let mut failed = validated.has_errors();
+    out.diagnostics.extend(validated.diagnostics);
+    if fatal {
+        out.status = 255;
+        return out;
+    }
+    let options = validated.options;
+
+    for file in &options.input_files {
+        if file != "-" && std::fs::File::open(file).is_err() {
+            out.diagnostics.push(Diagnostic::fatal(format!(
+                "Input file '{file}' could not be opened"
+            )));
+            failed = true;
+        }
+    }
+    if failed {
+        return out.fail(diag::aborted_due_to_errors());
+    }
+    out.fail(Diagnostic::fatal(NOT_IMPLEMENTED))
+}
+
+/// Runs ptxas-rs with `args` (without the program name), printing as ptxas does.
+pub fn main(args: &[String]) -> ExitCode {
+    let outcome = run(args);
+    // Like ptxas, ignore failures to write (a closed pipe must not turn into a panic).
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(outcome.stdout.as_bytes());
+    let mut stderr = std::io::stderr().lock();
+    for d in &outcome.diagnostics {
+        let _ = writeln!(stderr, "{d}");
+    }
+    ExitCode::from(outcome.status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_strs(args: &[&str]) -> Outcome {
+        run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn no_args_prints_usage() {
+        let o = run_strs(&[]);
+        assert_eq!(o.status, 0);
+        assert!(o.stdout.contains("Usage  : ptxas"));
+        assert!(o.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn missing_inputs_are_reported() {
+        let o = run_strs(&["/nonexistent/a.ptx", "/nonexistent/b.ptx"]);
+        assert_eq!(o.status, 255);
+        let lines: Vec<String> = o.diagnostics.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "ptxas fatal   : Input file '/nonexistent/a.ptx' could not be opened",
+                "ptxas fatal   : Input file '/nonexistent/b.ptx' could not be opened",
+                "ptxas fatal   : Ptx assembly aborted due to errors",
+            ]
+        );
+    }
+
+    #[test]
+    fn valid_input_reaches_not_implemented() {
+        let o = run_strs(&["-ias", ".version 9.0"]);
+        assert_eq!(o.status, 255);
+        assert_eq!(
+            o.diagnostics.last().map(ToString::to_string),
+            Some(format!("ptxas fatal   : {NOT_IMPLEMENTED}"))
+        );
+    }
+
+    #[test]
+    fn help_wins_over_version() {
+        assert!(run_strs(&["-V", "-h"]).stdout.starts_with("\nUsage"));
+        assert!(
+            run_strs(&["--list-version", "-V"])
+                .stdout
+                .starts_with("ptxas: ")
+        );
+    }
+}

@@ -1,0 +1,560 @@
+//! Differential tests of the command line: `ptxas-rs` against NVIDIA's `ptxas` 13.0.88 on the same
+//! argument vectors, in the same scratch directory.
+//!
+//! Three kinds of case:
+//! - [`Expect::Same`]: exit status, stdout and stderr must be byte-identical (syntax errors, bad
+//!   values, conflicts, missing files, `--help`, `--list-version`, no arguments);
+//! - [`Expect::Version`]: `--version` has ptxas's five-line shape and its `Cuda compilation tools`
+//!   line; the lines naming the tool differ on purpose;
+//! - [`Expect::Accepted`]: ptxas compiles (exit 0). We must accept the same options: our stderr is
+//!   ptxas's option-level diagnostics followed by exactly one not-implemented line, exit 255. Lines
+//!   ptxas prints while compiling (`-v` info, debug-section warnings, register-bound adjustments) are
+//!   masked out of ptxas's stderr before comparing.
+//!
+//! Neither tool may leave an output file behind in error cases, and ours never writes one yet.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A kernel ptxas compiles silently for every target.
+const KERNEL: &str =
+    ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { ret; }\n";
+/// A second kernel, to combine with `k.ptx` without a duplicate definition.
+const KERNEL2: &str =
+    ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k2() { ret; }\n";
+/// The not-implemented line every accepted run ends with.
+const NOT_IMPLEMENTED: &str = "ptxas fatal   : ptxas-rs: compiling PTX is not implemented yet (needs the front end, lowering and backend)\n";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Same,
+    Version,
+    Accepted,
+}
+
+struct Case {
+    args: &'static [&'static str],
+    expect: Expect,
+    /// Extra files to create in the scratch directory (name, contents).
+    files: &'static [(&'static str, &'static str)],
+}
+
+const fn same(args: &'static [&'static str]) -> Case {
+    Case {
+        args,
+        expect: Expect::Same,
+        files: &[],
+    }
+}
+const fn accepted(args: &'static [&'static str]) -> Case {
+    Case {
+        args,
+        expect: Expect::Accepted,
+        files: &[],
+    }
+}
+const fn version(args: &'static [&'static str]) -> Case {
+    Case {
+        args,
+        expect: Expect::Version,
+        files: &[],
+    }
+}
+const fn with_files(mut c: Case, files: &'static [(&'static str, &'static str)]) -> Case {
+    c.files = files;
+    c
+}
+
+const CASES: &[Case] = &[
+    // --- help, usage, versions
+    same(&[]),
+    same(&["--help"]),
+    same(&["-h"]),
+    same(&["-h", "--list-version", "k.ptx"]),
+    same(&["-V", "-h"]),
+    same(&["--list-version"]),
+    same(&["-version-ls"]),
+    same(&["-v"]),
+    same(&["-arch", "sm_90", "-arch", "sm_80"]),
+    same(&["-dlcm", "foo"]),
+    same(&["-g", "-O3"]),
+    same(&["-maxrregcount", "foo"]),
+    version(&["-V"]),
+    version(&["--version"]),
+    version(&["-V", "k.ptx"]),
+    version(&["--list-version", "-V"]),
+    // --- unknown options
+    same(&["-foo"]),
+    same(&["--foo"]),
+    same(&["---v"]),
+    same(&["--foo=bar"]),
+    same(&["-foo=bar"]),
+    same(&["--"]),
+    same(&["-foo", "-bar"]),
+    same(&["-V", "-foo"]),
+    same(&["-h", "-foo"]),
+    same(&["--arch", "sm_90", "k.ptx"]),
+    same(&["-gpu-name", "sm_90", "k.ptx"]),
+    same(&["-archsm_90", "k.ptx"]),
+    same(&["-osomething", "k.ptx"]),
+    same(&["-efoo", "k.ptx"]),
+    same(&["--opt-level2", "k.ptx"]),
+    same(&["-O", "-1", "k.ptx"]),
+    same(&["-knob", "DUMPIR=x", "k.ptx"]),
+    same(&["--verb", "k.ptx"]),
+    // --- missing values
+    same(&["-arch"]),
+    same(&["--gpu-name"]),
+    same(&["-o"]),
+    same(&["-e"]),
+    same(&["-m"]),
+    same(&["-optf"]),
+    same(&["--compiler-stats"]),
+    same(&["--opt-level"]),
+    same(&["-k"]),
+    same(&["-link-info"]),
+    // --- bad values
+    same(&["-arch=sm_60", "k.ptx"]),
+    same(&["-arch", "sm_60"]),
+    same(&["-arch", "sm_91", "k.ptx"]),
+    same(&["-arch", "sm_90,sm_80", "k.ptx"]),
+    same(&["-arch=", "k.ptx"]),
+    same(&["--gpu-name==sm_90", "k.ptx"]),
+    same(&["-arch", "-v", "k.ptx"]),
+    same(&["-m", "32", "k.ptx"]),
+    same(&["-m=", "k.ptx"]),
+    same(&["-machine"]),
+    same(&["-Ofoo", "k.ptx"]),
+    same(&["-O3x", "k.ptx"]),
+    same(&["--opt-level=x"]),
+    same(&["--opt-level", "k.ptx"]),
+    same(&["-O99999999999", "k.ptx"]),
+    same(&["-O-99999999999", "k.ptx"]),
+    same(&["-v=true", "k.ptx"]),
+    same(&["--verbose=1"]),
+    same(&["-c="]),
+    same(&["--list-version=1"]),
+    same(&["-fmad", "x", "k.ptx"]),
+    same(&["-fmad", "k.ptx"]),
+    same(&["-fmad", "TRUE", "k.ptx"]),
+    same(&["--compiler-stats=x"]),
+    same(&["--compiler-stats=time,bogus"]),
+    same(&["-sanitize", "memcheck,threadsteer"]),
+    same(&["-regUsageLevel", "five", "k.ptx"]),
+    same(&["--profile-options", "a=b,c"]),
+    same(&["-sw2614554", "yes", "k.ptx"]),
+    // --- conflicts and value checks made before compiling
+    same(&["-g", "-O3", "k.ptx"]),
+    same(&["-g", "-O1", "k.ptx"]),
+    same(&["-O3", "-g", "nonexist.ptx"]),
+    same(&["-regUsageLevel", "11", "-g", "-O3", "k.ptx"]),
+    same(&["-Ofc", "foo", "k.ptx"]),
+    same(&["-g", "-O3", "-Ofc", "foo", "k.ptx"]),
+    same(&["-Ofc", "max", "-O3", "k.ptx"]),
+    same(&["-Ofc", "max", "-O3", "-g", "k.ptx"]),
+    same(&["-Ofc", "mid", "-O2", "k.ptx"]),
+    same(&["-O", "-Ofc", "min", "k.ptx"]),
+    same(&["-g", "-O0", "-Ofc", "min", "k.ptx"]),
+    same(&[
+        "-Ofc",
+        "max",
+        "-O3",
+        "-dlcm",
+        "foo",
+        "-regUsageLevel",
+        "11",
+        "k.ptx",
+    ]),
+    same(&["-maxrregcount", "foo", "k.ptx"]),
+    same(&["-maxrregcount", "32x", "k.ptx"]),
+    same(&["-maxrregcount", "300", "-maxrregcount", "foo", "k.ptx"]),
+    same(&[
+        "-maxrregcount",
+        "foo",
+        "-dlcm",
+        "foo",
+        "-regUsageLevel",
+        "11",
+        "k.ptx",
+    ]),
+    same(&["-dlcm", "wb", "k.ptx"]),
+    same(&["-dscm", "ca", "k.ptx"]),
+    same(&[
+        "-dlcm",
+        "foo",
+        "-dscm",
+        "bar",
+        "-flcm",
+        "x",
+        "-fscm",
+        "y",
+        "-maxrregcount",
+        "300",
+        "nonexist",
+    ]),
+    same(&[
+        "-regUsageLevel",
+        "11",
+        "-maxrregcount",
+        "300",
+        "-dlcm",
+        "foo",
+        "nonexist",
+    ]),
+    same(&[
+        "-maxntid",
+        "1,2,3,4",
+        "-maxrregcount",
+        "300",
+        "-regUsageLevel",
+        "11",
+        "-dlcm",
+        "foo",
+        "k.ptx",
+    ]),
+    same(&[
+        "-func-maxrregcount",
+        "300",
+        "-maxrregcount",
+        "300",
+        "-dlcm",
+        "foo",
+        "k.ptx",
+    ]),
+    same(&[
+        "-g",
+        "-Ofc",
+        "max",
+        "-dlcm",
+        "foo",
+        "-regUsageLevel",
+        "11",
+        "-maxrregcount",
+        "300",
+        "k.ptx",
+    ]),
+    same(&[
+        "-Werror",
+        "-maxrregcount",
+        "300",
+        "-arch",
+        "sm_90",
+        "-arch",
+        "sm_80",
+        "k.ptx",
+    ]),
+    same(&["-Werror", "-regUsageLevel", "11", "nonexist"]),
+    same(&["-maxrregcount", "256", "nonexist"]),
+    same(&["-maxrregcount", "-5", "nonexist"]),
+    same(&["-abi", "no", "k.ptx"]),
+    // --- input files
+    same(&["nonexist.ptx"]),
+    same(&["-arch=sm_90", "nonexist.ptx"]),
+    same(&["-v", "nonexist1", "nonexist2"]),
+    same(&["-O", "2", "k.ptx"]),
+    same(&["k.ptx", "nonexist.ptx"]),
+    // --- options files
+    same(&["-optf", "nonexist"]),
+    with_files(
+        same(&["-optf", "bad.opt", "k.ptx"]),
+        &[("bad.opt", "-foo\n")],
+    ),
+    with_files(
+        same(&["-optf", "arch.opt", "k.ptx"]),
+        &[("arch.opt", "-arch \"sm_60\"\n")],
+    ),
+    with_files(
+        same(&["-optf", "comment.opt", "k.ptx"]),
+        &[("comment.opt", "-v  -O2 # comment\n")],
+    ),
+    with_files(
+        accepted(&["-optf", "good.opt"]),
+        &[("good.opt", "-arch \"sm_90\"\n-v\nk.ptx\n")],
+    ),
+    with_files(
+        accepted(&["-optf", "a.opt,b.opt"]),
+        &[("a.opt", "-arch sm_90"), ("b.opt", "-O2 k.ptx")],
+    ),
+    with_files(
+        accepted(&["-optf", "nest.opt"]),
+        &[("nest.opt", "-optf good.opt"), ("good.opt", "k.ptx")],
+    ),
+    // --- accepted option sets (every syntax form)
+    accepted(&["k.ptx"]),
+    accepted(&["-arch", "sm_90", "k.ptx"]),
+    accepted(&["-arch=sm_90a", "k.ptx"]),
+    accepted(&["--gpu-name", "sm_100f", "k.ptx"]),
+    accepted(&["--gpu-name=sm_121a", "k.ptx"]),
+    accepted(&["-arch", "compute_90", "k.ptx"]),
+    accepted(&["-arch", "lto_120", "k.ptx"]),
+    same(&["-arch", "lto_120a", "k.ptx"]),
+    same(&[
+        "-arch",
+        "lto_90a",
+        "-g",
+        "-O3",
+        "-regUsageLevel",
+        "11",
+        "nonexist",
+    ]),
+    accepted(&["-arch=sm_90", "-arch=sm_90", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-arch", "sm_80", "k.ptx"]),
+    accepted(&["-O3", "k.ptx"]),
+    accepted(&["-O", "k.ptx"]),
+    accepted(&["-O=", "k.ptx"]),
+    accepted(&["-O=2", "k.ptx"]),
+    accepted(&["-O0x2", "-O+2", "k.ptx"]),
+    accepted(&["-O9", "k.ptx"]),
+    accepted(&["-O2", "-O3", "k.ptx"]),
+    accepted(&["--opt-level", "1", "k.ptx"]),
+    accepted(&["--opt-level=0", "k.ptx"]),
+    accepted(&["--opt-level=", "k.ptx"]),
+    accepted(&["-m64", "k.ptx"]),
+    accepted(&["-m", "64", "k.ptx"]),
+    accepted(&["--machine=64", "k.ptx"]),
+    accepted(&["-o", "out.cubin", "k.ptx"]),
+    accepted(&["--output-file=out.cubin", "k.ptx"]),
+    accepted(&["-o=a=b", "k.ptx"]),
+    accepted(&["-v", "-v", "k.ptx"]),
+    accepted(&["--verbose", "-c", "k.ptx"]),
+    accepted(&["-fmad", "false", "k.ptx"]),
+    accepted(&["-fmad=true", "--fmad", "false", "k.ptx"]),
+    accepted(&[
+        "--allow-expensive-optimizations=true",
+        "-pic",
+        "false",
+        "k.ptx",
+    ]),
+    accepted(&["-e", "k", "k.ptx"]),
+    accepted(&["--entry=k", "k.ptx"]),
+    accepted(&["--compiler-stats=time", "k.ptx"]),
+    accepted(&["--compiler-stats-file", "stats.txt", "k.ptx"]),
+    accepted(&["-maxrregcount", "300", "k.ptx"]),
+    accepted(&["-maxrregcount", "archmax", "k.ptx"]),
+    accepted(&["--maxrregcount=archmin", "k.ptx"]),
+    accepted(&["-maxrregcount", "0x20", "k.ptx"]),
+    accepted(&["-maxrregcount", "32", "-maxrregcount", "64", "k.ptx"]),
+    accepted(&["-minnctapersm", "4", "-maxrregcount", "40", "k.ptx"]),
+    accepted(&["-maxntid", "128", "-maxrregcount", "40", "k.ptx"]),
+    accepted(&["-maxntid", "1,2", "-maxntid", "3,4", "k.ptx"]),
+    accepted(&["-func-maxrregcount", "64", "k.ptx"]),
+    accepted(&["-regUsageLevel", "11", "k.ptx"]),
+    accepted(&["--register-usage-level=-1", "k.ptx"]),
+    accepted(&[
+        "-w",
+        "-maxrregcount",
+        "300",
+        "-arch",
+        "sm_90",
+        "-arch",
+        "sm_80",
+        "-fext",
+        "k.ptx",
+    ]),
+    accepted(&["-Ofc", "max", "k.ptx"]),
+    accepted(&["-Ofc", "mid", "-O1", "k.ptx"]),
+    accepted(&["-Ofc", "0", "-O3", "k.ptx"]),
+    accepted(&["-g", "-O0", "k.ptx"]),
+    accepted(&["-g", "-O", "k.ptx"]),
+    accepted(&["-g", "-Ofc", "max", "k.ptx"]),
+    accepted(&["-regUsageLevel", "5", "-g", "k.ptx"]),
+    accepted(&["-lineinfo", "--suppress-debug-info", "k.ptx"]),
+    accepted(&["-dlcm", "ca", "-dscm", "wt", "k.ptx"]),
+    accepted(&["-dlcm", "cg", "-dlcm", "cs", "k.ptx"]),
+    accepted(&["-flcm", "lu", "-dlcm", "cv", "k.ptx"]),
+    accepted(&["-fext", "k.ptx"]),
+    accepted(&["-k", "x", "k.ptx"]),
+    accepted(&["-k", "-v", "k.ptx"]),
+    accepted(&["-sw2614554", "true", "-Op", "k.ptx"]),
+    accepted(&["-split-compile", "2", "-slr", "-uumn", "k.ptx"]),
+    accepted(&["-sanitize", "memcheck", "k.ptx"]),
+    accepted(&[
+        "-Werror",
+        "-w",
+        "-warn-spills",
+        "-warn-lmem-usage",
+        "-warn-double-usage",
+        "k.ptx",
+    ]),
+    accepted(&["-ias", KERNEL]),
+    accepted(&["--input-as-string", KERNEL2, "k.ptx"]),
+    accepted(&[
+        "-no-bb-merge",
+        "-ret-end",
+        "-opt-fp-atomics",
+        "-sp-bounds-check",
+        "k.ptx",
+    ]),
+];
+
+/// What one run printed.
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_in(program: &Path, args: &[&str], dir: &Path) -> Run {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()));
+    Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn ours() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_ptxas-rs"))
+}
+
+/// A fresh scratch directory holding `k.ptx` and the case's files.
+fn scratch(tag: &str, n: usize, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptxas-rs-cli-{tag}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    std::fs::write(dir.join("k.ptx"), KERNEL).expect("write k.ptx");
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("write case file");
+    }
+    dir
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// ptxas's stderr without the lines it prints while compiling (which we cannot print yet).
+fn option_level_lines(stderr: &str) -> String {
+    stderr
+        .lines()
+        .filter(|l| {
+            !(l.starts_with("ptxas info ")
+                || l.starts_with("    ")
+                || l.contains("section not found")
+                || l.contains("adjusting per thread register count"))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// Compares one case; returns a description of the mismatch, if any.
+fn check_case(ptxas: &Path, n: usize, case: &Case) -> Result<(), String> {
+    let dir_ours = scratch("ours", n, case.files);
+    let before = listing(&dir_ours);
+    let us = run_in(&ours(), case.args, &dir_ours);
+    let created = listing(&dir_ours);
+    let _ = std::fs::remove_dir_all(&dir_ours);
+    if created != before {
+        return Err(format!(
+            "ptxas-rs created files: {created:?} (before {before:?})"
+        ));
+    }
+    let dir_nv = scratch("nv", n, case.files);
+    let them = run_in(ptxas, case.args, &dir_nv);
+    let _ = std::fs::remove_dir_all(&dir_nv);
+
+    match case.expect {
+        Expect::Same => {
+            if us != them {
+                return Err(format!("ptxas: {them:?}\nours:  {us:?}"));
+            }
+        }
+        Expect::Version => {
+            let (a, b): (Vec<&str>, Vec<&str>) =
+                (them.stdout.lines().collect(), us.stdout.lines().collect());
+            let ok = us.status == them.status
+                && us.stderr == them.stderr
+                && a.len() == b.len()
+                && a.get(3) == b.get(3)
+                && b.first()
+                    .is_some_and(|l| l.starts_with("ptxas: ") && l.contains("ptxas-rs"));
+            if !ok {
+                return Err(format!("ptxas: {them:?}\nours:  {us:?}"));
+            }
+        }
+        Expect::Accepted => {
+            let want = format!("{}{NOT_IMPLEMENTED}", option_level_lines(&them.stderr));
+            if them.status != 0 || us.status != 255 || !us.stdout.is_empty() || us.stderr != want {
+                return Err(format!(
+                    "ptxas: {them:?}\nours:  {us:?}\nwanted stderr {want:?}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn cli_differential() {
+    let Some(tools) = oracle::tools_or_skip("cli_differential") else {
+        return;
+    };
+    let ptxas = tools.ptxas();
+    let mut failures = Vec::new();
+    for (n, case) in CASES.iter().enumerate() {
+        if let Err(why) = check_case(&ptxas, n, case) {
+            failures.push(format!(
+                "case {n} {:?} ({:?}):\n{why}",
+                case.args, case.expect
+            ));
+        }
+    }
+    let total = CASES.len();
+    println!(
+        "cli_differential: {} of {total} cases agree with ptxas",
+        total - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {total} cases differ:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn enough_cases() {
+    assert!(CASES.len() >= 40);
+    assert!(CASES.iter().filter(|c| c.expect == Expect::Same).count() >= 40);
+}
+
+/// Checks that need no oracle: our binary's own contract.
+#[test]
+fn not_implemented_and_no_output_file() {
+    let dir = scratch("standalone", 0, &[]);
+    let r = run_in(
+        &ours(),
+        &["-arch", "sm_90", "-o", "out.cubin", "k.ptx"],
+        &dir,
+    );
+    assert_eq!(r.status, 255);
+    assert_eq!(r.stderr, NOT_IMPLEMENTED);
+    assert!(r.stdout.is_empty());
+    assert!(!dir.join("out.cubin").exists() && !dir.join("elf.o").exists());
+    let r = run_in(&ours(), &[], &dir);
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+    assert!(
+        r.stdout
+            .starts_with("\nUsage  : ptxas [options] <ptx file>,...\n")
+    );
+    let r = run_in(&ours(), &["--version"], &dir);
+    assert_eq!(
+        r.stdout.lines().nth(3),
+        Some("Cuda compilation tools, release 13.0, V13.0.88")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
