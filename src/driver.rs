@@ -74,9 +74,7 @@ pub fn run(args: &[String]) -> Outcome {
 
     for file in &options.input_files {
         if file != "-" && std::fs::File::open(file).is_err() {
-            out.diagnostics.push(Diagnostic::fatal(format!(
-                "Input file '{file}' could not be opened"
-            )));
+            out.diagnostics.push(Diagnostic::fatal(format!("Input file '{file}' could not be opened")));
             failed = true;
         }
     }
@@ -90,9 +88,7 @@ pub fn run(args: &[String]) -> Outcome {
 pub fn main(args: &[String]) -> ExitCode {
     let outcome = run(args);
     // Like ptxas, ignore failures to write (a closed pipe must not turn into a panic).
-    let _ = std::io::stdout()
-        .lock()
-        .write_all(outcome.stdout.as_bytes());
+    let _ = std::io::stdout().lock().write_all(outcome.stdout.as_bytes());
     let mut stderr = std::io::stderr().lock();
     for d in &outcome.diagnostics {
         let _ = writeln!(stderr, "{d}");
@@ -135,19 +131,12 @@ mod tests {
     fn valid_input_reaches_not_implemented() {
         let o = run_strs(&["-ias", ".version 9.0"]);
         assert_eq!(o.status, 255);
-        assert_eq!(
-            o.diagnostics.last().map(ToString::to_string),
-            Some(format!("ptxas fatal   : {NOT_IMPLEMENTED}"))
-        );
+        assert_eq!(o.diagnostics.last().map(ToString::to_string), Some(format!("ptxas fatal   : {NOT_IMPLEMENTED}")));
     }
 
     #[test]
     fn help_wins_over_version() {
         assert!(run_strs(&["-V", "-h"]).stdout.starts_with("\nUsage"));
-        assert!(
-            run_strs(&["--list-version", "-V"])
-                .stdout
-                .starts_with("ptxas: ")
-        );
+        assert!(run_strs(&["--list-version", "-V"]).stdout.starts_with("ptxas: "));
     }
 }

@@ -17,13 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// A kernel ptxas compiles silently for every target.
-const KERNEL: &str =
-    ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { ret; }\n";
+const KERNEL: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { ret; }\n";
 /// A second kernel, to combine with `k.ptx` without a duplicate definition.
-const KERNEL2: &str =
-    ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k2() { ret; }\n";
+const KERNEL2: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k2() { ret; }\n";
 /// The not-implemented line every accepted run ends with.
-const NOT_IMPLEMENTED: &str = "ptxas fatal   : ptxas-rs: compiling PTX is not implemented yet (needs the front end, lowering and backend)\n";
+const NOT_IMPLEMENTED: &str =
+    "ptxas fatal   : ptxas-rs: compiling PTX is not implemented yet (needs the front end, lowering and backend)\n";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Expect {
@@ -40,25 +39,13 @@ struct Case {
 }
 
 const fn same(args: &'static [&'static str]) -> Case {
-    Case {
-        args,
-        expect: Expect::Same,
-        files: &[],
-    }
+    Case { args, expect: Expect::Same, files: &[] }
 }
 const fn accepted(args: &'static [&'static str]) -> Case {
-    Case {
-        args,
-        expect: Expect::Accepted,
-        files: &[],
-    }
+    Case { args, expect: Expect::Accepted, files: &[] }
 }
 const fn version(args: &'static [&'static str]) -> Case {
-    Case {
-        args,
-        expect: Expect::Version,
-        files: &[],
-    }
+    Case { args, expect: Expect::Version, files: &[] }
 }
 const fn with_files(mut c: Case, files: &'static [(&'static str, &'static str)]) -> Case {
     c.files = files;
@@ -155,94 +142,19 @@ const CASES: &[Case] = &[
     same(&["-Ofc", "mid", "-O2", "k.ptx"]),
     same(&["-O", "-Ofc", "min", "k.ptx"]),
     same(&["-g", "-O0", "-Ofc", "min", "k.ptx"]),
-    same(&[
-        "-Ofc",
-        "max",
-        "-O3",
-        "-dlcm",
-        "foo",
-        "-regUsageLevel",
-        "11",
-        "k.ptx",
-    ]),
+    same(&["-Ofc", "max", "-O3", "-dlcm", "foo", "-regUsageLevel", "11", "k.ptx"]),
     same(&["-maxrregcount", "foo", "k.ptx"]),
     same(&["-maxrregcount", "32x", "k.ptx"]),
     same(&["-maxrregcount", "300", "-maxrregcount", "foo", "k.ptx"]),
-    same(&[
-        "-maxrregcount",
-        "foo",
-        "-dlcm",
-        "foo",
-        "-regUsageLevel",
-        "11",
-        "k.ptx",
-    ]),
+    same(&["-maxrregcount", "foo", "-dlcm", "foo", "-regUsageLevel", "11", "k.ptx"]),
     same(&["-dlcm", "wb", "k.ptx"]),
     same(&["-dscm", "ca", "k.ptx"]),
-    same(&[
-        "-dlcm",
-        "foo",
-        "-dscm",
-        "bar",
-        "-flcm",
-        "x",
-        "-fscm",
-        "y",
-        "-maxrregcount",
-        "300",
-        "nonexist",
-    ]),
-    same(&[
-        "-regUsageLevel",
-        "11",
-        "-maxrregcount",
-        "300",
-        "-dlcm",
-        "foo",
-        "nonexist",
-    ]),
-    same(&[
-        "-maxntid",
-        "1,2,3,4",
-        "-maxrregcount",
-        "300",
-        "-regUsageLevel",
-        "11",
-        "-dlcm",
-        "foo",
-        "k.ptx",
-    ]),
-    same(&[
-        "-func-maxrregcount",
-        "300",
-        "-maxrregcount",
-        "300",
-        "-dlcm",
-        "foo",
-        "k.ptx",
-    ]),
-    same(&[
-        "-g",
-        "-Ofc",
-        "max",
-        "-dlcm",
-        "foo",
-        "-regUsageLevel",
-        "11",
-        "-maxrregcount",
-        "300",
-        "k.ptx",
-    ]),
-    same(&[
-        "-Werror",
-        "-maxrregcount",
-        "300",
-        "-arch",
-        "sm_90",
-        "-arch",
-        "sm_80",
-        "k.ptx",
-    ]),
+    same(&["-dlcm", "foo", "-dscm", "bar", "-flcm", "x", "-fscm", "y", "-maxrregcount", "300", "nonexist"]),
+    same(&["-regUsageLevel", "11", "-maxrregcount", "300", "-dlcm", "foo", "nonexist"]),
+    same(&["-maxntid", "1,2,3,4", "-maxrregcount", "300", "-regUsageLevel", "11", "-dlcm", "foo", "k.ptx"]),
+    same(&["-func-maxrregcount", "300", "-maxrregcount", "300", "-dlcm", "foo", "k.ptx"]),
+    same(&["-g", "-Ofc", "max", "-dlcm", "foo", "-regUsageLevel", "11", "-maxrregcount", "300", "k.ptx"]),
+    same(&["-Werror", "-maxrregcount", "300", "-arch", "sm_90", "-arch", "sm_80", "k.ptx"]),
     same(&["-Werror", "-regUsageLevel", "11", "nonexist"]),
     same(&["-maxrregcount", "256", "nonexist"]),
     same(&["-maxrregcount", "-5", "nonexist"]),
@@ -255,30 +167,12 @@ const CASES: &[Case] = &[
     same(&["k.ptx", "nonexist.ptx"]),
     // --- options files
     same(&["-optf", "nonexist"]),
-    with_files(
-        same(&["-optf", "bad.opt", "k.ptx"]),
-        &[("bad.opt", "-foo\n")],
-    ),
-    with_files(
-        same(&["-optf", "arch.opt", "k.ptx"]),
-        &[("arch.opt", "-arch \"sm_60\"\n")],
-    ),
-    with_files(
-        same(&["-optf", "comment.opt", "k.ptx"]),
-        &[("comment.opt", "-v  -O2 # comment\n")],
-    ),
-    with_files(
-        accepted(&["-optf", "good.opt"]),
-        &[("good.opt", "-arch \"sm_90\"\n-v\nk.ptx\n")],
-    ),
-    with_files(
-        accepted(&["-optf", "a.opt,b.opt"]),
-        &[("a.opt", "-arch sm_90"), ("b.opt", "-O2 k.ptx")],
-    ),
-    with_files(
-        accepted(&["-optf", "nest.opt"]),
-        &[("nest.opt", "-optf good.opt"), ("good.opt", "k.ptx")],
-    ),
+    with_files(same(&["-optf", "bad.opt", "k.ptx"]), &[("bad.opt", "-foo\n")]),
+    with_files(same(&["-optf", "arch.opt", "k.ptx"]), &[("arch.opt", "-arch \"sm_60\"\n")]),
+    with_files(same(&["-optf", "comment.opt", "k.ptx"]), &[("comment.opt", "-v  -O2 # comment\n")]),
+    with_files(accepted(&["-optf", "good.opt"]), &[("good.opt", "-arch \"sm_90\"\n-v\nk.ptx\n")]),
+    with_files(accepted(&["-optf", "a.opt,b.opt"]), &[("a.opt", "-arch sm_90"), ("b.opt", "-O2 k.ptx")]),
+    with_files(accepted(&["-optf", "nest.opt"]), &[("nest.opt", "-optf good.opt"), ("good.opt", "k.ptx")]),
     // --- accepted option sets (every syntax form)
     accepted(&["k.ptx"]),
     accepted(&["-arch", "sm_90", "k.ptx"]),
@@ -288,15 +182,7 @@ const CASES: &[Case] = &[
     accepted(&["-arch", "compute_90", "k.ptx"]),
     accepted(&["-arch", "lto_120", "k.ptx"]),
     same(&["-arch", "lto_120a", "k.ptx"]),
-    same(&[
-        "-arch",
-        "lto_90a",
-        "-g",
-        "-O3",
-        "-regUsageLevel",
-        "11",
-        "nonexist",
-    ]),
+    same(&["-arch", "lto_90a", "-g", "-O3", "-regUsageLevel", "11", "nonexist"]),
     accepted(&["-arch=sm_90", "-arch=sm_90", "k.ptx"]),
     accepted(&["-arch", "sm_90", "-arch", "sm_80", "k.ptx"]),
     accepted(&["-O3", "k.ptx"]),
@@ -319,12 +205,7 @@ const CASES: &[Case] = &[
     accepted(&["--verbose", "-c", "k.ptx"]),
     accepted(&["-fmad", "false", "k.ptx"]),
     accepted(&["-fmad=true", "--fmad", "false", "k.ptx"]),
-    accepted(&[
-        "--allow-expensive-optimizations=true",
-        "-pic",
-        "false",
-        "k.ptx",
-    ]),
+    accepted(&["--allow-expensive-optimizations=true", "-pic", "false", "k.ptx"]),
     accepted(&["-e", "k", "k.ptx"]),
     accepted(&["--entry=k", "k.ptx"]),
     accepted(&["--compiler-stats=time", "k.ptx"]),
@@ -340,17 +221,7 @@ const CASES: &[Case] = &[
     accepted(&["-func-maxrregcount", "64", "k.ptx"]),
     accepted(&["-regUsageLevel", "11", "k.ptx"]),
     accepted(&["--register-usage-level=-1", "k.ptx"]),
-    accepted(&[
-        "-w",
-        "-maxrregcount",
-        "300",
-        "-arch",
-        "sm_90",
-        "-arch",
-        "sm_80",
-        "-fext",
-        "k.ptx",
-    ]),
+    accepted(&["-w", "-maxrregcount", "300", "-arch", "sm_90", "-arch", "sm_80", "-fext", "k.ptx"]),
     accepted(&["-Ofc", "max", "k.ptx"]),
     accepted(&["-Ofc", "mid", "-O1", "k.ptx"]),
     accepted(&["-Ofc", "0", "-O3", "k.ptx"]),
@@ -368,23 +239,10 @@ const CASES: &[Case] = &[
     accepted(&["-sw2614554", "true", "-Op", "k.ptx"]),
     accepted(&["-split-compile", "2", "-slr", "-uumn", "k.ptx"]),
     accepted(&["-sanitize", "memcheck", "k.ptx"]),
-    accepted(&[
-        "-Werror",
-        "-w",
-        "-warn-spills",
-        "-warn-lmem-usage",
-        "-warn-double-usage",
-        "k.ptx",
-    ]),
+    accepted(&["-Werror", "-w", "-warn-spills", "-warn-lmem-usage", "-warn-double-usage", "k.ptx"]),
     accepted(&["-ias", KERNEL]),
     accepted(&["--input-as-string", KERNEL2, "k.ptx"]),
-    accepted(&[
-        "-no-bb-merge",
-        "-ret-end",
-        "-opt-fp-atomics",
-        "-sp-bounds-check",
-        "k.ptx",
-    ]),
+    accepted(&["-no-bb-merge", "-ret-end", "-opt-fp-atomics", "-sp-bounds-check", "k.ptx"]),
 ];
 
 /// What one run printed.
@@ -427,11 +285,7 @@ fn scratch(tag: &str, n: usize, files: &[(&str, &str)]) -> PathBuf {
 
 fn listing(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
     v.sort();
     v
@@ -459,9 +313,7 @@ fn check_case(ptxas: &Path, n: usize, case: &Case) -> Result<(), String> {
     let created = listing(&dir_ours);
     let _ = std::fs::remove_dir_all(&dir_ours);
     if created != before {
-        return Err(format!(
-            "ptxas-rs created files: {created:?} (before {before:?})"
-        ));
+        return Err(format!("ptxas-rs created files: {created:?} (before {before:?})"));
     }
     let dir_nv = scratch("nv", n, case.files);
     let them = run_in(ptxas, case.args, &dir_nv);
@@ -474,14 +326,12 @@ fn check_case(ptxas: &Path, n: usize, case: &Case) -> Result<(), String> {
             }
         }
         Expect::Version => {
-            let (a, b): (Vec<&str>, Vec<&str>) =
-                (them.stdout.lines().collect(), us.stdout.lines().collect());
+            let (a, b): (Vec<&str>, Vec<&str>) = (them.stdout.lines().collect(), us.stdout.lines().collect());
             let ok = us.status == them.status
                 && us.stderr == them.stderr
                 && a.len() == b.len()
                 && a.get(3) == b.get(3)
-                && b.first()
-                    .is_some_and(|l| l.starts_with("ptxas: ") && l.contains("ptxas-rs"));
+                && b.first().is_some_and(|l| l.starts_with("ptxas: ") && l.contains("ptxas-rs"));
             if !ok {
                 return Err(format!("ptxas: {them:?}\nours:  {us:?}"));
             }
@@ -489,9 +339,7 @@ fn check_case(ptxas: &Path, n: usize, case: &Case) -> Result<(), String> {
         Expect::Accepted => {
             let want = format!("{}{NOT_IMPLEMENTED}", option_level_lines(&them.stderr));
             if them.status != 0 || us.status != 255 || !us.stdout.is_empty() || us.stderr != want {
-                return Err(format!(
-                    "ptxas: {them:?}\nours:  {us:?}\nwanted stderr {want:?}"
-                ));
+                return Err(format!("ptxas: {them:?}\nours:  {us:?}\nwanted stderr {want:?}"));
             }
         }
     }
@@ -507,23 +355,12 @@ fn cli_differential() {
     let mut failures = Vec::new();
     for (n, case) in CASES.iter().enumerate() {
         if let Err(why) = check_case(&ptxas, n, case) {
-            failures.push(format!(
-                "case {n} {:?} ({:?}):\n{why}",
-                case.args, case.expect
-            ));
+            failures.push(format!("case {n} {:?} ({:?}):\n{why}", case.args, case.expect));
         }
     }
     let total = CASES.len();
-    println!(
-        "cli_differential: {} of {total} cases agree with ptxas",
-        total - failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {total} cases differ:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    println!("cli_differential: {} of {total} cases agree with ptxas", total - failures.len());
+    assert!(failures.is_empty(), "{} of {total} cases differ:\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
 #[test]
@@ -536,25 +373,15 @@ fn enough_cases() {
 #[test]
 fn not_implemented_and_no_output_file() {
     let dir = scratch("standalone", 0, &[]);
-    let r = run_in(
-        &ours(),
-        &["-arch", "sm_90", "-o", "out.cubin", "k.ptx"],
-        &dir,
-    );
+    let r = run_in(&ours(), &["-arch", "sm_90", "-o", "out.cubin", "k.ptx"], &dir);
     assert_eq!(r.status, 255);
     assert_eq!(r.stderr, NOT_IMPLEMENTED);
     assert!(r.stdout.is_empty());
     assert!(!dir.join("out.cubin").exists() && !dir.join("elf.o").exists());
     let r = run_in(&ours(), &[], &dir);
     assert_eq!((r.status, r.stderr.as_str()), (0, ""));
-    assert!(
-        r.stdout
-            .starts_with("\nUsage  : ptxas [options] <ptx file>,...\n")
-    );
+    assert!(r.stdout.starts_with("\nUsage  : ptxas [options] <ptx file>,...\n"));
     let r = run_in(&ours(), &["--version"], &dir);
-    assert_eq!(
-        r.stdout.lines().nth(3),
-        Some("Cuda compilation tools, release 13.0, V13.0.88")
-    );
+    assert_eq!(r.stdout.lines().nth(3), Some("Cuda compilation tools, release 13.0, V13.0.88"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -35,18 +35,12 @@ fn corpus_dir() -> PathBuf {
 
 /// All `*.run.toml` files under `dir`, sorted.
 fn find_specs(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     entries.sort();
     for path in entries {
         if path.is_dir() {
             find_specs(&path, out)?;
-        } else if path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.ends_with(".run.toml"))
-        {
+        } else if path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".run.toml")) {
             out.push(path);
         }
     }
@@ -58,10 +52,7 @@ fn ptx_files(spec_path: &Path) -> std::io::Result<Vec<PathBuf>> {
     let Some(dir) = spec_path.parent() else {
         return Ok(Vec::new());
     };
-    let name = spec_path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
+    let name = spec_path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let stem = name.strip_suffix(".run.toml").unwrap_or(name);
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -75,9 +66,7 @@ fn ptx_files(spec_path: &Path) -> std::io::Result<Vec<PathBuf>> {
         let Some(middle) = rest.strip_suffix(".ptx") else {
             continue;
         };
-        let arch_ok = middle
-            .strip_prefix('.')
-            .is_some_and(|a| !a.is_empty() && !a.contains('.'));
+        let arch_ok = middle.strip_prefix('.').is_some_and(|a| !a.is_empty() && !a.contains('.'));
         if middle.is_empty() || arch_ok {
             files.push(path);
         }
@@ -177,9 +166,7 @@ fn entry_params(ptx: &str, kernel: &str) -> Option<Result<Vec<PtxParam>, String>
             continue;
         }
         let after = after.trim_start();
-        let name_len = after
-            .find(|c: char| !is_ident_char(c))
-            .unwrap_or(after.len());
+        let name_len = after.find(|c: char| !is_ident_char(c)).unwrap_or(after.len());
         if &after[..name_len] != kernel {
             continue;
         }
@@ -237,19 +224,11 @@ fn parse_param_decl(decl: &str) -> Result<PtxParam, String> {
     let (name, array) = match name_tok.split_once('[') {
         None => (name_tok, None),
         Some((name, dim)) => {
-            let n = dim
-                .strip_suffix(']')
-                .and_then(|d| d.trim().parse::<usize>().ok());
+            let n = dim.strip_suffix(']').and_then(|d| d.trim().parse::<usize>().ok());
             (name, Some(n.ok_or_else(|| bad("bad array length"))?))
         }
     };
-    Ok(PtxParam {
-        name: name.to_owned(),
-        ty,
-        elem_size,
-        array,
-        align,
-    })
+    Ok(PtxParam { name: name.to_owned(), ty, elem_size, array, align })
 }
 
 fn type_size(word: &str) -> Option<usize> {
@@ -278,10 +257,7 @@ fn check_spec(path: &Path, stats: &mut Stats) -> Vec<String> {
     for (name, bytes) in spec.generate_buffers() {
         let expected = spec.buffer(&name).map_or(0, |b| b.byte_len());
         if bytes.len() != expected {
-            problems.push(format!(
-                "buffer {name}: generated {} bytes, not {expected}",
-                bytes.len()
-            ));
+            problems.push(format!("buffer {name}: generated {} bytes, not {expected}", bytes.len()));
         }
     }
     let used: BTreeSet<&str> = spec
@@ -318,9 +294,7 @@ fn check_spec(path: &Path, stats: &mut Stats) -> Vec<String> {
         problems.push("no PTX file beside the spec (<name>.ptx or <name>.<arch>.ptx; run corpus/regen.sh)".into());
     }
     for file in &ptx {
-        let shown = file
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let shown = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
             Err(e) => {
@@ -336,10 +310,8 @@ fn check_spec(path: &Path, stats: &mut Stats) -> Vec<String> {
                 for p in match_params(&spec, &declared) {
                     problems.push(format!("{shown}: {p}"));
                 }
-                let spec_offsets: Vec<usize> =
-                    spec.param_layout().slots.iter().map(|s| s.offset).collect();
-                let layout =
-                    ParamLayout::declared(declared.iter().map(|d| (d.size(), d.effective_align())));
+                let spec_offsets: Vec<usize> = spec.param_layout().slots.iter().map(|s| s.offset).collect();
+                let layout = ParamLayout::declared(declared.iter().map(|d| (d.size(), d.effective_align())));
                 let ptx_offsets: Vec<usize> = layout.slots.iter().map(|s| s.offset).collect();
                 if spec_offsets != ptx_offsets && declared.len() == spec.params.len() {
                     problems.push(format!(
@@ -379,24 +351,13 @@ fn match_params(spec: &LaunchSpec, declared: &[PtxParam]) -> Vec<String> {
             Param::Scalar(s) => match s.ty() {
                 // An array of the same size is fine: nvcc declares `__half` and other small
                 // structs as `.param .align 2 .b8 p[2]`.
-                ScalarType::Elem(t) => (t.size() != d.size()).then(|| {
-                    format!(
-                        "a {t} scalar has {} bytes, the parameter {}",
-                        t.size(),
-                        d.size()
-                    )
-                }),
-                ScalarType::Bytes if s.size() != d.size() => Some(format!(
-                    "the bytes scalar has {} bytes, the parameter {}",
-                    s.size(),
-                    d.size()
-                )),
+                ScalarType::Elem(t) => (t.size() != d.size())
+                    .then(|| format!("a {t} scalar has {} bytes, the parameter {}", t.size(), d.size())),
+                ScalarType::Bytes if s.size() != d.size() => {
+                    Some(format!("the bytes scalar has {} bytes, the parameter {}", s.size(), d.size()))
+                }
                 ScalarType::Bytes if s.align() != 1 && s.align() != d.effective_align() => {
-                    Some(format!(
-                        "the bytes scalar has align = {}, the parameter {}",
-                        s.align(),
-                        d.effective_align()
-                    ))
+                    Some(format!("the bytes scalar has align = {}, the parameter {}", s.align(), d.effective_align()))
                 }
                 ScalarType::Bytes => None,
             },
@@ -464,10 +425,8 @@ const PTX: &str = r#"
 fn scanner_reads_entry_parameter_lists() {
     let params = entry_params(PTX, "k").unwrap().unwrap();
     type Shape<'a> = (&'a str, &'a str, usize, Option<usize>, Option<usize>);
-    let shapes: Vec<Shape> = params
-        .iter()
-        .map(|p| (p.name.as_str(), p.ty.as_str(), p.size(), p.array, p.align))
-        .collect();
+    let shapes: Vec<Shape> =
+        params.iter().map(|p| (p.name.as_str(), p.ty.as_str(), p.size(), p.array, p.align)).collect();
     assert_eq!(
         shapes,
         [
@@ -482,16 +441,8 @@ fn scanner_reads_entry_parameter_lists() {
     assert_eq!(entry_params(PTX, "empty").unwrap().unwrap(), []);
     assert!(entry_params(PTX, "fake").is_none());
     assert!(entry_params(PTX, "missing").is_none());
-    assert!(
-        entry_params(".entry bad(.param .u32)", "bad")
-            .unwrap()
-            .is_err()
-    );
-    assert!(
-        entry_params(".entry bad(.param .q32 x)", "bad")
-            .unwrap()
-            .is_err()
-    );
+    assert!(entry_params(".entry bad(.param .u32)", "bad").unwrap().is_err());
+    assert!(entry_params(".entry bad(.param .q32 x)", "bad").unwrap().is_err());
 }
 
 /// A scratch corpus in the temp directory, removed on drop.
@@ -499,9 +450,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir()
-            .join(format!("corpus-specs-{tag}-{}", std::process::id()))
-            .join("corpus");
+        let dir = std::env::temp_dir().join(format!("corpus-specs-{tag}-{}", std::process::id())).join("corpus");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
@@ -561,10 +510,7 @@ fn checker_accepts_a_good_spec() {
 fn checker_reports_every_broken_spec() {
     let scratch = Scratch::new("broken");
     // Not parseable.
-    scratch.write(
-        "ptx/a/a.run.toml",
-        "kernel = \"k\"\ngrid = [1]\nblock = [1]\n[buffer.x]\ntype = \"u33\"\nlen = 1\n",
-    );
+    scratch.write("ptx/a/a.run.toml", "kernel = \"k\"\ngrid = [1]\nblock = [1]\n[buffer.x]\ntype = \"u33\"\nlen = 1\n");
     scratch.write("ptx/a/a.ptx", PTX);
     // Parameters that do not match, an unused buffer, no output, too many threads, no entry in
     // one of the PTX files.
@@ -573,17 +519,11 @@ fn checker_reports_every_broken_spec() {
         .replace("output = true", "")
         .replace("type = \"u8\"", "type = \"u16\"")
         .replace("align = 8", "align = 4")
-        .replace(
-            "scalar = { type = \"f32\", value = 1.5 }",
-            "buffer = \"in\"",
-        )
+        .replace("scalar = { type = \"f32\", value = 1.5 }", "buffer = \"in\"")
         + "[buffer.spare]\ntype = \"u8\"\nlen = 1\n";
     scratch.write("ptx/b/b.run.toml", &bad);
     scratch.write("ptx/b/b.ptx", PTX);
-    scratch.write(
-        "ptx/b/b.sm_75.ptx",
-        &PTX.replace(".entry k(", ".entry other("),
-    );
+    scratch.write("ptx/b/b.sm_75.ptx", &PTX.replace(".entry k(", ".entry other("));
     // Missing PTX outside corpus/cuda.
     scratch.write("ptx/c/c.run.toml", GOOD_SPEC);
     let (count, _, report) = check_corpus(&scratch.0);
@@ -607,8 +547,5 @@ fn checker_reports_every_broken_spec() {
 
 #[test]
 fn comments_are_stripped() {
-    assert_eq!(
-        strip_comments("a // b\nc /* d\ne */ f \"//g\""),
-        "a \nc \n  f \"//g\""
-    );
+    assert_eq!(strip_comments("a // b\nc /* d\ne */ f \"//g\""), "a \nc \n  f \"//g\"");
 }

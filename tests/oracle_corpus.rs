@@ -25,7 +25,13 @@ fn corpus_ptx_is_accepted_by_ptxas() {
             Err(format!("{} (-arch {}): {}", c.path.display(), c.arch, out.stderr.trim_end()))
         }
     });
-    assert!(failures.is_empty(), "{} of {} corpus files rejected:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus files rejected:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 /// The arguments on an error-corpus file's first line (`// ptxas-args: ...`).
@@ -63,6 +69,7 @@ fn error_corpus_is_rejected_with_recorded_diagnostics() {
         Ok(())
     });
     assert!(failures.is_empty(), "{} of {} error-corpus files:\n{}", failures.len(), files.len(), failures.join("\n"));
+    println!("ptxas rejected all {} error-corpus files with the recorded diagnostics", files.len());
 }
 
 /// The register count a cubin records for `function`, read from the ELF bytes: sm_75–sm_89 put
@@ -79,7 +86,11 @@ fn elf_register_count(cubin: &[u8], function: &str) -> Option<u32> {
         while at + 4 <= info.len() {
             let (fmt, attr, len) = (info[at], info[at + 1], u16::from_le_bytes([info[at + 2], info[at + 3]]) as usize);
             let payload = info.get(at + 4..at + 4 + if fmt == 4 { len } else { 0 })?;
-            if fmt == 4 && attr == 0x2f && payload.len() == 8 && u32::from_le_bytes(payload[..4].try_into().ok()?) == sym {
+            if fmt == 4
+                && attr == 0x2f
+                && payload.len() == 8
+                && u32::from_le_bytes(payload[..4].try_into().ok()?) == sym
+            {
                 return Some(u32::from_le_bytes(payload[4..].try_into().ok()?));
             }
             at += 4 + if fmt == 4 { len } else { 0 };
@@ -93,13 +104,16 @@ fn elf_register_count(cubin: &[u8], function: &str) -> Option<u32> {
 #[test]
 fn ptxas_and_nvdisasm_on_corpus_kernels_are_consistent() {
     let Some(t) = tools_or_skip("ptxas_and_nvdisasm_on_corpus_kernels_are_consistent") else { return };
-    let files: Vec<_> = corpus_ptx().into_iter().filter(|c| ["sm_75", "sm_80", "sm_90", "sm_100"].contains(&c.arch.as_str())).collect();
+    let files: Vec<_> =
+        corpus_ptx().into_iter().filter(|c| ["sm_75", "sm_80", "sm_90", "sm_100"].contains(&c.arch.as_str())).collect();
     assert!(!files.is_empty());
     // Every 4th file keeps the test quick while still covering each arch and many kernels.
     let files: Vec<_> = files.into_iter().step_by(4).collect();
     let failures = par_check(&files, |c| {
         let what = format!("{} (-arch {})", c.path.display(), c.arch);
-        let out = t.ptxas_run(PtxInput::File { path: &c.path, cwd: None }, &["-arch", &c.arch, "-v"]).map_err(|e| format!("{what}: {e}"))?;
+        let out = t
+            .ptxas_run(PtxInput::File { path: &c.path, cwd: None }, &["-arch", &c.arch, "-v"])
+            .map_err(|e| format!("{what}: {e}"))?;
         let cubin = out.cubin.as_ref().ok_or_else(|| format!("{what}: no cubin: {}", out.stderr))?;
         let listing = t.disassemble(cubin).map_err(|e| format!("{what}: {e}"))?;
         let dump = t.elf_dump(cubin).map_err(|e| format!("{what}: {e}"))?;
@@ -119,7 +133,10 @@ fn ptxas_and_nvdisasm_on_corpus_kernels_are_consistent() {
             let from_dump = dump.register_count(&f.name);
             let from_elf = elf_register_count(cubin, &f.name);
             if from_dump != Some(regs) || from_elf != Some(regs) {
-                return Err(format!("{what}: {}: -v says {regs} registers, cuobjdump {from_dump:?}, the ELF {from_elf:?}", f.name));
+                return Err(format!(
+                    "{what}: {}: -v says {regs} registers, cuobjdump {from_dump:?}, the ELF {from_elf:?}",
+                    f.name
+                ));
             }
             if !(1..=255).contains(&regs) {
                 return Err(format!("{what}: {}: {regs} registers", f.name));

@@ -82,12 +82,11 @@ pub fn parse_line(line: &str) -> Option<Diagnostic> {
     while let Some(pos) = rest[search..].find(", line ") {
         let at = search + pos;
         let after = &rest[at + ", line ".len()..];
-        if let Some(semi) = after.find("; ") {
-            if let Ok(n) = after[..semi].parse::<u32>() {
-                if let Some((severity, message)) = severity_and_message(&after[semi + 2..]) {
-                    return Some(Diagnostic { file: Some(rest[..at].to_string()), line: Some(n), severity, message });
-                }
-            }
+        if let Some(semi) = after.find("; ")
+            && let Ok(n) = after[..semi].parse::<u32>()
+            && let Some((severity, message)) = severity_and_message(&after[semi + 2..])
+        {
+            return Some(Diagnostic { file: Some(rest[..at].to_string()), line: Some(n), severity, message });
         }
         search = at + 1;
     }

@@ -73,8 +73,10 @@ pub fn parse(text: &str) -> Result<Listing, ParseError> {
         let line = raw.trim();
         let lineno = i + 1;
         if let Some((_, offset, text, lo)) = pending.take() {
-            let hi = hex_comment(line)
-                .ok_or_else(|| ParseError { line: lineno, what: format!("expected the high half of the word at {offset:#x}") })?;
+            let hi = hex_comment(line).ok_or_else(|| ParseError {
+                line: lineno,
+                what: format!("expected the high half of the word at {offset:#x}"),
+            })?;
             let f = listing.functions.last_mut().expect("an instruction opens a function");
             f.instructions.push(Instruction { offset, text, word: (u128::from(hi) << 64) | u128::from(lo) });
             continue;
@@ -109,13 +111,20 @@ pub fn parse(text: &str) -> Result<Listing, ParseError> {
             continue; // data directives (.byte/.word/.string) of non-text sections
         }
         let Some(lo_at) = body.rfind("/* 0x") else {
-            return Err(ParseError { line: lineno, what: "instruction line without its hex word (was -hex given?)".into() });
+            return Err(ParseError {
+                line: lineno,
+                what: "instruction line without its hex word (was -hex given?)".into(),
+            });
         };
         let lo = hex_comment(&body[lo_at..]).ok_or_else(|| ParseError { line: lineno, what: "bad hex word".into() })?;
         let text = body[..lo_at].trim().trim_end_matches(';').trim_end().to_string();
         if !in_text && listing.functions.last().is_none_or(|f| !f.name.is_empty()) {
             // A raw-word listing (`-b SMxx`) has no sections: one unnamed function.
-            listing.functions.push(Function { name: String::new(), sectioninfo_registers: None, instructions: Vec::new() });
+            listing.functions.push(Function {
+                name: String::new(),
+                sectioninfo_registers: None,
+                instructions: Vec::new(),
+            });
         }
         pending = Some((lineno, offset, text, lo));
     }

@@ -80,8 +80,8 @@ pub fn locate_or_install() -> Result<Tools, Unavailable> {
     }
     fs::create_dir_all(&cache).map_err(|e| Unavailable::NoCache(format!("{}: {e}", cache.display())))?;
     let lock_path = cache.join("install.lock");
-    let lock = fs::File::create(&lock_path)
-        .map_err(|e| Unavailable::NoCache(format!("{}: {e}", lock_path.display())))?;
+    let lock =
+        fs::File::create(&lock_path).map_err(|e| Unavailable::NoCache(format!("{}: {e}", lock_path.display())))?;
     lock.lock().map_err(|e| Unavailable::NoCache(format!("locking {}: {e}", lock_path.display())))?;
     // Another process may have finished the install while we waited for the lock.
     let result = match complete(&target) {

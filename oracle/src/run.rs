@@ -202,7 +202,11 @@ impl Tools {
             match bad {
                 Some(i) if i < live.len() && live[i].is_some() => live[i] = None,
                 _ => {
-                    return Err(OracleError::Failed { tool: "nvdisasm".into(), status: out.status.to_string(), stderr: err });
+                    return Err(OracleError::Failed {
+                        tool: "nvdisasm".into(),
+                        status: out.status.to_string(),
+                        stderr: err,
+                    });
                 }
             }
         }

@@ -28,10 +28,11 @@ pub fn parse(stderr: &str) -> Option<CompilerStats> {
             stats.compile_time_ms = rest.split_whitespace().next().and_then(|v| v.parse().ok());
         } else if let Some((name, rest)) = line.split_once("-time") {
             let value = rest.trim_start().strip_prefix(':').map(str::trim_start);
-            if let Some(ms) = value.and_then(|v| v.split_whitespace().next()).and_then(|v| v.parse().ok()) {
-                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric()) {
-                    stats.stages.push((name.to_string(), ms));
-                }
+            if let Some(ms) = value.and_then(|v| v.split_whitespace().next()).and_then(|v| v.parse().ok())
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric())
+            {
+                stats.stages.push((name.to_string(), ms));
             }
         }
     }

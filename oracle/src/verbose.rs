@@ -213,7 +213,9 @@ ptxas info    : Function properties for _Z6helperfi
 
     #[test]
     fn unknown_items_are_kept() {
-        let r = parse("ptxas info    : Compiling entry function 'k' for 'sm_90'\nptxas info    : Used 8 registers, used 0 barriers, 3 widgets\n");
+        let r = parse(
+            "ptxas info    : Compiling entry function 'k' for 'sm_90'\nptxas info    : Used 8 registers, used 0 barriers, 3 widgets\n",
+        );
         assert_eq!(r.functions[0].other, vec!["3 widgets".to_string()]);
     }
 }

@@ -42,7 +42,12 @@ DONE:
 fn ptxas_compiles_and_reports_resources() {
     let Some(t) = tools_or_skip("ptxas_compiles_and_reports_resources") else { return };
     for arch in ["sm_90", "sm_80"] {
-        let out = t.ptxas_run(PtxInput::Text { name: "saxpy.ptx", text: &SAXPY.replace("sm_90", arch) }, &["-arch", arch, "-v"]).unwrap();
+        let out = t
+            .ptxas_run(
+                PtxInput::Text { name: "saxpy.ptx", text: &SAXPY.replace("sm_90", arch) },
+                &["-arch", arch, "-v"],
+            )
+            .unwrap();
         assert!(out.success(), "{out}");
         let f = out.resources.function("saxpy").expect("a -v report for saxpy");
         assert!(f.entry);
@@ -99,7 +104,12 @@ fn ptxas_diagnostics_are_parsed() {
 #[test]
 fn compiler_stats_are_parsed() {
     let Some(t) = tools_or_skip("compiler_stats_are_parsed") else { return };
-    let out = t.ptxas_run(PtxInput::Text { name: "k.ptx", text: SAXPY }, &["-arch", "sm_90", "--compiler-stats=time,phase-wise"]).unwrap();
+    let out = t
+        .ptxas_run(
+            PtxInput::Text { name: "k.ptx", text: SAXPY },
+            &["-arch", "sm_90", "--compiler-stats=time,phase-wise"],
+        )
+        .unwrap();
     assert!(out.success(), "{out}");
     let st = out.stats.expect("stats");
     let total = st.compile_time_ms.expect("CompileTime");

@@ -66,11 +66,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An unlocated diagnostic.
     pub fn new(severity: Severity, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity,
-            location: None,
-            message: message.into(),
-        }
+        Diagnostic { severity, location: None, message: message.into() }
     }
 
     /// An unlocated `info` diagnostic.
@@ -95,10 +91,7 @@ impl Diagnostic {
 
     /// The same diagnostic, located at `file`, `line`.
     pub fn at(mut self, file: impl Into<String>, line: u32) -> Self {
-        self.location = Some(Location {
-            file: file.into(),
-            line,
-        });
+        self.location = Some(Location { file: file.into(), line });
         self
     }
 }
@@ -106,14 +99,7 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
-            Some(loc) => write!(
-                f,
-                "ptxas {}, line {}; {}: {}",
-                loc.file,
-                loc.line,
-                self.severity.tag(),
-                self.message
-            ),
+            Some(loc) => write!(f, "ptxas {}, line {}; {}: {}", loc.file, loc.line, self.severity.tag(), self.message),
             None => write!(f, "ptxas {}: {}", self.severity.tag(), self.message),
         }
     }
@@ -130,33 +116,20 @@ mod tests {
 
     #[test]
     fn tags_are_eight_wide() {
-        for s in [
-            Severity::Info,
-            Severity::Warning,
-            Severity::Error,
-            Severity::Fatal,
-        ] {
+        for s in [Severity::Info, Severity::Warning, Severity::Error, Severity::Fatal] {
             assert_eq!(s.tag().len(), 8);
         }
     }
 
     #[test]
     fn formats_like_ptxas() {
+        assert_eq!(Diagnostic::fatal("Unknown option 'foo'").to_string(), "ptxas fatal   : Unknown option 'foo'");
         assert_eq!(
-            Diagnostic::fatal("Unknown option 'foo'").to_string(),
-            "ptxas fatal   : Unknown option 'foo'"
-        );
-        assert_eq!(
-            Diagnostic::fatal(
-                "Missing .version directive at start of file 'application ptx input'"
-            )
-            .at("application ptx input", 1)
-            .to_string(),
+            Diagnostic::fatal("Missing .version directive at start of file 'application ptx input'")
+                .at("application ptx input", 1)
+                .to_string(),
             "ptxas application ptx input, line 1; fatal   : Missing .version directive at start of file 'application ptx input'"
         );
-        assert_eq!(
-            Diagnostic::info("0 bytes gmem").to_string(),
-            "ptxas info    : 0 bytes gmem"
-        );
+        assert_eq!(Diagnostic::info("0 bytes gmem").to_string(), "ptxas info    : 0 bytes gmem");
     }
 }

@@ -17,10 +17,9 @@ pub const PROGRAM: &str = "ptxas";
 
 /// The PTX ISA versions ptxas 13.0.88 accepts, as `--list-version` prints them.
 pub const PTX_VERSIONS: &[&str] = &[
-    "1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "2.0", "2.1", "2.2", "2.3", "3.0", "3.1", "3.2",
-    "4.0", "4.1", "4.2", "4.3", "5.0", "5.1", "6.0", "6.1", "6.2", "6.3", "6.4", "6.5", "7.0",
-    "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "8.0", "8.1", "8.2", "8.3", "8.4",
-    "8.5", "8.6", "8.7", "8.8", "9.0",
+    "1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "2.0", "2.1", "2.2", "2.3", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2",
+    "4.3", "5.0", "5.1", "6.0", "6.1", "6.2", "6.3", "6.4", "6.5", "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6",
+    "7.7", "7.8", "8.0", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0",
 ];
 
 /// The `--help` text.
@@ -71,10 +70,10 @@ mod tests {
     #[test]
     fn help_shape() {
         let h = help_text();
-        assert!(h.starts_with("\nUsage  : ptxas [options] <ptx file>,...\n\nOptions\n=======\n\n--Ofast-compile <0|min|mid|max>"));
-        assert!(h.contains(
-            "\n--gpu-name <gpu name>                               (-arch)                     \n"
+        assert!(h.starts_with(
+            "\nUsage  : ptxas [options] <ptx file>,...\n\nOptions\n=======\n\n--Ofast-compile <0|min|mid|max>"
         ));
+        assert!(h.contains("\n--gpu-name <gpu name>                               (-arch)                     \n"));
         assert!(h.ends_with("        Make all warnings into errors.\n\n\n"));
         assert_eq!(h.lines().filter(|l| l.starts_with("--")).count(), 54);
         assert!(!h.contains("--sw2614554"));
@@ -84,10 +83,7 @@ mod tests {
     fn version_shape() {
         let v = version_text();
         assert_eq!(v.lines().count(), 5);
-        assert_eq!(
-            v.lines().nth(3),
-            Some("Cuda compilation tools, release 13.0, V13.0.88")
-        );
+        assert_eq!(v.lines().nth(3), Some("Cuda compilation tools, release 13.0, V13.0.88"));
         assert!(v.starts_with("ptxas: ") && v.contains("ptxas-rs"));
     }
 

@@ -114,17 +114,10 @@ mod tests {
             }
             if let Some(d) = s.default {
                 let h = s.help.unwrap_or("");
-                assert!(
-                    h.contains(&format!("Default value:  {d}."))
-                        || h.contains(&format!("Default value:  '{d}'."))
-                );
+                assert!(h.contains(&format!("Default value:  {d}.")) || h.contains(&format!("Default value:  '{d}'.")));
             }
             if !s.kind.takes_value() {
-                assert!(
-                    s.value_hint.is_empty() && s.allowed.is_empty(),
-                    "{}",
-                    s.long
-                );
+                assert!(s.value_hint.is_empty() && s.allowed.is_empty(), "{}", s.long);
             }
         }
         assert!(OPTIONS.windows(2).all(|w| w[0].long < w[1].long));

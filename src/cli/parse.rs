@@ -41,20 +41,12 @@ enum Value {
 
 /// Parses `args` (without the program name).
 pub fn parse(args: &[String]) -> Parsed {
-    let mut p = Parser {
-        values: vec![None; OPTIONS.len()],
-        inputs: Vec::new(),
-        diagnostics: Vec::new(),
-        depth: 0,
-    };
+    let mut p = Parser { values: vec![None; OPTIONS.len()], inputs: Vec::new(), diagnostics: Vec::new(), depth: 0 };
     let result = p.run(args).map(|()| {
         p.post_parse_checks();
         p.build()
     });
-    Parsed {
-        diagnostics: p.diagnostics,
-        result,
-    }
+    Parsed { diagnostics: p.diagnostics, result }
 }
 
 struct Parser {
@@ -77,32 +69,24 @@ impl Parser {
             let (spec, value) = match resolve(arg)? {
                 Resolved::Named { spec, eq_value } => {
                     if spec.deprecated {
-                        self.diagnostics.push(Diagnostic::warning(format!(
-                            "option '{}' has been deprecated",
-                            spec.long
-                        )));
+                        self.diagnostics
+                            .push(Diagnostic::warning(format!("option '{}' has been deprecated", spec.long)));
                     }
                     if !spec.kind.takes_value() {
                         if eq_value.is_some() {
                             let name = arg.split('=').next().unwrap_or(arg);
-                            return Err(Diagnostic::fatal(format!(
-                                "no argument expected after '{name}'"
-                            )));
+                            return Err(Diagnostic::fatal(format!("no argument expected after '{name}'")));
                         }
                         (spec, None)
                     } else if let Some(v) = eq_value {
                         (spec, Some(v.to_owned()))
-                    } else if ATTACHED.iter().any(|&(id, bare)| bare && id == spec.id)
-                        && !arg.starts_with("--")
-                    {
+                    } else if ATTACHED.iter().any(|&(id, bare)| bare && id == spec.id) && !arg.starts_with("--") {
                         (spec, Some(String::new()))
                     } else if let Some(next) = args.get(i) {
                         i += 1;
                         (spec, Some(next.clone()))
                     } else {
-                        return Err(Diagnostic::fatal(format!(
-                            "argument expected after '{arg}'"
-                        )));
+                        return Err(Diagnostic::fatal(format!("argument expected after '{arg}'")));
                     }
                 }
                 Resolved::Attached { spec, value } => (spec, Some(value.to_owned())),
@@ -125,9 +109,7 @@ impl Parser {
             OptKind::Int => {
                 let n = parse_c_int(&v).map_err(|e| match e {
                     NumError::NotANumber => Diagnostic::fatal(format!("'{v}': expected a number")),
-                    NumError::OutOfRange => {
-                        Diagnostic::fatal(format!("32-bit integer value ({v}) out of range"))
-                    }
+                    NumError::OutOfRange => Diagnostic::fatal(format!("32-bit integer value ({v}) out of range")),
                 })?;
                 if !spec.allowed.is_empty() && !spec.allowed.contains(&n.to_string().as_str()) {
                     return Err(not_defined(&v, spec));
@@ -144,19 +126,14 @@ impl Parser {
                 let items: Vec<String> = if spec.kind == OptKind::ListRaw {
                     vec![v]
                 } else {
-                    v.split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_owned)
-                        .collect()
+                    v.split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect()
                 };
                 for item in &items {
                     if !spec.allowed.is_empty() && !spec.allowed.contains(&item.as_str()) {
                         return Err(not_defined(item, spec));
                     }
                     if spec.id == OptId::ProfileOptions && !item.contains('=') {
-                        return Err(Diagnostic::fatal(format!(
-                            "'{item}' is not in 'keyword=value' format"
-                        )));
+                        return Err(Diagnostic::fatal(format!("'{item}' is not in 'keyword=value' format")));
                     }
                 }
                 if spec.id == OptId::OptionsFile {
@@ -200,10 +177,9 @@ impl Parser {
 
     /// Checks ptxas makes once all arguments are read, before deciding what to do.
     fn post_parse_checks(&mut self) {
-        for (needs, needed) in [
-            (OptId::CompilerStatsFile, OptId::CompilerStats),
-            (OptId::FtracePhaseAfter, OptId::FdeviceTimeTrace),
-        ] {
+        for (needs, needed) in
+            [(OptId::CompilerStatsFile, OptId::CompilerStats), (OptId::FtracePhaseAfter, OptId::FdeviceTimeTrace)]
+        {
             if self.values[needs as usize].is_some() && self.values[needed as usize].is_none() {
                 self.diagnostics.push(Diagnostic::warning(format!(
                     "Option '--{}' requires option '--{}'; ignoring since latter is not specified",
@@ -268,21 +244,14 @@ impl Parser {
             output_file: self.str(O::OutputFile).unwrap_or(d.output_file),
             output_file_explicit: self.flag(O::OutputFile),
             gpu_name: self.str(O::GpuName).unwrap_or(d.gpu_name),
-            machine: self
-                .int(O::Machine)
-                .and_then(|n| u32::try_from(n).ok())
-                .unwrap_or(d.machine),
+            machine: self.int(O::Machine).and_then(|n| u32::try_from(n).ok()).unwrap_or(d.machine),
             compile_only: self.flag(O::CompileOnly),
             entries: self.list(O::Entry),
             help: self.flag(O::Help),
             version: self.flag(O::Version),
             list_version: self.flag(O::ListVersion),
             verbose: self.flag(O::Verbose),
-            compiler_stats: self
-                .list(O::CompilerStats)
-                .iter()
-                .filter_map(|s| CompilerStat::from_name(s))
-                .collect(),
+            compiler_stats: self.list(O::CompilerStats).iter().filter_map(|s| CompilerStat::from_name(s)).collect(),
             compiler_stats_file: self.str(O::CompilerStatsFile),
             opt_level: self.int(O::OptLevel).unwrap_or(d.opt_level),
             opt_level_explicit: self.flag(O::OptLevel),
@@ -319,8 +288,7 @@ impl Parser {
             warn_on_double_precision_use: self.flag(O::WarnOnDoublePrecisionUse),
             suppress_stack_size_warning: self.flag(O::SuppressStackSizeWarning),
             suppress_double_demote_warning: self.flag(O::SuppressDoubleDemoteWarning),
-            suppress_async_bulk_multicast_advisory_warning: self
-                .flag(O::SuppressAsyncBulkMulticastAdvisoryWarning),
+            suppress_async_bulk_multicast_advisory_warning: self.flag(O::SuppressAsyncBulkMulticastAdvisoryWarning),
             suppress_sparse_mma_advisory_info: self.flag(O::SuppressSparseMmaAdvisoryInfo),
             def_load_cache: self.str(O::DefLoadCache),
             def_store_cache: self.str(O::DefStoreCache),
@@ -340,15 +308,9 @@ impl Parser {
 /// What an argument starting with `-` names.
 enum Resolved<'a> {
     /// An option named exactly, with the text after `=` if any.
-    Named {
-        spec: &'static OptSpec,
-        eq_value: Option<&'a str>,
-    },
+    Named { spec: &'static OptSpec, eq_value: Option<&'a str> },
     /// A short option with its value glued on (`-O3`).
-    Attached {
-        spec: &'static OptSpec,
-        value: &'a str,
-    },
+    Attached { spec: &'static OptSpec, value: &'a str },
 }
 
 /// Finds the option `arg` names, or the `Unknown option` diagnostic.
@@ -380,10 +342,7 @@ fn resolve(arg: &str) -> Result<Resolved<'_>, Diagnostic> {
 }
 
 fn not_defined(value: &str, spec: &OptSpec) -> Diagnostic {
-    Diagnostic::fatal(format!(
-        "Value '{value}' is not defined for option '{}'",
-        spec.long
-    ))
+    Diagnostic::fatal(format!("Value '{value}' is not defined for option '{}'", spec.long))
 }
 
 /// Why [`parse_c_int`] rejected a string.
@@ -400,10 +359,7 @@ pub(crate) enum NumError {
 /// `end == s` points at the terminator), exactly as ptxas accepts `-O=`.
 pub(crate) fn parse_c_int(s: &str) -> Result<i32, NumError> {
     let b = s.as_bytes();
-    let mut i = b
-        .iter()
-        .take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
-        .count();
+    let mut i = b.iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')).count();
     let neg = match b.get(i) {
         Some(b'-') => {
             i += 1;
@@ -504,22 +460,11 @@ mod tests {
 
     #[test]
     fn value_forms() {
-        for form in [
-            &["-arch", "sm_90"][..],
-            &["-arch=sm_90"],
-            &["--gpu-name", "sm_90"],
-            &["--gpu-name=sm_90"],
-        ] {
+        for form in [&["-arch", "sm_90"][..], &["-arch=sm_90"], &["--gpu-name", "sm_90"], &["--gpu-name=sm_90"]] {
             assert_eq!(ok(form).gpu_name, "sm_90", "{form:?}");
         }
-        assert_eq!(
-            err(&["--arch", "sm_90"]),
-            "ptxas fatal   : Unknown option '-arch'"
-        );
-        assert_eq!(
-            err(&["-gpu-name", "sm_90"]),
-            "ptxas fatal   : Unknown option 'gpu-name'"
-        );
+        assert_eq!(err(&["--arch", "sm_90"]), "ptxas fatal   : Unknown option '-arch'");
+        assert_eq!(err(&["-gpu-name", "sm_90"]), "ptxas fatal   : Unknown option 'gpu-name'");
         assert_eq!(ok(&["-o", "-v"]).output_file, "-v");
         assert_eq!(ok(&["-o=a=b"]).output_file, "a=b");
     }
@@ -535,58 +480,24 @@ mod tests {
         assert_eq!(ok(&["-O-1"]).opt_level, -1);
         assert_eq!(ok(&["-m64"]).machine, 64);
         assert_eq!(err(&["-Ofoo"]), "ptxas fatal   : 'foo': expected a number");
-        assert_eq!(
-            err(&["-machine"]),
-            "ptxas fatal   : 'achine': expected a number"
-        );
+        assert_eq!(err(&["-machine"]), "ptxas fatal   : 'achine': expected a number");
         assert_eq!(err(&["-m"]), "ptxas fatal   : argument expected after '-m'");
-        assert_eq!(
-            err(&["-m", "32"]),
-            "ptxas fatal   : Value '32' is not defined for option 'machine'"
-        );
-        assert_eq!(
-            err(&["-osomething"]),
-            "ptxas fatal   : Unknown option 'osomething'"
-        );
+        assert_eq!(err(&["-m", "32"]), "ptxas fatal   : Value '32' is not defined for option 'machine'");
+        assert_eq!(err(&["-osomething"]), "ptxas fatal   : Unknown option 'osomething'");
         assert!(ok(&["-Ofc", "max"]).ofast_compile_raw.as_deref() == Some("max"));
-        assert_eq!(
-            err(&["--opt-level2"]),
-            "ptxas fatal   : Unknown option '-opt-level2'"
-        );
+        assert_eq!(err(&["--opt-level2"]), "ptxas fatal   : Unknown option '-opt-level2'");
     }
 
     #[test]
     fn flags_and_bools() {
-        let o = ok(&[
-            "-v",
-            "-c",
-            "-g",
-            "-lineinfo",
-            "--fmad=false",
-            "-w",
-            "-Werror",
-        ]);
+        let o = ok(&["-v", "-c", "-g", "-lineinfo", "--fmad=false", "-w", "-Werror"]);
         assert!(
-            o.verbose
-                && o.compile_only
-                && o.device_debug
-                && o.line_info
-                && o.disable_warnings
-                && o.warning_as_error
+            o.verbose && o.compile_only && o.device_debug && o.line_info && o.disable_warnings && o.warning_as_error
         );
         assert!(!o.fmad);
-        assert_eq!(
-            err(&["-v=true"]),
-            "ptxas fatal   : no argument expected after '-v'"
-        );
-        assert_eq!(
-            err(&["--verbose=1"]),
-            "ptxas fatal   : no argument expected after '--verbose'"
-        );
-        assert_eq!(
-            err(&["-fmad", "x"]),
-            "ptxas fatal   : 'x': expected true or false"
-        );
+        assert_eq!(err(&["-v=true"]), "ptxas fatal   : no argument expected after '-v'");
+        assert_eq!(err(&["--verbose=1"]), "ptxas fatal   : no argument expected after '--verbose'");
+        assert_eq!(err(&["-fmad", "x"]), "ptxas fatal   : 'x': expected true or false");
     }
 
     #[test]
@@ -613,37 +524,22 @@ mod tests {
         assert_eq!(err(&["-foo"]), "ptxas fatal   : Unknown option 'foo'");
         assert_eq!(err(&["--foo=bar"]), "ptxas fatal   : Unknown option '-foo'");
         assert_eq!(err(&["--"]), "ptxas fatal   : Unknown option '-'");
-        assert_eq!(
-            err(&["-arch"]),
-            "ptxas fatal   : argument expected after '-arch'"
-        );
-        assert_eq!(
-            err(&["-arch=sm_60"]),
-            "ptxas fatal   : Value 'sm_60' is not defined for option 'gpu-name'"
-        );
-        assert_eq!(
-            err(&["-O99999999999"]),
-            "ptxas fatal   : 32-bit integer value (99999999999) out of range"
-        );
+        assert_eq!(err(&["-arch"]), "ptxas fatal   : argument expected after '-arch'");
+        assert_eq!(err(&["-arch=sm_60"]), "ptxas fatal   : Value 'sm_60' is not defined for option 'gpu-name'");
+        assert_eq!(err(&["-O99999999999"]), "ptxas fatal   : 32-bit integer value (99999999999) out of range");
         assert_eq!(ok(&["-"]).input_files, ["-"]);
     }
 
     #[test]
     fn deprecated_and_hidden() {
         let p = parse(&args(&["-fext", "-sw2614554", "true", "-Op"]));
-        assert_eq!(
-            p.diagnostics[0].to_string(),
-            "ptxas warning : option 'force-externals' has been deprecated"
-        );
+        assert_eq!(p.diagnostics[0].to_string(), "ptxas warning : option 'force-externals' has been deprecated");
         let o = p.result.expect("parses");
         assert_eq!(o.hidden.get("sw2614554"), Some(&vec!["true".to_owned()]));
         assert!(o.hidden.contains_key("opt-pointers"));
         let p = parse(&args(&["-k"]));
         assert_eq!(p.diagnostics.len(), 1);
-        assert_eq!(
-            p.result.unwrap_err().to_string(),
-            "ptxas fatal   : argument expected after '-k'"
-        );
+        assert_eq!(p.result.unwrap_err().to_string(), "ptxas fatal   : argument expected after '-k'");
     }
 
     #[test]
@@ -659,18 +555,12 @@ mod tests {
         assert_eq!(parse_c_int("3 "), Err(NumError::NotANumber));
         assert_eq!(parse_c_int("-2147483648"), Ok(i32::MIN));
         assert_eq!(parse_c_int("2147483648"), Err(NumError::OutOfRange));
-        assert_eq!(
-            parse_c_int("99999999999999999999999999999"),
-            Err(NumError::OutOfRange)
-        );
+        assert_eq!(parse_c_int("99999999999999999999999999999"), Err(NumError::OutOfRange));
     }
 
     #[test]
     fn options_file_words() {
-        assert_eq!(
-            split_options_file("-arch \"sm_90\"\n -o \"a b\"  x"),
-            ["-arch", "sm_90", "-o", "a b", "x"]
-        );
+        assert_eq!(split_options_file("-arch \"sm_90\"\n -o \"a b\"  x"), ["-arch", "sm_90", "-o", "a b", "x"]);
         assert_eq!(split_options_file(""), Vec::<String>::new());
         assert_eq!(split_options_file("\"\""), [""]);
     }
@@ -688,10 +578,7 @@ mod tests {
         let selfref = dir.join("self");
         std::fs::write(&selfref, format!("-optf {}", selfref.display())).expect("write");
         assert!(err(&["-optf", &selfref.to_string_lossy()]).contains("nested"));
-        assert_eq!(
-            err(&["-optf", "/nonexistent/x"]),
-            "ptxas fatal   : Could not open options file '/nonexistent/x'"
-        );
+        assert_eq!(err(&["-optf", "/nonexistent/x"]), "ptxas fatal   : Could not open options file '/nonexistent/x'");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -23,9 +23,7 @@ pub struct Validated {
 impl Validated {
     /// Whether a fatal diagnostic stopped validation (ptxas exits at once, without a trailer).
     pub fn is_fatal(&self) -> bool {
-        self.diagnostics
-            .last()
-            .is_some_and(|d| d.severity == Severity::Fatal)
+        self.diagnostics.last().is_some_and(|d| d.severity == Severity::Fatal)
     }
 
     /// Whether any error was reported (the run will fail).
@@ -43,18 +41,12 @@ const MAX_REG_COUNT: i64 = 255;
 
 /// Checks `options` as ptxas does before compiling.
 pub fn validate(options: Options) -> Validated {
-    let mut v = Validator {
-        diagnostics: Vec::new(),
-        werror: options.warning_as_error,
-        quiet: options.disable_warnings,
-    };
+    let mut v =
+        Validator { diagnostics: Vec::new(), werror: options.warning_as_error, quiet: options.disable_warnings };
     let mut options = options;
     // A fatal diagnostic ends the checks; it is already the last diagnostic recorded.
     let _stopped: Result<(), Stop> = v.run(&mut options);
-    Validated {
-        options,
-        diagnostics: v.diagnostics,
-    }
+    Validated { options, diagnostics: v.diagnostics }
 }
 
 /// Validation stopped at a fatal diagnostic.
@@ -71,11 +63,7 @@ impl Validator {
         if self.quiet {
             return;
         }
-        let severity = if self.werror {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
+        let severity = if self.werror { Severity::Error } else { Severity::Warning };
         self.diagnostics.push(Diagnostic::new(severity, message));
     }
 
@@ -103,34 +91,26 @@ impl Validator {
                 "min" => FastCompile::Min,
                 "mid" => FastCompile::Mid,
                 "max" => FastCompile::Max,
-                _ => fatal!(
-                    "Invalid value for --Ofast-compile/-Ofc ({raw}), is not 'max', 'mid', 'min', or '0'"
-                ),
+                _ => fatal!("Invalid value for --Ofast-compile/-Ofc ({raw}), is not 'max', 'mid', 'min', or '0'"),
             };
         }
         // 2. Register usage level range.
         if let Some(level) = o.register_usage_level
             && !(0..=10).contains(&level)
         {
-            self.warn(format!("Value of RegUsageLevel ({level}) is out of valid range {{0..10}}, option will be ignored"));
+            self.warn(format!(
+                "Value of RegUsageLevel ({level}) is out of valid range {{0..10}}, option will be ignored"
+            ));
         }
         // 3. -Ofc against an explicit -O.
         if o.opt_level_explicit {
             match o.fast_compile {
                 FastCompile::Max if o.opt_level != 0 => {
-                    fatal!(
-                        "Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified"
-                    )
+                    fatal!("Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified")
                 }
                 FastCompile::Mid | FastCompile::Min if o.opt_level != 1 => {
-                    let which = if o.fast_compile == FastCompile::Mid {
-                        "mid"
-                    } else {
-                        "min"
-                    };
-                    fatal!(
-                        "Conflicting options -opt-level=<0,2,3> and --Ofast-compile={which} specified"
-                    )
+                    let which = if o.fast_compile == FastCompile::Mid { "mid" } else { "min" };
+                    fatal!("Conflicting options -opt-level=<0,2,3> and --Ofast-compile={which} specified")
                 }
                 _ => {}
             }
@@ -163,16 +143,8 @@ impl Validator {
             }
         }
         for (force, def, what) in [
-            (
-                o.force_load_cache.is_some(),
-                o.def_load_cache.is_some(),
-                "load",
-            ),
-            (
-                o.force_store_cache.is_some(),
-                o.def_store_cache.is_some(),
-                "store",
-            ),
+            (o.force_load_cache.is_some(), o.def_load_cache.is_some(), "load"),
+            (o.force_store_cache.is_some(), o.def_store_cache.is_some(), "store"),
         ] {
             if force && def {
                 self.warn(format!(
@@ -202,16 +174,18 @@ impl Validator {
         // 7. -maxrregcount wins over the occupancy options.
         if o.maxrregcount_raw.is_some() {
             if o.minnctapersm.is_some() {
-                self.warn("Conflicting options -maxrregcount and -minnctapersm specified, ignoring -minnctapersm option".to_owned());
+                self.warn(
+                    "Conflicting options -maxrregcount and -minnctapersm specified, ignoring -minnctapersm option"
+                        .to_owned(),
+                );
             }
             if !o.maxntid.is_empty() {
-                self.warn("Conflicting options -maxrregcount and -maxntid specified, ignoring -maxntid option".to_owned());
+                self.warn(
+                    "Conflicting options -maxrregcount and -maxntid specified, ignoring -maxntid option".to_owned(),
+                );
             }
         } else if o.maxntid.len() > 3 {
-            self.warn(
-                "Too many values specified for option '-maxntid', option will be ignored"
-                    .to_owned(),
-            );
+            self.warn("Too many values specified for option '-maxntid', option will be ignored".to_owned());
         }
         // 8. Hidden -abi takes only `yes`.
         if let Some(v) = o.hidden.get("abi-compile").and_then(|vals| vals.last())
@@ -227,9 +201,7 @@ impl Validator {
     fn check_reg_count(&mut self, rc: RegCount) -> Option<RegCount> {
         let n = rc.value();
         if !(0..=MAX_REG_COUNT).contains(&n) {
-            self.warn(format!(
-                "Too big maxrregcount value specified {n}, will be ignored"
-            ));
+            self.warn(format!("Too big maxrregcount value specified {n}, will be ignored"));
             return None;
         }
         Some(rc)
@@ -253,19 +225,12 @@ mod tests {
     fn check(args: &[&str]) -> Vec<String> {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let o = parse(&args).result.expect("parses");
-        validate(o)
-            .diagnostics
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        validate(o).diagnostics.iter().map(ToString::to_string).collect()
     }
 
     #[test]
     fn debug_and_opt_level() {
-        assert_eq!(
-            check(&["-g", "-O3"]),
-            ["ptxas fatal   : Optimized debugging not supported"]
-        );
+        assert_eq!(check(&["-g", "-O3"]), ["ptxas fatal   : Optimized debugging not supported"]);
         assert!(check(&["-g", "-O0"]).is_empty());
         assert!(check(&["-g", "-O"]).is_empty());
         assert!(check(&["-g"]).is_empty());
@@ -275,15 +240,11 @@ mod tests {
     fn fast_compile() {
         assert_eq!(
             check(&["-Ofc", "foo"]),
-            [
-                "ptxas fatal   : Invalid value for --Ofast-compile/-Ofc (foo), is not 'max', 'mid', 'min', or '0'"
-            ]
+            ["ptxas fatal   : Invalid value for --Ofast-compile/-Ofc (foo), is not 'max', 'mid', 'min', or '0'"]
         );
         assert_eq!(
             check(&["-Ofc", "max", "-O3"]),
-            [
-                "ptxas fatal   : Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified"
-            ]
+            ["ptxas fatal   : Conflicting options -opt-level=<1,2,3> and --Ofast-compile=max specified"]
         );
         assert!(check(&["-Ofc", "mid", "-O1"]).is_empty());
         assert_eq!(check(&["-g", "-Ofc", "max"]).len(), 1);
@@ -301,16 +262,8 @@ mod tests {
         );
         assert!(check(&["-maxrregcount", "archmax"]).is_empty());
         assert!(check(&["-maxrregcount", "255"]).is_empty());
-        assert_eq!(
-            check(&["-maxrregcount", "foo"]),
-            ["ptxas fatal   : Invalid value 'foo' for option 'maxrregcount'"]
-        );
-        let o = validate(
-            parse(&["-maxrregcount".to_owned(), "archmin".to_owned()])
-                .result
-                .expect("parses"),
-        )
-        .options;
+        assert_eq!(check(&["-maxrregcount", "foo"]), ["ptxas fatal   : Invalid value 'foo' for option 'maxrregcount'"]);
+        let o = validate(parse(&["-maxrregcount".to_owned(), "archmin".to_owned()]).result.expect("parses")).options;
         assert_eq!(o.maxrregcount, Some(RegCount::ArchMin));
         assert_eq!(check(&["-w", "-maxrregcount", "300"]), Vec::<String>::new());
         assert_eq!(
@@ -330,10 +283,7 @@ mod tests {
 
     #[test]
     fn caches() {
-        assert_eq!(
-            check(&["-dlcm", "wb"]),
-            ["ptxas error   : Invalid default cache modifier on load specified: wb"]
-        );
+        assert_eq!(check(&["-dlcm", "wb"]), ["ptxas error   : Invalid default cache modifier on load specified: wb"]);
         assert!(check(&["-dscm", "wt", "-dlcm", "lu"]).is_empty());
     }
 }

@@ -120,8 +120,18 @@ mod tests {
         assert_eq!(
             kinds("@!%p1 add.s32 %r1, %r2, -0x10U; // c\n"),
             vec![
-                (Punct, "@"), (Punct, "!"), (Ident, "%p1"), (Ident, "add"), (Directive, ".s32"), (Ident, "%r1"),
-                (Punct, ","), (Ident, "%r2"), (Punct, ","), (Punct, "-"), (Integer, "0x10U"), (Punct, ";"),
+                (Punct, "@"),
+                (Punct, "!"),
+                (Ident, "%p1"),
+                (Ident, "add"),
+                (Directive, ".s32"),
+                (Ident, "%r1"),
+                (Punct, ","),
+                (Ident, "%r2"),
+                (Punct, ","),
+                (Punct, "-"),
+                (Integer, "0x10U"),
+                (Punct, ";"),
             ]
         );
     }

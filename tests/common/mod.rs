@@ -39,7 +39,8 @@ pub fn corpus_ptx() -> Vec<CorpusPtx> {
     let mut out = Vec::new();
     for dir in sorted_dirs(&corpus_dir().join("cuda")) {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
         files.sort();
         for path in files {
             let file = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -62,7 +63,9 @@ pub fn corpus_ptx() -> Vec<CorpusPtx> {
 /// Every `corpus/errors/<name>.ptx`, sorted.
 pub fn error_corpus() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join("errors"))
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptx")).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptx")).collect()
+        })
         .unwrap_or_default();
     v.sort();
     v

@@ -97,28 +97,13 @@ pub enum Mismatch {
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Mismatch::Length {
-                buffer,
-                spec_bytes,
-                expected_bytes,
-                actual_bytes,
-            } => write!(
+            Mismatch::Length { buffer, spec_bytes, expected_bytes, actual_bytes } => write!(
                 f,
                 "buffer `{buffer}`: size mismatch: the spec gives {spec_bytes} bytes, expected \
                  data has {expected_bytes}, actual data has {actual_bytes}"
             ),
-            Mismatch::Values {
-                buffer,
-                ty,
-                tolerance,
-                len,
-                differing,
-                first,
-            } => {
-                write!(
-                    f,
-                    "buffer `{buffer}` ({ty}, {tolerance}): {differing} of {len} elements differ"
-                )?;
+            Mismatch::Values { buffer, ty, tolerance, len, differing, first } => {
+                write!(f, "buffer `{buffer}` ({ty}, {tolerance}): {differing} of {len} elements differ")?;
                 for d in first {
                     write!(f, "\n  [{}] expected ", d.index)?;
                     write_elem(f, *ty, d.expected)?;
@@ -151,34 +136,19 @@ pub fn compare(buffer: &BufferSpec, expected: &[u8], actual: &[u8]) -> Result<()
     let size = ty.size();
     let mut differing = 0;
     let mut first = Vec::new();
-    for (index, (e, a)) in expected
-        .chunks_exact(size)
-        .zip(actual.chunks_exact(size))
-        .enumerate()
-    {
+    for (index, (e, a)) in expected.chunks_exact(size).zip(actual.chunks_exact(size)).enumerate() {
         let (e, a) = (read_le(e), read_le(a));
         if !elements_match(ty, tolerance, e, a) {
             differing += 1;
             if first.len() < MAX_REPORTED {
-                first.push(ElementDiff {
-                    index,
-                    expected: e,
-                    actual: a,
-                });
+                first.push(ElementDiff { index, expected: e, actual: a });
             }
         }
     }
     if differing == 0 {
         return Ok(());
     }
-    Err(Mismatch::Values {
-        buffer: buffer.name().to_owned(),
-        ty,
-        tolerance,
-        len: buffer.len(),
-        differing,
-        first,
-    })
+    Err(Mismatch::Values { buffer: buffer.name().to_owned(), ty, tolerance, len: buffer.len(), differing, first })
 }
 
 fn read_le(bytes: &[u8]) -> u64 {

@@ -127,17 +127,10 @@ pub(crate) struct Located {
 
 impl Located {
     pub fn new(key: impl Into<String>, problem: Problem) -> Located {
-        Located {
-            key: key.into(),
-            problem,
-        }
+        Located { key: key.into(), problem }
     }
 
     pub fn in_file(self, file: &str) -> SpecError {
-        SpecError::Invalid {
-            file: file.to_owned(),
-            key: self.key,
-            problem: self.problem,
-        }
+        SpecError::Invalid { file: file.to_owned(), key: self.key, problem: self.problem }
     }
 }

@@ -27,18 +27,9 @@ struct Format {
 }
 
 impl Format {
-    const F16: Format = Format {
-        exp_bits: 5,
-        mant_bits: 10,
-    };
-    const BF16: Format = Format {
-        exp_bits: 8,
-        mant_bits: 7,
-    };
-    const F32: Format = Format {
-        exp_bits: 8,
-        mant_bits: 23,
-    };
+    const F16: Format = Format { exp_bits: 5, mant_bits: 10 };
+    const BF16: Format = Format { exp_bits: 8, mant_bits: 7 };
+    const F32: Format = Format { exp_bits: 8, mant_bits: 23 };
 
     /// The narrow formats (`f64` itself needs no rounding and is handled with `to_bits`).
     fn of(ty: ElemType) -> Option<Format> {
@@ -250,10 +241,7 @@ mod tests {
         assert!(f16_to_f64(0x7E00).is_nan());
         assert_eq!(bf16_to_f64(0x3F80), 1.0);
         assert_eq!(bf16_to_f64(0x0001), 2f64.powi(-133));
-        assert_eq!(
-            to_f64(ElemType::F32, 0x0000_0001),
-            f64::from(f32::from_bits(1))
-        );
+        assert_eq!(to_f64(ElemType::F32, 0x0000_0001), f64::from(f32::from_bits(1)));
         assert_eq!(from_f64(ElemType::F32, f64::NAN), 0x7FC0_0000);
         assert_eq!(from_f64(ElemType::F32, -f64::NAN), 0xFFC0_0000);
     }

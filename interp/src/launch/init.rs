@@ -157,19 +157,9 @@ pub(crate) fn parse(v: &toml::Value, path: &str) -> Result<Init, Located> {
             let found = if other.is_empty() {
                 "none".to_owned()
             } else {
-                other
-                    .iter()
-                    .map(|(k, _)| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                other.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
             };
-            return Err(Located::new(
-                path,
-                Problem::OneOf {
-                    expected: "fill, ramp, values, random, edge",
-                    found,
-                },
-            ));
+            return Err(Located::new(path, Problem::OneOf { expected: "fill, ramp, values, random, edge", found }));
         }
     };
     let key = join(path, form);
@@ -177,14 +167,9 @@ pub(crate) fn parse(v: &toml::Value, path: &str) -> Result<Init, Located> {
     match form {
         "fill" => number(body, &key).map(Init::Fill),
         "values" => {
-            let items = body
-                .as_array()
-                .ok_or_else(|| wrong_type(&key, "an array of numbers", body))?;
+            let items = body.as_array().ok_or_else(|| wrong_type(&key, "an array of numbers", body))?;
             if items.is_empty() {
-                return Err(Located::new(
-                    key,
-                    Problem::Invalid("needs at least one value".into()),
-                ));
+                return Err(Located::new(key, Problem::Invalid("needs at least one value".into())));
             }
             items
                 .iter()
@@ -204,14 +189,8 @@ pub(crate) fn parse(v: &toml::Value, path: &str) -> Result<Init, Located> {
             let r = expect_table(body, &key)?;
             check_keys(r, &key, &["seed", "min", "max"])?;
             let seed = parse_u64(required(r, &key, "seed")?, &join(&key, "seed"))?;
-            let min = r
-                .get("min")
-                .map(|v| number(v, &join(&key, "min")))
-                .transpose()?;
-            let max = r
-                .get("max")
-                .map(|v| number(v, &join(&key, "max")))
-                .transpose()?;
+            let min = r.get("min").map(|v| number(v, &join(&key, "min"))).transpose()?;
+            let max = r.get("max").map(|v| number(v, &join(&key, "max"))).transpose()?;
             Ok(Init::Random { seed, min, max })
         }
         _ => {
@@ -229,10 +208,7 @@ pub(crate) fn plan(ty: ElemType, init: &Init) -> Result<Plan, Located> {
         Init::Fill(v) => encode_elem(ty, *v).map(Plan::Fill).map_err(at("fill")),
         Init::Values(values) => {
             if values.is_empty() {
-                return Err(Located::new(
-                    "values",
-                    Problem::Invalid("needs at least one value".into()),
-                ));
+                return Err(Located::new("values", Problem::Invalid("needs at least one value".into())));
             }
             values
                 .iter()
@@ -245,16 +221,10 @@ pub(crate) fn plan(ty: ElemType, init: &Init) -> Result<Plan, Located> {
             encode_elem(ty, *start).map_err(at("ramp.start"))?;
             let (start, step) = (start.as_f64(ty), step.as_f64(ty));
             if !step.is_finite() {
-                return Err(Located::new(
-                    "ramp.step",
-                    Problem::Invalid("the step must be finite".into()),
-                ));
+                return Err(Located::new("ramp.step", Problem::Invalid("the step must be finite".into())));
             }
             if !start.is_finite() {
-                return Err(Located::new(
-                    "ramp.start",
-                    Problem::Invalid("the start must be finite".into()),
-                ));
+                return Err(Located::new("ramp.start", Problem::Invalid("the start must be finite".into())));
             }
             Ok(Plan::RampFloat { start, step })
         }
@@ -263,11 +233,7 @@ pub(crate) fn plan(ty: ElemType, init: &Init) -> Result<Plan, Located> {
             let step = match *step {
                 Value::Int(i) => i,
                 Value::Bits(b) => i128::from(b),
-                Value::Float(x)
-                    if x.is_finite() && x.fract() == 0.0 && x.abs() <= 2f64.powi(64) =>
-                {
-                    x as i128
-                }
+                Value::Float(x) if x.is_finite() && x.fract() == 0.0 && x.abs() <= 2f64.powi(64) => x as i128,
                 Value::Float(x) => {
                     return Err(Located::new(
                         "ramp.step",
@@ -277,16 +243,8 @@ pub(crate) fn plan(ty: ElemType, init: &Init) -> Result<Plan, Located> {
             };
             Ok(Plan::RampInt { start, step })
         }
-        Init::Random {
-            seed,
-            min: None,
-            max: None,
-        } if !ty.is_float() => Ok(Plan::RandomBits { seed: *seed }),
-        Init::Random {
-            seed,
-            min: Some(min),
-            max: Some(max),
-        } if !ty.is_float() => {
+        Init::Random { seed, min: None, max: None } if !ty.is_float() => Ok(Plan::RandomBits { seed: *seed }),
+        Init::Random { seed, min: Some(min), max: Some(max) } if !ty.is_float() => {
             let lo = min.as_int(ty).map_err(at("random.min"))?;
             let hi = max.as_int(ty).map_err(at("random.max"))?;
             if lo > hi {
@@ -302,64 +260,37 @@ pub(crate) fn plan(ty: ElemType, init: &Init) -> Result<Plan, Located> {
                     )),
                 ));
             }
-            Ok(Plan::RandomInt {
-                seed: *seed,
-                min: lo,
-                range,
-            })
+            Ok(Plan::RandomInt { seed: *seed, min: lo, range })
         }
-        Init::Random {
-            seed,
-            min: Some(min),
-            max: Some(max),
-        } => {
+        Init::Random { seed, min: Some(min), max: Some(max) } => {
             encode_elem(ty, *min).map_err(at("random.min"))?;
             encode_elem(ty, *max).map_err(at("random.max"))?;
             let (lo, hi) = (min.as_f64(ty), max.as_f64(ty));
             for (x, key) in [(lo, "random.min"), (hi, "random.max")] {
                 if !x.is_finite() {
-                    return Err(Located::new(
-                        key,
-                        Problem::Invalid("random bounds must be finite".into()),
-                    ));
+                    return Err(Located::new(key, Problem::Invalid("random bounds must be finite".into())));
                 }
             }
             if lo > hi {
                 return Err(min_above_max(min, max));
             }
             if !(hi - lo).is_finite() {
-                return Err(Located::new(
-                    "random",
-                    Problem::Invalid("max - min overflows f64".into()),
-                ));
+                return Err(Located::new("random", Problem::Invalid("max - min overflows f64".into())));
             }
-            Ok(Plan::RandomFloat {
-                seed: *seed,
-                min: lo,
-                max: hi,
-            })
+            Ok(Plan::RandomFloat { seed: *seed, min: lo, max: hi })
         }
-        Init::Random {
-            min: None,
-            max: None,
-            ..
-        } => Err(Located::new(
-            "random",
-            Problem::Invalid(format!("a random {ty} buffer needs both min and max")),
-        )),
-        Init::Random { .. } => Err(Located::new(
-            "random",
-            Problem::Invalid("give both min and max, or neither".into()),
-        )),
+        Init::Random { min: None, max: None, .. } => {
+            Err(Located::new("random", Problem::Invalid(format!("a random {ty} buffer needs both min and max"))))
+        }
+        Init::Random { .. } => {
+            Err(Located::new("random", Problem::Invalid("give both min and max, or neither".into())))
+        }
         Init::Edge { seed } => Ok(Plan::Edge { seed: *seed }),
     }
 }
 
 fn min_above_max(min: &Value, max: &Value) -> Located {
-    Located::new(
-        "random",
-        Problem::Invalid(format!("min = {min} is above max = {max}")),
-    )
+    Located::new("random", Problem::Invalid(format!("min = {min} is above max = {max}")))
 }
 
 /// Attaches `key` to a problem.
@@ -429,11 +360,7 @@ fn edge_filler(ty: ElemType, q: u64) -> u64 {
     }
     let bits = (q >> 1) & ty.mask();
     let (exp_field, exp_top) = float_exponent_field(ty);
-    if bits & exp_field == exp_field {
-        bits & !exp_top
-    } else {
-        bits
-    }
+    if bits & exp_field == exp_field { bits & !exp_top } else { bits }
 }
 
 /// The exponent field mask of a float type and the mask of its top bit.
@@ -444,19 +371,16 @@ fn float_exponent_field(ty: ElemType) -> (u64, u64) {
         ElemType::F32 => (8, 23),
         _ => (11, 52),
     };
-    (
-        ((1u64 << exp_bits) - 1) << mant_bits,
-        1u64 << (exp_bits + mant_bits - 1),
-    )
+    (((1u64 << exp_bits) - 1) << mant_bits, 1u64 << (exp_bits + mant_bits - 1))
 }
 
 const EDGE_F16: [u64; 16] = [
-    0x0000, 0x8000, 0x3c00, 0xbc00, 0xfbff, 0x7bff, 0x7e00, 0x7c00, 0xfc00, 0x0001, 0xffff, 0x0400,
-    0x03ff, 0x8001, 0x7c01, 0x3c01,
+    0x0000, 0x8000, 0x3c00, 0xbc00, 0xfbff, 0x7bff, 0x7e00, 0x7c00, 0xfc00, 0x0001, 0xffff, 0x0400, 0x03ff, 0x8001,
+    0x7c01, 0x3c01,
 ];
 const EDGE_BF16: [u64; 16] = [
-    0x0000, 0x8000, 0x3f80, 0xbf80, 0xff7f, 0x7f7f, 0x7fc0, 0x7f80, 0xff80, 0x0001, 0xffff, 0x0080,
-    0x007f, 0x8001, 0x7f81, 0x3f81,
+    0x0000, 0x8000, 0x3f80, 0xbf80, 0xff7f, 0x7f7f, 0x7fc0, 0x7f80, 0xff80, 0x0001, 0xffff, 0x0080, 0x007f, 0x8001,
+    0x7f81, 0x3f81,
 ];
 const EDGE_F32: [u64; 16] = [
     0x0000_0000,

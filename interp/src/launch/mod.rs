@@ -64,8 +64,8 @@ pub use error::{Problem, SpecError};
 pub use init::{Init, edge_values};
 pub use rng::SplitMix64;
 pub use scalar::{
-    ParamLayout, ParamMismatch, ParamSlot, Scalar, Value, encode_elem, param_block, param_block_in,
-    param_layout, param_size,
+    ParamLayout, ParamMismatch, ParamSlot, Scalar, Value, encode_elem, param_block, param_block_in, param_layout,
+    param_size,
 };
 pub use spec::{BufferSpec, LaunchSpec, MAX_BUFFER_BYTES, Param};
 pub use types::{ElemType, ScalarType, TypeClass};

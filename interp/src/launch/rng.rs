@@ -36,10 +36,7 @@ impl SplitMix64 {
     }
 
     /// The next 64-bit output.
-    #[expect(
-        clippy::should_implement_trait,
-        reason = "the generator is infinite; `next` is its name in the spec"
-    )]
+    #[expect(clippy::should_implement_trait, reason = "the generator is infinite; `next` is its name in the spec")]
     pub fn next(&mut self) -> u64 {
         self.state = self.state.wrapping_add(Self::GAMMA);
         let mut z = self.state;
@@ -71,13 +68,7 @@ mod tests {
         let got: Vec<u64> = (0..5).map(|_| g.next()).collect();
         assert_eq!(
             got,
-            [
-                6457827717110365317,
-                3203168211198807973,
-                9817491932198370423,
-                4593380528125082431,
-                16408922859458223821,
-            ]
+            [6457827717110365317, 3203168211198807973, 9817491932198370423, 4593380528125082431, 16408922859458223821,]
         );
     }
 

@@ -87,9 +87,7 @@ impl Value {
             if digits.is_empty() || digits.len() > 16 {
                 return Err(bad());
             }
-            return u64::from_str_radix(&digits, 16)
-                .map(Value::Bits)
-                .map_err(|_| bad());
+            return u64::from_str_radix(&digits, 16).map(Value::Bits).map_err(|_| bad());
         }
         let digits: String = t.chars().filter(|&c| c != '_').collect();
         let unsigned = digits.strip_prefix(['-', '+']).unwrap_or(&digits);
@@ -151,8 +149,7 @@ pub fn encode_elem(ty: ElemType, v: Value) -> Result<u64, Problem> {
                 return Err(Problem::OutOfRange {
                     value: v.to_string(),
                     target: ty.to_string(),
-                    range: "it rounds to infinity; write inf or a bit pattern if that is meant"
-                        .into(),
+                    range: "it rounds to infinity; write inf or a bit pattern if that is meant".into(),
                 });
             }
             Ok(bits)
@@ -184,11 +181,7 @@ fn check_int(ty: ElemType, i: i128, v: Value) -> Result<i128, Problem> {
         TypeClass::Bits => format!("{min} ..= {max}, signed or unsigned"),
         _ => format!("{min} ..= {max}"),
     };
-    Err(Problem::OutOfRange {
-        value: v.to_string(),
-        target: ty.to_string(),
-        range,
-    })
+    Err(Problem::OutOfRange { value: v.to_string(), target: ty.to_string(), range })
 }
 
 /// One scalar kernel parameter: its type and little-endian bytes.
@@ -215,19 +208,13 @@ impl Scalar {
     /// A scalar of element type `ty` with the given bits (only the low bits are kept).
     pub fn from_elem_bits(ty: ElemType, bits: u64) -> Scalar {
         let bytes = (bits & ty.mask()).to_le_bytes()[..ty.size()].to_vec();
-        Scalar {
-            ty: ScalarType::Elem(ty),
-            bytes,
-            align: ty.size(),
-        }
+        Scalar { ty: ScalarType::Elem(ty), bytes, align: ty.size() }
     }
 
     /// A `bytes` scalar. `align` must be a power of two no larger than [`MAX_BYTES_ALIGN`].
     pub fn from_bytes(bytes: Vec<u8>, align: usize) -> Result<Scalar, Problem> {
         if bytes.is_empty() {
-            return Err(Problem::Invalid(
-                "a bytes value needs at least one byte".into(),
-            ));
+            return Err(Problem::Invalid("a bytes value needs at least one byte".into()));
         }
         if !align.is_power_of_two() || align > MAX_BYTES_ALIGN {
             return Err(Problem::OutOfRange {
@@ -236,30 +223,18 @@ impl Scalar {
                 range: format!("a power of two from 1 to {MAX_BYTES_ALIGN}"),
             });
         }
-        Ok(Scalar {
-            ty: ScalarType::Bytes,
-            bytes,
-            align,
-        })
+        Ok(Scalar { ty: ScalarType::Bytes, bytes, align })
     }
 
     /// Parses a `bytes` value: hex digit pairs in memory order; whitespace and `_` are ignored.
     pub fn parse_hex(text: &str) -> Result<Vec<u8>, Problem> {
         let t = text.trim();
         if t.starts_with("0x") || t.starts_with("0X") {
-            return Err(Problem::Invalid(
-                "a bytes value is hex digits in memory order, without a 0x prefix".into(),
-            ));
+            return Err(Problem::Invalid("a bytes value is hex digits in memory order, without a 0x prefix".into()));
         }
-        let digits: Vec<u8> = t
-            .bytes()
-            .filter(|b| !b.is_ascii_whitespace() && *b != b'_')
-            .collect();
+        let digits: Vec<u8> = t.bytes().filter(|b| !b.is_ascii_whitespace() && *b != b'_').collect();
         if let Some(bad) = digits.iter().find(|b| !b.is_ascii_hexdigit()) {
-            return Err(Problem::Invalid(format!(
-                "a bytes value must be hex digits, found {:?}",
-                char::from(*bad)
-            )));
+            return Err(Problem::Invalid(format!("a bytes value must be hex digits, found {:?}", char::from(*bad))));
         }
         if !digits.len().is_multiple_of(2) {
             return Err(Problem::Invalid(format!(
@@ -267,10 +242,7 @@ impl Scalar {
                 digits.len()
             )));
         }
-        Ok(digits
-            .chunks_exact(2)
-            .map(|pair| (hex_digit(pair[0]) << 4) | hex_digit(pair[1]))
-            .collect())
+        Ok(digits.chunks_exact(2).map(|pair| (hex_digit(pair[0]) << 4) | hex_digit(pair[1])).collect())
     }
 
     /// The type.
@@ -361,11 +333,7 @@ impl ParamLayout {
         for (size, align) in params {
             let align = if align.is_power_of_two() { align } else { 1 };
             let offset = end.next_multiple_of(align);
-            slots.push(ParamSlot {
-                offset,
-                size,
-                align,
-            });
+            slots.push(ParamSlot { offset, size, align });
             end = offset + size;
         }
         ParamLayout { slots, size: end }
@@ -404,9 +372,7 @@ pub enum ParamMismatch {
         given: usize,
     },
     /// A parameter of a different size.
-    #[error(
-        "param[{index}]: the kernel declares {declared} bytes, the spec gives {given} ({param})"
-    )]
+    #[error("param[{index}]: the kernel declares {declared} bytes, the spec gives {given} ({param})")]
     Size {
         /// The parameter's position.
         index: usize,
@@ -427,27 +393,14 @@ pub fn param_block_in(
     mut address_of: impl FnMut(&str) -> u64,
 ) -> Result<Vec<u8>, ParamMismatch> {
     if params.len() != layout.slots.len() {
-        return Err(ParamMismatch::Count {
-            declared: layout.slots.len(),
-            given: params.len(),
-        });
+        return Err(ParamMismatch::Count { declared: layout.slots.len(), given: params.len() });
     }
     for (index, (p, slot)) in params.iter().zip(&layout.slots).enumerate() {
         if param_size(p) != slot.size {
-            return Err(ParamMismatch::Size {
-                index,
-                declared: slot.size,
-                given: param_size(p),
-                param: p.to_string(),
-            });
+            return Err(ParamMismatch::Size { index, declared: slot.size, given: param_size(p), param: p.to_string() });
         }
     }
-    let end = layout
-        .slots
-        .iter()
-        .map(|s| s.offset + s.size)
-        .max()
-        .unwrap_or(0);
+    let end = layout.slots.iter().map(|s| s.offset + s.size).max().unwrap_or(0);
     let mut block = vec![0u8; end.max(layout.size)];
     for (p, slot) in params.iter().zip(&layout.slots) {
         let dst = &mut block[slot.offset..slot.offset + slot.size];
@@ -484,35 +437,14 @@ mod tests {
         assert_eq!(enc("b16", Value::Int(65535)), Ok(0xffff));
         assert_eq!(enc("u64", Value::Int(u64::MAX as i128)), Ok(u64::MAX));
         assert_eq!(enc("u32", Value::Float(7.0)), Ok(7));
-        assert!(matches!(
-            enc("u8", Value::Int(256)),
-            Err(Problem::OutOfRange { .. })
-        ));
-        assert!(matches!(
-            enc("u8", Value::Int(-1)),
-            Err(Problem::OutOfRange { .. })
-        ));
-        assert!(matches!(
-            enc("s8", Value::Int(128)),
-            Err(Problem::OutOfRange { .. })
-        ));
-        assert!(matches!(
-            enc("b8", Value::Int(-129)),
-            Err(Problem::OutOfRange { .. })
-        ));
-        assert!(matches!(
-            enc("u32", Value::Float(1.5)),
-            Err(Problem::Invalid(_))
-        ));
-        assert!(matches!(
-            enc("u32", Value::Float(f64::NAN)),
-            Err(Problem::Invalid(_))
-        ));
+        assert!(matches!(enc("u8", Value::Int(256)), Err(Problem::OutOfRange { .. })));
+        assert!(matches!(enc("u8", Value::Int(-1)), Err(Problem::OutOfRange { .. })));
+        assert!(matches!(enc("s8", Value::Int(128)), Err(Problem::OutOfRange { .. })));
+        assert!(matches!(enc("b8", Value::Int(-129)), Err(Problem::OutOfRange { .. })));
+        assert!(matches!(enc("u32", Value::Float(1.5)), Err(Problem::Invalid(_))));
+        assert!(matches!(enc("u32", Value::Float(f64::NAN)), Err(Problem::Invalid(_))));
         assert_eq!(enc("u16", Value::Bits(0xffff)), Ok(0xffff));
-        assert!(matches!(
-            enc("u16", Value::Bits(0x1_0000)),
-            Err(Problem::OutOfRange { .. })
-        ));
+        assert!(matches!(enc("u16", Value::Bits(0x1_0000)), Err(Problem::OutOfRange { .. })));
     }
 
     #[test]
@@ -524,14 +456,8 @@ mod tests {
         assert_eq!(enc("bf16", Value::Float(1.0)), Ok(0x3F80));
         assert_eq!(enc("f16", Value::Float(f64::INFINITY)), Ok(0x7C00));
         assert_eq!(enc("f32", Value::Bits(0x7FC0_0001)), Ok(0x7FC0_0001));
-        assert!(matches!(
-            enc("f16", Value::Float(65520.0)),
-            Err(Problem::OutOfRange { .. })
-        ));
-        assert!(matches!(
-            enc("f32", Value::Float(1e39)),
-            Err(Problem::OutOfRange { .. })
-        ));
+        assert!(matches!(enc("f16", Value::Float(65520.0)), Err(Problem::OutOfRange { .. })));
+        assert!(matches!(enc("f32", Value::Float(1e39)), Err(Problem::OutOfRange { .. })));
         assert_eq!(enc("f16", Value::Float(65519.0)), Ok(0x7BFF));
     }
 
@@ -550,10 +476,7 @@ mod tests {
 
     #[test]
     fn hex_bytes() {
-        assert_eq!(
-            Scalar::parse_hex("0a0B ff_00"),
-            Ok(vec![0x0a, 0x0b, 0xff, 0x00])
-        );
+        assert_eq!(Scalar::parse_hex("0a0B ff_00"), Ok(vec![0x0a, 0x0b, 0xff, 0x00]));
         assert!(Scalar::parse_hex("abc").is_err());
         assert!(Scalar::parse_hex("0x00").is_err());
         assert!(Scalar::parse_hex("zz").is_err());
@@ -575,21 +498,8 @@ mod tests {
             Param::Scalar(Scalar::new(ElemType::S16, Value::Int(-2)).unwrap()), // 60..62
         ];
         let layout = param_layout(&params);
-        let offsets: Vec<(usize, usize)> =
-            layout.slots.iter().map(|s| (s.offset, s.size)).collect();
-        assert_eq!(
-            offsets,
-            [
-                (0, 1),
-                (8, 8),
-                (16, 2),
-                (20, 4),
-                (24, 3),
-                (32, 8),
-                (48, 12),
-                (60, 2)
-            ]
-        );
+        let offsets: Vec<(usize, usize)> = layout.slots.iter().map(|s| (s.offset, s.size)).collect();
+        assert_eq!(offsets, [(0, 1), (8, 8), (16, 2), (20, 4), (24, 3), (32, 8), (48, 12), (60, 2)]);
         assert_eq!(layout.size, 62);
 
         let block = param_block(&params, |name| {
@@ -624,17 +534,10 @@ mod tests {
         assert_eq!(&block[16..48], &[7; 32]);
         assert_eq!(
             param_block_in(&params, &ParamLayout::declared([(1, 1)]), |_| 0),
-            Err(ParamMismatch::Count {
-                declared: 1,
-                given: 2
-            })
+            Err(ParamMismatch::Count { declared: 1, given: 2 })
         );
-        let err =
-            param_block_in(&params, &ParamLayout::declared([(2, 2), (32, 16)]), |_| 0).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "param[0]: the kernel declares 2 bytes, the spec gives 1 (u8 1)"
-        );
+        let err = param_block_in(&params, &ParamLayout::declared([(2, 2), (32, 16)]), |_| 0).unwrap_err();
+        assert_eq!(err.to_string(), "param[0]: the kernel declares 2 bytes, the spec gives 1 (u8 1)");
     }
 
     #[test]

@@ -105,11 +105,7 @@ impl BufferSpec {
     fn build(name: &str, ty: ElemType, len: usize, init: Init) -> Result<BufferSpec, Located> {
         let path = format!("buffer.{name}");
         check_buffer_name(name).map_err(|p| Located::new(&path, p))?;
-        if len == 0
-            || len
-                .checked_mul(ty.size())
-                .is_none_or(|b| b > MAX_BUFFER_BYTES)
-        {
+        if len == 0 || len.checked_mul(ty.size()).is_none_or(|b| b > MAX_BUFFER_BYTES) {
             return Err(Located::new(
                 join(&path, "len"),
                 Problem::OutOfRange {
@@ -119,17 +115,8 @@ impl BufferSpec {
                 },
             ));
         }
-        let plan = init::plan(ty, &init)
-            .map_err(|l| Located::new(join(&join(&path, "init"), &l.key), l.problem))?;
-        Ok(BufferSpec {
-            name: name.to_owned(),
-            ty,
-            len,
-            init,
-            plan,
-            output: false,
-            tolerance: Tolerance::Exact,
-        })
+        let plan = init::plan(ty, &init).map_err(|l| Located::new(join(&join(&path, "init"), &l.key), l.problem))?;
+        Ok(BufferSpec { name: name.to_owned(), ty, len, init, plan, output: false, tolerance: Tolerance::Exact })
     }
 
     /// Marks the buffer as an output (or not).
@@ -141,9 +128,8 @@ impl BufferSpec {
     /// Sets the comparison tolerance; anything but [`Tolerance::Exact`] needs a float type and
     /// finite non-negative bounds.
     pub fn with_tolerance(mut self, tolerance: Tolerance) -> Result<BufferSpec, SpecError> {
-        check_tolerance(self.ty, tolerance).map_err(|p| {
-            Located::new(format!("buffer.{}.tolerance", self.name), p).in_file(IN_MEMORY)
-        })?;
+        check_tolerance(self.ty, tolerance)
+            .map_err(|p| Located::new(format!("buffer.{}.tolerance", self.name), p).in_file(IN_MEMORY))?;
         self.tolerance = tolerance;
         Ok(self)
     }
@@ -211,10 +197,7 @@ impl LaunchSpec {
 
     /// Reads and parses a spec file.
     pub fn from_path(path: &Path) -> Result<LaunchSpec, SpecError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Io {
-            file: path.to_owned(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Io { file: path.to_owned(), source })?;
         LaunchSpec::from_toml_str_named(&text, &path.display().to_string())
     }
 
@@ -265,25 +248,14 @@ impl LaunchSpec {
 
     /// The initial contents of every buffer, by name.
     pub fn generate_buffers(&self) -> BTreeMap<String, Vec<u8>> {
-        self.buffers
-            .iter()
-            .map(|(name, b)| (name.clone(), b.generate()))
-            .collect()
+        self.buffers.iter().map(|(name, b)| (name.clone(), b.generate())).collect()
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Parsing.
 
-const TOP_KEYS: &[&str] = &[
-    "kernel",
-    "grid",
-    "block",
-    "shared_bytes",
-    "cluster",
-    "param",
-    "buffer",
-];
+const TOP_KEYS: &[&str] = &["kernel", "grid", "block", "shared_bytes", "cluster", "param", "buffer"];
 const PARAM_KEYS: &[&str] = &["scalar", "buffer"];
 const SCALAR_KEYS: &[&str] = &["type", "value", "align"];
 const BUFFER_KEYS: &[&str] = &["type", "len", "init", "output", "tolerance"];
@@ -301,12 +273,7 @@ pub(crate) fn join(path: &str, key: &str) -> String {
 /// Rejects keys of `table` not in `allowed`.
 pub(crate) fn check_keys(table: &toml::Table, path: &str, allowed: &[&str]) -> Result<(), Located> {
     match table.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(Located::new(
-            join(path, k),
-            Problem::UnknownKey {
-                expected: allowed.join(", "),
-            },
-        )),
+        Some(k) => Err(Located::new(join(path, k), Problem::UnknownKey { expected: allowed.join(", ") })),
         None => Ok(()),
     }
 }
@@ -317,24 +284,12 @@ pub(crate) fn expect_table<'a>(v: &'a toml::Value, key: &str) -> Result<&'a toml
 }
 
 pub(crate) fn wrong_type(key: &str, expected: &'static str, v: &toml::Value) -> Located {
-    Located::new(
-        key,
-        Problem::WrongType {
-            expected,
-            found: v.type_str(),
-        },
-    )
+    Located::new(key, Problem::WrongType { expected, found: v.type_str() })
 }
 
 /// A required key.
-pub(crate) fn required<'a>(
-    table: &'a toml::Table,
-    path: &str,
-    key: &str,
-) -> Result<&'a toml::Value, Located> {
-    table
-        .get(key)
-        .ok_or_else(|| Located::new(join(path, key), Problem::Missing))
+pub(crate) fn required<'a>(table: &'a toml::Table, path: &str, key: &str) -> Result<&'a toml::Value, Located> {
+    table.get(key).ok_or_else(|| Located::new(join(path, key), Problem::Missing))
 }
 
 /// A non-negative integer that fits `u64` (TOML integer, or a decimal or `0x` string).
@@ -382,18 +337,13 @@ fn parse_doc(doc: &toml::Table) -> Result<LaunchSpec, Located> {
             })?
         }
     };
-    let cluster = doc
-        .get("cluster")
-        .map(|v| parse_dims(v, "cluster"))
-        .transpose()?;
+    let cluster = doc.get("cluster").map(|v| parse_dims(v, "cluster")).transpose()?;
     if let Some(c) = cluster {
         for (axis, (g, c)) in ["x", "y", "z"].iter().zip(grid.iter().zip(c)) {
             if g % c != 0 {
                 return Err(Located::new(
                     "cluster",
-                    Problem::Invalid(format!(
-                        "grid {axis} = {g} is not a multiple of cluster {axis} = {c}"
-                    )),
+                    Problem::Invalid(format!("grid {axis} = {g} is not a multiple of cluster {axis} = {c}")),
                 ));
             }
         }
@@ -418,15 +368,7 @@ fn parse_doc(doc: &toml::Table) -> Result<LaunchSpec, Located> {
         }
     };
 
-    Ok(LaunchSpec {
-        kernel,
-        grid,
-        block,
-        shared_bytes,
-        cluster,
-        params,
-        buffers,
-    })
+    Ok(LaunchSpec { kernel, grid, block, shared_bytes, cluster, params, buffers })
 }
 
 /// PTX identifiers: `[A-Za-z][A-Za-z0-9_$]*` or `[_$%][A-Za-z0-9_$]+`.
@@ -441,21 +383,11 @@ fn check_identifier(name: &str) -> Result<(), Problem> {
         }
         _ => false,
     };
-    if ok {
-        Ok(())
-    } else {
-        Err(Problem::Invalid(format!(
-            "{name:?} is not a PTX identifier"
-        )))
-    }
+    if ok { Ok(()) } else { Err(Problem::Invalid(format!("{name:?} is not a PTX identifier"))) }
 }
 
 fn check_buffer_name(name: &str) -> Result<(), Problem> {
-    if !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
+    if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
         Ok(())
     } else {
         Err(Problem::Invalid(format!(
@@ -467,14 +399,9 @@ fn check_buffer_name(name: &str) -> Result<(), Problem> {
 
 /// An array of 1 to 3 positive integers; missing trailing dimensions are 1.
 fn parse_dims(v: &toml::Value, key: &str) -> Result<[u32; 3], Located> {
-    let items = v
-        .as_array()
-        .ok_or_else(|| wrong_type(key, "an array of 1 to 3 integers", v))?;
+    let items = v.as_array().ok_or_else(|| wrong_type(key, "an array of 1 to 3 integers", v))?;
     if items.is_empty() || items.len() > 3 {
-        return Err(Located::new(
-            key,
-            Problem::Invalid(format!("expected 1 to 3 dimensions, found {}", items.len())),
-        ));
+        return Err(Located::new(key, Problem::Invalid(format!("expected 1 to 3 dimensions, found {}", items.len()))));
     }
     let mut dims = [1u32; 3];
     for (i, item) in items.iter().enumerate() {
@@ -501,11 +428,7 @@ fn dim_limit(key: &str, axis: usize, value: u32, max: u32) -> Result<(), Located
     let k = format!("{key}[{axis}]");
     Err(Located::new(
         &k,
-        Problem::OutOfRange {
-            value: value.to_string(),
-            target: k.clone(),
-            range: format!("1 ..= {max}"),
-        },
+        Problem::OutOfRange { value: value.to_string(), target: k.clone(), range: format!("1 ..= {max}") },
     ))
 }
 
@@ -521,19 +444,12 @@ fn check_block(block: [u32; 3]) -> Result<(), Located> {
     dim_limit("block", 2, block[2], 64)?;
     let threads: u64 = block.iter().map(|&d| u64::from(d)).product();
     if threads > 1024 {
-        return Err(Located::new(
-            "block",
-            Problem::Invalid(format!("{threads} threads per block; at most 1024")),
-        ));
+        return Err(Located::new("block", Problem::Invalid(format!("{threads} threads per block; at most 1024"))));
     }
     Ok(())
 }
 
-fn parse_param(
-    path: &str,
-    v: &toml::Value,
-    buffers: &BTreeMap<String, BufferSpec>,
-) -> Result<Param, Located> {
+fn parse_param(path: &str, v: &toml::Value, buffers: &BTreeMap<String, BufferSpec>) -> Result<Param, Located> {
     let t = expect_table(v, path)?;
     check_keys(t, path, PARAM_KEYS)?;
     match (t.get("scalar"), t.get("buffer")) {
@@ -541,9 +457,7 @@ fn parse_param(
         (None, None) => Err(Located::new(path, Problem::ParamKind("neither"))),
         (None, Some(b)) => {
             let key = join(path, "buffer");
-            let name = b
-                .as_str()
-                .ok_or_else(|| wrong_type(&key, "a buffer name (string)", b))?;
+            let name = b.as_str().ok_or_else(|| wrong_type(&key, "a buffer name (string)", b))?;
             if buffers.contains_key(name) {
                 Ok(Param::Buffer(name.to_owned()))
             } else {
@@ -559,9 +473,7 @@ fn parse_scalar(path: &str, v: &toml::Value) -> Result<Scalar, Located> {
     check_keys(t, path, SCALAR_KEYS)?;
     let type_key = join(path, "type");
     let ty_value = required(t, path, "type")?;
-    let ty_name = ty_value
-        .as_str()
-        .ok_or_else(|| wrong_type(&type_key, "a type name", ty_value))?;
+    let ty_name = ty_value.as_str().ok_or_else(|| wrong_type(&type_key, "a type name", ty_value))?;
     let ty = ScalarType::from_name(ty_name).ok_or_else(|| {
         Located::new(
             &type_key,
@@ -584,14 +496,10 @@ fn parse_scalar(path: &str, v: &toml::Value) -> Result<Scalar, Located> {
                     )),
                 ));
             }
-            Value::from_toml(value)
-                .and_then(|v| Scalar::new(elem, v))
-                .map_err(|p| Located::new(value_key, p))
+            Value::from_toml(value).and_then(|v| Scalar::new(elem, v)).map_err(|p| Located::new(value_key, p))
         }
         ScalarType::Bytes => {
-            let hex = value
-                .as_str()
-                .ok_or_else(|| wrong_type(&value_key, "a hex string of bytes", value))?;
+            let hex = value.as_str().ok_or_else(|| wrong_type(&value_key, "a hex string of bytes", value))?;
             let bytes = Scalar::parse_hex(hex).map_err(|p| Located::new(&value_key, p))?;
             let align = match t.get("align") {
                 None => 1,
@@ -612,17 +520,9 @@ fn parse_buffer(name: &str, v: &toml::Value) -> Result<BufferSpec, Located> {
     check_keys(t, &path, BUFFER_KEYS)?;
     let type_key = join(&path, "type");
     let ty_value = required(t, &path, "type")?;
-    let ty_name = ty_value
-        .as_str()
-        .ok_or_else(|| wrong_type(&type_key, "a type name", ty_value))?;
+    let ty_name = ty_value.as_str().ok_or_else(|| wrong_type(&type_key, "a type name", ty_value))?;
     let ty = ElemType::from_name(ty_name).ok_or_else(|| {
-        Located::new(
-            &type_key,
-            Problem::UnknownType {
-                name: ty_name.to_owned(),
-                expected: ELEM_TYPE_NAMES,
-            },
-        )
+        Located::new(&type_key, Problem::UnknownType { name: ty_name.to_owned(), expected: ELEM_TYPE_NAMES })
     })?;
     let len_key = join(&path, "len");
     let len = parse_u64(required(t, &path, "len")?, &len_key)?;
@@ -633,9 +533,7 @@ fn parse_buffer(name: &str, v: &toml::Value) -> Result<BufferSpec, Located> {
     };
     let mut buffer = BufferSpec::build(name, ty, len, init)?;
     if let Some(v) = t.get("output") {
-        buffer.output = v
-            .as_bool()
-            .ok_or_else(|| wrong_type(&join(&path, "output"), "true or false", v))?;
+        buffer.output = v.as_bool().ok_or_else(|| wrong_type(&join(&path, "output"), "true or false", v))?;
     }
     if let Some(v) = t.get("tolerance") {
         let key = join(&path, "tolerance");
@@ -655,19 +553,9 @@ fn parse_tolerance(v: &toml::Value, path: &str) -> Result<Tolerance, Located> {
             let found = if other.is_empty() {
                 "none".to_owned()
             } else {
-                other
-                    .iter()
-                    .map(|(k, _)| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                other.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
             };
-            return Err(Located::new(
-                path,
-                Problem::OneOf {
-                    expected: "ulp, abs, rel",
-                    found,
-                },
-            ));
+            return Err(Located::new(path, Problem::OneOf { expected: "ulp, abs, rel", found }));
         }
     };
     let key_path = join(path, key);
@@ -679,11 +567,7 @@ fn parse_tolerance(v: &toml::Value, path: &str) -> Result<Tolerance, Located> {
         toml::Value::Float(f) => *f,
         other => return Err(wrong_type(&key_path, "a number", other)),
     };
-    let tolerance = if key == "abs" {
-        Tolerance::Abs(x)
-    } else {
-        Tolerance::Rel(x)
-    };
+    let tolerance = if key == "abs" { Tolerance::Abs(x) } else { Tolerance::Rel(x) };
     if !(x.is_finite() && x >= 0.0) {
         return Err(Located::new(
             key_path,

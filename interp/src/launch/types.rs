@@ -193,11 +193,7 @@ pub enum ScalarType {
 impl ScalarType {
     /// The type named `name` (an element type name or `"bytes"`), if any.
     pub fn from_name(name: &str) -> Option<ScalarType> {
-        if name == "bytes" {
-            Some(ScalarType::Bytes)
-        } else {
-            ElemType::from_name(name).map(ScalarType::Elem)
-        }
+        if name == "bytes" { Some(ScalarType::Bytes) } else { ElemType::from_name(name).map(ScalarType::Elem) }
     }
 
     /// The spec's name of the type.
@@ -216,8 +212,7 @@ impl fmt::Display for ScalarType {
 }
 
 /// The list of element type names, for error messages.
-pub(crate) const ELEM_TYPE_NAMES: &str =
-    "u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64 b8 b16 b32 b64";
+pub(crate) const ELEM_TYPE_NAMES: &str = "u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64 b8 b16 b32 b64";
 
 #[cfg(test)]
 mod tests {

@@ -62,38 +62,13 @@ fn ulp_distances() {
     // Infinity is never within ULPs of a finite value.
     assert!(!m(u64::MAX, MAX, INF));
     // f16: 1.0 and the next value.
-    assert!(elements_match(
-        ElemType::F16,
-        Tolerance::Ulp(1),
-        0x3c00,
-        0x3c01
-    ));
-    assert!(!elements_match(
-        ElemType::F16,
-        Tolerance::Ulp(1),
-        0x3c00,
-        0x3c02
-    ));
+    assert!(elements_match(ElemType::F16, Tolerance::Ulp(1), 0x3c00, 0x3c01));
+    assert!(!elements_match(ElemType::F16, Tolerance::Ulp(1), 0x3c00, 0x3c02));
     // bf16 and f64 use their own units.
-    assert!(elements_match(
-        ElemType::Bf16,
-        Tolerance::Ulp(1),
-        0x3f80,
-        0x3f7f
-    ));
+    assert!(elements_match(ElemType::Bf16, Tolerance::Ulp(1), 0x3f80, 0x3f7f));
     let one64 = 1f64.to_bits();
-    assert!(elements_match(
-        ElemType::F64,
-        Tolerance::Ulp(3),
-        one64,
-        one64 + 3
-    ));
-    assert!(!elements_match(
-        ElemType::F64,
-        Tolerance::Ulp(3),
-        one64,
-        one64 + 4
-    ));
+    assert!(elements_match(ElemType::F64, Tolerance::Ulp(3), one64, one64 + 3));
+    assert!(!elements_match(ElemType::F64, Tolerance::Ulp(3), one64, one64 + 4));
 }
 
 #[test]
@@ -120,14 +95,7 @@ fn reports_first_differences_per_type() {
     let expected = f32s(&[ONE as u32, 0x4020_0000, QNAN as u32, 0]);
     let actual = f32s(&[ONE as u32 + 1, 0x4020_0002, ONE as u32, NEG_ZERO as u32]);
     let err = compare(&b, &expected, &actual).unwrap_err();
-    let Mismatch::Values {
-        differing,
-        ref first,
-        ..
-    } = err
-    else {
-        panic!("{err}")
-    };
+    let Mismatch::Values { differing, ref first, .. } = err else { panic!("{err}") };
     assert_eq!(differing, 2);
     assert_eq!(first.iter().map(|d| d.index).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(
@@ -157,15 +125,7 @@ fn report_is_capped() {
 fn length_mismatch() {
     let b = buffer(ElemType::U32, 4, Tolerance::Exact);
     let err = compare(&b, &[0; 16], &[0; 12]).unwrap_err();
-    assert!(matches!(
-        err,
-        Mismatch::Length {
-            spec_bytes: 16,
-            expected_bytes: 16,
-            actual_bytes: 12,
-            ..
-        }
-    ));
+    assert!(matches!(err, Mismatch::Length { spec_bytes: 16, expected_bytes: 16, actual_bytes: 12, .. }));
     assert!(err.to_string().contains("actual data has 12"));
 }
 
@@ -173,10 +133,7 @@ fn length_mismatch() {
 fn element_formatting() {
     assert_eq!(format_elem(ElemType::F16, 0x3c00), "1.0 (0x3c00)");
     assert_eq!(format_elem(ElemType::Bf16, 0xff80), "-inf (0xff80)");
-    assert_eq!(
-        format_elem(ElemType::F64, 0x8000_0000_0000_0000),
-        "-0.0 (0x8000000000000000)"
-    );
+    assert_eq!(format_elem(ElemType::F64, 0x8000_0000_0000_0000), "-0.0 (0x8000000000000000)");
     assert_eq!(format_elem(ElemType::S8, 0x80), "-128");
     assert_eq!(format_elem(ElemType::U64, u64::MAX), "18446744073709551615");
     assert_eq!(format_elem(ElemType::B16, 0xab), "0x00ab");
