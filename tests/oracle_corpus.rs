@@ -32,6 +32,7 @@ fn corpus_ptx_is_accepted_by_ptxas() {
         files.len(),
         failures.join("\n")
     );
+    println!("ptxas accepted all {} corpus PTX files", files.len());
 }
 
 /// The arguments on an error-corpus file's first line (`// ptxas-args: ...`).

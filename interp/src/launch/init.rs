@@ -71,7 +71,7 @@ use super::error::{Located, Problem};
 use super::float;
 use super::rng::{SplitMix64, unit_f64};
 use super::scalar::{Value, encode_elem};
-use super::spec::{check_keys, expect_table, join, parse_u64, required, wrong_type};
+use super::spec::{check_keys, expect_table, join, one_of, parse_u64, required, wrong_type};
 use super::types::ElemType;
 
 /// The initial contents of a buffer, as written in a spec.
@@ -149,19 +149,7 @@ const INIT_FORMS: &[&str] = &["fill", "ramp", "values", "random", "edge"];
 
 /// Parses the value of an `init` key (`path` is its dotted key).
 pub(crate) fn parse(v: &toml::Value, path: &str) -> Result<Init, Located> {
-    let t = expect_table(v, path)?;
-    check_keys(t, path, INIT_FORMS)?;
-    let (form, body) = match t.iter().collect::<Vec<_>>().as_slice() {
-        [(k, v)] => (k.as_str(), *v),
-        other => {
-            let found = if other.is_empty() {
-                "none".to_owned()
-            } else {
-                other.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
-            };
-            return Err(Located::new(path, Problem::OneOf { expected: "fill, ramp, values, random, edge", found }));
-        }
-    };
+    let (form, body) = one_of(v, path, INIT_FORMS, "fill, ramp, values, random, edge")?;
     let key = join(path, form);
     let number = |v: &toml::Value, key: &str| Value::from_toml(v).map_err(|p| Located::new(key, p));
     match form {

@@ -278,6 +278,26 @@ pub(crate) fn check_keys(table: &toml::Table, path: &str, allowed: &[&str]) -> R
     }
 }
 
+/// `v` as a table holding exactly one of `allowed` (`init = { fill = 0 }`, `tolerance = { ulp = 2 }`):
+/// that key and its value.
+pub(crate) fn one_of<'a>(
+    v: &'a toml::Value,
+    path: &str,
+    allowed: &'static [&'static str],
+    expected: &'static str,
+) -> Result<(&'a str, &'a toml::Value), Located> {
+    let t = expect_table(v, path)?;
+    check_keys(t, path, allowed)?;
+    let mut entries = t.iter();
+    match (entries.next(), entries.next()) {
+        (Some((k, v)), None) => Ok((k.as_str(), v)),
+        _ => {
+            let found = if t.is_empty() { "none".to_owned() } else { t.keys().cloned().collect::<Vec<_>>().join(", ") };
+            Err(Located::new(path, Problem::OneOf { expected, found }))
+        }
+    }
+}
+
 /// `v` as a table.
 pub(crate) fn expect_table<'a>(v: &'a toml::Value, key: &str) -> Result<&'a toml::Table, Located> {
     v.as_table().ok_or_else(|| wrong_type(key, "a table", v))
@@ -545,19 +565,7 @@ fn parse_buffer(name: &str, v: &toml::Value) -> Result<BufferSpec, Located> {
 }
 
 fn parse_tolerance(v: &toml::Value, path: &str) -> Result<Tolerance, Located> {
-    let t = expect_table(v, path)?;
-    check_keys(t, path, TOLERANCE_KEYS)?;
-    let (key, value) = match t.iter().collect::<Vec<_>>().as_slice() {
-        [(k, v)] => (k.as_str(), *v),
-        other => {
-            let found = if other.is_empty() {
-                "none".to_owned()
-            } else {
-                other.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
-            };
-            return Err(Located::new(path, Problem::OneOf { expected: "ulp, abs, rel", found }));
-        }
-    };
+    let (key, value) = one_of(v, path, TOLERANCE_KEYS, "ulp, abs, rel")?;
     let key_path = join(path, key);
     if key == "ulp" {
         return Ok(Tolerance::Ulp(parse_u64(value, &key_path)?));
