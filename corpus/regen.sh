@@ -7,6 +7,8 @@
 # The archs of a kernel default to DEFAULT_ARCHS; a line `// corpus-archs: sm_80 sm_90 ...` in the
 # .cu file replaces that list (kernels that need sm_80+ features, sm_90a-only wgmma, ...).
 # Extra nvcc flags for one kernel: a line `// corpus-nvcc-flags: -rdc=true ...`.
+# REGEN_OUT=<dir> writes <dir>/<name>/<name>.<arch>.ptx instead of updating the corpus
+# (tests/corpus_regen.rs uses it to check that the committed PTX is what the script produces).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/tools.sh"
@@ -21,10 +23,12 @@ for n in "${names[@]}"; do
   archs=$(sed -n 's|^// corpus-archs:||p' "$cu" | head -1)
   [ -n "$archs" ] || archs=$DEFAULT_ARCHS
   flags=$(sed -n 's|^// corpus-nvcc-flags:||p' "$cu" | head -1)
-  rm -f "$n"/*.ptx
+  out="${REGEN_OUT:-$here/cuda}/$n"
+  mkdir -p "$out"
+  rm -f "$out"/*.ptx
   for a in $archs; do
     # shellcheck disable=SC2086
-    if ! "$NVCC" -ptx -O3 -arch="$a" -I"$CUDA_INC" -I"$CUDA_INC/cccl" $flags "$cu" -o "$n/$n.$a.ptx"; then
+    if ! "$NVCC" -ptx -O3 -arch="$a" -I"$CUDA_INC" -I"$CUDA_INC/cccl" $flags "$cu" -o "$out/$n.$a.ptx"; then
       echo "FAILED: $n for $a" >&2; fail=1
     fi
   done
