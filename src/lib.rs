@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod cubin;
 pub mod driver;
 pub mod fuzzing;
 pub mod ptx;

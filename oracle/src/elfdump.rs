@@ -106,22 +106,25 @@ fn hex(s: &str) -> Option<u64> {
     u64::from_str_radix(s.trim_start_matches("0x"), 16).ok()
 }
 
+/// `Index Offset Size ES Align Type Flags Link Info Name`; the type may be several words
+/// (cuobjdump prints an unknown type as `UNKNOWN: 15`).
 fn section_row(line: &str) -> Option<Section> {
     let f: Vec<&str> = line.split_whitespace().collect();
-    if f.len() != 10 {
+    if f.len() < 10 {
         return None;
     }
+    let n = f.len();
     Some(Section {
         index: hex(f[0])? as u32,
         offset: hex(f[1])?,
         size: hex(f[2])?,
         entsize: hex(f[3])?,
         align: hex(f[4])?,
-        kind: f[5].to_string(),
-        flags: hex(f[6])?,
-        link: hex(f[7])? as u32,
-        info: hex(f[8])? as u32,
-        name: f[9].to_string(),
+        kind: f[5..n - 4].join(" "),
+        flags: hex(f[n - 4])?,
+        link: hex(f[n - 3])? as u32,
+        info: hex(f[n - 2])? as u32,
+        name: f[n - 1].to_string(),
     })
 }
 
@@ -200,7 +203,10 @@ pub fn parse(text: &str) -> ElfDump {
                 } else if let (Some(v), Some(a)) = (t.strip_prefix("Value:"), d.attrs.last_mut()) {
                     a.value = normalise(v);
                     in_value = true;
-                } else if t.starts_with('<') && t.ends_with('>') || t.is_empty() {
+                } else if t.is_empty() {
+                    // Blank lines separate the entries of multi-entry values
+                    // (EIATTR_INDIRECT_BRANCH_TARGETS); they do not end the value.
+                } else if t.starts_with('<') && t.ends_with('>') {
                     in_value = false;
                 } else if let (true, Some(a)) = (in_value, d.attrs.last_mut()) {
                     a.value = normalise(&format!("{} {t}", a.value));
@@ -248,6 +254,20 @@ Index Offset   Size ES Align                      Type    Flags Link     Info Na
 .nv.callgraph
  <0,-1>
 ";
+
+    #[test]
+    fn multi_entry_values_and_unknown_section_types() {
+        let d = parse(
+            "Sections:\n    f    700     10  0  4             UNKNOWN: 15        0    0        0 .nv.odd\n\
+             .nv.info.k\n\t<0x1>\n\tAttribute:\tEIATTR_INDIRECT_BRANCH_TARGETS\n\tFormat:\tEIFMT_SVAL\n\
+             \tValue:\tbranch: 0x10 targets: 0x20\n\n\t\tbranch: 0x30 targets: 0x40\n\n\t<0x2>\n\
+             \tAttribute:\tEIATTR_SW_WAR\n\tFormat:\tEIFMT_SVAL\n\tValue:\t0x8\n",
+        );
+        assert_eq!(d.sections[0].kind, "UNKNOWN: 15");
+        assert_eq!(d.sections[0].name, ".nv.odd");
+        assert_eq!(d.attrs[0].value, "branch: 0x10 targets: 0x20 branch: 0x30 targets: 0x40");
+        assert_eq!(d.attrs[1].value, "0x8");
+    }
 
     #[test]
     fn sections_symbols_attrs() {

@@ -1,0 +1,109 @@
+//! Constant bank 0 (`.nv.constant0.<fn>`): the driver-filled slots and the kernel parameters.
+//!
+//! The section is all zeros; its size is `param_base + Σ params`. The driver fills the reserved
+//! area and the parameters at launch. Per SM (digest-backend §4.6):
+//!
+//! | slot | sm_75–sm_89 | sm_90 | sm_100+ |
+//! |---|---|---|---|
+//! | ntid.x/y/z | 0x0/0x4/0x8 | same | 0x360/0x364/0x368 |
+//! | nctaid.x/y/z | 0xc/0x10/0x14 | same | 0x370/0x374/0x378 |
+//! | initial stack pointer | 0x28 | 0x28 | 0x37c |
+//! | global memory descriptor (64-bit) | 0x118 (sm_80+) | 0x208 | 0x358 |
+//! | parameter base | 0x160 | 0x210 | 0x380 |
+//!
+//! Invariant: [`Constant0Layout::for_sm`] is total (every SM number gets the layout of its
+//! family); the per-kernel [`Constant0`] takes the parameter base and size from the kernel's
+//! `EIATTR_PARAM_CBANK` when present, which the corpus test checks against the table.
+
+use super::eiattr::{KParamInfo, Table, Value, code};
+use super::elf::Cubin;
+
+/// Where the driver-filled values live in constant bank 0 for one SM family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Constant0Layout {
+    /// `%ntid.x/y/z`.
+    pub ntid: [u32; 3],
+    /// `%nctaid.x/y/z`.
+    pub nctaid: [u32; 3],
+    /// The initial stack pointer (R1).
+    pub stack_pointer: u32,
+    /// The 64-bit global memory descriptor used by `desc[UR]` addressing (none on sm_75).
+    pub global_desc: Option<u32>,
+    /// Offset of the first kernel parameter.
+    pub param_base: u32,
+}
+
+impl Constant0Layout {
+    /// The layout for SM number `sm` (75, 80, …, 90, 100, 120).
+    pub fn for_sm(sm: u32) -> Constant0Layout {
+        match sm {
+            100.. => Constant0Layout {
+                ntid: [0x360, 0x364, 0x368],
+                nctaid: [0x370, 0x374, 0x378],
+                stack_pointer: 0x37c,
+                global_desc: Some(0x358),
+                param_base: 0x380,
+            },
+            90..=99 => Constant0Layout {
+                ntid: [0x0, 0x4, 0x8],
+                nctaid: [0xc, 0x10, 0x14],
+                stack_pointer: 0x28,
+                global_desc: Some(0x208),
+                param_base: 0x210,
+            },
+            _ => Constant0Layout {
+                ntid: [0x0, 0x4, 0x8],
+                nctaid: [0xc, 0x10, 0x14],
+                stack_pointer: 0x28,
+                global_desc: (sm >= 80).then_some(0x118),
+                param_base: 0x160,
+            },
+        }
+    }
+}
+
+/// One kernel's constant bank 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constant0 {
+    /// Index of `.nv.constant0.<fn>`.
+    pub section: u32,
+    /// Its size in bytes.
+    pub size: u64,
+    /// The SM family's fixed slots.
+    pub layout: Constant0Layout,
+    /// Parameter base: from `EIATTR_PARAM_CBANK` if present, else the layout's.
+    pub param_base: u32,
+    /// Parameter bytes: from `EIATTR_PARAM_CBANK`, else `EIATTR_CBANK_PARAM_SIZE`, else
+    /// `size - param_base`.
+    pub param_size: u32,
+    /// The parameters (`EIATTR_KPARAM_INFO`), in ordinal order.
+    pub params: Vec<KParamInfo>,
+}
+
+impl Cubin {
+    /// The constant bank 0 of `function`, if it has a `.nv.constant0.<function>` section.
+    pub fn constant0(&self, function: &str) -> Option<Constant0> {
+        let sec = self.section(&format!(".nv.constant0.{function}"))?;
+        let layout = Constant0Layout::for_sm(self.sm());
+        let info = self.function_info(function);
+        let records = info.map(|i| i.records.as_slice()).unwrap_or_default();
+        let mut cbank = None;
+        let mut cbank_size = None;
+        let mut params = Vec::new();
+        for r in records {
+            match r.value(Table::Info) {
+                Value::ParamCbank { base, size, .. } if r.code == code::PARAM_CBANK => cbank = Some((base, size)),
+                Value::Half(n) if r.code == code::CBANK_PARAM_SIZE => cbank_size = Some(u32::from(n)),
+                Value::KParam(k) => params.push(k),
+                _ => {}
+            }
+        }
+        params.sort_by_key(|k| k.ordinal);
+        let param_base = cbank.map_or(layout.param_base, |(b, _)| u32::from(b));
+        let param_size = cbank
+            .map(|(_, s)| u32::from(s))
+            .or(cbank_size)
+            .unwrap_or_else(|| (sec.size as u32).saturating_sub(param_base));
+        Some(Constant0 { section: sec.index, size: sec.size, layout, param_base, param_size, params })
+    }
+}
