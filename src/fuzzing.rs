@@ -6,9 +6,23 @@
 
 use crate::ptx;
 
-/// `ptx_parse`: any bytes. Properties: the front end never panics; on success the tokens
-/// satisfy the lexer's invariants and re-lexing their space-joined text gives the same tokens.
+/// `ptx_parse`: any bytes. Properties: the front end never panics; the lexer's tokens satisfy
+/// its invariants and re-lex to themselves; the parser either fails with one single-line fatal
+/// diagnostic or gives a tree that prints, re-parses to an equal tree and prints identically.
 pub fn ptx_parse(data: &[u8]) {
+    match ptx::parse_bytes(data, "fuzz.ptx") {
+        Ok(m) => {
+            let printed = ptx::print(&m);
+            let again = ptx::parse(&printed, "printed.ptx")
+                .unwrap_or_else(|d| panic!("print does not re-parse: {d}\n{printed}"));
+            assert!(again == m, "print -> parse changed the tree:\n{printed}");
+            assert_eq!(ptx::print(&again), printed, "printing is not idempotent");
+        }
+        Err(d) => {
+            assert_eq!(d.severity, crate::cli::diag::Severity::Fatal, "syntax errors are fatal: {d}");
+            assert!(!d.to_string().contains('\n'), "a diagnostic is one line: {d:?}");
+        }
+    }
     let Ok(src) = std::str::from_utf8(data) else { return };
     let Ok(tokens) = ptx::lex(src) else { return };
     let mut end = 0;

@@ -1,9 +1,22 @@
-//! The PTX front end.
+//! The PTX front end: source text → typed syntax tree, and back.
 //!
-//! Today: the lexer ([`lexer`]), the token level every later stage reads. The PTX front-end
-//! issue adds the full grammar, the typed AST with spans, semantic checks and ptxas-exact
-//! diagnostics on top of it.
+//! - [`parse`] / [`parse_bytes`]: the pest grammar (`grammar.pest`) for the whole PTX 9.0
+//!   surface that ptxas 13.0.88 accepts, built into the typed [`ast`] with spans. Failures are
+//!   single fatal diagnostics worded and located exactly as ptxas's ([`syntax`]).
+//! - [`print`]: canonical PTX; `parse(print(m)) == m` (spans aside) and printing is idempotent.
+//! - [`lexer`]: a token-level view used by tools that need tokens rather than a tree.
+//!
+//! Instructions are generic at this level (opcode, modifiers, operands); the per-opcode table
+//! and the semantic checks apply to the tree afterwards.
 
+pub mod ast;
 pub mod lexer;
+pub mod limits;
+pub mod parser;
+pub mod printer;
+pub mod syntax;
 
+pub use ast::Module;
 pub use lexer::{LexError, Token, TokenKind, lex};
+pub use parser::{parse, parse_bytes};
+pub use printer::print;
