@@ -5,8 +5,10 @@
 //!    these go to stdout and exit 0.
 //! 3. Validate option values and combinations ([`crate::cli::validate`]).
 //! 4. Open every input file, reporting each one that cannot be opened.
-//! 5. Compile. The PTX front end, lowering and backend are not implemented yet, so a run that gets
-//!    this far reports that in ptxas's diagnostic format and fails.
+//! 5. Parse and check every input with the PTX front end ([`crate::ptx::sema::check_source`]),
+//!    printing its diagnostics as ptxas does. With `-arch compute_XX` that is all (exit 0 when
+//!    clean). Otherwise lowering and the backend are not implemented yet, so a clean run reports
+//!    that in ptxas's diagnostic format and fails.
 //!
 //! Invariants: every diagnostic goes to stderr in ptxas's format; the exit status is 0 on success and
 //! 255 on any error, as ptxas's; no output file is created unless compilation succeeds.
@@ -15,6 +17,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use crate::cli::{self, diag, diag::Diagnostic};
+use crate::ptx::sema;
 
 /// The message for runs that reach compilation, until the compiler exists.
 pub const NOT_IMPLEMENTED: &str =
@@ -81,7 +84,37 @@ pub fn run(args: &[String]) -> Outcome {
     if failed {
         return out.fail(diag::aborted_due_to_errors());
     }
+    // 5. Front end: parse and check every input, in order.
+    let mut front_failed = false;
+    let inputs = options
+        .input_files
+        .iter()
+        .map(|f| (f.clone(), if f == "-" { read_stdin() } else { std::fs::read(f).unwrap_or_default() }))
+        .chain(options.input_strings.iter().map(|s| ("application ptx input".to_string(), s.clone().into_bytes())));
+    for (name, bytes) in inputs {
+        let mut so = sema::Options::new(&name, &options.gpu_name);
+        so.werror = options.warning_as_error;
+        so.no_warnings = options.disable_warnings;
+        let report = sema::check_source(&bytes, &so);
+        out.diagnostics.extend(report.diagnostics);
+        front_failed |= report.failed;
+    }
+    if front_failed {
+        out.status = 255;
+        return out;
+    }
+    // `-arch compute_XX`: parse and check only.
+    if options.is_virtual_arch() {
+        return out;
+    }
     out.fail(Diagnostic::fatal(NOT_IMPLEMENTED))
+}
+
+fn read_stdin() -> Vec<u8> {
+    use std::io::Read;
+    let mut v = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut v);
+    v
 }
 
 /// Runs ptxas-rs with `args` (without the program name), printing as ptxas does.
@@ -129,7 +162,7 @@ mod tests {
 
     #[test]
     fn valid_input_reaches_not_implemented() {
-        let o = run_strs(&["-ias", ".version 9.0"]);
+        let o = run_strs(&["-ias", ".version 9.0\n.target sm_75\n"]);
         assert_eq!(o.status, 255);
         assert_eq!(o.diagnostics.last().map(ToString::to_string), Some(format!("ptxas fatal   : {NOT_IMPLEMENTED}")));
     }

@@ -10,10 +10,12 @@
 //! and the semantic checks apply to the tree afterwards.
 
 pub mod ast;
+pub mod isa;
 pub mod lexer;
 pub mod limits;
 pub mod parser;
 pub mod printer;
+pub mod sema;
 pub mod syntax;
 
 pub use ast::Module;

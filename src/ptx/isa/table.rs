@@ -1,0 +1,285 @@
+//! The instruction table's data. Rows are `|`-separated; `#` starts a comment line.
+//!
+//! - [`OPCODES`]: `opcode | legal type suffixes (or *) | operand count or min-max (or *)`.
+//! - [`TYPES`]: every type suffix; [`MODIFIERS`]: every other modifier ptxas's scanner knows
+//!   (numbered families such as shapes and `.x4` are recognised in code).
+//! - [`GATES`]: `pattern | min SM | min PTX | style | feature name (= for the pattern)`, where
+//!   style is F (feature, SM message first), P (feature, PTX first), I (`Instruction '…'
+//!   requires .target`), M (`Modifier '…' requires .target`), A (needs an `a`/`f` target).
+//!   A pattern starting with `.` applies to any instruction carrying that modifier; `{op}` in a
+//!   feature name is replaced by the opcode.
+//!
+//! Gates were taken from ptxas 13.0.88's own messages (corpus/errors, digest §2.8 probes).
+
+/// Opcodes: name | types | operand count.
+pub const OPCODES: &str = r"
+add | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3
+sub | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3
+mul | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 | 3
+mad | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 | 4
+mul24 | s32 u32 | 3
+mad24 | s32 u32 | 4
+sad | s16 u16 s32 u32 s64 u64 | 4
+div | s16 u16 s32 u32 s64 u64 f32 f64 | 3
+rem | s16 u16 s32 u32 s64 u64 | 3
+abs | * | 2
+neg | * | 2
+min | * | 3-4
+max | * | 3-4
+popc | b32 b64 | 2
+clz | b32 b64 | 2
+bfind | u32 u64 s32 s64 | 2
+fns | b32 | 4
+brev | b32 b64 | 2
+bfe | u32 u64 s32 s64 | 4
+bfi | b32 b64 | 5
+szext | u32 s32 | 3
+bmsk | b32 | 3
+dp4a | u32 s32 | 4
+dp2a | u32 s32 | 4
+addc | s32 u32 s64 u64 | 3
+subc | s32 u32 s64 u64 | 3
+madc | s32 u32 s64 u64 | 4
+copysign | f32 f64 | 3
+fma | f32 f64 f16 f16x2 bf16 bf16x2 | 4
+rcp | f32 f64 | 2
+sqrt | f32 f64 | 2
+rsqrt | f32 f64 | 2
+sin | f32 | 2
+cos | f32 | 2
+lg2 | f32 | 2
+ex2 | f32 f16 f16x2 bf16 bf16x2 | 2
+tanh | f32 f16 f16x2 bf16 bf16x2 | 2
+testp | f32 f64 | 2
+set | * | 3-4
+setp | * | 3-4
+selp | * | 4
+slct | * | 4
+and | b16 b32 b64 pred | 3
+or | b16 b32 b64 pred | 3
+xor | b16 b32 b64 pred | 3
+not | b16 b32 b64 pred | 2
+cnot | b16 b32 b64 | 2
+lop3 | b32 | 5-6
+shf | b32 | 4
+shl | b16 b32 b64 | 3
+shr | b16 b32 b64 s16 s32 s64 u16 u32 u64 | 3
+prmt | b32 | 4
+mov | * | 2
+cvt | * | 2-3
+cvta | u32 u64 | 2
+isspacep | * | 2
+ld | * | 2-3
+ldu | * | 2
+st | * | 2-3
+prefetch | * | 1
+prefetchu | * | 1
+ldmatrix | * | 2
+stmatrix | * | 2
+movmatrix | * | 2
+cp | * | *
+createpolicy | * | *
+applypriority | * | *
+discard | * | *
+alloca | * | *
+stacksave | * | 1
+stackrestore | * | 1
+atom | * | 3-5
+red | * | 2-4
+bar | * | *
+barrier | * | *
+membar | * | 0
+fence | * | *
+mbarrier | * | *
+setmaxnreg | * | 1
+nanosleep | u32 | 1
+bra | * | 1
+brx | * | 2
+call | * | *
+ret | * | 0
+exit | * | 0
+trap | * | 0
+brkpt | * | 0
+pmevent | * | 1
+shfl | * | 4-5
+vote | * | 2-4
+match | * | 3-4
+redux | * | 3
+activemask | b32 | 1
+elect | * | 1
+getctarank | * | 2
+mapa | * | 3
+griddepcontrol | * | 0
+clusterlaunchcontrol | * | *
+multimem | * | *
+tensormap | * | *
+mma | * | *
+wmma | * | *
+wgmma | * | *
+tcgen05 | * | *
+tex | * | *
+tld4 | * | *
+txq | * | *
+suld | * | *
+sust | * | *
+sured | * | *
+suq | * | *
+istypep | * | 2
+vadd | * | *
+vsub | * | *
+vabsdiff | * | *
+vmin | * | *
+vmax | * | *
+vshl | * | *
+vshr | * | *
+vmad | * | *
+vset | * | *
+vadd2 | * | *
+vsub2 | * | *
+vavrg2 | * | *
+vabsdiff2 | * | *
+vmin2 | * | *
+vmax2 | * | *
+vset2 | * | *
+vadd4 | * | *
+vsub4 | * | *
+vavrg4 | * | *
+vabsdiff4 | * | *
+vmin4 | * | *
+vmax4 | * | *
+vset4 | * | *
+st.async | * | *
+red.async | * | *
+cvt.pack | * | *
+";
+
+/// Data-type suffixes (without the dot).
+pub const TYPES: &str = "b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 tf32 e4m3 e5m2 \
+e4m3x2 e5m2x2 e2m1 e2m1x2 e2m3 e3m2 e2m3x2 e3m2x2 ue8m0 ue8m0x2 ue4m3 s4 u4 b1 pred s16x2 u16x2 s2f6x2 e4m3x4 e5m2x4 e2m1x4 e2m3x4 e3m2x4 b4x16 b6x16 b6p2x16 b4x16_p64";
+
+/// Non-type modifiers (without the dot).
+pub const MODIFIERS: &str = "
+sat cc hi lo wide rn rz rm rp rni rzi rmi rpi rna rs ftz approx full noftz relu nan xorsign abs NaN satfinite
+eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor popc
+global shared local const param generic tex surf shared::cta shared::cluster param::entry param::func to
+ca cg cs lu cv wb wt nc volatile relaxed acquire release acq_rel weak mmio sc
+cta cluster gpu sys warp
+L1::evict_normal L1::evict_unchanged L1::evict_first L1::evict_last L1::no_allocate
+L2::evict_normal L2::evict_first L2::evict_last L2::evict_unchanged L2::cache_hint L2::64B L2::128B L2::256B
+L2::no_allocate L2 L1
+uni sync aligned all any ballot uni up down bfly idx clamp wrap l r shiftamt
+arrive red wait warp cluster arrive_drop init inval test_wait try_wait expect_tx complete_tx pending_count parity
+noComplete release.cluster mbarrier::complete_tx::bytes mbarrier::expect_tx::bytes
+async bulk tensor commit_group wait_group wait_all wait_group.read read bulk_group prefetch
+1d 2d 3d 4d 5d tile im2col im2col::w im2col::w::128 tile::gather4 tile::scatter4 multicast::cluster
+proxy alias tensormap generic::release generic::acquire async.global async.shared::cta async.shared::cluster
+add inc dec min max cas exch and or xor
+row col trans load store mma mma_async fence arrive wait commit_group
+sp sp::ordered_metadata ordered_metadata block_scale scale_vec::1X scale_vec::2X scale_vec::4X kind::f16 kind::tf32
+kind::f8f6f4 kind::i8 kind::mxf8f6f4 kind::mxf4 kind::mxf4nvf4 collector::a::fill collector::a::use
+collector::a::lastuse collector::a::discard
+ecl ecr shr7 shr15 b0 b1 b2 b3 h0 h1 f4e b4e rc8 rc16
+alloc dealloc relinquish_alloc_permit shift commit cta_group::1 cta_group::2 wait::ld wait::st
+16x64b 16x128b 16x256b 32x32b 16x32bx2 128x256b 4x256b 128x128b 64x128b warpx2::02_13 warpx2::01_23 warpx4
+pack::16b unpack::16b
+fractional evict_last evict_normal evict_first evict_unchanged L2::evict_last
+level lod grad base 1d 2d 3d a1d a2d cube acube 2dms a2dms
+trap clamp zero b t p
+try_cancel query_cancel is_canceled get_first_ctaid get_first_ctaid::x get_first_ctaid::y get_first_ctaid::z
+multicast::cluster::all launch_dependents
+ld_reduce st ld weak.gpu
+width height depth channel_data_type channel_order normalized_coords filter_mode addr_mode_0 addr_mode_1
+addr_mode_2 force_unnormalized_coords samp_pos array_size num_mipmap_levels num_samples
+inc dec L1::evict_first L1::evict_last a b c d gl mbarrier mbarrier_init ecl ecr s32 op_restrict m8n8 m16n8 m16n16 m8n16 m32n8 m16n8k8 release acquire
+unified uniform
+rmi rni
+oob nomask
+remote
+";
+
+/// Gates: pattern | SM | PTX | style | feature.
+pub const GATES: &str = r"
+.bf16 | 80 | 7.0 | F | =
+.bf16x2 | 80 | 7.0 | F | .bf16
+.b128 | 70 | 8.3 | P | Instruction type .b128 for instruction {op}
+.mbarrier::complete_tx::bytes | 90 | 8.0 | F | =
+add.bf16 | 90 | 7.8 | F | =
+sub.bf16 | 90 | 7.8 | F | =
+mul.bf16 | 90 | 7.8 | F | =
+redux | 80 | 7.0 | F | =
+mbarrier.init | 80 | 7.0 | F | =
+mbarrier.inval | 80 | 7.0 | F | =
+mbarrier.arrive | 80 | 7.0 | F | =
+mbarrier.arrive_drop | 80 | 7.0 | F | =
+mbarrier.test_wait | 80 | 7.0 | F | =
+mbarrier.pending_count | 80 | 7.0 | F | =
+mbarrier.try_wait | 90 | 7.8 | F | =
+mbarrier.expect_tx | 90 | 8.0 | F | =
+mbarrier.complete_tx | 90 | 8.0 | F | =
+griddepcontrol.wait | 90 | 0 | M | .wait
+griddepcontrol.launch_dependents | 90 | 0 | M | .launch_dependents
+griddepcontrol | 90 | 7.8 | I | =
+cp.async.bulk | 90 | 8.0 | F | =
+cp.async.wait_all | 80 | 7.0 | F | =
+cp.async.wait_group | 80 | 7.0 | F | =
+cp.async.commit_group | 80 | 7.0 | F | =
+cp.async.mbarrier | 80 | 7.0 | F | =
+cp.async | 80 | 7.0 | F | =
+ldmatrix | 75 | 6.5 | P | =
+ldmatrix.sync.aligned.m8n8 | 75 | 6.5 | P | .m8n8
+stmatrix | 90 | 7.8 | F | =
+movmatrix | 75 | 7.8 | F | =
+mapa | 90 | 7.8 | F | =
+getctarank | 90 | 7.8 | F | =
+multimem.ld_reduce | 90 | 8.1 | F | =
+multimem.st | 90 | 8.1 | F | =
+multimem.red | 90 | 8.1 | F | =
+elect | 90 | 8.0 | F | =
+nanosleep | 70 | 6.2 | F | =
+activemask | 30 | 6.2 | F | =
+stacksave | 52 | 7.3 | F | =
+stackrestore | 52 | 7.3 | F | =
+alloca | 52 | 7.3 | F | =
+szext | 70 | 7.6 | F | =
+bmsk | 70 | 7.6 | F | =
+tanh | 75 | 7.0 | F | =
+ex2.approx.f16 | 75 | 7.0 | F | =
+ex2.approx.f16x2 | 75 | 7.0 | F | =
+match | 70 | 6.0 | I | =
+shfl.sync | 30 | 6.0 | F | =
+vote.sync | 30 | 6.0 | F | =
+bar.warp.sync | 30 | 6.0 | F | =
+barrier.cluster.arrive | 90 | 7.8 | F | =
+barrier.cluster.wait | 90 | 7.8 | F | =
+clusterlaunchcontrol.try_cancel | 100 | 8.6 | F | clusterlaunchcontrol.try_cancel.async
+clusterlaunchcontrol.query_cancel | 100 | 8.6 | F | =
+cvt.e4m3x2 | 89 | 7.8 | F | cvt with .e4m3x2/.e5m2x2
+cvt.e5m2x2 | 89 | 7.8 | F | cvt with .e4m3x2/.e5m2x2
+fence.proxy.async | 90 | 0 | M | .async
+ld.L2::64B | 75 | 7.4 | F | cache prefetching
+ld.L2::128B | 75 | 7.4 | F | cache prefetching
+ld.L2::256B | 80 | 7.4 | F | cache prefetching
+lop3 | 50 | 4.3 | F | =
+shf | 32 | 3.1 | F | =
+dp4a | 61 | 5.0 | F | =
+dp2a | 61 | 5.0 | F | =
+applypriority | 80 | 7.4 | F | =
+discard | 80 | 7.4 | F | =
+setmaxnreg.inc | 90 | 8.0 | A | =
+setmaxnreg.dec | 90 | 8.0 | A | =
+wgmma.fence | 90 | 8.0 | A | =
+wgmma.commit_group | 90 | 8.0 | A | =
+wgmma.wait_group | 90 | 8.0 | A | =
+wgmma.mma_async | 90 | 8.0 | A | wgmma.mma_async with floating point types
+tcgen05.alloc | 100 | 8.6 | A | =
+tcgen05.dealloc | 100 | 8.6 | A | =
+tcgen05.relinquish_alloc_permit | 100 | 8.6 | A | =
+tcgen05.ld | 100 | 8.6 | A | =
+tcgen05.st | 100 | 8.6 | A | =
+tcgen05.wait | 100 | 8.6 | A | =
+tcgen05.cp | 100 | 8.6 | A | =
+tcgen05.shift | 100 | 8.6 | A | =
+tcgen05.mma | 100 | 8.6 | A | =
+tcgen05.commit | 100 | 8.6 | A | =
+tcgen05.fence | 100 | 8.6 | A | =
+";

@@ -1,0 +1,246 @@
+//! The catalogue of ptxas's semantic diagnostics, as data.
+//!
+//! Every message the semantic pass can print is one [`Msg`] constant here: its severity and its
+//! ptxas template, with `%s` placeholders filled in order by [`Msg::render`]. No other module
+//! spells a message text. The texts are ptxas 13.0.88's, byte for byte (taken from
+//! corpus/errors/*.stderr and from probing the binary).
+//!
+//! Invariant: `render` never panics; missing arguments render as empty strings and extra
+//! arguments are ignored.
+
+use crate::cli::diag::Severity;
+
+/// One catalogue entry: severity and template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Msg {
+    /// The severity ptxas prints it with (before `-Werror`/`-w`).
+    pub severity: Severity,
+    /// The template; each `%s` takes the next argument.
+    pub text: &'static str,
+}
+
+impl Msg {
+    /// The message with `args` substituted for the `%s` placeholders, in order.
+    pub fn render(&self, args: &[&str]) -> String {
+        let mut out = String::with_capacity(self.text.len() + 16);
+        let mut rest = self.text;
+        let mut i = 0;
+        while let Some(p) = rest.find("%s") {
+            out.push_str(&rest[..p]);
+            out.push_str(args.get(i).copied().unwrap_or(""));
+            i += 1;
+            rest = &rest[p + 2..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+macro_rules! catalogue {
+    ($($(#[$m:meta])* $name:ident = $sev:ident $text:literal;)*) => {
+        $($(#[$m])* pub const $name: Msg = Msg { severity: Severity::$sev, text: $text };)*
+        /// Every entry, for tests and tools.
+        pub const ALL: &[(&str, Msg)] = &[$((stringify!($name), $name)),*];
+    };
+}
+
+catalogue! {
+    // ---- trailer ----
+    /// Printed after located errors of the parse stage.
+    ABORTED = Fatal "Ptx assembly aborted due to errors";
+    // ---- module header ----
+    /// `.version` not in the table.
+    UNSUPPORTED_VERSION = Fatal "Unsupported .version %s; current version is '9.0'";
+    /// `.target` name not known.
+    UNSUPPORTED_TARGET = Fatal "Unsupported .target '%s'";
+    /// `.target` list without any SM name.
+    TARGET_NOT_DEFINED = Fatal "Target architecture not defined at start of file '%s'";
+    /// Deferred `.version`/`.target` check.
+    VERSION_TARGET = Error "PTX .version %s does not support .target %s";
+    /// Two texmodes.
+    CONFLICTING_TARGET_OPTION = Error "Conflicting .target option '%s'";
+    /// `map_f64_to_f32` on sm_13+.
+    MAP_F64 = Error "Directive map_f64_to_f32 is not supported with SM 1.3 or higher";
+    /// `.target debug` without DWARF.
+    DEBUG_NOT_FOUND = Error "Debug information not found in presence of .target debug";
+    /// `.address_size` value.
+    ADDRESS_SIZE_VALUE = Error "Illegal value for .address_size directive (must be 32 or 64)";
+    /// `.address_size 32` with a 64-bit host (warning).
+    ADDRESS_SIZE_HOST = Warning " 64 Bit host architecture (--machine) being used mismatches with .address_size of 32 bits";
+    /// `.address_size 32` on sm_90+.
+    ADDRESS_SIZE_32_ABI = Fatal " 32-Bit ABI (--machine 32 or 32-Bit addressing) is not supported on sm_90 or higher architectures.";
+    /// `.target` above a plain `-arch`.
+    TARGET_ABOVE_ARCH = Fatal "SM version specified by .target is higher than default SM version assumed";
+    /// `a`/`f` target compiled for another arch of the same SM.
+    TARGET_ARCH_SPECIFIC = Fatal "PTX with .target '%s' cannot be compiled for architecture '%s'";
+    /// `a` target compiled for a later SM.
+    TARGET_FUTURE = Fatal "Program with .target '%s' cannot be compiled to future architecture";
+    /// `f` target compiled for another family.
+    TARGET_FAMILY = Fatal "Program with .target '%s' cannot be compiled to different SM-family architecture";
+    /// `.samplerref` etc. in unified texmode.
+    TEXMODE_UNIFIED = Error "Instruction or declaration violates .target texmode_unified setting";
+    // ---- gates ----
+    /// PTX version gate.
+    FEATURE_PTX = Error "Feature '%s' requires PTX ISA .version %s or later";
+    /// SM gate.
+    FEATURE_SM = Error "Feature '%s' requires .target %s or higher";
+    /// Instruction SM gate (older wording).
+    INSTR_SM = Error "Instruction '%s' requires .target %s or higher";
+    /// Modifier SM gate.
+    MODIFIER_SM = Error "Modifier '%s' requires .target %s or higher";
+    /// Instruction needs an arch-specific target.
+    NOT_SUPPORTED_ON_TARGET = Error "Instruction '%s' not supported on .target '%s'";
+    /// Deprecated directive.
+    DEPRECATED = Error "Deprecated feature: '%s' not supported as of PTX version %s";
+    /// Non-`.sync` shfl/vote on sm_70+, PTX 6.4+.
+    NOSYNC_ERROR = Error "Instruction '%s' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4";
+    /// Non-`.sync` shfl/vote on sm_70+ before PTX 6.4.
+    NOSYNC_UNPREDICTABLE = Warning "Instruction '%s' without '.sync' may produce unpredictable results on sm_70 and later architectures";
+    /// Non-`.sync` shfl/vote from PTX 6.0.
+    NOSYNC_DEPRECATED = Warning "Instruction '%s' without '.sync' is deprecated since PTX ISA version 6.0 and will be discontinued in a future PTX ISA version";
+    /// wmma/mma without `.aligned`.
+    ALIGNED_REQUIRED = Error ".aligned modifier required for instruction '%s'";
+    // ---- symbols ----
+    /// Deferred to the end of the function.
+    UNKNOWN_SYMBOL = Error "Unknown symbol '%s'";
+    /// Duplicate label.
+    DUPLICATE_LABEL = Error "Duplicate definition of label '%s'";
+    /// Duplicate variable.
+    DUPLICATE_VARIABLE = Error "Duplicate definition of variable '%s'";
+    /// Duplicate function.
+    DUPLICATE_FUNCTION = Error "Duplicate definition of function '%s'";
+    /// Variable redefined differently.
+    INCONSISTENT_VARIABLE = Error "Inconsistent redefinition of variable '%s'";
+    /// Symbol redefined as another kind.
+    INCONSISTENT_SYMBOL = Fatal "Inconsistent redefinition of symbol '%s'";
+    /// Entry vs function.
+    ENTRY_VS_FUNCTION = Error "Inconsistent redefinition of '%s' as entry and function";
+    /// Definition of an `.extern` function.
+    EXTERN_DEFINITION = Error "Function definition conflicts with '.extern' declaration for function '%s'";
+    /// Declaration and definition differ.
+    INCONSISTENT_PROTOTYPES = Error "Inconsistent prototypes of '%s', %s differ";
+    /// A register used before its declaration.
+    FORWARD_REFERENCE = Fatal "Label expected for forward reference of '%s'";
+    /// Extern function never defined (link stage).
+    UNRESOLVED_EXTERN = Fatal "Unresolved extern function '%s'";
+    /// Call to an undeclared name.
+    CALL_NEEDS_PROTOTYPE = Error "Call to '%s' requires call prototype";
+    /// Call to an entry.
+    CALL_ENTRY = Error "Illegal call target, device function expected";
+    /// Call arity.
+    CALL_PARAM_COUNT = Error "Call has wrong number of parameters";
+    /// Call target not a function or prototype label.
+    CALL_TARGET_UNRECOGNIZED = Fatal "Call target not recognized";
+    /// Unknown symbol in an initializer.
+    INVALID_INIT_SYMBOL = Fatal "Invalid initial value symbol '%s'";
+    // ---- directives ----
+    /// `.maxntid` and `.reqntid`.
+    MAXNTID_REQNTID = Error "Conflicting directives: .maxntid and .reqntid cannot both be specified";
+    /// `.reqnctapercluster` and `.maxclusterrank`.
+    CLUSTER_CONFLICT = Error "Conflicting directives: .reqnctapercluster and .maxclusterrank cannot both be specified";
+    /// `.blocksareclusters` prerequisites.
+    BLOCKSARECLUSTERS = Error ".reqntid and .reqnctapercluster directive(s) required for directive '.blocksareclusters'";
+    /// `.minnctapersm` alone.
+    MINNCTAPERSM_IGNORED = Warning ".minnctapersm is ignored when neither .maxntid nor .reqntid is specified.";
+    /// Zero directive value.
+    POSITIVE_EXPECTED = Error "Positive non-zero value expected for %s";
+    /// Too big `.maxnreg`.
+    MAXNREG_TOO_MANY = Warning "Too many maxnreg specified for entry %s, will be ignored";
+    /// `.common` outside `.global`.
+    COMMON_SPACE = Error ".common variables must be declared in .global space";
+    /// `.attribute(.managed)` outside `.global`.
+    ILLEGAL_ATTRIBUTE = Error "Illegal attribute '%s' for symbol '%s'";
+    /// Module-scope pragma unknown (no trailer).
+    PRAGMA_NOT_SUPPORTED = Error "Pragma '%s' not supported";
+    /// Function-scope pragma unknown.
+    PRAGMA_UNSUPPORTED = Warning "Pragma '%s' unsupported";
+    /// Pragma without arguments.
+    PRAGMA_EMPTY = Error "Argument(s) to pragma '%s' cannot be empty";
+    /// Pragma with a bad value.
+    PRAGMA_BAD_VALUE = Error "Invalid value '%s' specified for .pragma '%s'";
+    /// Pragma repeated.
+    LOCAL_MAXNREG_TWICE = Error "local_maxnreg specified multiple times in function '%s'";
+    /// `.alias` to a defined function.
+    ALIAS_REDEFINITION = Error "Illegal redefinition of function '%s' as alias";
+    /// `.alias a, a`.
+    ALIAS_SELF = Error "Cannot alias a function to itself";
+    /// `.alias` to an entry.
+    ALIAS_ENTRY = Error "Cannot define alias to entry function '%s'";
+    /// `.alias` to a variable.
+    ALIAS_VARIABLE = Error "Cannot define alias to variable object '%s'";
+    /// `.alias` twice.
+    ALIAS_TWICE = Error "'%s' is already aliased to '%s' and cannot be redefined";
+    /// `.alias` prototype mismatch.
+    ALIAS_MISMATCH = Error "Mismatch in prototype of alias '%s' and aliasee '%s'. %s differ(s)";
+    /// Duplicate `.file` index.
+    DUPLICATE_FILE = Error "Duplicate file index #%s";
+    /// Entry parameter in the wrong space.
+    ENTRY_PARAM_SPACE = Error "Entry parameter '%s' must have .param state space";
+    /// Multiple return parameters.
+    MULTIPLE_RETURNS = Error "Multiple return parameters require .register state space";
+    /// Param space limit.
+    PARAM_SPACE = Error "Entry function '%s' uses too much parameter space (0x%s bytes, 0x%s max).";
+    /// `.align` value.
+    ALIGN_POW2 = Error "Alignment must be a power of two";
+    /// `[]` not last.
+    INCOMPLETE_NOT_LAST = Error "Only the last input parameter can be an incomplete array.";
+    /// `[]` on a non-extern variable.
+    INCOMPLETE_TYPE = Error "Non-external variable '%s' has incomplete type";
+    /// `.local` at module scope.
+    MODULE_SCOPE_SPACE = Error "Module-scoped variables in %s state space are not allowed with ABI";
+    /// `.f16` initializer.
+    F16_INIT = Fatal "No initial value is allowed for .f16 type";
+    /// Too many initializer elements.
+    INIT_TOO_MANY = Fatal "Greater number of elements in array initializer";
+    /// Wrong vector initializer count.
+    INIT_VECTOR_COUNT = Fatal "Incorrect number of elements in vector initializer";
+    /// Division by zero in an initializer.
+    INIT_DIV_ZERO = Fatal "Constant expression has division by zero";
+    /// Float for integer.
+    INIT_TYPE_MISMATCH = Fatal "Initial value type mismatch";
+    /// Initializer symbol space.
+    INIT_SPACE = Fatal "Variable used as initial value not in .global or .const state space";
+    /// Shared memory too big (link stage).
+    SHARED_TOO_BIG = Error "Entry function '%s' uses too much shared data (0x%s bytes, 0xc000 max)";
+    /// Constant memory too big (link stage).
+    CONST_TOO_BIG = Error "File uses too much global constant data (0x%s bytes, 0x10000 max)";
+    // ---- instructions ----
+    /// Opcode not in the table.
+    UNKNOWN_INSTRUCTION = Error "Not a name of any known instruction: '%s'";
+    /// Modifier not known for the opcode.
+    UNKNOWN_MODIFIER = Error "Unknown modifier '%s'";
+    /// Type suffix not legal for the opcode.
+    UNEXPECTED_TYPES = Error "Unexpected instruction types specified for '%s'";
+    /// Operand shape/count mismatch.
+    ARGUMENTS_MISMATCH = Error "Arguments mismatch for instruction '%s'";
+    /// Operand of the wrong kind for a memory instruction.
+    ILLEGAL_OPERAND_TYPE = Error "Illegal operand type to instruction '%s'";
+    /// Modifier not legal for the opcode.
+    ILLEGAL_MODIFIER = Error "Illegal modifier '%s' for instruction '%s'";
+    /// Label operand expected.
+    LABEL_EXPECTED = Error "Label expected for argument %s of instruction '%s'";
+    /// Barrier id.
+    BARRIER_RANGE = Error "Barrier number '%s' out of range, expected to be in range [0..15]";
+    /// abs on unsigned.
+    ABS_SIGNED = Error "Instruction 'abs' applies only to signed numeric types";
+    /// Rounding required.
+    ROUNDING_REQUIRED = Error "Rounding modifier required for instruction '%s'";
+    /// Two roundings.
+    MULTIPLE_ROUNDING = Error "Multiple rounding modifiers specified";
+    /// `.sat` on a non-float type.
+    SAT_TYPE = Error "Modifier '.sat' does not apply to '%s' type";
+    /// setp compare vs type.
+    COMPARE_MISMATCH = Error "Mismatch between instruction type and comparison qualifier";
+    /// Wrong state space.
+    STATE_SPACE = Error "State space incorrect for instruction '%s'";
+    /// Destination must be a register.
+    RESULT_REGISTER = Error "Result register required for instruction '%s'";
+    /// Vector shape mismatch.
+    VECTOR_SIZE = Error "Argument vector size mismatch for instruction '%s'";
+    /// `.nc` outside `.global`.
+    NC_GLOBAL = Error "Modifier '.nc' requires .global space";
+    /// Two state spaces.
+    MULTIPLE_SPACES = Error "Unexpected number of state spaces specified in instruction '%s'";
+    /// Negation not allowed.
+    NEGATION = Error "Operand negation not allowed for instruction '%s'";
+}

@@ -1,0 +1,78 @@
+//! The semantic front end against ptxas's recordings.
+//!
+//! - Error corpus: every `corpus/errors/<name>.ptx` is run through the driver with the args of
+//!   its first line; our stderr is compared with the recorded `.stderr` byte for byte and by
+//!   first diagnostic. The counts are printed and must not fall below the thresholds below
+//!   (raise them as the checks improve).
+//! - Valid corpus: every corpus PTX, checked for its own arch, must give no error.
+
+mod common;
+
+use ptxas_rs::driver;
+use ptxas_rs::ptx::sema;
+
+/// Exact-stderr matches reached (of 301).
+const MIN_EXACT: usize = 196;
+/// First-diagnostic-line matches reached (of 301).
+const MIN_FIRST_LINE: usize = 206;
+
+/// Our full stderr for an error-corpus case, with file names as ptxas prints them there.
+pub fn our_stderr(path: &std::path::Path) -> (String, u8) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let args_line = text.lines().next().unwrap_or("").trim_start_matches("// ptxas-args:").to_string();
+    let mut args: Vec<String> = args_line.split_whitespace().map(str::to_string).collect();
+    let dir = path.parent().unwrap().to_string_lossy().into_owned() + "/";
+    args.push(path.to_string_lossy().into_owned());
+    let out = driver::run(&args);
+    let stderr: String = out.diagnostics.iter().map(|d| format!("{d}\n")).collect();
+    (stderr.replace(&dir, ""), out.status)
+}
+
+#[test]
+fn error_corpus_matches_ptxas() {
+    let files = common::error_corpus();
+    assert!(files.len() >= 300);
+    let (mut exact, mut first, mut rejected) = (0, 0, 0);
+    let mut report = Vec::new();
+    for path in &files {
+        let want = std::fs::read_to_string(path.with_extension("stderr")).unwrap();
+        let (got, status) = our_stderr(path);
+        if status == 255 {
+            rejected += 1;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if got == want {
+            exact += 1;
+            first += 1;
+        } else if got.lines().next() == want.lines().next() {
+            first += 1;
+            report.push(format!("~ {stem}\n  want: {}\n  got:  {}", want.replace('\n', "\n        "), got.replace('\n', "\n        ")));
+        } else {
+            report.push(format!("X {stem}\n  want: {}\n  got:  {}", want.replace('\n', "\n        "), got.replace('\n', "\n        ")));
+        }
+    }
+    if std::env::var_os("PTX_SEMA_VERBOSE").is_some() {
+        eprintln!("{}", report.join("\n"));
+    }
+    eprintln!("error corpus: exact stderr {exact}/{}, first line {first}/{}, rejected {rejected}/{}", files.len(), files.len(), files.len());
+    assert_eq!(rejected, files.len(), "every error-corpus case must be rejected");
+    assert!(exact >= MIN_EXACT, "exact matches fell to {exact} (threshold {MIN_EXACT})");
+    assert!(first >= MIN_FIRST_LINE, "first-line matches fell to {first} (threshold {MIN_FIRST_LINE})");
+}
+
+#[test]
+fn valid_corpus_has_no_errors() {
+    let files = common::corpus_ptx();
+    assert!(files.len() >= 700);
+    let failures = common::par_check(&files, |c| {
+        let bytes = std::fs::read(&c.path).map_err(|e| e.to_string())?;
+        let name = c.path.file_name().unwrap().to_string_lossy().into_owned();
+        let report = sema::check_source(&bytes, &sema::Options::new(&name, &c.arch));
+        if report.failed {
+            Err(format!("{}: {}", c.path.display(), report.stderr()))
+        } else {
+            Ok(())
+        }
+    });
+    assert!(failures.is_empty(), "{} valid files rejected:\n{}", failures.len(), failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n"));
+}
