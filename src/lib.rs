@@ -8,5 +8,6 @@
 pub mod cli;
 pub mod cubin;
 pub mod driver;
+pub mod ori;
 pub mod fuzzing;
 pub mod ptx;

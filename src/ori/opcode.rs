@@ -1,0 +1,585 @@
+//! The opcode space and the per-opcode description table, declared once as data.
+//!
+//! Ori starts PTX-derived right after lowering (lower-case mnemonics, the type in a modifier:
+//! `add.u32`, `setp.lt.f32`, `ld.u64`) and becomes SASS-level through the bridge phases
+//! (upper-case mnemonics: `IADD3`, `FSETP`, `LDG`). Both stages live in the one [`Opcode`]
+//! enum; [`Stage`] says which stage an opcode belongs to, and a function marked `sass` may use
+//! only SASS-stage (and stage-neutral) opcodes.
+//!
+//! Each row of the table gives: mnemonic, stage, destination and source operand signatures,
+//! flags (terminator, branch, call, memory, side effects, uniform datapath, variadic), the
+//! modifier kinds allowed and required, the default data type, and the [`Sem`] — the key into
+//! the one semantics table ([`super::semantics`]) that the interpreter and constant folding
+//! share. Opcodes of both stages that mean the same thing share a `Sem` (`add.f32` and `FADD`
+//! are both [`Sem::Add`]; `IADD3` and `UIADD3` are both [`Sem::IAdd3`]).
+//!
+//! # Operand signatures
+//!
+//! A signature is a comma-separated list of slots, `KIND[:FORMS]`. Kinds:
+//!
+//! | kind | what | width |
+//! |---|---|---|
+//! | `T` | data of the instruction type | `ty` (pred type ⇒ a predicate) |
+//! | `S` | data of the source type | `src_ty` |
+//! | `Tw` | like `T`, doubled under `.wide` | |
+//! | `W` | a 32-bit word | 1 register |
+//! | `D` | a 64-bit double word | 2 registers |
+//! | `P` | predicate | |
+//! | `B` | convergence barrier register | |
+//! | `X` | any register class | |
+//! | `M`, `Mg`, `Ms`, `Ml` | memory reference (any, global, shared, local space) | |
+//! | `L` | block | |
+//! | `F` | function | |
+//! | `Q` | special register | |
+//! | `I` | immediate only | |
+//!
+//! Forms (for data slots; default `r`): `r` register, `i` immediate, `c` constant bank,
+//! `s` special register. Flags [`OpFlags::VAR_DSTS`]/[`OpFlags::VAR_SRCS`] let the last slot
+//! repeat zero or more times; [`OpFlags::PAIRS`] repeats the whole source list one or more
+//! times (phi: value, block, value, block, ...).
+//!
+//! Invariant: every signature string parses (unit-tested); no opcode allows both `CMP` and
+//! `HALF` (their `lo`/`hi` names overlap).
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use super::mods::{ModSet, Ty};
+use super::operand::Space;
+
+/// Which stage of the IR an opcode belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// PTX-derived, produced by lowering, removed by ConvertUnsupportedOps.
+    Ptx,
+    /// SASS-level, produced by the bridge phases.
+    Sass,
+    /// Both (phi).
+    Both,
+}
+
+/// Opcode property flags.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct OpFlags(pub u16);
+
+impl OpFlags {
+    /// Ends a block (control flow).
+    pub const TERM: OpFlags = OpFlags(1 << 0);
+    /// Has block targets that are CFG successors.
+    pub const BRANCH: OpFlags = OpFlags(1 << 1);
+    /// Calls a function.
+    pub const CALL: OpFlags = OpFlags(1 << 2);
+    /// Returns from the function.
+    pub const RETURN: OpFlags = OpFlags(1 << 3);
+    /// Reads memory.
+    pub const MEM_READ: OpFlags = OpFlags(1 << 4);
+    /// Writes memory.
+    pub const MEM_WRITE: OpFlags = OpFlags(1 << 5);
+    /// Has effects beyond its destinations (barriers, fences); never dead.
+    pub const SIDE_EFFECT: OpFlags = OpFlags(1 << 6);
+    /// Uniform datapath: every register operand is in a uniform file.
+    pub const UNIFORM: OpFlags = OpFlags(1 << 7);
+    /// The (single) destination slot repeats zero or more times.
+    pub const VAR_DSTS: OpFlags = OpFlags(1 << 8);
+    /// The last source slot repeats zero or more times.
+    pub const VAR_SRCS: OpFlags = OpFlags(1 << 9);
+    /// The source list repeats as a group one or more times.
+    pub const PAIRS: OpFlags = OpFlags(1 << 10);
+    /// A phi: sits at the top of a block; (value, predecessor) pairs.
+    pub const PHI: OpFlags = OpFlags(1 << 11);
+
+    /// Whether all flags in `o` are set.
+    pub const fn contains(self, o: OpFlags) -> bool {
+        self.0 & o.0 == o.0
+    }
+}
+
+/// The key into the semantics table: what an opcode computes, shared between opcodes that
+/// compute the same thing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Sem {
+    /// No pure semantics (memory, control, barriers, phi); the interpreter handles these.
+    None,
+    Mov,
+    Add,
+    Sub,
+    Mul,
+    Mad,
+    Fma,
+    Div,
+    Rem,
+    Min,
+    Max,
+    Abs,
+    Neg,
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+    Popc,
+    Clz,
+    Brev,
+    Setp,
+    Selp,
+    Cvt,
+    IAdd3,
+    IMad,
+    Lop3,
+    Shf,
+    SetpBop,
+    PLop3,
+    Sel,
+    Mnmx,
+    Flo,
+    Prmt,
+    /// Approximate special functions: no exact reference yet.
+    Mufu,
+}
+
+/// A slot kind (see the module doc).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// Data of the instruction type.
+    Ty,
+    /// Data of the source type.
+    SrcTy,
+    /// Data of the instruction type, doubled under `.wide`.
+    TyWide,
+    /// A 32-bit word.
+    Word,
+    /// A 64-bit value.
+    Dword,
+    /// A predicate.
+    Pred,
+    /// A convergence barrier register.
+    Barrier,
+    /// Any register.
+    Any,
+    /// A memory reference, optionally restricted to one space.
+    Mem(Option<Space>),
+    /// A block.
+    Block,
+    /// A function.
+    Func,
+    /// A special register.
+    SReg,
+    /// An immediate only.
+    Imm,
+}
+
+/// One operand slot of a signature.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// What the slot holds.
+    pub kind: SlotKind,
+    /// Accepts a register.
+    pub reg: bool,
+    /// Accepts an immediate.
+    pub imm: bool,
+    /// Accepts a constant-bank reference.
+    pub cbank: bool,
+    /// Accepts a special register.
+    pub sreg: bool,
+}
+
+/// The description of one opcode.
+#[derive(Debug)]
+pub struct OpInfo {
+    /// The opcode.
+    pub opcode: Opcode,
+    /// Text mnemonic.
+    pub mnemonic: &'static str,
+    /// IR stage.
+    pub stage: Stage,
+    /// Properties.
+    pub flags: OpFlags,
+    /// Modifier kinds accepted.
+    pub allowed: ModSet,
+    /// Modifier kinds that must be present.
+    pub required: ModSet,
+    /// Data type when no `ty` modifier is written.
+    pub default_ty: Option<Ty>,
+    /// Semantics key.
+    pub sem: Sem,
+    /// Destination slots.
+    pub dsts: Vec<Slot>,
+    /// Source slots.
+    pub srcs: Vec<Slot>,
+}
+
+impl OpInfo {
+    /// Whether this opcode ends a block.
+    pub fn is_terminator(&self) -> bool {
+        self.flags.contains(OpFlags::TERM)
+    }
+    /// Whether flag `f` is set.
+    pub fn has(&self, f: OpFlags) -> bool {
+        self.flags.contains(f)
+    }
+}
+
+struct Row {
+    opcode: Opcode,
+    mnemonic: &'static str,
+    stage: Stage,
+    dsts: &'static str,
+    srcs: &'static str,
+    flags: u16,
+    allowed: u16,
+    required: u16,
+    default_ty: Option<Ty>,
+    sem: Sem,
+}
+
+macro_rules! bits {
+    ($ty:ident;) => { 0 };
+    ($ty:ident; $($f:ident)|+) => { 0 $(| $ty::$f.0)+ };
+}
+
+macro_rules! opcodes {
+    ($( $(#[$m:meta])* $v:ident $mn:literal $st:ident [$d:literal => $s:literal]
+        flags($($fl:ident)|*) mods($($al:ident)|*) req($($rq:ident)|*) ty($($dt:ident)?) $sem:ident; )*) => {
+        /// An Ori opcode (see the module doc and [`Opcode::info`]).
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Opcode { $($(#[$m])* $v),* }
+
+        static ROWS: &[Row] = &[$(Row {
+            opcode: Opcode::$v,
+            mnemonic: $mn,
+            stage: Stage::$st,
+            dsts: $d,
+            srcs: $s,
+            flags: bits!(OpFlags; $($fl)|*),
+            allowed: bits!(ModSet; $($al)|*),
+            required: bits!(ModSet; $($rq)|*),
+            default_ty: { #[allow(unused_mut, unused_assignments)] let mut t: Option<Ty> = None; $(t = Some(Ty::$dt);)? t },
+            sem: Sem::$sem,
+        }),*];
+    };
+}
+
+opcodes! {
+    // ---- PTX-derived stage -------------------------------------------------------------
+    /// Copy (`mov.u32 %r1, %r2`; also reads special registers).
+    Mov "mov" Ptx ["T" => "T:rics"] flags() mods(TY) req(TY) ty() Mov;
+    /// Addition (integer wraps; `.sat` on s32; float with rounding/ftz/sat).
+    Add "add" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT) req(TY) ty() Add;
+    /// Subtraction.
+    Sub "sub" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT) req(TY) ty() Sub;
+    /// Multiplication (`.lo/.hi/.wide` for integers).
+    Mul "mul" Ptx ["Tw" => "T:ric, T:ric"] flags() mods(TY|HALF|RND|FTZ|SAT) req(TY) ty() Mul;
+    /// Multiply-add (`.lo/.hi/.wide` for integers).
+    Mad "mad" Ptx ["Tw" => "T:ric, T:ric, Tw:ric"] flags() mods(TY|HALF|RND|FTZ|SAT) req(TY) ty() Mad;
+    /// Fused multiply-add (floats; rounding required).
+    Fma "fma" Ptx ["T" => "T:ric, T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT) req(TY|RND) ty() Fma;
+    /// Division.
+    Div "div" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|APPROX) req(TY) ty() Div;
+    /// Remainder (integers).
+    Rem "rem" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Rem;
+    /// Minimum.
+    Min "min" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ) req(TY) ty() Min;
+    /// Maximum.
+    Max "max" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ) req(TY) ty() Max;
+    /// Absolute value.
+    Abs "abs" Ptx ["T" => "T:r"] flags() mods(TY|FTZ) req(TY) ty() Abs;
+    /// Negation.
+    Neg "neg" Ptx ["T" => "T:r"] flags() mods(TY|FTZ) req(TY) ty() Neg;
+    /// Bitwise/logical and.
+    And "and" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() And;
+    /// Bitwise/logical or.
+    Or "or" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Or;
+    /// Bitwise/logical exclusive or.
+    Xor "xor" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Xor;
+    /// Bitwise/logical not.
+    Not "not" Ptx ["T" => "T:r"] flags() mods(TY) req(TY) ty() Not;
+    /// Shift left (amounts ≥ width give 0).
+    Shl "shl" Ptx ["T" => "T:ric, W:ric"] flags() mods(TY) req(TY) ty() Shl;
+    /// Shift right (arithmetic for signed types; amounts ≥ width clamp).
+    Shr "shr" Ptx ["T" => "T:ric, W:ric"] flags() mods(TY) req(TY) ty() Shr;
+    /// Population count (32-bit result).
+    Popc "popc" Ptx ["W" => "T:ric"] flags() mods(TY) req(TY) ty() Popc;
+    /// Count leading zeros (32-bit result).
+    Clz "clz" Ptx ["W" => "T:ric"] flags() mods(TY) req(TY) ty() Clz;
+    /// Bit reverse.
+    Brev "brev" Ptx ["T" => "T:ric"] flags() mods(TY) req(TY) ty() Brev;
+    /// Compare to a predicate.
+    Setp "setp" Ptx ["P" => "T:ric, T:ric"] flags() mods(CMP|TY|FTZ) req(CMP|TY) ty() Setp;
+    /// Select by predicate: `p ? a : b`.
+    Selp "selp" Ptx ["T" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Selp;
+    /// Conversion (`cvt.rn.f32.s32`: destination type, then source type).
+    Cvt "cvt" Ptx ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT) req(TY|SRC_TY) ty() Cvt;
+    /// Load.
+    Ld "ld" Ptx ["T" => "M"] flags(MEM_READ) mods(TY|VOLATILE) req(TY) ty() None;
+    /// Store.
+    St "st" Ptx ["" => "M, T:r"] flags(MEM_WRITE) mods(TY|VOLATILE) req(TY) ty() None;
+    /// Branch (guarded: falls through to the next block in layout otherwise).
+    Bra "bra" Ptx ["" => "L"] flags(TERM|BRANCH) mods() req() ty() None;
+    /// Call with arguments and results.
+    Call "call" Ptx ["X" => "F, X:ri"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
+    /// Return with values.
+    Ret "ret" Ptx ["" => "X:r"] flags(TERM|RETURN|VAR_SRCS) mods() req() ty() None;
+    /// End the thread.
+    Exit "exit" Ptx ["" => ""] flags(TERM) mods() req() ty() None;
+    /// CTA barrier.
+    Bar "bar" Ptx ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
+    /// Memory fence.
+    Membar "membar" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+
+    // ---- both stages ---------------------------------------------------------------------
+    /// SSA merge (Ori's MovPhi): `%r3 = phi %r1, bb1, %r2, bb2`.
+    Phi "phi" Both ["X" => "X:r, L"] flags(PAIRS|PHI) mods() req() ty() None;
+
+    // ---- SASS stage ----------------------------------------------------------------------
+    /// Move.
+    MOV "MOV" Sass ["T" => "T:ric"] flags() mods(TY) req() ty(B32) Mov;
+    /// Read a special register.
+    S2R "S2R" Sass ["W" => "Q:s"] flags() mods() req() ty(U32) Mov;
+    /// Three-input add (source negation allowed).
+    IADD3 "IADD3" Sass ["W" => "W:ric, W:ric, W:ric"] flags() mods() req() ty(U32) IAdd3;
+    /// Integer multiply-add (`.hi`, `.wide`; `.s32`/`.u32`).
+    IMAD "IMAD" Sass ["Tw" => "T:ric, T:ric, Tw:ric"] flags() mods(TY|HALF) req() ty(U32) IMad;
+    /// Three-input logic by lookup table.
+    LOP3 "LOP3" Sass ["W" => "W:ric, W:ric, W:ric, I"] flags() mods() req() ty(B32) Lop3;
+    /// Funnel shift (low, amount, high).
+    SHF "SHF" Sass ["W" => "W:r, W:ric, W:ric"] flags() mods(DIR|TY|HIWORD) req(DIR|TY) ty() Shf;
+    /// Integer compare and combine.
+    ISETP "ISETP" Sass ["P, P" => "W:r, W:ric, P"] flags() mods(CMP|TY|BOP) req(CMP|BOP) ty(S32) SetpBop;
+    /// f32 compare and combine.
+    FSETP "FSETP" Sass ["P, P" => "W:r, W:ric, P"] flags() mods(CMP|BOP|FTZ) req(CMP|BOP) ty(F32) SetpBop;
+    /// f64 compare and combine.
+    DSETP "DSETP" Sass ["P, P" => "D:r, D:ric, P"] flags() mods(CMP|BOP) req(CMP|BOP) ty(F64) SetpBop;
+    /// f32 add.
+    FADD "FADD" Sass ["W" => "W:r, W:ric"] flags() mods(RND|FTZ|SAT) req() ty(F32) Add;
+    /// f32 multiply.
+    FMUL "FMUL" Sass ["W" => "W:r, W:ric"] flags() mods(RND|FTZ|SAT) req() ty(F32) Mul;
+    /// f32 fused multiply-add.
+    FFMA "FFMA" Sass ["W" => "W:r, W:ric, W:ric"] flags() mods(RND|FTZ|SAT) req() ty(F32) Fma;
+    /// f64 add.
+    DADD "DADD" Sass ["D" => "D:r, D:ric"] flags() mods(RND) req() ty(F64) Add;
+    /// f64 multiply.
+    DMUL "DMUL" Sass ["D" => "D:r, D:ric"] flags() mods(RND) req() ty(F64) Mul;
+    /// f64 fused multiply-add.
+    DFMA "DFMA" Sass ["D" => "D:r, D:ric, D:ric"] flags() mods(RND) req() ty(F64) Fma;
+    /// f32 min (`PT`) or max (`!PT`).
+    FMNMX "FMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(FTZ) req() ty(F32) Mnmx;
+    /// Integer min (`PT`) or max (`!PT`).
+    IMNMX "IMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY) req() ty(S32) Mnmx;
+    /// Select: `p ? a : b`.
+    SEL "SEL" Sass ["W" => "W:r, W:ric, P"] flags() mods() req() ty(B32) Sel;
+    /// f32 select.
+    FSEL "FSEL" Sass ["W" => "W:r, W:ric, P"] flags() mods() req() ty(F32) Sel;
+    /// Predicate logic: two lookup tables over three predicates.
+    PLOP3 "PLOP3" Sass ["P, P" => "P, P, P, I, I"] flags() mods() req() ty() PLop3;
+    /// Integer absolute value.
+    IABS "IABS" Sass ["W" => "W:ric"] flags() mods() req() ty(S32) Abs;
+    /// Population count.
+    POPC "POPC" Sass ["W" => "W:ric"] flags() mods() req() ty(B32) Popc;
+    /// Find leading one (bit index, or all ones for zero).
+    FLO "FLO" Sass ["W" => "W:ric"] flags() mods(TY) req() ty(U32) Flo;
+    /// Bit reverse.
+    BREV "BREV" Sass ["W" => "W:ric"] flags() mods() req() ty(B32) Brev;
+    /// Byte permute (default mode).
+    PRMT "PRMT" Sass ["W" => "W:r, W:ric, W:ric"] flags() mods() req() ty(B32) Prmt;
+    /// Integer to float.
+    I2F "I2F" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND) req(TY|SRC_TY) ty() Cvt;
+    /// Float to integer.
+    F2I "F2I" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ) req(TY|SRC_TY) ty() Cvt;
+    /// Float to float.
+    F2F "F2F" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT) req(TY|SRC_TY) ty() Cvt;
+    /// Integer to integer.
+    I2I "I2I" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|SAT) req(TY|SRC_TY) ty() Cvt;
+    /// Special-function unit (approximate).
+    MUFU "MUFU" Sass ["W" => "W:ric"] flags() mods(MUFU|FTZ) req(MUFU) ty(F32) Mufu;
+    /// Global load.
+    LDG "LDG" Sass ["T" => "Mg"] flags(MEM_READ) mods(TY|VOLATILE) req() ty(B32) None;
+    /// Global store.
+    STG "STG" Sass ["" => "Mg, T:r"] flags(MEM_WRITE) mods(TY|VOLATILE) req() ty(B32) None;
+    /// Shared load.
+    LDS "LDS" Sass ["T" => "Ms"] flags(MEM_READ) mods(TY) req() ty(B32) None;
+    /// Shared store.
+    STS "STS" Sass ["" => "Ms, T:r"] flags(MEM_WRITE) mods(TY) req() ty(B32) None;
+    /// Local load.
+    LDL "LDL" Sass ["T" => "Ml"] flags(MEM_READ) mods(TY) req() ty(B32) None;
+    /// Local store.
+    STL "STL" Sass ["" => "Ml, T:r"] flags(MEM_WRITE) mods(TY) req() ty(B32) None;
+    /// Generic load.
+    LD "LD" Sass ["T" => "M"] flags(MEM_READ) mods(TY|VOLATILE) req() ty(B32) None;
+    /// Generic store.
+    ST "ST" Sass ["" => "M, T:r"] flags(MEM_WRITE) mods(TY|VOLATILE) req() ty(B32) None;
+    /// Load from a constant bank.
+    LDC "LDC" Sass ["T" => "T:c"] flags() mods(TY) req() ty(B32) Mov;
+    /// Branch (guarded: falls through otherwise).
+    BRA "BRA" Sass ["" => "L"] flags(TERM|BRANCH) mods() req() ty() None;
+    /// Call (ABI lowered: arguments in registers).
+    CALL "CALL" Sass ["" => "F"] flags(CALL|SIDE_EFFECT) mods() req() ty() None;
+    /// Return (ABI lowered).
+    RET "RET" Sass ["" => ""] flags(TERM|RETURN) mods() req() ty() None;
+    /// End the thread.
+    EXIT "EXIT" Sass ["" => ""] flags(TERM) mods() req() ty() None;
+    /// CTA barrier.
+    BAR "BAR" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
+    /// Memory fence.
+    MEMBAR "MEMBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Push a convergence point (barrier register, reconvergence block).
+    BSSY "BSSY" Sass ["B" => "L"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Wait for convergence.
+    BSYNC "BSYNC" Sass ["" => "B:r"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Warp synchronisation on a lane mask.
+    WARPSYNC "WARPSYNC" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// No operation.
+    NOP "NOP" Sass ["" => ""] flags() mods() req() ty() None;
+    /// Uniform move.
+    UMOV "UMOV" Sass ["W" => "W:ric"] flags(UNIFORM) mods() req() ty(B32) Mov;
+    /// Uniform special-register read.
+    S2UR "S2UR" Sass ["W" => "Q:s"] flags(UNIFORM) mods() req() ty(U32) Mov;
+    /// Uniform three-input add.
+    UIADD3 "UIADD3" Sass ["W" => "W:ric, W:ric, W:ric"] flags(UNIFORM) mods() req() ty(U32) IAdd3;
+    /// Uniform three-input logic.
+    ULOP3 "ULOP3" Sass ["W" => "W:ric, W:ric, W:ric, I"] flags(UNIFORM) mods() req() ty(B32) Lop3;
+    /// Uniform funnel shift.
+    USHF "USHF" Sass ["W" => "W:r, W:ric, W:ric"] flags(UNIFORM) mods(DIR|TY|HIWORD) req(DIR|TY) ty() Shf;
+    /// Uniform integer compare.
+    UISETP "UISETP" Sass ["P, P" => "W:r, W:ric, P"] flags(UNIFORM) mods(CMP|TY|BOP) req(CMP|BOP) ty(S32) SetpBop;
+    /// Uniform select.
+    USEL "USEL" Sass ["W" => "W:r, W:ric, P"] flags(UNIFORM) mods() req() ty(B32) Sel;
+    /// Uniform predicate logic.
+    UPLOP3 "UPLOP3" Sass ["P, P" => "P, P, P, I, I"] flags(UNIFORM) mods() req() ty() PLop3;
+    /// Uniform constant-bank load.
+    ULDC "ULDC" Sass ["T" => "T:c"] flags(UNIFORM) mods(TY) req() ty(B32) Mov;
+}
+
+fn parse_slot(s: &str) -> Result<Slot, String> {
+    let (kind, forms) = match s.split_once(':') {
+        Some((k, f)) => (k, Some(f)),
+        None => (s, None),
+    };
+    let kind = match kind {
+        "T" => SlotKind::Ty,
+        "S" => SlotKind::SrcTy,
+        "Tw" => SlotKind::TyWide,
+        "W" => SlotKind::Word,
+        "D" => SlotKind::Dword,
+        "P" => SlotKind::Pred,
+        "B" => SlotKind::Barrier,
+        "X" => SlotKind::Any,
+        "M" => SlotKind::Mem(None),
+        "Mg" => SlotKind::Mem(Some(Space::Global)),
+        "Ms" => SlotKind::Mem(Some(Space::Shared)),
+        "Ml" => SlotKind::Mem(Some(Space::Local)),
+        "L" => SlotKind::Block,
+        "F" => SlotKind::Func,
+        "Q" => SlotKind::SReg,
+        "I" => SlotKind::Imm,
+        k => return Err(format!("unknown slot kind `{k}`")),
+    };
+    let mut slot = Slot { kind, reg: false, imm: false, cbank: false, sreg: false };
+    match forms {
+        None => {
+            slot.reg = matches!(
+                kind,
+                SlotKind::Ty | SlotKind::SrcTy | SlotKind::TyWide | SlotKind::Word | SlotKind::Dword
+                    | SlotKind::Pred | SlotKind::Barrier | SlotKind::Any
+            );
+            slot.imm = kind == SlotKind::Imm;
+            slot.sreg = kind == SlotKind::SReg;
+        }
+        Some(f) => {
+            for c in f.chars() {
+                match c {
+                    'r' => slot.reg = true,
+                    'i' => slot.imm = true,
+                    'c' => slot.cbank = true,
+                    's' => slot.sreg = true,
+                    c => return Err(format!("unknown operand form `{c}`")),
+                }
+            }
+        }
+    }
+    Ok(slot)
+}
+
+fn parse_sig(s: &str) -> Result<Vec<Slot>, String> {
+    s.split(',').map(str::trim).filter(|x| !x.is_empty()).map(parse_slot).collect()
+}
+
+static TABLE: LazyLock<Vec<OpInfo>> = LazyLock::new(|| {
+    ROWS.iter()
+        .map(|r| OpInfo {
+            opcode: r.opcode,
+            mnemonic: r.mnemonic,
+            stage: r.stage,
+            flags: OpFlags(r.flags),
+            allowed: ModSet(r.allowed),
+            required: ModSet(r.required),
+            default_ty: r.default_ty,
+            sem: r.sem,
+            dsts: parse_sig(r.dsts).unwrap_or_else(|e| panic!("opcode table: {}: {e}", r.mnemonic)),
+            srcs: parse_sig(r.srcs).unwrap_or_else(|e| panic!("opcode table: {}: {e}", r.mnemonic)),
+        })
+        .collect()
+});
+
+impl Opcode {
+    /// Every opcode, in table order.
+    pub fn all() -> impl Iterator<Item = Opcode> {
+        ROWS.iter().map(|r| r.opcode)
+    }
+    /// This opcode's description.
+    pub fn info(self) -> &'static OpInfo {
+        // Rows are declared in enum order, so the discriminant indexes the table.
+        &TABLE[self as usize]
+    }
+    /// The text mnemonic.
+    pub fn mnemonic(self) -> &'static str {
+        ROWS[self as usize].mnemonic
+    }
+    /// The opcode with this mnemonic (case-sensitive: PTX stage is lower case, SASS upper).
+    pub fn from_mnemonic(s: &str) -> Option<Opcode> {
+        ROWS.iter().find(|r| r.mnemonic == s).map(|r| r.opcode)
+    }
+}
+
+impl fmt::Display for Opcode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mnemonic())
+    }
+}
+
+impl fmt::Debug for Opcode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mnemonic())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_in_enum_order_and_parses() {
+        for (i, r) in ROWS.iter().enumerate() {
+            assert_eq!(r.opcode as usize, i, "{} out of order", r.mnemonic);
+            parse_sig(r.dsts).unwrap();
+            parse_sig(r.srcs).unwrap();
+            let info = r.opcode.info();
+            assert!(info.allowed.contains(info.required), "{} requires what it does not allow", r.mnemonic);
+            assert!(!(info.allowed.contains(ModSet::CMP) && info.allowed.contains(ModSet::HALF)));
+            assert_eq!(Opcode::from_mnemonic(r.mnemonic), Some(r.opcode));
+        }
+    }
+
+    #[test]
+    fn stage_matches_mnemonic_case() {
+        for op in Opcode::all() {
+            let info = op.info();
+            let upper = info.mnemonic.chars().all(|c| !c.is_ascii_lowercase());
+            match info.stage {
+                Stage::Sass => assert!(upper, "{op}"),
+                Stage::Ptx | Stage::Both => assert!(!upper, "{op}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,589 @@
+//! The one table of operation semantics: what each pure opcode computes, bit-exactly.
+//!
+//! [`eval`] dispatches on the opcode's [`Sem`] key from the opcode table, so every opcode that
+//! means the same thing (`add.f32` and `FADD`, `IADD3` and `UIADD3`) runs the same code. The
+//! interpreter executes with it and constant folding folds with it; neither re-implements an
+//! operation.
+//!
+//! Inputs are the values of the instruction's sources, in signature order, with the per-use
+//! modifiers still attached ([`Arg`]); `eval` applies them with the operation's meaning
+//! (float sign operations for float types, two's complement / bitwise for integers, logical
+//! not for predicates). Outputs are the destination values in order.
+//!
+//! Exactness:
+//! - Integers wrap at the type width; `.sat` on `s32` add/sub saturates.
+//! - Floats (f32, f64) are correctly rounded in `rn/rz/rm/rp` by [`super::float`]; NaN
+//!   results are canonical; `.ftz` flushes subnormal inputs and results; `.sat` clamps to
+//!   [0, 1] with NaN to 0. f16 and approximate operations (`MUFU`, `.approx`) are
+//!   [`EvalError::Unsupported`], never silently approximated.
+//! - Integer division by zero gives all ones (unsigned) / -1 (signed), remainder by zero the
+//!   dividend; `MIN / -1` wraps. PTX leaves these undefined; these values are ours and are to
+//!   be calibrated against hardware.
+//! - Shifts: amounts are unsigned; amounts ≥ width give 0 (left, logical right) or the sign
+//!   fill (arithmetic right).
+//! - Values wider than 64 bits are unsupported here.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::float::{self, F32, F64, Format};
+use super::mods::{BoolOp, Cmp, Dir, Flag, Half, Mods, Rnd, Ty};
+use super::opcode::{Opcode, Sem};
+
+/// A register value: a predicate, or up to 64 data bits (32-bit values in the low half).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Val {
+    /// A predicate.
+    Pred(bool),
+    /// Data bits.
+    Bits(u64),
+}
+
+impl Val {
+    /// The data bits (a predicate reads as 0/1).
+    pub fn bits(self) -> u64 {
+        match self {
+            Val::Bits(b) => b,
+            Val::Pred(p) => u64::from(p),
+        }
+    }
+    /// The predicate (nonzero data reads as true).
+    pub fn pred(self) -> bool {
+        match self {
+            Val::Pred(p) => p,
+            Val::Bits(b) => b != 0,
+        }
+    }
+}
+
+/// A source value with its per-use modifiers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arg {
+    /// The value read.
+    pub val: Val,
+    /// Negate.
+    pub neg: bool,
+    /// Absolute value.
+    pub abs: bool,
+    /// Invert.
+    pub not: bool,
+}
+
+impl Arg {
+    /// A plain data value.
+    pub fn bits(b: u64) -> Arg {
+        Arg { val: Val::Bits(b), neg: false, abs: false, not: false }
+    }
+    /// A plain predicate value.
+    pub fn pred(p: bool) -> Arg {
+        Arg { val: Val::Pred(p), neg: false, abs: false, not: false }
+    }
+}
+
+impl From<Val> for Arg {
+    fn from(val: Val) -> Arg {
+        Arg { val, neg: false, abs: false, not: false }
+    }
+}
+
+/// Why an operation could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// The opcode has no pure semantics (memory, control flow, barriers, phi): the
+    /// interpreter must handle it.
+    NotPure(Opcode),
+    /// A form this table does not model yet (f16, approximations, >64-bit values).
+    Unsupported(String),
+    /// The operands do not fit the opcode (the verifier would have rejected them).
+    BadOperands(String),
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::NotPure(op) => write!(f, "`{op}` has no pure semantics"),
+            EvalError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            EvalError::BadOperands(m) => write!(f, "bad operands: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+type R = Result<Vec<Val>, EvalError>;
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+}
+
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        let s = 64 - bits;
+        ((v << s) as i64) >> s
+    }
+}
+
+fn fmt_of(t: Ty) -> Result<Format, EvalError> {
+    match t {
+        Ty::F32 => Ok(F32),
+        Ty::F64 => Ok(F64),
+        t => Err(EvalError::Unsupported(format!("float type {t}"))),
+    }
+}
+
+/// Evaluates `op` with modifiers `mods` on `args`.
+pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
+    let info = op.info();
+    let ty = mods.ty.or(info.default_ty);
+    let need = |n: usize| -> Result<(), EvalError> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(EvalError::BadOperands(format!("`{op}` takes {n} operand(s), got {}", args.len())))
+        }
+    };
+    let ty_or = |d: Ty| ty.unwrap_or(d);
+    match info.sem {
+        Sem::None => Err(EvalError::NotPure(op)),
+        Sem::Mufu => Err(EvalError::Unsupported(format!("`{op}` is approximate"))),
+        Sem::Mov => {
+            need(1)?;
+            let t = ty_or(Ty::B32);
+            if t == Ty::Pred {
+                return Ok(vec![Val::Pred(pred_arg(args[0]))]);
+            }
+            Ok(vec![Val::Bits(int_arg(args[0], t.bits().min(64)))])
+        }
+        Sem::Add | Sem::Sub => {
+            need(2)?;
+            let t = ty_or(Ty::S32);
+            let sub = info.sem == Sem::Sub;
+            if t.is_float() {
+                let f = fmt_of(t)?;
+                let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
+                let rnd = mods.rnd.unwrap_or(Rnd::Rn);
+                let r = if sub { float::sub(f, a, b, rnd) } else { float::add(f, a, b, rnd) };
+                return Ok(vec![Val::Bits(fout(f, r, mods))]);
+            }
+            let w = t.bits();
+            let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));
+            if mods.has(Flag::Sat) && t == Ty::S32 {
+                let (a, b) = (a as u32 as i32, b as u32 as i32);
+                let r = if sub { a.saturating_sub(b) } else { a.saturating_add(b) };
+                return Ok(vec![Val::Bits(u64::from(r as u32))]);
+            }
+            let r = if sub { a.wrapping_sub(b) } else { a.wrapping_add(b) };
+            Ok(vec![Val::Bits(r & mask(w))])
+        }
+        Sem::Mul | Sem::Mad | Sem::IMad => {
+            let mad = info.sem != Sem::Mul;
+            need(if mad { 3 } else { 2 })?;
+            let t = ty_or(Ty::U32);
+            if t.is_float() {
+                let f = fmt_of(t)?;
+                let rnd = mods.rnd.unwrap_or(Rnd::Rn);
+                let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
+                let r = if mad {
+                    float::fma(f, a, b, farg(f, args[2], mods), rnd)
+                } else {
+                    float::mul(f, a, b, rnd)
+                };
+                return Ok(vec![Val::Bits(fout(f, r, mods))]);
+            }
+            let w = t.bits();
+            let half = mods.half.unwrap_or(Half::Lo);
+            let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));
+            let wide = |x: u64| -> i128 { if t.is_signed() { i128::from(sext(x, w)) } else { i128::from(x) } };
+            let p = wide(a).wrapping_mul(wide(b));
+            let (r, rw) = match half {
+                Half::Lo => (p as u64, w),
+                Half::Hi => ((p >> w) as u64, w),
+                Half::Wide => (p as u64, 2 * w),
+            };
+            let r = if mad { r.wrapping_add(int_arg(args[2], rw)) } else { r };
+            Ok(vec![Val::Bits(r & mask(rw))])
+        }
+        Sem::Fma => {
+            need(3)?;
+            let f = fmt_of(ty_or(Ty::F32))?;
+            let (a, b, c) = (farg(f, args[0], mods), farg(f, args[1], mods), farg(f, args[2], mods));
+            let r = float::fma(f, a, b, c, mods.rnd.unwrap_or(Rnd::Rn));
+            Ok(vec![Val::Bits(fout(f, r, mods))])
+        }
+        Sem::Div | Sem::Rem => {
+            need(2)?;
+            let t = ty_or(Ty::U32);
+            if t.is_float() {
+                if info.sem == Sem::Rem || mods.has(Flag::Approx) || mods.rnd.is_none() {
+                    return Err(EvalError::Unsupported(format!("`{op}` without a rounding mode is approximate")));
+                }
+                let f = fmt_of(t)?;
+                let r = float::div(f, farg(f, args[0], mods), farg(f, args[1], mods), mods.rnd.unwrap_or(Rnd::Rn));
+                return Ok(vec![Val::Bits(fout(f, r, mods))]);
+            }
+            let w = t.bits();
+            let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));
+            // In 64-bit host arithmetic on sign-extended values, MIN / -1 of a narrower type
+            // does not overflow; masking wraps it to MIN.
+            let r = if t.is_signed() {
+                let (a, b) = (sext(a, w), sext(b, w));
+                (match (b, info.sem) {
+                    (0, Sem::Div) => -1,
+                    (0, _) => a,
+                    (_, Sem::Div) => a.wrapping_div(b),
+                    _ => a.wrapping_rem(b),
+                }) as u64
+            } else {
+                match (b, info.sem) {
+                    (0, Sem::Div) => u64::MAX,
+                    (0, _) => a,
+                    (_, Sem::Div) => a / b,
+                    _ => a % b,
+                }
+            };
+            Ok(vec![Val::Bits(r & mask(w))])
+        }
+        Sem::Min | Sem::Max | Sem::Mnmx => {
+            let is_min = match info.sem {
+                Sem::Min => true,
+                Sem::Max => false,
+                _ => {
+                    need(3)?;
+                    pred_arg(args[2])
+                }
+            };
+            if info.sem != Sem::Mnmx {
+                need(2)?;
+            }
+            let t = ty_or(Ty::S32);
+            if t.is_float() {
+                let f = fmt_of(t)?;
+                let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
+                let r = if is_min { float::min(f, a, b) } else { float::max(f, a, b) };
+                return Ok(vec![Val::Bits(fout(f, r, mods))]);
+            }
+            let w = t.bits();
+            let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));
+            let ord = int_cmp(a, b, w, t.is_signed());
+            let a_first = (ord != Ordering::Greater) == is_min;
+            Ok(vec![Val::Bits(if a_first { a } else { b })])
+        }
+        Sem::Abs | Sem::Neg => {
+            need(1)?;
+            let t = ty_or(Ty::S32);
+            if t.is_float() {
+                let f = fmt_of(t)?;
+                let a = farg(f, args[0], mods);
+                let sign = 1u64 << (f.bits - 1);
+                let r = if info.sem == Sem::Abs { a & !sign } else { a ^ sign };
+                return Ok(vec![Val::Bits(fout(f, r, mods))]);
+            }
+            let w = t.bits();
+            let a = sext(int_arg(args[0], w), w);
+            let r = if info.sem == Sem::Abs { a.wrapping_abs() } else { a.wrapping_neg() };
+            Ok(vec![Val::Bits(r as u64 & mask(w))])
+        }
+        Sem::And | Sem::Or | Sem::Xor | Sem::Not => {
+            need(if info.sem == Sem::Not { 1 } else { 2 })?;
+            let t = ty_or(Ty::B32);
+            if t == Ty::Pred {
+                let a = pred_arg(args[0]);
+                let b = args.get(1).is_some_and(|x| pred_arg(*x));
+                let r = match info.sem {
+                    Sem::And => a && b,
+                    Sem::Or => a || b,
+                    Sem::Xor => a != b,
+                    _ => !a,
+                };
+                return Ok(vec![Val::Pred(r)]);
+            }
+            let w = t.bits();
+            let a = int_arg(args[0], w);
+            let b = args.get(1).map_or(0, |x| int_arg(*x, w));
+            let r = match info.sem {
+                Sem::And => a & b,
+                Sem::Or => a | b,
+                Sem::Xor => a ^ b,
+                _ => !a,
+            };
+            Ok(vec![Val::Bits(r & mask(w))])
+        }
+        Sem::Shl | Sem::Shr => {
+            need(2)?;
+            let t = ty_or(Ty::B32);
+            let w = t.bits();
+            let a = int_arg(args[0], w);
+            let s = int_arg(args[1], 32);
+            let r = if info.sem == Sem::Shl {
+                if s >= u64::from(w) { 0 } else { a << s }
+            } else if t.is_signed() {
+                (sext(a, w) >> s.min(u64::from(w) - 1)) as u64
+            } else if s >= u64::from(w) {
+                0
+            } else {
+                a >> s
+            };
+            Ok(vec![Val::Bits(r & mask(w))])
+        }
+        Sem::Popc | Sem::Clz | Sem::Brev => {
+            need(1)?;
+            let t = ty_or(Ty::B32);
+            let w = t.bits();
+            let a = int_arg(args[0], w);
+            let r = match info.sem {
+                Sem::Popc => u64::from(a.count_ones()),
+                Sem::Clz => u64::from(a.leading_zeros() - (64 - w)),
+                _ => a.reverse_bits() >> (64 - w),
+            };
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::Flo => {
+            need(1)?;
+            let t = ty_or(Ty::U32);
+            let mut a = int_arg(args[0], 32);
+            if t.is_signed() && a & 0x8000_0000 != 0 {
+                a = !a & 0xFFFF_FFFF;
+            }
+            Ok(vec![Val::Bits(if a == 0 { 0xFFFF_FFFF } else { u64::from(63 - a.leading_zeros()) })])
+        }
+        Sem::Setp => {
+            need(2)?;
+            let c = mods.cmp.ok_or_else(|| EvalError::BadOperands("no comparison".into()))?;
+            Ok(vec![Val::Pred(compare(ty_or(Ty::S32), c, args[0], args[1], mods)?)])
+        }
+        Sem::SetpBop => {
+            need(3)?;
+            let c = mods.cmp.ok_or_else(|| EvalError::BadOperands("no comparison".into()))?;
+            let r = compare(ty_or(Ty::S32), c, args[0], args[1], mods)?;
+            let p = pred_arg(args[2]);
+            let bop = mods.bop.unwrap_or(BoolOp::And);
+            let comb = |x: bool| match bop {
+                BoolOp::And => x && p,
+                BoolOp::Or => x || p,
+                BoolOp::Xor => x != p,
+            };
+            Ok(vec![Val::Pred(comb(r)), Val::Pred(comb(!r))])
+        }
+        Sem::Selp | Sem::Sel => {
+            need(3)?;
+            let t = ty_or(Ty::B32);
+            let p = pred_arg(args[2]);
+            let pick = if p { args[0] } else { args[1] };
+            if t == Ty::Pred {
+                return Ok(vec![Val::Pred(pred_arg(pick))]);
+            }
+            Ok(vec![Val::Bits(int_arg(pick, t.bits()))])
+        }
+        Sem::IAdd3 => {
+            need(3)?;
+            let r = args.iter().fold(0u64, |acc, a| acc.wrapping_add(int_arg(*a, 32)));
+            Ok(vec![Val::Bits(r & mask(32))])
+        }
+        Sem::Lop3 => {
+            need(4)?;
+            let (a, b, c) = (int_arg(args[0], 32), int_arg(args[1], 32), int_arg(args[2], 32));
+            let lut = args[3].val.bits() & 0xFF;
+            let mut r = 0u64;
+            for i in 0..32 {
+                let idx = (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1);
+                r |= ((lut >> idx) & 1) << i;
+            }
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::PLop3 => {
+            need(5)?;
+            let (a, b, c) = (pred_arg(args[0]), pred_arg(args[1]), pred_arg(args[2]));
+            let idx = (u64::from(a) << 2) | (u64::from(b) << 1) | u64::from(c);
+            let l = |x: Arg| (x.val.bits() >> idx) & 1 == 1;
+            Ok(vec![Val::Pred(l(args[3])), Val::Pred(l(args[4]))])
+        }
+        Sem::Shf => {
+            need(3)?;
+            let t = ty.ok_or_else(|| EvalError::BadOperands("SHF needs a type".into()))?;
+            let dir = mods.dir.ok_or_else(|| EvalError::BadOperands("SHF needs a direction".into()))?;
+            let (lo, s, hi) = (int_arg(args[0], 32), int_arg(args[1], 32), int_arg(args[2], 32));
+            let limit = if t.bits() == 64 { 64 } else { 32 };
+            let s = s.min(limit) as u32;
+            let v = (hi << 32) | lo;
+            let r: u64 = match dir {
+                Dir::L => ((u128::from(v) << s) & u128::from(u64::MAX)) as u64,
+                Dir::R if t.is_signed() => ((v as i64) >> s.min(63)) as u64,
+                Dir::R => {
+                    if s >= 64 {
+                        0
+                    } else {
+                        v >> s
+                    }
+                }
+            };
+            let word = if mods.has(Flag::HiWord) { r >> 32 } else { r & 0xFFFF_FFFF };
+            Ok(vec![Val::Bits(word)])
+        }
+        Sem::Prmt => {
+            need(3)?;
+            let (a, sel, b) = (int_arg(args[0], 32), int_arg(args[1], 32), int_arg(args[2], 32));
+            let src = (b << 32) | a;
+            let mut r = 0u64;
+            for i in 0..4 {
+                let s = (sel >> (4 * i)) & 0xF;
+                let byte = (src >> (8 * (s & 7))) & 0xFF;
+                let byte = if s & 8 != 0 { if byte & 0x80 != 0 { 0xFF } else { 0 } } else { byte };
+                r |= byte << (8 * i);
+            }
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::Cvt => {
+            need(1)?;
+            let (Some(dt), Some(st)) = (ty, mods.src_ty) else {
+                return Err(EvalError::BadOperands("conversion needs two types".into()));
+            };
+            Ok(vec![Val::Bits(convert(dt, st, args[0], mods)?)])
+        }
+    }
+}
+
+fn pred_arg(a: Arg) -> bool {
+    a.val.pred() != a.not
+}
+
+/// An integer/bits operand at width `w` with its modifiers (abs, then neg, then not).
+fn int_arg(a: Arg, w: u32) -> u64 {
+    let mut v = a.val.bits() & mask(w);
+    if a.abs {
+        v = sext(v, w).wrapping_abs() as u64;
+    }
+    if a.neg {
+        v = v.wrapping_neg();
+    }
+    if a.not {
+        v = !v;
+    }
+    v & mask(w)
+}
+
+/// A float operand with its modifiers (abs, neg), flushed under `.ftz`.
+fn farg(f: Format, a: Arg, mods: &Mods) -> u64 {
+    let sign = 1u64 << (f.bits - 1);
+    let mut v = a.val.bits() & mask(f.bits);
+    if mods.has(Flag::Ftz) {
+        v = float::flush(f, v);
+    }
+    if a.abs {
+        v &= !sign;
+    }
+    if a.neg {
+        v ^= sign;
+    }
+    v
+}
+
+/// A float result with `.sat` and `.ftz` applied.
+fn fout(f: Format, mut r: u64, mods: &Mods) -> u64 {
+    if mods.has(Flag::Sat) {
+        let one = float::convert(F64, f, 1f64.to_bits(), Rnd::Rn);
+        r = if float::is_nan(f, r) || r & (1u64 << (f.bits - 1)) != 0 {
+            0
+        } else if float::compare(f, r, one) == Some(Ordering::Greater) {
+            one
+        } else {
+            r
+        };
+    }
+    if mods.has(Flag::Ftz) {
+        r = float::flush(f, r);
+    }
+    r
+}
+
+fn int_cmp(a: u64, b: u64, w: u32, signed: bool) -> Ordering {
+    if signed { sext(a, w).cmp(&sext(b, w)) } else { a.cmp(&b) }
+}
+
+fn compare(t: Ty, c: Cmp, a: Arg, b: Arg, mods: &Mods) -> Result<bool, EvalError> {
+    if t.is_float() {
+        let f = fmt_of(t)?;
+        let o = float::compare(f, farg(f, a, mods), farg(f, b, mods));
+        use Ordering::*;
+        return Ok(match c {
+            Cmp::Num => o.is_some(),
+            Cmp::Nan => o.is_none(),
+            Cmp::Eq => o == Some(Equal),
+            Cmp::Ne => o.is_some_and(|o| o != Equal),
+            Cmp::Lt | Cmp::Lo => o == Some(Less),
+            Cmp::Le | Cmp::Ls => matches!(o, Some(Less | Equal)),
+            Cmp::Gt | Cmp::Hi => o == Some(Greater),
+            Cmp::Ge | Cmp::Hs => matches!(o, Some(Greater | Equal)),
+            Cmp::Equ => o.is_none_or(|o| o == Equal),
+            Cmp::Neu => o != Some(Equal),
+            Cmp::Ltu => o.is_none_or(|o| o == Less),
+            Cmp::Leu => o != Some(Greater),
+            Cmp::Gtu => o.is_none_or(|o| o == Greater),
+            Cmp::Geu => o != Some(Less),
+        });
+    }
+    let w = t.bits().min(64);
+    let (a, b) = (int_arg(a, w), int_arg(b, w));
+    let o = match c {
+        Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => a.cmp(&b),
+        _ => int_cmp(a, b, w, t.is_signed()),
+    };
+    use Ordering::*;
+    Ok(match c {
+        Cmp::Eq | Cmp::Equ => o == Equal,
+        Cmp::Ne | Cmp::Neu => o != Equal,
+        Cmp::Lt | Cmp::Lo | Cmp::Ltu => o == Less,
+        Cmp::Le | Cmp::Ls | Cmp::Leu => o != Greater,
+        Cmp::Gt | Cmp::Hi | Cmp::Gtu => o == Greater,
+        Cmp::Ge | Cmp::Hs | Cmp::Geu => o != Less,
+        Cmp::Num => true,
+        Cmp::Nan => false,
+    })
+}
+
+/// `cvt` / `I2F` / `F2I` / `F2F` / `I2I`: destination type `dt` from source type `st`.
+fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
+    let rnd = mods.rnd;
+    match (dt.is_float(), st.is_float()) {
+        (true, true) => {
+            let (df, sf) = (fmt_of(dt)?, fmt_of(st)?);
+            let v = farg(sf, a, mods);
+            let r = if df == sf {
+                match rnd {
+                    Some(r) if r.is_integral() => float::round_integral(df, v, r),
+                    _ => float::convert(sf, df, v, Rnd::Rn),
+                }
+            } else {
+                float::convert(sf, df, v, rnd.unwrap_or(Rnd::Rn))
+            };
+            Ok(fout(df, r, mods))
+        }
+        (true, false) => {
+            let df = fmt_of(dt)?;
+            let w = st.bits().min(64);
+            let v = int_arg(a, w);
+            let v = if st.is_signed() { i128::from(sext(v, w)) } else { i128::from(v) };
+            Ok(fout(df, float::from_int(df, v, rnd.unwrap_or(Rnd::Rn)), mods))
+        }
+        (false, true) => {
+            let sf = fmt_of(st)?;
+            let v = farg(sf, a, mods);
+            Ok(float::to_int(sf, v, dt.bits().min(64), dt.is_signed(), rnd.unwrap_or(Rnd::Rzi)))
+        }
+        (false, false) => {
+            let (sw, dw) = (st.bits().min(64), dt.bits().min(64));
+            let v = int_arg(a, sw);
+            let wide: i128 = if st.is_signed() { i128::from(sext(v, sw)) } else { i128::from(v) };
+            if mods.has(Flag::Sat) {
+                let (lo, hi): (i128, i128) =
+                    if dt.is_signed() { (-(1i128 << (dw - 1)), (1i128 << (dw - 1)) - 1) } else { (0, (1i128 << dw) - 1) };
+                return Ok(wide.clamp(lo, hi) as u64 & mask(dw));
+            }
+            // Widening sign- or zero-extends per the source; narrowing truncates. A sub-word
+            // destination is stored sign/zero-extended per its own type in a 32-bit register.
+            let r = wide as u64 & mask(dw);
+            Ok(if dt.is_signed() && dw < 32 { sext(r, dw) as u64 & mask(32) } else { r })
+        }
+    }
+}

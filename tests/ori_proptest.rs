@@ -1,0 +1,934 @@
+//! Property tests for the Ori IR:
+//! - random well-typed functions (straight-line and branching, SSA or not, virtual or
+//!   allocated registers), generated from the opcode table, verify and round-trip through
+//!   the text format;
+//! - random integer/float operation sequences evaluated by the semantics table agree with a
+//!   separate, straightforward reference written here (host wrapping ops, host f32/f64 RN
+//!   arithmetic, an f64-based directed-rounding reference), on edge-biased values.
+
+use proptest::prelude::*;
+use ptxas_rs::ori::semantics::{Arg, Val, eval};
+use ptxas_rs::ori::{
+    self, Block, BoolOp, CBank, Cmp, Dir, Flag, FuncKind, Function, Guard, Half, Imm, InstData,
+    MemRef, Mods, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Rnd, Space, Stage, Ty,
+};
+use ptxas_rs::ori::opcode::{OpFlags, SlotKind};
+
+// ---------------------------------------------------------------------------------------------
+// Random functions
+// ---------------------------------------------------------------------------------------------
+
+/// A small deterministic generator (xorshift64*), driven by a proptest seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, pct: u64) -> bool {
+        self.next() % 100 < pct
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+struct Gen {
+    rng: Rng,
+    f: Function,
+    /// Registers readable from the current point: (register, class).
+    avail: Vec<(Reg, RegClass)>,
+    /// Registers defined in the entry block (dominate every block).
+    entry_defs: Vec<(Reg, RegClass)>,
+}
+
+const DATA_TYS: &[Ty] = &[Ty::U32, Ty::S32, Ty::B32, Ty::U64, Ty::S64, Ty::B64, Ty::F32, Ty::F64, Ty::U16];
+
+impl Gen {
+    fn phys_of(&mut self, class: RegClass) -> PhysReg {
+        let usable = class.file.usable();
+        let step = u16::from(class.count);
+        let slots = usable / step;
+        let index = self.rng.below(slots as usize) as u16 * step;
+        PhysReg { file: class.file, index, count: class.count }
+    }
+
+    /// A fresh destination register of `class`.
+    fn def(&mut self, class: RegClass) -> Reg {
+        if self.f.allocated {
+            if self.rng.chance(5) {
+                if let Some(z) = PhysReg::zero(class.file) {
+                    return Reg::Phys(z);
+                }
+            }
+            Reg::Phys(self.phys_of(class))
+        } else if !self.f.ssa && self.rng.chance(30) {
+            // Non-SSA: sometimes redefine an existing register.
+            let same: Vec<Reg> = self.avail.iter().filter(|(_, c)| *c == class).map(|x| x.0).collect();
+            if same.is_empty() { Reg::Virt(self.f.new_vreg(class)) } else { self.rng.pick(&same) }
+        } else {
+            Reg::Virt(self.f.new_vreg(class))
+        }
+    }
+
+    /// A register of `class` to read (`None` when SSA form has nothing of that class in reach
+    /// and the file has no zero register).
+    fn use_(&mut self, class: RegClass) -> Option<Reg> {
+        if self.rng.chance(8) {
+            if let Some(z) = PhysReg::zero(class.file) {
+                return Some(Reg::Phys(z));
+            }
+        }
+        if self.f.allocated {
+            return Some(Reg::Phys(self.phys_of(class)));
+        }
+        let same: Vec<Reg> = self.avail.iter().filter(|(_, c)| *c == class).map(|x| x.0).collect();
+        if !same.is_empty() && (self.f.ssa || self.rng.chance(85)) {
+            return Some(self.rng.pick(&same));
+        }
+        if self.f.ssa {
+            return PhysReg::zero(class.file).map(Reg::Phys);
+        }
+        Some(Reg::Virt(self.f.new_vreg(class)))
+    }
+
+    fn class_for(&mut self, want: Option<Want>, uniform: bool) -> Option<RegClass> {
+        let file_d = if uniform { RegFile::UR } else { RegFile::R };
+        let file_p = if uniform { RegFile::UP } else { RegFile::P };
+        Some(match want? {
+            Want::Data(n) => RegClass { file: file_d, count: n },
+            Want::Pred => RegClass { file: file_p, count: 1 },
+            Want::Barrier => RegClass { file: if uniform { RegFile::UB } else { RegFile::B }, count: 1 },
+            Want::Any => {
+                let c = self.rng.pick(&[RegClass::R32, RegClass::R64, RegClass::P]);
+                if uniform { RegClass { file: c.file.uniform(), count: c.count } } else { c }
+            }
+        })
+    }
+
+    fn imm(&mut self) -> Imm {
+        match self.rng.below(4) {
+            0 => Imm::Int(self.rng.pick(&[0, 1, -1, 16, 4095, -4096, 0x10000, i64::MIN, i64::MAX])),
+            1 => Imm::Int(self.rng.next() as i64),
+            2 => Imm::F32(self.rng.next() as u32),
+            _ => Imm::F64(self.rng.next()),
+        }
+    }
+
+    fn mods_for(&mut self, op: Opcode) -> Mods {
+        let info = op.info();
+        let mut m = Mods::new();
+        use ptxas_rs::ori::mods::ModSet as M;
+        let al = info.allowed;
+        let req = info.required;
+        let want = |k: M, rng: &mut Rng| req.contains(k) || (al.contains(k) && rng.chance(40));
+        if want(M::TY, &mut self.rng) {
+            let logic = matches!(op, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Selp | Opcode::Mov);
+            m.ty = Some(if logic && self.rng.chance(25) { Ty::Pred } else { self.rng.pick(DATA_TYS) });
+        }
+        if want(M::SRC_TY, &mut self.rng) {
+            m.src_ty = Some(self.rng.pick(DATA_TYS));
+        }
+        if want(M::HALF, &mut self.rng) {
+            let narrow = m.ty.or(info.default_ty).is_some_and(|t| t.bits() <= 32);
+            m.half = Some(if narrow { self.rng.pick(&[Half::Lo, Half::Hi, Half::Wide]) } else { self.rng.pick(&[Half::Lo, Half::Hi]) });
+        }
+        if want(M::CMP, &mut self.rng) {
+            m.cmp = Some(self.rng.pick(Cmp::ALL));
+        }
+        if want(M::RND, &mut self.rng) {
+            m.rnd = Some(self.rng.pick(Rnd::ALL));
+        }
+        if want(M::BOP, &mut self.rng) {
+            m.bop = Some(self.rng.pick(BoolOp::ALL));
+        }
+        if want(M::DIR, &mut self.rng) {
+            m.dir = Some(self.rng.pick(Dir::ALL));
+        }
+        if want(M::MUFU, &mut self.rng) {
+            m.mufu = Some(self.rng.pick(ori::Mufu::ALL));
+        }
+        for &fl in Flag::ALL {
+            if al.contains(M::of_flag(fl)) && self.rng.chance(30) {
+                m.set(fl);
+            }
+        }
+        m
+    }
+
+    fn want(&self, d: &InstData, kind: SlotKind) -> Option<Want> {
+        let ty = d.mods.ty.or(d.opcode.info().default_ty);
+        let sized = |t: Option<Ty>, wide: bool| {
+            t.map(|t| {
+                if t == Ty::Pred {
+                    Want::Pred
+                } else {
+                    let n = t.regs();
+                    Want::Data(if wide { n * 2 } else { n })
+                }
+            })
+        };
+        match kind {
+            SlotKind::Ty => sized(ty, false),
+            SlotKind::TyWide => sized(ty, d.mods.half == Some(Half::Wide)),
+            SlotKind::SrcTy => sized(d.mods.src_ty, false),
+            SlotKind::Word => Some(Want::Data(1)),
+            SlotKind::Dword => Some(Want::Data(2)),
+            SlotKind::Pred => Some(Want::Pred),
+            SlotKind::Barrier => Some(Want::Barrier),
+            SlotKind::Any => Some(Want::Any),
+            _ => None,
+        }
+    }
+
+    /// One random non-terminator instruction, or `None` if the opcode does not fit here.
+    fn inst(&mut self, op: Opcode) -> Option<InstData> {
+        let info = op.info();
+        if info.is_terminator() || info.has(OpFlags::PHI) || info.has(OpFlags::CALL) {
+            return None;
+        }
+        if self.f.sass && info.stage == Stage::Ptx {
+            return None;
+        }
+        let uniform = info.has(OpFlags::UNIFORM);
+        let mut d = InstData::new(op, self.mods_for(op), Vec::new(), Vec::new());
+        if d.mods.half == Some(Half::Wide) && d.mods.ty.or(info.default_ty).is_some_and(|t| t.bits() > 32) {
+            return None;
+        }
+        // Sources.
+        for slot in &info.srcs {
+            let o = match slot.kind {
+                SlotKind::Mem(space) => {
+                    let space = space.unwrap_or_else(|| self.rng.pick(&Space::ALL));
+                    let base = if self.rng.chance(80) {
+                        let c = if self.rng.chance(50) { RegClass::R64 } else { RegClass::R32 };
+                        let c = if uniform { RegClass { file: RegFile::UR, count: c.count } } else { c };
+                        Some(self.use_(c)?)
+                    } else {
+                        None
+                    };
+                    let sym = self.rng.chance(20).then(|| "sym".to_string());
+                    let offset = self.rng.pick(&[0i64, 4, -8, 0x10, 0x7fff_ffff, -0x8000_0000]);
+                    Operand::Mem(MemRef { space, sym, base, offset })
+                }
+                SlotKind::Imm => Operand::Imm(Imm::Int(self.rng.below(256) as i64)),
+                SlotKind::SReg => Operand::SReg(self.rng.pick(ori::SpecialReg::ALL)),
+                SlotKind::Block | SlotKind::Func => return None,
+                _ => {
+                    let want = self.want(&d, slot.kind)?;
+                    let pred = want == Want::Pred;
+                    let roll = self.rng.below(10);
+                    if slot.imm && !pred && roll == 0 {
+                        Operand::Imm(self.imm())
+                    } else if slot.cbank && !pred && roll <= 1 {
+                        let index = if self.rng.chance(30) { Some(self.use_(if uniform { RegClass::UR32 } else { RegClass::R32 })?) } else { None };
+                        Operand::CBank(CBank { bank: self.rng.below(18) as u8, index, offset: self.rng.pick(&[0, 0x160, -4, 0x7ffc]) })
+                    } else if slot.sreg && !pred && roll <= 2 {
+                        Operand::SReg(self.rng.pick(ori::SpecialReg::ALL))
+                    } else if slot.reg {
+                        let class = self.class_for(Some(want), uniform)?;
+                        let r = self.use_(class)?;
+                        let data = class.file.is_data();
+                        Operand::Reg(RegUse {
+                            reg: r,
+                            neg: data && self.rng.chance(10),
+                            abs: data && self.rng.chance(10),
+                            not: self.rng.chance(10),
+                        })
+                    } else if slot.cbank && !pred {
+                        Operand::CBank(CBank { bank: 0, index: None, offset: 0 })
+                    } else {
+                        return None;
+                    }
+                }
+            };
+            d.srcs.push(o);
+        }
+        // Destinations.
+        for slot in &info.dsts {
+            let want = self.want(&d, slot.kind)?;
+            let class = self.class_for(Some(want), uniform)?;
+            d.dsts.push(self.def(class));
+        }
+        if self.rng.chance(15) {
+            let g = self.use_(if uniform { RegClass::UP } else { RegClass::P })?;
+            d.guard = Some(Guard { reg: g, not: self.rng.chance(50) });
+        }
+        Some(d)
+    }
+
+    fn record_defs(&mut self, d: &InstData, in_entry: bool) {
+        for &r in &d.dsts {
+            if let Some(c) = self.f.reg_class(r) {
+                if !r.is_zero() {
+                    self.avail.push((r, c));
+                    if in_entry {
+                        self.entry_defs.push((r, c));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Want {
+    Data(u8),
+    Pred,
+    Barrier,
+    Any,
+}
+
+fn gen_function(seed: u64, nblocks: usize, ninst: usize, ssa: bool, sass: bool, allocated: bool) -> Function {
+    let mut g = Gen {
+        rng: Rng(seed | 1),
+        f: Function::new("gen", FuncKind::Func),
+        avail: Vec::new(),
+        entry_defs: Vec::new(),
+    };
+    g.f.ssa = ssa && !allocated;
+    g.f.sass = sass;
+    g.f.allocated = allocated;
+    // Parameters.
+    for _ in 0..g.rng.below(3) {
+        let class = g.rng.pick(&[RegClass::R32, RegClass::R64, RegClass::P]);
+        let r = if allocated { Reg::Phys(g.phys_of(class)) } else { Reg::Virt(g.f.new_vreg(class)) };
+        if !g.f.params.contains(&r) {
+            g.f.params.push(r);
+            g.avail.push((r, class));
+            g.entry_defs.push((r, class));
+        }
+    }
+    let blocks: Vec<Block> = (0..nblocks).map(|_| g.f.new_block()).collect();
+    let ops: Vec<Opcode> = Opcode::all().collect();
+    for (bi, &b) in blocks.iter().enumerate() {
+        if bi > 0 && g.f.ssa {
+            g.avail = g.entry_defs.clone();
+        }
+        let mut made = 0;
+        let mut tries = 0;
+        while made < ninst && tries < ninst * 20 {
+            tries += 1;
+            let op = g.rng.pick(&ops);
+            if let Some(d) = g.inst(op) {
+                g.record_defs(&d, bi == 0);
+                g.f.push_inst(b, d);
+                made += 1;
+            }
+        }
+        // Terminator.
+        let last = bi + 1 == nblocks;
+        let (bra, exit) = if sass { (Opcode::BRA, Opcode::EXIT) } else { (Opcode::Bra, Opcode::Exit) };
+        let mut t = match g.rng.below(3) {
+            0 => InstData::new(exit, Mods::new(), vec![], vec![]),
+            _ => InstData::new(bra, Mods::new(), vec![], vec![Operand::Block(blocks[g.rng.below(nblocks)])]),
+        };
+        if !last && g.rng.chance(50) {
+            if let Some(p) = g.use_(RegClass::P) {
+                t.guard = Some(Guard { reg: p, not: g.rng.chance(50) });
+            }
+        }
+        g.f.push_inst(b, t);
+    }
+    g.f
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 384, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_functions_verify_and_roundtrip(
+        seed in any::<u64>(),
+        nblocks in 1usize..6,
+        ninst in 0usize..14,
+        ssa in any::<bool>(),
+        sass in any::<bool>(),
+        allocated in prop::bool::weighted(0.25),
+    ) {
+        let f = gen_function(seed, nblocks, ninst, ssa, sass, allocated);
+        let text = f.to_string();
+        if let Err(e) = ori::verify_function(&f) {
+            prop_assert!(false, "generated function does not verify:\n{e}\n{text}");
+        }
+        let g = ori::parse_function(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&g, &f, "reparsed function differs:\n{}", text);
+        prop_assert_eq!(g.to_string(), text);
+        prop_assert!(ori::verify_function(&g).is_ok());
+    }
+
+    #[test]
+    fn parser_and_verifier_never_panic(text in "[ -~\n]{0,200}") {
+        if let Ok(m) = ori::parse_module(&text) {
+            let _ = ori::verify_module(&m);
+            let _ = m.to_string();
+        }
+    }
+
+    #[test]
+    fn mutated_golden_never_panics(pos in 0usize..400, byte in 32u8..127) {
+        let base = "func @f(%r0, %p1) -> (r32) ssa {\nbb0:\n    %r2 = add.u32 %r0, c[0x0][%r0+0x4]\n    @%p1 bra bb2\nbb1:\n    %r3 = ld.u32 global[$s+%r0-0x4]\n    ret %r3\nbb2:\n    R4:R5 = IMAD.WIDE %r2, 3, RZ\n    ret %r2\n}\n";
+        let mut bytes = base.as_bytes().to_vec();
+        let i = pos % bytes.len();
+        bytes[i] = byte;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        if let Ok(m) = ori::parse_module(&text) {
+            let _ = ori::verify_module(&m);
+            let printed = m.to_string();
+            let again = ori::parse_module(&printed);
+            prop_assert!(again.is_ok(), "printed form does not reparse:\n{printed}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Semantics against a separate reference
+// ---------------------------------------------------------------------------------------------
+
+fn edge_u32() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => prop::sample::select(vec![0u32, 1, 2, 31, 32, 33, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0xFFFF_FFFE, 0x8000_0001]),
+        2 => any::<u32>(),
+    ]
+}
+
+fn edge_f32() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            0u32, 0x8000_0000, 1, 0x8000_0001, 0x007F_FFFF, 0x0080_0000, 0x3F80_0000, 0xBF80_0000,
+            0x7F7F_FFFF, 0xFF7F_FFFF, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0x7F80_0001, 0xFFC1_2345,
+            0x3400_0000, 0x3F80_0001, 0x4B80_0000, 0x3EFF_FFFF, 0x0040_0000,
+        ]),
+        2 => any::<u32>(),
+        2 => (-1000.0f32..1000.0).prop_map(f32::to_bits),
+    ]
+}
+
+fn edge_f64() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        2 => prop::sample::select(vec![
+            0u64, 1 << 63, 1, 0x000F_FFFF_FFFF_FFFF, 0x3FF0_0000_0000_0000, 0x7FEF_FFFF_FFFF_FFFF,
+            0x7FF0_0000_0000_0000, 0xFFF0_0000_0000_0000, 0x7FF8_0000_0000_0000, 0x7FF0_0000_0000_0001,
+        ]),
+        2 => any::<u64>(),
+        2 => (-1e6f64..1e6).prop_map(f64::to_bits),
+    ]
+}
+
+const CANON32: u32 = 0x7FFF_FFFF;
+const CANON64: u64 = 0x7FFF_FFFF_FFFF_FFFF;
+
+fn canon32(x: f32) -> u32 {
+    if x.is_nan() { CANON32 } else { x.to_bits() }
+}
+fn canon64(x: f64) -> u64 {
+    if x.is_nan() { CANON64 } else { x.to_bits() }
+}
+fn ftz32(b: u32) -> u32 {
+    if b & 0x7F80_0000 == 0 { b & 0x8000_0000 } else { b }
+}
+
+/// Reference directed rounding of the exact value `s + e` (`s = RN64(exact)`,
+/// `|e| <= ulp(s)/2`, both finite) to f32, using only host f64/f32 operations and
+/// comparisons with the two f32 neighbours of the exact value.
+fn ref_round_f32(s: f64, e: f64, mode: Rnd) -> u32 {
+    use std::cmp::Ordering::*;
+    let big = 2f64.powi(128); // stands in for ±infinity in comparisons
+    let to_f64 = |x: f32| if x.is_infinite() { big.copysign(f64::from(x)) } else { f64::from(x) };
+    if s.abs() >= big {
+        // Far beyond the largest finite f32: infinity, or the largest finite value when
+        // rounding toward zero from that side.
+        let to_inf = match mode {
+            Rnd::Rz => false,
+            Rnd::Rm => s < 0.0,
+            Rnd::Rp => s > 0.0,
+            _ => true,
+        };
+        let v = if to_inf { f32::INFINITY } else { f32::MAX };
+        return v.copysign(s as f32).to_bits();
+    }
+    let r = s as f32;
+    // Sign of (r - exact).
+    let rd = to_f64(r);
+    let cmp = if rd != s { rd.partial_cmp(&s).unwrap() } else { 0.0f64.partial_cmp(&e).unwrap() };
+    if cmp == Equal {
+        return r.to_bits();
+    }
+    let up = |x: f32| {
+        if x == 0.0 {
+            f32::from_bits(1)
+        } else if x > 0.0 {
+            f32::from_bits(x.to_bits() + 1)
+        } else {
+            f32::from_bits(x.to_bits() - 1)
+        }
+    };
+    let down = |x: f32| -up(-x);
+    let (lo, hi) = if cmp == Greater { (down(r), r) } else { (r, up(r)) };
+    let positive = s > 0.0 || (s == 0.0 && e > 0.0);
+    let pick = match mode {
+        Rnd::Rz => if positive { lo } else { hi },
+        Rnd::Rm => lo,
+        Rnd::Rp => hi,
+        _ => {
+            let mid = (to_f64(lo) + to_f64(hi)) / 2.0;
+            let c = if mid != s { s.partial_cmp(&mid).unwrap() } else { e.partial_cmp(&0.0).unwrap() };
+            match c {
+                Less => lo,
+                Greater => hi,
+                Equal => if lo.to_bits() & 1 == 0 { lo } else { hi },
+            }
+        }
+    };
+    pick.to_bits()
+}
+
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, if s.is_finite() { e } else { 0.0 })
+}
+
+/// Reference f32 add (op 0), mul (1) and fma (2) in any rounding mode.
+fn ref_f32_directed(op: u8, a: u32, b: u32, c: u32, mode: Rnd) -> u32 {
+    let (x, y, z) = (f64::from(f32::from_bits(a)), f64::from(f32::from_bits(b)), f64::from(f32::from_bits(c)));
+    // Products of f32 values are exact in f64; two_sum makes sums exact as s + e.
+    let (s, e, l, r) = match op {
+        0 => (two_sum(x, y).0, two_sum(x, y).1, x, y),
+        1 => (x * y, 0.0, x * y, 0.0),
+        _ => (two_sum(x * y, z).0, two_sum(x * y, z).1, x * y, z),
+    };
+    if s.is_nan() {
+        return CANON32;
+    }
+    if s.is_infinite() {
+        return (s as f32).to_bits();
+    }
+    if s == 0.0 && e == 0.0 {
+        // An exact zero: the sign of like-signed zeros; otherwise +0, or -0 rounding down.
+        if op == 1 {
+            return (a ^ b) & 0x8000_0000;
+        }
+        if l.is_sign_negative() == r.is_sign_negative() {
+            return if l.is_sign_negative() { 0x8000_0000 } else { 0 };
+        }
+        return if mode == Rnd::Rm { 0x8000_0000 } else { 0 };
+    }
+    ref_round_f32(s, e, mode)
+}
+
+fn ev(op: Opcode, mods: Mods, args: &[Arg]) -> Vec<Val> {
+    eval(op, &mods, args).unwrap_or_else(|e| panic!("{op}: {e}"))
+}
+
+fn bits(v: &[Val]) -> u64 {
+    v[0].bits()
+}
+
+fn m(ty: Ty) -> Mods {
+    Mods::ty(ty)
+}
+
+#[derive(Debug, Clone)]
+enum IntOp {
+    Add,
+    Sub,
+    MulLo,
+    MulHiS,
+    MulHiU,
+    MulWideS,
+    Shl,
+    ShrS,
+    ShrU,
+    And,
+    Or,
+    Xor,
+    MinS,
+    MaxU,
+    IAdd3Neg,
+    Lop3(u8),
+    DivS,
+    RemU,
+    Popc,
+    Clz,
+    Brev,
+    SetpLtS,
+    SetpHi,
+    Add64,
+    Mul64,
+    Shf(bool, bool, bool),
+    SatAdd,
+}
+
+fn int_op() -> impl Strategy<Value = IntOp> {
+    prop_oneof![
+        Just(IntOp::Add), Just(IntOp::Sub), Just(IntOp::MulLo), Just(IntOp::MulHiS), Just(IntOp::MulHiU),
+        Just(IntOp::MulWideS), Just(IntOp::Shl), Just(IntOp::ShrS), Just(IntOp::ShrU), Just(IntOp::And),
+        Just(IntOp::Or), Just(IntOp::Xor), Just(IntOp::MinS), Just(IntOp::MaxU), Just(IntOp::IAdd3Neg),
+        any::<u8>().prop_map(IntOp::Lop3), Just(IntOp::DivS), Just(IntOp::RemU), Just(IntOp::Popc),
+        Just(IntOp::Clz), Just(IntOp::Brev), Just(IntOp::SetpLtS), Just(IntOp::SetpHi), Just(IntOp::Add64),
+        Just(IntOp::Mul64), (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| IntOp::Shf(a, b, c)),
+        Just(IntOp::SatAdd),
+    ]
+}
+
+/// Runs one integer op on a 4-register state through the semantics table and through the
+/// reference; returns (ours, reference) for the written register.
+fn int_step(op: &IntOp, a: u32, b: u32, c: u32) -> (u64, u64) {
+    let (x, y, z) = (Arg::bits(u64::from(a)), Arg::bits(u64::from(b)), Arg::bits(u64::from(c)));
+    let (sa, sb) = (a as i32, b as i32);
+    let half = |h: Half, t: Ty| Mods { half: Some(h), ..m(t) };
+    match op {
+        IntOp::Add => (bits(&ev(Opcode::Add, m(Ty::U32), &[x, y])), u64::from(a.wrapping_add(b))),
+        IntOp::Sub => (bits(&ev(Opcode::Sub, m(Ty::S32), &[x, y])), u64::from(a.wrapping_sub(b))),
+        IntOp::MulLo => (bits(&ev(Opcode::Mul, half(Half::Lo, Ty::S32), &[x, y])), u64::from(a.wrapping_mul(b))),
+        IntOp::MulHiS => (
+            bits(&ev(Opcode::Mul, half(Half::Hi, Ty::S32), &[x, y])),
+            u64::from(((i64::from(sa) * i64::from(sb)) >> 32) as u32),
+        ),
+        IntOp::MulHiU => (
+            bits(&ev(Opcode::IMAD, half(Half::Hi, Ty::U32), &[x, y, Arg::bits(0)])),
+            (u64::from(a) * u64::from(b)) >> 32,
+        ),
+        IntOp::MulWideS => (
+            bits(&ev(Opcode::Mad, half(Half::Wide, Ty::S32), &[x, y, Arg::bits(u64::from(c) << 32 | u64::from(a))])),
+            ((i64::from(sa) * i64::from(sb)) as u64).wrapping_add(u64::from(c) << 32 | u64::from(a)),
+        ),
+        IntOp::Shl => (bits(&ev(Opcode::Shl, m(Ty::B32), &[x, y])), if b >= 32 { 0 } else { u64::from(a << b) }),
+        IntOp::ShrS => (bits(&ev(Opcode::Shr, m(Ty::S32), &[x, y])), u64::from((sa >> b.min(31)) as u32)),
+        IntOp::ShrU => (bits(&ev(Opcode::Shr, m(Ty::U32), &[x, y])), if b >= 32 { 0 } else { u64::from(a >> b) }),
+        IntOp::And => (bits(&ev(Opcode::And, m(Ty::B32), &[x, y])), u64::from(a & b)),
+        IntOp::Or => (bits(&ev(Opcode::Or, m(Ty::B32), &[x, y])), u64::from(a | b)),
+        IntOp::Xor => (bits(&ev(Opcode::Xor, m(Ty::B32), &[x, y])), u64::from(a ^ b)),
+        IntOp::MinS => (bits(&ev(Opcode::Min, m(Ty::S32), &[x, y])), u64::from(sa.min(sb) as u32)),
+        IntOp::MaxU => (
+            bits(&ev(Opcode::IMNMX, m(Ty::U32), &[x, y, Arg::pred(false)])),
+            u64::from(a.max(b)),
+        ),
+        IntOp::IAdd3Neg => {
+            let ny = Arg { neg: true, ..y };
+            let nz = Arg { not: true, ..z };
+            (bits(&ev(Opcode::IADD3, Mods::new(), &[x, ny, nz])), u64::from(a.wrapping_sub(b).wrapping_add(!c)))
+        }
+        IntOp::Lop3(lut) => {
+            let mut r = 0u32;
+            for i in 0..32 {
+                let idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1);
+                r |= (u32::from(*lut) >> idx & 1) << i;
+            }
+            (bits(&ev(Opcode::LOP3, Mods::new(), &[x, y, z, Arg::bits(u64::from(*lut))])), u64::from(r))
+        }
+        IntOp::DivS => {
+            let r = if sb == 0 { -1 } else { sa.wrapping_div(sb) };
+            (bits(&ev(Opcode::Div, m(Ty::S32), &[x, y])), u64::from(r as u32))
+        }
+        IntOp::RemU => (bits(&ev(Opcode::Rem, m(Ty::U32), &[x, y])), u64::from(if b == 0 { a } else { a % b })),
+        IntOp::Popc => (bits(&ev(Opcode::Popc, m(Ty::B32), &[x])), u64::from(a.count_ones())),
+        IntOp::Clz => (bits(&ev(Opcode::Clz, m(Ty::B32), &[x])), u64::from(a.leading_zeros())),
+        IntOp::Brev => (bits(&ev(Opcode::BREV, Mods::new(), &[x])), u64::from(a.reverse_bits())),
+        IntOp::SetpLtS => {
+            let md = Mods { cmp: Some(Cmp::Lt), ..m(Ty::S32) };
+            (u64::from(ev(Opcode::Setp, md, &[x, y])[0].pred()), u64::from(sa < sb))
+        }
+        IntOp::SetpHi => {
+            let md = Mods { cmp: Some(Cmp::Hi), bop: Some(BoolOp::Xor), ..Mods::new() };
+            let r = ev(Opcode::ISETP, md, &[x, y, Arg::pred(c & 1 == 1)]);
+            let want = (a > b) != (c & 1 == 1);
+            let want2 = (a <= b) != (c & 1 == 1);
+            (u64::from(r[0].pred()) | u64::from(r[1].pred()) << 1, u64::from(want) | u64::from(want2) << 1)
+        }
+        IntOp::Add64 => {
+            let (p, q) = (u64::from(a) << 32 | u64::from(c), u64::from(b) << 32 | u64::from(a));
+            (bits(&ev(Opcode::Add, m(Ty::S64), &[Arg::bits(p), Arg::bits(q)])), p.wrapping_add(q))
+        }
+        IntOp::Mul64 => {
+            let (p, q) = (u64::from(a) << 32 | u64::from(c), u64::from(b) << 32 | u64::from(a));
+            (bits(&ev(Opcode::Mul, half(Half::Hi, Ty::U64), &[Arg::bits(p), Arg::bits(q)])), ((u128::from(p) * u128::from(q)) >> 64) as u64)
+        }
+        IntOp::Shf(left, signed, hiw) => {
+            let ty = if *signed { Ty::S32 } else { Ty::U32 };
+            let mut md = Mods { dir: Some(if *left { Dir::L } else { Dir::R }), ..m(ty) };
+            if *hiw {
+                md.set(Flag::HiWord);
+            }
+            let s = b % 40;
+            let v = u64::from(c) << 32 | u64::from(a);
+            let s = s.min(32);
+            let r = if *left {
+                if s >= 64 { 0 } else { v << s }
+            } else if *signed {
+                ((v as i64) >> s) as u64
+            } else {
+                v >> s
+            };
+            let want = if *hiw { r >> 32 } else { r & 0xFFFF_FFFF };
+            (bits(&ev(Opcode::SHF, md, &[x, Arg::bits(u64::from(b % 40)), z])), want)
+        }
+        IntOp::SatAdd => {
+            let mut md = m(Ty::S32);
+            md.set(Flag::Sat);
+            (bits(&ev(Opcode::Add, md, &[x, y])), u64::from(sa.saturating_add(sb) as u32))
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum FloatOp {
+    Add(bool),
+    Sub,
+    Mul(bool),
+    Fma,
+    Min,
+    Max,
+    Abs,
+    Neg,
+    Directed(u8, Rnd),
+    Div(Rnd),
+    Sqrt,
+    Setp(Cmp),
+    F2I(Rnd),
+    I2F,
+    F2F64,
+    Sat,
+}
+
+fn float_op() -> impl Strategy<Value = FloatOp> {
+    let rnd = prop::sample::select(vec![Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp]);
+    let irnd = prop::sample::select(vec![Rnd::Rni, Rnd::Rzi, Rnd::Rmi, Rnd::Rpi]);
+    prop_oneof![
+        any::<bool>().prop_map(FloatOp::Add),
+        Just(FloatOp::Sub),
+        any::<bool>().prop_map(FloatOp::Mul),
+        Just(FloatOp::Fma),
+        Just(FloatOp::Min),
+        Just(FloatOp::Max),
+        Just(FloatOp::Abs),
+        Just(FloatOp::Neg),
+        (0u8..3, rnd.clone()).prop_map(|(o, r)| FloatOp::Directed(o, r)),
+        (0u8..3, rnd.clone()).prop_map(|(o, r)| FloatOp::Directed(o, r)),
+        (0u8..3, rnd).prop_map(|(o, r)| FloatOp::Directed(o, r)),
+        Just(FloatOp::Div(Rnd::Rn)),
+        Just(FloatOp::Sqrt),
+        prop::sample::select(Cmp::ALL.to_vec()).prop_map(FloatOp::Setp),
+        irnd.prop_map(FloatOp::F2I),
+        Just(FloatOp::I2F),
+        Just(FloatOp::F2F64),
+        Just(FloatOp::Sat),
+    ]
+}
+
+fn float_step(op: &FloatOp, a: u32, b: u32, c: u32) -> (u64, u64) {
+    let (x, y, z) = (Arg::bits(u64::from(a)), Arg::bits(u64::from(b)), Arg::bits(u64::from(c)));
+    let (fa, fb, fc) = (f32::from_bits(a), f32::from_bits(b), f32::from_bits(c));
+    let ftz_m = |ftz: bool, rnd: Option<Rnd>| {
+        let mut md = Mods { rnd, ..m(Ty::F32) };
+        if ftz {
+            md.set(Flag::Ftz);
+        }
+        md
+    };
+    match op {
+        FloatOp::Add(ftz) => {
+            let want = if *ftz {
+                ftz32(canon32(f32::from_bits(ftz32(a)) + f32::from_bits(ftz32(b))))
+            } else {
+                canon32(fa + fb)
+            };
+            (bits(&ev(Opcode::FADD, ftz_m(*ftz, None), &[x, y])), u64::from(want))
+        }
+        FloatOp::Sub => (bits(&ev(Opcode::Sub, ftz_m(false, Some(Rnd::Rn)), &[x, y])), u64::from(canon32(fa - fb))),
+        FloatOp::Mul(ftz) => {
+            let want = if *ftz {
+                ftz32(canon32(f32::from_bits(ftz32(a)) * f32::from_bits(ftz32(b))))
+            } else {
+                canon32(fa * fb)
+            };
+            (bits(&ev(Opcode::Mul, ftz_m(*ftz, None), &[x, y])), u64::from(want))
+        }
+        FloatOp::Fma => (bits(&ev(Opcode::FFMA, Mods::new(), &[x, y, z])), u64::from(canon32(fa.mul_add(fb, fc)))),
+        FloatOp::Min | FloatOp::Max => {
+            let is_min = matches!(op, FloatOp::Min);
+            let want = match (fa.is_nan(), fb.is_nan()) {
+                (true, true) => CANON32,
+                (true, false) => b,
+                (false, true) => a,
+                _ if fa == fb => {
+                    // ±0: min prefers the negative one, max the positive.
+                    let neg_a = a & 0x8000_0000 != 0;
+                    if neg_a == is_min { a } else { b }
+                }
+                _ => {
+                    if (fa < fb) == is_min { a } else { b }
+                }
+            };
+            let opc = if is_min { Opcode::Min } else { Opcode::Max };
+            (bits(&ev(opc, m(Ty::F32), &[x, y])), u64::from(want))
+        }
+        FloatOp::Abs => (bits(&ev(Opcode::Abs, m(Ty::F32), &[x])), u64::from(a & 0x7FFF_FFFF)),
+        FloatOp::Neg => (bits(&ev(Opcode::Neg, m(Ty::F32), &[x])), u64::from(a ^ 0x8000_0000)),
+        FloatOp::Directed(o, r) => {
+            let opc = [Opcode::Add, Opcode::Mul, Opcode::Fma][*o as usize];
+            let args: &[Arg] = if *o == 2 { &[x, y, z] } else { &[x, y] };
+            (bits(&ev(opc, ftz_m(false, Some(*r)), args)), u64::from(ref_f32_directed(*o, a, b, c, *r)))
+        }
+        FloatOp::Div(r) => {
+            // RN division via f64 is innocuous double rounding for f32 operands.
+            let want = canon32((f64::from(fa) / f64::from(fb)) as f32);
+            (bits(&ev(Opcode::Div, ftz_m(false, Some(*r)), &[x, y])), u64::from(want))
+        }
+        FloatOp::Sqrt => {
+            let got = ptxas_rs::ori::float::sqrt(ptxas_rs::ori::float::F32, u64::from(a), Rnd::Rn);
+            (got, u64::from(canon32(fa.sqrt())))
+        }
+        FloatOp::Setp(cmp) => {
+            let md = Mods { cmp: Some(*cmp), ..m(Ty::F32) };
+            let o = fa.partial_cmp(&fb);
+            use std::cmp::Ordering::*;
+            let want = match cmp {
+                Cmp::Eq => o == Some(Equal),
+                Cmp::Ne => o.is_some() && o != Some(Equal),
+                Cmp::Lt | Cmp::Lo => o == Some(Less),
+                Cmp::Le | Cmp::Ls => o == Some(Less) || o == Some(Equal),
+                Cmp::Gt | Cmp::Hi => o == Some(Greater),
+                Cmp::Ge | Cmp::Hs => o == Some(Greater) || o == Some(Equal),
+                Cmp::Equ => o.is_none() || o == Some(Equal),
+                Cmp::Neu => o != Some(Equal),
+                Cmp::Ltu => o.is_none() || o == Some(Less),
+                Cmp::Leu => o != Some(Greater),
+                Cmp::Gtu => o.is_none() || o == Some(Greater),
+                Cmp::Geu => o != Some(Less),
+                Cmp::Num => o.is_some(),
+                Cmp::Nan => o.is_none(),
+            };
+            (u64::from(ev(Opcode::Setp, md, &[x, y])[0].pred()), u64::from(want))
+        }
+        FloatOp::F2I(r) => {
+            let md = Mods { rnd: Some(*r), src_ty: Some(Ty::F32), ..m(Ty::S32) };
+            let rounded = match r {
+                Rnd::Rni => fa.round_ties_even(),
+                Rnd::Rzi => fa.trunc(),
+                Rnd::Rmi => fa.floor(),
+                _ => fa.ceil(),
+            };
+            // Rust's `as` saturates and maps NaN to 0, as PTX cvt does.
+            (bits(&ev(Opcode::Cvt, md, &[x])), u64::from(rounded as i32 as u32))
+        }
+        FloatOp::I2F => {
+            let md = Mods { rnd: Some(Rnd::Rn), src_ty: Some(Ty::S32), ..m(Ty::F32) };
+            (bits(&ev(Opcode::I2F, md, &[x])), u64::from((a as i32 as f32).to_bits()))
+        }
+        FloatOp::F2F64 => {
+            let md = Mods { src_ty: Some(Ty::F32), ..m(Ty::F64) };
+            (bits(&ev(Opcode::F2F, md, &[x])), canon64(f64::from(fa)))
+        }
+        FloatOp::Sat => {
+            let mut md = m(Ty::F32);
+            md.set(Flag::Sat);
+            let s = fa + fb;
+            let want = if s.is_nan() { 0.0f32 } else { s.clamp(0.0, 1.0) };
+            // clamp keeps -0.0 as -0.0; saturation gives +0.
+            let want = if want == 0.0 { 0.0 } else { want };
+            (bits(&ev(Opcode::Add, md, &[x, y])), u64::from(want.to_bits()))
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn integer_sequences_match_reference(
+        init in prop::array::uniform4(edge_u32()),
+        ops in prop::collection::vec((int_op(), 0usize..4, 0usize..4, 0usize..4, 0usize..4), 1..24),
+    ) {
+        let mut regs = init;
+        for (op, d, s1, s2, s3) in ops {
+            let (got, want) = int_step(&op, regs[s1], regs[s2], regs[s3]);
+            prop_assert_eq!(got, want, "{:?} on {:#x}, {:#x}, {:#x}", op, regs[s1], regs[s2], regs[s3]);
+            regs[d] = got as u32;
+        }
+    }
+
+    #[test]
+    fn float_sequences_match_reference(
+        init in prop::array::uniform4(edge_f32()),
+        ops in prop::collection::vec((float_op(), 0usize..4, 0usize..4, 0usize..4, 0usize..4), 1..24),
+    ) {
+        let mut regs = init;
+        for (op, d, s1, s2, s3) in ops {
+            let (got, want) = float_step(&op, regs[s1], regs[s2], regs[s3]);
+            prop_assert_eq!(got, want, "{:?} on {:#010x}, {:#010x}, {:#010x}", op, regs[s1], regs[s2], regs[s3]);
+            regs[d] = got as u32;
+        }
+    }
+
+    #[test]
+    fn f64_ops_match_host(a in edge_f64(), b in edge_f64(), c in edge_f64()) {
+        let (x, y, z) = (Arg::bits(a), Arg::bits(b), Arg::bits(c));
+        let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+        prop_assert_eq!(bits(&ev(Opcode::DADD, Mods::new(), &[x, y])), canon64(fa + fb));
+        prop_assert_eq!(bits(&ev(Opcode::DMUL, Mods::new(), &[x, y])), canon64(fa * fb));
+        prop_assert_eq!(bits(&ev(Opcode::DFMA, Mods::new(), &[x, y, z])), canon64(fa.mul_add(fb, fc)));
+        prop_assert_eq!(bits(&ev(Opcode::Div, Mods { rnd: Some(Rnd::Rn), ..m(Ty::F64) }, &[x, y])), canon64(fa / fb));
+        let md = Mods { rnd: Some(Rnd::Rn), src_ty: Some(Ty::F64), ..m(Ty::F32) };
+        prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), u64::from(canon32(fa as f32)));
+        let md = Mods { rnd: Some(Rnd::Rn), src_ty: Some(Ty::S64), ..m(Ty::F64) };
+        prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), (a as i64 as f64).to_bits());
+        let md = Mods { rnd: Some(Rnd::Rzi), src_ty: Some(Ty::F64), ..m(Ty::U64) };
+        prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), fa.trunc() as u64);
+    }
+
+    #[test]
+    fn f64_directed_add_brackets_host(a in edge_f64(), b in edge_f64()) {
+        // rm <= exact <= rp, with rn one of the two and rz the one toward zero.
+        let (fa, fb) = (f64::from_bits(a), f64::from_bits(b));
+        let r = |mode| f64::from_bits(bits(&ev(Opcode::DADD, Mods { rnd: Some(mode), ..Mods::new() }, &[Arg::bits(a), Arg::bits(b)])));
+        let (rn, rz, rm, rp) = (r(Rnd::Rn), r(Rnd::Rz), r(Rnd::Rm), r(Rnd::Rp));
+        let s = fa + fb;
+        if s.is_finite() {
+            let (_, e) = two_sum(fa, fb);
+            prop_assert_eq!(rn.to_bits(), s.to_bits());
+            if e == 0.0 {
+                prop_assert!(rm == s && rp == s && rz == s);
+            } else {
+                let (lo, hi) = if e > 0.0 { (s, s.next_up()) } else { (s.next_down(), s) };
+                prop_assert_eq!(rm, lo);
+                prop_assert_eq!(rp, hi);
+                prop_assert_eq!(rz, if lo >= 0.0 { lo } else { hi });
+            }
+        }
+    }
+}
+
+#[test]
+fn semantics_table_rejects_impure_and_approximate_ops() {
+    use ptxas_rs::ori::semantics::EvalError;
+    assert_eq!(eval(Opcode::Bra, &Mods::new(), &[]), Err(EvalError::NotPure(Opcode::Bra)));
+    assert!(matches!(eval(Opcode::MUFU, &Mods::new(), &[Arg::bits(0)]), Err(EvalError::Unsupported(_))));
+    assert!(matches!(eval(Opcode::Add, &m(Ty::F16), &[Arg::bits(0), Arg::bits(0)]), Err(EvalError::Unsupported(_))));
+    assert!(matches!(eval(Opcode::Add, &m(Ty::U32), &[Arg::bits(0)]), Err(EvalError::BadOperands(_))));
+}
+
+#[test]
+fn generator_covers_the_opcode_table() {
+    // Guards against a generator that silently degenerates to empty functions.
+    let mut seen = std::collections::BTreeSet::new();
+    let mut total = 0;
+    for seed in 0..200u64 {
+        let f = gen_function(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, 4, 12, seed % 2 == 0, seed % 3 == 0, seed % 5 == 0);
+        ori::verify_function(&f).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{f}"));
+        for (_, i) in f.inst_order() {
+            seen.insert(f.insts[i].opcode);
+            total += 1;
+        }
+    }
+    assert!(total > 5000, "only {total} instructions generated");
+    let pure = Opcode::all().filter(|o| !o.info().is_terminator() && !o.info().has(OpFlags::PHI) && !o.info().has(OpFlags::CALL)).count();
+    assert!(seen.len() + 4 >= pure, "generator reached {} of {pure} opcodes: {seen:?}", seen.len());
+}
