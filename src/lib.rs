@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod cubin;
 pub mod driver;
-pub mod ori;
 pub mod fuzzing;
+pub mod ori;
 pub mod ptx;
+pub mod sass;

@@ -2,7 +2,9 @@
 //!
 //! - [`parse`] / [`parse_bytes`]: the pest grammar (`grammar.pest`) for the whole PTX 9.0
 //!   surface that ptxas 13.0.88 accepts, built into the typed [`ast`] with spans. Failures are
-//!   single fatal diagnostics worded and located exactly as ptxas's ([`syntax`]).
+//!   single fatal diagnostics worded and located exactly as ptxas's ([`syntax`]). A
+//!   hand-written parser (`fast.rs`) builds the same tree first; wherever it is unsure (any
+//!   error included) the pest grammar, the reference, decides.
 //! - [`print`]: canonical PTX; `parse(print(m)) == m` (spans aside) and printing is idempotent.
 //! - [`lexer`]: a token-level view used by tools that need tokens rather than a tree.
 //!
@@ -10,6 +12,7 @@
 //! and the semantic checks apply to the tree afterwards.
 
 pub mod ast;
+mod fast;
 pub mod isa;
 pub mod lexer;
 pub mod limits;

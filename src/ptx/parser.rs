@@ -34,7 +34,32 @@ pub fn parse(src: &str, file_name: &str) -> Result<Module, Diagnostic> {
 
 /// Parses PTX given as bytes (as read from a file): bytes that are not ASCII give ptxas's
 /// `Unexpected non-ASCII character` error rather than a UTF-8 error.
+///
+/// The hand-written parser (`fast.rs`) runs first; where it returns no tree (every syntax
+/// error, anything it does not model) the pest grammar decides, so every diagnostic is the
+/// reference's.
 pub fn parse_bytes(bytes: &[u8], file_name: &str) -> Result<Module, Diagnostic> {
+    parse_with(bytes, file_name, true)
+}
+
+/// [`parse_bytes`] with the pest grammar only (the reference the fast path is checked against).
+#[doc(hidden)]
+pub fn parse_bytes_reference(bytes: &[u8], file_name: &str) -> Result<Module, Diagnostic> {
+    parse_with(bytes, file_name, false)
+}
+
+/// The fast path alone, after the same pre-checks: `None` where [`parse_bytes`] would fall
+/// back to the pest grammar (or fail a pre-check). For the differential test and benchmarks.
+#[doc(hidden)]
+pub fn parse_bytes_fast_only(bytes: &[u8]) -> Option<Module> {
+    syntax::check_bytes(bytes).ok()?;
+    let src = std::str::from_utf8(bytes).ok()?;
+    syntax::check_header(src, "x").ok()?;
+    let depth = limits::check_nesting(src).ok()?;
+    with_stack(depth, || super::fast::parse(src), None)
+}
+
+fn parse_with(bytes: &[u8], file_name: &str, fast: bool) -> Result<Module, Diagnostic> {
     // 1. Byte scan (ptxas does this before tokenising anything).
     syntax::check_bytes(bytes)?;
     // ASCII only from here, so `from_utf8` cannot fail and byte columns are character columns.
@@ -42,20 +67,26 @@ pub fn parse_bytes(bytes: &[u8], file_name: &str) -> Result<Module, Diagnostic> 
     // 2. Header directives, 3. nesting depth.
     syntax::check_header(src, file_name)?;
     let depth = limits::check_nesting(src).map_err(|f| syntax::diagnostic(src, file_name, f))?;
-    // 4. Grammar and AST.
-    let run = || parse_checked(src).map_err(|f| syntax::diagnostic(src, file_name, f));
+    // 4. Grammar and AST: the fast path, else the reference grammar.
+    let run = || {
+        if fast && let Some(m) = super::fast::parse(src) {
+            return Ok(m);
+        }
+        parse_checked(src).map_err(|f| syntax::diagnostic(src, file_name, f))
+    };
+    with_stack(depth, run, Err(syntax::diagnostic(src, file_name, ParseFailure::MemoryExhausted(0))))
+}
+
+/// Runs `f` on this thread when the input's bracket depth is small, else on a helper thread
+/// with a stack sized for [`limits::MAX_NESTING`]; `failed` if that thread cannot run.
+fn with_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send, failed: T) -> T {
     if depth <= limits::SMALL_STACK_DEPTH {
-        run()
-    } else {
-        std::thread::scope(|s| {
-            match std::thread::Builder::new().stack_size(limits::BIG_STACK_BYTES).spawn_scoped(s, run) {
-                Ok(handle) => handle
-                    .join()
-                    .unwrap_or_else(|_| Err(syntax::diagnostic(src, file_name, ParseFailure::MemoryExhausted(0)))),
-                Err(_) => Err(syntax::diagnostic(src, file_name, ParseFailure::MemoryExhausted(0))),
-            }
-        })
+        return f();
     }
+    std::thread::scope(|s| match std::thread::Builder::new().stack_size(limits::BIG_STACK_BYTES).spawn_scoped(s, f) {
+        Ok(handle) => handle.join().unwrap_or(failed),
+        Err(_) => failed,
+    })
 }
 
 fn parse_checked(src: &str) -> Result<Module, ParseFailure> {

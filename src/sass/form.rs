@@ -1,0 +1,930 @@
+//! Table-driven instruction forms: ONE description per form drives decode, encode, print and
+//! parse.
+//!
+//! A [`Form`] is identified by the 12-bit key in bits [0:12) (opcode + operand-form selector).
+//! It lists its operand [`Slot`]s (bit positions, decorations, when nvdisasm shows them) and
+//! names the mnemonic base. Every other bit of [12:105) except the guard is the form's
+//! *residue*; the per-arch modifier table ([`ModEntry`], generated — see `gen/README.md`) maps
+//! each known residue to the modifier suffix nvdisasm prints (`.GE.U32.AND`).
+//!
+//! Invariants:
+//! - decoding never panics; a word whose key has no form, whose residue is not in the table, or
+//!   whose bits 126–127 are set is an error, never a guess;
+//! - every bit of a decoded word is owned by exactly one of: key, guard, a slot, the residue,
+//!   the control field — so `encode(decode(w)) == w` holds by construction;
+//! - encoding checks every field's range ([`super::bits::put`]).
+
+use super::bits::{get, get_signed, mask, put, put_signed};
+use super::control::{CONTROL_MASK, Control};
+use super::operand::*;
+use super::{DecodeError, EncodeError, ParseError};
+
+/// How an immediate slot is spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImmStyle {
+    /// `0xfffffff0` (unsigned hex).
+    Hex,
+    /// `-0x10` (two's complement of the field width, signed hex).
+    SignedHex,
+    /// FP32 bits, printed as a float.
+    F32,
+    /// High 32 bits of an FP64, printed as a float.
+    F64Hi,
+}
+
+/// How a branch target is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    /// sm_90+ BRA/CALL: offset bits [2:10) in [16:24), bits [10..) signed in [34:82).
+    Split,
+    /// Signed byte offset in [32:82) (BSSY on sm_90, everything before sm_90).
+    Plain,
+}
+
+/// Where a slot's value lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// General register, 8 bits.
+    R(u8),
+    /// Uniform register, 6 bits.
+    Ur(u8),
+    /// Predicate, 3 bits.
+    P(u8),
+    /// Uniform predicate, 3 bits.
+    Up(u8),
+    /// Immediate of `width` bits at `at`.
+    Imm {
+        /// First bit.
+        at: u8,
+        /// Width in bits.
+        width: u8,
+        /// Spelling.
+        style: ImmStyle,
+    },
+    /// Constant bank: bank in [54:59), offset `off_width` bits at `off_at` scaled by `scale`,
+    /// optional index register at `index_at`.
+    CBank {
+        /// First offset bit.
+        off_at: u8,
+        /// Offset width.
+        off_width: u8,
+        /// Offset unit in bytes (4 for ALU operands, 1 for LDC).
+        scale: u8,
+        /// Index register field.
+        index_at: Option<u8>,
+    },
+    /// Memory address.
+    Mem {
+        /// Address register field.
+        ra_at: Option<u8>,
+        /// `.64` flag bit.
+        wide_bit: Option<u8>,
+        /// Uniform address register field.
+        ur_at: Option<u8>,
+        /// Bit that makes the uniform register visible (`[R+UR0]`); `None`: visible unless URZ.
+        ur_flag: Option<u8>,
+        /// Offset field (signed).
+        off_at: u8,
+        /// Offset width.
+        off_width: u8,
+        /// Descriptor uniform register field.
+        desc_at: Option<u8>,
+    },
+    /// Special register, 8 bits.
+    Sr(u8),
+    /// Branch target.
+    Target(TargetKind),
+    /// Convergence barrier, 4 bits.
+    B(u8),
+}
+
+/// When nvdisasm shows a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    /// Always printed.
+    Always,
+    /// Printed unless it holds its default (RZ/URZ/PT/0 without decorations).
+    IfNotDefault,
+    /// Printed when the word's bit is 1.
+    IfBit(u8),
+    /// Printed when the first bit is 1 and the second 0.
+    IfBitNot(u8, u8),
+}
+
+/// How a slot's negation bit is spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NegStyle {
+    /// `-R`.
+    Minus,
+    /// `~R`.
+    Tilde,
+    /// `~R` when the word's bit is 1, `-R` otherwise.
+    TildeIfBit(u8),
+}
+
+/// One operand position of a form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// Value field.
+    pub kind: Kind,
+    /// Visibility.
+    pub show: Show,
+    /// Negation bit.
+    pub neg: Option<u8>,
+    /// Spelling of the negation.
+    pub neg_style: NegStyle,
+    /// Absolute-value bit.
+    pub abs: Option<u8>,
+    /// Logical-not bit (`!P`).
+    pub not: Option<u8>,
+    /// Reuse flag index in the control word.
+    pub reuse: Option<u8>,
+}
+
+impl Slot {
+    /// A slot with no decorations, always shown.
+    pub const fn new(kind: Kind) -> Slot {
+        Slot { kind, show: Show::Always, neg: None, neg_style: NegStyle::Minus, abs: None, not: None, reuse: None }
+    }
+    /// With a negation bit.
+    pub const fn neg(mut self, bit: u8) -> Slot {
+        self.neg = Some(bit);
+        self
+    }
+    /// With a negation bit spelled `~` when `bit` is set.
+    pub const fn neg_tilde_if(mut self, neg: u8, bit: u8) -> Slot {
+        self.neg = Some(neg);
+        self.neg_style = NegStyle::TildeIfBit(bit);
+        self
+    }
+    /// With an absolute-value bit.
+    pub const fn abs(mut self, bit: u8) -> Slot {
+        self.abs = Some(bit);
+        self
+    }
+    /// With a logical-not bit.
+    pub const fn not(mut self, bit: u8) -> Slot {
+        self.not = Some(bit);
+        self
+    }
+    /// With a reuse flag.
+    pub const fn reuse(mut self, idx: u8) -> Slot {
+        self.reuse = Some(idx);
+        self
+    }
+    /// Shown only when not default.
+    pub const fn opt(mut self) -> Slot {
+        self.show = Show::IfNotDefault;
+        self
+    }
+    /// Shown only when `a` is set and `b` clear.
+    pub const fn if_bit_not(mut self, a: u8, b: u8) -> Slot {
+        self.show = Show::IfBitNot(a, b);
+        self
+    }
+    /// Shown only when `bit` is set.
+    pub const fn if_bit(mut self, bit: u8) -> Slot {
+        self.show = Show::IfBit(bit);
+        self
+    }
+
+    /// Bits of the word this slot owns (value field and decorations).
+    pub fn bits(&self) -> u128 {
+        let b = |at: u8, w: u32| mask(u32::from(at), w);
+        let mut m = match self.kind {
+            Kind::R(at) | Kind::Sr(at) => b(at, 8),
+            Kind::Ur(at) => b(at, 6),
+            Kind::P(at) | Kind::Up(at) => b(at, 3),
+            Kind::B(at) => b(at, 4),
+            Kind::Imm { at, width, .. } => b(at, u32::from(width)),
+            Kind::CBank { off_at, off_width, index_at, .. } => {
+                b(54, 5) | b(off_at, u32::from(off_width)) | index_at.map_or(0, |a| b(a, 8))
+            }
+            Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. } => {
+                ra_at.map_or(0, |a| b(a, 8))
+                    | wide_bit.map_or(0, |a| b(a, 1))
+                    | ur_at.map_or(0, |a| b(a, 6))
+                    | b(off_at, u32::from(off_width))
+                    | desc_at.map_or(0, |a| b(a, 6))
+            }
+            Kind::Target(TargetKind::Split) => b(16, 8) | b(34, 48),
+            Kind::Target(TargetKind::Plain) => b(32, 50),
+        };
+        for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
+            m |= b(bit, 1);
+        }
+        m
+    }
+
+    fn default_value(&self) -> Value {
+        match self.kind {
+            Kind::R(_) => Value::R(255),
+            Kind::Ur(_) => Value::Ur(63),
+            Kind::P(_) => Value::P(7),
+            Kind::Up(_) => Value::Up(7),
+            Kind::B(_) => Value::B(0),
+            Kind::Sr(_) => Value::Sr(0),
+            Kind::Target(_) => Value::Target(0),
+            Kind::Imm { .. } => Value::Imm(0),
+            Kind::CBank { .. } => Value::CBank { bank: 0, offset: 0, index: 255 },
+            Kind::Mem { ur_flag, desc_at, .. } => Value::Mem {
+                ra: 255,
+                wide: false,
+                ur: if ur_flag.is_some() { 0 } else { 63 },
+                offset: 0,
+                desc: desc_at.map(|_| 0),
+            },
+        }
+    }
+
+    fn decode(&self, w: u128, reuse_flags: u8) -> Operand {
+        let g = |at: u8, width: u32| get(w, u32::from(at), width);
+        let value = match self.kind {
+            Kind::R(at) => Value::R(g(at, 8) as u8),
+            Kind::Ur(at) => Value::Ur(g(at, 6) as u8),
+            Kind::P(at) => Value::P(g(at, 3) as u8),
+            Kind::Up(at) => Value::Up(g(at, 3) as u8),
+            Kind::B(at) => Value::B(g(at, 4) as u8),
+            Kind::Sr(at) => Value::Sr(g(at, 8) as u8),
+            Kind::Imm { at, width, .. } => Value::Imm(g(at, u32::from(width))),
+            Kind::CBank { off_at, off_width, scale, index_at } => Value::CBank {
+                bank: g(54, 5) as u8,
+                offset: (g(off_at, u32::from(off_width)) as u32) * u32::from(scale),
+                index: index_at.map_or(255, |a| g(a, 8) as u8),
+            },
+            Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. } => Value::Mem {
+                ra: ra_at.map_or(255, |a| g(a, 8) as u8),
+                wide: wide_bit.is_some_and(|a| g(a, 1) == 1),
+                ur: ur_at.map_or(63, |a| g(a, 6) as u8),
+                offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
+                desc: desc_at.map(|a| g(a, 6) as u8),
+            },
+            Kind::Target(TargetKind::Split) => Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)),
+            Kind::Target(TargetKind::Plain) => Value::Target(get_signed(w, 32, 50)),
+        };
+        let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
+        Operand {
+            value,
+            neg: flag(self.neg),
+            abs: flag(self.abs),
+            not: flag(self.not),
+            reuse: self.reuse.is_some_and(|i| reuse_flags >> i & 1 == 1),
+        }
+    }
+
+    fn encode(&self, op: &Operand, w: &mut u128) -> Result<(), EncodeError> {
+        let p = |w: &mut u128, at: u8, width: u32, v: u64, what| put(w, u32::from(at), width, v, what);
+        match (self.kind, op.value) {
+            (Kind::R(at), Value::R(n)) => p(w, at, 8, n.into(), "register")?,
+            (Kind::Ur(at), Value::Ur(n)) => p(w, at, 6, n.into(), "uniform register")?,
+            (Kind::P(at), Value::P(n)) => p(w, at, 3, n.into(), "predicate")?,
+            (Kind::Up(at), Value::Up(n)) => p(w, at, 3, n.into(), "uniform predicate")?,
+            (Kind::B(at), Value::B(n)) => p(w, at, 4, n.into(), "barrier")?,
+            (Kind::Sr(at), Value::Sr(n)) => p(w, at, 8, n.into(), "special register")?,
+            (Kind::Imm { at, width, .. }, Value::Imm(v)) => p(w, at, u32::from(width), v, "immediate")?,
+            (Kind::CBank { off_at, off_width, scale, index_at }, Value::CBank { bank, offset, index }) => {
+                p(w, 54, 5, bank.into(), "constant bank")?;
+                if offset % u32::from(scale) != 0 {
+                    return Err(EncodeError::Field { what: "constant offset alignment", value: offset.into(), width: off_width.into() });
+                }
+                p(w, off_at, off_width.into(), u64::from(offset / u32::from(scale)), "constant offset")?;
+                match index_at {
+                    Some(a) => p(w, a, 8, index.into(), "constant index register")?,
+                    None if index != 255 => return Err(EncodeError::Shape("this constant operand has no index register")),
+                    None => {}
+                }
+            }
+            (Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. }, Value::Mem { ra, wide, ur, offset, desc }) => {
+                match ra_at {
+                    Some(a) => p(w, a, 8, ra.into(), "address register")?,
+                    None if ra != 255 => return Err(EncodeError::Shape("no address register here")),
+                    None => {}
+                }
+                match wide_bit {
+                    Some(a) => p(w, a, 1, wide.into(), ".64")?,
+                    None if wide => return Err(EncodeError::Shape("no .64 address here")),
+                    None => {}
+                }
+                match ur_at {
+                    Some(a) => p(w, a, 6, ur.into(), "uniform address register")?,
+                    None if ur != 63 => return Err(EncodeError::Shape("no uniform address register here")),
+                    None => {}
+                }
+                put_signed(w, off_at.into(), off_width.into(), offset.into(), "address offset")?;
+                match (desc_at, desc) {
+                    (Some(a), Some(d)) => p(w, a, 6, d.into(), "descriptor")?,
+                    (None, None) => {}
+                    _ => return Err(EncodeError::Shape("descriptor presence differs from the form")),
+                }
+            }
+            (Kind::Target(k), Value::Target(off)) => {
+                if off % 4 != 0 {
+                    return Err(EncodeError::Field { what: "branch offset alignment", value: off as u64, width: 50 });
+                }
+                match k {
+                    TargetKind::Split => {
+                        p(w, 16, 8, ((off >> 2) & 0xff) as u64, "branch offset")?;
+                        put_signed(w, 34, 48, off >> 10, "branch offset")?;
+                    }
+                    TargetKind::Plain => put_signed(w, 32, 50, off, "branch offset")?,
+                }
+            }
+            _ => return Err(EncodeError::Shape("operand kind does not match the form's slot")),
+        }
+        for (bit, on, what) in [(self.neg, op.neg, "negation"), (self.abs, op.abs, "absolute value"), (self.not, op.not, "not")] {
+            match bit {
+                Some(b) => p(w, b, 1, on.into(), what)?,
+                None if on => return Err(EncodeError::Shape("decoration not available on this slot")),
+                None => {}
+            }
+        }
+        if op.reuse && self.reuse.is_none() {
+            return Err(EncodeError::Shape(".reuse not available on this slot"));
+        }
+        Ok(())
+    }
+
+    fn shown(&self, op: &Operand, w: u128) -> bool {
+        match self.show {
+            Show::Always => true,
+            Show::IfBit(b) => get(w, b.into(), 1) == 1,
+            Show::IfBitNot(a, b) => get(w, a.into(), 1) == 1 && get(w, b.into(), 1) == 0,
+            Show::IfNotDefault => *op != Operand::plain(self.default_value()),
+        }
+    }
+}
+
+/// Nvdisasm alias rules that rename a form depending on operand values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alias {
+    /// No alias.
+    None,
+    /// IMAD: `.MOV` (Ra = Rb = RZ), `.IADD` (B = imm 1), `.SHL` (B = power-of-two imm, C = RZ).
+    Imad,
+}
+
+/// One instruction form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Form {
+    /// Bits [0:12).
+    pub key: u16,
+    /// Mnemonic without modifiers.
+    pub base: &'static str,
+    /// Operand slots in printing order.
+    pub slots: &'static [Slot],
+    /// The guard is a uniform predicate (`@UP0`).
+    pub uniform_guard: bool,
+    /// Alias rule.
+    pub alias: Alias,
+}
+
+impl Form {
+    /// The residue mask: bits [12:105) not owned by the guard or a slot.
+    pub fn residue_mask(&self) -> u128 {
+        let owned = self.slots.iter().fold(mask(0, 16), |m, s| m | s.bits());
+        mask(0, 105) & !owned
+    }
+}
+
+/// A generated modifier-table entry: residue bits → printed suffix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModEntry {
+    /// Form key.
+    pub key: u16,
+    /// Residue bits (as in the word).
+    pub residue: u128,
+    /// Suffix nvdisasm prints after the base (and alias), e.g. `.GE.U32.AND`.
+    pub suffix: &'static str,
+}
+
+/// A decoded instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instruction {
+    /// Its form.
+    pub form: &'static Form,
+    /// Guard predicate (`P`/`UP` value with `not`); `PT` without `not` means unguarded.
+    pub guard: Operand,
+    /// Residue bits (modifiers) as stored in the word.
+    pub residue: u128,
+    /// The modifier suffix the residue prints as.
+    pub suffix: &'static str,
+    /// Operands, one per slot of the form.
+    pub operands: Vec<Operand>,
+    /// Scheduling control bits.
+    pub control: Control,
+}
+
+/// An architecture's tables.
+#[derive(Debug, Clone, Copy)]
+pub struct Tables {
+    /// nvdisasm's name of the arch (`SM90`).
+    pub name: &'static str,
+    /// Forms, sorted by key.
+    pub forms: &'static [Form],
+    /// Modifier table, sorted by (key, residue).
+    pub mods: &'static [ModEntry],
+    /// Special-register names by id.
+    pub sregs: &'static [(u8, &'static str)],
+}
+
+impl Tables {
+    /// The form for a key.
+    pub fn form(&self, key: u16) -> Option<&'static Form> {
+        self.forms.binary_search_by_key(&key, |f| f.key).ok().map(|i| &self.forms[i])
+    }
+
+    fn suffix(&self, key: u16, residue: u128) -> Option<&'static str> {
+        self.mods.binary_search_by(|e| (e.key, e.residue).cmp(&(key, residue))).ok().map(|i| self.mods[i].suffix)
+    }
+
+    /// Decodes the form, guard, operands and control bits, without looking the residue up
+    /// (the suffix is left empty). Used by the table generator; [`Tables::decode`] is the
+    /// checked entry point.
+    pub fn decode_unchecked(&self, word: u128) -> Result<Instruction, DecodeError> {
+        if word >> 126 != 0 {
+            return Err(DecodeError::ReservedBits);
+        }
+        let key = (word & 0xfff) as u16;
+        let form = self.form(key).ok_or(DecodeError::UnknownOpcode(key))?;
+        let control = Control::unpack(word);
+        let gidx = get(word, 12, 3) as u8;
+        let gnot = get(word, 15, 1) == 1;
+        let guard = Operand {
+            value: if form.uniform_guard { Value::Up(gidx) } else { Value::P(gidx) },
+            not: gnot,
+            ..Operand::plain(Value::P(7))
+        };
+        let operands = form.slots.iter().map(|s| s.decode(word, control.reuse)).collect();
+        Ok(Instruction { form, guard, residue: word & form.residue_mask(), suffix: "", operands, control })
+    }
+
+    /// Decodes a word. Errors: unknown key, unknown modifier residue, reserved bits set.
+    pub fn decode(&self, word: u128) -> Result<Instruction, DecodeError> {
+        let mut inst = self.decode_unchecked(word)?;
+        inst.suffix = self
+            .suffix(inst.form.key, inst.residue)
+            .ok_or(DecodeError::UnknownModifiers { opcode: inst.form.base, key: inst.form.key, residue: inst.residue })?;
+        Ok(inst)
+    }
+
+    /// Encodes an instruction to its 128-bit word.
+    pub fn encode(&self, inst: &Instruction) -> Result<u128, EncodeError> {
+        let form = inst.form;
+        if inst.operands.len() != form.slots.len() {
+            return Err(EncodeError::Shape("operand count differs from the form"));
+        }
+        if inst.residue & !form.residue_mask() != 0 {
+            return Err(EncodeError::Shape("residue has bits outside the form's residue mask"));
+        }
+        let mut w = u128::from(form.key) | inst.residue;
+        match inst.guard.value {
+            Value::P(n) if !form.uniform_guard => put(&mut w, 12, 3, n.into(), "guard")?,
+            Value::Up(n) if form.uniform_guard => put(&mut w, 12, 3, n.into(), "guard")?,
+            _ => return Err(EncodeError::Shape("guard kind differs from the form")),
+        }
+        put(&mut w, 15, 1, inst.guard.not.into(), "guard negation")?;
+        let mut control = inst.control;
+        for (slot, op) in form.slots.iter().zip(&inst.operands) {
+            slot.encode(op, &mut w)?;
+            if let (Some(i), true) = (slot.reuse, op.reuse) {
+                control.reuse |= 1 << i;
+            }
+        }
+        Ok(w | (control.pack()? & CONTROL_MASK))
+    }
+
+    fn alias(&self, inst: &Instruction) -> &'static str {
+        match inst.form.alias {
+            Alias::None => "",
+            Alias::Imad => imad_alias(inst),
+        }
+    }
+
+    /// The mnemonic with modifiers, as nvdisasm prints it.
+    pub fn mnemonic(&self, inst: &Instruction) -> String {
+        format!("{}{}{}", inst.form.base, self.alias(inst), inst.suffix)
+    }
+
+    /// Prints the instruction as nvdisasm does (without ` ;`). `addr` is the instruction's
+    /// byte address; `label` names branch targets (absolute addresses) for cubin listings —
+    /// without it targets print as nvdisasm `-b` prints them (absolute signed hex).
+    pub fn print(&self, inst: &Instruction, addr: u64, label: Option<&dyn Fn(i64) -> Option<String>>) -> String {
+        let mut s = String::new();
+        let g = inst.guard;
+        let (gi, gname) = match g.value {
+            Value::Up(n) => (n, upred_name(n)),
+            Value::P(n) => (n, pred_name(n)),
+            _ => (7, String::new()),
+        };
+        if gi != 7 || g.not {
+            s.push('@');
+            if g.not {
+                s.push('!');
+            }
+            s.push_str(&gname);
+            s.push(' ');
+        }
+        s.push_str(&self.mnemonic(inst));
+        let w = self.encode(inst).unwrap_or(inst.residue);
+        let ops: Vec<String> = inst
+            .form
+            .slots
+            .iter()
+            .zip(&inst.operands)
+            .filter(|(sl, op)| sl.shown(op, w))
+            .map(|(sl, op)| self.operand_text(sl, op, w, addr, label))
+            .collect();
+        if !ops.is_empty() {
+            s.push(' ');
+            let n = ops.len();
+            for (i, o) in ops.iter().enumerate() {
+                s.push_str(o);
+                if i + 1 < n {
+                    // nvdisasm pads INF/QNAN immediates with a space before a following comma.
+                    if o.ends_with("INF") || o.ends_with("QNAN") {
+                        s.push(' ');
+                    }
+                    s.push_str(", ");
+                }
+            }
+        }
+        s
+    }
+
+    fn operand_text(&self, sl: &Slot, op: &Operand, w: u128, addr: u64, label: Option<&dyn Fn(i64) -> Option<String>>) -> String {
+        let core = match op.value {
+            Value::R(n) => reg_name(n),
+            Value::Ur(n) => ureg_name(n),
+            Value::P(n) => pred_name(n),
+            Value::Up(n) => upred_name(n),
+            Value::B(n) => format!("B{n}"),
+            Value::Sr(n) => match self.sregs.iter().find(|(i, _)| *i == n) {
+                Some((_, name)) => (*name).to_string(),
+                None => format!("SR{n}"),
+            },
+            Value::Imm(v) => match sl.kind {
+                Kind::Imm { width, style, .. } => match style {
+                    ImmStyle::Hex => format!("{v:#x}"),
+                    ImmStyle::SignedHex => signed_hex(sext(v, width)),
+                    ImmStyle::F32 => f32_text(v as u32),
+                    ImmStyle::F64Hi => f64hi_text(v as u32),
+                },
+                _ => format!("{v:#x}"),
+            },
+            Value::CBank { bank, offset, index } => {
+                if index == 255 {
+                    format!("c[{bank:#x}][{offset:#x}]")
+                } else if offset == 0 {
+                    format!("c[{bank:#x}][{}]", reg_name(index))
+                } else {
+                    format!("c[{bank:#x}][{}+{offset:#x}]", reg_name(index))
+                }
+            }
+            Value::Mem { ra, wide, ur, offset, desc } => {
+                let mut parts = Vec::new();
+                if ra != 255 || wide {
+                    parts.push(format!("{}{}", reg_name(ra), if wide { ".64" } else { "" }));
+                }
+                let ur_shown = match sl.kind {
+                    Kind::Mem { ur_flag: Some(b), .. } => get(w, b.into(), 1) == 1,
+                    _ => ur != 63,
+                };
+                if ur_shown {
+                    parts.push(ureg_name(ur));
+                }
+                let mut inner = parts.join("+");
+                if offset != 0 || inner.is_empty() {
+                    if inner.is_empty() {
+                        inner = signed_hex(offset.into());
+                    } else {
+                        inner.push('+');
+                        inner.push_str(&signed_hex(offset.into()));
+                    }
+                }
+                match desc {
+                    Some(d) => format!("desc[{}][{inner}]", ureg_name(d)),
+                    None => format!("[{inner}]"),
+                }
+            }
+            Value::Target(off) => {
+                let abs = addr as i64 + 16 + off;
+                match label.and_then(|f| f(abs)) {
+                    Some(name) => format!("`({name})"),
+                    None => signed_hex(abs),
+                }
+            }
+        };
+        let mut t = core;
+        if op.abs {
+            t = format!("|{t}|");
+        }
+        if op.neg {
+            let tilde = match sl.neg_style {
+                NegStyle::Minus => false,
+                NegStyle::Tilde => true,
+                NegStyle::TildeIfBit(b) => get(w, b.into(), 1) == 1,
+            };
+            t = format!("{}{t}", if tilde { '~' } else { '-' });
+        }
+        if op.not {
+            t = format!("!{t}");
+        }
+        if op.reuse {
+            t.push_str(".reuse");
+        }
+        t
+    }
+
+    /// Parses nvdisasm text (without ` ;`) into an instruction with default control bits.
+    /// `addr` resolves raw branch targets; labelled targets are not accepted.
+    pub fn parse(&self, text: &str, addr: u64) -> Result<Instruction, ParseError> {
+        let text = text.trim().trim_end_matches(';').trim();
+        let (guard_tok, rest) = if let Some(r) = text.strip_prefix('@') {
+            let (g, r) = r.split_once(' ').ok_or_else(|| ParseError::new(text, "guard without instruction"))?;
+            (Some(g), r.trim_start())
+        } else {
+            (None, text)
+        };
+        let (mn, ops_text) = rest.split_once(' ').map_or((rest, ""), |(a, b)| (a, b.trim()));
+        let ops: Vec<String> = if ops_text.is_empty() { Vec::new() } else { split_operands(ops_text) };
+        let mut last_err = ParseError::new(text, "no form with this mnemonic");
+        for form in self.forms {
+            let Some(after) = mn.strip_prefix(form.base) else { continue };
+            if !after.is_empty() && !after.starts_with('.') {
+                continue;
+            }
+            match self.parse_form(form, guard_tok, after, &ops, addr) {
+                Ok(i) => return Ok(i),
+                Err(e) => last_err = ParseError::new(text, &e),
+            }
+        }
+        Err(last_err)
+    }
+
+    fn parse_form(&self, form: &'static Form, guard: Option<&str>, after: &str, ops: &[String], addr: u64) -> Result<Instruction, String> {
+        let guard = match guard {
+            None => Operand { value: if form.uniform_guard { Value::Up(7) } else { Value::P(7) }, ..Operand::plain(Value::P(7)) },
+            Some(g) => {
+                let (not, g) = g.strip_prefix('!').map_or((false, g), |r| (true, r));
+                let v = parse_value_pred(g, form.uniform_guard).ok_or("bad guard")?;
+                Operand { not, ..Operand::plain(v) }
+            }
+        };
+        // Candidate residues: entries of this key whose alias+suffix spell `after`.
+        let mut candidates: Vec<&ModEntry> = self.mods.iter().filter(|e| e.key == form.key).collect();
+        candidates.retain(|e| after.ends_with(e.suffix) && {
+            let alias = &after[..after.len() - e.suffix.len()];
+            alias.is_empty() || matches!(alias, ".MOV" | ".IADD" | ".SHL") && form.alias == Alias::Imad
+        });
+        if candidates.is_empty() {
+            return Err(format!("no modifier entry of {:#x} spells {after:?}", form.key));
+        }
+        // Slot assignment: shown slots consume operands in order; optional ones may be skipped.
+        for entry in candidates {
+            let alias = &after[..after.len() - entry.suffix.len()];
+            let mut inst = Instruction {
+                form,
+                guard,
+                residue: entry.residue,
+                suffix: entry.suffix,
+                operands: form.slots.iter().map(|s| Operand::plain(s.default_value())).collect(),
+                control: Control { write_sb: None, read_sb: None, ..Control::default() },
+            };
+            if self.assign(&mut inst, 0, ops, addr) && self.alias(&inst) == alias {
+                if let Ok(w) = self.encode(&inst) {
+                    // The residue may decide visibility (IfBit); re-check against the word.
+                    let shown = form.slots.iter().zip(&inst.operands).filter(|(s, o)| s.shown(o, w)).count();
+                    if shown == ops.len() {
+                        return Ok(inst);
+                    }
+                }
+            }
+        }
+        Err("operands do not fit the form".into())
+    }
+
+    fn assign(&self, inst: &mut Instruction, slot: usize, ops: &[String], addr: u64) -> bool {
+        let form = inst.form;
+        if slot == form.slots.len() {
+            return ops.is_empty();
+        }
+        let sl = &form.slots[slot];
+        let must_show = match sl.show {
+            Show::Always => true,
+            Show::IfBit(b) => get(inst.residue, b.into(), 1) == 1,
+            Show::IfBitNot(a, b) => get(inst.residue, a.into(), 1) == 1 && get(inst.residue, b.into(), 1) == 0,
+            Show::IfNotDefault => false,
+        };
+        if let Some(tok) = ops.first() {
+            if let Some(op) = self.parse_operand(sl, tok, addr) {
+                let saved = inst.operands[slot];
+                inst.operands[slot] = op;
+                if self.assign(inst, slot + 1, &ops[1..], addr) {
+                    return true;
+                }
+                inst.operands[slot] = saved;
+            }
+        }
+        if must_show {
+            return false;
+        }
+        self.assign(inst, slot + 1, ops, addr)
+    }
+
+    fn parse_operand(&self, sl: &Slot, tok: &str, addr: u64) -> Option<Operand> {
+        let mut t = tok.trim();
+        let mut op = Operand::plain(sl.default_value());
+        if let Some(r) = t.strip_suffix(".reuse") {
+            op.reuse = true;
+            t = r;
+        }
+        if let Some(r) = t.strip_prefix('!') {
+            op.not = true;
+            t = r;
+        }
+        if let Some(r) = t.strip_prefix('-').filter(|_| sl.neg.is_some() && !matches!(sl.kind, Kind::Imm { .. } | Kind::Target(_))) {
+            op.neg = true;
+            t = r;
+        } else if let Some(r) = t.strip_prefix('~').filter(|_| sl.neg.is_some()) {
+            op.neg = true;
+            t = r;
+        }
+        if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+            op.abs = true;
+            t = r;
+        }
+        op.value = match sl.kind {
+            Kind::R(_) => Value::R(parse_reg(t, "R", 255)?),
+            Kind::Ur(_) => Value::Ur(parse_reg(t, "UR", 63)?),
+            Kind::P(_) => parse_value_pred(t, false)?,
+            Kind::Up(_) => parse_value_pred(t, true)?,
+            Kind::B(_) => Value::B(t.strip_prefix('B')?.parse().ok()?),
+            Kind::Sr(_) => Value::Sr(self.sregs.iter().find(|(_, n)| *n == t)?.0),
+            Kind::Imm { width, style, .. } => {
+                let v = match style {
+                    ImmStyle::Hex => parse_hex(t)? as u64,
+                    ImmStyle::SignedHex => (parse_hex(t)? as u64) & mask(0, width.into()) as u64,
+                    ImmStyle::F32 | ImmStyle::F64Hi => return self.parse_float(sl, t, op),
+                };
+                Value::Imm(v)
+            }
+            Kind::CBank { .. } => {
+                let r = t.strip_prefix("c[")?;
+                let (bank, r) = r.split_once("][")?;
+                let inner = r.strip_suffix(']')?;
+                let bank = parse_hex(bank)? as u8;
+                let (index, off) = if inner.starts_with('R') {
+                    match inner.split_once('+') {
+                        Some((reg, o)) => (parse_reg(reg, "R", 255)?, parse_hex(o)? as u32),
+                        None => (parse_reg(inner, "R", 255)?, 0),
+                    }
+                } else {
+                    (255, parse_hex(inner)? as u32)
+                };
+                Value::CBank { bank, offset: off, index }
+            }
+            Kind::Mem { desc_at, .. } => {
+                let (desc, r) = match t.strip_prefix("desc[") {
+                    Some(r) => {
+                        let (d, r) = r.split_once(']')?;
+                        (Some(parse_reg(d, "UR", 63)?), r)
+                    }
+                    None => (None, t),
+                };
+                if desc.is_some() != desc_at.is_some() {
+                    return None;
+                }
+                let inner = r.strip_prefix('[')?.strip_suffix(']')?;
+                let (mut ra, mut wide, mut ur, mut offset) = (255u8, false, 63u8, 0i32);
+                for part in split_plus(inner) {
+                    if let Some(x) = part.strip_prefix("UR").map(|_| part).or_else(|| (part == "URZ").then_some(part)) {
+                        ur = parse_reg(x, "UR", 63)?;
+                    } else if part.starts_with('R') {
+                        let (reg, w) = part.strip_suffix(".64").map_or((part, false), |r| (r, true));
+                        ra = parse_reg(reg, "R", 255)?;
+                        wide = w;
+                    } else {
+                        offset = i32::try_from(parse_hex(part)?).ok()?;
+                    }
+                }
+                Value::Mem { ra, wide, ur, offset, desc }
+            }
+            Kind::Target(_) => {
+                let abs = parse_hex(t)?;
+                Value::Target(i64::try_from(abs).ok()? - addr as i64 - 16)
+            }
+        };
+        Some(op)
+    }
+
+    fn parse_float(&self, sl: &Slot, t: &str, mut op: Operand) -> Option<Operand> {
+        let Kind::Imm { width, style, .. } = sl.kind else { return None };
+        // Find the bit pattern whose spelling is `t` (spellings are canonical for the common
+        // values; search the exact parse first).
+        let v: f64 = match t.trim() {
+            "+INF" => f64::INFINITY,
+            "-INF" => f64::NEG_INFINITY,
+            "+QNAN" => f64::NAN,
+            "-QNAN" => -f64::NAN,
+            x => x.parse().ok()?,
+        };
+        let bits = match style {
+            ImmStyle::F32 => u64::from((v as f32).to_bits()),
+            _ => (v.to_bits() >> 32) & 0xffff_ffff,
+        };
+        if width < 64 && bits >> width != 0 {
+            return None;
+        }
+        op.value = Value::Imm(bits);
+        Some(op)
+    }
+}
+
+fn sext(v: u64, width: u8) -> i64 {
+    if width == 0 || width >= 64 {
+        return v as i64;
+    }
+    let s = 64 - u32::from(width);
+    ((v << s) as i64) >> s
+}
+
+fn imad_alias(inst: &Instruction) -> &'static str {
+    let ops = &inst.operands;
+    if ops.len() < 4 {
+        return "";
+    }
+    if ops.len() < 5 || inst.form.key & 0x1ff != 0x24 {
+        return "";
+    }
+    // Operands: Rd, carry-out P, A, B, C, carry-in P.
+    let (a, b, c) = (&ops[2], &ops[3], &ops[4]);
+    let plain_rz = |o: &Operand| o.value == Value::R(255) && !o.neg;
+    // .X forms never alias.
+    if inst.suffix.contains(".X") {
+        return "";
+    }
+    if let (Value::Imm(v), Value::R(_)) = (b.value, a.value) {
+        if v == 1 && !matches!(c.value, Value::Imm(_)) {
+            return ".IADD";
+        }
+        if inst.suffix == ".U32" && plain_rz(c) && v.is_power_of_two() && v != 0x10000 && v != 1 {
+            return ".SHL";
+        }
+    }
+    if plain_rz(a) && plain_rz(b) && !matches!(c.value, Value::Ur(_)) {
+        return ".MOV";
+    }
+    ""
+}
+
+fn parse_reg(t: &str, prefix: &str, zero: u8) -> Option<u8> {
+    let r = t.strip_prefix(prefix)?;
+    if r == "Z" {
+        return Some(zero);
+    }
+    if r.is_empty() || !r.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u8 = r.parse().ok()?;
+    (n != zero).then_some(n)
+}
+
+fn parse_value_pred(t: &str, uniform: bool) -> Option<Value> {
+    let r = if uniform { t.strip_prefix("UP")? } else { t.strip_prefix('P')? };
+    let n = if r == "T" { 7 } else { r.parse::<u8>().ok().filter(|n| *n < 7)? };
+    Some(if uniform { Value::Up(n) } else { Value::P(n) })
+}
+
+fn parse_hex(t: &str) -> Option<i128> {
+    let (neg, r) = t.strip_prefix('-').map_or((false, t), |r| (true, r));
+    let v = i128::from_str_radix(r.strip_prefix("0x")?, 16).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+fn split_plus(s: &str) -> Vec<&str> {
+    // "R2.64+0x10", "R1-0x8" (negative offsets print as "-0x8" after the register).
+    s.split('+').collect()
+}
+
+fn split_operands(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            _ => {}
+        }
+        if c == ',' && depth == 0 {
+            out.push(cur.trim().to_string());
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
