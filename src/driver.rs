@@ -119,6 +119,9 @@ fn read_stdin() -> Vec<u8> {
 
 /// Runs ptxas-rs with `args` (without the program name), printing as ptxas does.
 pub fn main(args: &[String]) -> ExitCode {
+    if args.first().is_some_and(|a| a == "disasm") {
+        return disasm_main(&args[1..]);
+    }
     let outcome = run(args);
     // Like ptxas, ignore failures to write (a closed pipe must not turn into a panic).
     let _ = std::io::stdout().lock().write_all(outcome.stdout.as_bytes());
@@ -127,6 +130,41 @@ pub fn main(args: &[String]) -> ExitCode {
         let _ = writeln!(stderr, "{d}");
     }
     ExitCode::from(outcome.status)
+}
+
+/// `ptxas-rs disasm [--hex] file.cubin` (see [`crate::disasm`]): the listing on stdout; exit 0 when
+/// every instruction decoded, 1 when some could not be (they are marked), 2 on bad usage or input.
+fn disasm_main(args: &[String]) -> ExitCode {
+    let hex = args.iter().any(|a| a == "--hex");
+    let files: Vec<&String> = args.iter().filter(|a| *a != "--hex").collect();
+    let [file] = files.as_slice() else {
+        eprintln!("usage: ptxas-rs disasm [--hex] file.cubin");
+        return ExitCode::from(2);
+    };
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("ptxas-rs disasm: {file}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match crate::disasm::listing(&bytes, hex) {
+        Ok(l) => {
+            let _ = std::io::stdout().lock().write_all(l.text.as_bytes());
+            if l.undecoded > 0 {
+                eprintln!(
+                    "ptxas-rs disasm: {} of {} instructions are not decodable yet (marked <not decoded>)",
+                    l.undecoded, l.instructions
+                );
+                return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ptxas-rs disasm: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[cfg(test)]

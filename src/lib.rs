@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod cubin;
+pub mod disasm;
 pub mod driver;
 pub mod fuzzing;
 pub mod ori;

@@ -4,6 +4,15 @@
 //! spec, defined in [`launch`]: the grid, the parameters, the buffers' initial contents generated
 //! by a fixed, documented generator, and the rules for comparing outputs. So the outputs of any
 //! two executors can be compared byte for byte, or under a spec's float tolerance.
+//!
+//! - [`memory`]: the device memory model (global allocations at fixed addresses, shared, local,
+//!   param, constant banks; checked accesses that return a [`memory::Fault`]);
+//! - [`ori_exec`]: the Ori interpreter ([`run_ori`]), SIMT warps with a post-dominator
+//!   reconvergence stack, CTA barriers, a step limit.
 #![deny(missing_docs)]
 
 pub mod launch;
+pub mod memory;
+pub mod ori_exec;
+
+pub use ori_exec::{ExecConfig, ExecError, Outputs, run_ori, run_ori_with};

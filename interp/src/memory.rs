@@ -1,0 +1,381 @@
+//! The device memory model shared by the Ori interpreter and the SASS emulator.
+//!
+//! # Address spaces
+//!
+//! | space | what | addresses |
+//! |---|---|---|
+//! | global | one allocation per launch-spec buffer | [`GLOBAL_BASE`] upward, see below |
+//! | shared | one byte array per CTA: static symbols, then `shared_bytes` of dynamic shared memory | offsets from 0 |
+//! | local | one byte array per thread, [`ExecConfig`](crate::ori_exec::ExecConfig)`::local_bytes` long | offsets from 0 |
+//! | param | the kernel parameter block of [`LaunchSpec::param_block`] | offsets from 0, read-only |
+//! | const | constant banks: bank 0 is the driver's bank ([`Bank0Layout`]), bank 3 user constants | `c[bank][offset]`, read-only |
+//!
+//! **Global layout (deterministic).** Buffers are allocated in the spec's buffer order (names in
+//! byte order, the order of [`LaunchSpec::buffers`]). The first starts at [`GLOBAL_BASE`]; each
+//! next one at the first multiple of [`ALLOC_ALIGN`] (256) that leaves at least [`GUARD_BYTES`]
+//! (256) unallocated after the previous one's end. The guard gap makes a one-past-the-end access
+//! fault instead of landing in the neighbour. `GLOBAL_BASE` is above 4 GiB, so a kernel that
+//! truncates a pointer to 32 bits faults too.
+//!
+//! **Generic addresses** resolve by window: `[SHARED_WINDOW, SHARED_WINDOW + WINDOW_SIZE)` is the
+//! executing CTA's shared memory, `[LOCAL_WINDOW, LOCAL_WINDOW + WINDOW_SIZE)` the executing
+//! thread's local memory, anything else is global.
+//!
+//! # Accesses
+//!
+//! Loads and stores move 1, 2, 4, 8 or 16 bytes, little-endian, as the low bytes of a `u128`.
+//! Every access is checked: a size other than those, an address not a multiple of the size
+//! (natural alignment), any byte outside an allocation, or a store to a read-only space is a
+//! [`Fault`] naming the space, the address and the size. Nothing here panics.
+//!
+//! Invariants: allocations never overlap and each starts at a multiple of [`ALLOC_ALIGN`];
+//! the contents of a region only change through [`Region::store`] / [`GlobalMemory::store`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::launch::LaunchSpec;
+
+/// Address of the first global allocation (4 GiB).
+pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+/// Alignment of every global allocation.
+pub const ALLOC_ALIGN: u64 = 256;
+/// Minimum unallocated gap after each global allocation.
+pub const GUARD_BYTES: u64 = 256;
+/// Start of the generic window onto the executing CTA's shared memory.
+pub const SHARED_WINDOW: u64 = 0x0100_0000;
+/// Start of the generic window onto the executing thread's local memory.
+pub const LOCAL_WINDOW: u64 = 0x0200_0000;
+/// Size of each generic window (16 MiB).
+pub const WINDOW_SIZE: u64 = 0x0100_0000;
+/// The constant bank that `ld.const` reads (user `__constant__` data, `.nv.constant3`).
+pub const USER_CONST_BANK: u8 = 3;
+
+/// A memory space as faults report it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemSpace {
+    /// Device global memory.
+    Global,
+    /// The CTA's shared memory.
+    Shared,
+    /// The thread's local memory.
+    Local,
+    /// The kernel parameter block.
+    Param,
+    /// A constant bank.
+    Const(u8),
+    /// A generic address (before it resolved to a space).
+    Generic,
+}
+
+impl fmt::Display for MemSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemSpace::Global => f.write_str("global"),
+            MemSpace::Shared => f.write_str("shared"),
+            MemSpace::Local => f.write_str("local"),
+            MemSpace::Param => f.write_str("param"),
+            MemSpace::Const(b) => write!(f, "const bank {b}"),
+            MemSpace::Generic => f.write_str("generic"),
+        }
+    }
+}
+
+/// What went wrong with an access.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    /// Some byte of the access is outside every allocation of the space.
+    OutOfBounds,
+    /// The address is not a multiple of the access size.
+    Misaligned,
+    /// The size is not 1, 2, 4, 8 or 16 bytes.
+    BadSize,
+    /// A store to a read-only space (param, const).
+    ReadOnly,
+}
+
+/// A failed memory access: the GPU's memory exception, as a value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fault {
+    /// What went wrong.
+    pub kind: FaultKind,
+    /// The space accessed.
+    pub space: MemSpace,
+    /// The address (space-relative for shared/local/param/const).
+    pub addr: u64,
+    /// The access size in bytes.
+    pub size: u32,
+    /// Whether it was a store.
+    pub write: bool,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            FaultKind::OutOfBounds => "out-of-bounds",
+            FaultKind::Misaligned => "misaligned",
+            FaultKind::BadSize => "bad-size",
+            FaultKind::ReadOnly => "read-only",
+        };
+        let rw = if self.write { "store" } else { "load" };
+        write!(f, "{what} {}-byte {} {rw} at {:#x}", self.size, self.space, self.addr)
+    }
+}
+
+impl std::error::Error for Fault {}
+
+fn check_shape(space: MemSpace, addr: u64, size: u32, write: bool) -> Result<(), Fault> {
+    let fault = |kind| Err(Fault { kind, space, addr, size, write });
+    if !matches!(size, 1 | 2 | 4 | 8 | 16) {
+        return fault(FaultKind::BadSize);
+    }
+    if addr % u64::from(size) != 0 {
+        return fault(FaultKind::Misaligned);
+    }
+    Ok(())
+}
+
+fn read_le(bytes: &[u8]) -> u128 {
+    bytes.iter().rev().fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
+}
+
+fn write_le(dst: &mut [u8], value: u128) {
+    for (i, b) in dst.iter_mut().enumerate() {
+        *b = (value >> (8 * i)) as u8;
+    }
+}
+
+/// A contiguous, space-relative byte array (shared, local, param, one constant bank).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The space faults report.
+    pub space: MemSpace,
+    /// Whether stores are allowed.
+    pub writable: bool,
+    /// The contents.
+    pub bytes: Vec<u8>,
+}
+
+impl Region {
+    /// A region of `len` zero bytes.
+    pub fn zeroed(space: MemSpace, len: usize, writable: bool) -> Region {
+        Region { space, writable, bytes: vec![0; len] }
+    }
+    /// A region holding `bytes`.
+    pub fn with_bytes(space: MemSpace, bytes: Vec<u8>, writable: bool) -> Region {
+        Region { space, writable, bytes }
+    }
+    fn range(&self, addr: u64, size: u32, write: bool) -> Result<std::ops::Range<usize>, Fault> {
+        check_shape(self.space, addr, size, write)?;
+        let oob = Fault { kind: FaultKind::OutOfBounds, space: self.space, addr, size, write };
+        let end = addr.checked_add(u64::from(size)).ok_or(oob)?;
+        if end > self.bytes.len() as u64 {
+            return Err(oob);
+        }
+        Ok(addr as usize..end as usize)
+    }
+    /// Loads `size` bytes at `addr`.
+    pub fn load(&self, addr: u64, size: u32) -> Result<u128, Fault> {
+        let r = self.range(addr, size, false)?;
+        Ok(read_le(&self.bytes[r]))
+    }
+    /// Stores the low `size` bytes of `value` at `addr`.
+    pub fn store(&mut self, addr: u64, size: u32, value: u128) -> Result<(), Fault> {
+        let r = self.range(addr, size, true)?;
+        if !self.writable {
+            return Err(Fault { kind: FaultKind::ReadOnly, space: self.space, addr, size, write: true });
+        }
+        write_le(&mut self.bytes[r], value);
+        Ok(())
+    }
+}
+
+/// One global allocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allocation {
+    /// The buffer's name.
+    pub name: String,
+    /// Its device address (a multiple of [`ALLOC_ALIGN`]).
+    pub base: u64,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+}
+
+/// Device global memory: the spec's buffers at fixed addresses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GlobalMemory {
+    /// Allocations in ascending address order.
+    allocs: Vec<Allocation>,
+}
+
+impl GlobalMemory {
+    /// Allocates `(name, contents)` pairs in order by the module's layout rule.
+    pub fn from_buffers(buffers: impl IntoIterator<Item = (String, Vec<u8>)>) -> GlobalMemory {
+        let mut allocs = Vec::new();
+        let mut next = GLOBAL_BASE;
+        for (name, bytes) in buffers {
+            let base = next;
+            let end = base.saturating_add(bytes.len() as u64).saturating_add(GUARD_BYTES);
+            next = end.div_ceil(ALLOC_ALIGN).saturating_mul(ALLOC_ALIGN);
+            allocs.push(Allocation { name, base, bytes });
+        }
+        GlobalMemory { allocs }
+    }
+    /// The spec's buffers with their generated initial contents.
+    pub fn from_spec(spec: &LaunchSpec) -> GlobalMemory {
+        GlobalMemory::from_buffers(spec.generate_buffers())
+    }
+    /// The address of buffer `name`.
+    pub fn address_of(&self, name: &str) -> Option<u64> {
+        self.allocs.iter().find(|a| a.name == name).map(|a| a.base)
+    }
+    /// The contents of buffer `name`.
+    pub fn buffer(&self, name: &str) -> Option<&[u8]> {
+        self.allocs.iter().find(|a| a.name == name).map(|a| &a.bytes[..])
+    }
+    /// All allocations, ascending.
+    pub fn allocations(&self) -> &[Allocation] {
+        &self.allocs
+    }
+    fn locate(&self, addr: u64, size: u32, write: bool) -> Result<(usize, usize), Fault> {
+        check_shape(MemSpace::Global, addr, size, write)?;
+        let oob = Fault { kind: FaultKind::OutOfBounds, space: MemSpace::Global, addr, size, write };
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        let a = i.checked_sub(1).and_then(|i| self.allocs.get(i).map(|a| (i, a))).ok_or(oob)?;
+        let off = addr - a.1.base;
+        let end = off.checked_add(u64::from(size)).ok_or(oob)?;
+        if end > a.1.bytes.len() as u64 {
+            return Err(oob);
+        }
+        Ok((a.0, off as usize))
+    }
+    /// Loads `size` bytes at global address `addr`.
+    pub fn load(&self, addr: u64, size: u32) -> Result<u128, Fault> {
+        let (i, off) = self.locate(addr, size, false)?;
+        Ok(read_le(&self.allocs[i].bytes[off..off + size as usize]))
+    }
+    /// Stores the low `size` bytes of `value` at global address `addr`.
+    pub fn store(&mut self, addr: u64, size: u32, value: u128) -> Result<(), Fault> {
+        let (i, off) = self.locate(addr, size, true)?;
+        write_le(&mut self.allocs[i].bytes[off..off + size as usize], value);
+        Ok(())
+    }
+}
+
+/// Where the driver puts launch values in constant bank 0, per architecture (see
+/// `shared/notes/digest-backend.md` §4.6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Bank0Layout {
+    /// Offset of ntid.x (y, z follow at +4, +8).
+    pub ntid: u32,
+    /// Offset of nctaid.x (y, z follow at +4, +8).
+    pub nctaid: u32,
+    /// Offset of the initial stack pointer (32-bit).
+    pub stack_ptr: u32,
+    /// Offset of the kernel parameter block.
+    pub param_base: u32,
+}
+
+impl Bank0Layout {
+    /// sm_75 to sm_89.
+    pub const SM80: Bank0Layout = Bank0Layout { ntid: 0x0, nctaid: 0xc, stack_ptr: 0x28, param_base: 0x160 };
+    /// sm_90.
+    pub const SM90: Bank0Layout = Bank0Layout { ntid: 0x0, nctaid: 0xc, stack_ptr: 0x28, param_base: 0x210 };
+    /// sm_100 to sm_121.
+    pub const SM100: Bank0Layout = Bank0Layout { ntid: 0x360, nctaid: 0x370, stack_ptr: 0x37c, param_base: 0x380 };
+
+    /// Builds bank 0: launch dimensions, stack pointer (`local_bytes`, the top of each thread's
+    /// local memory), then the parameter block at `param_base`. Unfilled bytes are zero.
+    pub fn build(&self, spec: &LaunchSpec, params: &[u8], local_bytes: u32) -> Vec<u8> {
+        let end = (self.param_base as usize + params.len())
+            .max(self.nctaid as usize + 12)
+            .max(self.ntid as usize + 12)
+            .max(self.stack_ptr as usize + 4);
+        let mut b = vec![0u8; end.next_multiple_of(4)];
+        let mut put = |off: u32, v: u32| {
+            let o = off as usize;
+            b[o..o + 4].copy_from_slice(&v.to_le_bytes());
+        };
+        for d in 0..3u32 {
+            put(self.ntid + 4 * d, spec.block[d as usize]);
+            put(self.nctaid + 4 * d, spec.grid[d as usize]);
+        }
+        put(self.stack_ptr, local_bytes);
+        let p = self.param_base as usize;
+        b[p..p + params.len()].copy_from_slice(params);
+        b
+    }
+}
+
+/// The launch-wide memory: global buffers, the parameter block, constant banks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchMemory {
+    /// Global memory.
+    pub global: GlobalMemory,
+    /// The parameter block (read-only).
+    pub param: Region,
+    /// Constant banks by number (read-only).
+    pub banks: BTreeMap<u8, Region>,
+}
+
+impl LaunchMemory {
+    /// Allocates the spec's buffers, builds the parameter block with their addresses, and
+    /// constant bank 0 by `bank0`.
+    pub fn new(spec: &LaunchSpec, bank0: Bank0Layout, local_bytes: u32) -> LaunchMemory {
+        let global = GlobalMemory::from_spec(spec);
+        let params = spec.param_block(|name| global.address_of(name).unwrap_or(0));
+        let b0 = bank0.build(spec, &params, local_bytes);
+        let mut banks = BTreeMap::new();
+        banks.insert(0, Region::with_bytes(MemSpace::Const(0), b0, false));
+        LaunchMemory { global, param: Region::with_bytes(MemSpace::Param, params, false), banks }
+    }
+    /// Loads from constant bank `bank` (a missing bank is empty: every access faults).
+    pub fn load_const(&self, bank: u8, addr: u64, size: u32) -> Result<u128, Fault> {
+        match self.banks.get(&bank) {
+            Some(r) => r.load(addr, size),
+            None => Region::zeroed(MemSpace::Const(bank), 0, false).load(addr, size),
+        }
+    }
+    /// The contents of the spec's output buffers, by name.
+    pub fn outputs(&self, spec: &LaunchSpec) -> BTreeMap<String, Vec<u8>> {
+        spec.outputs()
+            .filter_map(|b| self.global.buffer(b.name()).map(|bytes| (b.name().to_owned(), bytes.to_vec())))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_aligned_with_guards() {
+        let g = GlobalMemory::from_buffers([
+            ("a".into(), vec![0; 4]),
+            ("b".into(), vec![0; 300]),
+            ("c".into(), vec![0; 1]),
+        ]);
+        assert_eq!(g.address_of("a"), Some(GLOBAL_BASE));
+        assert_eq!(g.address_of("b"), Some(GLOBAL_BASE + 512));
+        assert_eq!(g.address_of("c"), Some(GLOBAL_BASE + 512 + 768));
+        for a in g.allocations() {
+            assert_eq!(a.base % ALLOC_ALIGN, 0);
+        }
+    }
+
+    #[test]
+    fn checked_accesses() {
+        let mut g = GlobalMemory::from_buffers([("a".into(), vec![0; 16])]);
+        g.store(GLOBAL_BASE + 8, 8, 0x0102_0304_0506_0708).unwrap();
+        assert_eq!(g.load(GLOBAL_BASE + 8, 4).unwrap(), 0x0506_0708);
+        assert_eq!(g.load(GLOBAL_BASE, 16).unwrap() >> 64, 0x0102_0304_0506_0708);
+        assert_eq!(g.load(GLOBAL_BASE + 16, 4).unwrap_err().kind, FaultKind::OutOfBounds);
+        assert_eq!(g.load(GLOBAL_BASE + 2, 4).unwrap_err().kind, FaultKind::Misaligned);
+        assert_eq!(g.load(GLOBAL_BASE, 3).unwrap_err().kind, FaultKind::BadSize);
+        assert_eq!(g.load(0, 4).unwrap_err().kind, FaultKind::OutOfBounds);
+        assert_eq!(g.load(u64::MAX - 7, 8).unwrap_err().kind, FaultKind::OutOfBounds);
+        let mut r = Region::zeroed(MemSpace::Param, 8, false);
+        assert_eq!(r.store(0, 4, 1).unwrap_err().kind, FaultKind::ReadOnly);
+        assert_eq!(r.load(8, 1).unwrap_err().kind, FaultKind::OutOfBounds);
+    }
+}

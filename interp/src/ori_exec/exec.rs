@@ -1,0 +1,743 @@
+//! The execution engine behind [`super::run_ori_with`]; the model is documented in [`super`].
+
+use std::collections::HashMap;
+
+use ptxas_rs::ori::cfg::Cfg;
+use ptxas_rs::ori::opcode::SlotKind;
+use ptxas_rs::ori::print::inst_to_string;
+use ptxas_rs::ori::semantics::{self, Arg, Val};
+use ptxas_rs::ori::{
+    Block, EntityRef, Function, Half, Inst, InstData, MemRef, Module, Opcode, Operand, Reg, RegFile, Space, SpecialReg,
+    Ty,
+};
+
+use super::postdom::PostDom;
+use super::{ErrorKind, ExecConfig, ExecError, Outputs, ThreadId};
+use crate::launch::LaunchSpec;
+use crate::memory::{
+    Fault, FaultKind, LOCAL_WINDOW, LaunchMemory, MemSpace, Region, SHARED_WINDOW, USER_CONST_BANK, WINDOW_SIZE,
+};
+
+const WARP: usize = 32;
+
+/// Where each register lives in a warp's register array.
+struct Slots {
+    vreg: Vec<u32>,
+    file: HashMap<RegFile, u32>,
+    total: u32,
+}
+
+impl Slots {
+    fn new(f: &Function) -> Slots {
+        let mut vreg = Vec::with_capacity(f.vregs.len());
+        let mut next = 0u32;
+        for (_, d) in f.vregs.iter() {
+            vreg.push(next);
+            next += u32::from(d.class.count.clamp(1, 4));
+        }
+        let mut file = HashMap::new();
+        for rf in RegFile::ALL {
+            file.insert(rf, next);
+            next += 256;
+        }
+        Slots { vreg, file, total: next }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum WarpState {
+    Running,
+    AtBarrier(u32, Inst),
+    Done,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    block: Block,
+    idx: usize,
+    rpc: Option<Block>,
+    mask: u32,
+    /// Waits for lanes that can only exit (no post-dominator): must never run again.
+    parked: bool,
+}
+
+struct Warp {
+    id: u32,
+    exited: u32,
+    live_init: u32,
+    stack: Vec<Entry>,
+    regs: Vec<u32>,
+    prev: [Option<Block>; WARP],
+    state: WarpState,
+}
+
+struct Cta {
+    id: [u32; 3],
+    shared: Region,
+    locals: Vec<Option<Region>>,
+}
+
+/// Where a register's components are; `None` for the zero/true registers.
+#[derive(Copy, Clone)]
+struct Loc {
+    slot: u32,
+    count: u32,
+    file: RegFile,
+    zero: bool,
+}
+
+type Er = (ErrorKind, Option<u32>);
+
+struct Engine<'a> {
+    f: &'a Function,
+    spec: &'a LaunchSpec,
+    config: &'a ExecConfig,
+    slots: Slots,
+    pdom: PostDom,
+    mem: LaunchMemory,
+    shared_syms: HashMap<String, u64>,
+    shared_size: usize,
+    steps: u64,
+    threads: u32,
+}
+
+pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &ExecConfig) -> Result<Outputs, ExecError> {
+    let f = module.function(kernel).ok_or_else(|| ExecError {
+        function: kernel.to_owned(),
+        inst: None,
+        thread: None,
+        kind: ErrorKind::NoKernel(kernel.to_owned()),
+    })?;
+    let fail = |kind| ExecError { function: f.name.clone(), inst: None, thread: None, kind };
+    if config.verify {
+        ptxas_rs::ori::verify_function(f).map_err(|e| fail(ErrorKind::Invalid(e.to_string())))?;
+    }
+    if !f.params.is_empty() {
+        return Err(fail(ErrorKind::Unsupported(
+            "a kernel with register parameters (kernels read parameters from param space or c[0])".into(),
+        )));
+    }
+    if f.entry().is_none() {
+        return Err(fail(ErrorKind::Invalid("the function has no blocks".into())));
+    }
+    let cfg = Cfg::compute(f);
+    let mut shared_syms = HashMap::new();
+    let mut off = 0u64;
+    for (name, size, align) in &config.shared_symbols {
+        let a = u64::from((*align).max(1));
+        off = off.div_ceil(a) * a;
+        shared_syms.insert(name.clone(), off);
+        off += u64::from(*size);
+    }
+    let shared_size = (off.div_ceil(16) * 16 + u64::from(spec.shared_bytes)) as usize;
+    let mut e = Engine {
+        f,
+        spec,
+        config,
+        slots: Slots::new(f),
+        pdom: PostDom::compute(f, &cfg),
+        mem: LaunchMemory::new(spec, config.bank0, config.local_bytes),
+        shared_syms,
+        shared_size,
+        steps: 0,
+        threads: spec.block.iter().product(),
+    };
+    for z in 0..spec.grid[2] {
+        for y in 0..spec.grid[1] {
+            for x in 0..spec.grid[0] {
+                e.run_cta([x, y, z])?;
+            }
+        }
+    }
+    Ok(Outputs { buffers: e.mem.outputs(spec), warp_steps: e.steps })
+}
+
+impl Engine<'_> {
+    fn tid_of(&self, linear: u32) -> [u32; 3] {
+        let [bx, by, _] = self.spec.block;
+        [linear % bx, (linear / bx) % by, linear / (bx * by)]
+    }
+
+    fn thread(&self, cta: [u32; 3], warp: u32, lane: u32) -> ThreadId {
+        ThreadId { cta, tid: self.tid_of(warp * 32 + lane), warp, lane }
+    }
+
+    fn error(&self, cta: [u32; 3], w: &Warp, inst: Option<Inst>, lane: Option<u32>, kind: ErrorKind) -> ExecError {
+        let lane = lane.or_else(|| {
+            let m = w.stack.last().map_or(0, |t| t.mask & !w.exited);
+            (m != 0).then(|| m.trailing_zeros())
+        });
+        ExecError {
+            function: self.f.name.clone(),
+            inst: inst.and_then(|i| self.f.insts.get(i)).map(|d| inst_to_string(self.f, d)),
+            thread: lane.map(|l| self.thread(cta, w.id, l)),
+            kind,
+        }
+    }
+
+    fn run_cta(&mut self, id: [u32; 3]) -> Result<(), ExecError> {
+        let entry = self.f.entry().unwrap_or(Block::from_u32(0));
+        let nwarps = self.threads.div_ceil(32);
+        let mut warps: Vec<Warp> = (0..nwarps)
+            .map(|w| {
+                let n = (self.threads - w * 32).min(32);
+                let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+                Warp {
+                    id: w,
+                    exited: 0,
+                    live_init: mask,
+                    stack: vec![Entry { block: entry, idx: 0, rpc: None, mask, parked: false }],
+                    regs: vec![0; self.slots.total as usize * WARP],
+                    prev: [None; WARP],
+                    state: WarpState::Running,
+                }
+            })
+            .collect();
+        let mut cta = Cta {
+            id,
+            shared: Region::zeroed(MemSpace::Shared, self.shared_size, true),
+            locals: (0..self.threads).map(|_| None).collect(),
+        };
+        loop {
+            for w in warps.iter_mut() {
+                if w.state == WarpState::Running {
+                    self.run_warp(&mut cta, w)?;
+                }
+            }
+            let waiting: Vec<(u32, u32, Inst)> = warps
+                .iter()
+                .filter_map(|w| match w.state {
+                    WarpState::AtBarrier(b, i) => Some((w.id, b, i)),
+                    _ => None,
+                })
+                .collect();
+            let Some(&(w0, b0, i0)) = waiting.first() else {
+                return Ok(());
+            };
+            if waiting.iter().any(|&(_, b, _)| b != b0) {
+                let desc: Vec<String> = waiting.iter().map(|(w, b, _)| format!("warp {w} at barrier {b}")).collect();
+                let w = &warps[w0 as usize];
+                return Err(self.error(id, w, Some(i0), None, ErrorKind::Deadlock(desc.join(", "))));
+            }
+            for w in warps.iter_mut() {
+                if matches!(w.state, WarpState::AtBarrier(..)) {
+                    w.state = WarpState::Running;
+                }
+            }
+        }
+    }
+
+    /// Pops finished and reconverged entries; returns the top entry's active mask (0: done).
+    fn normalize(w: &mut Warp) -> u32 {
+        while let Some(top) = w.stack.last() {
+            let active = top.mask & !w.exited;
+            if active == 0 || (top.idx == 0 && Some(top.block) == top.rpc) {
+                w.stack.pop();
+                continue;
+            }
+            return active;
+        }
+        0
+    }
+
+    fn run_warp(&mut self, cta: &mut Cta, w: &mut Warp) -> Result<(), ExecError> {
+        loop {
+            let active = Self::normalize(w);
+            if active == 0 {
+                w.state = WarpState::Done;
+                return Ok(());
+            }
+            let Some(top) = w.stack.last().copied() else {
+                w.state = WarpState::Done;
+                return Ok(());
+            };
+            let Some(&inst) = self.f.block_insts(top.block).get(top.idx) else {
+                let kind = ErrorKind::Invalid(format!("fell off the end of {} without a terminator", top.block));
+                return Err(self.error(cta.id, w, None, None, kind));
+            };
+            if top.parked {
+                let kind = ErrorKind::Invalid("lanes resumed at a parked reconvergence entry".into());
+                return Err(self.error(cta.id, w, Some(inst), None, kind));
+            }
+            if self.steps >= self.config.step_limit {
+                return Err(self.error(cta.id, w, Some(inst), None, ErrorKind::StepLimit(self.config.step_limit)));
+            }
+            self.steps += 1;
+            match self.step(cta, w, inst, active) {
+                Ok(true) => {}
+                Ok(false) => return Ok(()),
+                Err((kind, lane)) => return Err(self.error(cta.id, w, Some(inst), lane, kind)),
+            }
+        }
+    }
+
+    /// Executes one instruction for the active lanes. Returns false when the warp stops
+    /// running (barrier).
+    fn step(&mut self, cta: &mut Cta, w: &mut Warp, inst: Inst, active: u32) -> Result<bool, Er> {
+        let f = self.f;
+        let d = f.insts.get(inst).ok_or((ErrorKind::Invalid(format!("unknown instruction {inst}")), None))?;
+        if d.opcode == Opcode::Phi {
+            self.phis(w)?;
+            return Ok(true);
+        }
+        let exec = active & self.guard_mask(w, d)?;
+        let info = d.opcode.info();
+        if info.is_terminator() {
+            return self.terminator(w, d, active, exec).map(|()| true);
+        }
+        use Opcode::*;
+        match d.opcode {
+            Ld | LDG | LDS | LDL | LD => self.load(cta, w, d, exec)?,
+            St | STG | STS | STL | ST => self.store(cta, w, d, exec)?,
+            Bar | BAR => {
+                let live = w.live_init & !w.exited;
+                if exec != live {
+                    return Err((ErrorKind::DivergentBarrier { active: exec, live }, None));
+                }
+                let id = match d.srcs.first() {
+                    None => 0,
+                    Some(o) => {
+                        let lane = exec.trailing_zeros();
+                        self.src(w, cta, d, 0, o, lane)?.val.bits() as u32
+                    }
+                };
+                self.advance(w);
+                w.state = WarpState::AtBarrier(id, inst);
+                return Ok(false);
+            }
+            Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC => {}
+            Call | CALL => return Err((ErrorKind::Unsupported("calls".into()), None)),
+            _ => self.pure(cta, w, d, exec)?,
+        }
+        self.advance(w);
+        Ok(true)
+    }
+
+    fn advance(&self, w: &mut Warp) {
+        if let Some(t) = w.stack.last_mut() {
+            t.idx += 1;
+        }
+    }
+
+    fn goto(w: &mut Warp, from: Block, to: Block, lanes: u32) {
+        for l in 0..WARP {
+            if lanes >> l & 1 == 1 {
+                w.prev[l] = Some(from);
+            }
+        }
+        if let Some(t) = w.stack.last_mut() {
+            t.block = to;
+            t.idx = 0;
+        }
+    }
+
+    fn terminator(&mut self, w: &mut Warp, d: &InstData, active: u32, exec: u32) -> Result<(), Er> {
+        let Some(top) = w.stack.last().copied() else { return Ok(()) };
+        let b = top.block;
+        let rest = active & !exec;
+        let next = || {
+            self.f
+                .layout_next(b)
+                .ok_or((ErrorKind::Invalid(format!("guarded terminator at the end of the layout ({b})")), None))
+        };
+        use Opcode::*;
+        match d.opcode {
+            Bra | BRA => {
+                let target = d
+                    .blocks()
+                    .next()
+                    .filter(|t| self.f.blocks.is_valid(*t))
+                    .ok_or((ErrorKind::Invalid("branch without a valid target".into()), None))?;
+                if rest == 0 {
+                    Self::goto(w, b, target, active);
+                } else if exec == 0 {
+                    let n = next()?;
+                    Self::goto(w, b, n, active);
+                } else {
+                    let n = next()?;
+                    if n == target {
+                        Self::goto(w, b, n, active);
+                        return Ok(());
+                    }
+                    let r = self.pdom.ipdom(b);
+                    for l in 0..WARP {
+                        if active >> l & 1 == 1 {
+                            w.prev[l] = Some(b);
+                        }
+                    }
+                    if top.rpc == r && !top.parked {
+                        w.stack.pop();
+                    } else if let Some(t) = w.stack.last_mut() {
+                        match r {
+                            Some(r) => {
+                                t.block = r;
+                                t.idx = 0;
+                            }
+                            None => t.parked = true,
+                        }
+                    }
+                    w.stack.push(Entry { block: target, idx: 0, rpc: r, mask: exec, parked: false });
+                    w.stack.push(Entry { block: n, idx: 0, rpc: r, mask: rest, parked: false });
+                }
+                Ok(())
+            }
+            Exit | EXIT | Ret | RET => {
+                w.exited |= exec;
+                if rest != 0 {
+                    let n = next()?;
+                    Self::goto(w, b, n, rest);
+                }
+                Ok(())
+            }
+            _ => Err((ErrorKind::Unsupported(format!("terminator `{}`", d.opcode)), None)),
+        }
+    }
+
+    fn guard_mask(&self, w: &Warp, d: &InstData) -> Result<u32, Er> {
+        let Some(g) = d.guard else { return Ok(u32::MAX) };
+        let loc = self.loc(g.reg)?;
+        let mut m = 0u32;
+        for l in 0..WARP {
+            let v = self.read(w, loc, l as u32)? != 0;
+            if v != g.not {
+                m |= 1 << l;
+            }
+        }
+        Ok(m)
+    }
+
+    fn loc(&self, r: Reg) -> Result<Loc, Er> {
+        match r {
+            Reg::Virt(v) => {
+                let class = self.f.vregs.get(v).map(|d| d.class);
+                let (Some(c), Some(&slot)) = (class, self.slots.vreg.get(v.index())) else {
+                    return Err((ErrorKind::Invalid(format!("unknown virtual register {v}")), None));
+                };
+                Ok(Loc { slot, count: u32::from(c.count.clamp(1, 4)), file: c.file, zero: false })
+            }
+            Reg::Phys(p) => {
+                let base = self.slots.file.get(&p.file).copied().unwrap_or(0);
+                let count = u32::from(p.count.clamp(1, 4));
+                if u32::from(p.index) + count > 256 {
+                    return Err((ErrorKind::Invalid(format!("register {p} out of range")), None));
+                }
+                Ok(Loc { slot: base + u32::from(p.index), count, file: p.file, zero: p.is_zero() })
+            }
+        }
+    }
+
+    /// Reads up to 128 bits of a register for one lane.
+    fn read(&self, w: &Warp, loc: Loc, lane: u32) -> Result<u128, Er> {
+        if loc.zero {
+            return Ok(u128::from(loc.file.is_pred()));
+        }
+        let mut v = 0u128;
+        for k in 0..loc.count {
+            let i = (loc.slot + k) as usize * WARP + lane as usize;
+            v |= u128::from(w.regs.get(i).copied().unwrap_or(0)) << (32 * k);
+        }
+        Ok(v)
+    }
+
+    fn write(&self, w: &mut Warp, loc: Loc, lane: u32, v: u128) {
+        if loc.zero {
+            return;
+        }
+        let lanes: std::ops::Range<u32> = if loc.file.is_uniform() { 0..WARP as u32 } else { lane..lane + 1 };
+        for k in 0..loc.count {
+            let comp = if loc.file.is_pred() { u32::from(v != 0) } else { (v >> (32 * k)) as u32 };
+            for l in lanes.clone() {
+                if let Some(x) = w.regs.get_mut((loc.slot + k) as usize * WARP + l as usize) {
+                    *x = comp;
+                }
+            }
+        }
+    }
+
+    fn sreg(&self, cta: &Cta, w: &Warp, r: SpecialReg, lane: u32) -> u64 {
+        use SpecialReg::*;
+        let tid = self.tid_of(w.id * 32 + lane);
+        let lt = (1u64 << lane) - 1;
+        match r {
+            TidX => u64::from(tid[0]),
+            TidY => u64::from(tid[1]),
+            TidZ => u64::from(tid[2]),
+            NtidX => u64::from(self.spec.block[0]),
+            NtidY => u64::from(self.spec.block[1]),
+            NtidZ => u64::from(self.spec.block[2]),
+            CtaidX => u64::from(cta.id[0]),
+            CtaidY => u64::from(cta.id[1]),
+            CtaidZ => u64::from(cta.id[2]),
+            NctaidX => u64::from(self.spec.grid[0]),
+            NctaidY => u64::from(self.spec.grid[1]),
+            NctaidZ => u64::from(self.spec.grid[2]),
+            LaneId => u64::from(lane),
+            WarpId => u64::from(w.id),
+            NWarpId => u64::from(self.threads.div_ceil(32)),
+            SmId | GridId => 0,
+            NSmId => 1,
+            LanemaskEq => 1 << lane,
+            LanemaskLt => lt,
+            LanemaskLe => lt | 1 << lane,
+            LanemaskGt => !(lt | 1 << lane) & 0xFFFF_FFFF,
+            LanemaskGe => !lt & 0xFFFF_FFFF,
+            ClockLo | GlobalTimerLo => self.steps & 0xFFFF_FFFF,
+            ClockHi | GlobalTimerHi => self.steps >> 32,
+        }
+    }
+
+    /// The width in bytes of source slot `i` of `d` (for constant-bank reads).
+    fn slot_bytes(d: &InstData, i: usize) -> u32 {
+        let info = d.opcode.info();
+        let slot = info.srcs.get(i).or(info.srcs.last());
+        let ty_bytes = |t: Option<Ty>| t.map_or(4, |t| (t.bits() / 8).max(1));
+        match slot.map(|s| s.kind) {
+            Some(SlotKind::Ty) => ty_bytes(d.ty()),
+            Some(SlotKind::SrcTy) => ty_bytes(d.mods.src_ty),
+            Some(SlotKind::TyWide) => ty_bytes(d.ty()) * if d.mods.half == Some(Half::Wide) { 2 } else { 1 },
+            Some(SlotKind::Dword) => 8,
+            _ => 4,
+        }
+    }
+
+    fn src(&self, w: &Warp, cta: &Cta, d: &InstData, i: usize, o: &Operand, lane: u32) -> Result<Arg, Er> {
+        let bits = |v: u64| Arg::bits(v);
+        match o {
+            Operand::Reg(u) => {
+                let loc = self.loc(u.reg)?;
+                let v = self.read(w, loc, lane)?;
+                let val = if loc.file.is_pred() {
+                    Val::Pred(v != 0)
+                } else if loc.count > 2 {
+                    return Err((ErrorKind::Unsupported("a 128-bit operand of a pure operation".into()), Some(lane)));
+                } else {
+                    Val::Bits(v as u64)
+                };
+                Ok(Arg { val, neg: u.neg, abs: u.abs, not: u.not })
+            }
+            Operand::Imm(imm) => Ok(bits(imm.bits())),
+            Operand::SReg(r) => Ok(bits(self.sreg(cta, w, *r, lane))),
+            Operand::CBank(c) => {
+                let idx = match c.index {
+                    Some(r) => self.read(w, self.loc(r)?, lane)? as u32 as u64,
+                    None => 0,
+                };
+                let addr = idx.wrapping_add(c.offset as i64 as u64);
+                let size = Self::slot_bytes(d, i);
+                let v = self.mem.load_const(c.bank, addr, size).map_err(|f| (ErrorKind::Fault(f), Some(lane)))?;
+                Ok(bits(v as u64))
+            }
+            o => Err((ErrorKind::Invalid(format!("a {} operand where a value is read", o.kind_name())), Some(lane))),
+        }
+    }
+
+    fn pure(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
+        let locs: Vec<Loc> = d.dsts.iter().map(|r| self.loc(*r)).collect::<Result<_, _>>()?;
+        for lane in 0..WARP as u32 {
+            if exec >> lane & 1 == 0 {
+                continue;
+            }
+            let args: Vec<Arg> =
+                d.srcs.iter().enumerate().map(|(i, o)| self.src(w, cta, d, i, o, lane)).collect::<Result<_, _>>()?;
+            let out = semantics::eval(d.opcode, &d.mods, &args).map_err(|e| (ErrorKind::from(e), Some(lane)))?;
+            if out.len() != locs.len() {
+                let m = format!("{} results for {} destinations", out.len(), locs.len());
+                return Err((ErrorKind::Invalid(m), Some(lane)));
+            }
+            for (loc, v) in locs.iter().zip(out) {
+                let v = match v {
+                    Val::Pred(p) => u128::from(p),
+                    Val::Bits(b) => u128::from(b),
+                };
+                self.write(w, *loc, lane, v);
+            }
+            if locs.iter().any(|l| l.file.is_uniform()) {
+                // Uniform results come from the lowest active lane.
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn phis(&mut self, w: &mut Warp) -> Result<(), Er> {
+        let Some(top) = w.stack.last().copied() else { return Ok(()) };
+        let insts = self.f.block_insts(top.block);
+        let active = top.mask & !w.exited;
+        let mut end = top.idx;
+        while let Some(d) = insts.get(end).and_then(|&i| self.f.insts.get(i)) {
+            if d.opcode != Opcode::Phi {
+                break;
+            }
+            end += 1;
+        }
+        let mut writes: Vec<(Loc, u32, u128)> = Vec::new();
+        for &i in &insts[top.idx..end] {
+            let Some(d) = self.f.insts.get(i) else { continue };
+            let dst = d.dsts.first().ok_or((ErrorKind::Invalid("phi without a destination".into()), None))?;
+            let dloc = self.loc(*dst)?;
+            for lane in 0..WARP as u32 {
+                if active >> lane & 1 == 0 {
+                    continue;
+                }
+                let from = w.prev[lane as usize];
+                let value = d.srcs.chunks(2).find_map(|c| match c {
+                    [Operand::Reg(u), Operand::Block(b)] if Some(*b) == from => Some(u.reg),
+                    _ => None,
+                });
+                let Some(r) = value else {
+                    let m = format!("phi has no value for predecessor {from:?}");
+                    return Err((ErrorKind::Invalid(m), Some(lane)));
+                };
+                let v = self.read(w, self.loc(r)?, lane)?;
+                writes.push((dloc, lane, v));
+            }
+        }
+        for (loc, lane, v) in writes {
+            self.write(w, loc, lane, v);
+        }
+        if let Some(t) = w.stack.last_mut() {
+            t.idx = end;
+        }
+        Ok(())
+    }
+
+    fn mem_ref(d: &InstData) -> Result<&MemRef, Er> {
+        match d.srcs.first() {
+            Some(Operand::Mem(m)) => Ok(m),
+            _ => Err((ErrorKind::Invalid("a memory instruction without a memory operand".into()), None)),
+        }
+    }
+
+    fn access_size(d: &InstData) -> Result<u32, Er> {
+        match d.ty() {
+            Some(Ty::Pred) | None => Err((ErrorKind::Invalid("a memory access without a data type".into()), None)),
+            Some(t) => Ok((t.bits() / 8).max(1)),
+        }
+    }
+
+    /// The space and space-relative address a lane accesses.
+    fn address(&self, w: &Warp, d: &InstData, m: &MemRef, lane: u32) -> Result<(Space, u64), Er> {
+        let space = match (d.opcode, m.space) {
+            (Opcode::LDG | Opcode::STG, _) => Space::Global,
+            (Opcode::LDS | Opcode::STS, _) => Space::Shared,
+            (Opcode::LDL | Opcode::STL, _) => Space::Local,
+            (_, s) => s,
+        };
+        let mut a = match m.base {
+            Some(r) => self.read(w, self.loc(r)?, lane)? as u64,
+            None => 0,
+        };
+        if let Some(sym) = &m.sym {
+            let base = match space {
+                Space::Shared => self.shared_syms.get(sym).copied(),
+                _ => None,
+            };
+            let base = base
+                .ok_or_else(|| (ErrorKind::Invalid(format!("unknown {} symbol `${sym}`", space.name())), Some(lane)))?;
+            a = a.wrapping_add(base);
+        }
+        a = a.wrapping_add(m.offset as u64);
+        if space == Space::Generic {
+            if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a) {
+                return Ok((Space::Shared, a - SHARED_WINDOW));
+            }
+            if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a) {
+                return Ok((Space::Local, a - LOCAL_WINDOW));
+            }
+            return Ok((Space::Global, a));
+        }
+        Ok((space, a))
+    }
+
+    fn local<'c>(&self, cta: &'c mut Cta, w: &Warp, lane: u32) -> Option<&'c mut Region> {
+        let t = (w.id * 32 + lane) as usize;
+        let bytes = self.config.local_bytes as usize;
+        let slot = cta.locals.get_mut(t)?;
+        Some(slot.get_or_insert_with(|| Region::zeroed(MemSpace::Local, bytes, true)))
+    }
+
+    fn access(
+        &mut self,
+        cta: &mut Cta,
+        w: &Warp,
+        space: Space,
+        addr: u64,
+        size: u32,
+        lane: u32,
+        store: Option<u128>,
+    ) -> Result<u128, Fault> {
+        let oob = |space| Fault { kind: FaultKind::OutOfBounds, space, addr, size, write: store.is_some() };
+        match (space, store) {
+            (Space::Global, None) => self.mem.global.load(addr, size),
+            (Space::Global, Some(v)) => self.mem.global.store(addr, size, v).map(|()| 0),
+            (Space::Shared, None) => cta.shared.load(addr, size),
+            (Space::Shared, Some(v)) => cta.shared.store(addr, size, v).map(|()| 0),
+            (Space::Local, s) => {
+                let r = self.local(cta, w, lane).ok_or(oob(MemSpace::Local))?;
+                match s {
+                    None => r.load(addr, size),
+                    Some(v) => r.store(addr, size, v).map(|()| 0),
+                }
+            }
+            (Space::Param, None) => self.mem.param.load(addr, size),
+            (Space::Param, Some(v)) => self.mem.param.store(addr, size, v).map(|()| 0),
+            (Space::Const, None) => self.mem.load_const(USER_CONST_BANK, addr, size),
+            (Space::Const, Some(_)) => Err(Fault {
+                kind: FaultKind::ReadOnly,
+                space: MemSpace::Const(USER_CONST_BANK),
+                addr,
+                size,
+                write: true,
+            }),
+            (Space::Generic, _) => Err(oob(MemSpace::Generic)),
+        }
+    }
+
+    fn load(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
+        let m = Self::mem_ref(d)?;
+        let size = Self::access_size(d)?;
+        let dst = d.dsts.first().ok_or((ErrorKind::Invalid("a load without a destination".into()), None))?;
+        let loc = self.loc(*dst)?;
+        let signed = d.ty().is_some_and(Ty::is_signed);
+        for lane in 0..WARP as u32 {
+            if exec >> lane & 1 == 0 {
+                continue;
+            }
+            let (space, addr) = self.address(w, d, m, lane)?;
+            let mut v =
+                self.access(cta, w, space, addr, size, lane, None).map_err(|f| (ErrorKind::Fault(f), Some(lane)))?;
+            if signed && size < 4 {
+                let s = 128 - 8 * size;
+                v = (((v << s) as i128) >> s) as u128 & 0xFFFF_FFFF;
+            }
+            self.write(w, loc, lane, v);
+            if loc.file.is_uniform() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn store(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
+        let m = Self::mem_ref(d)?;
+        let size = Self::access_size(d)?;
+        for lane in 0..WARP as u32 {
+            if exec >> lane & 1 == 0 {
+                continue;
+            }
+            let v = match d.srcs.get(1) {
+                Some(Operand::Reg(u)) => {
+                    if u.has_mods() {
+                        return Err((ErrorKind::Unsupported("modifiers on a stored register".into()), Some(lane)));
+                    }
+                    self.read(w, self.loc(u.reg)?, lane)?
+                }
+                Some(Operand::Imm(i)) => u128::from(i.bits()),
+                _ => return Err((ErrorKind::Invalid("a store without a value".into()), Some(lane))),
+            };
+            let (space, addr) = self.address(w, d, m, lane)?;
+            self.access(cta, w, space, addr, size, lane, Some(v)).map_err(|f| (ErrorKind::Fault(f), Some(lane)))?;
+        }
+        Ok(())
+    }
+}

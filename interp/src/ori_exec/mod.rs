@@ -1,0 +1,228 @@
+//! The Ori interpreter: runs one Ori function as a kernel over a launch spec's grid.
+//!
+//! # Model
+//!
+//! **Memory** is [`crate::memory`]: the spec's buffers at fixed global addresses, the parameter
+//! block (`param[off]`, also at `c[0][param_base + off]` by [`ExecConfig::bank0`]), per-CTA
+//! shared memory (static symbols of [`ExecConfig::shared_symbols`] laid out in order at their
+//! alignment from offset 0, then the spec's `shared_bytes` at the next multiple of 16), and
+//! per-thread local memory of [`ExecConfig::local_bytes`].
+//!
+//! **Scheduling (deterministic).** CTAs run one after another, to completion, in linear order
+//! (x fastest, then y, then z). A CTA's threads are numbered linearly (x fastest) and grouped
+//! into warps of 32 consecutive threads; the last warp's missing lanes never run. Warps run
+//! round-robin in warp order: each runs until it reaches a CTA barrier, exits, or faults. When
+//! every live warp waits at a barrier, and all wait at the same barrier id, the barrier
+//! releases and the round starts again at warp 0; if they wait at different ids, that is a
+//! deadlock ([`ErrorKind::Deadlock`]). Exited warps do not hold a barrier up. A barrier
+//! reached by only some of a warp's live lanes is [`ErrorKind::DivergentBarrier`]. Within a
+//! warp-instruction, lanes execute in ascending lane order, so of two lanes storing to the
+//! same address the higher lane's value remains.
+//!
+//! **SIMT stack.** Each warp has a stack of entries (pc, reconvergence block, lane mask); the
+//! top entry runs with active mask = its mask minus exited lanes. Invariant: a warp's active
+//! mask is never empty while it runs — entries whose lanes have all exited are popped, and an
+//! entry whose pc reaches its reconvergence block (at its first instruction) is popped, merging
+//! its lanes back into the entry below, which waits there. A branch on which the active lanes
+//! disagree (at block `b`, reconvergence `r` = the immediate post-dominator of `b`, see
+//! [`postdom`]) turns the top entry into the waiting entry at `r` (or, if the top entry
+//! already reconverges at `r`, replaces it, so loops do not grow the stack), then pushes the
+//! taken lanes at the target and the not-taken lanes at the fall-through block; the
+//! fall-through lanes run first. Without a post-dominator (`r` = the function exit) the waiting
+//! entry is parked: its lanes can only leave by exiting. SASS convergence instructions
+//! (`BSSY`, `BSYNC`, `WARPSYNC`) are accepted as no-ops: this model reconverges by
+//! post-dominators, not by them.
+//!
+//! **Registers.** Every lane has its own value of every register, virtual or physical (R, UR, P,
+//! UP, B, UB; tuples are consecutive 32-bit components). `RZ`/`URZ` read 0, `PT`/`UPT` read
+//! true, and writes to them are discarded. A write to a uniform register (UR, UP) is broadcast
+//! to all 32 lanes from the lowest active lane. Registers start as 0.
+//!
+//! **Phis** at the top of a block read, per lane, the value for the block that lane came from,
+//! all of a block's leading phis in parallel.
+//!
+//! **Special registers:** tid/ntid/ctaid/nctaid, laneid, warpid (the warp's index in its CTA),
+//! nwarpid (warps per CTA), smid 0, nsmid 1, gridid 0, the lane masks, clocks = the number of
+//! warp-instructions executed so far in the launch.
+//!
+//! # What executes
+//!
+//! Everything pure goes through [`ptxas_rs::ori::semantics::eval`] (the one table of op
+//! meaning); this module only handles `ld`/`st` and `LDG/STG/LDS/STS/LDL/STL/LD/ST` by state
+//! space, `bra`/`BRA`, `exit`/`EXIT`, `ret`/`RET` (ends the thread: the kernel is the outermost
+//! function), `bar`/`BAR` (CTA barrier; operand = barrier id), `phi`, and no-ops (`membar`,
+//! `MEMBAR`, `NOP`, `BSSY`, `BSYNC`, `WARPSYNC`). Calls are not modelled yet
+//! ([`ErrorKind::Unsupported`]).
+//!
+//! Errors never panic: every ill-formed input (unknown registers, missing fall-through block,
+//! unsupported forms) is an [`ExecError`] naming the function, the instruction in its printed
+//! form, and the thread.
+
+mod exec;
+pub mod postdom;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use ptxas_rs::ori::Module;
+use ptxas_rs::ori::semantics::EvalError;
+
+use crate::launch::LaunchSpec;
+use crate::memory::{Bank0Layout, Fault};
+
+/// Options of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecConfig {
+    /// The most warp-instructions the whole launch may execute before
+    /// [`ErrorKind::StepLimit`].
+    pub step_limit: u64,
+    /// Local memory per thread, in bytes.
+    pub local_bytes: u32,
+    /// Where launch values sit in constant bank 0.
+    pub bank0: Bank0Layout,
+    /// Static shared variables `(name, size, align)`, addressed as `shared[$name]`.
+    pub shared_symbols: Vec<(String, u32, u32)>,
+    /// Run the verifier on the kernel first.
+    pub verify: bool,
+}
+
+impl Default for ExecConfig {
+    fn default() -> ExecConfig {
+        ExecConfig {
+            step_limit: 10_000_000,
+            local_bytes: 1024,
+            bank0: Bank0Layout::SM90,
+            shared_symbols: Vec::new(),
+            verify: true,
+        }
+    }
+}
+
+/// A thread of the grid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ThreadId {
+    /// The CTA index (x, y, z).
+    pub cta: [u32; 3],
+    /// The thread index in the CTA (x, y, z).
+    pub tid: [u32; 3],
+    /// The warp index in the CTA.
+    pub warp: u32,
+    /// The lane in the warp.
+    pub lane: u32,
+}
+
+impl fmt::Display for ThreadId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.tid;
+        let [a, b, c] = self.cta;
+        write!(f, "thread ({x},{y},{z}) of CTA ({a},{b},{c}) (warp {} lane {})", self.warp, self.lane)
+    }
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The module has no function of that name.
+    NoKernel(String),
+    /// The verifier rejected the function, or the interpreter found it ill-formed.
+    Invalid(String),
+    /// A memory access failed.
+    Fault(Fault),
+    /// More warp-instructions than [`ExecConfig::step_limit`].
+    StepLimit(u64),
+    /// Every live warp of a CTA waits at a barrier, but not all at the same one.
+    Deadlock(String),
+    /// A barrier reached by only some of a warp's live lanes.
+    DivergentBarrier {
+        /// Lanes that arrived.
+        active: u32,
+        /// Lanes alive in the warp.
+        live: u32,
+    },
+    /// A form not modelled yet.
+    Unsupported(String),
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::NoKernel(k) => write!(f, "no function `{k}` in the module"),
+            ErrorKind::Invalid(m) => write!(f, "invalid IR: {m}"),
+            ErrorKind::Fault(x) => write!(f, "memory fault: {x}"),
+            ErrorKind::StepLimit(n) => write!(f, "step limit of {n} warp-instructions reached"),
+            ErrorKind::Deadlock(m) => write!(f, "barrier deadlock: {m}"),
+            ErrorKind::DivergentBarrier { active, live } => {
+                write!(f, "barrier reached by lanes {active:#010x} of live lanes {live:#010x}")
+            }
+            ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+        }
+    }
+}
+
+/// An execution error, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecError {
+    /// The function executed.
+    pub function: String,
+    /// The instruction, printed, where there is one.
+    pub inst: Option<String>,
+    /// The thread, where there is one.
+    pub thread: Option<ThreadId>,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{}", self.function)?;
+        if let Some(i) = &self.inst {
+            write!(f, ": `{i}`")?;
+        }
+        if let Some(t) = &self.thread {
+            write!(f, ": {t}")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+impl From<EvalError> for ErrorKind {
+    fn from(e: EvalError) -> ErrorKind {
+        match e {
+            EvalError::Unsupported(m) => ErrorKind::Unsupported(m),
+            e => ErrorKind::Invalid(e.to_string()),
+        }
+    }
+}
+
+/// The result of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Outputs {
+    /// The spec's output buffers' final bytes, by name.
+    pub buffers: BTreeMap<String, Vec<u8>>,
+    /// Warp-instructions executed.
+    pub warp_steps: u64,
+}
+
+impl Outputs {
+    /// The bytes of output buffer `name`.
+    pub fn get(&self, name: &str) -> Option<&[u8]> {
+        self.buffers.get(name).map(|v| &v[..])
+    }
+}
+
+/// Runs function `kernel` of `module` over `spec`'s grid with the default [`ExecConfig`].
+pub fn run_ori(module: &Module, kernel: &str, spec: &LaunchSpec) -> Result<Outputs, ExecError> {
+    run_ori_with(module, kernel, spec, &ExecConfig::default())
+}
+
+/// Runs function `kernel` of `module` over `spec`'s grid.
+pub fn run_ori_with(
+    module: &Module,
+    kernel: &str,
+    spec: &LaunchSpec,
+    config: &ExecConfig,
+) -> Result<Outputs, ExecError> {
+    exec::run(module, kernel, spec, config)
+}

@@ -1,0 +1,520 @@
+//! The Ori interpreter on hand-written kernels: outputs are checked against plain Rust
+//! references written independently of the interpreter; faults, the step limit and barrier
+//! deadlocks are checked to be reported with the instruction and thread.
+
+use interp::launch::LaunchSpec;
+use interp::memory::FaultKind;
+use interp::ori_exec::{ErrorKind, ExecConfig, ExecError, Outputs, run_ori, run_ori_with};
+use ptxas_rs::ori::parse_module;
+
+fn spec(text: &str) -> LaunchSpec {
+    LaunchSpec::from_toml_str(text).unwrap_or_else(|e| panic!("spec: {e}"))
+}
+
+fn run_cfg(ir: &str, kernel: &str, spec: &LaunchSpec, cfg: &ExecConfig) -> Result<Outputs, ExecError> {
+    let m = parse_module(ir).unwrap_or_else(|e| panic!("parse: {e:?}"));
+    run_ori_with(&m, kernel, spec, cfg)
+}
+
+fn run(ir: &str, kernel: &str, spec: &LaunchSpec) -> Outputs {
+    let m = parse_module(ir).unwrap_or_else(|e| panic!("parse: {e:?}"));
+    run_ori(&m, kernel, spec).unwrap_or_else(|e| panic!("run: {e}"))
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn floats(b: &[u8]) -> Vec<f32> {
+    words(b).into_iter().map(f32::from_bits).collect()
+}
+
+const SAXPY: &str = "
+entry @saxpy() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = mov.u32 SR_CTAID.X
+    %r2 = mov.u32 SR_NTID.X
+    %r3 = mad.lo.u32 %r1, %r2, %r0
+    %r4 = ld.u32 param[0]
+    %p5 = setp.ge.u32 %r3, %r4
+    @%p5 exit
+bb1:
+    %r6 = ld.f32 param[4]
+    %rd7 = ld.u64 param[8]
+    %rd8 = ld.u64 param[16]
+    %rd9 = mul.wide.u32 %r3, 4
+    %rd10 = add.u64 %rd7, %rd9
+    %rd11 = add.u64 %rd8, %rd9
+    %r12 = ld.f32 global[%rd10]
+    %r13 = ld.f32 global[%rd11]
+    %r14 = fma.rn.f32 %r6, %r12, %r13
+    st.f32 global[%rd11], %r14
+    exit
+}
+";
+
+const SAXPY_SPEC: &str = r#"
+kernel = "saxpy"
+grid = [4]
+block = [256]
+[[param]]
+scalar = { type = "u32", value = 1000 }
+[[param]]
+scalar = { type = "f32", value = 2.5 }
+[[param]]
+buffer = "x"
+[[param]]
+buffer = "y"
+[buffer.x]
+type = "f32"
+len = 1000
+init = { random = { seed = 1, min = -10.0, max = 10.0 } }
+[buffer.y]
+type = "f32"
+len = 1000
+init = { random = { seed = 2, min = -10.0, max = 10.0 } }
+output = true
+"#;
+
+#[test]
+fn saxpy_with_bounds_check() {
+    let s = spec(SAXPY_SPEC);
+    let init = s.generate_buffers();
+    let (x, y) = (floats(&init["x"]), floats(&init["y"]));
+    let out = run(SAXPY, "saxpy", &s);
+    let got = floats(out.get("y").unwrap());
+    let want: Vec<f32> = x.iter().zip(&y).map(|(x, y)| 2.5f32.mul_add(*x, *y)).collect();
+    assert_eq!(
+        got.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+        want.iter().map(|f| f.to_bits()).collect::<Vec<_>>()
+    );
+    // 4 CTAs of 8 warps; the last CTA's warps 5..7 hold only threads >= 1000 and exit early.
+    assert!(out.warp_steps > 0);
+}
+
+/// Nested divergence: if (i % 3 == 0) { v = i * i } else { if (i & 4) { v = i ^ 0x55 } else
+/// { v = i + 7 } ; v = v * 2 }; out[i] = v + 1 — the store runs after reconvergence.
+const DIVERGE: &str = "
+entry @diverge() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = mov.u32 SR_CTAID.X
+    %r2 = mov.u32 SR_NTID.X
+    %r3 = mad.lo.u32 %r1, %r2, %r0
+    %r4 = rem.u32 %r3, 3
+    %p5 = setp.ne.u32 %r4, 0
+    @%p5 bra bb2
+bb1:
+    %r6 = mul.lo.u32 %r3, %r3
+    bra bb5
+bb2:
+    %r7 = and.b32 %r3, 4
+    %p8 = setp.eq.u32 %r7, 0
+    @%p8 bra bb4
+bb3:
+    %r6 = xor.b32 %r3, 0x55
+    bra bb6
+bb4:
+    %r6 = add.u32 %r3, 7
+    bra bb6
+bb6:
+    %r6 = shl.b32 %r6, 1
+    bra bb5
+bb5:
+    %r9 = add.u32 %r6, 1
+    %rd10 = ld.u64 param[0]
+    %rd11 = mul.wide.u32 %r3, 4
+    %rd12 = add.u64 %rd10, %rd11
+    st.u32 global[%rd12], %r9
+    exit
+}
+";
+
+#[test]
+fn divergent_if_else() {
+    let s = spec(
+        r#"
+kernel = "diverge"
+grid = [2]
+block = [96]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 192
+output = true
+"#,
+    );
+    let out = run(DIVERGE, "diverge", &s);
+    let want: Vec<u32> = (0..192u32)
+        .map(|i| {
+            let v = if i % 3 == 0 { i * i } else { (if i & 4 != 0 { i ^ 0x55 } else { i + 7 }) * 2 };
+            v + 1
+        })
+        .collect();
+    assert_eq!(words(out.get("out").unwrap()), want);
+}
+
+/// SSA form with phis: out[i] = sum over k < n[i] of (3k + 1), a data-dependent trip count.
+const LOOP: &str = "
+entry @tri() ssa {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = mov.u32 SR_CTAID.X
+    %r2 = mov.u32 SR_NTID.X
+    %r3 = mad.lo.u32 %r1, %r2, %r0
+    %rd4 = ld.u64 param[0]
+    %rd5 = mul.wide.u32 %r3, 4
+    %rd6 = add.u64 %rd4, %rd5
+    %r7 = ld.u32 global[%rd6]
+    %p8 = setp.eq.u32 %r7, 0
+    @%p8 bra bb3
+bb1:
+    bra bb2
+bb2:
+    %r9 = phi RZ, bb1, %r12, bb2
+    %r10 = phi RZ, bb1, %r13, bb2
+    %r11 = mad.lo.u32 %r9, 3, 1
+    %r12 = add.u32 %r9, 1
+    %r13 = add.u32 %r10, %r11
+    %p14 = setp.lt.u32 %r12, %r7
+    @%p14 bra bb2
+bb4:
+    bra bb3
+bb3:
+    %r15 = phi RZ, bb0, %r13, bb4
+    %rd16 = ld.u64 param[8]
+    %rd17 = add.u64 %rd16, %rd5
+    st.u32 global[%rd17], %r15
+    exit
+}
+";
+
+#[test]
+fn loop_with_data_dependent_trip_count() {
+    let ir = LOOP;
+    let s = spec(
+        r#"
+kernel = "tri"
+grid = [3]
+block = [64]
+[[param]]
+buffer = "n"
+[[param]]
+buffer = "out"
+[buffer.n]
+type = "u32"
+len = 192
+init = { random = { seed = 7, min = 0, max = 40 } }
+[buffer.out]
+type = "u32"
+len = 192
+output = true
+"#,
+    );
+    let n = words(&s.generate_buffers()["n"]);
+    let out = run(ir, "tri", &s);
+    let want: Vec<u32> = n.iter().map(|&n| (0..n).map(|k| 3 * k + 1).sum()).collect();
+    assert!(n.iter().any(|&v| v == 0) || n.iter().min() != n.iter().max());
+    assert_eq!(words(out.get("out").unwrap()), want);
+}
+
+/// Tree reduction in shared memory with barriers: out[cta] = sum of the CTA's 128 inputs.
+const REDUCE: &str = "
+entry @reduce() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = mov.u32 SR_CTAID.X
+    %r2 = mov.u32 SR_NTID.X
+    %r3 = mad.lo.u32 %r1, %r2, %r0
+    %rd4 = ld.u64 param[0]
+    %rd5 = mul.wide.u32 %r3, 4
+    %rd6 = add.u64 %rd4, %rd5
+    %r7 = ld.u32 global[%rd6]
+    %r8 = shl.b32 %r0, 2
+    st.u32 shared[$sdata+%r8], %r7
+    bar.sync 0
+    %r9 = shr.u32 %r2, 1
+    bra bb1
+bb1:
+    %p10 = setp.ge.u32 %r0, %r9
+    @%p10 bra bb3
+bb2:
+    %r11 = add.u32 %r0, %r9
+    %r12 = shl.b32 %r11, 2
+    %r13 = ld.u32 shared[$sdata+%r12]
+    %r14 = ld.u32 shared[$sdata+%r8]
+    %r15 = add.u32 %r13, %r14
+    st.u32 shared[$sdata+%r8], %r15
+    bra bb3
+bb3:
+    bar.sync 0
+    %r9 = shr.u32 %r9, 1
+    %p16 = setp.ne.u32 %r9, 0
+    @%p16 bra bb1
+bb4:
+    %p17 = setp.ne.u32 %r0, 0
+    @%p17 exit
+bb5:
+    %r18 = ld.u32 shared[$sdata]
+    %rd19 = ld.u64 param[8]
+    %rd20 = mul.wide.u32 %r1, 4
+    %rd21 = add.u64 %rd19, %rd20
+    st.u32 global[%rd21], %r18
+    exit
+}
+";
+
+#[test]
+fn shared_memory_reduction_with_barriers() {
+    let s = spec(
+        r#"
+kernel = "reduce"
+grid = [5]
+block = [128]
+[[param]]
+buffer = "x"
+[[param]]
+buffer = "out"
+[buffer.x]
+type = "u32"
+len = 640
+init = { random = { seed = 3 } }
+[buffer.out]
+type = "u32"
+len = 5
+output = true
+"#,
+    );
+    let x = words(&s.generate_buffers()["x"]);
+    let cfg = ExecConfig { shared_symbols: vec![("sdata".into(), 512, 4)], ..ExecConfig::default() };
+    let out = run_cfg(REDUCE, "reduce", &s, &cfg).unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<u32> = x.chunks(128).map(|c| c.iter().fold(0u32, |a, b| a.wrapping_add(*b))).collect();
+    assert_eq!(words(out.get("out").unwrap()), want);
+}
+
+/// Integer and float operations, one output word each per thread.
+const OPS: &str = "
+entry @ops() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %rd1 = ld.u64 param[0]
+    %rd2 = mul.wide.u32 %r0, 4
+    %rd3 = add.u64 %rd1, %rd2
+    %r4 = ld.u32 global[%rd3]
+    %rd5 = ld.u64 param[8]
+    %rd6 = mul.wide.u32 %r0, 32
+    %rd7 = add.u64 %rd5, %rd6
+    %r8 = shr.s32 %r4, 3
+    %r9 = xor.b32 %r8, %r0
+    st.u32 global[%rd7], %r9
+    %r10 = div.s32 %r4, 7
+    %r11 = rem.s32 %r4, 7
+    %r12 = mad.lo.s32 %r10, 100, %r11
+    st.u32 global[%rd7+4], %r12
+    %r13 = popc.b32 %r4
+    %r14 = clz.b32 %r4
+    %r15 = mad.lo.u32 %r13, 64, %r14
+    st.u32 global[%rd7+8], %r15
+    %r16 = min.s32 %r4, %r9
+    %r17 = max.u32 %r4, %r9
+    %r18 = sub.u32 %r17, %r16
+    st.u32 global[%rd7+12], %r18
+    %r19 = cvt.rn.f32.s32 %r4
+    %r20 = mul.rn.f32 %r19, 0f3FC00000
+    %r21 = add.rn.f32 %r20, 0f40490FDB
+    st.f32 global[%rd7+16], %r21
+    %r22 = div.rn.f32 %r21, 0f40E00000
+    st.f32 global[%rd7+20], %r22
+    %p23 = setp.lt.f32 %r22, 0f00000000
+    %r24 = selp.b32 0x11111111, %r4, %p23
+    st.u32 global[%rd7+24], %r24
+    %r25 = cvt.rzi.s32.f32 %r22
+    st.u32 global[%rd7+28], %r25
+    exit
+}
+";
+
+#[test]
+fn integer_and_float_ops() {
+    let s = spec(
+        r#"
+kernel = "ops"
+grid = [1]
+block = [64]
+[[param]]
+buffer = "x"
+[[param]]
+buffer = "out"
+[buffer.x]
+type = "s32"
+len = 64
+init = { edge = { seed = 9 } }
+[buffer.out]
+type = "u32"
+len = 512
+output = true
+"#,
+    );
+    let x: Vec<i32> = words(&s.generate_buffers()["x"]).into_iter().map(|v| v as i32).collect();
+    let out = words(run(OPS, "ops", &s).get("out").unwrap());
+    for (t, &a) in x.iter().enumerate() {
+        let tid = t as i32;
+        let r9 = (a >> 3) ^ tid;
+        let (q, r) = (a.wrapping_div(7), a.wrapping_rem(7));
+        let f = a as f32 * 1.5 + std::f32::consts::PI;
+        let g = f / 7.0;
+        let want = [
+            r9 as u32,
+            q.wrapping_mul(100).wrapping_add(r) as u32,
+            (a as u32).count_ones() * 64 + (a as u32).leading_zeros(),
+            (a as u32).max(r9 as u32).wrapping_sub(a.min(r9) as u32),
+            f.to_bits(),
+            g.to_bits(),
+            if g < 0.0 { 0x1111_1111 } else { a as u32 },
+            g.trunc() as i32 as u32,
+        ];
+        assert_eq!(&out[t * 8..t * 8 + 8], &want, "thread {t}, x = {a}");
+    }
+}
+
+#[test]
+fn out_of_bounds_load_faults_with_instruction_and_thread() {
+    // Buffer y holds 1000 elements but n says 1010: thread 1000 stores past the end.
+    let s = spec(&SAXPY_SPEC.replace("value = 1000", "value = 1010"));
+    let e = run_ori(&parse_module(SAXPY).unwrap(), "saxpy", &s).unwrap_err();
+    let ErrorKind::Fault(f) = e.kind else { panic!("{e}") };
+    assert_eq!(f.kind, FaultKind::OutOfBounds);
+    // The first faulting access is the load of x[1000] by thread 1000 = CTA 3, thread 232.
+    let t = e.thread.unwrap();
+    assert_eq!((t.cta, t.tid), ([3, 0, 0], [232, 0, 0]));
+    assert_eq!(e.inst.as_deref(), Some("%r12 = ld.f32 global[%rd10]"));
+    let msg = e.to_string();
+    assert!(msg.contains("@saxpy") && msg.contains("thread (232,0,0) of CTA (3,0,0)"), "{msg}");
+}
+
+#[test]
+fn out_of_bounds_store_is_reported() {
+    let ir = "
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %rd1 = ld.u64 param[0]
+    %rd2 = mul.wide.u32 %r0, 4
+    %rd3 = add.u64 %rd1, %rd2
+    st.u32 global[%rd3+64], %r0
+    exit
+}
+";
+    let s = spec(
+        "kernel = \"k\"\ngrid = [1]\nblock = [32]\n[[param]]\nbuffer = \"o\"\n[buffer.o]\ntype = \"u32\"\nlen = 32\noutput = true\n",
+    );
+    let e = run_ori(&parse_module(ir).unwrap(), "k", &s).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Fault(f) if f.kind == FaultKind::OutOfBounds && f.write));
+    assert_eq!(e.thread.unwrap().tid, [16, 0, 0]);
+    assert!(e.inst.unwrap().starts_with("st.u32 global["));
+}
+
+#[test]
+fn misaligned_load_is_reported() {
+    let ir = "
+entry @k() {
+bb0:
+    %rd1 = ld.u64 param[0]
+    %r2 = ld.u32 global[%rd1+2]
+    exit
+}
+";
+    let s = spec(
+        "kernel = \"k\"\ngrid = [1]\nblock = [1]\n[[param]]\nbuffer = \"o\"\n[buffer.o]\ntype = \"u32\"\nlen = 4\n",
+    );
+    let e = run_ori(&parse_module(ir).unwrap(), "k", &s).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Fault(f) if f.kind == FaultKind::Misaligned), "{e}");
+}
+
+#[test]
+fn infinite_loop_hits_the_step_limit() {
+    let ir = "
+entry @spin() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    bra bb1
+bb1:
+    %r0 = add.u32 %r0, 1
+    bra bb1
+}
+";
+    let s = spec("kernel = \"spin\"\ngrid = [1]\nblock = [64]\n");
+    let cfg = ExecConfig { step_limit: 10_000, ..ExecConfig::default() };
+    let e = run_cfg(ir, "spin", &s, &cfg).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::StepLimit(10_000));
+    assert!(e.inst.is_some() && e.thread.is_some(), "{e}");
+}
+
+#[test]
+fn barrier_deadlock_is_reported() {
+    // Warp 0 waits at barrier 0, warp 1 at barrier 1.
+    let ir = "
+entry @dead() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %p1 = setp.lt.u32 %r0, 32
+    @%p1 bra bb2
+bb1:
+    bar.sync 1
+    exit
+bb2:
+    bar.sync 0
+    exit
+}
+";
+    let s = spec("kernel = \"dead\"\ngrid = [1]\nblock = [64]\n");
+    let e = run_ori(&parse_module(ir).unwrap(), "dead", &s).unwrap_err();
+    let ErrorKind::Deadlock(m) = &e.kind else { panic!("{e}") };
+    assert!(m.contains("warp 0 at barrier 0") && m.contains("warp 1 at barrier 1"), "{m}");
+}
+
+#[test]
+fn divergent_barrier_is_reported() {
+    let ir = "
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %p1 = setp.lt.u32 %r0, 16
+    @%p1 bra bb2
+bb1:
+    exit
+bb2:
+    bar.sync 0
+    exit
+}
+";
+    // Lanes 16..31 exit, so lanes 0..15 are all the live lanes: no divergence.
+    let s = spec("kernel = \"k\"\ngrid = [1]\nblock = [32]\n");
+    run_ori(&parse_module(ir).unwrap(), "k", &s).unwrap();
+    let ir2 = ir.replace("bb1:\n    exit", "bb1:\n    bra bb3\nbb3:\n    bar.sync 0\n    exit");
+    let e = run_ori(&parse_module(&ir2).unwrap(), "k", &s).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::DivergentBarrier { .. }), "{e}");
+}
+
+#[test]
+fn missing_kernel_is_an_error() {
+    let s = spec("kernel = \"k\"\ngrid = [1]\nblock = [1]\n");
+    let m = parse_module("entry @k() {\nbb0:\n    exit\n}\n").unwrap();
+    assert!(matches!(run_ori(&m, "nope", &s).unwrap_err().kind, ErrorKind::NoKernel(_)));
+    assert_eq!(run_ori(&m, "k", &s).unwrap().warp_steps, 1);
+}
+
+#[test]
+fn ill_formed_ir_is_an_error_not_a_panic() {
+    let s = spec("kernel = \"k\"\ngrid = [1]\nblock = [40]\n");
+    let cfg = ExecConfig { verify: false, ..ExecConfig::default() };
+    // No terminator: the verifier would reject it; unverified, the interpreter reports it.
+    let e = run_cfg("entry @k() {\nbb0:\n    %r0 = mov.u32 SR_TID.X\n}\n", "k", &s, &cfg).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Invalid(_)), "{e}");
+    // A guarded exit at the end of the layout has no fall-through block.
+    let ir = "entry @k() {\nbb0:\n    %r0 = mov.u32 SR_TID.X\n    %p1 = setp.lt.u32 %r0, 3\n    @%p1 exit\n}\n";
+    let e = run_cfg(ir, "k", &s, &cfg).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Invalid(_)), "{e}");
+}
