@@ -72,12 +72,8 @@ fn main() {
         let pest = time_ms(pest_reps, || ptxas_rs::ptx::parser::parse_bytes_reference(&src, "bench.ptx").unwrap());
         let mbps = |ms: f64| src.len() as f64 / 1e6 / (ms / 1e3);
         let name = c.path.file_name().unwrap().to_string_lossy();
-        let mut line = format!(
-            "{name:<44} {:>8} {ours:>9.3} {:>8.1} {pest:>9.3} {:>8.1}",
-            src.len(),
-            mbps(ours),
-            mbps(pest)
-        );
+        let mut line =
+            format!("{name:<44} {:>8} {ours:>9.3} {:>8.1} {pest:>9.3} {:>8.1}", src.len(), mbps(ours), mbps(pest));
         if let Some(t) = tools {
             let runs: Vec<f64> = (0..ptxas_reps)
                 .filter_map(|_| {
