@@ -45,11 +45,7 @@ impl std::error::Error for ParseError {}
 
 /// Parses a module.
 pub fn parse_module(text: &str) -> Result<Module, ParseError> {
-    let lines: Vec<Vec<Tok>> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| lex_line(l, i + 1))
-        .collect::<Result<_, _>>()?;
+    let lines: Vec<Vec<Tok>> = text.lines().enumerate().map(|(i, l)| lex_line(l, i + 1)).collect::<Result<_, _>>()?;
     let mut p = Parser { lines, line: 0 };
     let mut module = Module::default();
     while p.line < p.lines.len() {
@@ -169,10 +165,7 @@ impl<'a> Cur<'a> {
         t
     }
     fn err<X>(&self, msg: impl Into<String>) -> Result<X, ParseError> {
-        let col = self
-            .toks
-            .get(self.pos)
-            .map_or_else(|| self.toks.last().map_or(1, |t| t.col + 1), |t| t.col);
+        let col = self.toks.get(self.pos).map_or_else(|| self.toks.last().map_or(1, |t| t.col + 1), |t| t.col);
         Err(ParseError { line: self.line, col, message: msg.into() })
     }
     fn err_prev<X>(&self, msg: impl Into<String>) -> Result<X, ParseError> {
@@ -292,11 +285,7 @@ fn parse_int(s: &str, neg: bool) -> Option<i64> {
     };
     let v = if neg { -v } else { v };
     // Accept the i64 range and unsigned 64-bit patterns (as their two's complement).
-    if v >= i128::from(i64::MIN) && v <= i128::from(u64::MAX) {
-        Some(v as u64 as i64)
-    } else {
-        None
-    }
+    if v >= i128::from(i64::MIN) && v <= i128::from(u64::MAX) { Some(v as u64 as i64) } else { None }
 }
 
 fn parse_imm(s: &str, neg: bool) -> Option<Imm> {
@@ -594,9 +583,7 @@ fn cbank(c: &mut Cur<'_>, names: &mut Names) -> Result<CBank, ParseError> {
     let mut offset = 0i64;
     if matches!(c.peek(), Some(T::Var(_)) | Some(T::Word(_))) {
         index = Some(reg(c, names)?);
-        if c.eat('+') {
-            offset = signed_num(c)?;
-        } else if c.peek() == Some(&T::P('-')) {
+        if c.eat('+') || c.peek() == Some(&T::P('-')) {
             offset = signed_num(c)?;
         }
     } else {

@@ -15,8 +15,9 @@ use std::fmt;
 
 /// A source position: byte offset and 1-based line and column (columns count characters).
 ///
-/// Spans are ignored by equality (see the module docs).
-#[derive(Debug, Clone, Copy, Default, Eq, Hash)]
+/// Spans are ignored by equality and hashing (see the module docs), so trees that are equal
+/// hash equal.
+#[derive(Debug, Clone, Copy, Default, Eq)]
 pub struct Span {
     /// Byte offset of the node's first character.
     pub offset: u32,
@@ -30,6 +31,10 @@ impl PartialEq for Span {
     fn eq(&self, _: &Span) -> bool {
         true
     }
+}
+
+impl std::hash::Hash for Span {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// An identifier with its position (`%r1`, `$L__BB0_2`, `_`).

@@ -27,7 +27,15 @@ const fn cb() -> Slot {
     Slot::new(Kind::CBank { off_at: 40, off_width: 14, scale: 4, index_at: None })
 }
 const fn mem(ra: bool, wide: Option<u8>, ur_at: Option<u8>, ur_flag: Option<u8>, desc_at: Option<u8>) -> Slot {
-    Slot::new(Kind::Mem { ra_at: if ra { Some(24) } else { None }, wide_bit: wide, ur_at, ur_flag, off_at: 40, off_width: 24, desc_at })
+    Slot::new(Kind::Mem {
+        ra_at: if ra { Some(24) } else { None },
+        wide_bit: wide,
+        ur_at,
+        ur_flag,
+        off_at: 40,
+        off_width: 24,
+        desc_at,
+    })
 }
 
 /// Operand-form selector in bits [9:12).
@@ -37,7 +45,13 @@ fn sel(key: u16) -> u16 {
 
 /// B and C operands of a three-source ALU op for a selector. `bneg`/`cneg`: negation bits when
 /// the operand is a register at 32 / 64; `imm`: how immediates print.
-fn bc(key: u16, cneg: Option<u8>, imm_style: ImmStyle, b_neg_abs: (Option<u8>, Option<u8>), c_abs: Option<u8>) -> Option<(Slot, Slot)> {
+fn bc(
+    key: u16,
+    cneg: Option<u8>,
+    imm_style: ImmStyle,
+    b_neg_abs: (Option<u8>, Option<u8>),
+    c_abs: Option<u8>,
+) -> Option<(Slot, Slot)> {
     let with = |mut s: Slot, neg: Option<u8>, abs: Option<u8>| {
         s.neg = neg;
         s.abs = abs;
@@ -110,7 +124,16 @@ fn build() -> Vec<Form> {
         f.push(form(
             key,
             "IADD3",
-            vec![r(16), p(81).opt(), p(84).opt(), r(24).neg_tilde_if(72, 74).reuse(0), b, c, p(87).not(90).if_bit(74), p(77).not(80).if_bit(74)],
+            vec![
+                r(16),
+                p(81).opt(),
+                p(84).opt(),
+                r(24).neg_tilde_if(72, 74).reuse(0),
+                b,
+                c,
+                p(87).not(90).if_bit(74),
+                p(77).not(80).if_bit(74),
+            ],
         ));
     }
     // LOP3
@@ -134,10 +157,11 @@ fn build() -> Vec<Form> {
         }
     }
     // FADD / FMUL / DADD / DMUL
-    for (op, base, style) in [(0x21u16, "FADD", F32), (0x20, "FMUL", F32), (0x29, "DADD", F64Hi), (0x28, "DMUL", F64Hi)] {
+    for (op, base, style) in [(0x21u16, "FADD", F32), (0x20, "FMUL", F32), (0x29, "DADD", F64Hi), (0x28, "DMUL", F64Hi)]
+    {
         for s in [0x200u16, 0x400, 0x800, 0xa00, 0xc00] {
             let key = s | op;
-            let bneg = if op == 0x21 || op == 0x29 { Some(63) } else { Some(63) };
+            let bneg = Some(63);
             let babs = if op == 0x21 || op == 0x29 { Some(62) } else { None };
             let Some(b) = b2(key, style, bneg, babs) else { continue };
             // DADD's register B lives in the C position (bits 64..72).
@@ -172,7 +196,19 @@ fn build() -> Vec<Form> {
         let key = s | 0x11;
         let Some((b, c)) = bc(key, None, Hex, (None, None), None) else { continue };
         let c = c.if_bit_not(80, 73);
-        f.push(form(key, "LEA", vec![r(16), p(81).opt(), r(24).neg_tilde_if(72, 74).reuse(0), b, c, imm(75, 5, Hex), p(87).not(90).if_bit(74)]));
+        f.push(form(
+            key,
+            "LEA",
+            vec![
+                r(16),
+                p(81).opt(),
+                r(24).neg_tilde_if(72, 74).reuse(0),
+                b,
+                c,
+                imm(75, 5, Hex),
+                p(87).not(90).if_bit(74),
+            ],
+        ));
     }
     // MOV
     f.push(form(0x202, "MOV", vec![r(16), r(32).reuse(1)]));
@@ -195,8 +231,16 @@ fn build() -> Vec<Form> {
     f.push(form(0x919, "S2R", vec![r(16), Slot::new(Kind::Sr(72))]));
     f.push(form(0x9c3, "S2UR", vec![ur(16), Slot::new(Kind::Sr(72))]));
     // Constants
-    f.push(form(0xb82, "LDC", vec![r(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: Some(24) })]));
-    f.push(form(0xab9, "ULDC", vec![ur(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: None })]));
+    f.push(form(
+        0xb82,
+        "LDC",
+        vec![r(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: Some(24) })],
+    ));
+    f.push(form(
+        0xab9,
+        "ULDC",
+        vec![ur(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: None })],
+    ));
     // Memory
     f.push(form(0x981, "LDG", vec![p(81).opt(), r(16), mem(true, Some(90), None, None, Some(32))]));
     f.push(form(0x986, "STG", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
