@@ -45,7 +45,7 @@ fn jobs() -> Vec<Job> {
         let sampled = ["sm_75", "sm_90", "sm_100"].contains(&c.arch.as_str()) && !hand && {
             let k = n.entry(c.arch.clone()).or_default();
             *k += 1;
-            *k % 3 == 0
+            (*k).is_multiple_of(3)
         };
         if hand || sampled {
             v.push(Job { path: c.path.clone(), arch: c.arch.clone(), relocatable: true });
@@ -61,7 +61,6 @@ fn jobs() -> Vec<Job> {
 fn normalise(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
-
 
 /// The REL/RELA blocks of raw cuobjdump text: section name → entry lines, whitespace-normalised.
 fn raw_relocations(raw: &str) -> BTreeMap<String, Vec<String>> {

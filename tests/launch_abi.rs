@@ -29,13 +29,15 @@ fn spec_param_layout_matches_ptxas_kparam_info() {
             .map_err(|e| format!("{what}: {e}"))?;
         let bytes = out.cubin.ok_or_else(|| format!("{what}: no cubin: {}", out.stderr))?;
         let cubin = Cubin::parse(&bytes).map_err(|e| format!("{what}: {e}"))?;
-        let c0 = cubin.constant0(&spec.kernel).ok_or_else(|| format!("{what}: no constant bank 0 for {}", spec.kernel))?;
+        let c0 =
+            cubin.constant0(&spec.kernel).ok_or_else(|| format!("{what}: no constant bank 0 for {}", spec.kernel))?;
         let base = Constant0Layout::for_sm(cubin.sm()).param_base;
         if c0.param_base != base {
             return Err(format!("{what}: parameters at {:#x}, the SM family's base is {base:#x}", c0.param_base));
         }
         let ours: Vec<(usize, usize)> = spec.param_layout().slots.iter().map(|s| (s.offset, s.size)).collect();
-        let theirs: Vec<(usize, usize)> = c0.params.iter().map(|k| (usize::from(k.offset), usize::from(k.size))).collect();
+        let theirs: Vec<(usize, usize)> =
+            c0.params.iter().map(|k| (usize::from(k.offset), usize::from(k.size))).collect();
         if ours != theirs {
             return Err(format!("{what}: (offset, size) per parameter: spec {ours:?}, ptxas {theirs:?}"));
         }

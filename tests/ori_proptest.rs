@@ -7,12 +7,12 @@
 //!   arithmetic, an f64-based directed-rounding reference), on edge-biased values.
 
 use proptest::prelude::*;
+use ptxas_rs::ori::opcode::{OpFlags, SlotKind};
 use ptxas_rs::ori::semantics::{Arg, Val, eval};
 use ptxas_rs::ori::{
-    self, Block, BoolOp, CBank, Cmp, Dir, Flag, FuncKind, Function, Guard, Half, Imm, InstData,
-    MemRef, Mods, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Rnd, Space, Stage, Ty,
+    self, Block, BoolOp, CBank, Cmp, Dir, Flag, FuncKind, Function, Guard, Half, Imm, InstData, MemRef, Mods, Opcode,
+    Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Rnd, Space, Stage, Ty,
 };
-use ptxas_rs::ori::opcode::{OpFlags, SlotKind};
 
 // ---------------------------------------------------------------------------------------------
 // Random functions
@@ -62,10 +62,10 @@ impl Gen {
     /// A fresh destination register of `class`.
     fn def(&mut self, class: RegClass) -> Reg {
         if self.f.allocated {
-            if self.rng.chance(5) {
-                if let Some(z) = PhysReg::zero(class.file) {
-                    return Reg::Phys(z);
-                }
+            if self.rng.chance(5)
+                && let Some(z) = PhysReg::zero(class.file)
+            {
+                return Reg::Phys(z);
             }
             Reg::Phys(self.phys_of(class))
         } else if !self.f.ssa && self.rng.chance(30) {
@@ -80,10 +80,10 @@ impl Gen {
     /// A register of `class` to read (`None` when SSA form has nothing of that class in reach
     /// and the file has no zero register).
     fn use_(&mut self, class: RegClass) -> Option<Reg> {
-        if self.rng.chance(8) {
-            if let Some(z) = PhysReg::zero(class.file) {
-                return Some(Reg::Phys(z));
-            }
+        if self.rng.chance(8)
+            && let Some(z) = PhysReg::zero(class.file)
+        {
+            return Some(Reg::Phys(z));
         }
         if self.f.allocated {
             return Some(Reg::Phys(self.phys_of(class)));
@@ -137,7 +137,11 @@ impl Gen {
         }
         if want(M::HALF, &mut self.rng) {
             let narrow = m.ty.or(info.default_ty).is_some_and(|t| t.bits() <= 32);
-            m.half = Some(if narrow { self.rng.pick(&[Half::Lo, Half::Hi, Half::Wide]) } else { self.rng.pick(&[Half::Lo, Half::Hi]) });
+            m.half = Some(if narrow {
+                self.rng.pick(&[Half::Lo, Half::Hi, Half::Wide])
+            } else {
+                self.rng.pick(&[Half::Lo, Half::Hi])
+            });
         }
         if want(M::CMP, &mut self.rng) {
             m.cmp = Some(self.rng.pick(Cmp::ALL));
@@ -227,8 +231,16 @@ impl Gen {
                     if slot.imm && !pred && roll == 0 {
                         Operand::Imm(self.imm())
                     } else if slot.cbank && !pred && roll <= 1 {
-                        let index = if self.rng.chance(30) { Some(self.use_(if uniform { RegClass::UR32 } else { RegClass::R32 })?) } else { None };
-                        Operand::CBank(CBank { bank: self.rng.below(18) as u8, index, offset: self.rng.pick(&[0, 0x160, -4, 0x7ffc]) })
+                        let index = if self.rng.chance(30) {
+                            Some(self.use_(if uniform { RegClass::UR32 } else { RegClass::R32 })?)
+                        } else {
+                            None
+                        };
+                        Operand::CBank(CBank {
+                            bank: self.rng.below(18) as u8,
+                            index,
+                            offset: self.rng.pick(&[0, 0x160, -4, 0x7ffc]),
+                        })
                     } else if slot.sreg && !pred && roll <= 2 {
                         Operand::SReg(self.rng.pick(ori::SpecialReg::ALL))
                     } else if slot.reg {
@@ -265,12 +277,12 @@ impl Gen {
 
     fn record_defs(&mut self, d: &InstData, in_entry: bool) {
         for &r in &d.dsts {
-            if let Some(c) = self.f.reg_class(r) {
-                if !r.is_zero() {
-                    self.avail.push((r, c));
-                    if in_entry {
-                        self.entry_defs.push((r, c));
-                    }
+            if let Some(c) = self.f.reg_class(r)
+                && !r.is_zero()
+            {
+                self.avail.push((r, c));
+                if in_entry {
+                    self.entry_defs.push((r, c));
                 }
             }
         }
@@ -286,12 +298,8 @@ enum Want {
 }
 
 fn gen_function(seed: u64, nblocks: usize, ninst: usize, ssa: bool, sass: bool, allocated: bool) -> Function {
-    let mut g = Gen {
-        rng: Rng(seed | 1),
-        f: Function::new("gen", FuncKind::Func),
-        avail: Vec::new(),
-        entry_defs: Vec::new(),
-    };
+    let mut g =
+        Gen { rng: Rng(seed | 1), f: Function::new("gen", FuncKind::Func), avail: Vec::new(), entry_defs: Vec::new() };
     g.f.ssa = ssa && !allocated;
     g.f.sass = sass;
     g.f.allocated = allocated;
@@ -329,10 +337,11 @@ fn gen_function(seed: u64, nblocks: usize, ninst: usize, ssa: bool, sass: bool, 
             0 => InstData::new(exit, Mods::new(), vec![], vec![]),
             _ => InstData::new(bra, Mods::new(), vec![], vec![Operand::Block(blocks[g.rng.below(nblocks)])]),
         };
-        if !last && g.rng.chance(50) {
-            if let Some(p) = g.use_(RegClass::P) {
-                t.guard = Some(Guard { reg: p, not: g.rng.chance(50) });
-            }
+        if !last
+            && g.rng.chance(50)
+            && let Some(p) = g.use_(RegClass::P)
+        {
+            t.guard = Some(Guard { reg: p, not: g.rng.chance(50) });
         }
         g.f.push_inst(b, t);
     }
@@ -472,7 +481,13 @@ fn ref_round_f32(s: f64, e: f64, mode: Rnd) -> u32 {
     let (lo, hi) = if cmp == Greater { (down(r), r) } else { (r, up(r)) };
     let positive = s > 0.0 || (s == 0.0 && e > 0.0);
     let pick = match mode {
-        Rnd::Rz => if positive { lo } else { hi },
+        Rnd::Rz => {
+            if positive {
+                lo
+            } else {
+                hi
+            }
+        }
         Rnd::Rm => lo,
         Rnd::Rp => hi,
         _ => {
@@ -481,7 +496,13 @@ fn ref_round_f32(s: f64, e: f64, mode: Rnd) -> u32 {
             match c {
                 Less => lo,
                 Greater => hi,
-                Equal => if lo.to_bits() & 1 == 0 { lo } else { hi },
+                Equal => {
+                    if lo.to_bits() & 1 == 0 {
+                        lo
+                    } else {
+                        hi
+                    }
+                }
             }
         }
     };
@@ -568,12 +589,32 @@ enum IntOp {
 
 fn int_op() -> impl Strategy<Value = IntOp> {
     prop_oneof![
-        Just(IntOp::Add), Just(IntOp::Sub), Just(IntOp::MulLo), Just(IntOp::MulHiS), Just(IntOp::MulHiU),
-        Just(IntOp::MulWideS), Just(IntOp::Shl), Just(IntOp::ShrS), Just(IntOp::ShrU), Just(IntOp::And),
-        Just(IntOp::Or), Just(IntOp::Xor), Just(IntOp::MinS), Just(IntOp::MaxU), Just(IntOp::IAdd3Neg),
-        any::<u8>().prop_map(IntOp::Lop3), Just(IntOp::DivS), Just(IntOp::RemU), Just(IntOp::Popc),
-        Just(IntOp::Clz), Just(IntOp::Brev), Just(IntOp::SetpLtS), Just(IntOp::SetpHi), Just(IntOp::Add64),
-        Just(IntOp::Mul64), (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| IntOp::Shf(a, b, c)),
+        Just(IntOp::Add),
+        Just(IntOp::Sub),
+        Just(IntOp::MulLo),
+        Just(IntOp::MulHiS),
+        Just(IntOp::MulHiU),
+        Just(IntOp::MulWideS),
+        Just(IntOp::Shl),
+        Just(IntOp::ShrS),
+        Just(IntOp::ShrU),
+        Just(IntOp::And),
+        Just(IntOp::Or),
+        Just(IntOp::Xor),
+        Just(IntOp::MinS),
+        Just(IntOp::MaxU),
+        Just(IntOp::IAdd3Neg),
+        any::<u8>().prop_map(IntOp::Lop3),
+        Just(IntOp::DivS),
+        Just(IntOp::RemU),
+        Just(IntOp::Popc),
+        Just(IntOp::Clz),
+        Just(IntOp::Brev),
+        Just(IntOp::SetpLtS),
+        Just(IntOp::SetpHi),
+        Just(IntOp::Add64),
+        Just(IntOp::Mul64),
+        (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| IntOp::Shf(a, b, c)),
         Just(IntOp::SatAdd),
     ]
 }
@@ -607,10 +648,7 @@ fn int_step(op: &IntOp, a: u32, b: u32, c: u32) -> (u64, u64) {
         IntOp::Or => (bits(&ev(Opcode::Or, m(Ty::B32), &[x, y])), u64::from(a | b)),
         IntOp::Xor => (bits(&ev(Opcode::Xor, m(Ty::B32), &[x, y])), u64::from(a ^ b)),
         IntOp::MinS => (bits(&ev(Opcode::Min, m(Ty::S32), &[x, y])), u64::from(sa.min(sb) as u32)),
-        IntOp::MaxU => (
-            bits(&ev(Opcode::IMNMX, m(Ty::U32), &[x, y, Arg::pred(false)])),
-            u64::from(a.max(b)),
-        ),
+        IntOp::MaxU => (bits(&ev(Opcode::IMNMX, m(Ty::U32), &[x, y, Arg::pred(false)])), u64::from(a.max(b))),
         IntOp::IAdd3Neg => {
             let ny = Arg { neg: true, ..y };
             let nz = Arg { not: true, ..z };
@@ -649,7 +687,10 @@ fn int_step(op: &IntOp, a: u32, b: u32, c: u32) -> (u64, u64) {
         }
         IntOp::Mul64 => {
             let (p, q) = (u64::from(a) << 32 | u64::from(c), u64::from(b) << 32 | u64::from(a));
-            (bits(&ev(Opcode::Mul, half(Half::Hi, Ty::U64), &[Arg::bits(p), Arg::bits(q)])), ((u128::from(p) * u128::from(q)) >> 64) as u64)
+            (
+                bits(&ev(Opcode::Mul, half(Half::Hi, Ty::U64), &[Arg::bits(p), Arg::bits(q)])),
+                ((u128::from(p) * u128::from(q)) >> 64) as u64,
+            )
         }
         IntOp::Shf(left, signed, hiw) => {
             let ty = if *signed { Ty::S32 } else { Ty::U32 };
@@ -764,7 +805,11 @@ fn float_step(op: &FloatOp, a: u32, b: u32, c: u32) -> (u64, u64) {
                     if neg_a == is_min { a } else { b }
                 }
                 _ => {
-                    if (fa < fb) == is_min { a } else { b }
+                    if (fa < fb) == is_min {
+                        a
+                    } else {
+                        b
+                    }
                 }
             };
             let opc = if is_min { Opcode::Min } else { Opcode::Max };
@@ -921,7 +966,14 @@ fn generator_covers_the_opcode_table() {
     let mut seen = std::collections::BTreeSet::new();
     let mut total = 0;
     for seed in 0..200u64 {
-        let f = gen_function(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, 4, 12, seed % 2 == 0, seed % 3 == 0, seed % 5 == 0);
+        let f = gen_function(
+            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+            4,
+            12,
+            seed % 2 == 0,
+            seed % 3 == 0,
+            seed % 5 == 0,
+        );
         ori::verify_function(&f).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{f}"));
         for (_, i) in f.inst_order() {
             seen.insert(f.insts[i].opcode);
@@ -929,6 +981,8 @@ fn generator_covers_the_opcode_table() {
         }
     }
     assert!(total > 5000, "only {total} instructions generated");
-    let pure = Opcode::all().filter(|o| !o.info().is_terminator() && !o.info().has(OpFlags::PHI) && !o.info().has(OpFlags::CALL)).count();
+    let pure = Opcode::all()
+        .filter(|o| !o.info().is_terminator() && !o.info().has(OpFlags::PHI) && !o.info().has(OpFlags::CALL))
+        .count();
     assert!(seen.len() + 4 >= pure, "generator reached {} of {pure} opcodes: {seen:?}", seen.len());
 }

@@ -23,9 +23,9 @@ use ptxas_rs::ptx::sema;
 use std::sync::Mutex;
 
 /// Verdict agreement reached on the sample (percent).
-const MIN_VERDICT_PCT: f64 = 85.0;
+const MIN_VERDICT_PCT: f64 = 95.9;
 /// First-error agreement reached on the sample's rejected cases (percent).
-const MIN_FIRST_PCT: f64 = 64.0;
+const MIN_FIRST_PCT: f64 = 90.0;
 
 struct Rng(u64);
 impl Rng {
@@ -50,27 +50,91 @@ struct Case {
     arch: String,
 }
 
-const TYPES: &[&str] = &[".s32", ".u32", ".b32", ".f32", ".f64", ".s64", ".u64", ".b64", ".f16", ".bf16", ".u16", ".pred", ".f33", ".s8", ".b128"];
-const MODS: &[&str] = &[".rn", ".rz", ".ftz", ".sat", ".approx", ".hi", ".lo", ".wide", ".cc", ".global", ".shared", ".local", ".sync", ".aligned", ".nc", ".relaxed", ".acquire", ".gpu", ".cta", ".x", ".foo", ".uni", ".full"];
-const OPCODES: &[&str] = &["add", "sub", "mul", "mad", "fma", "mov", "ld", "st", "cvt", "setp", "selp", "and", "abs", "neg", "min", "max", "div", "rem", "shl", "shr", "popc", "bfe", "copysign", "tanh", "lop3", "addx", "movv", "redux", "bar", "shfl"];
-const VERSIONS: &[&str] = &["6.0", "6.2", "6.4", "7.0", "7.3", "7.5", "7.8", "8.0", "8.3", "8.6", "8.8", "9.0", "5.0", "4.3", "6.9"];
-const TARGETS: &[&str] = &["sm_50", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_120", "sm_91"];
-const DIRECTIVES: &[&str] = &[".maxntid 128", ".reqntid 64", ".minnctapersm 2", ".maxnctapersm 2", ".maxnreg 0", ".maxntid 0", ".reqnctapercluster 2", ".maxclusterrank 4", ".explicitcluster", ".blocksareclusters", ".maxnreg 32"];
+const TYPES: &[&str] = &[
+    ".s32", ".u32", ".b32", ".f32", ".f64", ".s64", ".u64", ".b64", ".f16", ".bf16", ".u16", ".pred", ".f33", ".s8",
+    ".b128",
+];
+const MODS: &[&str] = &[
+    ".rn", ".rz", ".ftz", ".sat", ".approx", ".hi", ".lo", ".wide", ".cc", ".global", ".shared", ".local", ".sync",
+    ".aligned", ".nc", ".relaxed", ".acquire", ".gpu", ".cta", ".x", ".foo", ".uni", ".full",
+];
+const OPCODES: &[&str] = &[
+    "add", "sub", "mul", "mad", "fma", "mov", "ld", "st", "cvt", "setp", "selp", "and", "abs", "neg", "min", "max",
+    "div", "rem", "shl", "shr", "popc", "bfe", "copysign", "tanh", "lop3", "addx", "movv", "redux", "bar", "shfl",
+];
+const VERSIONS: &[&str] =
+    &["6.0", "6.2", "6.4", "7.0", "7.3", "7.5", "7.8", "8.0", "8.3", "8.6", "8.8", "9.0", "5.0", "4.3", "6.9"];
+const TARGETS: &[&str] = &[
+    "sm_50", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_120",
+    "sm_91",
+];
+const DIRECTIVES: &[&str] = &[
+    ".maxntid 128",
+    ".reqntid 64",
+    ".minnctapersm 2",
+    ".maxnctapersm 2",
+    ".maxnreg 0",
+    ".maxntid 0",
+    ".reqnctapercluster 2",
+    ".maxclusterrank 4",
+    ".explicitcluster",
+    ".blocksareclusters",
+    ".maxnreg 32",
+];
 const SNIPPETS: &[&str] = &[
-    "add.s32 %r1, %r2, %r3;", "add.f32 %f1, %f2, %f3;", "add.bf16 %h1, %h2, %h3;", "add.f16 %h1, %h2, %h3;",
-    "mul.lo.s32 %r1, %r2, %r3;", "mad.lo.s32 %r1, %r2, %r3, %r4;", "fma.rn.f32 %f1, %f2, %f3, %f4;",
-    "tanh.approx.f32 %f1, %f2;", "lop3.b32 %r1, %r2, %r3, %r4, 0x80;", "redux.sync.add.s32 %r1, %r2, 0xffffffff;",
-    "elect.sync %r1|%p1, 0xffffffff;", "stacksave.u64 %rd1;", "szext.clamp.s32 %r1, %r2, %r3;", "nanosleep.u32 %r1;",
-    "cp.async.commit_group;", "griddepcontrol.wait;", "activemask.b32 %r1;", "bmsk.clamp.b32 %r1, %r2, %r3;",
-    "mov.u32 %r1, %clusterid.x;", "mov.u32 %r1, %cluster_ctarank;", "shfl.sync.bfly.b32 %r1, %r2, 1, 31, 0xffffffff;",
-    "vote.sync.any.pred %p1, %p2, 0xffffffff;", "bar.sync 0;", "barrier.sync 1;", "bar.sync 17;", "membar.gl;",
-    "fence.proxy.async;", "mbarrier.init.shared.b64 [%rd1], 1;", "getctarank.u32 %r1, %rd1;", "dp4a.u32.u32 %r1, %r2, %r3, %r4;",
-    "shf.l.wrap.b32 %r1, %r2, %r3, %r4;", "movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2;", "ex2.approx.f16 %h1, %h2;",
-    "setmaxnreg.inc.sync.aligned.u32 64;", "cvt.rn.f32.s32 %f1, %r1;", "cvt.s32.f32 %r1, %f1;", "abs.s32 %r1, %r2;",
-    "abs.u32 %r1, %r2;", "bfe.u32 %r1, %r2, 1, 2;", "copysign.f32 %f1, %f2, %f3;", "popc.b32 %r1, %r2;",
-    "clz.b32 %r1, %r2;", "brev.b32 %r1, %r2;", "match.any.sync.b32 %r1, %r2, 0xffffffff;", "alloca.u64 %rd1, 16;",
-    "prmt.b32 %r1, %r2, %r3, 0x3210;", "div.rn.f32 %f1, %f2, %f3;", "rem.s32 %r1, %r2, %r3;", "neg.s32 %r1, %r2;",
-    "selp.b32 %r1, %r2, %r3, %p1;", "setp.lt.s32 %p1, %r1, %r2;", "not.b32 %r1, %r2;", "mapa.u64 %rd1, %rd2, %r1;",
+    "add.s32 %r1, %r2, %r3;",
+    "add.f32 %f1, %f2, %f3;",
+    "add.bf16 %h1, %h2, %h3;",
+    "add.f16 %h1, %h2, %h3;",
+    "mul.lo.s32 %r1, %r2, %r3;",
+    "mad.lo.s32 %r1, %r2, %r3, %r4;",
+    "fma.rn.f32 %f1, %f2, %f3, %f4;",
+    "tanh.approx.f32 %f1, %f2;",
+    "lop3.b32 %r1, %r2, %r3, %r4, 0x80;",
+    "redux.sync.add.s32 %r1, %r2, 0xffffffff;",
+    "elect.sync %r1|%p1, 0xffffffff;",
+    "stacksave.u64 %rd1;",
+    "szext.clamp.s32 %r1, %r2, %r3;",
+    "nanosleep.u32 %r1;",
+    "cp.async.commit_group;",
+    "griddepcontrol.wait;",
+    "activemask.b32 %r1;",
+    "bmsk.clamp.b32 %r1, %r2, %r3;",
+    "mov.u32 %r1, %clusterid.x;",
+    "mov.u32 %r1, %cluster_ctarank;",
+    "shfl.sync.bfly.b32 %r1, %r2, 1, 31, 0xffffffff;",
+    "vote.sync.any.pred %p1, %p2, 0xffffffff;",
+    "bar.sync 0;",
+    "barrier.sync 1;",
+    "bar.sync 17;",
+    "membar.gl;",
+    "fence.proxy.async;",
+    "mbarrier.init.shared.b64 [%rd1], 1;",
+    "getctarank.u32 %r1, %rd1;",
+    "dp4a.u32.u32 %r1, %r2, %r3, %r4;",
+    "shf.l.wrap.b32 %r1, %r2, %r3, %r4;",
+    "movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2;",
+    "ex2.approx.f16 %h1, %h2;",
+    "setmaxnreg.inc.sync.aligned.u32 64;",
+    "cvt.rn.f32.s32 %f1, %r1;",
+    "cvt.s32.f32 %r1, %f1;",
+    "abs.s32 %r1, %r2;",
+    "abs.u32 %r1, %r2;",
+    "bfe.u32 %r1, %r2, 1, 2;",
+    "copysign.f32 %f1, %f2, %f3;",
+    "popc.b32 %r1, %r2;",
+    "clz.b32 %r1, %r2;",
+    "brev.b32 %r1, %r2;",
+    "match.any.sync.b32 %r1, %r2, 0xffffffff;",
+    "alloca.u64 %rd1, 16;",
+    "prmt.b32 %r1, %r2, %r3, 0x3210;",
+    "div.rn.f32 %f1, %f2, %f3;",
+    "rem.s32 %r1, %r2, %r3;",
+    "neg.s32 %r1, %r2;",
+    "selp.b32 %r1, %r2, %r3, %p1;",
+    "setp.lt.s32 %p1, %r1, %r2;",
+    "not.b32 %r1, %r2;",
+    "mapa.u64 %rd1, %rd2, %r1;",
 ];
 
 fn snippet_file(version: &str, target: &str, line: &str, directive: &str) -> String {
@@ -93,7 +157,14 @@ fn instruction_lines(text: &str) -> Vec<usize> {
         .enumerate()
         .filter(|(_, l)| {
             let t = l.trim();
-            !t.is_empty() && !t.starts_with("//") && !t.starts_with('.') && !t.ends_with(':') && t.ends_with(';') && !t.starts_with('{') && !t.starts_with('}') && !t.starts_with("ret") 
+            !t.is_empty()
+                && !t.starts_with("//")
+                && !t.starts_with('.')
+                && !t.ends_with(':')
+                && t.ends_with(';')
+                && !t.starts_with('{')
+                && !t.starts_with('}')
+                && !t.starts_with("ret")
         })
         .map(|(i, _)| i)
         .collect()
@@ -117,7 +188,9 @@ fn mutate(base: &str, rng: &mut Rng) -> String {
     match kind {
         0 => {
             let to = *rng.pick(TYPES);
-            replace_line(base, idx, |l| TYPES.iter().fold(l.to_string(), |acc, t| if acc.contains(t) { acc.replacen(t, to, 1) } else { acc }))
+            replace_line(base, idx, |l| {
+                TYPES.iter().fold(l.to_string(), |acc, t| if acc.contains(t) { acc.replacen(t, to, 1) } else { acc })
+            })
         }
         1 => replace_line(base, idx, |l| match l.rfind(',') {
             Some(p) => format!("{};", &l[..p]),
@@ -152,11 +225,19 @@ fn mutate(base: &str, rng: &mut Rng) -> String {
         5 => replace_line(base, idx, |l| l.replacen(", ", ", -", 1)),
         6 => {
             let v = *rng.pick(VERSIONS);
-            base.lines().map(|l| if l.starts_with(".version") { format!(".version {v}") } else { l.to_string() }).collect::<Vec<_>>().join("\n") + "\n"
+            base.lines()
+                .map(|l| if l.starts_with(".version") { format!(".version {v}") } else { l.to_string() })
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
         }
         7 => {
             let t = *rng.pick(TARGETS);
-            base.lines().map(|l| if l.starts_with(".target") { format!(".target {t}") } else { l.to_string() }).collect::<Vec<_>>().join("\n") + "\n"
+            base.lines()
+                .map(|l| if l.starts_with(".target") { format!(".target {t}") } else { l.to_string() })
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
         }
         _ => {
             let d = *rng.pick(DIRECTIVES);
@@ -201,7 +282,11 @@ fn cases(n: usize) -> Vec<Case> {
             }
             (format!("mut#{i}(base {b})"), t)
         };
-        let arch = if rng.below(8) == 0 { format!("compute_{}", rng.pick(&["75", "80", "90", "90a", "100a"])) } else { compute_of(&text) };
+        let arch = if rng.below(8) == 0 {
+            format!("compute_{}", rng.pick(&["75", "80", "90", "90a", "100a"]))
+        } else {
+            compute_of(&text)
+        };
         out.push(Case { id, text, arch });
         i += 1;
     }
@@ -231,7 +316,15 @@ fn ours(c: &Case) -> (bool, Vec<String>) {
 }
 
 fn first_error(lines: &[String]) -> Option<String> {
-    lines.iter().find(|l| l.contains("; error") || l.contains("; fatal") || l.starts_with("ptxas error") || l.starts_with("ptxas fatal")).cloned()
+    lines
+        .iter()
+        .find(|l| {
+            l.contains("; error")
+                || l.contains("; fatal")
+                || l.starts_with("ptxas error")
+                || l.starts_with("ptxas fatal")
+        })
+        .cloned()
 }
 
 struct Outcome {
@@ -249,7 +342,15 @@ fn run(cases: &[Case], tools: &oracle::Tools) -> Outcome {
         let Ok(theirs) = theirs else { return Ok(()) };
         let (failed, our_lines) = ours(c);
         let their_lines: Vec<String> = theirs.stderr.lines().map(str::to_string).collect();
-        results.lock().unwrap().push((c.id.clone(), c.arch.clone(), c.text.clone(), !theirs.success(), failed, first_error(&their_lines), first_error(&our_lines)));
+        results.lock().unwrap().push((
+            c.id.clone(),
+            c.arch.clone(),
+            c.text.clone(),
+            !theirs.success(),
+            failed,
+            first_error(&their_lines),
+            first_error(&our_lines),
+        ));
         Ok(())
     });
     let mut results = results.into_inner().unwrap();

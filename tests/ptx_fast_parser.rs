@@ -24,7 +24,9 @@ fn check(input: &[u8], what: &str, glue: bool) -> (bool, bool) {
                 "{what}: fast and reference trees differ for:\n{}",
                 String::from_utf8_lossy(input)
             ),
-            Err(d) => panic!("{what}: fast path accepted, reference rejects ({d}):\n{}", String::from_utf8_lossy(input)),
+            Err(d) => {
+                panic!("{what}: fast path accepted, reference rejects ({d}):\n{}", String::from_utf8_lossy(input))
+            }
         }
     }
     if glue {
@@ -83,11 +85,23 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
 const SYMS: &[&str] = &["%r1", "%rd2", "%p1", "a", "_x", "$L__BB0_1", "%tid", "generic", "genericx", "foo"];
 const COMPS: &[&str] = &["", "", "", ".x", " .y", ".reg", ".5", ".b32"];
 const LITS: &[&str] = &[
-    "0", "42", "0x1FU", "0b101", "017", "1.5", ".5", "1.", "1e5", "1.5e", "0f3F800000", "0d3FF0000000000000", "0x", "7U",
+    "0",
+    "42",
+    "0x1FU",
+    "0b101",
+    "017",
+    "1.5",
+    ".5",
+    "1.",
+    "1e5",
+    "1.5e",
+    "0f3F800000",
+    "0d3FF0000000000000",
+    "0x",
+    "7U",
 ];
-const BINOPS: &[&str] = &[
-    "+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&", "||", "?", ":",
-];
+const BINOPS: &[&str] =
+    &["+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&", "||", "?", ":"];
 const SPACE: &[&str] = &[" ", "", "  ", "\n", " /* c */ ", "\t", " // c\n", "\n# 5 \"f\"\n"];
 
 fn sp(r: &mut Rng) -> &'static str {

@@ -46,7 +46,7 @@ fn generate_sm90_tables() {
             }
         }
         let k = (inst.form.key, inst.residue);
-        let entry = table.entry(k).or_insert_with(|| found.clone().ok_or_else(|| String::new()));
+        let entry = table.entry(k).or_insert_with(|| found.clone().ok_or_else(String::new));
         match (&*entry, found) {
             (Ok(a), Some(b)) if *a == b => {}
             (Err(_), _) => {}
@@ -55,10 +55,10 @@ fn generate_sm90_tables() {
                 *entry = Err(format!("{}  ours: {}", s.text, tables.print(&inst, s.offset, Some(&label))));
             }
         }
-        if let Err(e) = table.get_mut(&k).unwrap() {
-            if e.is_empty() {
-                *e = format!("{}  ours(no suffix): {}", s.text, tables.print(&inst, s.offset, Some(&label)));
-            }
+        if let Err(e) = table.get_mut(&k).unwrap()
+            && e.is_empty()
+        {
+            *e = format!("{}  ours(no suffix): {}", s.text, tables.print(&inst, s.offset, Some(&label)));
         }
     }
     let mut bad: BTreeMap<u16, Vec<String>> = BTreeMap::new();
@@ -67,7 +67,8 @@ fn generate_sm90_tables() {
     );
     for ((key, residue), v) in &table {
         match v {
-            Ok(suffix) => out.push_str(&format!("    ModEntry {{ key: {key:#05x}, residue: {residue:#x}, suffix: {suffix:?} }},\n")),
+            Ok(suffix) => out
+                .push_str(&format!("    ModEntry {{ key: {key:#05x}, residue: {residue:#x}, suffix: {suffix:?} }},\n")),
             Err(e) => bad.entry(*key).or_default().push(e.clone()),
         }
     }
@@ -76,13 +77,15 @@ fn generate_sm90_tables() {
     let base: u128 = 0x000e2e0000002100_0000000000007919 & !(0xffu128 << 72);
     let words: Vec<u128> = (0..=255u128).map(|id| base | (id << 72)).collect();
     let texts = t.disassemble_raw("SM90", &words).expect("nvdisasm");
-    out.push_str("/// Special registers (id, name), swept with nvdisasm -b SM90.\npub static SREGS: &[(u8, &str)] = &[\n");
+    out.push_str(
+        "/// Special registers (id, name), swept with nvdisasm -b SM90.\npub static SREGS: &[(u8, &str)] = &[\n",
+    );
     let mut names = BTreeSet::new();
     for (id, text) in texts.iter().enumerate() {
-        if let Some(name) = text.as_deref().and_then(|x| x.split(", ").nth(1)) {
-            if names.insert(name.to_string()) {
-                out.push_str(&format!("    ({id}, {name:?}),\n"));
-            }
+        if let Some(name) = text.as_deref().and_then(|x| x.split(", ").nth(1))
+            && names.insert(name.to_string())
+        {
+            out.push_str(&format!("    ({id}, {name:?}),\n"));
         }
     }
     out.push_str("];\n");

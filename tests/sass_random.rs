@@ -50,7 +50,13 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)]) -> Oper
         Kind::Mem { ra_at, wide_bit, ur_at, ur_flag, off_width, desc_at, .. } => Value::Mem {
             ra: if ra_at.is_some() { rng.below(256) as u8 } else { 255 },
             wide: wide_bit.is_some(),
-            ur: if ur_at.is_some() { rng.below(64) as u8 } else if ur_flag.is_some() { 0 } else { 63 },
+            ur: if ur_at.is_some() {
+                rng.below(64) as u8
+            } else if ur_flag.is_some() {
+                0
+            } else {
+                63
+            },
             offset: (rng.below(1 << off_width) as i64 - (1 << (off_width - 1))) as i32,
             desc: desc_at.map(|_| rng.below(64) as u8),
         },
@@ -79,7 +85,12 @@ fn sm90_random_operands_match_nvdisasm() {
             // combinations the slot layouts do not model yet (reuse is checked on corpus words).
             // Scoreboard index 6 does not exist (nvdisasm rejects it): draw 0..=5 or none.
             let sb = |v: u64| if v % 7 == 6 { None } else { Some((v % 7) as u8) };
-            let control = Control { reuse: 0, write_sb: sb(c >> 40), read_sb: sb(c >> 48), ..Control::unpack(u128::from(c) << 105) };
+            let control = Control {
+                reuse: 0,
+                write_sb: sb(c >> 40),
+                read_sb: sb(c >> 48),
+                ..Control::unpack(u128::from(c) << 105)
+            };
             let gi = rng.below(8) as u8;
             let guard = Operand {
                 not: rng.below(2) == 1,
@@ -124,6 +135,18 @@ fn sm90_random_operands_match_nvdisasm() {
         }
     }
     println!("known-failing forms (reported, not failed): {known:x?}");
-    println!("sm_90 random: {} form/modifier entries x {CASES_PER_ENTRY} = {} cases, {} mismatches, {} words rejected by nvdisasm (reported, not failed; first: {:?})", forms.len(), insts.len(), failures.len(), rejected.len(), rejected.iter().take(5).collect::<Vec<_>>());
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+    println!(
+        "sm_90 random: {} form/modifier entries x {CASES_PER_ENTRY} = {} cases, {} mismatches, {} words rejected by nvdisasm (reported, not failed; first: {:?})",
+        forms.len(),
+        insts.len(),
+        failures.len(),
+        rejected.len(),
+        rejected.iter().take(5).collect::<Vec<_>>()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
 }

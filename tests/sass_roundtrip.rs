@@ -45,13 +45,22 @@ fn sm90_corpus_roundtrip() {
             };
             let ours = tables.print(&inst, s.offset, Some(&label));
             if ours != normalize_labels(&s.text) {
-                failures.push(format!("{arch} {}@{:#x} {:#034x}: nvdisasm {:?} ours {:?}", s.file, s.offset, s.word, s.text, ours));
+                failures.push(format!(
+                    "{arch} {}@{:#x} {:#034x}: nvdisasm {:?} ours {:?}",
+                    s.file, s.offset, s.word, s.text, ours
+                ));
                 continue;
             }
             match tables.encode(&inst) {
                 Ok(w) if w == s.word => {}
                 Ok(w) => {
-                    failures.push(format!("{arch} {:?}: re-encoded {:#034x} != {:#034x} (xor {:#x})", s.text, w, s.word, w ^ s.word));
+                    failures.push(format!(
+                        "{arch} {:?}: re-encoded {:#034x} != {:#034x} (xor {:#x})",
+                        s.text,
+                        w,
+                        s.word,
+                        w ^ s.word
+                    ));
                     continue;
                 }
                 Err(e) => {
@@ -90,5 +99,10 @@ fn sm90_corpus_roundtrip() {
         println!("{arch}: unsupported: {}", uns.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
         assert!(covered >= floor, "{arch}: coverage regressed: {covered} < {floor}");
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
 }

@@ -129,7 +129,7 @@ fn check_shape(space: MemSpace, addr: u64, size: u32, write: bool) -> Result<(),
     if !matches!(size, 1 | 2 | 4 | 8 | 16) {
         return fault(FaultKind::BadSize);
     }
-    if addr % u64::from(size) != 0 {
+    if !addr.is_multiple_of(u64::from(size)) {
         return fault(FaultKind::Misaligned);
     }
     Ok(())

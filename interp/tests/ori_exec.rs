@@ -216,7 +216,7 @@ output = true
     let n = words(&s.generate_buffers()["n"]);
     let out = run(ir, "tri", &s);
     let want: Vec<u32> = n.iter().map(|&n| (0..n).map(|k| 3 * k + 1).sum()).collect();
-    assert!(n.iter().any(|&v| v == 0) || n.iter().min() != n.iter().max());
+    assert!(n.contains(&0) || n.iter().min() != n.iter().max());
     assert_eq!(words(out.get("out").unwrap()), want);
 }
 

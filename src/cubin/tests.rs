@@ -86,13 +86,13 @@ impl Builder {
         let mut file = vec![0u8; 64];
         let mut offsets = vec![];
         for s in &all {
-            while file.len() % 8 != 0 {
+            while !file.len().is_multiple_of(8) {
                 file.push(0);
             }
             offsets.push(file.len() as u64);
             file.extend_from_slice(&s.5);
         }
-        while file.len() % 8 != 0 {
+        while !file.len().is_multiple_of(8) {
             file.push(0);
         }
         let shoff = file.len() as u64;

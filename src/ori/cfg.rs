@@ -66,12 +66,11 @@ pub fn block_successors(f: &Function, b: Block) -> Vec<Block> {
             }
         }
     }
-    if data.guard.is_some() {
-        if let Some(n) = f.layout_next(b) {
-            if !out.contains(&n) {
-                out.push(n);
-            }
-        }
+    if data.guard.is_some()
+        && let Some(n) = f.layout_next(b)
+        && !out.contains(&n)
+    {
+        out.push(n);
     }
     out
 }
@@ -216,7 +215,8 @@ mod tests {
 
     #[test]
     fn diamond() {
-        let (cfg, dom) = dom_of("func @f(%p0) {\nbb0:\n    @%p0 bra bb2\nbb1:\n    bra bb3\nbb2:\n    bra bb3\nbb3:\n    ret\n}\n");
+        let (cfg, dom) =
+            dom_of("func @f(%p0) {\nbb0:\n    @%p0 bra bb2\nbb1:\n    bra bb3\nbb2:\n    bra bb3\nbb3:\n    ret\n}\n");
         assert_eq!(cfg.succs(b(0)), &[b(2), b(1)]);
         assert_eq!(cfg.preds(b(3)), &[b(1), b(2)]);
         assert_eq!(dom.idom(b(3)), Some(b(0)));

@@ -102,11 +102,7 @@ pub fn unpack(f: Format, bits: u64) -> Class {
     if ex == f.exp_mask() as i32 {
         if fr == 0 { Class::Inf(neg) } else { Class::Nan }
     } else if ex == 0 {
-        if fr == 0 {
-            Class::Zero(neg)
-        } else {
-            Class::Finite { neg, m: u128::from(fr), e: f.emin() - f.frac as i32 }
-        }
+        if fr == 0 { Class::Zero(neg) } else { Class::Finite { neg, m: u128::from(fr), e: f.emin() - f.frac as i32 } }
     } else {
         Class::Finite { neg, m: u128::from(fr | (1 << f.frac)), e: ex - f.bias() - f.frac as i32 }
     }
@@ -420,11 +416,8 @@ fn to_integer(neg: bool, m: u128, e: i32, mode: Rnd) -> u128 {
 /// Converts to an integer of `bits` bits (`signed` or not), rounding with `mode` and
 /// saturating to the range; NaN converts to 0 (PTX `cvt` float-to-int semantics).
 pub fn to_int(f: Format, a: u64, bits: u32, signed: bool, mode: Rnd) -> u64 {
-    let (min, max): (i128, i128) = if signed {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
-    };
+    let (min, max): (i128, i128) =
+        if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
     let v: i128 = match unpack(f, a) {
         Class::Nan | Class::Zero(_) => 0,
         Class::Inf(n) => {

@@ -415,10 +415,10 @@ impl Mods {
     /// the opcode takes. Errors say why the token does not fit.
     pub fn add_token(&mut self, tok: &str, allowed: ModSet) -> Result<(), String> {
         let dup = |what: &str| Err(format!("second {what} modifier `.{tok}`"));
-        if allowed.contains(ModSet::HALF) {
-            if let Some(h) = Half::from_name(tok) {
-                return if self.half.replace(h).is_some() { dup("multiply-half") } else { Ok(()) };
-            }
+        if allowed.contains(ModSet::HALF)
+            && let Some(h) = Half::from_name(tok)
+        {
+            return if self.half.replace(h).is_some() { dup("multiply-half") } else { Ok(()) };
         }
         if let Some(t) = Ty::from_name(tok) {
             if self.ty.is_none() && allowed.contains(ModSet::TY) {
@@ -429,7 +429,11 @@ impl Mods {
                 self.src_ty = Some(t);
                 return Ok(());
             }
-            return if allowed.contains(ModSet::TY) { dup("type") } else { Err(format!("modifier `.{tok}` is not allowed here")) };
+            return if allowed.contains(ModSet::TY) {
+                dup("type")
+            } else {
+                Err(format!("modifier `.{tok}` is not allowed here"))
+            };
         }
         macro_rules! slot {
             ($field:ident, $kind:expr, $ty:ident, $what:expr) => {

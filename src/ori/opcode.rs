@@ -480,8 +480,14 @@ fn parse_slot(s: &str) -> Result<Slot, String> {
         None => {
             slot.reg = matches!(
                 kind,
-                SlotKind::Ty | SlotKind::SrcTy | SlotKind::TyWide | SlotKind::Word | SlotKind::Dword
-                    | SlotKind::Pred | SlotKind::Barrier | SlotKind::Any
+                SlotKind::Ty
+                    | SlotKind::SrcTy
+                    | SlotKind::TyWide
+                    | SlotKind::Word
+                    | SlotKind::Dword
+                    | SlotKind::Pred
+                    | SlotKind::Barrier
+                    | SlotKind::Any
             );
             slot.imm = kind == SlotKind::Imm;
             slot.sreg = kind == SlotKind::SReg;

@@ -262,10 +262,10 @@ fn parse_phys(w: &str) -> Option<PhysReg> {
     }
     // Longest prefixes first.
     for f in [RegFile::UR, RegFile::UP, RegFile::UB, RegFile::R, RegFile::P, RegFile::B] {
-        if let Some(d) = w.strip_prefix(f.phys_prefix()) {
-            if let Some(n) = parse_index(d) {
-                return u16::try_from(n).ok().filter(|&n| n < 1024).map(|n| PhysReg::new(f, n));
-            }
+        if let Some(d) = w.strip_prefix(f.phys_prefix())
+            && let Some(n) = parse_index(d)
+        {
+            return u16::try_from(n).ok().filter(|&n| n < 1024).map(|n| PhysReg::new(f, n));
         }
     }
     None
@@ -380,22 +380,22 @@ impl Parser {
                 self.line += 1;
                 break;
             }
-            if let [Tok { t: T::Word(w), .. }, Tok { t: T::P(':'), .. }] = &toks[..] {
-                if is_block_name(w) {
-                    c.next();
-                    let b = names.block(&c, w)?;
-                    if placed.len() <= b.index() {
-                        placed.resize(b.index() + 1, false);
-                    }
-                    if placed[b.index()] {
-                        return c.err_prev(format!("block {b} defined twice"));
-                    }
-                    placed[b.index()] = true;
-                    blocks.push((b, Vec::new()));
-                    current = Some(b);
-                    self.line += 1;
-                    continue;
+            if let [Tok { t: T::Word(w), .. }, Tok { t: T::P(':'), .. }] = &toks[..]
+                && is_block_name(w)
+            {
+                c.next();
+                let b = names.block(&c, w)?;
+                if placed.len() <= b.index() {
+                    placed.resize(b.index() + 1, false);
                 }
+                if placed[b.index()] {
+                    return c.err_prev(format!("block {b} defined twice"));
+                }
+                placed[b.index()] = true;
+                blocks.push((b, Vec::new()));
+                current = Some(b);
+                self.line += 1;
+                continue;
             }
             if current.is_none() {
                 return c.err("instruction before the first block label");
@@ -502,15 +502,15 @@ fn inst(c: &mut Cur<'_>, names: &mut Names) -> Result<InstData, ParseError> {
 
 fn operand(c: &mut Cur<'_>, names: &mut Names) -> Result<Operand, ParseError> {
     let not = c.eat('!') || c.eat('~');
-    if c.peek() == Some(&T::P('-')) {
-        if let (false, Some(T::Num(n))) = (not, c.peek2()) {
-            c.next();
-            c.next();
-            return match parse_imm(n, true) {
-                Some(i) => Ok(Operand::Imm(i)),
-                None => c.err_prev(format!("bad immediate `-{n}`")),
-            };
-        }
+    if c.peek() == Some(&T::P('-'))
+        && let (false, Some(T::Num(n))) = (not, c.peek2())
+    {
+        c.next();
+        c.next();
+        return match parse_imm(n, true) {
+            Some(i) => Ok(Operand::Imm(i)),
+            None => c.err_prev(format!("bad immediate `-{n}`")),
+        };
     }
     let neg = c.eat('-');
     let abs = c.eat('|');

@@ -43,8 +43,7 @@ pub enum RegFile {
 
 impl RegFile {
     /// All files, in a fixed order.
-    pub const ALL: [RegFile; 6] =
-        [RegFile::R, RegFile::UR, RegFile::P, RegFile::UP, RegFile::B, RegFile::UB];
+    pub const ALL: [RegFile; 6] = [RegFile::R, RegFile::UR, RegFile::P, RegFile::UP, RegFile::B, RegFile::UB];
 
     /// Whether every thread of a warp sees the same value.
     pub fn is_uniform(self) -> bool {
@@ -256,9 +255,14 @@ impl PhysReg {
         }
         let last = u32::from(self.index) + u32::from(self.count) - 1;
         if last >= u32::from(self.file.usable()) {
-            return Err(format!("{self} is out of range ({}0-{}{} are usable)", self.file.phys_prefix(), self.file.phys_prefix(), self.file.usable() - 1));
+            return Err(format!(
+                "{self} is out of range ({}0-{}{} are usable)",
+                self.file.phys_prefix(),
+                self.file.phys_prefix(),
+                self.file.usable() - 1
+            ));
         }
-        if self.index % u16::from(self.count) != 0 {
+        if !self.index.is_multiple_of(u16::from(self.count)) {
             return Err(format!("{self} is not aligned to {} registers", self.count));
         }
         Ok(())
@@ -267,10 +271,10 @@ impl PhysReg {
 
 impl fmt::Display for PhysReg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_zero() {
-            if let Some(z) = self.file.zero_name() {
-                return f.write_str(z);
-            }
+        if self.is_zero()
+            && let Some(z) = self.file.zero_name()
+        {
+            return f.write_str(z);
         }
         let p = self.file.phys_prefix();
         if self.count == 1 {

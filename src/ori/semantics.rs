@@ -185,11 +185,7 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                 let f = fmt_of(t)?;
                 let rnd = mods.rnd.unwrap_or(Rnd::Rn);
                 let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
-                let r = if mad {
-                    float::fma(f, a, b, farg(f, args[2], mods), rnd)
-                } else {
-                    float::mul(f, a, b, rnd)
-                };
+                let r = if mad { float::fma(f, a, b, farg(f, args[2], mods), rnd) } else { float::mul(f, a, b, rnd) };
                 return Ok(vec![Val::Bits(fout(f, r, mods))]);
             }
             let w = t.bits();
@@ -576,8 +572,11 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
             let v = int_arg(a, sw);
             let wide: i128 = if st.is_signed() { i128::from(sext(v, sw)) } else { i128::from(v) };
             if mods.has(Flag::Sat) {
-                let (lo, hi): (i128, i128) =
-                    if dt.is_signed() { (-(1i128 << (dw - 1)), (1i128 << (dw - 1)) - 1) } else { (0, (1i128 << dw) - 1) };
+                let (lo, hi): (i128, i128) = if dt.is_signed() {
+                    (-(1i128 << (dw - 1)), (1i128 << (dw - 1)) - 1)
+                } else {
+                    (0, (1i128 << dw) - 1)
+                };
                 return Ok(wide.clamp(lo, hi) as u64 & mask(dw));
             }
             // Widening sign- or zero-extends per the source; narrowing truncates. A sub-word

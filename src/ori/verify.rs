@@ -206,7 +206,11 @@ impl<'a> Verifier<'a> {
             for (n, &i) in insts.iter().enumerate() {
                 let info = f.insts[i].opcode.info();
                 if info.is_terminator() && i != last {
-                    self.report(Some(b), Some(i), format!("terminator is not last in its block ({} more after it)", insts.len() - n - 1));
+                    self.report(
+                        Some(b),
+                        Some(i),
+                        format!("terminator is not last in its block ({} more after it)", insts.len() - n - 1),
+                    );
                 }
                 if info.has(OpFlags::PHI) {
                     if seen_non_phi {
@@ -287,21 +291,20 @@ impl<'a> Verifier<'a> {
             } else if let Some(c) = self.f.reg_class(g.reg) {
                 let want_uniform = info.has(OpFlags::UNIFORM);
                 if !c.file.is_pred() || (want_uniform && c.file != RegFile::UP) {
-                    msgs.push(format!("guard must be a {}predicate, not {c}", if want_uniform { "uniform " } else { "" }));
+                    msgs.push(format!(
+                        "guard must be a {}predicate, not {c}",
+                        if want_uniform { "uniform " } else { "" }
+                    ));
                 }
             }
         }
         // Counts.
-        let dst_ok = if info.has(OpFlags::VAR_DSTS) {
-            true
-        } else {
-            d.dsts.len() == info.dsts.len()
-        };
+        let dst_ok = if info.has(OpFlags::VAR_DSTS) { true } else { d.dsts.len() == info.dsts.len() };
         if !dst_ok {
             msgs.push(format!("`{}` writes {} register(s), not {}", d.opcode, info.dsts.len(), d.dsts.len()));
         }
         let src_ok = if info.has(OpFlags::PAIRS) {
-            !d.srcs.is_empty() && d.srcs.len() % info.srcs.len().max(1) == 0
+            !d.srcs.is_empty() && d.srcs.len().is_multiple_of(info.srcs.len().max(1))
         } else if info.has(OpFlags::VAR_SRCS) {
             d.srcs.len() + 1 >= info.srcs.len()
         } else {
@@ -320,20 +323,20 @@ impl<'a> Verifier<'a> {
         if dst_ok {
             for (n, &r) in d.dsts.iter().enumerate() {
                 let slot = slot_at(&info.dsts, n, info.has(OpFlags::VAR_DSTS), false);
-                if let Some(slot) = slot {
-                    if let Some(m) = self.check_dst(info, d, slot, r) {
-                        msgs.push(format!("destination {n}: {m}"));
-                    }
+                if let Some(slot) = slot
+                    && let Some(m) = self.check_dst(info, d, slot, r)
+                {
+                    msgs.push(format!("destination {n}: {m}"));
                 }
             }
         }
         if src_ok {
             for (n, o) in d.srcs.iter().enumerate() {
                 let slot = slot_at(&info.srcs, n, info.has(OpFlags::VAR_SRCS), info.has(OpFlags::PAIRS));
-                if let Some(slot) = slot {
-                    if let Some(m) = self.check_src(info, d, slot, o) {
-                        msgs.push(format!("operand {n}: {m}"));
-                    }
+                if let Some(slot) = slot
+                    && let Some(m) = self.check_src(info, d, slot, o)
+                {
+                    msgs.push(format!("operand {n}: {m}"));
                 }
             }
         }
@@ -373,7 +376,8 @@ impl<'a> Verifier<'a> {
         let ty = |t: Option<Ty>, what: &str| t.ok_or_else(|| format!("no {what} to size this operand"));
         Ok(Some(match slot.kind {
             SlotKind::Ty | SlotKind::SrcTy | SlotKind::TyWide => {
-                let t = if slot.kind == SlotKind::SrcTy { ty(d.mods.src_ty, "source type")? } else { ty(d.ty(), "type")? };
+                let t =
+                    if slot.kind == SlotKind::SrcTy { ty(d.mods.src_ty, "source type")? } else { ty(d.ty(), "type")? };
                 if t == Ty::Pred {
                     Want::Pred
                 } else {
@@ -458,7 +462,9 @@ impl<'a> Verifier<'a> {
             }
             Operand::Imm(_) | Operand::SReg(_) => match self.expected(d, slot) {
                 Err(m) => Some(m),
-                Ok(Some(Want::Pred)) if !matches!(slot.kind, SlotKind::Imm) => Some("an immediate cannot be a predicate".into()),
+                Ok(Some(Want::Pred)) if !matches!(slot.kind, SlotKind::Imm) => {
+                    Some("an immediate cannot be a predicate".into())
+                }
                 _ => None,
             },
             Operand::CBank(cb) => {
@@ -469,10 +475,10 @@ impl<'a> Verifier<'a> {
                 self.check_reg_class(info, Want::Data(1), r, false).map(|m| format!("bank index: {m}"))
             }
             Operand::Mem(m) => {
-                if let SlotKind::Mem(Some(space)) = slot.kind {
-                    if m.space != space {
-                        return Some(format!("`{}` needs {} memory, found {}", d.opcode, space.name(), m.space.name()));
-                    }
+                if let SlotKind::Mem(Some(space)) = slot.kind
+                    && m.space != space
+                {
+                    return Some(format!("`{}` needs {} memory, found {}", d.opcode, space.name(), m.space.name()));
                 }
                 let r = m.base?;
                 if let Some(e) = self.reg_ok(r) {
@@ -540,7 +546,11 @@ impl<'a> Verifier<'a> {
                 for &r in &f.insts[i].dsts {
                     if let Reg::Virt(v) = r {
                         if defs.get(v).is_some() {
-                            self.report(Some(b), Some(i), format!("{} defined more than once in SSA form", vname(f, v)));
+                            self.report(
+                                Some(b),
+                                Some(i),
+                                format!("{} defined more than once in SSA form", vname(f, v)),
+                            );
                         } else {
                             defs.set(v, Some(Some((b, n))));
                         }
@@ -585,7 +595,11 @@ impl<'a> Verifier<'a> {
                             Some(p) => format!(" (at the end of {p})"),
                             None => String::new(),
                         };
-                        self.report(Some(b), Some(i), format!("the definition of {} does not dominate this use{at}", vname(f, v)));
+                        self.report(
+                            Some(b),
+                            Some(i),
+                            format!("the definition of {} does not dominate this use{at}", vname(f, v)),
+                        );
                     }
                 }
             }
@@ -610,20 +624,32 @@ impl<'a> Verifier<'a> {
             }
             let args = &d.srcs[1..];
             if args.len() != callee.params.len() {
-                self.report(Some(b), Some(i), format!("@{name} takes {} argument(s), not {}", callee.params.len(), args.len()));
+                self.report(
+                    Some(b),
+                    Some(i),
+                    format!("@{name} takes {} argument(s), not {}", callee.params.len(), args.len()),
+                );
             } else {
                 for (n, (a, p)) in args.iter().zip(&callee.params).enumerate() {
                     let want = callee.reg_class(*p);
                     if let Some(u) = a.as_reg() {
                         let got = f.reg_class(u.reg);
                         if !class_fits(got, want.unwrap_or(RegClass::R32), u.reg) {
-                            self.report(Some(b), Some(i), format!("argument {n} is {}, @{name} takes {}", cname(got), cname(want)));
+                            self.report(
+                                Some(b),
+                                Some(i),
+                                format!("argument {n} is {}, @{name} takes {}", cname(got), cname(want)),
+                            );
                         }
                     }
                 }
             }
             if d.dsts.len() != callee.rets.len() {
-                self.report(Some(b), Some(i), format!("@{name} returns {} value(s), not {}", callee.rets.len(), d.dsts.len()));
+                self.report(
+                    Some(b),
+                    Some(i),
+                    format!("@{name} returns {} value(s), not {}", callee.rets.len(), d.dsts.len()),
+                );
             } else {
                 for (n, (r, want)) in d.dsts.iter().zip(&callee.rets).enumerate() {
                     let got = f.reg_class(*r);
@@ -692,14 +718,10 @@ fn missing(required: ModSet, present: ModSet) -> String {
         (ModSet::MUFU, "function"),
         (ModSet::DIR, "direction"),
     ];
-    let v: Vec<&str> = names
-        .iter()
-        .filter(|(k, _)| required.contains(*k) && !present.contains(*k))
-        .map(|(_, n)| *n)
-        .collect();
+    let v: Vec<&str> =
+        names.iter().filter(|(k, _)| required.contains(*k) && !present.contains(*k)).map(|(_, n)| *n).collect();
     v.join(", ")
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -751,7 +773,10 @@ mod tests {
     #[test]
     fn terminator_invariants() {
         assert_err("func @f() {\nbb0:\n    %r0 = mov.u32 1\n}\n", "does not end in a terminator");
-        assert_err("func @f() {\nbb0:\n    exit\n    exit\n}\n", "terminator is not last in its block (1 more after it)");
+        assert_err(
+            "func @f() {\nbb0:\n    exit\n    exit\n}\n",
+            "terminator is not last in its block (1 more after it)",
+        );
         assert_err("func @f(%p0) {\nbb0:\n    @%p0 exit\n}\n", "nowhere to fall through");
         assert_err("func @f() {\nbb0:\n    bra bb1\nbb1:\n}\n", "block is empty");
     }
@@ -772,16 +797,25 @@ mod tests {
 
     #[test]
     fn register_invariants() {
-        assert_err("func @f() {\nbb0:\n    %rd0 = add.u32 %r1, %r2\n    ret\n}\n", "expected a 32-bit register, found r64");
+        assert_err(
+            "func @f() {\nbb0:\n    %rd0 = add.u32 %r1, %r2\n    ret\n}\n",
+            "expected a 32-bit register, found r64",
+        );
         assert_err("func @f() {\nbb0:\n    %p0 = setp.lt.u32 %r1, %p2\n    ret\n}\n", "found p");
         assert_err("func @f() {\nbb0:\n    %p0 = and.pred %p1, 1\n    ret\n}\n", "an immediate cannot be a predicate");
         assert_err("func @f() {\nbb0:\n    %r0 = add.u32 -%p1, 1\n    ret\n}\n", "expected a 32-bit register, found p");
         assert_err("func @f() {\nbb0:\n    B0 = BSSY bb0\n}\n", "before register allocation");
         assert_err("func @f() allocated {\nbb0:\n    R3:R4 = add.u64 RZ, RZ\n    ret\n}\n", "not aligned");
         assert_err("func @f() allocated {\nbb0:\n    %r0 = add.u32 RZ, RZ\n    ret\n}\n", "in an allocated function");
-        assert_err("func @f() {\nbb0:\n    %ur0 = UIADD3 %ur1, %r2, URZ\n    ret\n}\n", "uniform-datapath op uses per-thread");
+        assert_err(
+            "func @f() {\nbb0:\n    %ur0 = UIADD3 %ur1, %r2, URZ\n    ret\n}\n",
+            "uniform-datapath op uses per-thread",
+        );
         assert_err("func @f() {\nbb0:\n    @%p3 %ur1 = UMOV %ur2\n    ret\n}\n", "guard must be a uniform predicate");
-        assert_err("func @f() {\nbb0:\n    %r0 = ld.u32 global[%p1]\n    ret\n}\n", "address register must be 32- or 64-bit data");
+        assert_err(
+            "func @f() {\nbb0:\n    %r0 = ld.u32 global[%p1]\n    ret\n}\n",
+            "address register must be 32- or 64-bit data",
+        );
         assert_err("func @f() {\nbb0:\n    %r0 = LDC c[0x0][%rd1]\n    ret\n}\n", "bank index");
         // RZ is width-polymorphic; a vreg that is not in the table is reported.
         assert!(errors("func @f() {\nbb0:\n    %rd0 = add.u64 RZ, 1\n    ret\n}\n").is_empty());
@@ -819,7 +853,10 @@ mod tests {
 
     #[test]
     fn module_invariants() {
-        assert_err("func @f() {\nbb0:\n    call @g, %r1\n    ret\n}\nfunc @g(%rd0) {\nbb0:\n    ret\n}\n", "argument 0 is r32, @g takes r64");
+        assert_err(
+            "func @f() {\nbb0:\n    call @g, %r1\n    ret\n}\nfunc @g(%rd0) {\nbb0:\n    ret\n}\n",
+            "argument 0 is r32, @g takes r64",
+        );
         let m = Module { functions: vec![parse_function(OK).unwrap(), parse_function(OK).unwrap()] };
         assert!(verify_module(&m).unwrap_err().to_string().contains("function defined twice"));
     }

@@ -389,14 +389,15 @@ fn operand(out: &mut String, op: &Operand) {
         Operand::Expr(e) => {
             // `a|b` of two symbols would re-parse as a dual destination, and a leading `(`
             // followed by `)` and `,` as an argument list: parenthesise the left operand.
-            if let ExprKind::Binary(BinOp::BitOr, l, r) = &e.kind {
-                if matches!(l.kind, ExprKind::Sym(..)) && matches!(r.kind, ExprKind::Sym(..)) {
-                    out.push('(');
-                    expr(out, l);
-                    out.push_str(") | ");
-                    expr(out, r);
-                    return;
-                }
+            if let ExprKind::Binary(BinOp::BitOr, l, r) = &e.kind
+                && matches!(l.kind, ExprKind::Sym(..))
+                && matches!(r.kind, ExprKind::Sym(..))
+            {
+                out.push('(');
+                expr(out, l);
+                out.push_str(") | ");
+                expr(out, r);
+                return;
             }
             expr(out, e)
         }

@@ -67,7 +67,14 @@ impl std::fmt::Display for Control {
             if self.wait >> k & 1 == 1 { write!(f, "{k}")? } else { write!(f, "-")? }
         }
         let sb = |s: Option<u8>| s.map_or("-".to_string(), |v| v.to_string());
-        write!(f, ":R{}:W{}:{}:S{:02}]", sb(self.read_sb), sb(self.write_sb), if self.yield_ { "Y" } else { "-" }, self.stall)
+        write!(
+            f,
+            ":R{}:W{}:{}:S{:02}]",
+            sb(self.read_sb),
+            sb(self.write_sb),
+            if self.yield_ { "Y" } else { "-" },
+            self.stall
+        )
     }
 }
 
@@ -88,7 +95,10 @@ mod tests {
         assert_eq!((c.stall, c.yield_, c.write_sb, c.read_sb, c.wait), (0, true, None, None, 0));
         assert_eq!(c.pack().unwrap() | (bra & !CONTROL_MASK), bra);
         assert!(Control { stall: 16, ..c }.pack().is_err());
-        assert_eq!(Control { stall: 15, yield_: true, write_sb: Some(0), read_sb: Some(1), wait: 3, reuse: 0 }.to_string(), "[B01----:R1:W0:Y:S15]");
+        assert_eq!(
+            Control { stall: 15, yield_: true, write_sb: Some(0), read_sb: Some(1), wait: 3, reuse: 0 }.to_string(),
+            "[B01----:R1:W0:Y:S15]"
+        );
     }
 
     #[test]

@@ -285,16 +285,25 @@ impl Slot {
             (Kind::CBank { off_at, off_width, scale, index_at }, Value::CBank { bank, offset, index }) => {
                 p(w, 54, 5, bank.into(), "constant bank")?;
                 if offset % u32::from(scale) != 0 {
-                    return Err(EncodeError::Field { what: "constant offset alignment", value: offset.into(), width: off_width.into() });
+                    return Err(EncodeError::Field {
+                        what: "constant offset alignment",
+                        value: offset.into(),
+                        width: off_width.into(),
+                    });
                 }
                 p(w, off_at, off_width.into(), u64::from(offset / u32::from(scale)), "constant offset")?;
                 match index_at {
                     Some(a) => p(w, a, 8, index.into(), "constant index register")?,
-                    None if index != 255 => return Err(EncodeError::Shape("this constant operand has no index register")),
+                    None if index != 255 => {
+                        return Err(EncodeError::Shape("this constant operand has no index register"));
+                    }
                     None => {}
                 }
             }
-            (Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. }, Value::Mem { ra, wide, ur, offset, desc }) => {
+            (
+                Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. },
+                Value::Mem { ra, wide, ur, offset, desc },
+            ) => {
                 match ra_at {
                     Some(a) => p(w, a, 8, ra.into(), "address register")?,
                     None if ra != 255 => return Err(EncodeError::Shape("no address register here")),
@@ -331,7 +340,9 @@ impl Slot {
             }
             _ => return Err(EncodeError::Shape("operand kind does not match the form's slot")),
         }
-        for (bit, on, what) in [(self.neg, op.neg, "negation"), (self.abs, op.abs, "absolute value"), (self.not, op.not, "not")] {
+        for (bit, on, what) in
+            [(self.neg, op.neg, "negation"), (self.abs, op.abs, "absolute value"), (self.not, op.not, "not")]
+        {
             match bit {
                 Some(b) => p(w, b, 1, on.into(), what)?,
                 None if on => return Err(EncodeError::Shape("decoration not available on this slot")),
@@ -461,9 +472,11 @@ impl Tables {
     /// Decodes a word. Errors: unknown key, unknown modifier residue, reserved bits set.
     pub fn decode(&self, word: u128) -> Result<Instruction, DecodeError> {
         let mut inst = self.decode_unchecked(word)?;
-        inst.suffix = self
-            .suffix(inst.form.key, inst.residue)
-            .ok_or(DecodeError::UnknownModifiers { opcode: inst.form.base, key: inst.form.key, residue: inst.residue })?;
+        inst.suffix = self.suffix(inst.form.key, inst.residue).ok_or(DecodeError::UnknownModifiers {
+            opcode: inst.form.base,
+            key: inst.form.key,
+            residue: inst.residue,
+        })?;
         Ok(inst)
     }
 
@@ -551,7 +564,14 @@ impl Tables {
         s
     }
 
-    fn operand_text(&self, sl: &Slot, op: &Operand, w: u128, addr: u64, label: Option<&dyn Fn(i64) -> Option<String>>) -> String {
+    fn operand_text(
+        &self,
+        sl: &Slot,
+        op: &Operand,
+        w: u128,
+        addr: u64,
+        label: Option<&dyn Fn(i64) -> Option<String>>,
+    ) -> String {
         let core = match op.value {
             Value::R(n) => reg_name(n),
             Value::Ur(n) => ureg_name(n),
@@ -661,9 +681,19 @@ impl Tables {
         Err(last_err)
     }
 
-    fn parse_form(&self, form: &'static Form, guard: Option<&str>, after: &str, ops: &[String], addr: u64) -> Result<Instruction, String> {
+    fn parse_form(
+        &self,
+        form: &'static Form,
+        guard: Option<&str>,
+        after: &str,
+        ops: &[String],
+        addr: u64,
+    ) -> Result<Instruction, String> {
         let guard = match guard {
-            None => Operand { value: if form.uniform_guard { Value::Up(7) } else { Value::P(7) }, ..Operand::plain(Value::P(7)) },
+            None => Operand {
+                value: if form.uniform_guard { Value::Up(7) } else { Value::P(7) },
+                ..Operand::plain(Value::P(7))
+            },
             Some(g) => {
                 let (not, g) = g.strip_prefix('!').map_or((false, g), |r| (true, r));
                 let v = parse_value_pred(g, form.uniform_guard).ok_or("bad guard")?;
@@ -672,9 +702,11 @@ impl Tables {
         };
         // Candidate residues: entries of this key whose alias+suffix spell `after`.
         let mut candidates: Vec<&ModEntry> = self.mods.iter().filter(|e| e.key == form.key).collect();
-        candidates.retain(|e| after.ends_with(e.suffix) && {
-            let alias = &after[..after.len() - e.suffix.len()];
-            alias.is_empty() || matches!(alias, ".MOV" | ".IADD" | ".SHL") && form.alias == Alias::Imad
+        candidates.retain(|e| {
+            after.ends_with(e.suffix) && {
+                let alias = &after[..after.len() - e.suffix.len()];
+                alias.is_empty() || matches!(alias, ".MOV" | ".IADD" | ".SHL") && form.alias == Alias::Imad
+            }
         });
         if candidates.is_empty() {
             return Err(format!("no modifier entry of {:#x} spells {after:?}", form.key));
@@ -690,13 +722,14 @@ impl Tables {
                 operands: form.slots.iter().map(|s| Operand::plain(s.default_value())).collect(),
                 control: Control { write_sb: None, read_sb: None, ..Control::default() },
             };
-            if self.assign(&mut inst, 0, ops, addr) && self.alias(&inst) == alias {
-                if let Ok(w) = self.encode(&inst) {
-                    // The residue may decide visibility (IfBit); re-check against the word.
-                    let shown = form.slots.iter().zip(&inst.operands).filter(|(s, o)| s.shown(o, w)).count();
-                    if shown == ops.len() {
-                        return Ok(inst);
-                    }
+            if self.assign(&mut inst, 0, ops, addr)
+                && self.alias(&inst) == alias
+                && let Ok(w) = self.encode(&inst)
+            {
+                // The residue may decide visibility (IfBit); re-check against the word.
+                let shown = form.slots.iter().zip(&inst.operands).filter(|(s, o)| s.shown(o, w)).count();
+                if shown == ops.len() {
+                    return Ok(inst);
                 }
             }
         }
@@ -715,15 +748,15 @@ impl Tables {
             Show::IfBitNot(a, b) => get(inst.residue, a.into(), 1) == 1 && get(inst.residue, b.into(), 1) == 0,
             Show::IfNotDefault => false,
         };
-        if let Some(tok) = ops.first() {
-            if let Some(op) = self.parse_operand(sl, tok, addr) {
-                let saved = inst.operands[slot];
-                inst.operands[slot] = op;
-                if self.assign(inst, slot + 1, &ops[1..], addr) {
-                    return true;
-                }
-                inst.operands[slot] = saved;
+        if let Some(tok) = ops.first()
+            && let Some(op) = self.parse_operand(sl, tok, addr)
+        {
+            let saved = inst.operands[slot];
+            inst.operands[slot] = op;
+            if self.assign(inst, slot + 1, &ops[1..], addr) {
+                return true;
             }
+            inst.operands[slot] = saved;
         }
         if must_show {
             return false;
@@ -742,7 +775,9 @@ impl Tables {
             op.not = true;
             t = r;
         }
-        if let Some(r) = t.strip_prefix('-').filter(|_| sl.neg.is_some() && !matches!(sl.kind, Kind::Imm { .. } | Kind::Target(_))) {
+        if let Some(r) =
+            t.strip_prefix('-').filter(|_| sl.neg.is_some() && !matches!(sl.kind, Kind::Imm { .. } | Kind::Target(_)))
+        {
             op.neg = true;
             t = r;
         } else if let Some(r) = t.strip_prefix('~').filter(|_| sl.neg.is_some()) {

@@ -21,8 +21,130 @@ pub struct OpSpec {
     pub name: &'static str,
     /// Legal type suffixes (`.s32`, …); empty means the table does not restrict them.
     pub types: Vec<&'static str>,
+    /// Type lists that replace [`OpSpec::types`] when one of their key modifiers is present
+    /// (`mul.lo` takes integers, plain `mul` floats).
+    pub keyed_types: Vec<(Vec<&'static str>, Vec<&'static str>)>,
     /// Inclusive operand-count range; `None` when not restricted.
     pub operands: Option<(usize, usize)>,
+    /// Operand-kind signatures: `(modifier that selects it, or "" for the default, kinds)`;
+    /// empty when operands are not checked. Kinds are described in [`OperandKind`].
+    pub sigs: Vec<(&'static str, Vec<OperandKind>)>,
+    /// The non-type modifiers the opcode accepts; `None` when not restricted.
+    pub vocab: Option<Vec<&'static str>>,
+    /// Modifiers that ptxas appends to the opcode when naming the instruction (`mul.wide`).
+    pub display: Vec<&'static str>,
+}
+
+/// What one operand position accepts (a letter in the table's signature column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OperandKind {
+    /// `d`: a register compatible with the instruction type.
+    Dest,
+    /// `a`: a register or immediate compatible with the instruction type.
+    Src,
+    /// `w`: a register of twice the instruction type's width.
+    WideDest,
+    /// `W`: a register or immediate of twice the instruction type's width.
+    WideSrc,
+    /// `p`: a predicate register (or `p|q`).
+    Pred,
+    /// `q`: a predicate register (optionally `!`-negated) or an integer immediate.
+    PredSrc,
+    /// `u`: a 32-bit integer register or integer immediate.
+    U32Src,
+    /// `U`: a 32-bit integer register.
+    U32Dest,
+    /// `m`: a register (or vector of registers) holding memory data: compatible with the
+    /// instruction type, or a wider integer/bit register.
+    MemData,
+    /// `A`: an address `[…]`.
+    Address,
+    /// `n`: an integer immediate.
+    IntImm,
+    /// `*`: not checked.
+    Any,
+}
+
+impl OperandKind {
+    fn from_letter(c: char) -> Option<OperandKind> {
+        Some(match c {
+            'd' => OperandKind::Dest,
+            'a' => OperandKind::Src,
+            'w' => OperandKind::WideDest,
+            'W' => OperandKind::WideSrc,
+            'p' => OperandKind::Pred,
+            'q' => OperandKind::PredSrc,
+            'u' => OperandKind::U32Src,
+            'U' => OperandKind::U32Dest,
+            'm' => OperandKind::MemData,
+            'A' => OperandKind::Address,
+            'n' => OperandKind::IntImm,
+            '*' => OperandKind::Any,
+            _ => return None,
+        })
+    }
+}
+
+impl OpSpec {
+    /// The operand signature selected by `modifiers` (dot included): the first keyed one whose
+    /// modifier is present, else the default one.
+    pub fn signature(&self, modifiers: &[&str]) -> Option<&[OperandKind]> {
+        let keyed = self.sigs.iter().find(|(k, _)| !k.is_empty() && modifiers.iter().any(|m| m.get(1..) == Some(*k)));
+        keyed.or_else(|| self.sigs.iter().find(|(k, _)| k.is_empty())).map(|(_, v)| v.as_slice())
+    }
+
+    /// The legal type suffixes given `modifiers` (dot included); empty means unrestricted.
+    pub fn types_for(&self, modifiers: &[&str]) -> &[&'static str] {
+        let has = |k: &&str| modifiers.iter().any(|m| m.get(1..) == Some(*k));
+        match self.keyed_types.iter().find(|(keys, _)| keys.iter().any(has)) {
+            Some((_, t)) => t,
+            None => &self.types,
+        }
+    }
+
+    /// Whether modifier `m` (dot included) is in the vocabulary given the instruction type
+    /// `ty` (without the dot); `true` when the opcode has no vocabulary.
+    pub fn accepts(&self, m: &str, ty: Option<&str>) -> bool {
+        let Some(vocab) = &self.vocab else { return true };
+        let t = m.get(1..).unwrap_or("");
+        vocab.iter().any(|v| match v.split_once('@') {
+            None => *v == t,
+            Some((w, cond)) => {
+                w == t
+                    && ty.is_none_or(|ty| {
+                        let float = ty.starts_with('f') || ty.starts_with("bf");
+                        if cond == "f" { float } else { !float && ty != "pred" }
+                    })
+            }
+        })
+    }
+
+    /// The name ptxas quotes for this instruction: the opcode plus its display modifiers.
+    pub fn display_name(&self, modifiers: &[&str]) -> String {
+        let mut s = self.name.to_string();
+        for m in modifiers {
+            if self.display.iter().any(|d| m.get(1..) == Some(*d)) {
+                s.push_str(m);
+            }
+        }
+        s
+    }
+}
+
+fn parse_sigs(s: &'static str) -> Option<Vec<(&'static str, Vec<OperandKind>)>> {
+    let mut out = Vec::new();
+    for alt in s.split(';').map(str::trim).filter(|a| !a.is_empty() && *a != "*") {
+        let (key, body) = match alt.split_once(':') {
+            Some((k, b)) => (k.trim(), b.trim()),
+            None => ("", alt),
+        };
+        let kinds = body
+            .split_whitespace()
+            .map(|w| w.chars().next().and_then(OperandKind::from_letter))
+            .collect::<Option<Vec<_>>>()?;
+        out.push((key, kinds));
+    }
+    Some(out)
 }
 
 /// How a gate's failure is worded.
@@ -75,7 +197,7 @@ impl Gate {
                 Some(pre) => m.get(1..).is_some_and(|t| t.starts_with(pre)),
                 None => m.get(1..) == Some(p),
             };
-            match modifiers[from.min(modifiers.len())..].iter().position(|m| hit(&m)) {
+            match modifiers[from.min(modifiers.len())..].iter().position(hit) {
                 Some(i) => from += i + 1,
                 None => return false,
             }
@@ -91,6 +213,7 @@ pub struct Isa {
     modifiers: HashSet<&'static str>,
     types: HashSet<&'static str>,
     gates: Vec<Gate>,
+    classes: HashMap<&'static str, char>,
 }
 
 fn parse_range(s: &str) -> Option<(usize, usize)> {
@@ -115,13 +238,32 @@ impl Isa {
         let mut isa = Isa::default();
         for line in table::OPCODES.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let cols: Vec<&'static str> = line.split('|').map(str::trim).collect();
-            let [name, types, ops] = cols[..] else { continue };
-            let types: Vec<&'static str> = if types == "*" { vec![] } else { types.split_whitespace().collect() };
-            isa.ops.insert(name, OpSpec { name, types, operands: parse_range(ops) });
+            let [name, types, ops, ref rest @ ..] = cols[..] else { continue };
+            let mut alts = types.split(';');
+            let first = alts.next().unwrap_or("*").trim();
+            let types: Vec<&'static str> = if first == "*" { vec![] } else { first.split_whitespace().collect() };
+            let keyed_types = alts
+                .filter_map(|a| a.split_once(':'))
+                .map(|(k, t)| (k.split_whitespace().collect(), t.split_whitespace().collect()))
+                .collect();
+            let Some(sigs) = parse_sigs(rest.first().copied().unwrap_or("*")) else { continue };
+            let vocab = match rest.get(1).copied() {
+                None | Some("*") => None,
+                Some(v) => Some(v.split_whitespace().filter(|w| *w != "-").collect()),
+            };
+            let display = rest.get(2).map(|d| d.split_whitespace().collect()).unwrap_or_default();
+            isa.ops.insert(name, OpSpec { name, types, keyed_types, operands: parse_range(ops), sigs, vocab, display });
         }
         isa.types.extend(table::TYPES.split_whitespace());
         isa.modifiers.extend(table::MODIFIERS.split_whitespace());
         isa.modifiers.extend(table::TYPES.split_whitespace());
+        for line in table::MODIFIER_CLASSES.lines() {
+            let Some((class, words)) = line.split_once('|') else { continue };
+            let Some(c) = class.trim().chars().next() else { continue };
+            for w in words.split_whitespace() {
+                isa.classes.insert(w, c);
+            }
+        }
         for line in table::GATES.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let cols: Vec<&'static str> = line.split('|').map(str::trim).collect();
             let [pattern, sm, ptx, style, feature] = cols[..] else { continue };
@@ -166,6 +308,58 @@ impl Isa {
         self.gates.iter().filter(move |g| g.matches(opcode, modifiers))
     }
 
+    /// The class letter of a known modifier (dot included) in [`table::MODIFIER_CLASSES`].
+    pub fn modifier_class(&self, m: &str) -> Option<char> {
+        let t = m.strip_prefix('.').unwrap_or(m);
+        self.classes.get(t).copied()
+    }
+
+    /// The rounding rule ([`table::ROUNDING`]) for `opcode` with type `ty` (no dot).
+    pub fn rounding_rule(&self, opcode: &str, ty: &str) -> Option<&'static str> {
+        table::ROUNDING.lines().find_map(|l| {
+            let mut c = l.split('|').map(str::trim);
+            let (o, t, r) = (c.next()?, c.next()?, c.next()?);
+            (o == opcode && t.split_whitespace().any(|x| x == ty)).then_some(r)
+        })
+    }
+
+    /// The `cvt` rounding rule ([`table::CVT_ROUNDING`]) for destination `dst` and source
+    /// `src` types (no dots); `None` for pairs the table does not cover.
+    pub fn cvt_rounding(&self, dst: &str, src: &str) -> Option<char> {
+        fn class(t: &str) -> Option<(&'static str, u32)> {
+            match t {
+                "f16" | "bf16" => Some(("float", 16)),
+                "f32" => Some(("float", 32)),
+                "f64" => Some(("float", 64)),
+                _ => {
+                    let n: u32 = t.strip_prefix('u').or_else(|| t.strip_prefix('s'))?.parse().ok()?;
+                    Some(("int", n))
+                }
+            }
+        }
+        let (dc, dn) = class(dst)?;
+        let (sc, sn) = class(src)?;
+        table::CVT_ROUNDING.lines().find_map(|l| {
+            let mut c = l.split('|').map(str::trim);
+            let (d, sp, r) = (c.next()?, c.next()?, c.next()?);
+            let mut sw = sp.split_whitespace();
+            let (s, rel) = (sw.next()?, sw.next());
+            let rel_ok = match rel {
+                None => true,
+                Some("=") => dn == sn,
+                Some("<") => dn < sn,
+                Some(">") => dn > sn,
+                Some(_) => false,
+            };
+            ((d == dst || d == dc) && (s == src || s == sc) && rel_ok).then(|| r.chars().next()).flatten()
+        })
+    }
+
+    /// Whether the opcode accepts `-reg` operands ([`table::NEGATABLE`]).
+    pub fn negation_allowed(&self, opcode: &str) -> bool {
+        table::NEGATABLE.split_whitespace().any(|o| o == opcode)
+    }
+
     /// Every opcode (for generators and tests).
     pub fn opcodes(&self) -> impl Iterator<Item = &OpSpec> {
         self.ops.values()
@@ -177,7 +371,9 @@ fn is_numbered_modifier(t: &str) -> bool {
     let shape = |s: &str| {
         // m<d>n<d>k<d> or m<d>n<d>
         let b = s.as_bytes();
-        b.first() == Some(&b'm') && s.contains('n') && s[1..].bytes().all(|c| c.is_ascii_digit() || c == b'n' || c == b'k')
+        b.first() == Some(&b'm')
+            && s.contains('n')
+            && s[1..].bytes().all(|c| c.is_ascii_digit() || c == b'n' || c == b'k')
     };
     shape(t) || matches!(t, "x1" | "x2" | "x4" | "x8" | "x16" | "x32" | "x64" | "x128" | "v2" | "v4" | "v8")
 }
@@ -194,6 +390,17 @@ mod tests {
         let grows = table::GATES.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).count();
         assert_eq!(isa.gates.len(), grows, "every gate row parses");
         assert!(isa.lookup("add").is_some());
+        assert_eq!(isa.rounding_rule("div", "f32"), Some("A"));
+        assert_eq!(isa.rounding_rule("add", "f32"), None);
+        assert_eq!(isa.cvt_rounding("s32", "f32"), Some('I'));
+        assert_eq!(isa.cvt_rounding("f32", "bf16"), Some('f'));
+        assert_eq!(isa.cvt_rounding("f32", "f64"), Some('F'));
+        assert_eq!(isa.cvt_rounding("f64", "f32"), Some('N'));
+        assert_eq!(isa.cvt_rounding("b32", "f32"), None);
+        let mul = isa.lookup("mul").expect("mul");
+        assert_eq!(mul.signature(&[".wide", ".s32"]).map(<[_]>::len), Some(3));
+        assert_eq!(mul.signature(&[".wide", ".s32"]).and_then(|s| s.first().copied()), Some(OperandKind::WideDest));
+        assert_eq!(mul.display_name(&[".wide", ".s32"]), "mul.wide");
         assert!(isa.is_known_modifier(".m16n8k16"));
         assert!(!isa.is_known_modifier(".f33"));
     }

@@ -1,6 +1,18 @@
 //! The instruction table's data. Rows are `|`-separated; `#` starts a comment line.
 //!
-//! - [`OPCODES`]: `opcode | legal type suffixes (or *) | operand count or min-max (or *)`.
+//! - [`OPCODES`]: `opcode | legal type suffixes (or *) | operand count or min-max (or *)`,
+//!   (`-`: no type suffix allowed), where the types may continue with `; key mods: types` alternatives used when a key modifier
+//!   is present (`mul`: floats; `mul.lo`: integers), then optionally ` | operand signature | modifier vocabulary | display modifiers`.
+//!   A signature is one letter per operand (`d` register of the instruction type, `a`
+//!   register or immediate of that type, `w`/`W` the same at twice the width, `p` predicate
+//!   register, `q` predicate or integer immediate, `u` 32-bit integer register or immediate,
+//!   `U` 32-bit integer register, `m` memory data register or vector (wider integer registers
+//!   allowed), `A` address, `n` integer immediate, `*` unchecked); `wide: w a a` after a `;` is used instead
+//!   when the instruction carries `.wide`. The vocabulary lists every non-type modifier the
+//!   opcode accepts (an opcode with a vocabulary takes exactly one type suffix; `-` none, `*`
+//!   unrestricted; `ftz@f` only with a float type, `cc@i` only
+//!   with an integer type): others are answered by their class in [`MODIFIER_CLASSES`]. Display modifiers are appended to the opcode
+//!   in messages (`mul.wide`). All of these were probed against ptxas 13.0.88.
 //! - [`TYPES`]: every type suffix; [`MODIFIERS`]: every other modifier ptxas's scanner knows
 //!   (numbered families such as shapes and `.x4` are recognised in code).
 //! - [`GATES`]: `pattern | min SM | min PTX | style | feature name (= for the pattern)`, where
@@ -13,65 +25,65 @@
 
 /// Opcodes: name | types | operand count.
 pub const OPCODES: &str = r"
-add | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3
-sub | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3
-mul | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 | 3
-mad | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 | 4
-mul24 | s32 u32 | 3
-mad24 | s32 u32 | 4
-sad | s16 u16 s32 u32 s64 u64 | 4
-div | s16 u16 s32 u32 s64 u64 f32 f64 | 3
-rem | s16 u16 s32 u32 s64 u64 | 3
-abs | * | 2
-neg | * | 2
-min | * | 3-4
-max | * | 3-4
-popc | b32 b64 | 2
-clz | b32 b64 | 2
-bfind | u32 u64 s32 s64 | 2
+add | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@f sat cc@i
+sub | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@f sat cc@i
+mul | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 3 | d a a; wide: w a a | hi lo wide rn@f rz@f rm@f rp@f ftz@f sat | hi lo wide
+mad | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 4 | d a a a; wide: w a a W | hi lo wide rn@f rz@f rm@f rp@f ftz@f sat cc@i | hi lo wide
+mul24 | s32 u32 | 3 | d a a | hi lo | hi lo
+mad24 | s32 u32 | 4 | d a a a | hi lo sat | hi lo
+sad | s16 u16 s32 u32 s64 u64 | 4 | d a a a | -
+div | s16 u16 s32 u32 s64 u64 f32 f64 | 3 | d a a | approx full rn rz rm rp ftz@f
+rem | s16 u16 s32 u32 s64 u64 | 3 | d a a | -
+abs | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
+neg | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
+min | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a | ftz@f NaN xorsign abs relu
+max | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a | ftz@f NaN xorsign abs relu
+popc | b32 b64 | 2 | U a | -
+clz | b32 b64 | 2 | U a | -
+bfind | u32 u64 s32 s64 | 2 | U a | shiftamt
 fns | b32 | 4
-brev | b32 b64 | 2
-bfe | u32 u64 s32 s64 | 4
-bfi | b32 b64 | 5
+brev | b32 b64 | 2 | d a | -
+bfe | u32 u64 s32 s64 | 4 | d a u u | -
+bfi | b32 b64 | 5 | d a a u u | -
 szext | u32 s32 | 3
 bmsk | b32 | 3
 dp4a | u32 s32 | 4
 dp2a | u32 s32 | 4
-addc | s32 u32 s64 u64 | 3
-subc | s32 u32 s64 u64 | 3
-madc | s32 u32 s64 u64 | 4
-copysign | f32 f64 | 3
-fma | f32 f64 f16 f16x2 bf16 bf16x2 | 4
-rcp | f32 f64 | 2
-sqrt | f32 f64 | 2
-rsqrt | f32 f64 | 2
-sin | f32 | 2
-cos | f32 | 2
-lg2 | f32 | 2
-ex2 | f32 f16 f16x2 bf16 bf16x2 | 2
-tanh | f32 f16 f16x2 bf16 bf16x2 | 2
+addc | s32 u32 s64 u64 | 3 | d a a | cc
+subc | s32 u32 s64 u64 | 3 | d a a | cc
+madc | s32 u32 s64 u64 | 4 | d a a a | hi lo cc | hi lo
+copysign | f32 f64 | 3 | d a a | -
+fma | f32 f64 f16 f16x2 bf16 bf16x2 | 4 | d a a a | rn rz rm rp ftz@f sat relu oob
+rcp | f32 f64 | 2 | d a | approx full rn rz rm rp ftz
+sqrt | f32 f64 | 2 | d a | approx full rn rz rm rp ftz
+rsqrt | f32 f64 | 2 | d a | approx ftz
+sin | f32 | 2 | d a | approx ftz
+cos | f32 | 2 | d a | approx ftz
+lg2 | f32 | 2 | d a | approx ftz
+ex2 | f32 f16 f16x2 bf16 bf16x2 | 2 | d a | approx ftz
+tanh | f32 f16 f16x2 bf16 bf16x2 | 2 | d a | approx
 testp | f32 f64 | 2
 set | * | 3-4
-setp | * | 3-4
-selp | * | 4
+setp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 3-4 | p a a q | eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz@f
+selp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f32 f64 | 4 | d a a q | -
 slct | * | 4
-and | b16 b32 b64 pred | 3
-or | b16 b32 b64 pred | 3
-xor | b16 b32 b64 pred | 3
-not | b16 b32 b64 pred | 2
-cnot | b16 b32 b64 | 2
-lop3 | b32 | 5-6
-shf | b32 | 4
-shl | b16 b32 b64 | 3
-shr | b16 b32 b64 s16 s32 s64 u16 u32 u64 | 3
-prmt | b32 | 4
-mov | * | 2
+and | b16 b32 b64 pred | 3 | d a a | -
+or | b16 b32 b64 pred | 3 | d a a | -
+xor | b16 b32 b64 pred | 3 | d a a | -
+not | b16 b32 b64 pred | 2 | d a | -
+cnot | b16 b32 b64 | 2 | d a | -
+lop3 | b32 | 5-6 | d a a a n; or: * a a a n q; and: * a a a n q
+shf | b32 | 4 | d a a u | l r clamp wrap
+shl | b16 b32 b64 | 3 | d a u | -
+shr | b16 b32 b64 s16 s32 s64 u16 u32 u64 | 3 | d a u | -
+prmt | b32 | 4 | d a a a | f4e b4e rc8 ecl ecr rc16
+mov | b16 b32 b64 b128 u16 u32 u64 s16 s32 s64 f32 f64 pred | 2 | d a | v2 v4
 cvt | * | 2-3
-cvta | u32 u64 | 2
+cvta | u32 u64 | 2 | * | to global shared local const param shared::cta shared::cluster param::entry param::func | to
 isspacep | * | 2
-ld | * | 2-3
+ld | b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f32 f64 | 2-3 | m A | global shared local const param shared::cta shared::cluster param::entry param::func tex v2 v4 v8 weak volatile relaxed mmio cta cluster gpu sys L1::evict_first L1::evict_last L1::evict_normal L1::evict_unchanged L1::no_allocate L2::cache_hint L2::evict_first L2::evict_last L2::evict_normal L2::evict_unchanged L2::no_allocate evict_first evict_last evict_normal evict_unchanged acquire L2::64B L2::128B L2::256B ca cg cs cv lu nc
 ldu | * | 2
-st | * | 2-3
+st | b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f32 f64 | 2-3 | A m | global shared local const param shared::cta shared::cluster param::entry param::func tex v2 v4 v8 weak volatile relaxed mmio cta cluster gpu sys L1::evict_first L1::evict_last L1::evict_normal L1::evict_unchanged L1::no_allocate L2::cache_hint L2::evict_first L2::evict_last L2::evict_normal L2::evict_unchanged L2::no_allocate evict_first evict_last evict_normal evict_unchanged release release.cluster cg cs wb wt
 prefetch | * | 1
 prefetchu | * | 1
 ldmatrix | * | 2
@@ -86,12 +98,12 @@ stacksave | * | 1
 stackrestore | * | 1
 atom | * | 3-5
 red | * | 2-4
-bar | * | *
+bar | -; red: u32 pred | *
 barrier | * | *
 membar | * | 0
 fence | * | *
 mbarrier | * | *
-setmaxnreg | * | 1
+setmaxnreg | * | 1 | n | * | inc dec
 nanosleep | u32 | 1
 bra | * | 1
 brx | * | 2
@@ -101,13 +113,13 @@ exit | * | 0
 trap | * | 0
 brkpt | * | 0
 pmevent | * | 1
-shfl | * | 4-5
-vote | * | 2-4
+shfl | b32 | 4-5 | * | sync up down bfly idx
+vote | * | 2-4 | ballot: U q u; p q u
 match | * | 3-4
 redux | * | 3
 activemask | b32 | 1
 elect | * | 1
-getctarank | * | 2
+getctarank | * | 2 | U a
 mapa | * | 3
 griddepcontrol | * | 0
 clusterlaunchcontrol | * | *
@@ -152,6 +164,83 @@ st.async | * | *
 red.async | * | *
 cvt.pack | * | *
 ";
+
+/// How ptxas answers a known modifier outside an opcode's vocabulary, by class (probed with
+/// `and.X.b32` and `copysign.X.f32` for every modifier the scanner knows; identical for both):
+/// `U` Unknown modifier, `I` Illegal modifier, `K` Illegal modifier 'Clamp', `S` No state
+/// space qualifier expected, `R` Illegal rounding modifier, `C` Comparison qualifier is not
+/// allowed, `Q` Illegal query modifier. Modifiers in no class (gated ones, reduction
+/// operations) are answered `Illegal modifier`. Where a vocabulary holds state spaces, more
+/// than one is `Unexpected number of state spaces`.
+pub const MODIFIER_CLASSES: &str = r"
+U | arrive arrive_drop b0 b3 base bulk c commit commit_group complete_tx d expect_tx fence fractional full generic
+U | generic::acquire generic::release grad h0 h1 init inval l ld_reduce level load lod m32n8 mbarrier::expect_tx::bytes
+U | mma_async nomask op_restrict ordered_metadata p parity pending_count prefetch proxy query_cancel red
+U | relinquish_alloc_permit remote samp_pos store surf t tensor test_wait to try_cancel try_wait
+U | uniform wait::ld wait::st wait_all wait_group warp wide
+I | 1d 2d 2dms 3d 4d 5d L1 L1::evict_first L1::evict_last L1::evict_normal L1::evict_unchanged L1::no_allocate L2
+I | L2::128B L2::256B L2::64B L2::cache_hint L2::evict_first L2::evict_last L2::evict_normal L2::evict_unchanged
+I | L2::no_allocate NaN a a1d a2d a2dms abs acq_rel acquire acube add alias aligned all and any approx async b b4e
+I | ballot bfly bulk_group ca cas cc cg clamp cluster col cs cta cta_group::1 cta_group::2 cube cv down ecl ecr
+I | evict_first evict_last evict_normal evict_unchanged f4e ftz gl gpu idx im2col im2col::w im2col::w::128
+I | launch_dependents lu m16n8k8 m8n16 m8n8 max mbarrier mbarrier::complete_tx::bytes mbarrier_init min
+I | multicast::cluster multicast::cluster::all nc noComplete noftz or popc r rc16 rc8 read relaxed release
+I | release.cluster relu row sat satfinite sc shiftamt shr15 shr7 sp sync sys tensormap tile tile::gather4
+I | tile::scatter4 trans trap uni up volatile wait wb weak wt xor xorsign
+K | wrap zero
+S | async.global async.shared::cluster async.shared::cta const global local param param::entry param::func shared
+S | shared::cluster shared::cta tex
+R | rm rmi rn rna rni rp rpi rs rz rzi
+C | eq equ ge geu gt gtu hi hs le leu lo ls lt ltu nan ne neu num
+Q | addr_mode_0 addr_mode_1 addr_mode_2 array_size channel_data_type channel_order depth filter_mode
+Q | force_unnormalized_coords height normalized_coords num_mipmap_levels num_samples width
+";
+
+/// Rounding requirements: `opcode | types | rule`, where rule `R` needs a rounding modifier
+/// (`Rounding modifier required`), `A` exactly one of a rounding modifier, `.approx` or
+/// `.full` (`Rounding modifier or '.approx' modifier required`), `AR` a rounding modifier or
+/// `.approx`, reporting both messages, `X` needs `.approx` (`.approx modifier required`), and
+/// `C` (type `pair`) means the destination/source pair decides, by [`CVT_ROUNDING`].
+/// Probed against ptxas 13.0.88.
+pub const ROUNDING: &str = r"
+fma | f16 f16x2 bf16 bf16x2 f32 f64 | R
+mad | f32 f64 | R
+div | f64 | R
+div | f32 | A
+sqrt | f64 | R
+sqrt | f32 | A
+rcp | f32 | A
+rcp | f64 | AR
+rsqrt | f32 | X
+sin | f32 | X
+cos | f32 | X
+lg2 | f32 | X
+ex2 | f32 | X
+cvt | pair | C
+";
+
+/// `cvt` rounding by destination and source type: `dst | src [relation] | rule`, first match
+/// wins. `int`/`float` stand for the integer types and `f16 bf16 f32 f64`; the relation
+/// compares widths (`=`, `<` destination narrower, `>` wider). Rules: `N` no rounding, `I`
+/// integer rounding (`.rni` …) required, `F` float rounding (`.rn` …) required, `i`/`f`
+/// optional integer/float rounding. A rounding of the other family is `Illegal rounding
+/// modifier`; a missing required one `Rounding modifier required` (probed, every pair).
+pub const CVT_ROUNDING: &str = r"
+f16 | bf16 | f
+bf16 | f16 | f
+f32 | bf16 | f
+f64 | bf16 | f
+int | int | N
+int | float | I
+float | int | F
+float | float = | i
+float | float < | F
+float | float > | N
+";
+
+/// Opcodes that accept negated register operands (`-%r`); every other opcode answers
+/// `Operand negation not allowed` (probed: only `vmad` among the video instructions).
+pub const NEGATABLE: &str = "vmad";
 
 /// Data-type suffixes (without the dot).
 pub const TYPES: &str = "b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 tf32 e4m3 e5m2 \

@@ -88,14 +88,24 @@ fn param_sig(params: &Option<Vec<Param>>) -> Vec<(String, u64)> {
         .map(|p| {
             let size = decl_size(&p.ty, &p.pre, &p.post, &p.decl).unwrap_or(0);
             let align = align_of(&p.pre).or(align_of(&p.post)).and_then(IntLit::value).unwrap_or(0);
-            let ty = if matches!(p.decl.shape, Shape::Array(_)) { format!("{}[{size}]", p.ty.text) } else { p.ty.text.clone() };
+            let ty = if matches!(p.decl.shape, Shape::Array(_)) {
+                format!("{}[{size}]", p.ty.text)
+            } else {
+                p.ty.text.clone()
+            };
             (ty, align)
         })
         .collect()
 }
 
 /// Walks every module item in order.
-pub fn check_items(m: &crate::ptx::ast::Module, ctx: &mut Ctx<'_>, sink: &mut Sink, late: &mut Late, opts: &Options) -> Result<(), Fatal> {
+pub fn check_items(
+    m: &crate::ptx::ast::Module,
+    ctx: &mut Ctx<'_>,
+    sink: &mut Sink,
+    late: &mut Late,
+    opts: &Options,
+) -> Result<(), Fatal> {
     let _ = opts;
     late.debug_target = m.target.names.iter().any(|n| n.name == "debug");
     late.address_size_32 = m.address_size.as_ref().and_then(IntLit::value) == Some(32);
@@ -121,10 +131,25 @@ pub fn check_items(m: &crate::ptx::ast::Module, ctx: &mut Ctx<'_>, sink: &mut Si
 
 /// Pragmas ptxas knows (first word).
 const KNOWN_PRAGMAS: &[&str] = &[
-    "nounroll", "used_bytes_mask", "enable_smem_spilling", "local_maxnreg", "frequency", "CtaReconfigMaxRegAlloc",
-    "CtaReconfigMaxRegDealloc", "dynamic_smem_size", "call_coroutine", "confirm", "predict", "call_abi_param_reg",
-    "retaddr_reg_before_param_reg", "call_retaddr_reg", "call_scratch_regs", "call_abi_preserve",
-    "call_abi_preserve_control", "call_allow_conv_alloc", "noPointerTrunc",
+    "nounroll",
+    "used_bytes_mask",
+    "enable_smem_spilling",
+    "local_maxnreg",
+    "frequency",
+    "CtaReconfigMaxRegAlloc",
+    "CtaReconfigMaxRegDealloc",
+    "dynamic_smem_size",
+    "call_coroutine",
+    "confirm",
+    "predict",
+    "call_abi_param_reg",
+    "retaddr_reg_before_param_reg",
+    "call_retaddr_reg",
+    "call_scratch_regs",
+    "call_abi_preserve",
+    "call_abi_preserve_control",
+    "call_allow_conv_alloc",
+    "noPointerTrunc",
 ];
 /// Pragmas that need an argument.
 const PRAGMAS_WITH_ARG: &[&str] = &["used_bytes_mask", "local_maxnreg", "frequency", "dynamic_smem_size"];
@@ -195,10 +220,14 @@ fn alias(a: &Alias, _ctx: &Ctx<'_>, sink: &mut Sink, md: &mut Module) -> Result<
         if x.params.len() != y.params.len() || x.returns.len() != y.returns.len() {
             sink.at(line, msg::ALIAS_MISMATCH, &[al, to, "parameter count"])?;
         } else {
-            if x.params.iter().zip(&y.params).any(|(p, q)| p.0 != q.0) || x.returns.iter().zip(&y.returns).any(|(p, q)| p.0 != q.0) {
+            if x.params.iter().zip(&y.params).any(|(p, q)| p.0 != q.0)
+                || x.returns.iter().zip(&y.returns).any(|(p, q)| p.0 != q.0)
+            {
                 sink.at(line, msg::ALIAS_MISMATCH, &[al, to, "parameter types"])?;
             }
-            if x.params.iter().zip(&y.params).any(|(p, q)| p.1 != q.1) || x.returns.iter().zip(&y.returns).any(|(p, q)| p.1 != q.1) {
+            if x.params.iter().zip(&y.params).any(|(p, q)| p.1 != q.1)
+                || x.returns.iter().zip(&y.returns).any(|(p, q)| p.1 != q.1)
+            {
                 sink.at(line, msg::ALIAS_MISMATCH, &[al, to, "parameter alignment"])?;
             }
         }
@@ -280,9 +309,12 @@ fn var_decl(
         }
         match fs.as_deref_mut() {
             Some(fs) => {
+                // Registers are recorded by their type alone; other variables carry their
+                // space first (`.shared .b8`), so operand checks can tell them apart.
+                let ty = if space == ".reg" { v.ty.text.clone() } else { format!("{space} {}", v.ty.text) };
                 let ok = match &d.shape {
-                    Shape::Range(n) => fs.declare_range(name, n.value().unwrap_or(0), &v.ty.text),
-                    _ => fs.declare(name, &v.ty.text),
+                    Shape::Range(n) => fs.declare_range(name, n.value().unwrap_or(0), &ty),
+                    _ => fs.declare(name, &ty),
                 };
                 if !ok {
                     sink.at(line, msg::DUPLICATE_VARIABLE, &[name])?;
@@ -300,7 +332,10 @@ fn var_decl(
                     sink.at(line, msg::INCONSISTENT_VARIABLE, &[name])?;
                 }
                 None => {
-                    md.globals.insert(name.to_string(), Global::Var { space: space.to_string(), ty: v.ty.text.clone(), is_extern });
+                    md.globals.insert(
+                        name.to_string(),
+                        Global::Var { space: space.to_string(), ty: v.ty.text.clone(), is_extern },
+                    );
                 }
             },
         }
@@ -351,7 +386,14 @@ fn initializer(
     Ok(())
 }
 
-fn init_expr(e: &Expr, is_int: bool, line: u32, sink: &mut Sink, md: &Module, fs: Option<&FuncScope>) -> Result<(), Fatal> {
+fn init_expr(
+    e: &Expr,
+    is_int: bool,
+    line: u32,
+    sink: &mut Sink,
+    md: &Module,
+    fs: Option<&FuncScope>,
+) -> Result<(), Fatal> {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {
@@ -471,7 +513,12 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
         sink.at(open_line, msg::MULTIPLE_RETURNS, &[])?;
     }
     // Directives.
-    let (mut maxntid, mut reqntid, mut reqncta, mut maxrank, mut blocks, mut minncta) = (false, false, false, false, false, false);
+    let (mut maxntid, mut reqntid, mut reqncta, mut maxrank, mut blocks, mut minncta) =
+        (false, false, false, false, false, false);
+    // Single-value directives are reported on their own line; list directives (`.maxntid`,
+    // `.reqntid`, `.reqnctapercluster`) on the line of the token after them (probed).
+    let dline =
+        |word: &str| ctx.src.find_word(f.name.span.offset as usize, open, word).map_or(open_line, |o| ctx.src.line(o));
     for d in &f.directives {
         match d {
             FuncDirective::MaxNTid(v) => {
@@ -489,18 +536,21 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
             FuncDirective::MinNCtaPerSm(n) => {
                 minncta = true;
                 if n.value() == Some(0) {
-                    sink.at(open_line, msg::POSITIVE_EXPECTED, &["minnctapersm"])?;
+                    sink.at(dline(".minnctapersm"), msg::POSITIVE_EXPECTED, &["minnctapersm"])?;
                 }
             }
             FuncDirective::MaxNReg(n) => {
                 if n.value() == Some(0) {
-                    sink.at(open_line, msg::POSITIVE_EXPECTED, &["maxnreg"])?;
+                    sink.at(dline(".maxnreg"), msg::POSITIVE_EXPECTED, &["maxnreg"])?;
                 } else if n.value().is_none_or(|v| v > 255) {
                     late.maxnreg_too_big.push(name.to_string());
                 }
             }
             FuncDirective::MaxNCtaPerSm(_) => {
-                let line = ctx.src.find_word(f.name.span.offset as usize, open, ".maxnctapersm").map_or(open_line, |o| ctx.src.line(o));
+                let line = ctx
+                    .src
+                    .find_word(f.name.span.offset as usize, open, ".maxnctapersm")
+                    .map_or(open_line, |o| ctx.src.line(o));
                 sink.at(line, msg::DEPRECATED, &[".maxnctapersm directive", "2.1"])?;
             }
             FuncDirective::ReqNCtaPerCluster(_) => {
@@ -509,10 +559,13 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
             }
             FuncDirective::MaxClusterRank(_) => {
                 maxrank = true;
-                gate_directive(".maxclusterrank", open_line, ctx, sink)?;
+                gate_directive(".maxclusterrank", dline(".maxclusterrank"), ctx, sink)?;
             }
-            FuncDirective::ExplicitCluster => gate_directive(".explicitcluster", open_line, ctx, sink)?,
-            FuncDirective::BlocksAreClusters => blocks = true,
+            FuncDirective::ExplicitCluster => gate_directive(".explicitcluster", dline(".explicitcluster"), ctx, sink)?,
+            FuncDirective::BlocksAreClusters => {
+                blocks = true;
+                gate_directive_from(".blocksareclusters", 90, dline(".blocksareclusters"), ctx, sink)?;
+            }
             _ => {}
         }
     }
@@ -526,7 +579,7 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
         let mut fs = FuncScope::new();
         collect(body, &mut fs);
         for p in f.params.iter().flatten().chain(f.returns.iter().flatten()) {
-            fs.declare(&p.decl.name.name, &p.ty.text);
+            fs.declare(&p.decl.name.name, &format!(".param {}", p.ty.text));
         }
         let mut deferred = Vec::new();
         let mut seen_lm = false;
@@ -561,8 +614,13 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
 }
 
 fn gate_directive(name: &str, line: u32, ctx: &Ctx<'_>, sink: &mut Sink) -> Result<(), Fatal> {
-    if ctx.version < 78 {
-        sink.at(line, msg::FEATURE_PTX, &[name, "7.8"])?;
+    gate_directive_from(name, 78, line, ctx, sink)
+}
+
+/// A cluster directive's gates: PTX `ptx` (×10) and `sm_90` (probed wording and order).
+fn gate_directive_from(name: &str, ptx: u32, line: u32, ctx: &Ctx<'_>, sink: &mut Sink) -> Result<(), Fatal> {
+    if ctx.version < ptx {
+        sink.at(line, msg::FEATURE_PTX, &[name, &super::header::version_text(ptx)])?;
     }
     if ctx.sm() < 90 {
         sink.at(line, msg::FEATURE_SM, &[name, "sm_90"])?;
@@ -574,7 +632,11 @@ fn param_space(params: &Option<Vec<Param>>) -> u64 {
     let mut off = 0u64;
     for p in params.iter().flatten() {
         let size = decl_size(&p.ty, &p.pre, &p.post, &p.decl).unwrap_or(0);
-        let align = align_of(&p.pre).or(align_of(&p.post)).and_then(IntLit::value).unwrap_or(type_size(&p.ty.text)).clamp(1, 1 << 20);
+        let align = align_of(&p.pre)
+            .or(align_of(&p.post))
+            .and_then(IntLit::value)
+            .unwrap_or(type_size(&p.ty.text))
+            .clamp(1, 1 << 20);
         off = off.div_ceil(align).saturating_mul(align).saturating_add(size);
     }
     off

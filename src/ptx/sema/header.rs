@@ -27,14 +27,51 @@ pub enum Suffix {
 pub const TARGETS: &[(u32, Suffix, u32)] = {
     use Suffix::*;
     &[
-        (10, None, 10), (11, None, 10), (12, None, 12), (13, None, 12), (20, None, 20), (21, None, 20),
-        (30, None, 30), (32, None, 40), (35, None, 31), (37, None, 41), (50, None, 40), (52, None, 41),
-        (53, None, 42), (60, None, 50), (61, None, 50), (62, None, 50), (70, None, 51), (72, None, 61),
-        (75, None, 63), (80, None, 70), (82, None, 62), (86, None, 71), (87, None, 74), (88, None, 73),
-        (89, None, 78), (90, None, 78), (90, A, 80), (100, None, 86), (100, A, 86), (100, F, 88),
-        (101, None, 86), (101, A, 86), (101, F, 88), (103, None, 88), (103, A, 88), (103, F, 88),
-        (110, None, 90), (110, A, 90), (110, F, 90), (120, None, 87), (120, A, 87), (120, F, 88),
-        (121, None, 88), (121, A, 88), (121, F, 88),
+        (10, None, 10),
+        (11, None, 10),
+        (12, None, 12),
+        (13, None, 12),
+        (20, None, 20),
+        (21, None, 20),
+        (30, None, 30),
+        (32, None, 40),
+        (35, None, 31),
+        (37, None, 41),
+        (50, None, 40),
+        (52, None, 41),
+        (53, None, 42),
+        (60, None, 50),
+        (61, None, 50),
+        (62, None, 50),
+        (70, None, 51),
+        (72, None, 61),
+        (75, None, 63),
+        (80, None, 70),
+        (82, None, 62),
+        (86, None, 71),
+        (87, None, 74),
+        (88, None, 73),
+        (89, None, 78),
+        (90, None, 78),
+        (90, A, 80),
+        (100, None, 86),
+        (100, A, 86),
+        (100, F, 88),
+        (101, None, 86),
+        (101, A, 86),
+        (101, F, 88),
+        (103, None, 88),
+        (103, A, 88),
+        (103, F, 88),
+        (110, None, 90),
+        (110, A, 90),
+        (110, F, 90),
+        (120, None, 87),
+        (120, A, 87),
+        (120, F, 88),
+        (121, None, 88),
+        (121, A, 88),
+        (121, F, 88),
     ]
 };
 
@@ -116,7 +153,12 @@ pub fn version_text(v: u32) -> String {
 
 /// The compile-stage check of a `.target` against `-arch`: `None` when compatible, else the
 /// catalogue entry and its arguments.
-pub fn arch_mismatch(target: &Arch, target_name: &str, arch: &Arch, arch_name: &str) -> Option<(super::messages::Msg, Vec<String>)> {
+pub fn arch_mismatch(
+    target: &Arch,
+    target_name: &str,
+    arch: &Arch,
+    arch_name: &str,
+) -> Option<(super::messages::Msg, Vec<String>)> {
     use super::messages as m;
     match target.suffix {
         Suffix::None => (target.sm > arch.sm).then(|| (m::TARGET_ABOVE_ARCH, vec![])),

@@ -12,7 +12,7 @@ use super::messages as msg;
 use super::scope::{FuncScope, Global};
 use super::{Ctx, Fatal, Sink, sreg};
 use crate::ptx::ast::*;
-use crate::ptx::isa::{GateStyle, Isa};
+use crate::ptx::isa::{GateStyle, Isa, OperandKind};
 
 /// Checks one instruction.
 pub fn check(
@@ -31,19 +31,77 @@ pub fn check(
         return sink.at(line, msg::UNKNOWN_INSTRUCTION, &[op]);
     };
     let mods: Vec<&str> = ins.modifiers.iter().map(|m| m.text.as_str()).collect();
+    // A known modifier outside the opcode's vocabulary, with its class (see
+    // `table::MODIFIER_CLASSES`; `?` when unclassified).
+    let single_type = {
+        let mut t = mods.iter().filter(|m| isa.is_type(m));
+        match (t.next(), t.next()) {
+            (Some(t), None) => t.get(1..),
+            _ => None,
+        }
+    };
+    let outside = |m: &str| -> Option<char> {
+        spec.vocab.as_ref()?;
+        let inside = !isa.is_known_modifier(m) || isa.is_type(m) || spec.accepts(m, single_type);
+        // A vocabulary word refused only for this type is an illegal modifier.
+        let word_known = spec.accepts(m, None);
+        let class = isa.modifier_class(m);
+        (!inside).then(|| if word_known && class != Some('R') { 'I' } else { class.unwrap_or('I') })
+    };
     let mut unknown = false;
     for m in &mods {
-        if !isa.is_known_modifier(m) {
+        if !isa.is_known_modifier(m) || outside(m) == Some('U') {
             unknown = true;
             sink.at(line, msg::UNKNOWN_MODIFIER, &[m])?;
         }
     }
-    let types: Vec<&str> = mods.iter().copied().filter(|m| isa.is_type(m)).collect();
-    if !spec.types.is_empty() {
-        let bad = types.iter().any(|t| !spec.types.contains(&&t[1..])) || (unknown && types.is_empty());
-        if bad {
-            sink.at(line, msg::UNEXPECTED_TYPES, &[op])?;
+    let dname = spec.display_name(&mods);
+    // `-reg` on anything but a 32-bit integer register is refused while parsing.
+    let mut negated = false;
+    for o in &ins.operands {
+        if let Operand::Expr(Expr { kind: ExprKind::Unary(UnOp::Neg, inner), .. }) = o
+            && let ExprKind::Sym(id, _) = &inner.kind
+        {
+            negated = true;
+            let ok = match classify_sym(id, fs) {
+                Val::Reg(Some(t)) => matches!(t, "b32" | "u32" | "s32"),
+                Val::NonReg => false,
+                _ => true,
+            };
+            if !ok {
+                sink.at(line, msg::UNARY_MINUS, &[])?;
+            }
         }
+    }
+    let types: Vec<&str> = mods.iter().copied().filter(|m| isa.is_type(m)).collect();
+    let legal = spec.types_for(&mods);
+    // An opcode with a vocabulary takes a single type suffix.
+    let too_many = spec.vocab.is_some() && types.len() > 1;
+    let types_bad = !legal.is_empty()
+        && (too_many || types.iter().any(|t| !legal.contains(&&t[1..])) || (unknown && types.is_empty()));
+    if types_bad {
+        sink.at(line, msg::UNEXPECTED_TYPES, &[&dname])?;
+    }
+    let roundings = mods.iter().filter(|m| isa.modifier_class(m) == Some('R')).count();
+    if roundings > 1 {
+        sink.at(line, msg::MULTIPLE_ROUNDING, &[])?;
+    }
+    if spec.vocab.as_ref().is_some_and(|v| v.iter().any(|w| is_state_space(&format!(".{w}"))))
+        && mods.iter().filter(|m| is_state_space(m)).count() > 1
+    {
+        sink.at(line, msg::MULTIPLE_SPACES, &[&dname])?;
+    }
+    // Modifiers outside the vocabulary, by class: an illegal one ends the instruction's
+    // checks; spaces, roundings, queries and comparisons are reported after the operands
+    // (and only when they fit).
+    let mut late_classes: Vec<char> = Vec::new();
+    if !types_bad {
+        let classes: Vec<(&str, char)> = mods.iter().filter_map(|m| outside(m).map(|c| (*m, c))).collect();
+        if let Some((m, c)) = classes.iter().find(|(_, c)| matches!(c, 'I' | 'K')) {
+            let m = if *c == 'K' { "Clamp" } else { m };
+            return sink.at(line, msg::ILLEGAL_MODIFIER, &[m, &dname]);
+        }
+        late_classes = classes.iter().map(|(_, c)| *c).collect();
     }
     // Operands.
     let is_branch = matches!(op, "bra" | "call" | "brx");
@@ -54,7 +112,9 @@ pub fn check(
         operand_symbols(o, &mut syms);
         for (id, in_address) in syms {
             let name = id.name.as_str();
-            if name.starts_with('%') && let Some((_, comps, sm, ptx)) = sreg::lookup(name) {
+            if name.starts_with('%')
+                && let Some((_, comps, sm, ptx)) = sreg::lookup(name)
+            {
                 let _ = comps;
                 if ptx > ctx.version {
                     sink.at(line, msg::FEATURE_PTX, &[name, &super::header::version_text(ptx)])?;
@@ -87,7 +147,7 @@ pub fn check(
                 }
             } else if !mismatch {
                 mismatch = true;
-                sink.at(line, msg::ARGUMENTS_MISMATCH, &[op])?;
+                sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
             }
             deferred.push((line, name.to_string()));
         }
@@ -97,11 +157,307 @@ pub fn check(
         && !(lo..=hi).contains(&ins.operands.len())
     {
         mismatch = true;
-        sink.at(line, msg::ARGUMENTS_MISMATCH, &[op])?;
+        sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
     }
-    let _ = mismatch;
+    if !mismatch
+        && !types_bad
+        && let Some(sig) = spec.signature(&mods)
+        && !operands_fit(ins, sig, &types, fs)
+    {
+        mismatch = true;
+        sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+    }
+    if negated && !mismatch && !isa.negation_allowed(op) {
+        sink.at(line, msg::NEGATION, &[&dname])?;
+    }
+    if !mismatch
+        && !types_bad
+        && let Some(ty) = single_type
+        && let Some(rule) = isa.rounding_rule(op, ty)
+    {
+        let approx = has(&mods, ".approx");
+        let full = has(&mods, ".full");
+        match rule {
+            "R" if roundings == 0 => sink.at(line, msg::ROUNDING_REQUIRED, &[&dname])?,
+            "A" if roundings + usize::from(approx) + usize::from(full) != 1 => {
+                sink.at(line, msg::ROUNDING_OR_APPROX, &[&dname])?
+            }
+            "AR" if roundings == 0 && !approx => {
+                sink.at(line, msg::ROUNDING_OR_APPROX, &[&dname])?;
+                sink.at(line, msg::ROUNDING_REQUIRED, &[&dname])?;
+            }
+            "X" if !approx => sink.at(line, msg::APPROX_REQUIRED, &[&dname])?,
+            _ => {}
+        }
+    }
+    if !mismatch
+        && let [d, s] = types[..]
+        && isa.rounding_rule(op, "pair") == Some("C")
+        && let Some(rule) = isa.cvt_rounding(&d[1..], &s[1..])
+    {
+        let int_rnd = |m: &&&str| matches!(**m, ".rni" | ".rzi" | ".rmi" | ".rpi");
+        let ints = mods.iter().filter(int_rnd).count();
+        let floats = roundings - ints;
+        let wrong = match rule {
+            'N' => roundings > 0,
+            'I' | 'i' => floats > 0,
+            _ => ints > 0,
+        };
+        if wrong {
+            sink.at(line, msg::ILLEGAL_ROUNDING, &[&dname])?;
+        } else if roundings == 0 && matches!(rule, 'I' | 'F') {
+            sink.at(line, msg::ROUNDING_REQUIRED, &[&dname])?;
+        }
+    }
+    if !mismatch {
+        for (class, m) in [
+            ('S', msg::NO_STATE_SPACE),
+            ('R', msg::ILLEGAL_ROUNDING),
+            ('Q', msg::ILLEGAL_QUERY),
+            ('C', msg::COMPARISON_NOT_ALLOWED),
+        ] {
+            if late_classes.contains(&class) {
+                sink.at(line, m, &[&dname])?;
+            }
+        }
+    }
     value_checks(ins, op, &mods, line, ctx, sink)?;
     gates(op, &mods, line, ctx, sink)
+}
+
+/// What an operand expression is, as far as type checking goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Val<'a> {
+    /// A register; its type without the dot when known (`None` for special registers and
+    /// vector components).
+    Reg(Option<&'a str>),
+    /// A variable, parameter, label or function name.
+    NonReg,
+    /// An integer immediate.
+    Int,
+    /// A floating-point immediate and its width in bits (`0f…` 32; `0d…` and decimal 64).
+    Float(u32),
+    /// Something not checked (undeclared names, expressions).
+    Other,
+}
+
+fn classify_sym<'a>(id: &Ident, fs: &'a FuncScope) -> Val<'a> {
+    let name = id.name.as_str();
+    if name.starts_with('%') && sreg::lookup(name).is_some() {
+        return Val::Reg(None);
+    }
+    match fs.lookup(name) {
+        Some(t) if t.contains(' ') => Val::NonReg,
+        Some(t) => Val::Reg(t.strip_prefix('.')),
+        None if fs.labels.contains(name) => Val::NonReg,
+        None => Val::Other,
+    }
+}
+
+fn classify<'a>(e: &Expr, fs: &'a FuncScope) -> Val<'a> {
+    match &e.kind {
+        ExprKind::Int(_) => Val::Int,
+        ExprKind::Float(f) => Val::Float(if f.text.starts_with("0f") || f.text.starts_with("0F") { 32 } else { 64 }),
+        ExprKind::Sym(id, None) => classify_sym(id, fs),
+        ExprKind::Sym(..) => Val::Reg(None),
+        ExprKind::Unary(UnOp::Neg, a) => match classify(a, fs) {
+            Val::Int => Val::Int,
+            Val::Reg(t) => Val::Reg(t),
+            _ => Val::Other,
+        },
+        _ => Val::Other,
+    }
+}
+
+/// Kind letter and width in bits of a type suffix (without the dot): `b`, `u`, `s`, `f`
+/// (scalar float), `x` (packed pair), `p` (predicate).
+fn type_class(t: &str) -> Option<(char, u32)> {
+    Some(match t {
+        "pred" => ('p', 1),
+        "f16x2" | "bf16x2" | "s16x2" | "u16x2" => ('x', 32),
+        "f16" | "bf16" => ('f', 16),
+        "f32" | "tf32" => ('f', 32),
+        "f64" => ('f', 64),
+        _ => {
+            let k = t.chars().next()?;
+            let n: u32 = t.get(1..)?.parse().ok()?;
+            if !matches!(k, 'b' | 'u' | 's') {
+                return None;
+            }
+            (k, n)
+        }
+    })
+}
+
+/// Whether a register of type `reg` may stand where instruction type `ins` is expected
+/// (probed: same width; bit types take any kind; integers take bits or integers; floats and
+/// packed types take bits or exactly their own type; predicates only predicates).
+fn reg_fits(reg: &str, ins: &str) -> bool {
+    let (Some((rk, rn)), Some((ik, i_n))) = (type_class(reg), type_class(ins)) else { return true };
+    if reg == ins {
+        return true;
+    }
+    if rk == 'p' || ik == 'p' || rn != i_n {
+        return false;
+    }
+    match ik {
+        'b' => true,
+        'u' | 's' => matches!(rk, 'b' | 'u' | 's'),
+        _ => rk == 'b',
+    }
+}
+
+/// Whether a register of type `reg` may hold `ld`/`st` data of type `ins`: as [`reg_fits`], or
+/// a wider integer/bit register (probed: `ld.param.f32 %rd1` is accepted, a float register
+/// of another type is not).
+fn mem_fits(reg: &str, ins: &str) -> bool {
+    if reg_fits(reg, ins) {
+        return true;
+    }
+    match (type_class(reg), type_class(ins)) {
+        (Some((rk, rn)), Some((ik, i_n))) => rn > i_n && matches!(rk, 'b' | 'u' | 's') && ik != 'p',
+        _ => true,
+    }
+}
+
+/// Whether an immediate of kind `v` fits instruction type `ins` (probed: integers fit integer,
+/// bit and predicate types; floats fit `.f32`/`.f64` and the bit type of their own width).
+fn imm_fits(v: Val<'_>, ins: &str) -> bool {
+    match (v, type_class(ins)) {
+        (_, None) => true,
+        (Val::Int, Some((k, _))) => matches!(k, 'b' | 'u' | 's' | 'p'),
+        (Val::Float(n), Some((k, w))) => matches!(ins, "f32" | "f64") || (k == 'b' && w == n),
+        _ => true,
+    }
+}
+
+/// The type twice as wide as `t`, for `.wide` forms.
+fn widened(t: &str) -> Option<String> {
+    let (k, n) = type_class(t)?;
+    matches!(k, 'b' | 'u' | 's' | 'f').then(|| format!("{k}{}", n * 2))
+}
+
+/// Whether every operand matches the signature's kind for its position.
+fn operands_fit(ins: &Instruction, sig: &[OperandKind], types: &[&str], fs: &FuncScope) -> bool {
+    let ty = match types {
+        [t] => t.get(1..),
+        _ => None,
+    };
+    let wide = ty.and_then(widened);
+    let pred_reg = |e: &Expr| match classify(e, fs) {
+        Val::Reg(Some(t)) => t == "pred",
+        Val::NonReg => false,
+        _ => true,
+    };
+    for (o, k) in ins.operands.iter().zip(sig) {
+        if *k == OperandKind::Address {
+            if !matches!(o, Operand::Address(..) | Operand::Indexed(..)) {
+                return false;
+            }
+            continue;
+        }
+        if *k == OperandKind::MemData {
+            let fits = |e: &Expr| match (classify(e, fs), ty) {
+                (Val::Reg(Some(r)), Some(t)) => mem_fits(r, t),
+                (Val::NonReg, _) => false,
+                _ => true,
+            };
+            let ok = match o {
+                Operand::Expr(e) => fits(e),
+                Operand::Vector(v, _) => v.iter().all(|x| match x {
+                    VecElem::Expr(e) => fits(e),
+                    _ => true,
+                }),
+                Operand::Address(..) => false,
+                _ => true,
+            };
+            if !ok {
+                return false;
+            }
+            continue;
+        }
+        let e = match o {
+            Operand::Expr(e) => e,
+            Operand::Address(..) if *k != OperandKind::Any => return false,
+            Operand::Dual(a, b) => {
+                if *k == OperandKind::Pred && !(pred_reg(a) && pred_reg(b)) {
+                    return false;
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let not_of = match &e.kind {
+            ExprKind::Unary(UnOp::Not, a) => Some(a.as_ref()),
+            _ => None,
+        };
+        let v = classify(e, fs);
+        let ok = match k {
+            OperandKind::Any | OperandKind::MemData | OperandKind::Address => true,
+            OperandKind::Dest | OperandKind::Src | OperandKind::WideDest | OperandKind::WideSrc => {
+                let want = if matches!(k, OperandKind::WideDest | OperandKind::WideSrc) { wide.as_deref() } else { ty };
+                let src = matches!(k, OperandKind::Src | OperandKind::WideSrc);
+                match (want, not_of) {
+                    (None, _) => true,
+                    (Some(w), Some(a)) => src && w == "pred" && pred_reg(a),
+                    (Some(w), None) => match v {
+                        Val::Reg(Some(r)) => reg_fits(r, w),
+                        Val::NonReg => !(src && fs.labels.contains(sym_name(e))),
+                        Val::Int | Val::Float(_) => !src || imm_fits(v, w),
+                        _ => true,
+                    },
+                }
+            }
+            OperandKind::IntImm => matches!(v, Val::Int | Val::Other),
+            OperandKind::Pred => not_of.is_none() && pred_reg(e),
+            OperandKind::PredSrc => match not_of {
+                Some(a) => pred_reg(a),
+                None => !matches!(v, Val::Float(_)) && (matches!(v, Val::Int) || pred_reg(e)),
+            },
+            OperandKind::U32Src | OperandKind::U32Dest => {
+                let src = *k == OperandKind::U32Src;
+                not_of.is_none()
+                    && match v {
+                        Val::Reg(Some(r)) => {
+                            type_class(r).is_some_and(|(c, n)| n == 32 && matches!(c, 'b' | 'u' | 's'))
+                        }
+                        Val::Int => src,
+                        Val::Float(_) => false,
+                        _ => true,
+                    }
+            }
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+fn sym_name(e: &Expr) -> &str {
+    match &e.kind {
+        ExprKind::Sym(id, _) => id.name.as_str(),
+        _ => "",
+    }
+}
+
+/// State-space modifiers (an opcode whose vocabulary lacks them says `No state space …`).
+fn is_state_space(m: &str) -> bool {
+    matches!(
+        m,
+        ".global"
+            | ".shared"
+            | ".local"
+            | ".const"
+            | ".param"
+            | ".tex"
+            | ".surf"
+            | ".generic"
+            | ".shared::cta"
+            | ".shared::cluster"
+            | ".param::entry"
+            | ".param::func"
+    )
 }
 
 /// Whether operand `i` is the branch/call target (`call (ret), f, (args)` or `call f, …`).
@@ -110,14 +466,26 @@ fn is_call_target(ins: &Instruction, i: usize) -> bool {
     i == usize::from(ins.opcode.name == "call" && first_list)
 }
 
-fn call_target(ins: &Instruction, name: &str, line: u32, sink: &mut Sink, md: &Module, late: &mut Late) -> Result<(), Fatal> {
+fn call_target(
+    ins: &Instruction,
+    name: &str,
+    line: u32,
+    sink: &mut Sink,
+    md: &Module,
+    late: &mut Late,
+) -> Result<(), Fatal> {
     let Some(Global::Func(f)) = md.globals.get(name) else { return Ok(()) };
     if f.entry {
         return sink.at(line, msg::CALL_ENTRY, &[]);
     }
     let first_list = matches!(ins.operands.first(), Some(Operand::List(..)));
-    let lists: Vec<usize> = ins.operands.iter().filter_map(|o| if let Operand::List(v, _) = o { Some(v.len()) } else { None }).collect();
-    let (rets, args) = if first_list { (lists.first().copied().unwrap_or(0), lists.get(1).copied().unwrap_or(0)) } else { (0, lists.first().copied().unwrap_or(0)) };
+    let lists: Vec<usize> =
+        ins.operands.iter().filter_map(|o| if let Operand::List(v, _) = o { Some(v.len()) } else { None }).collect();
+    let (rets, args) = if first_list {
+        (lists.first().copied().unwrap_or(0), lists.get(1).copied().unwrap_or(0))
+    } else {
+        (0, lists.first().copied().unwrap_or(0))
+    };
     if rets != f.returns.len() || args != f.params.len() {
         sink.at(line, msg::CALL_PARAM_COUNT, &[])?;
     }
@@ -191,7 +559,14 @@ fn has(mods: &[&str], m: &str) -> bool {
     mods.contains(&m)
 }
 
-fn value_checks(ins: &Instruction, op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink) -> Result<(), Fatal> {
+fn value_checks(
+    ins: &Instruction,
+    op: &str,
+    mods: &[&str],
+    line: u32,
+    ctx: &Ctx<'_>,
+    sink: &mut Sink,
+) -> Result<(), Fatal> {
     // Barrier numbers.
     if matches!(op, "bar" | "barrier")
         && !has(mods, ".warp")
@@ -216,7 +591,11 @@ fn value_checks(ins: &Instruction, op: &str, mods: &[&str], line: u32, ctx: &Ctx
     // wmma / mma need .aligned.
     if matches!(op, "wmma" | "mma") && !has(mods, ".aligned") && has(mods, ".sync") {
         let name = if op == "wmma" {
-            let parts: Vec<&str> = mods.iter().take_while(|m| matches!(**m, ".load" | ".store" | ".mma" | ".a" | ".b" | ".c" | ".d")).copied().collect();
+            let parts: Vec<&str> = mods
+                .iter()
+                .take_while(|m| matches!(**m, ".load" | ".store" | ".mma" | ".a" | ".b" | ".c" | ".d"))
+                .copied()
+                .collect();
             format!("wmma{}", parts.concat())
         } else {
             op.to_string()
@@ -238,7 +617,10 @@ fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink) -> 
         if structural(g.pattern)
             && g.style != GateStyle::Modifier
             && matched.iter().any(|h| {
-                h.style != GateStyle::Modifier && h.pattern.len() > g.pattern.len() && h.pattern.starts_with(g.pattern) && h.pattern.as_bytes()[g.pattern.len()] == b'.'
+                h.style != GateStyle::Modifier
+                    && h.pattern.len() > g.pattern.len()
+                    && h.pattern.starts_with(g.pattern)
+                    && h.pattern.as_bytes()[g.pattern.len()] == b'.'
             })
         {
             continue;

@@ -243,4 +243,18 @@ catalogue! {
     MULTIPLE_SPACES = Error "Unexpected number of state spaces specified in instruction '%s'";
     /// Negation not allowed.
     NEGATION = Error "Operand negation not allowed for instruction '%s'";
+    /// `-` before something that is not a 32-bit integer register.
+    UNARY_MINUS = Error "Illegal argument to unary minus";
+    /// Neither rounding nor `.approx`.
+    ROUNDING_OR_APPROX = Error "Rounding modifier or '.approx' modifier required for instruction '%s'";
+    /// `.approx` missing.
+    APPROX_REQUIRED = Error ".approx modifier required for instruction '%s'";
+    /// A rounding modifier on an instruction that takes none.
+    ILLEGAL_ROUNDING = Error "Illegal rounding modifier for instruction '%s'";
+    /// A comparison on an instruction that takes none.
+    COMPARISON_NOT_ALLOWED = Error "Comparison qualifier is not allowed for instruction '%s'";
+    /// A query modifier on an instruction that takes none.
+    ILLEGAL_QUERY = Error "Illegal query modifier for instruction '%s'";
+    /// A state space on an instruction that takes none.
+    NO_STATE_SPACE = Error "No state space qualifier expected for instruction '%s'";
 }

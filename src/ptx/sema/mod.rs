@@ -85,7 +85,14 @@ pub struct Sink {
 
 impl Sink {
     fn new(o: &Options) -> Self {
-        Sink { file: o.file.clone(), werror: o.werror, no_warnings: o.no_warnings, diags: vec![], trailer: false, failed: false }
+        Sink {
+            file: o.file.clone(),
+            werror: o.werror,
+            no_warnings: o.no_warnings,
+            diags: vec![],
+            trailer: false,
+            failed: false,
+        }
     }
 
     fn push(&mut self, msg: Msg, line: Option<u32>, args: &[&str], trailer: bool) -> Result<(), Fatal> {

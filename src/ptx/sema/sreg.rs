@@ -4,18 +4,42 @@
 
 /// `(name, has components, min SM, min PTX ×10)`.
 pub const SPECIAL_REGISTERS: &[(&str, bool, u32, u32)] = &[
-    ("%tid", true, 0, 0), ("%ntid", true, 0, 0), ("%ctaid", true, 0, 0), ("%nctaid", true, 0, 0),
-    ("%laneid", false, 0, 0), ("%warpid", false, 0, 0), ("%nwarpid", false, 0, 0), ("%smid", false, 0, 0),
-    ("%nsmid", false, 0, 0), ("%gridid", false, 0, 0), ("%clock", false, 0, 0), ("%clock_hi", false, 0, 0),
-    ("%clock64", false, 0, 0), ("%lanemask_eq", false, 0, 0), ("%lanemask_le", false, 0, 0),
-    ("%lanemask_lt", false, 0, 0), ("%lanemask_ge", false, 0, 0), ("%lanemask_gt", false, 0, 0),
-    ("%globaltimer", false, 30, 31), ("%globaltimer_lo", false, 30, 31), ("%globaltimer_hi", false, 30, 31),
-    ("%total_smem_size", false, 0, 0), ("%dynamic_smem_size", false, 0, 0), ("%aggr_smem_size", false, 0, 0),
-    ("%reserved_smem_offset_begin", false, 0, 0), ("%reserved_smem_offset_end", false, 0, 0),
-    ("%reserved_smem_offset_cap", false, 0, 0), ("%reserved_smem_offset_0", false, 0, 0),
-    ("%reserved_smem_offset_1", false, 0, 0), ("%is_explicit_cluster", false, 90, 78),
-    ("%clusterid", true, 90, 78), ("%nclusterid", true, 90, 78), ("%cluster_ctaid", true, 90, 78),
-    ("%cluster_nctaid", true, 90, 78), ("%cluster_ctarank", false, 90, 78), ("%cluster_nctarank", false, 90, 78),
+    ("%tid", true, 0, 0),
+    ("%ntid", true, 0, 0),
+    ("%ctaid", true, 0, 0),
+    ("%nctaid", true, 0, 0),
+    ("%laneid", false, 0, 0),
+    ("%warpid", false, 0, 0),
+    ("%nwarpid", false, 0, 0),
+    ("%smid", false, 0, 0),
+    ("%nsmid", false, 0, 0),
+    ("%gridid", false, 0, 0),
+    ("%clock", false, 0, 0),
+    ("%clock_hi", false, 0, 0),
+    ("%clock64", false, 0, 0),
+    ("%lanemask_eq", false, 0, 0),
+    ("%lanemask_le", false, 0, 0),
+    ("%lanemask_lt", false, 0, 0),
+    ("%lanemask_ge", false, 0, 0),
+    ("%lanemask_gt", false, 0, 0),
+    ("%globaltimer", false, 30, 31),
+    ("%globaltimer_lo", false, 30, 31),
+    ("%globaltimer_hi", false, 30, 31),
+    ("%total_smem_size", false, 0, 0),
+    ("%dynamic_smem_size", false, 0, 0),
+    ("%aggr_smem_size", false, 0, 0),
+    ("%reserved_smem_offset_begin", false, 0, 0),
+    ("%reserved_smem_offset_end", false, 0, 0),
+    ("%reserved_smem_offset_cap", false, 0, 0),
+    ("%reserved_smem_offset_0", false, 0, 0),
+    ("%reserved_smem_offset_1", false, 0, 0),
+    ("%is_explicit_cluster", false, 90, 78),
+    ("%clusterid", true, 90, 78),
+    ("%nclusterid", true, 90, 78),
+    ("%cluster_ctaid", true, 90, 78),
+    ("%cluster_nctaid", true, 90, 78),
+    ("%cluster_ctarank", false, 90, 78),
+    ("%cluster_nctarank", false, 90, 78),
     ("%current_graph_exec", false, 0, 0),
 ];
 
@@ -27,7 +51,9 @@ pub fn lookup(name: &str) -> Option<(&'static str, bool, u32, u32)> {
     let numbered = |prefix: &str, max: u32, suffix: &str| {
         name.strip_prefix(prefix)
             .and_then(|r| r.strip_suffix(suffix))
-            .and_then(|d| if d.len() <= 2 && d.bytes().all(|c| c.is_ascii_digit()) { d.parse::<u32>().ok() } else { None })
+            .and_then(
+                |d| if d.len() <= 2 && d.bytes().all(|c| c.is_ascii_digit()) { d.parse::<u32>().ok() } else { None },
+            )
             .is_some_and(|n| n <= max)
     };
     (numbered("%pm", 7, "") || numbered("%pm", 7, "_64") || numbered("%envreg", 31, "")).then_some(("%pm", false, 0, 0))
