@@ -6,6 +6,9 @@
 //!   separate, straightforward reference written here (host wrapping ops, host f32/f64 RN
 //!   arithmetic, an f64-based directed-rounding reference), on edge-biased values.
 
+mod common;
+
+use common::Rng;
 use proptest::prelude::*;
 use ptxas_rs::ori::opcode::{OpFlags, SlotKind};
 use ptxas_rs::ori::semantics::{Arg, Val, eval};
@@ -17,27 +20,6 @@ use ptxas_rs::ori::{
 // ---------------------------------------------------------------------------------------------
 // Random functions
 // ---------------------------------------------------------------------------------------------
-
-/// A small deterministic generator (xorshift64*), driven by a proptest seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, pct: u64) -> bool {
-        self.next() % 100 < pct
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-}
 
 struct Gen {
     rng: Rng,

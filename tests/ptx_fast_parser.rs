@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::{Rng, mutate};
+
 use ptxas_rs::ptx::parser::{parse_bytes, parse_bytes_fast_only, parse_bytes_reference};
 
 /// Checks one input; returns (fast path produced a tree, reference accepted). `glue` also checks
@@ -38,48 +40,6 @@ fn check(input: &[u8], what: &str, glue: bool) -> (bool, bool) {
         }
     }
     (fast.is_some(), reference.is_ok())
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-        v[self.below(v.len())]
-    }
-}
-
-fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
-    let mut v = seed.to_vec();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(v.len() + 1);
-        match rng.below(6) {
-            0 if at < v.len() => v[at] ^= 1 << rng.below(8),
-            1 if at < v.len() => {
-                let end = (at + rng.below(16)).min(v.len());
-                v.drain(at..end);
-            }
-            2 => {
-                let b = *b"{}()[];,.%@!<>\"/*0x|?:_=+-".get(rng.below(26)).unwrap();
-                v.insert(at, b);
-            }
-            3 if !other.is_empty() => {
-                let from = rng.below(other.len());
-                let end = (from + rng.below(64)).min(other.len());
-                v.splice(at..at, other[from..end].iter().copied());
-            }
-            4 => v.truncate(at),
-            _ => v.insert(at, rng.next() as u8),
-        }
-    }
-    v
 }
 
 const SYMS: &[&str] = &["%r1", "%rd2", "%p1", "a", "_x", "$L__BB0_1", "%tid", "generic", "genericx", "foo"];

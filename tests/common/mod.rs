@@ -93,3 +93,55 @@ pub fn par_check<T: Sync>(items: &[T], f: impl Fn(&T) -> Result<(), String> + Sy
     v.sort();
     v
 }
+
+/// xorshift64*: a fixed, seedable mutation source (no dependency, reproducible failures).
+pub struct Rng(pub u64);
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// A value below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    /// True with probability `pct`%.
+    pub fn chance(&mut self, pct: u64) -> bool {
+        self.next() % 100 < pct
+    }
+    /// One element of `xs` (which must not be empty).
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// A deterministic mutation of `seed` (byte flips, deletions, insertions, splices from `other`,
+/// truncation), as the fuzz smoke tests use.
+pub fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
+    let mut v = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(v.len() + 1);
+        match rng.below(6) {
+            0 if at < v.len() => v[at] ^= 1 << rng.below(8),
+            1 if at < v.len() => {
+                let end = (at + rng.below(16)).min(v.len());
+                v.drain(at..end);
+            }
+            2 => {
+                let b = *b"{}()[];,.%@!<>\"/*0x".get(rng.below(19)).unwrap();
+                v.insert(at, b);
+            }
+            3 if !other.is_empty() => {
+                let from = rng.below(other.len());
+                let end = (from + rng.below(64)).min(other.len());
+                v.splice(at..at, other[from..end].iter().copied());
+            }
+            4 => v.truncate(at),
+            _ => v.insert(at, rng.next() as u8),
+        }
+    }
+    v
+}
