@@ -168,17 +168,7 @@ fn function_head(out: &mut String, f: &Function) {
 fn params(out: &mut String, ps: &[Param]) {
     out.push('(');
     join(out, ps, ", ", |o, p| {
-        o.push_str(&p.space.text);
-        for a in &p.pre {
-            o.push(' ');
-            decl_attr(o, a);
-        }
-        o.push(' ');
-        o.push_str(&p.ty.text);
-        for a in &p.post {
-            o.push(' ');
-            decl_attr(o, a);
-        }
+        space_and_type(o, &p.space, &p.pre, &p.ty, &p.post);
         o.push(' ');
         declarator(o, &p.decl);
     });
@@ -207,6 +197,21 @@ fn func_directive(out: &mut String, d: &FuncDirective) {
         FuncDirective::NoReturn => out.push_str(".noreturn"),
         FuncDirective::AbiPreserve(v) => one(out, ".abi_preserve", v),
         FuncDirective::AbiPreserveControl(v) => one(out, ".abi_preserve_control", v),
+    }
+}
+
+/// `<space> <attrs before the type> <type> <attrs after it>`, shared by parameters and variables.
+fn space_and_type(out: &mut String, space: &StateSpace, pre: &[DeclAttr], ty: &Type, post: &[DeclAttr]) {
+    out.push_str(&space.text);
+    for a in pre {
+        out.push(' ');
+        decl_attr(out, a);
+    }
+    out.push(' ');
+    out.push_str(&ty.text);
+    for a in post {
+        out.push(' ');
+        decl_attr(out, a);
     }
 }
 
@@ -241,17 +246,7 @@ fn var_decl(out: &mut String, v: &VarDecl) {
         out.push_str(l.as_str());
         out.push(' ');
     }
-    out.push_str(&v.space.text);
-    for a in &v.pre {
-        out.push(' ');
-        decl_attr(out, a);
-    }
-    out.push(' ');
-    out.push_str(&v.ty.text);
-    for a in &v.post {
-        out.push(' ');
-        decl_attr(out, a);
-    }
+    space_and_type(out, &v.space, &v.pre, &v.ty, &v.post);
     out.push(' ');
     join(out, &v.decls, ", ", declarator);
     out.push(';');
