@@ -14,5 +14,6 @@
 pub mod launch;
 pub mod memory;
 pub mod ori_exec;
+pub mod validate;
 
 pub use ori_exec::{ExecConfig, ExecError, Outputs, run_ori, run_ori_with};

@@ -1,0 +1,289 @@
+//! Translation validation: run the Ori interpreter before and after every phase of a pipeline
+//! and stop at the first phase whose results differ.
+//!
+//! [`validate`] takes any [`Pipeline`] (the full 159-phase table, a subset, custom or
+//! deliberately broken passes, the bridge phases of lowering), an Ori module with the kernel
+//! to run, and a launch spec. It runs the kernel once on the input module (the reference),
+//! then runs the pipeline with a [`PhaseHook`] that, after every phase the opt level admits:
+//!
+//! - skips execution when the module's text is unchanged (the same program gives the same
+//!   results; counted as checked without execution);
+//! - otherwise runs the interpreter with the same spec and [`ExecConfig`] and compares every
+//!   output buffer byte for byte with the results before the phase (phases must preserve
+//!   results exactly: the interpreter is deterministic and the spec's tolerances are for
+//!   comparing different executors, not for one program before and after a rewrite);
+//! - on a difference (or an execution error the phase introduced, or a pipeline error: a
+//!   failing check or the verifier rejecting the phase's output), stops and reports the phase
+//!   by name and index with the first differing output and a unified diff of the module's
+//!   Ori text before and after the phase.
+//!
+//! Invariant: [`Validation::failure`] is `None` iff every admitted phase preserved the
+//! results and the pipeline completed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use ptxas_rs::opt::{HookAction, PhaseHook, PhaseRun, Pipeline, PipelineErrorKind, PipelineOptions, RunReport};
+use ptxas_rs::ori::Module;
+
+use crate::launch::LaunchSpec;
+use crate::ori_exec::{ExecConfig, ExecError, run_ori_with};
+
+/// Options of a validation run.
+#[derive(Clone, Debug, Default)]
+pub struct ValidateOptions {
+    /// How the pipeline runs (opt level, verifier, dumps).
+    pub pipeline: PipelineOptions,
+    /// How the interpreter runs.
+    pub exec: ExecConfig,
+}
+
+/// One admitted phase, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseCheck {
+    /// Phase name.
+    pub name: String,
+    /// Table index.
+    pub index: Option<usize>,
+    /// Changes the pass reported.
+    pub changed: usize,
+    /// Whether the interpreter ran (false: the IR text did not change).
+    pub executed: bool,
+}
+
+/// What differed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// An output buffer differs.
+    OutputsDiffer {
+        /// The buffer.
+        buffer: String,
+        /// First differing byte.
+        offset: usize,
+        /// The 4-byte-aligned word there before the phase (little endian, as far as present).
+        before: u32,
+        /// The word after the phase.
+        after: u32,
+        /// How many bytes differ in that buffer.
+        differing_bytes: usize,
+    },
+    /// The interpreter failed after the phase (it succeeded before).
+    ExecFailed(ExecError),
+    /// The pipeline stopped in this phase (a check failed or the verifier rejected it).
+    Pipeline(String),
+}
+
+/// The first phase that broke the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Phase name.
+    pub phase: String,
+    /// Table index.
+    pub index: Option<usize>,
+    /// What went wrong.
+    pub kind: FailureKind,
+    /// Unified diff of the module's Ori text before and after the phase.
+    pub ir_diff: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "phase {i} {}: ", self.phase)?,
+            None => write!(f, "phase {}: ", self.phase)?,
+        }
+        match &self.kind {
+            FailureKind::OutputsDiffer { buffer, offset, before, after, differing_bytes } => write!(
+                f,
+                "results differ: buffer `{buffer}` byte {offset} (word {before:#010x} before, {after:#010x} after; {differing_bytes} bytes differ)"
+            )?,
+            FailureKind::ExecFailed(e) => write!(f, "the interpreter fails after the phase: {e}")?,
+            FailureKind::Pipeline(m) => write!(f, "{m}")?,
+        }
+        write!(f, "\nIR diff:\n{}", self.ir_diff)
+    }
+}
+
+/// The result of a validation run.
+#[derive(Clone, Debug)]
+pub struct Validation {
+    /// The module after the last phase run (after the failing phase, on failure).
+    pub module: Module,
+    /// The reference outputs (input module).
+    pub reference: BTreeMap<String, Vec<u8>>,
+    /// Every admitted phase up to the end or the failure, in order.
+    pub checks: Vec<PhaseCheck>,
+    /// The pipeline's report (timings, dumps), when it completed.
+    pub report: Option<RunReport>,
+    /// The first failing phase.
+    pub failure: Option<Failure>,
+}
+
+impl Validation {
+    /// Phases whose output was executed and compared.
+    pub fn executed(&self) -> usize {
+        self.checks.iter().filter(|c| c.executed).count()
+    }
+    /// Total changes reported by passes.
+    pub fn changed(&self) -> usize {
+        self.checks.iter().map(|c| c.changed).sum()
+    }
+}
+
+/// Validation could not start: the input module does not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReferenceFailed(pub ExecError);
+
+impl fmt::Display for ReferenceFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the input module does not run: {}", self.0)
+    }
+}
+
+impl std::error::Error for ReferenceFailed {}
+
+/// A unified diff of two module texts.
+pub fn ir_diff(before: &str, after: &str, phase: &str) -> String {
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("before {phase}"), &format!("after {phase}"))
+        .to_string()
+}
+
+fn first_difference(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>) -> Option<FailureKind> {
+    for (name, a) in before {
+        let b = after.get(name).map(|v| &v[..]).unwrap_or(&[]);
+        if a[..] == *b {
+            continue;
+        }
+        let offset = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+        let word = |v: &[u8]| {
+            let s = offset & !3;
+            let mut w = [0u8; 4];
+            for (k, x) in v.iter().skip(s).take(4).enumerate() {
+                w[k] = *x;
+            }
+            u32::from_le_bytes(w)
+        };
+        let differing_bytes = a.iter().zip(b).filter(|(x, y)| x != y).count() + a.len().abs_diff(b.len());
+        return Some(FailureKind::OutputsDiffer {
+            buffer: name.clone(),
+            offset,
+            before: word(a),
+            after: word(b),
+            differing_bytes,
+        });
+    }
+    after.keys().find(|k| !before.contains_key(*k)).map(|k| FailureKind::OutputsDiffer {
+        buffer: k.clone(),
+        offset: 0,
+        before: 0,
+        after: 0,
+        differing_bytes: after[k].len(),
+    })
+}
+
+struct Hook<'a> {
+    kernel: &'a str,
+    spec: &'a LaunchSpec,
+    exec: &'a ExecConfig,
+    prev_text: String,
+    prev_outputs: BTreeMap<String, Vec<u8>>,
+    checks: Vec<PhaseCheck>,
+    failure: Option<Failure>,
+}
+
+impl PhaseHook for Hook<'_> {
+    fn after_phase(&mut self, run: &PhaseRun, module: &Module) -> HookAction {
+        let text = module.to_string();
+        let mut check = PhaseCheck { name: run.name.clone(), index: run.index, changed: run.changed, executed: false };
+        if text == self.prev_text {
+            self.checks.push(check);
+            return HookAction::Continue;
+        }
+        check.executed = true;
+        self.checks.push(check);
+        let kind = match run_ori_with(module, self.kernel, self.spec, self.exec) {
+            Ok(out) => match first_difference(&self.prev_outputs, &out.buffers) {
+                None => {
+                    self.prev_text = text;
+                    return HookAction::Continue;
+                }
+                Some(k) => k,
+            },
+            Err(e) => FailureKind::ExecFailed(e),
+        };
+        let failure = Failure {
+            phase: run.name.clone(),
+            index: run.index,
+            kind,
+            ir_diff: ir_diff(&self.prev_text, &text, &run.name),
+        };
+        let msg = failure.to_string();
+        self.failure = Some(failure);
+        HookAction::Stop(msg)
+    }
+}
+
+/// Validates `pipeline` on function `kernel` of `module` over `spec` (see the module doc).
+pub fn validate(
+    module: &Module,
+    kernel: &str,
+    spec: &LaunchSpec,
+    pipeline: &Pipeline,
+    opts: &ValidateOptions,
+) -> Result<Validation, ReferenceFailed> {
+    let reference = run_ori_with(module, kernel, spec, &opts.exec).map_err(ReferenceFailed)?.buffers;
+    let mut work = module.clone();
+    let mut hook = Hook {
+        kernel,
+        spec,
+        exec: &opts.exec,
+        prev_text: module.to_string(),
+        prev_outputs: reference.clone(),
+        checks: Vec::new(),
+        failure: None,
+    };
+    let result = pipeline.run(&mut work, &opts.pipeline, &mut [&mut hook]);
+    let (report, failure) = match result {
+        Ok(r) => (Some(r), None),
+        Err(e) => match hook.failure.take() {
+            Some(f) => (None, Some(f)),
+            None => {
+                let msg = match &e.kind {
+                    PipelineErrorKind::Pass(p) => format!("the phase failed: {p}"),
+                    PipelineErrorKind::Verifier(v) => format!("the verifier rejects the phase's output:\n{v}"),
+                    PipelineErrorKind::StoppedByHook(m) => m.clone(),
+                };
+                let diff = ir_diff(&hook.prev_text, &work.to_string(), &e.phase);
+                (
+                    None,
+                    Some(Failure {
+                        phase: e.phase.clone(),
+                        index: e.index,
+                        kind: FailureKind::Pipeline(msg),
+                        ir_diff: diff,
+                    }),
+                )
+            }
+        },
+    };
+    Ok(Validation { module: work, reference, checks: hook.checks, report, failure })
+}
+
+/// [`validate`] with the full 159-phase pipeline at `opt_level`, the verifier on, and
+/// `exec` for the interpreter: the one call for a lowered corpus kernel.
+pub fn validate_standard(
+    module: &Module,
+    kernel: &str,
+    spec: &LaunchSpec,
+    exec: &ExecConfig,
+    opt_level: u8,
+) -> Result<Validation, ReferenceFailed> {
+    let opts = ValidateOptions {
+        pipeline: PipelineOptions { opt_level, verify: true, ..PipelineOptions::default() },
+        exec: exec.clone(),
+    };
+    validate(module, kernel, spec, &Pipeline::standard(), &opts)
+}

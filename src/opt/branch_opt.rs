@@ -1,0 +1,223 @@
+//! OriBranchOpt (17): CFG simplification to a fixed point (spec p20, digest §2.3).
+//!
+//! Rules, applied until none fires (each firing counts one change):
+//! 1. **Constant and identical-target conditions.** A terminator guarded by `PT` loses its
+//!    guard. A terminator guarded by `!PT` never fires: it becomes `bra <fall-through>` (and
+//!    the dropped edge leaves the target's phis). A guarded `bra` whose target is its own
+//!    fall-through block, or the target of a fall-through block that only branches there,
+//!    becomes unguarded.
+//! 2. **Unreachable blocks** (not reachable from the entry) leave the layout, and their
+//!    incoming pairs leave the phis of reachable blocks. No reachable block falls through into
+//!    an unreachable one, so no fall-through changes.
+//! 3. **Branch chains.** A `bra X` where `X` holds only an unguarded `bra Y` is retargeted to
+//!    the end of the chain (cycles are left alone; a chain ending at a block with phis is left
+//!    alone, since its phis name the last hop).
+//! 4. **Jump to a single-predecessor block.** Ori has no implicit fall-through for unguarded
+//!    transfers, so ptxas's "drop a jump to the next block" is block merging here: a block
+//!    ending in an unguarded `bra S`, where `S` has no other predecessor, no phis, and is not
+//!    the entry, absorbs `S`'s instructions. If `S` ends in a guarded terminator (which falls
+//!    through), `S` must directly follow the block in the layout, so the fall-through target
+//!    stays the same.
+
+use std::collections::HashSet;
+
+use super::util::{has_phis, layout_prev, pred_const, remove_phi_edge, rename_phi_pred};
+use super::{Pass, PassError, PassKind};
+use crate::ori::cfg::{Cfg, DomTree};
+use crate::ori::opcode::OpFlags;
+use crate::ori::{Block, Function, InstData, Mods, Opcode, Operand};
+
+/// Phase 17.
+pub struct OriBranchOpt;
+
+impl Pass for OriBranchOpt {
+    fn kind(&self) -> PassKind {
+        PassKind::Transform
+    }
+    fn run_function(&self, f: &mut Function) -> Result<usize, PassError> {
+        let mut total = 0;
+        // Each firing removes a guard, a block, an edge hop or a block; bound the rounds anyway.
+        for _ in 0..(4 * f.layout.len() + 8) {
+            let n = const_conditions(f) + unreachable_blocks(f) + thread_chains(f) + merge_blocks(f);
+            total += n;
+            if n == 0 {
+                break;
+            }
+        }
+        Ok(total)
+    }
+}
+
+fn bra_opcode(f: &Function) -> Opcode {
+    if f.sass { Opcode::BRA } else { Opcode::Bra }
+}
+
+fn const_conditions(f: &mut Function) -> usize {
+    let mut n = 0;
+    for b in f.layout.clone() {
+        let Some(t) = f.last_inst(b) else { continue };
+        let d = f.insts[t].clone();
+        let Some(g) = d.guard else { continue };
+        let gu = crate::ori::RegUse { reg: g.reg, neg: false, abs: false, not: g.not };
+        let next = f.layout_next(b);
+        match pred_const(&gu) {
+            Some(true) => {
+                f.insts[t].guard = None;
+                // The fall-through edge is gone.
+                if let Some(nx) = next
+                    && !d.blocks().any(|x| x == nx)
+                {
+                    remove_phi_edge(f, nx, b);
+                }
+                n += 1;
+            }
+            Some(false) => {
+                let Some(nx) = next else { continue };
+                for tgt in d.blocks() {
+                    if tgt != nx {
+                        remove_phi_edge(f, tgt, b);
+                    }
+                }
+                f.insts[t] = InstData::new(bra_opcode(f), Mods::new(), vec![], vec![Operand::Block(nx)]);
+                n += 1;
+            }
+            None => {
+                let Some(nx) = next else { continue };
+                if !d.opcode.info().has(OpFlags::BRANCH) || d.blocks().count() == 0 {
+                    continue;
+                }
+                if d.blocks().all(|x| x == nx) {
+                    f.insts[t].guard = None;
+                    n += 1;
+                } else if let Some(tn) = trampoline(f, nx)
+                    && d.blocks().all(|x| x == tn)
+                    && !has_phis(f, tn)
+                {
+                    // Both ways lead to tn: the fall-through through the trampoline nx.
+                    f.insts[t].guard = None;
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+fn unreachable_blocks(f: &mut Function) -> usize {
+    let cfg = Cfg::compute(f);
+    let dom = DomTree::compute(f, &cfg);
+    let dead: Vec<Block> = f.layout.iter().copied().filter(|&b| !dom.is_reachable(b)).collect();
+    if dead.is_empty() {
+        return 0;
+    }
+    for &u in &dead {
+        for &s in cfg.succs(u) {
+            if dom.is_reachable(s) {
+                remove_phi_edge(f, s, u);
+            }
+        }
+    }
+    let dead_set: HashSet<Block> = dead.iter().copied().collect();
+    f.layout.retain(|b| !dead_set.contains(b));
+    dead.len()
+}
+
+/// The single unguarded `bra` target of a block that holds nothing else.
+fn trampoline(f: &Function, b: Block) -> Option<Block> {
+    let insts = f.block_insts(b);
+    if insts.len() != 1 {
+        return None;
+    }
+    let d = &f.insts[insts[0]];
+    if d.guard.is_some() || !d.opcode.info().has(OpFlags::BRANCH) {
+        return None;
+    }
+    let mut ts = d.blocks();
+    let t = ts.next()?;
+    if ts.next().is_some() { None } else { Some(t) }
+}
+
+fn thread_chains(f: &mut Function) -> usize {
+    let mut n = 0;
+    for b in f.layout.clone() {
+        let Some(t) = f.last_inst(b) else { continue };
+        let d = f.insts[t].clone();
+        if !d.opcode.info().has(OpFlags::BRANCH) {
+            continue;
+        }
+        let mut srcs = d.srcs.clone();
+        let mut changed = false;
+        for s in srcs.iter_mut() {
+            let Operand::Block(x) = *s else { continue };
+            // Follow the chain x -> y -> ... to its end.
+            let mut seen = HashSet::from([b, x]);
+            let mut end = x;
+            let mut cyclic = false;
+            while let Some(y) = trampoline(f, end) {
+                if !seen.insert(y) {
+                    cyclic = true;
+                    break;
+                }
+                end = y;
+            }
+            if cyclic || end == x || has_phis(f, end) {
+                continue;
+            }
+            // The edge b -> x leaves x's phis (x is a trampoline, so it has none).
+            *s = Operand::Block(end);
+            changed = true;
+        }
+        if changed {
+            f.insts[t].srcs = srcs;
+            n += 1;
+        }
+    }
+    n
+}
+
+fn merge_blocks(f: &mut Function) -> usize {
+    let mut n = 0;
+    let entry = f.entry();
+    let mut i = 0;
+    while i < f.layout.len() {
+        let b = f.layout[i];
+        i += 1;
+        let Some(t) = f.last_inst(b) else { continue };
+        let d = f.insts[t].clone();
+        if d.guard.is_some() || !d.opcode.info().has(OpFlags::BRANCH) {
+            continue;
+        }
+        let mut ts = d.blocks();
+        let (Some(s), None) = (ts.next(), ts.next()) else { continue };
+        if s == b || Some(s) == entry || has_phis(f, s) {
+            continue;
+        }
+        let cfg = Cfg::compute(f);
+        if cfg.preds(s) != [b] {
+            continue;
+        }
+        let s_last = f.last_inst(s).map(|x| &f.insts[x]);
+        let s_guarded = s_last.is_some_and(|x| x.guard.is_some());
+        if s_guarded && f.layout_next(b) != Some(s) {
+            continue;
+        }
+        // No block may fall through into s except b (which does not: its bra is unguarded).
+        if let Some(p) = layout_prev(f, s)
+            && p != b
+            && f.last_inst(p).is_some_and(|x| f.insts[x].guard.is_some())
+        {
+            continue;
+        }
+        let succs_s: Vec<Block> = cfg.succs(s).to_vec();
+        let moved = std::mem::take(&mut f.blocks[s].insts);
+        f.blocks[b].insts.pop();
+        f.blocks[b].insts.extend(moved);
+        f.layout.retain(|&x| x != s);
+        for x in succs_s {
+            rename_phi_pred(f, x, s, b);
+        }
+        n += 1;
+        i = 0;
+    }
+    n
+}

@@ -1,0 +1,273 @@
+//! The phase manager: the phase table against the project's corrected phases.csv, status
+//! counts, opt-level gating, hooks, IR dumps, timing, the verifier after every phase, the
+//! check phases rejecting bad IR, and SetControlFlowOpLastInBB splitting blocks.
+//! (Semantic preservation of every phase is checked by translation validation in
+//! `interp/tests/validate_*.rs`.)
+
+use std::sync::Arc;
+
+use ptxas_rs::opt::check::{OriCheckInitialProgram, OriSanitize};
+use ptxas_rs::opt::control_flow::{AnalyzeControlFlow, SetControlFlowOpLastInBB};
+use ptxas_rs::opt::manager::parse_dump_list;
+use ptxas_rs::opt::{
+    Category, HookAction, OptGate, PHASES, Pass, PassError, PassKind, PhaseHook, PhaseRun, Pipeline, PipelineErrorKind,
+    PipelineOptions, Status, phase_by_name,
+};
+use ptxas_rs::ori::{Block, Function, Module, parse_function, parse_module, verify_function};
+
+/// Splits one CSV line with double-quoted fields.
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+const CSV: &str = include_str!("../src/opt/phases.csv");
+
+#[test]
+fn table_matches_phases_csv() {
+    let mut lines = CSV.lines();
+    let header = csv_fields(lines.next().unwrap());
+    assert_eq!(header, ["index", "name", "category", "what", "arch_gate", "default_enabled", "opt_levels", "page"]);
+    let rows: Vec<Vec<String>> = lines.filter(|l| !l.trim().is_empty()).map(csv_fields).collect();
+    assert_eq!(rows.len(), 159);
+    assert_eq!(PHASES.len(), 159);
+    for (row, p) in rows.iter().zip(PHASES.iter()) {
+        assert_eq!(row.len(), 8, "{row:?}");
+        assert_eq!(row[0].parse::<usize>().unwrap(), p.index);
+        assert_eq!(row[1], p.name, "phase {}", p.index);
+        assert_eq!(row[2], p.category.name(), "{}", p.name);
+        assert_eq!(OptGate::from_csv_text(&row[6]), p.gate, "{}: `{}`", p.name, row[6]);
+    }
+    for (i, p) in PHASES.iter().enumerate() {
+        assert_eq!(p.index, i);
+        assert_eq!(phase_by_name(p.name).unwrap().index, i, "{} is not unique", p.name);
+    }
+    // The copy beside the table is the project's table, when the shared notes are reachable.
+    for cand in ["../shared/notes/phases.csv", "/work/shared/notes/phases.csv"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(cand);
+        if let Ok(s) = std::fs::read_to_string(&path) {
+            assert_eq!(s, CSV, "src/opt/phases.csv differs from {}", path.display());
+            break;
+        }
+    }
+}
+
+#[test]
+fn gate_rule() {
+    assert_eq!(OptGate::from_csv_text("all"), OptGate::ALL);
+    assert_eq!(OptGate::from_csv_text("O0 only"), OptGate::O0_ONLY);
+    assert_eq!(OptGate::from_csv_text("O2+ per p19 gate (p64 matrix says O1+)"), OptGate::O2_UP);
+    assert_eq!(OptGate::from_csv_text("O3+? (guard)"), OptGate::O3_UP);
+    assert_eq!(OptGate::from_csv_text("gate O2+; full sink+remat O5"), OptGate::O2_UP);
+    assert_eq!(OptGate::from_csv_text("?"), OptGate::ALL);
+    assert!(OptGate::O1_UP.runs_at(3) && !OptGate::O1_UP.runs_at(0) && OptGate::O0_ONLY.runs_at(0));
+    assert!(!OptGate::O0_ONLY.runs_at(1));
+}
+
+/// The status counts, pinned: a phase moves to "implemented" only with its tests.
+#[test]
+fn status_counts() {
+    let count = |f: &dyn Fn(&Status) -> bool| PHASES.iter().filter(|p| f(&p.status)).count();
+    let transforms = count(&|s| matches!(s, Status::Implemented(p) if p.kind() == PassKind::Transform));
+    let checks = count(&|s| matches!(s, Status::Implemented(p) if p.kind() == PassKind::Check));
+    let not_yet = count(&|s| matches!(s, Status::NotYet));
+    let noop = count(&|s| matches!(s, Status::NoOp));
+    let na = count(&|s| matches!(s, Status::NotApplicable));
+    eprintln!("implemented: {transforms} transforms + {checks} checks; not yet: {not_yet}; no-op: {noop}; n/a: {na}");
+    assert_eq!((transforms, checks, not_yet, noop, na), (15, 3, 104, 31, 6));
+    // No-op phases are hooks, updates, reports, the off-by-default passes and the sentinels.
+    for p in PHASES.iter().filter(|p| matches!(p.status, Status::NoOp)) {
+        assert!(
+            matches!(p.category, Category::Gate | Category::Cleanup | Category::Reporting)
+                || ["OriLoopFusion", "OriBackCopyPropagate"].contains(&p.name),
+            "{} is marked no-op",
+            p.name
+        );
+    }
+    // Graphics-only phases.
+    for p in PHASES.iter().filter(|p| matches!(p.status, Status::NotApplicable)) {
+        assert!(
+            [
+                "EmitPSI",
+                "ConvertVTGReadWrite",
+                "DoVTGMultiViewExpansion",
+                "ExtractShaderConstsFirst",
+                "ExtractShaderConstsFinal",
+                "DoKillMovement"
+            ]
+            .contains(&p.name),
+            "{}",
+            p.name
+        );
+    }
+}
+
+const K: &str = "
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = mov.u32 5
+    %r2 = add.u32 %r1, 3
+    %r3 = add.u32 %r0, %r2
+    %r4 = mul.lo.u32 %r0, 9
+    %rd5 = ld.u64 param[0]
+    bra bb1
+bb1:
+    st.u32 global[%rd5], %r3
+    exit
+}
+";
+
+struct Recorder(Vec<(String, usize)>, usize);
+
+impl PhaseHook for Recorder {
+    fn start(&mut self, _m: &Module) -> HookAction {
+        self.1 += 1;
+        HookAction::Continue
+    }
+    fn after_phase(&mut self, run: &PhaseRun, module: &Module) -> HookAction {
+        verify_function(&module.functions[0]).unwrap();
+        self.0.push((run.name.clone(), run.changed));
+        HookAction::Continue
+    }
+}
+
+#[test]
+fn gating_hooks_dumps_and_timing() {
+    for level in 0..=3u8 {
+        let mut m = parse_module(K).unwrap();
+        let opts = PipelineOptions {
+            opt_level: level,
+            verify: true,
+            dump: parse_dump_list("OriBranchOpt, reportinitialrepresentation,,NoSuchPhase"),
+            dump_to_stderr: false,
+        };
+        let mut rec = Recorder(Vec::new(), 0);
+        let report = Pipeline::standard().run(&mut m, &opts, &mut [&mut rec]).unwrap();
+        assert_eq!(rec.1, 1);
+        let admitted: Vec<&str> = PHASES.iter().filter(|p| p.gate.runs_at(level)).map(|p| p.name).collect();
+        assert_eq!(rec.0.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(), admitted, "-O{level}");
+        assert_eq!(report.phases.len(), admitted.len());
+        let ran = |n: &str| report.phases.iter().any(|p| p.name == n && p.ran);
+        assert!(ran("EarlyOriSimpleLiveDead") && ran("OriPerformLiveDeadFirst"));
+        assert_eq!(ran("GeneralOptimizeEarly"), level >= 2, "-O{level}");
+        assert_eq!(ran("OriBranchOpt"), level >= 1, "-O{level}");
+        assert_eq!(report.phases.iter().any(|p| p.name == "ProcessO0WaitsAndSBs"), level == 0);
+        // Dumps: by name, case-insensitive, only for admitted phases.
+        let dumped: Vec<&str> = report.dumps.iter().map(|d| d.0.as_str()).collect();
+        if level >= 1 {
+            assert_eq!(dumped, ["ReportInitialRepresentation", "OriBranchOpt"]);
+            // After OriBranchOpt the two blocks are one; the dump parses back.
+            let after = parse_module(&report.dumps[1].1).unwrap();
+            assert_eq!(after.functions[0].layout.len(), 1);
+        } else {
+            assert_eq!(dumped, ["ReportInitialRepresentation"]);
+        }
+        let table = report.timing_table();
+        assert!(table.contains("EarlyOriSimpleLiveDead") && !table.contains("AdvancedPhaseBeforeConvUnSup"), "{table}");
+        // Every level removes the dead multiply; -O2 and up also fold the constant add.
+        let text = m.to_string();
+        assert!(!text.contains("mul.lo"), "{text}");
+        assert_eq!(text.contains("add.u32 %r0, 8"), level >= 2, "-O{level}:\n{text}");
+        assert!(report.total_changed() >= 1);
+    }
+}
+
+struct Breaks;
+
+impl Pass for Breaks {
+    fn kind(&self) -> PassKind {
+        PassKind::Transform
+    }
+    fn run_function(&self, f: &mut Function) -> Result<usize, PassError> {
+        let b = f.entry().unwrap();
+        f.blocks[b].insts.pop();
+        Ok(1)
+    }
+}
+
+#[test]
+fn verifier_runs_after_every_phase_and_names_it() {
+    let p = Pipeline::standard().with_pass("OriSplitLiveRanges", Arc::new(Breaks)).unwrap();
+    let mut m = parse_module(K).unwrap();
+    let e = p.run(&mut m, &PipelineOptions { verify: true, ..PipelineOptions::default() }, &mut []).unwrap_err();
+    assert_eq!(e.phase, "OriSplitLiveRanges");
+    assert_eq!(e.index, Some(21));
+    assert!(matches!(e.kind, PipelineErrorKind::Verifier(_)), "{e}");
+    assert!(e.to_string().starts_with("phase 21 OriSplitLiveRanges: the verifier rejects"), "{e}");
+    // Phases before it are in the partial report.
+    assert_eq!(e.report.phases.last().unwrap().name, "OriLoopSimplification");
+    assert!(Pipeline::standard().with_pass("NoSuchPhase", Arc::new(Breaks)).is_err());
+    assert!(Pipeline::only(&["OriBranchOpt", "Bogus"]).is_err());
+    // With the verifier off (release builds), the manager itself does not notice.
+    let mut m = parse_module(K).unwrap();
+    let only =
+        Pipeline::only(&["OriSplitLiveRanges"]).unwrap().with_pass("OriSplitLiveRanges", Arc::new(Breaks)).unwrap();
+    assert!(only.run(&mut m, &PipelineOptions { verify: false, ..PipelineOptions::default() }, &mut []).is_ok());
+}
+
+#[test]
+fn check_phases_reject_bad_ir() {
+    // A block without a terminator.
+    let bad = "entry @k() {\nbb0:\n    %r0 = mov.u32 1\n}\n";
+    let mut m = parse_module(bad).unwrap();
+    for pass in [&OriCheckInitialProgram as &dyn Pass, &OriSanitize] {
+        assert_eq!(pass.kind(), PassKind::Check);
+        let e = pass.run_module(&mut m.clone()).unwrap_err();
+        assert!(e.message.contains("terminator") || e.message.contains("control"), "{e}");
+    }
+    assert!(AnalyzeControlFlow.run_function(&mut m.functions[0]).is_err());
+    let e = Pipeline::standard().run(&mut m, &PipelineOptions::default(), &mut []).unwrap_err();
+    assert_eq!(e.phase, "OriCheckInitialProgram");
+    assert!(matches!(e.kind, PipelineErrorKind::Pass(_)));
+    // Good IR passes every check unchanged.
+    let mut good = parse_module(K).unwrap();
+    let before = good.clone();
+    assert_eq!(OriCheckInitialProgram.run_module(&mut good).unwrap(), 0);
+    assert_eq!(OriSanitize.run_module(&mut good).unwrap(), 0);
+    assert_eq!(AnalyzeControlFlow.run_module(&mut good).unwrap(), 0);
+    assert_eq!(good, before);
+    // A phi that does not list the predecessors, caught by AnalyzeControlFlow.
+    let mut f = parse_function(
+        "func @f(%p0) ssa {\nbb0:\n    @%p0 bra bb2\nbb1:\n    bra bb2\nbb2:\n    %r1 = phi RZ, bb0, RZ, bb1\n    ret\n}\n",
+    )
+    .unwrap();
+    assert_eq!(AnalyzeControlFlow.run_function(&mut f).unwrap(), 0);
+    f.insts[f.blocks[Block::from_u32(2)].insts[0]].srcs.truncate(2);
+    assert!(AnalyzeControlFlow.run_function(&mut f).unwrap_err().message.contains("phi"));
+}
+
+#[test]
+fn set_control_flow_op_last_splits_blocks() {
+    let text = "entry @k(%p0) {\nbb0:\n    %r1 = mov.u32 1\n    @%p0 bra bb2\nbb1:\n    %r2 = add.u32 %r1, 1\n    @%p0 exit\nbb3:\n    exit\nbb2:\n    exit\n}\n";
+    let orig = parse_function(text).unwrap();
+    // Fuse bb1 into bb0, so that a guarded branch sits mid-block, as an expansion may leave it.
+    let mut f = orig.clone();
+    let (b0, b1) = (Block::from_u32(0), Block::from_u32(1));
+    let tail = std::mem::take(&mut f.blocks[b1].insts);
+    f.blocks[b0].insts.extend(tail);
+    f.layout.retain(|&b| b != b1);
+    assert!(verify_function(&f).is_err());
+    let n = SetControlFlowOpLastInBB.run_function(&mut f).unwrap();
+    assert_eq!(n, 1);
+    verify_function(&f).unwrap();
+    // Same program, the new block standing where bb1 stood.
+    let renamed = f.to_string().replace("bb4", "bb1");
+    assert_eq!(renamed, orig.to_string());
+    assert_eq!(SetControlFlowOpLastInBB.run_function(&mut f).unwrap(), 0);
+}
