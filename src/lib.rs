@@ -10,6 +10,7 @@ pub mod cubin;
 pub mod disasm;
 pub mod driver;
 pub mod fuzzing;
+pub mod lower;
 pub mod opt;
 pub mod ori;
 pub mod ptx;

@@ -14,7 +14,7 @@ use ptxas_rs::ori::opcode::{OpFlags, SlotKind};
 use ptxas_rs::ori::semantics::{Arg, Val, eval};
 use ptxas_rs::ori::{
     self, Block, BoolOp, CBank, Cmp, Dir, Flag, FuncKind, Function, Guard, Half, Imm, InstData, MemRef, Mods, Opcode,
-    Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Rnd, Space, Stage, Ty,
+    Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Rnd, Space, Stage, SubOp, Ty,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -139,6 +139,9 @@ impl Gen {
         }
         if want(M::MUFU, &mut self.rng) {
             m.mufu = Some(self.rng.pick(ori::Mufu::ALL));
+        }
+        if want(M::SUBOP, &mut self.rng) {
+            m.sub = Some(self.rng.pick(subops_for(op)));
         }
         for &fl in Flag::ALL {
             if al.contains(M::of_flag(fl)) && self.rng.chance(30) {
@@ -268,6 +271,23 @@ impl Gen {
                 }
             }
         }
+    }
+}
+
+/// The sub-operations that make sense for `op`.
+fn subops_for(op: Opcode) -> &'static [SubOp] {
+    use SubOp::*;
+    match op {
+        Opcode::PrmtP => &[F4e, B4e, Rc8, Ecl, Ecr, Rc16],
+        Opcode::ShfP | Opcode::Bmsk => &[Wrap, Clamp],
+        Opcode::Bfind => &[ShiftAmt],
+        Opcode::Testp => &[Finite, Infinite, Number, NotANumber, Normal, Subnormal],
+        Opcode::Cvta | Opcode::CvtaTo => &[SpShared, SpLocal],
+        Opcode::Isspacep => &[SpGlobal, SpShared, SpLocal],
+        Opcode::Atom => &[AddOp, MinOp, MaxOp, AndOp, OrOp, XorOp, Exch, Inc, Dec],
+        Opcode::Shfl => &[Up, Down, Bfly, Idx],
+        Opcode::Vote => &[All, Any, Uni],
+        _ => &[AddOp, MinOp, MaxOp, AndOp, OrOp, XorOp],
     }
 }
 
@@ -567,6 +587,15 @@ enum IntOp {
     Mul64,
     Shf(bool, bool, bool),
     SatAdd,
+    Bfe(bool),
+    Bfi,
+    Sad(bool),
+    Addc,
+    Subc,
+    Bfind(bool, bool),
+    Dp4a(bool, bool),
+    PrmtMode(u8),
+    ShfPtx(bool, bool),
 }
 
 fn int_op() -> impl Strategy<Value = IntOp> {
@@ -598,6 +627,15 @@ fn int_op() -> impl Strategy<Value = IntOp> {
         Just(IntOp::Mul64),
         (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(a, b, c)| IntOp::Shf(a, b, c)),
         Just(IntOp::SatAdd),
+        any::<bool>().prop_map(IntOp::Bfe),
+        Just(IntOp::Bfi),
+        any::<bool>().prop_map(IntOp::Sad),
+        Just(IntOp::Addc),
+        Just(IntOp::Subc),
+        (any::<bool>(), any::<bool>()).prop_map(|(a, b)| IntOp::Bfind(a, b)),
+        (any::<bool>(), any::<bool>()).prop_map(|(a, b)| IntOp::Dp4a(a, b)),
+        (0u8..6).prop_map(IntOp::PrmtMode),
+        (any::<bool>(), any::<bool>()).prop_map(|(a, b)| IntOp::ShfPtx(a, b)),
     ]
 }
 
@@ -697,6 +735,112 @@ fn int_step(op: &IntOp, a: u32, b: u32, c: u32) -> (u64, u64) {
             let mut md = m(Ty::S32);
             md.set(Flag::Sat);
             (bits(&ev(Opcode::Add, md, &[x, y])), u64::from(sa.saturating_add(sb) as u32))
+        }
+        IntOp::Bfe(signed) => {
+            // Position and length from the low bytes of b and c, edge-biased toward 32.
+            let (pos, len) = (b & 0x3f, c & 0x3f);
+            let ty = if *signed { Ty::S32 } else { Ty::U32 };
+            let got = bits(&ev(Opcode::Bfe, m(ty), &[x, Arg::bits(u64::from(pos)), Arg::bits(u64::from(len))]));
+            let want = if len == 0 {
+                0
+            } else {
+                let field = if pos >= 32 { 0 } else { u64::from(a) >> pos };
+                let valid = len.min(32 - pos.min(32));
+                let keep = if valid >= 64 { u64::MAX } else { (1u64 << valid) - 1 };
+                let mut d = field & keep;
+                let sbit = u64::from(a) >> (pos + len - 1).min(31) & 1;
+                if *signed && sbit == 1 {
+                    d |= !keep;
+                }
+                d & 0xFFFF_FFFF
+            };
+            (got, want)
+        }
+        IntOp::Bfi => {
+            let (pos, len) = (c & 0x3f, (c >> 8) & 0x3f);
+            let got = bits(&ev(Opcode::Bfi, m(Ty::B32), &[x, y, Arg::bits(u64::from(pos)), Arg::bits(u64::from(len))]));
+            let want = if pos >= 32 {
+                u64::from(b)
+            } else {
+                let n = len.min(32 - pos);
+                let mk = (((1u64 << n) - 1) << pos) as u32;
+                u64::from((b & !mk) | ((a << pos) & mk))
+            };
+            (got, want)
+        }
+        IntOp::Sad(signed) => {
+            let ty = if *signed { Ty::S32 } else { Ty::U32 };
+            let d = if *signed { (i64::from(sa) - i64::from(sb)).unsigned_abs() as u32 } else { a.abs_diff(b) };
+            (bits(&ev(Opcode::Sad, m(ty), &[x, y, z])), u64::from(d.wrapping_add(c)))
+        }
+        IntOp::Addc => {
+            let cin = c & 1 == 1;
+            let r = ev(Opcode::Addc, m(Ty::U32), &[x, y, Arg::pred(cin)]);
+            let (s1, o1) = a.overflowing_add(b);
+            let (s2, o2) = s1.overflowing_add(u32::from(cin));
+            (r[0].bits() | u64::from(r[1].pred()) << 32, u64::from(s2) | u64::from(o1 || o2) << 32)
+        }
+        IntOp::Subc => {
+            let bin = c & 1 == 1;
+            let r = ev(Opcode::Subc, m(Ty::U32), &[x, y, Arg::pred(bin)]);
+            let (s1, o1) = a.overflowing_sub(b);
+            let (s2, o2) = s1.overflowing_sub(u32::from(bin));
+            (r[0].bits() | u64::from(r[1].pred()) << 32, u64::from(s2) | u64::from(o1 || o2) << 32)
+        }
+        IntOp::Bfind(signed, shiftamt) => {
+            let ty = if *signed { Ty::S32 } else { Ty::U32 };
+            let md = Mods { sub: shiftamt.then_some(SubOp::ShiftAmt), ..m(ty) };
+            let v = if *signed && sa < 0 { !a } else { a };
+            let want = if v == 0 {
+                0xFFFF_FFFF
+            } else if *shiftamt {
+                u64::from(v.leading_zeros())
+            } else {
+                u64::from(31 - v.leading_zeros())
+            };
+            (bits(&ev(Opcode::Bfind, md, &[x])), want)
+        }
+        IntOp::Dp4a(sa_, sb_) => {
+            let (ta, tb) = (if *sa_ { Ty::S32 } else { Ty::U32 }, if *sb_ { Ty::S32 } else { Ty::U32 });
+            let md = Mods { src_ty: Some(tb), ..m(ta) };
+            let byte = |v: u32, i: u32, s: bool| -> i32 {
+                let x = (v >> (8 * i)) as u8;
+                if s { i32::from(x as i8) } else { i32::from(x) }
+            };
+            let mut acc = c as i32;
+            for i in 0..4 {
+                acc = acc.wrapping_add(byte(a, i, *sa_).wrapping_mul(byte(b, i, *sb_)));
+            }
+            (bits(&ev(Opcode::Dp4a, md, &[x, y, z])), u64::from(acc as u32))
+        }
+        IntOp::PrmtMode(k) => {
+            let modes = [SubOp::F4e, SubOp::B4e, SubOp::Rc8, SubOp::Ecl, SubOp::Ecr, SubOp::Rc16];
+            let md = Mods { sub: Some(modes[*k as usize]), ..m(Ty::B32) };
+            let bytes: [u8; 8] = (u64::from(c) << 32 | u64::from(a)).to_le_bytes();
+            let s = (b & 3) as usize;
+            // The PTX ISA's byte tables for the special modes.
+            let sel: [usize; 4] = match k {
+                0 => [s, s + 1, s + 2, s + 3],
+                1 => [s, (s + 7) % 8, (s + 6) % 8, (s + 5) % 8],
+                2 => [s, s, s, s],
+                3 => [[0, 1, 2, 3], [1, 1, 2, 3], [2, 2, 2, 3], [3, 3, 3, 3]][s],
+                4 => [[0, 0, 0, 0], [0, 1, 1, 1], [0, 1, 2, 2], [0, 1, 2, 3]][s],
+                _ => [[0, 1, 0, 1], [2, 3, 2, 3], [0, 1, 0, 1], [2, 3, 2, 3]][s],
+            };
+            let want = u32::from_le_bytes(sel.map(|i| bytes[i]));
+            (bits(&ev(Opcode::PrmtP, md, &[x, y, z])), u64::from(want))
+        }
+        IntOp::ShfPtx(left, clamp) => {
+            let md = Mods {
+                dir: Some(if *left { Dir::L } else { Dir::R }),
+                sub: Some(if *clamp { SubOp::Clamp } else { SubOp::Wrap }),
+                ..m(Ty::B32)
+            };
+            let n = b % 48;
+            let n = if *clamp { n.min(32) } else { n % 32 };
+            let v = u64::from(c) << 32 | u64::from(a);
+            let want = if *left { (v << n) >> 32 } else { (v >> n) & 0xFFFF_FFFF } & 0xFFFF_FFFF;
+            (bits(&ev(Opcode::ShfP, md, &[x, z, Arg::bits(u64::from(b % 48))])), want)
         }
     }
 }
@@ -934,11 +1078,12 @@ proptest! {
 }
 
 #[test]
-fn semantics_table_rejects_impure_and_approximate_ops() {
+fn semantics_table_rejects_impure_and_unmodelled_ops() {
     use ptxas_rs::ori::semantics::EvalError;
     assert_eq!(eval(Opcode::Bra, &Mods::new(), &[]), Err(EvalError::NotPure(Opcode::Bra)));
-    assert!(matches!(eval(Opcode::MUFU, &Mods::new(), &[Arg::bits(0)]), Err(EvalError::Unsupported(_))));
-    assert!(matches!(eval(Opcode::Add, &m(Ty::F16), &[Arg::bits(0), Arg::bits(0)]), Err(EvalError::Unsupported(_))));
+    assert!(matches!(eval(Opcode::MUFU, &Mods::new(), &[Arg::bits(0)]), Err(EvalError::BadOperands(_))));
+    assert!(matches!(eval(Opcode::Rem, &m(Ty::F32), &[Arg::bits(0), Arg::bits(0)]), Err(EvalError::Unsupported(_))));
+    assert!(matches!(eval(Opcode::Atom, &m(Ty::U32), &[Arg::bits(0), Arg::bits(0)]), Err(EvalError::NotPure(_))));
     assert!(matches!(eval(Opcode::Add, &m(Ty::U32), &[Arg::bits(0)]), Err(EvalError::BadOperands(_))));
 }
 

@@ -518,3 +518,208 @@ fn ill_formed_ir_is_an_error_not_a_panic() {
     let e = run_cfg(ir, "k", &s, &cfg).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Invalid(_)), "{e}");
 }
+
+// ---- calls, warp operations, atomics, brx, module variables -------------------------------
+
+fn out_spec(kernel: &str, block: u32, len: usize) -> LaunchSpec {
+    out_spec_grid(kernel, 2, block, len)
+}
+
+fn out_spec_grid(kernel: &str, grid: u32, block: u32, len: usize) -> LaunchSpec {
+    spec(&format!(
+        r#"
+kernel = "{kernel}"
+grid = [{grid}]
+block = [{block}]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = {len}
+init = {{ ramp = {{ start = 1, step = 7 }} }}
+output = true
+"#
+    ))
+}
+
+/// Divergent recursion with register arguments and results: `fact(tid % 10)`.
+#[test]
+fn recursive_calls_return_values_per_lane() {
+    let ir = "
+func @fact(%r0) -> (r32) {
+bb0:
+    %p1 = setp.le.u32 %r0, 1
+    @%p1 bra bb2
+bb1:
+    %r2 = sub.u32 %r0, 1
+    %r3 = call @fact, %r2
+    %r4 = mul.lo.u32 %r0, %r3
+    ret %r4
+bb2:
+    %r5 = mov.u32 1
+    ret %r5
+}
+
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = rem.u32 %r0, 10
+    %r2 = call @fact, %r1
+    %rd3 = ld.u64 param[0]
+    %rd4 = mul.wide.u32 %r0, 4
+    %rd5 = add.u64 %rd3, %rd4
+    st.u32 global[%rd5], %r2
+    exit
+}
+";
+    let out = run(ir, "k", &out_spec("k", 40, 40));
+    let want: Vec<u32> = (0..40u32).map(|t| (1..=(t % 10).max(1)).product()).collect();
+    assert_eq!(words(out.get("out").unwrap()), want);
+}
+
+/// A butterfly reduction with `shfl.bfly` and a `ballot`, on a warp with 16 lanes missing.
+#[test]
+fn shuffle_reduction_and_ballot() {
+    let mut ir = String::from(
+        "
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %rd1 = ld.u64 param[0]
+    %rd2 = mul.wide.u32 %r0, 8
+    %rd3 = add.u64 %rd1, %rd2
+    %r4 = ld.u32 global[%rd3]
+    %r10 = mov.u32 %r4
+",
+    );
+    for (k, d) in [16, 8, 4, 2, 1].iter().enumerate() {
+        let (a, b) = (10 + 2 * k, 11 + 2 * k);
+        ir += &format!("    %r{b}, %p{} = shfl.bfly.b32 %r{a}, {d}, 31, -1\n", 30 + k);
+        ir += &format!("    %r{} = add.u32 %r{a}, %r{b}\n", a + 2);
+    }
+    ir += "    %p40 = setp.lt.u32 %r4, 400
+    %r41 = ballot %p40, -1
+    st.u32 global[%rd3], %r20
+    st.u32 global[%rd3 + 4], %r41
+    exit
+}
+";
+    // 48 threads: warp 0 full, warp 1 with 16 live lanes (the shuffles of the missing lanes
+    // read registers that were never written: 0).
+    let spec = out_spec_grid("k", 1, 48, 96);
+    let out = run(&ir, "k", &spec);
+    let init: Vec<u32> = (0..96u32).map(|i| 1 + 7 * i).collect();
+    let got = words(out.get("out").unwrap());
+    for t in 0..48usize {
+        let w = t / 32;
+        let lanes = if w == 0 { 0..32 } else { 32..48 };
+        let sum = lanes.clone().fold(0u32, |s, u| s.wrapping_add(init[2 * u]));
+        let ballot = lanes.filter(|&u| init[2 * u] < 400).fold(0u32, |m, u| m | 1 << (u % 32));
+        assert_eq!(got[2 * t], sum, "sum at {t}");
+        assert_eq!(got[2 * t + 1], ballot, "ballot at {t}");
+    }
+}
+
+/// `atom.add` on one counter gives every thread a distinct old value, in thread order
+/// (lanes in order, warps in order, CTAs in order), and the final count.
+#[test]
+fn atomics_serialise_in_thread_order() {
+    let ir = "
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = mov.u32 SR_CTAID.X
+    %r2 = mov.u32 SR_NTID.X
+    %r3 = mad.lo.u32 %r1, %r2, %r0
+    %rd4 = ld.u64 param[0]
+    %r5 = atom.add.u32 global[%rd4], 1
+    %r6 = atomcas.b32 global[%rd4 + 4], %r3, 0x1000
+    %r8 = add.u32 %r3, 2
+    %rd9 = mul.wide.u32 %r8, 4
+    %rd10 = add.u64 %rd4, %rd9
+    st.u32 global[%rd10], %r5
+    exit
+}
+";
+    let out = run(ir, "k", &out_spec("k", 40, 82));
+    let got = words(out.get("out").unwrap());
+    assert_eq!(got[0], 1 + 80, "final count");
+    // The cas succeeds only for the thread whose index equals the word's initial value 8.
+    assert_eq!(got[1], 0x1000);
+    for t in 0..80u32 {
+        assert_eq!(got[t as usize + 2], 1 + t, "old value of thread {t}");
+    }
+}
+
+/// `brx` sends lanes to three targets; they reconverge with the full mask.
+#[test]
+fn indexed_branch_diverges_and_reconverges() {
+    let ir = "
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = rem.u32 %r0, 3
+    %rd2 = ld.u64 param[0]
+    %rd3 = mul.wide.u32 %r0, 8
+    %rd4 = add.u64 %rd2, %rd3
+    brx %r1, bb1, bb2, bb3
+bb1:
+    %r5 = mov.u32 100
+    bra bb4
+bb2:
+    %r5 = mov.u32 200
+    bra bb4
+bb3:
+    %r5 = mov.u32 300
+    bra bb4
+bb4:
+    %r6 = activemask
+    %r7 = add.u32 %r5, %r0
+    st.u32 global[%rd4], %r7
+    st.u32 global[%rd4 + 4], %r6
+    exit
+}
+";
+    let out = run(ir, "k", &out_spec("k", 48, 96));
+    let got = words(out.get("out").unwrap());
+    for t in 0..48u32 {
+        assert_eq!(got[2 * t as usize], 100 * (t % 3 + 1) + t);
+        assert_eq!(got[2 * t as usize + 1], if t < 32 { u32::MAX } else { 0xFFFF });
+    }
+}
+
+/// Module variables: an initialised const table, an initialised global, a shared scratch.
+#[test]
+fn module_variables_in_const_global_and_shared_space() {
+    let ir = "
+var const $tab 16 4 0x01000000020000000300000004000000
+var global $g 4 4 0x07
+var shared $s 256 4
+
+entry @k() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = and.b32 %r0, 3
+    %r2 = shl.b32 %r1, 2
+    %r3 = ld.u32 const[$tab + %r2]
+    %r4 = ld.u32 global[$g]
+    %r5 = add.u32 %r3, %r4
+    %r6 = shl.b32 %r0, 2
+    st.u32 shared[$s + %r6], %r5
+    bar.sync 0
+    %r7 = xor.b32 %r0, 1
+    %r8 = shl.b32 %r7, 2
+    %r9 = ld.u32 shared[$s + %r8]
+    %rd10 = ld.u64 param[0]
+    %rd11 = mul.wide.u32 %r0, 4
+    %rd12 = add.u64 %rd10, %rd11
+    st.u32 global[%rd12], %r9
+    exit
+}
+";
+    let m = parse_module(ir).unwrap();
+    assert_eq!(parse_module(&m.to_string()).unwrap(), m, "module variables round-trip");
+    let out = run(ir, "k", &out_spec("k", 40, 40));
+    let want: Vec<u32> = (0..40u32).map(|t| ((t ^ 1) & 3) + 1 + 7).collect();
+    assert_eq!(words(out.get("out").unwrap()), want);
+}

@@ -136,6 +136,10 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     pub fn iter(&self) -> impl Iterator<Item = (K, &V)> {
         self.items.iter().enumerate().map(|(i, v)| (K::new(i), v))
     }
+    /// All `(id, entry)` pairs, in order, mutably.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> {
+        self.items.iter_mut().enumerate().map(|(i, v)| (K::new(i), v))
+    }
     /// All entries, in order.
     pub fn values(&self) -> impl Iterator<Item = &V> {
         self.items.iter()

@@ -30,6 +30,10 @@ pub struct Format {
 
 /// binary32.
 pub const F32: Format = Format { bits: 32, frac: 23, exp: 8 };
+/// bfloat16.
+pub const BF16: Format = Format { bits: 16, frac: 7, exp: 8 };
+/// binary16.
+pub const F16: Format = Format { bits: 16, frac: 10, exp: 5 };
 /// binary64.
 pub const F64: Format = Format { bits: 64, frac: 52, exp: 11 };
 
@@ -221,8 +225,41 @@ fn add_exact(f: Format, x: (bool, u128, i32), y: (bool, u128, i32), mode: Rnd) -
     }
 }
 
+/// Round-to-nearest binary32/binary64 arithmetic on the host, which is IEEE 754 correctly
+/// rounded and so equal to the soft-float path here, except for NaN payloads (canonicalised).
+/// A fast path only; `tests/ori_proptest.rs` checks the soft-float path in every mode.
+fn host(
+    f: Format,
+    mode: Rnd,
+    args: &[u64],
+    op: fn(f64, f64, f64) -> f64,
+    op32: fn(f32, f32, f32) -> f32,
+) -> Option<u64> {
+    if mode != Rnd::Rn {
+        return None;
+    }
+    let get = |i: usize| args.get(i).copied().unwrap_or(0);
+    if f == F32 {
+        let (x, y, z) = (f32::from_bits(get(0) as u32), f32::from_bits(get(1) as u32), f32::from_bits(get(2) as u32));
+        let r = op32(x, y, z);
+        return Some(if r.is_nan() { canonical_nan(f) } else { u64::from(r.to_bits()) });
+    }
+    if f == F64 {
+        let r = op(f64::from_bits(get(0)), f64::from_bits(get(1)), f64::from_bits(get(2)));
+        return Some(if r.is_nan() { canonical_nan(f) } else { r.to_bits() });
+    }
+    None
+}
+
 /// `a + b`.
 pub fn add(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
+    if let Some(r) = host(f, mode, &[a, b], |x, y, _| x + y, |x, y, _| x + y) {
+        return r;
+    }
+    add_soft(f, a, b, mode)
+}
+
+fn add_soft(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
     use Class::*;
     match (unpack(f, a), unpack(f, b)) {
         (Nan, _) | (_, Nan) => canonical_nan(f),
@@ -247,6 +284,13 @@ pub fn sub(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
 
 /// `a * b`.
 pub fn mul(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
+    if let Some(r) = host(f, mode, &[a, b], |x, y, _| x * y, |x, y, _| x * y) {
+        return r;
+    }
+    mul_soft(f, a, b, mode)
+}
+
+fn mul_soft(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
     use Class::*;
     match (unpack(f, a), unpack(f, b)) {
         (Nan, _) | (_, Nan) => canonical_nan(f),
@@ -263,6 +307,13 @@ pub fn mul(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
 
 /// `a * b + c` with a single rounding.
 pub fn fma(f: Format, a: u64, b: u64, c: u64, mode: Rnd) -> u64 {
+    if let Some(r) = host(f, mode, &[a, b, c], f64::mul_add, f32::mul_add) {
+        return r;
+    }
+    fma_soft(f, a, b, c, mode)
+}
+
+fn fma_soft(f: Format, a: u64, b: u64, c: u64, mode: Rnd) -> u64 {
     use Class::*;
     let (ca, cb, cc) = (unpack(f, a), unpack(f, b), unpack(f, c));
     if ca == Nan || cb == Nan || cc == Nan {
@@ -555,5 +606,30 @@ mod tests {
         assert_eq!(compare(F32, f(0.0), f(-0.0)), Some(Ordering::Equal));
         assert_eq!(min(F32, f(0.0), f(-0.0)), f(-0.0));
         assert_eq!(max(F32, f(f32::NAN), f(3.0)), f(3.0));
+    }
+
+    #[test]
+    fn soft_float_equals_host_in_round_to_nearest() {
+        // The host fast path and the soft-float path agree (NaNs canonical) on edge-biased
+        // random operands, in both formats.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let edges32 = [0u64, 0x8000_0000, 1, 0x7F80_0000, 0xFF80_0000, 0x7F7F_FFFF, 0x0080_0000, 0x3F80_0000];
+        for _ in 0..20_000 {
+            let mut pick32 = || if next() % 4 == 0 { edges32[(next() % 8) as usize] } else { next() & 0xFFFF_FFFF };
+            let (a, b, c) = (pick32(), pick32(), pick32());
+            assert_eq!(add(F32, a, b, Rnd::Rn), add_soft(F32, a, b, Rnd::Rn), "add {a:#x} {b:#x}");
+            assert_eq!(mul(F32, a, b, Rnd::Rn), mul_soft(F32, a, b, Rnd::Rn), "mul {a:#x} {b:#x}");
+            assert_eq!(fma(F32, a, b, c, Rnd::Rn), fma_soft(F32, a, b, c, Rnd::Rn), "fma {a:#x} {b:#x} {c:#x}");
+            let (a, b, c) = (next(), next(), next());
+            assert_eq!(add(F64, a, b, Rnd::Rn), add_soft(F64, a, b, Rnd::Rn));
+            assert_eq!(mul(F64, a, b, Rnd::Rn), mul_soft(F64, a, b, Rnd::Rn));
+            assert_eq!(fma(F64, a, b, c, Rnd::Rn), fma_soft(F64, a, b, c, Rnd::Rn));
+        }
     }
 }

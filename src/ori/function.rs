@@ -174,9 +174,47 @@ impl Function {
     }
 }
 
-/// A compilation unit: functions, looked up by name for calls.
+/// A module-scope variable (PTX `.global`, `.const`, `.shared`): its space, size, alignment
+/// and initial bytes (zero-filled past `init`). Accesses name it as `space[$name + off]`.
+///
+/// A shared variable of size 0 is the dynamic shared memory (`extern .shared .b8 smem[]`): it
+/// starts after the static shared variables, at the launch's dynamic shared base.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleVar {
+    /// Name (without the `$`).
+    pub name: String,
+    /// `Global`, `Const` or `Shared`.
+    pub space: super::operand::Space,
+    /// Size in bytes.
+    pub size: u64,
+    /// Alignment in bytes (a power of two).
+    pub align: u32,
+    /// Initial bytes (at most `size`).
+    pub init: Vec<u8>,
+    /// Addresses of other variables stored in the initial contents.
+    pub relocs: Vec<VarReloc>,
+}
+
+/// An address in a variable's initial contents: at byte `offset`, `size` (4 or 8) bytes hold
+/// the address of variable `sym` (its space-relative address; for a `global` variable also its
+/// generic address) plus `addend`, written over the initial bytes there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarReloc {
+    /// Byte offset in the variable.
+    pub offset: u64,
+    /// Width in bytes (4 or 8).
+    pub size: u8,
+    /// The variable whose address is stored.
+    pub sym: String,
+    /// Added to the address.
+    pub addend: i64,
+}
+
+/// A compilation unit: module variables, and functions, looked up by name for calls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Module {
+    /// Module-scope variables, in declaration order.
+    pub vars: Vec<ModuleVar>,
     /// Functions, in text order.
     pub functions: Vec<Function>,
 }
@@ -185,5 +223,21 @@ impl Module {
     /// The function named `name`.
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
+    }
+    /// The address a function pointer to function number `index` (in `functions` order) holds:
+    /// `16 * (index + 1)`, so that 0 is never a function.
+    pub fn function_address(index: usize) -> u64 {
+        16 * (index as u64 + 1)
+    }
+    /// The function a function pointer value names, if any.
+    pub fn function_at_address(&self, addr: u64) -> Option<&Function> {
+        if addr == 0 || !addr.is_multiple_of(16) {
+            return None;
+        }
+        self.functions.get(usize::try_from(addr / 16 - 1).ok()?)
+    }
+    /// The variable named `name`.
+    pub fn var(&self, name: &str) -> Option<&ModuleVar> {
+        self.vars.iter().find(|v| v.name == name)
     }
 }

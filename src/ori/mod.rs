@@ -23,7 +23,9 @@
 //! # Text format
 //!
 //! ```text
-//! module   := function*
+//! module   := var* function*
+//! var      := "var" ("global" | "const" | "shared") "$" NAME SIZE ALIGN ["0x" HEXBYTES]
+//!             ("reloc" OFFSET WIDTH "$" NAME ["+" | "-"] ADDEND)*
 //! function := ("entry" | "func") "@" NAME "(" [reg ("," reg)*] ")"
 //!             ["->" "(" [CLASS ("," CLASS)*] ")"] ["ssa"] ["sass"] ["allocated"] "{" NL
 //!             (label | inst)* "}" NL
@@ -76,8 +78,8 @@ pub mod semantics;
 pub mod verify;
 
 pub use entity::{Block, EntityRef, EntityVec, Inst, VReg};
-pub use function::{BlockData, FuncKind, Function, Guard, InstData, Module};
-pub use mods::{BoolOp, Cmp, Dir, Flag, Half, Mods, Mufu, Rnd, Ty};
+pub use function::{BlockData, FuncKind, Function, Guard, InstData, Module, ModuleVar, VarReloc};
+pub use mods::{BoolOp, Cmp, Dir, Flag, Half, Mods, Mufu, Rnd, SubOp, Ty};
 pub use opcode::{OpFlags, OpInfo, Opcode, Sem, Stage};
 pub use operand::{CBank, Imm, MemRef, Operand, RegUse, Space, SpecialReg};
 pub use parse::{ParseError, parse_function, parse_module};

@@ -71,6 +71,13 @@ name_enum!(
         F32 = "f32",
         /// IEEE binary64.
         F64 = "f64",
+        /// Two IEEE binary16 values packed in 32 bits (low half first); arithmetic acts on
+        /// each half.
+        F16x2 = "f16x2",
+        /// bfloat16 (8 exponent bits, 7 fraction bits).
+        BF16 = "bf16",
+        /// Two bfloat16 values packed in 32 bits (low half first).
+        BF16x2 = "bf16x2",
     }
 );
 
@@ -81,15 +88,15 @@ impl Ty {
         match self {
             Pred => 1,
             B8 | U8 | S8 => 8,
-            B16 | U16 | S16 | F16 => 16,
-            B32 | U32 | S32 | F32 => 32,
+            B16 | U16 | S16 | F16 | BF16 => 16,
+            B32 | U32 | S32 | F32 | F16x2 | BF16x2 => 32,
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
         }
     }
     /// Whether this is a floating-point type.
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
     }
     /// Whether this is a signed integer type.
     pub fn is_signed(self) -> bool {
@@ -251,6 +258,89 @@ name_enum!(
 );
 
 name_enum!(
+    /// The sub-operation of an instruction whose mnemonic names a family: a shuffle mode
+    /// (`shfl.up`), a vote mode, an atomic or reduction operation (`atom.add`), a byte-permute
+    /// mode (`prmt.f4e`), a funnel-shift clamp (`shf.clamp`), `bfind.shiftamt`, a `testp`
+    /// class, or a state space (`cvta.shared`, `isspacep.local`).
+    SubOp {
+        /// Shuffle from lane - b.
+        Up = "up",
+        /// Shuffle from lane + b.
+        Down = "down",
+        /// Shuffle from lane ^ b.
+        Bfly = "bfly",
+        /// Shuffle from lane b.
+        Idx = "idx",
+        /// Vote: all lanes.
+        All = "all",
+        /// Vote: any lane.
+        Any = "any",
+        /// Vote: all lanes equal.
+        Uni = "uni",
+        /// Vote: mask of lanes whose predicate is true.
+        Ballot = "ballot",
+        /// Atomic/reduction: add.
+        AddOp = "add",
+        /// Atomic/reduction: minimum.
+        MinOp = "min",
+        /// Atomic/reduction: maximum.
+        MaxOp = "max",
+        /// Atomic/reduction: bitwise and.
+        AndOp = "and",
+        /// Atomic/reduction: bitwise or.
+        OrOp = "or",
+        /// Atomic/reduction: bitwise xor.
+        XorOp = "xor",
+        /// Atomic: exchange.
+        Exch = "exch",
+        /// Atomic: wrapping increment (`old >= b ? 0 : old + 1`).
+        Inc = "inc",
+        /// Atomic: wrapping decrement (`old == 0 || old > b ? b : old - 1`).
+        Dec = "dec",
+        /// Byte permute: forward 4 extract.
+        F4e = "f4e",
+        /// Byte permute: backward 4 extract.
+        B4e = "b4e",
+        /// Byte permute: replicate 8.
+        Rc8 = "rc8",
+        /// Byte permute: edge clamp left.
+        Ecl = "ecl",
+        /// Byte permute: edge clamp right.
+        Ecr = "ecr",
+        /// Byte permute: replicate 16.
+        Rc16 = "rc16",
+        /// Funnel shift: amount taken modulo 32.
+        Wrap = "wrap",
+        /// Funnel shift: amount clamped to 32.
+        Clamp = "clamp",
+        /// `bfind`: return the shift amount (31 - index).
+        ShiftAmt = "shiftamt",
+        /// testp: finite.
+        Finite = "finite",
+        /// testp: infinite.
+        Infinite = "infinite",
+        /// testp: not NaN.
+        Number = "number",
+        /// testp: NaN.
+        NotANumber = "notanumber",
+        /// testp: normal.
+        Normal = "normal",
+        /// testp: subnormal.
+        Subnormal = "subnormal",
+        /// State space: global.
+        SpGlobal = "global",
+        /// State space: shared.
+        SpShared = "shared",
+        /// State space: local.
+        SpLocal = "local",
+        /// State space: const.
+        SpConst = "const",
+        /// State space: param.
+        SpParam = "param",
+    }
+);
+
+name_enum!(
     /// A boolean flag modifier.
     Flag {
         /// Flush subnormal inputs and results to sign-preserving zero.
@@ -265,6 +355,8 @@ name_enum!(
         HiWord = "hiw",
         /// Warp-synchronous barrier/aggregate form.
         Sync = "sync",
+        /// Clamp a negative float result to +0 (NaN stays a canonical NaN).
+        Relu = "relu",
     }
 );
 
@@ -303,6 +395,10 @@ impl ModSet {
     pub const HIWORD: ModSet = ModSet(1 << 12);
     /// `.sync`.
     pub const SYNC: ModSet = ModSet(1 << 13);
+    /// A sub-operation ([`SubOp`]).
+    pub const SUBOP: ModSet = ModSet(1 << 14);
+    /// `.relu`.
+    pub const RELU: ModSet = ModSet(1 << 15);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -321,6 +417,7 @@ impl ModSet {
             Flag::Volatile => ModSet::VOLATILE,
             Flag::HiWord => ModSet::HIWORD,
             Flag::Sync => ModSet::SYNC,
+            Flag::Relu => ModSet::RELU,
         }
     }
 }
@@ -351,6 +448,8 @@ pub struct Mods {
     pub dir: Option<Dir>,
     /// Multiply half.
     pub half: Option<Half>,
+    /// Sub-operation.
+    pub sub: Option<SubOp>,
     /// Flags, kept sorted and unique.
     pub flags: Vec<Flag>,
 }
@@ -390,15 +489,17 @@ impl Mods {
         add(self.mufu.is_some(), ModSet::MUFU);
         add(self.dir.is_some(), ModSet::DIR);
         add(self.half.is_some(), ModSet::HALF);
+        add(self.sub.is_some(), ModSet::SUBOP);
         for f in &self.flags {
             s = s.or(ModSet::of_flag(*f));
         }
         s
     }
-    /// The modifier names in canonical print order: dir, mufu, cmp, half, rnd, approx, ftz,
-    /// sat, other flags, ty, src_ty, bop.
+    /// The modifier names in canonical print order: sub-operation, dir, mufu, cmp, half, rnd,
+    /// approx, ftz, sat, other flags, ty, src_ty, bop.
     pub fn tokens(&self) -> Vec<&'static str> {
         let mut v = Vec::new();
+        v.extend(self.sub.map(SubOp::name));
         v.extend(self.dir.map(Dir::name));
         v.extend(self.mufu.map(Mufu::name));
         v.extend(self.cmp.map(Cmp::name));
@@ -415,6 +516,11 @@ impl Mods {
     /// the opcode takes. Errors say why the token does not fit.
     pub fn add_token(&mut self, tok: &str, allowed: ModSet) -> Result<(), String> {
         let dup = |what: &str| Err(format!("second {what} modifier `.{tok}`"));
+        if allowed.contains(ModSet::SUBOP)
+            && let Some(x) = SubOp::from_name(tok)
+        {
+            return if self.sub.replace(x).is_some() { dup("sub-operation") } else { Ok(()) };
+        }
         if allowed.contains(ModSet::HALF)
             && let Some(h) = Half::from_name(tok)
         {

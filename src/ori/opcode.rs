@@ -135,8 +135,52 @@ pub enum Sem {
     Mnmx,
     Flo,
     Prmt,
-    /// Approximate special functions: no exact reference yet.
+    /// SASS special functions, by the `mufu` modifier (see the semantics table's precision notes).
     Mufu,
+    /// Add with carry in and out.
+    Addc,
+    /// Subtract with borrow in and out.
+    Subc,
+    /// Multiply-add with carry in and out.
+    Madc,
+    /// Bit-field extract.
+    Bfe,
+    /// Bit-field insert.
+    Bfi,
+    /// Find the most significant non-sign bit.
+    Bfind,
+    /// Find the n-th set bit.
+    Fns,
+    /// Bit mask of a field.
+    Bmsk,
+    /// PTX funnel shift (wrap or clamp).
+    ShfPtx,
+    /// Sum of absolute differences.
+    Sad,
+    /// Copy the sign of the first operand onto the second.
+    Copysign,
+    /// Classify a float.
+    Testp,
+    /// Reciprocal.
+    Rcp,
+    /// Square root.
+    Sqrt,
+    /// Reciprocal square root (approximate).
+    Rsqrt,
+    /// Base-2 exponential (approximate).
+    Ex2,
+    /// Base-2 logarithm (approximate).
+    Lg2,
+    /// Sine (approximate).
+    Sin,
+    /// Cosine (approximate).
+    Cos,
+    /// Hyperbolic tangent (approximate).
+    Tanh,
+    /// Four-way byte dot product with accumulate.
+    Dp4a,
+    /// Two-way 16x8-bit dot product with accumulate.
+    Dp2a,
 }
 
 /// A slot kind (see the module doc).
@@ -274,15 +318,15 @@ opcodes! {
     /// Multiply-add (`.lo/.hi/.wide` for integers).
     Mad "mad" Ptx ["Tw" => "T:ric, T:ric, Tw:ric"] flags() mods(TY|HALF|RND|FTZ|SAT) req(TY) ty() Mad;
     /// Fused multiply-add (floats; rounding required).
-    Fma "fma" Ptx ["T" => "T:ric, T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT) req(TY|RND) ty() Fma;
+    Fma "fma" Ptx ["T" => "T:ric, T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT|RELU) req(TY|RND) ty() Fma;
     /// Division.
     Div "div" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|APPROX) req(TY) ty() Div;
     /// Remainder (integers).
     Rem "rem" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Rem;
     /// Minimum.
-    Min "min" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ) req(TY) ty() Min;
+    Min "min" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU) req(TY) ty() Min;
     /// Maximum.
-    Max "max" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ) req(TY) ty() Max;
+    Max "max" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU) req(TY) ty() Max;
     /// Absolute value.
     Abs "abs" Ptx ["T" => "T:r"] flags() mods(TY|FTZ) req(TY) ty() Abs;
     /// Negation.
@@ -327,6 +371,87 @@ opcodes! {
     Bar "bar" Ptx ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
     /// Memory fence.
     Membar "membar" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Add with carry: `d, cout = a + b + cin` (`add.cc`, `addc`).
+    Addc "addc" Ptx ["T, P" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Addc;
+    /// Subtract with borrow: `d, bout = a - b - bin` (`sub.cc`, `subc`).
+    Subc "subc" Ptx ["T, P" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Subc;
+    /// Multiply-add with carry: `d, cout = (a * b).half + c + cin` (`mad.cc`, `madc`).
+    Madc "madc" Ptx ["T, P" => "T:ric, T:ric, T:ric, P"] flags() mods(TY|HALF) req(TY) ty() Madc;
+    /// Bit-field extract: value, start, length.
+    Bfe "bfe" Ptx ["T" => "T:ric, W:ric, W:ric"] flags() mods(TY) req(TY) ty() Bfe;
+    /// Bit-field insert: field, base, start, length.
+    Bfi "bfi" Ptx ["T" => "T:ric, T:ric, W:ric, W:ric"] flags() mods(TY) req(TY) ty() Bfi;
+    /// Find the most significant non-sign bit (`.shiftamt`: 31 - index).
+    Bfind "bfind" Ptx ["W" => "T:ric"] flags() mods(TY|SUBOP) req(TY) ty() Bfind;
+    /// Find the n-th set bit: mask, base, offset.
+    Fns "fns" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY) req() ty(B32) Fns;
+    /// Bit mask: start, length (`.wrap` / `.clamp`).
+    Bmsk "bmsk" Ptx ["W" => "W:ric, W:ric"] flags() mods(TY|SUBOP) req(SUBOP) ty(B32) Bmsk;
+    /// Byte permute (`.f4e .b4e .rc8 .ecl .ecr .rc16`, or the default mode). Operands in
+    /// PRMT's order: `a`, selector, `b` (PTX writes `prmt d, a, b, sel`).
+    PrmtP "prmt" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|SUBOP) req() ty(B32) Prmt;
+    /// Funnel shift: low word, high word, amount (`.l`/`.r`, `.wrap`/`.clamp`).
+    ShfP "shf" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|DIR|SUBOP) req(DIR|SUBOP) ty(B32) ShfPtx;
+    /// Three-input logic by lookup table.
+    Lop3P "lop3" Ptx ["W" => "W:ric, W:ric, W:ric, I"] flags() mods(TY) req() ty(B32) Lop3;
+    /// Sum of absolute differences: `|a - b| + c`.
+    Sad "sad" Ptx ["T" => "T:ric, T:ric, T:ric"] flags() mods(TY) req(TY) ty() Sad;
+    /// `copysign a, b`: the magnitude of `b` with the sign of `a`.
+    Copysign "copysign" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Copysign;
+    /// Float class test (`.finite .infinite .number .notanumber .normal .subnormal`).
+    Testp "testp" Ptx ["P" => "T:ric"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() Testp;
+    /// Reciprocal (`.rn`-family exact, `.approx` documented in the semantics table).
+    Rcp "rcp" Ptx ["T" => "T:ric"] flags() mods(TY|RND|FTZ|APPROX) req(TY) ty() Rcp;
+    /// Square root.
+    Sqrt "sqrt" Ptx ["T" => "T:ric"] flags() mods(TY|RND|FTZ|APPROX) req(TY) ty() Sqrt;
+    /// Reciprocal square root (approximate).
+    Rsqrt "rsqrt" Ptx ["T" => "T:ric"] flags() mods(TY|FTZ|APPROX) req(TY) ty() Rsqrt;
+    /// Base-2 exponential (approximate).
+    Ex2 "ex2" Ptx ["T" => "T:ric"] flags() mods(TY|FTZ|APPROX) req(TY) ty() Ex2;
+    /// Base-2 logarithm (approximate).
+    Lg2 "lg2" Ptx ["T" => "T:ric"] flags() mods(TY|FTZ|APPROX) req(TY) ty() Lg2;
+    /// Sine (approximate).
+    Sin "sin" Ptx ["T" => "T:ric"] flags() mods(TY|FTZ|APPROX) req(TY) ty() Sin;
+    /// Cosine (approximate).
+    Cos "cos" Ptx ["T" => "T:ric"] flags() mods(TY|FTZ|APPROX) req(TY) ty() Cos;
+    /// Hyperbolic tangent (approximate).
+    Tanh "tanh" Ptx ["T" => "T:ric"] flags() mods(TY|FTZ|APPROX) req(TY) ty() Tanh;
+    /// `dp4a.T.S d, a, b, c`: four byte products of `a` (type T) and `b` (type S) plus `c`.
+    Dp4a "dp4a" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|SRC_TY) req(TY|SRC_TY) ty() Dp4a;
+    /// `dp2a.lo/hi.T.S d, a, b, c`: two 16-bit halves of `a` times two bytes of `b` plus `c`.
+    Dp2a "dp2a" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|SRC_TY|HALF) req(TY|SRC_TY|HALF) ty() Dp2a;
+    /// The space-relative address of a memory reference (`mov %rd, sym`).
+    Mova "mova" Ptx ["T" => "M"] flags() mods(TY) req(TY) ty() None;
+    /// A space address made generic (`cvta.shared`); the space is the sub-operation.
+    Cvta "cvta" Ptx ["T" => "T:r"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// A generic address made space-relative (`cvta.to.shared`).
+    CvtaTo "cvtato" Ptx ["T" => "T:r"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// Whether a generic address is in a space (`isspacep.shared`).
+    Isspacep "isspacep" Ptx ["P" => "D:r"] flags() mods(SUBOP) req(SUBOP) ty() None;
+    /// Atomic read-modify-write; the destination gets the old value (`atom.add`, `red.add`).
+    Atom "atom" Ptx ["T" => "M, T:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|FTZ|RND) req(TY|SUBOP) ty() None;
+    /// Atomic compare-and-swap: memory, compare, new value; the destination gets the old value.
+    AtomCas "atomcas" Ptx ["T" => "M, T:ri, T:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
+    /// Warp shuffle: value, lane/offset `b`, clamp/segment `c`, member mask (`.up .down .bfly .idx`).
+    Shfl "shfl" Ptx ["W, P" => "W:ri, W:ri, W:ri, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(SUBOP) ty(B32) None;
+    /// Warp vote to a predicate (`.all .any .uni`): predicate, member mask.
+    Vote "vote" Ptx ["P" => "P, W:ri"] flags(SIDE_EFFECT) mods(SUBOP) req(SUBOP) ty() None;
+    /// Warp ballot: the mask of active member lanes whose predicate is true.
+    Ballot "ballot" Ptx ["W" => "P, W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `match.any`: the mask of member lanes holding the same value.
+    MatchAny "matchany" Ptx ["W" => "T:r, W:ri"] flags(SIDE_EFFECT) mods(TY) req(TY) ty() None;
+    /// `match.all`: the member mask if all hold the same value (else 0), and whether they do.
+    MatchAll "matchall" Ptx ["W, P" => "T:r, W:ri"] flags(SIDE_EFFECT) mods(TY) req(TY) ty() None;
+    /// Warp reduction over member lanes (`.add .min .max .and .or .xor`).
+    Redux "redux" Ptx ["W" => "W:r, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// The mask of active lanes.
+    Activemask "activemask" Ptx ["W" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Warp synchronisation on a member mask (`bar.warp.sync`).
+    Warpsync "warpsync" Ptx ["" => "W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Indexed branch: index, then the target list (`brx.idx`).
+    Brx "brx" Ptx ["" => "W:r, L"] flags(TERM|BRANCH|VAR_SRCS) mods() req() ty() None;
+    /// Indirect call through a function address (see the interpreter for the address scheme).
+    Calli "calli" Ptx ["X" => "D:r, X:ri"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
 
     // ---- both stages ---------------------------------------------------------------------
     /// SSA merge (Ori's MovPhi): `%r3 = phi %r1, bb1, %r2, bb2`.

@@ -142,7 +142,9 @@ pub struct MemRef {
 
 macro_rules! special_regs {
     ($($v:ident = $s:expr),* $(,)?) => {
-        /// A special (system) register, read by `S2R`/`CS2R` or a PTX `mov`.
+        /// A special (system) register, read by `S2R`/`CS2R` or a PTX `mov`. `SR_DYNAMIC_SMEM_SIZE` and
+/// `SR_TOTAL_SMEM_SIZE` are PTX-stage pseudo registers (`%dynamic_smem_size`,
+/// `%total_smem_size`) that the backend reads from constant bank 0.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
         #[allow(missing_docs)]
         pub enum SpecialReg { $($v),* }
@@ -170,6 +172,7 @@ special_regs! {
     LanemaskGt = "SR_LANEMASK_GT", LanemaskGe = "SR_LANEMASK_GE",
     ClockLo = "SR_CLOCKLO", ClockHi = "SR_CLOCKHI",
     GlobalTimerLo = "SR_GLOBALTIMERLO", GlobalTimerHi = "SR_GLOBALTIMERHI",
+    DynSmemSize = "SR_DYNAMIC_SMEM_SIZE", TotalSmemSize = "SR_TOTAL_SMEM_SIZE",
 }
 
 /// An instruction source operand.

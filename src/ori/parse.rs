@@ -15,7 +15,7 @@
 use std::fmt;
 
 use super::entity::{Block, EntityRef, EntityVec, VReg};
-use super::function::{BlockData, FuncKind, Function, Guard, InstData, Module};
+use super::function::{BlockData, FuncKind, Function, Guard, InstData, Module, ModuleVar, VarReloc};
 use super::mods::Mods;
 use super::opcode::Opcode;
 use super::operand::{CBank, Imm, MemRef, Operand, RegUse, Space, SpecialReg};
@@ -51,6 +51,18 @@ pub fn parse_module(text: &str) -> Result<Module, ParseError> {
     while p.line < p.lines.len() {
         if p.lines[p.line].is_empty() {
             p.line += 1;
+            continue;
+        }
+        if matches!(p.lines[p.line].first(), Some(Tok { t: T::Word(w), .. }) if w == "var") {
+            let v = p.var()?;
+            if module.var(&v.name).is_some() {
+                return Err(ParseError {
+                    line: p.line,
+                    col: 1,
+                    message: format!("variable ${} defined twice", v.name),
+                });
+            }
+            module.vars.push(v);
             continue;
         }
         let f = p.function()?;
@@ -301,6 +313,79 @@ fn parse_imm(s: &str, neg: bool) -> Option<Imm> {
 impl Parser {
     fn cur(&self) -> Cur<'_> {
         Cur { toks: &self.lines[self.line], pos: 0, line: self.line + 1 }
+    }
+
+    /// `var SPACE $name SIZE ALIGN [0xHEXBYTES]`.
+    fn var(&mut self) -> Result<ModuleVar, ParseError> {
+        let mut c = self.cur();
+        c.next();
+        let space = match c.next() {
+            Some(T::Word(w)) => match Space::from_name(w) {
+                Some(s @ (Space::Global | Space::Const | Space::Shared)) => s,
+                _ => return c.err_prev(format!("`{w}` is not a variable space (global, const, shared)")),
+            },
+            t => return c.err_prev(format!("expected a space, found {}", describe(t))),
+        };
+        let name = match c.next() {
+            Some(T::Sym(w)) => w.clone(),
+            t => return c.err_prev(format!("expected `$name`, found {}", describe(t))),
+        };
+        let num = |c: &mut Cur<'_>, what: &str| -> Result<u64, ParseError> {
+            match c.next() {
+                Some(T::Num(n)) => match parse_int(n, false) {
+                    Some(v) if v >= 0 => Ok(v as u64),
+                    _ => c.err_prev(format!("bad {what} `{n}`")),
+                },
+                t => c.err_prev(format!("expected the {what}, found {}", describe(t))),
+            }
+        };
+        let size = num(&mut c, "size")?;
+        let align = num(&mut c, "alignment")?;
+        if !align.is_power_of_two() || align > 1 << 16 {
+            return c.err_prev(format!("alignment {align} is not a power of two up to 65536"));
+        }
+        let mut init = Vec::new();
+        if let Some(T::Num(h)) = c.peek() {
+            c.next();
+            let Some(hex) = h.strip_prefix("0x").filter(|x| x.len() % 2 == 0) else {
+                return c.err_prev("expected the initial bytes as 0x followed by pairs of hex digits");
+            };
+            for i in (0..hex.len()).step_by(2) {
+                match u8::from_str_radix(&hex[i..i + 2], 16) {
+                    Ok(b) => init.push(b),
+                    Err(_) => return c.err_prev("bad hex digit in the initial bytes"),
+                }
+            }
+        }
+        if init.len() as u64 > size {
+            return c.err_prev(format!("{} initial bytes for a {size}-byte variable", init.len()));
+        }
+        let mut relocs = Vec::new();
+        while matches!(c.peek(), Some(T::Word(w)) if w == "reloc") {
+            c.next();
+            let offset = num(&mut c, "relocation offset")?;
+            let width = num(&mut c, "relocation width")?;
+            if !matches!(width, 4 | 8) || offset + width > size {
+                return c.err_prev(format!("a {width}-byte relocation at {offset} does not fit"));
+            }
+            let sym = match c.next() {
+                Some(T::Sym(w)) => w.clone(),
+                t => return c.err_prev(format!("expected `$name`, found {}", describe(t))),
+            };
+            let neg = if c.eat('-') {
+                true
+            } else {
+                c.expect('+')?;
+                false
+            };
+            let a = num(&mut c, "addend")? as i64;
+            relocs.push(VarReloc { offset, size: width as u8, sym, addend: if neg { a.wrapping_neg() } else { a } });
+        }
+        if !c.at_end() {
+            return c.err(format!("expected end of line, found {}", describe(c.peek())));
+        }
+        self.line += 1;
+        Ok(ModuleVar { name, space, size, align: align as u32, init, relocs })
     }
 
     fn function(&mut self) -> Result<Function, ParseError> {

@@ -14,6 +14,23 @@ use super::reg::Reg;
 
 impl fmt::Display for Module {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for v in &self.vars {
+            write!(f, "var {} ${} {} {}", v.space.name(), v.name, v.size, v.align)?;
+            if !v.init.is_empty() {
+                f.write_str(" 0x")?;
+                for b in &v.init {
+                    write!(f, "{b:02x}")?;
+                }
+            }
+            for r in &v.relocs {
+                let sign = if r.addend < 0 { '-' } else { '+' };
+                write!(f, " reloc {} {} ${} {sign} {}", r.offset, r.size, r.sym, r.addend.unsigned_abs())?;
+            }
+            f.write_str("\n")?;
+        }
+        if !self.vars.is_empty() && !self.functions.is_empty() {
+            f.write_str("\n")?;
+        }
         for (i, func) in self.functions.iter().enumerate() {
             if i > 0 {
                 f.write_str("\n")?;

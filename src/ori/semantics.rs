@@ -12,22 +12,32 @@
 //!
 //! Exactness:
 //! - Integers wrap at the type width; `.sat` on `s32` add/sub saturates.
-//! - Floats (f32, f64) are correctly rounded in `rn/rz/rm/rp` by [`super::float`]; NaN
+//! - Floats (f16, f32, f64) are correctly rounded in `rn/rz/rm/rp` by [`super::float`]; NaN
 //!   results are canonical; `.ftz` flushes subnormal inputs and results; `.sat` clamps to
-//!   [0, 1] with NaN to 0. f16 and approximate operations (`MUFU`, `.approx`) are
-//!   [`EvalError::Unsupported`], never silently approximated.
+//!   [0, 1] with NaN to 0. f16 arithmetic rounds once, in binary16. bf16 and packed types
+//!   are not modelled.
 //! - Integer division by zero gives all ones (unsigned) / -1 (signed), remainder by zero the
 //!   dividend; `MIN / -1` wraps. PTX leaves these undefined; these values are ours and are to
 //!   be calibrated against hardware.
 //! - Shifts: amounts are unsigned; amounts ≥ width give 0 (left, logical right) or the sign
 //!   fill (arithmetic right).
 //! - Values wider than 64 bits are unsupported here.
+//! - Carry chains (`addc`, `subc`, `madc`) take the carry/borrow in as a predicate source and
+//!   give it out as a second, predicate destination.
+//! - `rcp`/`sqrt` with a rounding mode are exact (correctly rounded). Approximate functions
+//!   (`.approx` `rcp sqrt rsqrt ex2 lg2 sin cos tanh`, SASS `MUFU`) are computed in host `f64`
+//!   (Rust's `std` functions, deterministic on one host) and rounded to nearest f32: the result
+//!   is within 1 ulp of the true value, whereas the hardware's MUFU is specified to 2 ulp
+//!   (ex2, rsqrt, rcp), 2^-20.5 absolute error in [-pi, pi] (sin, cos) or 2^-10.987 relative
+//!   (tanh); compare them with a tolerance. `div.approx`/`div.full` is computed correctly
+//!   rounded (within PTX's 2 ulp bound). Approximate f64 forms (`rcp.approx.ftz.f64`,
+//!   `rsqrt.approx.f64`) are computed the same way in f64.
 
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::float::{self, F32, F64, Format};
-use super::mods::{BoolOp, Cmp, Dir, Flag, Half, Mods, Rnd, Ty};
+use super::float::{self, BF16, F16, F32, F64, Format};
+use super::mods::{BoolOp, Cmp, Dir, Flag, Half, Mods, Mufu, Rnd, SubOp, Ty};
 use super::opcode::{Opcode, Sem};
 
 /// A register value: a predicate, or up to 64 data bits (32-bit values in the low half).
@@ -127,6 +137,8 @@ fn sext(v: u64, bits: u32) -> i64 {
 
 fn fmt_of(t: Ty) -> Result<Format, EvalError> {
     match t {
+        Ty::F16 => Ok(F16),
+        Ty::BF16 => Ok(BF16),
         Ty::F32 => Ok(F32),
         Ty::F64 => Ok(F64),
         t => Err(EvalError::Unsupported(format!("float type {t}"))),
@@ -137,6 +149,11 @@ fn fmt_of(t: Ty) -> Result<Format, EvalError> {
 pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
     let info = op.info();
     let ty = mods.ty.or(info.default_ty);
+    if let Some(pt @ (Ty::F16x2 | Ty::BF16x2)) = ty
+        && !matches!(info.sem, Sem::Mov | Sem::Selp | Sem::Cvt | Sem::None)
+    {
+        return packed(op, mods, args, if pt == Ty::F16x2 { Ty::F16 } else { Ty::BF16 });
+    }
     let need = |n: usize| -> Result<(), EvalError> {
         if args.len() == n {
             Ok(())
@@ -147,7 +164,238 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
     let ty_or = |d: Ty| ty.unwrap_or(d);
     match info.sem {
         Sem::None => Err(EvalError::NotPure(op)),
-        Sem::Mufu => Err(EvalError::Unsupported(format!("`{op}` is approximate"))),
+        Sem::Mufu => {
+            need(1)?;
+            let func = mods.mufu.ok_or_else(|| EvalError::BadOperands("MUFU needs a function".into()))?;
+            Ok(vec![Val::Bits(approx(F32, func, args[0], mods))])
+        }
+        Sem::Rcp | Sem::Sqrt | Sem::Rsqrt | Sem::Ex2 | Sem::Lg2 | Sem::Sin | Sem::Cos | Sem::Tanh => {
+            need(1)?;
+            let f = fmt_of(ty_or(Ty::F32))?;
+            let exact = !mods.has(Flag::Approx) && mods.rnd.is_some();
+            let r = match info.sem {
+                Sem::Rcp if exact => fout(
+                    f,
+                    float::div(
+                        f,
+                        float::convert(F64, f, 1f64.to_bits(), Rnd::Rn),
+                        farg(f, args[0], mods),
+                        rnd_of(mods),
+                    ),
+                    mods,
+                ),
+                Sem::Sqrt if exact => fout(f, float::sqrt(f, farg(f, args[0], mods), rnd_of(mods)), mods),
+                s => {
+                    let func = match s {
+                        Sem::Rcp => Mufu::Rcp,
+                        Sem::Sqrt => Mufu::Sqrt,
+                        Sem::Rsqrt => Mufu::Rsq,
+                        Sem::Ex2 => Mufu::Ex2,
+                        Sem::Lg2 => Mufu::Lg2,
+                        Sem::Sin => Mufu::Sin,
+                        Sem::Cos => Mufu::Cos,
+                        _ => Mufu::Tanh,
+                    };
+                    approx(f, func, args[0], mods)
+                }
+            };
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::Addc | Sem::Subc | Sem::Madc => {
+            let n = if info.sem == Sem::Madc { 4 } else { 3 };
+            need(n)?;
+            let t = ty_or(Ty::U32);
+            let w = t.bits();
+            let cin = u64::from(pred_arg(args[n - 1]));
+            let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));
+            let wide = |x: u64| -> u128 { u128::from(x) };
+            let (r, carry) = match info.sem {
+                Sem::Addc => {
+                    let s = wide(a) + wide(b) + wide(cin);
+                    (s as u64 & mask(w), (s >> w) & 1 == 1)
+                }
+                Sem::Subc => {
+                    let s = wide(b) + wide(cin);
+                    ((a.wrapping_sub(s as u64)) & mask(w), wide(a) < s)
+                }
+                _ => {
+                    let p = if t.is_signed() {
+                        (i128::from(sext(a, w)) * i128::from(sext(b, w))) as u128
+                    } else {
+                        wide(a) * wide(b)
+                    };
+                    let p = match mods.half.unwrap_or(Half::Lo) {
+                        Half::Hi => (p >> w) as u64 & mask(w),
+                        _ => p as u64 & mask(w),
+                    };
+                    let s = wide(p) + wide(int_arg(args[2], w)) + wide(cin);
+                    (s as u64 & mask(w), (s >> w) & 1 == 1)
+                }
+            };
+            Ok(vec![Val::Bits(r), Val::Pred(carry)])
+        }
+        Sem::Bfe => {
+            need(3)?;
+            let t = ty_or(Ty::U32);
+            let w = t.bits();
+            let a = int_arg(args[0], w);
+            let pos = int_arg(args[1], 32) & 0xFF;
+            let len = int_arg(args[2], 32) & 0xFF;
+            let msb = pos.saturating_add(len).saturating_sub(1).min(u64::from(w) - 1);
+            let sbit = if t.is_signed() && len != 0 { (a >> msb) & 1 } else { 0 };
+            let mut r = 0u64;
+            for i in 0..u64::from(w) {
+                let bit = if i < len && pos + i < u64::from(w) { (a >> (pos + i)) & 1 } else { sbit };
+                r |= bit << i;
+            }
+            Ok(vec![Val::Bits(r & mask(w))])
+        }
+        Sem::Bfi => {
+            need(4)?;
+            let t = ty_or(Ty::B32);
+            let w = u64::from(t.bits());
+            let (a, b) = (int_arg(args[0], t.bits()), int_arg(args[1], t.bits()));
+            let pos = int_arg(args[2], 32) & 0xFF;
+            let len = int_arg(args[3], 32) & 0xFF;
+            let mut r = b;
+            for i in 0..len {
+                if pos + i >= w {
+                    break;
+                }
+                r = (r & !(1 << (pos + i))) | (((a >> i) & 1) << (pos + i));
+            }
+            Ok(vec![Val::Bits(r & mask(t.bits()))])
+        }
+        Sem::Bfind => {
+            need(1)?;
+            let t = ty_or(Ty::U32);
+            let w = t.bits();
+            let mut a = int_arg(args[0], w);
+            if t.is_signed() && (a >> (w - 1)) & 1 == 1 {
+                a = !a & mask(w);
+            }
+            let r = if a == 0 {
+                0xFFFF_FFFF
+            } else {
+                let idx = u64::from(63 - a.leading_zeros());
+                if mods.sub == Some(SubOp::ShiftAmt) { u64::from(w - 1) - idx } else { idx }
+            };
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::Fns => {
+            need(3)?;
+            let mask_v = int_arg(args[0], 32);
+            let base = int_arg(args[1], 32);
+            let offset = sext(int_arg(args[2], 32), 32);
+            if base >= 32 {
+                return Ok(vec![Val::Bits(0xFFFF_FFFF)]);
+            }
+            // PTX fns: find the n-th set bit (n = |offset|), searching up (offset > 0) or down
+            // (offset < 0) from `base`; offset 0 asks whether `base` itself is set.
+            let r = if offset == 0 {
+                if (mask_v >> base) & 1 == 1 { base } else { 0xFFFF_FFFF }
+            } else {
+                let mut n = offset.unsigned_abs();
+                let mut found = 0xFFFF_FFFF;
+                let mut pos = base as i64;
+                while (0..32).contains(&pos) {
+                    if (mask_v >> pos) & 1 == 1 {
+                        n -= 1;
+                        if n == 0 {
+                            found = pos as u64;
+                            break;
+                        }
+                    }
+                    pos += if offset > 0 { 1 } else { -1 };
+                }
+                found
+            };
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::Bmsk => {
+            need(2)?;
+            let (mut a, mut b) = (int_arg(args[0], 32), int_arg(args[1], 32));
+            if mods.sub == Some(SubOp::Wrap) {
+                a &= 31;
+                b &= 31;
+            } else {
+                a = a.min(32);
+                b = b.min(32);
+            }
+            let hi = (a + b).min(32);
+            let r = (mask(hi as u32) & !mask(a as u32)) & 0xFFFF_FFFF;
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::ShfPtx => {
+            need(3)?;
+            let dir = mods.dir.ok_or_else(|| EvalError::BadOperands("shf needs a direction".into()))?;
+            let (lo, hi, n) = (int_arg(args[0], 32), int_arg(args[1], 32), int_arg(args[2], 32));
+            let n = if mods.sub == Some(SubOp::Clamp) { n.min(32) } else { n & 31 };
+            let v = (hi << 32) | lo;
+            let r = match dir {
+                Dir::L => ((v << n) >> 32) & 0xFFFF_FFFF,
+                Dir::R => (v >> n) & 0xFFFF_FFFF,
+            };
+            Ok(vec![Val::Bits(r)])
+        }
+        Sem::Sad => {
+            need(3)?;
+            let t = ty_or(Ty::U32);
+            let w = t.bits();
+            let (a, b, c) = (int_arg(args[0], w), int_arg(args[1], w), int_arg(args[2], w));
+            let d = if t.is_signed() { sext(a, w).abs_diff(sext(b, w)) } else { a.abs_diff(b) };
+            Ok(vec![Val::Bits(d.wrapping_add(c) & mask(w))])
+        }
+        Sem::Copysign => {
+            need(2)?;
+            let f = fmt_of(ty_or(Ty::F32))?;
+            let sign = 1u64 << (f.bits - 1);
+            let (a, b) = (int_arg(args[0], f.bits), int_arg(args[1], f.bits));
+            Ok(vec![Val::Bits((b & !sign) | (a & sign))])
+        }
+        Sem::Testp => {
+            need(1)?;
+            let f = fmt_of(ty_or(Ty::F32))?;
+            let a = int_arg(args[0], f.bits);
+            let nan = float::is_nan(f, a);
+            let exp_all = (a >> f.frac) & mask(f.exp) == mask(f.exp);
+            let inf = exp_all && !nan;
+            let zero = a & !(1u64 << (f.bits - 1)) == 0;
+            let sub = float::is_subnormal(f, a);
+            let r = match mods.sub {
+                Some(SubOp::Finite) => !exp_all,
+                Some(SubOp::Infinite) => inf,
+                Some(SubOp::Number) => !nan,
+                Some(SubOp::NotANumber) => nan,
+                Some(SubOp::Normal) => !exp_all && !zero && !sub,
+                Some(SubOp::Subnormal) => sub,
+                _ => return Err(EvalError::BadOperands("testp needs a class".into())),
+            };
+            Ok(vec![Val::Pred(r)])
+        }
+        Sem::Dp4a | Sem::Dp2a => {
+            need(3)?;
+            let (Some(ta), Some(tb)) = (ty, mods.src_ty) else {
+                return Err(EvalError::BadOperands("dp4a/dp2a need two types".into()));
+            };
+            let (a, b, c) = (int_arg(args[0], 32), int_arg(args[1], 32), int_arg(args[2], 32));
+            let part = |v: u64, i: u32, bits: u32, signed: bool| -> i64 {
+                let x = (v >> (i * bits)) & mask(bits);
+                if signed { sext(x, bits) } else { x as i64 }
+            };
+            let mut acc = c as i64;
+            if info.sem == Sem::Dp4a {
+                for i in 0..4 {
+                    acc = acc.wrapping_add(part(a, i, 8, ta.is_signed()) * part(b, i, 8, tb.is_signed()));
+                }
+            } else {
+                let off = if mods.half == Some(Half::Hi) { 2 } else { 0 };
+                for i in 0..2 {
+                    acc = acc.wrapping_add(part(a, i, 16, ta.is_signed()) * part(b, i + off, 8, tb.is_signed()));
+                }
+            }
+            Ok(vec![Val::Bits(acc as u64 & mask(32))])
+        }
         Sem::Mov => {
             need(1)?;
             let t = ty_or(Ty::B32);
@@ -212,9 +460,11 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             need(2)?;
             let t = ty_or(Ty::U32);
             if t.is_float() {
-                if info.sem == Sem::Rem || mods.has(Flag::Approx) || mods.rnd.is_none() {
-                    return Err(EvalError::Unsupported(format!("`{op}` without a rounding mode is approximate")));
+                if info.sem == Sem::Rem {
+                    return Err(EvalError::Unsupported(format!("`{op}` on floats")));
                 }
+                // `.approx`/`.full` (no rounding mode): computed correctly rounded, which is
+                // within PTX's stated error bounds (see the module doc).
                 let f = fmt_of(t)?;
                 let r = float::div(f, farg(f, args[0], mods), farg(f, args[1], mods), mods.rnd.unwrap_or(Rnd::Rn));
                 return Ok(vec![Val::Bits(fout(f, r, mods))]);
@@ -421,6 +671,24 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             need(3)?;
             let (a, sel, b) = (int_arg(args[0], 32), int_arg(args[1], 32), int_arg(args[2], 32));
             let src = (b << 32) | a;
+            if let Some(mode) = mods.sub {
+                let byte = |i: u64| (src >> (8 * (i & 7))) & 0xFF;
+                let s = sel & 3;
+                let idx: [u64; 4] = match mode {
+                    SubOp::F4e => [s, s + 1, s + 2, s + 3],
+                    SubOp::B4e => [s, s.wrapping_sub(1) & 7, s.wrapping_sub(2) & 7, s.wrapping_sub(3) & 7],
+                    SubOp::Rc8 => [s; 4],
+                    SubOp::Ecl => [s, s.max(1), s.max(2), 3],
+                    SubOp::Ecr => [0, s.min(1), s.min(2), s],
+                    SubOp::Rc16 => {
+                        let h = (s & 1) * 2;
+                        [h, h + 1, h, h + 1]
+                    }
+                    m => return Err(EvalError::BadOperands(format!("prmt mode `{m}`"))),
+                };
+                let r = idx.iter().enumerate().fold(0u64, |r, (i, &k)| r | (byte(k) << (8 * i)));
+                return Ok(vec![Val::Bits(r)]);
+            }
             let mut r = 0u64;
             for i in 0..4 {
                 let s = (sel >> (4 * i)) & 0xF;
@@ -438,6 +706,54 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             Ok(vec![Val::Bits(convert(dt, st, args[0], mods)?)])
         }
     }
+}
+
+/// A packed `f16x2`/`bf16x2` operation: the scalar operation (type `elem`) on the low halves
+/// and on the high halves (data sources split; predicate sources shared), results packed low
+/// half first.
+fn packed(op: Opcode, mods: &Mods, args: &[Arg], elem: Ty) -> R {
+    let half = |hi: bool| -> Vec<Arg> {
+        args.iter()
+            .map(|a| match a.val {
+                Val::Bits(b) => Arg { val: Val::Bits(if hi { (b >> 16) & 0xFFFF } else { b & 0xFFFF }), ..*a },
+                Val::Pred(_) => *a,
+            })
+            .collect()
+    };
+    let m16 = Mods { ty: Some(elem), ..mods.clone() };
+    let (lo, hi) = (eval(op, &m16, &half(false))?, eval(op, &m16, &half(true))?);
+    Ok(lo
+        .iter()
+        .zip(&hi)
+        .map(|(l, h)| match (l, h) {
+            (Val::Bits(l), Val::Bits(h)) => Val::Bits((l & 0xFFFF) | ((h & 0xFFFF) << 16)),
+            (l, _) => *l,
+        })
+        .collect())
+}
+
+fn rnd_of(mods: &Mods) -> Rnd {
+    mods.rnd.map_or(Rnd::Rn, Rnd::direction)
+}
+
+/// An approximate special function (see the module doc for the precision): computed in host
+/// `f64`, rounded to nearest in format `f`, `.ftz` applied to the input and the result.
+fn approx(f: Format, func: Mufu, a: Arg, mods: &Mods) -> u64 {
+    let x = float::convert(f, F64, farg(f, a, mods), Rnd::Rn);
+    let x = f64::from_bits(x);
+    let r = match func {
+        Mufu::Rcp => 1.0 / x,
+        Mufu::Rsq => 1.0 / x.sqrt(),
+        Mufu::Sqrt => x.sqrt(),
+        Mufu::Sin => x.sin(),
+        Mufu::Cos => x.cos(),
+        Mufu::Ex2 => x.exp2(),
+        Mufu::Lg2 => x.log2(),
+        Mufu::Tanh => x.tanh(),
+    };
+    let bits = if r.is_nan() { float::canonical_nan(F64) } else { r.to_bits() };
+    let out = float::convert(F64, f, bits, Rnd::Rn);
+    if mods.has(Flag::Ftz) { float::flush(f, out) } else { out }
 }
 
 fn pred_arg(a: Arg) -> bool {
@@ -489,6 +805,13 @@ fn fout(f: Format, mut r: u64, mods: &Mods) -> u64 {
     }
     if mods.has(Flag::Ftz) {
         r = float::flush(f, r);
+    }
+    if mods.has(Flag::Relu) {
+        if float::is_nan(f, r) {
+            r = float::canonical_nan(f);
+        } else if r & (1u64 << (f.bits - 1)) != 0 {
+            r = 0;
+        }
     }
     r
 }

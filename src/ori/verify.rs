@@ -857,7 +857,7 @@ mod tests {
             "func @f() {\nbb0:\n    call @g, %r1\n    ret\n}\nfunc @g(%rd0) {\nbb0:\n    ret\n}\n",
             "argument 0 is r32, @g takes r64",
         );
-        let m = Module { functions: vec![parse_function(OK).unwrap(), parse_function(OK).unwrap()] };
+        let m = Module { vars: vec![], functions: vec![parse_function(OK).unwrap(), parse_function(OK).unwrap()] };
         assert!(verify_module(&m).unwrap_err().to_string().contains("function defined twice"));
     }
 }

@@ -11,6 +11,8 @@ use ptxas_rs::ori::{
     Ty,
 };
 
+mod ops;
+
 use super::postdom::PostDom;
 use super::{ErrorKind, ExecConfig, ExecError, Outputs, ThreadId};
 use crate::launch::LaunchSpec;
@@ -69,6 +71,36 @@ struct Warp {
     regs: Vec<u32>,
     prev: [Option<Block>; WARP],
     state: WarpState,
+    /// The function the warp executes now (index into the module).
+    fidx: usize,
+    /// Lanes that returned from the current callee (they wait for the others).
+    returned: u32,
+    /// The current callee's return values, per value, per lane.
+    ret_vals: Vec<[u128; WARP]>,
+    /// The callers' suspended state, innermost last.
+    frames: Vec<Frame>,
+}
+
+/// A caller suspended at a call.
+struct Frame {
+    fidx: usize,
+    stack: Vec<Entry>,
+    regs: Vec<u32>,
+    prev: [Option<Block>; WARP],
+    returned: u32,
+    ret_vals: Vec<[u128; WARP]>,
+    /// The call's destinations (caller registers).
+    dsts: Vec<Reg>,
+    /// The call's argument values, per argument, per lane.
+    args: Vec<[u128; WARP]>,
+    /// Lanes of an indirect call still to call their (different) targets: (function, lanes).
+    pending: Vec<(usize, u32)>,
+}
+
+/// Per-function tables.
+struct FnInfo {
+    slots: Slots,
+    pdom: PostDom,
 }
 
 struct Cta {
@@ -89,12 +121,17 @@ struct Loc {
 type Er = (ErrorKind, Option<u32>);
 
 struct Engine<'a> {
+    module: &'a Module,
     f: &'a Function,
+    fns: Vec<FnInfo>,
+    cur: usize,
     spec: &'a LaunchSpec,
     config: &'a ExecConfig,
-    slots: Slots,
-    pdom: PostDom,
     mem: LaunchMemory,
+    /// Global addresses of module `global` variables.
+    global_syms: HashMap<String, u64>,
+    /// Offsets of module `const` variables in the user constant bank.
+    const_syms: HashMap<String, u64>,
     shared_syms: HashMap<String, u64>,
     shared_size: usize,
     steps: u64,
@@ -110,8 +147,9 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
     })?;
     let fail = |kind| ExecError { function: f.name.clone(), inst: None, thread: None, kind };
     if config.verify {
-        ptxas_rs::ori::verify_function(f).map_err(|e| fail(ErrorKind::Invalid(e.to_string())))?;
+        ptxas_rs::ori::verify_module(module).map_err(|e| fail(ErrorKind::Invalid(e.to_string())))?;
     }
+    let kidx = module.functions.iter().position(|g| g.name == f.name).unwrap_or(0);
     if !f.params.is_empty() {
         return Err(fail(ErrorKind::Unsupported(
             "a kernel with register parameters (kernels read parameters from param space or c[0])".into(),
@@ -120,23 +158,105 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
     if f.entry().is_none() {
         return Err(fail(ErrorKind::Invalid("the function has no blocks".into())));
     }
-    let cfg = Cfg::compute(f);
+    let fns = module
+        .functions
+        .iter()
+        .map(|g| FnInfo { slots: Slots::new(g), pdom: PostDom::compute(g, &Cfg::compute(g)) })
+        .collect();
+    // Shared memory: the configured symbols, then the module's static shared variables, in
+    // order at their alignment; dynamic shared memory (size-0 variables) at the next multiple
+    // of 16.
+    let mut statics: Vec<(String, u32, u32)> = config.shared_symbols.clone();
+    let mut dynamic = Vec::new();
+    for v in module.vars.iter().filter(|v| v.space == Space::Shared) {
+        if v.size == 0 {
+            dynamic.push(v.name.clone());
+        } else {
+            statics.push((v.name.clone(), v.size as u32, v.align));
+        }
+    }
     let mut shared_syms = HashMap::new();
     let mut off = 0u64;
-    for (name, size, align) in &config.shared_symbols {
+    for (name, size, align) in &statics {
         let a = u64::from((*align).max(1));
         off = off.div_ceil(a) * a;
         shared_syms.insert(name.clone(), off);
         off += u64::from(*size);
     }
-    let shared_size = (off.div_ceil(16) * 16 + u64::from(spec.shared_bytes)) as usize;
+    let dyn_base = off.div_ceil(16) * 16;
+    for name in dynamic {
+        shared_syms.insert(name, dyn_base);
+    }
+    let shared_size = (dyn_base + u64::from(spec.shared_bytes)) as usize;
+    let mut mem = LaunchMemory::new(spec, config.bank0, config.local_bytes);
+    // Module global variables follow the spec's buffers (whose addresses do not move).
+    let prefix = |n: &str| format!("@{n}");
+    let mut buffers: Vec<(String, Vec<u8>)> = spec.generate_buffers().into_iter().collect();
+    for v in module.vars.iter().filter(|v| v.space == Space::Global) {
+        let mut bytes = v.init.clone();
+        bytes.resize(v.size as usize, 0);
+        buffers.push((prefix(&v.name), bytes));
+    }
+    mem.global = crate::memory::GlobalMemory::from_buffers(buffers);
+    let global_syms: HashMap<String, u64> = module
+        .vars
+        .iter()
+        .filter(|v| v.space == Space::Global)
+        .filter_map(|v| mem.global.address_of(&prefix(&v.name)).map(|a| (v.name.clone(), a)))
+        .collect();
+    let mut const_syms = HashMap::new();
+    let mut bank = Vec::new();
+    for v in module.vars.iter().filter(|v| v.space == Space::Const) {
+        let a = (v.align.max(1)) as usize;
+        let o = bank.len().div_ceil(a) * a;
+        bank.resize(o, 0);
+        bank.extend_from_slice(&v.init);
+        bank.resize(o + v.size as usize, 0);
+        const_syms.insert(v.name.clone(), o as u64);
+    }
+    // Addresses stored in initial contents.
+    for v in &module.vars {
+        for r in &v.relocs {
+            let target = global_syms
+                .get(&r.sym)
+                .or_else(|| const_syms.get(&r.sym))
+                .or_else(|| shared_syms.get(&r.sym))
+                .copied()
+                .ok_or_else(|| {
+                    fail(ErrorKind::Invalid(format!("${} refers to unknown variable ${}", v.name, r.sym)))
+                })?;
+            let value = target.wrapping_add(r.addend as u64);
+            let bytes = &value.to_le_bytes()[..usize::from(r.size.min(8))];
+            match v.space {
+                Space::Global => {
+                    let base = global_syms.get(&v.name).copied().unwrap_or(0);
+                    mem.global
+                        .store(base + r.offset, u32::from(r.size), u128::from(value))
+                        .map_err(|f| fail(ErrorKind::Fault(f)))?;
+                }
+                Space::Const => {
+                    let o = (const_syms.get(&v.name).copied().unwrap_or(0) + r.offset) as usize;
+                    if let Some(dst) = bank.get_mut(o..o + bytes.len()) {
+                        dst.copy_from_slice(bytes);
+                    }
+                }
+                _ => return Err(fail(ErrorKind::Unsupported(format!("initialised {} variable", v.space.name())))),
+            }
+        }
+    }
+    if !bank.is_empty() {
+        mem.banks.insert(USER_CONST_BANK, Region::with_bytes(MemSpace::Const(USER_CONST_BANK), bank, false));
+    }
     let mut e = Engine {
+        module,
         f,
+        fns,
+        cur: kidx,
         spec,
         config,
-        slots: Slots::new(f),
-        pdom: PostDom::compute(f, &cfg),
-        mem: LaunchMemory::new(spec, config.bank0, config.local_bytes),
+        mem,
+        global_syms,
+        const_syms,
         shared_syms,
         shared_size,
         steps: 0,
@@ -187,9 +307,13 @@ impl Engine<'_> {
                     exited: 0,
                     live_init: mask,
                     stack: vec![Entry { block: entry, idx: 0, rpc: None, mask, parked: false }],
-                    regs: vec![0; self.slots.total as usize * WARP],
+                    regs: vec![0; self.fns[self.cur].slots.total as usize * WARP],
                     prev: [None; WARP],
                     state: WarpState::Running,
+                    fidx: self.cur,
+                    returned: 0,
+                    ret_vals: Vec::new(),
+                    frames: Vec::new(),
                 }
             })
             .collect();
@@ -230,7 +354,7 @@ impl Engine<'_> {
     /// Pops finished and reconverged entries; returns the top entry's active mask (0: done).
     fn normalize(w: &mut Warp) -> u32 {
         while let Some(top) = w.stack.last() {
-            let active = top.mask & !w.exited;
+            let active = top.mask & !w.exited & !w.returned;
             if active == 0 || (top.idx == 0 && Some(top.block) == top.rpc) {
                 w.stack.pop();
                 continue;
@@ -240,10 +364,23 @@ impl Engine<'_> {
         0
     }
 
+    /// Makes function `i` the one executing.
+    fn set_fn(&mut self, i: usize) {
+        self.cur = i;
+        self.f = &self.module.functions[i];
+    }
+
     fn run_warp(&mut self, cta: &mut Cta, w: &mut Warp) -> Result<(), ExecError> {
+        self.set_fn(w.fidx);
         loop {
             let active = Self::normalize(w);
             if active == 0 {
+                if !w.frames.is_empty() {
+                    if let Err((kind, lane)) = self.return_to_caller(w) {
+                        return Err(self.error(cta.id, w, None, lane, kind));
+                    }
+                    continue;
+                }
                 w.state = WarpState::Done;
                 return Ok(());
             }
@@ -305,8 +442,16 @@ impl Engine<'_> {
                 w.state = WarpState::AtBarrier(id, inst);
                 return Ok(false);
             }
-            Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC => {}
-            Call | CALL => return Err((ErrorKind::Unsupported("calls".into()), None)),
+            Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
+            Call | Calli => {
+                if exec != 0 {
+                    return self.call(cta, w, d, exec).map(|()| true);
+                }
+            }
+            CALL => return Err((ErrorKind::Unsupported("ABI-lowered calls (CALL)".into()), None)),
+            Atom | AtomCas => self.atomic(cta, w, d, exec)?,
+            Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
+            Shfl | Vote | Ballot | MatchAny | MatchAll | Redux | Activemask => self.warp_op(cta, w, d, active, exec)?,
             _ => self.pure(cta, w, d, exec)?,
         }
         self.advance(w);
@@ -359,7 +504,7 @@ impl Engine<'_> {
                         Self::goto(w, b, n, active);
                         return Ok(());
                     }
-                    let r = self.pdom.ipdom(b);
+                    let r = self.fns[self.cur].pdom.ipdom(b);
                     for l in 0..WARP {
                         if active >> l & 1 == 1 {
                             w.prev[l] = Some(b);
@@ -378,6 +523,27 @@ impl Engine<'_> {
                     }
                     w.stack.push(Entry { block: target, idx: 0, rpc: r, mask: exec, parked: false });
                     w.stack.push(Entry { block: n, idx: 0, rpc: r, mask: rest, parked: false });
+                }
+                Ok(())
+            }
+            Brx => self.brx(w, d, top, active, exec),
+            Ret if !w.frames.is_empty() => {
+                for (k, o) in d.srcs.iter().enumerate() {
+                    let Operand::Reg(u) = o else { continue };
+                    let loc = self.loc(u.reg)?;
+                    if w.ret_vals.len() <= k {
+                        w.ret_vals.resize(k + 1, [0; WARP]);
+                    }
+                    for l in 0..WARP as u32 {
+                        if exec >> l & 1 == 1 {
+                            w.ret_vals[k][l as usize] = self.read(w, loc, l)?;
+                        }
+                    }
+                }
+                w.returned |= exec;
+                if rest != 0 {
+                    let n = next()?;
+                    Self::goto(w, b, n, rest);
                 }
                 Ok(())
             }
@@ -410,13 +576,13 @@ impl Engine<'_> {
         match r {
             Reg::Virt(v) => {
                 let class = self.f.vregs.get(v).map(|d| d.class);
-                let (Some(c), Some(&slot)) = (class, self.slots.vreg.get(v.index())) else {
+                let (Some(c), Some(&slot)) = (class, self.fns[self.cur].slots.vreg.get(v.index())) else {
                     return Err((ErrorKind::Invalid(format!("unknown virtual register {v}")), None));
                 };
                 Ok(Loc { slot, count: u32::from(c.count.clamp(1, 4)), file: c.file, zero: false })
             }
             Reg::Phys(p) => {
-                let base = self.slots.file.get(&p.file).copied().unwrap_or(0);
+                let base = self.fns[self.cur].slots.file.get(&p.file).copied().unwrap_or(0);
                 let count = u32::from(p.count.clamp(1, 4));
                 if u32::from(p.index) + count > 256 {
                     return Err((ErrorKind::Invalid(format!("register {p} out of range")), None));
@@ -483,6 +649,8 @@ impl Engine<'_> {
             LanemaskGe => !lt & 0xFFFF_FFFF,
             ClockLo | GlobalTimerLo => self.steps & 0xFFFF_FFFF,
             ClockHi | GlobalTimerHi => self.steps >> 32,
+            DynSmemSize => u64::from(self.spec.shared_bytes),
+            TotalSmemSize => self.shared_size as u64,
         }
     }
 
@@ -533,12 +701,44 @@ impl Engine<'_> {
 
     fn pure(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
         let locs: Vec<Loc> = d.dsts.iter().map(|r| self.loc(*r)).collect::<Result<_, _>>()?;
+        // Resolve each source once per instruction: registers to their location, immediates to
+        // their value; only special registers and bank reads are evaluated per lane.
+        enum Pre {
+            Reg(Loc, Arg),
+            Fixed(Arg),
+            PerLane,
+        }
+        let mut pre = Vec::with_capacity(d.srcs.len());
+        for o in &d.srcs {
+            pre.push(match o {
+                Operand::Reg(u) => {
+                    let loc = self.loc(u.reg)?;
+                    if !loc.file.is_pred() && loc.count > 2 {
+                        let m = "a 128-bit operand of a pure operation".into();
+                        return Err((ErrorKind::Unsupported(m), None));
+                    }
+                    Pre::Reg(loc, Arg { val: Val::Bits(0), neg: u.neg, abs: u.abs, not: u.not })
+                }
+                Operand::Imm(imm) => Pre::Fixed(Arg::bits(imm.bits())),
+                _ => Pre::PerLane,
+            });
+        }
+        let mut args = vec![Arg::bits(0); d.srcs.len()];
         for lane in 0..WARP as u32 {
             if exec >> lane & 1 == 0 {
                 continue;
             }
-            let args: Vec<Arg> =
-                d.srcs.iter().enumerate().map(|(i, o)| self.src(w, cta, d, i, o, lane)).collect::<Result<_, _>>()?;
+            for (i, p) in pre.iter().enumerate() {
+                args[i] = match p {
+                    Pre::Reg(loc, a) => {
+                        let v = self.read(w, *loc, lane)?;
+                        let val = if loc.file.is_pred() { Val::Pred(v != 0) } else { Val::Bits(v as u64) };
+                        Arg { val, ..*a }
+                    }
+                    Pre::Fixed(a) => *a,
+                    Pre::PerLane => self.src(w, cta, d, i, &d.srcs[i], lane)?,
+                };
+            }
             let out = semantics::eval(d.opcode, &d.mods, &args).map_err(|e| (ErrorKind::from(e), Some(lane)))?;
             if out.len() != locs.len() {
                 let m = format!("{} results for {} destinations", out.len(), locs.len());
@@ -630,6 +830,8 @@ impl Engine<'_> {
         if let Some(sym) = &m.sym {
             let base = match space {
                 Space::Shared => self.shared_syms.get(sym).copied(),
+                Space::Global => self.global_syms.get(sym).copied(),
+                Space::Const => self.const_syms.get(sym).copied(),
                 _ => None,
             };
             let base = base
@@ -656,6 +858,7 @@ impl Engine<'_> {
         Some(slot.get_or_insert_with(|| Region::zeroed(MemSpace::Local, bytes, true)))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn access(
         &mut self,
         cta: &mut Cta,

@@ -43,16 +43,47 @@
 //!
 //! **Special registers:** tid/ntid/ctaid/nctaid, laneid, warpid (the warp's index in its CTA),
 //! nwarpid (warps per CTA), smid 0, nsmid 1, gridid 0, the lane masks, clocks = the number of
-//! warp-instructions executed so far in the launch.
+//! warp-instructions executed so far in the launch, the dynamic shared size of the spec and the
+//! total shared size.
 //!
 //! # What executes
 //!
 //! Everything pure goes through [`ptxas_rs::ori::semantics::eval`] (the one table of op
 //! meaning); this module only handles `ld`/`st` and `LDG/STG/LDS/STS/LDL/STL/LD/ST` by state
-//! space, `bra`/`BRA`, `exit`/`EXIT`, `ret`/`RET` (ends the thread: the kernel is the outermost
-//! function), `bar`/`BAR` (CTA barrier; operand = barrier id), `phi`, and no-ops (`membar`,
-//! `MEMBAR`, `NOP`, `BSSY`, `BSYNC`, `WARPSYNC`). Calls are not modelled yet
-//! ([`ErrorKind::Unsupported`]).
+//! space, `bra`/`BRA`, `brx`, `exit`/`EXIT`, `ret`/`RET`, `bar`/`BAR` (CTA barrier; operand =
+//! barrier id), `phi`, calls, atomics, address operations, warp operations, and no-ops
+//! (`membar`, `MEMBAR`, `NOP`, `BSSY`, `BSYNC`, `WARPSYNC`, `warpsync`). SASS `CALL` (the
+//! ABI-lowered form) is [`ErrorKind::Unsupported`].
+//!
+//! **Calls** (`call`, `calli`): the executing lanes enter the callee together, with fresh
+//! registers (parameters from the arguments) and their own SIMT stack; the caller is
+//! suspended. `ret` in a callee parks a lane with its return values; when every calling lane
+//! has returned or exited, the caller resumes after the call with the returned lanes' results
+//! in the call's destinations. In the outermost function `ret` ends the thread. An indirect
+//! call (`calli`, target = [`Module::function_address`](ptxas_rs::ori::Module::function_address))
+//! whose lanes name different functions calls them one group at a time, in order of each
+//! group's lowest lane. Nesting deeper than 4096 calls is unsupported.
+//!
+//! **`brx`** sends each lane to the target its index selects; distinct targets diverge like a
+//! branch (reconverging at the immediate post-dominator), the lowest target index first.
+//!
+//! **Atomics** (`atom`, `atomcas`) run lane by lane in ascending lane order, each a complete
+//! read-modify-write; add/min/max use the semantics table (float add rounds to nearest).
+//!
+//! **Warp operations** (`shfl`, `vote`, `ballot`, `matchany`, `matchall`, `redux`,
+//! `activemask`) act on the executing lanes; a member mask naming a live lane that is not
+//! executing is [`ErrorKind::Unsupported`] (undefined on hardware). `shfl` follows PTX's
+//! lane arithmetic with the clamp and segment mask of its `c` operand; a source lane outside
+//! the range leaves the lane's own value and a false predicate; a source lane that is inactive
+//! gives whatever its register holds.
+//!
+//! **Module variables**: `shared` ones are laid out after [`ExecConfig::shared_symbols`] (a
+//! size-0 one is the dynamic shared memory base); `global` ones are allocated after the spec's
+//! buffers (whose addresses do not move) with their initial bytes; `const` ones are laid out
+//! at their alignment in the user constant bank. `mova` gives a variable's space-relative
+//! address; `cvta`/`cvtato` convert shared and local addresses to and from the generic windows
+//! of [`crate::memory`] (const and param have no generic window: unsupported), and `isspacep`
+//! tests them.
 //!
 //! Errors never panic: every ill-formed input (unknown registers, missing fall-through block,
 //! unsupported forms) is an [`ExecError`] naming the function, the instruction in its printed

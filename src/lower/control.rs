@@ -1,0 +1,230 @@
+//! Control flow and synchronisation: `bra`, `brx.idx`, `call` (direct and indirect), `ret`,
+//! `exit`, `bar`/`barrier` (CTA barriers), `bar.warp.sync`, `membar`/`fence`, `nanosleep`.
+//!
+//! Calls follow the ABI in the [`super`] module doc: the callee's frame base is the caller's
+//! frame base plus the caller's frame size (patched in when the caller is complete), `.param`
+//! arguments and results travel by local address, `.reg` ones by value.
+//!
+//! Invariants: `bar.sync a, b` / `barrier.sync a, b` keep the barrier id `a` and drop the
+//! thread count `b` (every live thread of the CTA takes part in this model); `bar.arrive` and
+//! `bar.red` are unsupported; `nanosleep` has no effect.
+
+use super::func::{FnCx, Sym};
+use super::mods::PtxMods;
+use super::{LowerError, Passing, Result};
+use crate::ori::{FuncKind, Imm, Mods, Opcode, Operand, Reg, RegClass, Ty};
+use crate::ptx::ast::{self, ExprKind, ListElem};
+
+impl FnCx<'_> {
+    fn label_of(&self, o: &ast::Operand) -> Result<ast::Ident> {
+        match o {
+            ast::Operand::Expr(ast::Expr { kind: ExprKind::Sym(id, None), .. }) => Ok(id.clone()),
+            _ => self.err("expected a label"),
+        }
+    }
+
+    /// Control-flow and synchronisation instructions.
+    pub(super) fn control(&mut self, i: &ast::Instruction) -> Result<()> {
+        let name = i.opcode.name.as_str();
+        let mut m = PtxMods::of(i, false);
+        match name {
+            "bra" => {
+                self.leftovers(&m)?;
+                let b = self.label_block(&self.label_of(self.operand(i, 0)?)?)?;
+                self.emit(Opcode::Bra, Mods::new(), vec![], vec![Operand::Block(b)])?;
+                Ok(())
+            }
+            "brx" => {
+                m.take(&["idx"]);
+                self.leftovers(&m)?;
+                let idx = self.src(self.operand(i, 0)?, Ty::U32)?;
+                let list = self.label_of(self.operand(i, 1)?)?;
+                let Some(targets) = self.branch_targets.get(&list.name).cloned() else {
+                    return Err(LowerError::at(list.span, format!("`{}` is not a .branchtargets list", list.name)));
+                };
+                let mut srcs = vec![idx];
+                for t in targets {
+                    let b = self.label_block(&ast::Ident { name: t, span: list.span })?;
+                    srcs.push(Operand::Block(b));
+                }
+                self.emit(Opcode::Brx, Mods::new(), vec![], srcs)?;
+                Ok(())
+            }
+            "ret" | "exit" => {
+                self.leftovers(&m)?;
+                if name == "exit" || self.f.kind == FuncKind::Entry {
+                    self.emit(Opcode::Exit, Mods::new(), vec![], vec![])?;
+                } else {
+                    let srcs = self.ret_regs.iter().map(|v| Operand::reg(*v)).collect();
+                    self.emit(Opcode::Ret, Mods::new(), vec![], srcs)?;
+                }
+                Ok(())
+            }
+            "bar" | "barrier" => {
+                if let Some(w) = m.take(&["warp"]) {
+                    let _ = w;
+                    self.leftovers(&m)?;
+                    let mask = self.src(self.operand(i, 0)?, Ty::U32)?;
+                    self.emit(Opcode::Warpsync, Mods::new(), vec![], vec![mask])?;
+                    return Ok(());
+                }
+                if m.take(&["arrive", "red"]).is_some() {
+                    return self.err("`bar.arrive`/`bar.red` are not supported");
+                }
+                m.take(&["cta"]);
+                self.leftovers(&m)?;
+                let id = match i.operands.first() {
+                    Some(o) => self.src(o, Ty::U32)?,
+                    None => Operand::Imm(Imm::Int(0)),
+                };
+                let mut md = Mods::new();
+                md.set(crate::ori::Flag::Sync);
+                self.emit(Opcode::Bar, md, vec![], vec![id])?;
+                Ok(())
+            }
+            "membar" | "fence" => {
+                m.rest.clear();
+                self.emit(Opcode::Membar, Mods::new(), vec![], vec![])?;
+                Ok(())
+            }
+            "nanosleep" => Ok(()),
+            "call" => self.call(i, m),
+            _ => self.err(format!("`{name}` is not supported")),
+        }
+    }
+
+    fn call(&mut self, i: &ast::Instruction, m: PtxMods) -> Result<()> {
+        self.leftovers(&m)?;
+        let ops = &i.operands;
+        let mut k = 0;
+        let rets: Vec<ListElem> = match ops.first() {
+            Some(ast::Operand::List(l, _)) if ops.len() > 1 => {
+                k = 1;
+                l.clone()
+            }
+            _ => Vec::new(),
+        };
+        let target = self.operand(i, k)?;
+        k += 1;
+        let args: Vec<ListElem> = match ops.get(k) {
+            Some(ast::Operand::List(l, _)) => {
+                k += 1;
+                l.clone()
+            }
+            _ => Vec::new(),
+        };
+        let proto = ops.get(k);
+        let ast::Operand::Expr(ast::Expr { kind: ExprKind::Sym(tid, None), .. }) = target else {
+            return self.err("unsupported call target");
+        };
+        // Direct or indirect?
+        let (callee, sig) = match self.lookup(&tid.name) {
+            Some(Sym::Reg(v, _)) => {
+                let Some(ast::Operand::Expr(ast::Expr { kind: ExprKind::Sym(p, None), .. })) = proto else {
+                    return self.err("an indirect call needs a prototype or a call-target list");
+                };
+                let sig = self.protos.get(&p.name).cloned().ok_or_else(|| {
+                    LowerError::at(p.span, format!("`{}` is not a .callprototype or .calltargets label", p.name))
+                })?;
+                (Err(v), sig)
+            }
+            _ => {
+                let name = self.cx.resolve(&tid.name).to_owned();
+                if !self.cx.func_index.contains_key(&name) {
+                    return Err(LowerError::at(tid.span, format!("call to `{}`, which has no body", tid.name)));
+                }
+                let sig = self.cx.sigs.get(&name).cloned().unwrap_or_default();
+                (Ok(name), sig)
+            }
+        };
+        if args.len() != sig.params.len() || rets.len() != sig.rets.len() {
+            return self.err("call arguments do not match the callee's parameters");
+        }
+        let nsp = self.tmp(RegClass::R32);
+        let patch = self.emit(
+            Opcode::Add,
+            Mods::ty(Ty::U32),
+            vec![nsp.into()],
+            vec![Operand::reg(self.sp), Operand::Imm(Imm::Int(0))],
+        )?;
+        self.patch_frame(patch);
+        let mut srcs = vec![Operand::reg(nsp)];
+        for (a, pass) in args.iter().zip(&sig.params) {
+            let ListElem::Expr(e) = a else { return self.err("vector call arguments are not supported") };
+            match pass {
+                Passing::Reg(_, t) => {
+                    let ty = super::types::ty_of(t).unwrap_or(Ty::B32);
+                    srcs.push(self.expr(e, ty)?);
+                }
+                Passing::Mem { size, align } => {
+                    let sym = match &e.kind {
+                        ExprKind::Sym(id, None) => self.lookup(&id.name),
+                        _ => None,
+                    };
+                    let addr = match sym {
+                        Some(Sym::Frame(o)) => self.frame_addr(o)?,
+                        Some(Sym::ParamAddr(v)) => Operand::reg(v),
+                        _ => {
+                            // A value passed to a .param parameter: store it in a fresh slot.
+                            let ty = super::types::bits_ty(*size);
+                            let v = self.expr(e, ty)?;
+                            let o = self.alloc(*size, *align);
+                            let mr = crate::ori::MemRef {
+                                space: crate::ori::Space::Local,
+                                sym: None,
+                                base: Some(self.sp.into()),
+                                offset: o as i64,
+                            };
+                            self.emit(Opcode::St, Mods::ty(ty), vec![], vec![Operand::Mem(mr), v])?;
+                            self.frame_addr(o)?
+                        }
+                    };
+                    srcs.push(addr);
+                }
+            }
+        }
+        let mut dsts: Vec<Reg> = Vec::new();
+        for (r, pass) in rets.iter().zip(&sig.rets) {
+            let ListElem::Expr(e) = r else { return self.err("vector call results are not supported") };
+            match pass {
+                Passing::Reg(c, _) => dsts.push(self.dst(&ast::Operand::Expr(e.clone()), *c)?),
+                Passing::Mem { .. } => {
+                    let sym = match &e.kind {
+                        ExprKind::Sym(id, None) => self.lookup(&id.name),
+                        _ => None,
+                    };
+                    match sym {
+                        Some(Sym::Frame(o)) => {
+                            let a = self.frame_addr(o)?;
+                            srcs.push(a);
+                        }
+                        Some(Sym::ParamAddr(v)) => srcs.push(Operand::reg(v)),
+                        _ => return Err(LowerError::at(e.span, "a .param result must be a .param variable")),
+                    }
+                }
+            }
+        }
+        match callee {
+            Ok(name) => {
+                srcs.insert(0, Operand::Func(name));
+                self.emit(Opcode::Call, Mods::new(), dsts, srcs)?;
+            }
+            Err(v) => {
+                srcs.insert(0, Operand::reg(v));
+                self.emit(Opcode::Calli, Mods::new(), dsts, srcs)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn frame_addr(&mut self, o: u64) -> Result<Operand> {
+        let a = self.tmp(RegClass::R32);
+        self.emit(
+            Opcode::Add,
+            Mods::ty(Ty::U32),
+            vec![a.into()],
+            vec![Operand::reg(self.sp), Operand::Imm(Imm::Int(o as i64))],
+        )?;
+        Ok(Operand::reg(a))
+    }
+}
