@@ -122,6 +122,9 @@ pub fn main(args: &[String]) -> ExitCode {
     if args.first().is_some_and(|a| a == "disasm") {
         return disasm_main(&args[1..]);
     }
+    if args.first().is_some_and(|a| a == "run") {
+        return run_main(&args[1..]);
+    }
     let outcome = run(args);
     // Like ptxas, ignore failures to write (a closed pipe must not turn into a panic).
     let _ = std::io::stdout().lock().write_all(outcome.stdout.as_bytes());
@@ -130,6 +133,32 @@ pub fn main(args: &[String]) -> ExitCode {
         let _ = writeln!(stderr, "{d}");
     }
     ExitCode::from(outcome.status)
+}
+
+/// The executable that implements `ptxas-rs run` (it lives in the `interp` crate, which depends
+/// on this library, so the driver cannot link it and forwards to it, git-subcommand style).
+pub const RUN_TOOL: &str = "ptxas-rs-run";
+
+/// `ptxas-rs run ...`: runs `ptxas-rs-run` found beside the current executable with the same
+/// arguments and returns its exit status; a clear error (exit 2) when it is missing.
+fn run_main(args: &[String]) -> ExitCode {
+    let exe = std::env::current_exe().ok();
+    let tool =
+        exe.as_ref().and_then(|e| e.parent()).map(|d| d.join(format!("{RUN_TOOL}{}", std::env::consts::EXE_SUFFIX)));
+    let Some(tool) = tool.filter(|t| t.is_file()) else {
+        eprintln!(
+            "ptxas-rs run: the `{RUN_TOOL}` executable was not found beside `ptxas-rs`; build it with \
+             `cargo build -p interp --bin {RUN_TOOL}` (same profile as ptxas-rs)"
+        );
+        return ExitCode::from(2);
+    };
+    match std::process::Command::new(&tool).args(args).status() {
+        Ok(st) => ExitCode::from(st.code().map_or(1, |c| c.clamp(0, 255) as u8)),
+        Err(e) => {
+            eprintln!("ptxas-rs run: cannot start {}: {e}", tool.display());
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// `ptxas-rs disasm [--hex] file.cubin` (see [`crate::disasm`]): the listing on stdout; exit 0 when

@@ -7,10 +7,13 @@
 //!
 //! - [`memory`]: the device memory model (global allocations at fixed addresses, shared, local,
 //!   param, constant banks; checked accesses that return a [`memory::Fault`]);
+//! - [`emu`]: the SASS emulator ([`emu::run_cubin`]): real cubins, 32 lanes per
+//!   warp-instruction, BSSY/BSYNC convergence, CTA barriers, an optional hazard checker;
 //! - [`ori_exec`]: the Ori interpreter ([`run_ori`]), SIMT warps with a post-dominator
 //!   reconvergence stack, CTA barriers, a step limit.
 #![deny(missing_docs)]
 
+pub mod emu;
 pub mod launch;
 pub mod memory;
 pub mod ori_exec;

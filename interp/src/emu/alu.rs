@@ -1,0 +1,820 @@
+//! Scalar meanings of the SASS ALU operations: pure functions on 32/64-bit words, one lane at a
+//! time. The warp executor ([`super::exec`]) applies them to the 32 lanes of a warp; the property
+//! tests (`interp/tests/emu_alu.rs`) compare them with independent references.
+//!
+//! Conventions (sm_90, what the hardware does as far as it is documented or observed):
+//! - FP32 arithmetic returns the canonical NaN `0x7fffffff` for any NaN result; FP64 arithmetic
+//!   returns `0x7fffffff_ffffffff`. (Not yet checked on a GPU; recorded here so a golden run can
+//!   confirm or correct it in one place.)
+//! - `.FTZ` flushes denormal inputs and denormal results to zero of the same sign; without it
+//!   FP32 denormals are kept. FP64 never flushes.
+//! - Rounding modes `.RN` (default), `.RZ`, `.RM`, `.RP` are exact: round-to-nearest uses Rust's
+//!   correctly rounded `f32`/`f64` operations, the directed modes take the round-to-nearest
+//!   candidate and correct it by the sign of the exact error (computed error-free with TwoSum).
+//! - MUFU is modelled as the correctly rounded value of the exact function computed in `f64`
+//!   (the hardware is approximate: about 1 ulp for RCP/RSQ/SQRT, 2^-22.5 relative for EX2/LG2,
+//!   2^-20.5 absolute for SIN/COS on [-π, π]); inputs and outputs are flushed to zero, as the
+//!   unit does. Comparisons with a GPU must use a tolerance for MUFU results.
+//!
+//! Invariant: nothing here panics for any input bits.
+
+/// Floating-point rounding mode of an instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rnd {
+    /// To nearest, ties to even (`.RN`, the default).
+    Rn,
+    /// Toward zero (`.RZ`).
+    Rz,
+    /// Toward minus infinity (`.RM`).
+    Rm,
+    /// Toward plus infinity (`.RP`).
+    Rp,
+}
+
+/// The FP32 canonical NaN.
+pub const NAN32: u32 = 0x7fff_ffff;
+/// The FP64 canonical NaN.
+pub const NAN64: u64 = 0x7fff_ffff_ffff_ffff;
+
+/// Whether FP32 bits are a denormal (non-zero, exponent 0).
+pub fn is_denorm32(x: u32) -> bool {
+    x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
+}
+
+/// Flushes an FP32 denormal to a zero of the same sign.
+pub fn ftz32(x: u32) -> u32 {
+    if is_denorm32(x) { x & 0x8000_0000 } else { x }
+}
+
+fn next_up32(x: f32) -> f32 {
+    let b = x.to_bits();
+    if x.is_nan() || x == f32::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f32::from_bits(1);
+    }
+    if b >> 31 == 0 { f32::from_bits(b + 1) } else { f32::from_bits(b - 1) }
+}
+
+fn next_down32(x: f32) -> f32 {
+    -next_up32(-x)
+}
+
+fn next_up64(x: f64) -> f64 {
+    let b = x.to_bits();
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    if b >> 63 == 0 { f64::from_bits(b + 1) } else { f64::from_bits(b - 1) }
+}
+
+fn next_down64(x: f64) -> f64 {
+    -next_up64(-x)
+}
+
+/// Error-free sum: `s + e == a + b` exactly (when no overflow).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
+}
+
+/// Rounds the exact value `s + e` (an f64 pair, `s` = round-to-nearest of the sum) to f32.
+fn round32(s: f64, e: f64, rnd: Rnd) -> f32 {
+    let cand = s as f32;
+    if s.is_nan() {
+        return f32::NAN;
+    }
+    if cand.is_infinite() && s.is_finite() {
+        let pos = s > 0.0;
+        return match (rnd, pos) {
+            (Rnd::Rn, _) => cand,
+            (Rnd::Rz, true) | (Rnd::Rm, true) => f32::MAX,
+            (Rnd::Rz, false) | (Rnd::Rp, false) => f32::MIN,
+            _ => cand,
+        };
+    }
+    if s.is_infinite() {
+        return cand;
+    }
+    let d = (s - f64::from(cand)) + e;
+    if d == 0.0 {
+        return cand;
+    }
+    let up = d > 0.0;
+    match rnd {
+        Rnd::Rn => cand,
+        Rnd::Rp => {
+            if up {
+                next_up32(cand)
+            } else {
+                cand
+            }
+        }
+        Rnd::Rm => {
+            if up {
+                cand
+            } else {
+                next_down32(cand)
+            }
+        }
+        Rnd::Rz => {
+            // Exact value lies between cand and its neighbour in direction `up`.
+            let exact_pos = if cand == 0.0 { up } else { cand > 0.0 };
+            if exact_pos && !up && cand > 0.0 {
+                next_down32(cand)
+            } else if !exact_pos && up && cand < 0.0 {
+                next_up32(cand)
+            } else if cand == 0.0 {
+                if up { 0.0 } else { -0.0 }
+            } else {
+                cand
+            }
+        }
+    }
+}
+
+/// Rounds the exact value `s + e` to f64 (used by DADD/DFMA with a third term).
+fn round64(s: f64, e: f64, rnd: Rnd) -> f64 {
+    if !s.is_finite() || e == 0.0 || rnd == Rnd::Rn {
+        if s.is_infinite() && rnd != Rnd::Rn {
+            // Overflow in a directed mode.
+            let pos = s > 0.0;
+            return match (rnd, pos) {
+                (Rnd::Rz, true) | (Rnd::Rm, true) => f64::MAX,
+                (Rnd::Rz, false) | (Rnd::Rp, false) => f64::MIN,
+                _ => s,
+            };
+        }
+        return s;
+    }
+    let up = e > 0.0;
+    match rnd {
+        Rnd::Rn => s,
+        Rnd::Rp => {
+            if up {
+                next_up64(s)
+            } else {
+                s
+            }
+        }
+        Rnd::Rm => {
+            if up {
+                s
+            } else {
+                next_down64(s)
+            }
+        }
+        Rnd::Rz => {
+            if s > 0.0 && !up {
+                next_down64(s)
+            } else if s < 0.0 && up {
+                next_up64(s)
+            } else {
+                s
+            }
+        }
+    }
+}
+
+fn finish32(r: f32, ftz: bool, sat: bool) -> u32 {
+    if r.is_nan() {
+        return if sat { 0 } else { NAN32 };
+    }
+    let r = if sat { r.clamp(0.0, 1.0) } else { r };
+    let b = r.to_bits();
+    let b = if sat && b == 0x8000_0000 { 0 } else { b };
+    if ftz { ftz32(b) } else { b }
+}
+
+fn in32(x: u32, ftz: bool) -> f32 {
+    f32::from_bits(if ftz { ftz32(x) } else { x })
+}
+
+/// The exact sign of a zero sum `a + b` under rounding `rnd` (IEEE 754: +0 unless both are -0,
+/// or the operands cancel under round-down).
+fn zero_sum_sign(a: f64, b: f64, rnd: Rnd) -> f64 {
+    let both_neg = a.is_sign_negative() && b.is_sign_negative();
+    let cancel_down = a.is_sign_negative() != b.is_sign_negative() && rnd == Rnd::Rm;
+    if both_neg || cancel_down { -0.0 } else { 0.0 }
+}
+
+/// `FADD`: `a + b` (operand modifiers already applied to the bits).
+pub fn fadd(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
+    let (x, y) = (in32(a, ftz), in32(b, ftz));
+    let r = if rnd == Rnd::Rn {
+        x + y
+    } else {
+        let (s, e) = two_sum(f64::from(x), f64::from(y));
+        if s == 0.0 && e == 0.0 { zero_sum_sign(f64::from(x), f64::from(y), rnd) as f32 } else { round32(s, e, rnd) }
+    };
+    finish32(r, ftz, sat)
+}
+
+/// `FMUL`: `a * b`.
+pub fn fmul(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
+    let (x, y) = (in32(a, ftz), in32(b, ftz));
+    let r = if rnd == Rnd::Rn { x * y } else { round32(f64::from(x) * f64::from(y), 0.0, rnd) };
+    finish32(r, ftz, sat)
+}
+
+/// `FFMA`: `a * b + c` with one rounding.
+pub fn ffma(a: u32, b: u32, c: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
+    let (x, y, z) = (in32(a, ftz), in32(b, ftz), in32(c, ftz));
+    let r = if rnd == Rnd::Rn {
+        x.mul_add(y, z)
+    } else {
+        let p = f64::from(x) * f64::from(y);
+        let (s, e) = two_sum(p, f64::from(z));
+        if s == 0.0 && e == 0.0 && p.is_finite() {
+            zero_sum_sign(p, f64::from(z), rnd) as f32
+        } else {
+            round32(s, e, rnd)
+        }
+    };
+    finish32(r, ftz, sat)
+}
+
+fn finish64(r: f64) -> u64 {
+    if r.is_nan() { NAN64 } else { r.to_bits() }
+}
+
+/// `DADD`: `a + b`.
+pub fn dadd(a: u64, b: u64, rnd: Rnd) -> u64 {
+    let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+    let (s, e) = two_sum(x, y);
+    if s == 0.0 && e == 0.0 && rnd != Rnd::Rn {
+        return zero_sum_sign(x, y, rnd).to_bits();
+    }
+    finish64(if rnd == Rnd::Rn || !s.is_finite() { x + y } else { round64(s, e, rnd) })
+}
+
+/// Error-free product: `p + e == a * b` exactly (when no overflow/underflow).
+fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    let e = a.mul_add(b, -p);
+    (p, e)
+}
+
+/// `DMUL`: `a * b`.
+pub fn dmul(a: u64, b: u64, rnd: Rnd) -> u64 {
+    let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+    let (p, e) = two_prod(x, y);
+    finish64(if rnd == Rnd::Rn || !p.is_finite() { p } else { round64(p, e, rnd) })
+}
+
+/// `DFMA`: `a * b + c` with one rounding (directed modes exact except when the product
+/// underflows, where the residual is taken as exact).
+pub fn dfma(a: u64, b: u64, c: u64, rnd: Rnd) -> u64 {
+    let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+    let r = x.mul_add(y, z);
+    if rnd == Rnd::Rn || !r.is_finite() {
+        return finish64(r);
+    }
+    // Error of r: exact = x*y + z; residual = x*y + z - r = fma(x, y, z - r) when z - r is exact.
+    let (d, de) = two_sum(z, -r);
+    let res = x.mul_add(y, d) + de;
+    if r == 0.0 && res == 0.0 {
+        return zero_sum_sign(x * y, z, rnd).to_bits();
+    }
+    finish64(round64(r, res, rnd))
+}
+
+/// A comparison of `ISETP`/`FSETP`/`DSETP`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    /// Never.
+    F,
+    /// `<`.
+    Lt,
+    /// `==`.
+    Eq,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `!=` (ordered for floats).
+    Ne,
+    /// `>=`.
+    Ge,
+    /// Both ordered (floats).
+    Num,
+    /// Either NaN (floats).
+    Nan,
+    /// `<` or unordered.
+    Ltu,
+    /// `==` or unordered.
+    Equ,
+    /// `<=` or unordered.
+    Leu,
+    /// `>` or unordered.
+    Gtu,
+    /// `!=` or unordered.
+    Neu,
+    /// `>=` or unordered.
+    Geu,
+    /// Always.
+    T,
+}
+
+impl Cmp {
+    /// Parses a modifier token (`GE`, `NEU`, ...).
+    pub fn from_token(t: &str) -> Option<Cmp> {
+        Some(match t {
+            "F" => Cmp::F,
+            "LT" => Cmp::Lt,
+            "EQ" => Cmp::Eq,
+            "LE" => Cmp::Le,
+            "GT" => Cmp::Gt,
+            "NE" => Cmp::Ne,
+            "GE" => Cmp::Ge,
+            "NUM" => Cmp::Num,
+            "NAN" => Cmp::Nan,
+            "LTU" => Cmp::Ltu,
+            "EQU" => Cmp::Equ,
+            "LEU" => Cmp::Leu,
+            "GTU" => Cmp::Gtu,
+            "NEU" => Cmp::Neu,
+            "GEU" => Cmp::Geu,
+            "T" => Cmp::T,
+            _ => return None,
+        })
+    }
+
+    /// Evaluates on an ordering (`None` = unordered).
+    pub fn eval(self, o: Option<std::cmp::Ordering>) -> bool {
+        use std::cmp::Ordering::*;
+        match (self, o) {
+            (Cmp::F, _) => false,
+            (Cmp::T, _) => true,
+            (Cmp::Num, o) => o.is_some(),
+            (Cmp::Nan, o) => o.is_none(),
+            (Cmp::Lt | Cmp::Eq | Cmp::Le | Cmp::Gt | Cmp::Ne | Cmp::Ge, None) => false,
+            (Cmp::Ltu | Cmp::Equ | Cmp::Leu | Cmp::Gtu | Cmp::Neu | Cmp::Geu, None) => true,
+            (Cmp::Lt | Cmp::Ltu, Some(o)) => o == Less,
+            (Cmp::Eq | Cmp::Equ, Some(o)) => o == Equal,
+            (Cmp::Le | Cmp::Leu, Some(o)) => o != Greater,
+            (Cmp::Gt | Cmp::Gtu, Some(o)) => o == Greater,
+            (Cmp::Ne | Cmp::Neu, Some(o)) => o != Equal,
+            (Cmp::Ge | Cmp::Geu, Some(o)) => o != Less,
+        }
+    }
+}
+
+/// A boolean combiner (`.AND`, `.OR`, `.XOR`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    /// `&`.
+    And,
+    /// `|`.
+    Or,
+    /// `^`.
+    Xor,
+}
+
+impl BoolOp {
+    /// Parses `AND`/`OR`/`XOR`.
+    pub fn from_token(t: &str) -> Option<BoolOp> {
+        Some(match t {
+            "AND" => BoolOp::And,
+            "OR" => BoolOp::Or,
+            "XOR" => BoolOp::Xor,
+            _ => return None,
+        })
+    }
+    /// Applies the combiner.
+    pub fn apply(self, a: bool, b: bool) -> bool {
+        match self {
+            BoolOp::And => a && b,
+            BoolOp::Or => a || b,
+            BoolOp::Xor => a ^ b,
+        }
+    }
+}
+
+/// `ISETP` comparison of one 32-bit pair; with `ex = Some(low)`, the high half of a 64-bit
+/// comparison chained on the low half's result (`.EX`).
+pub fn isetp(a: u32, b: u32, cmp: Cmp, signed: bool, ex: Option<bool>) -> bool {
+    let o = if signed { (a as i32).cmp(&(b as i32)) } else { a.cmp(&b) };
+    match ex {
+        Some(low) if o == std::cmp::Ordering::Equal => low,
+        _ => cmp.eval(Some(o)),
+    }
+}
+
+/// `FSETP` comparison.
+pub fn fsetp(a: u32, b: u32, cmp: Cmp, ftz: bool) -> bool {
+    cmp.eval(in32(a, ftz).partial_cmp(&in32(b, ftz)))
+}
+
+/// `DSETP` comparison.
+pub fn dsetp(a: u64, b: u64, cmp: Cmp) -> bool {
+    cmp.eval(f64::from_bits(a).partial_cmp(&f64::from_bits(b)))
+}
+
+/// Applies a 3-input lookup table bitwise (`LOP3.LUT`).
+pub fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
+    let mut r = 0;
+    for i in 0..8 {
+        if lut >> i & 1 == 1 {
+            let ma = if i & 4 != 0 { a } else { !a };
+            let mb = if i & 2 != 0 { b } else { !b };
+            let mc = if i & 1 != 0 { c } else { !c };
+            r |= ma & mb & mc;
+        }
+    }
+    r
+}
+
+/// Data type of a funnel shift.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ShfType {
+    /// `.U32`: clamp at 32, logical.
+    U32,
+    /// `.S32`: clamp at 32, arithmetic.
+    S32,
+    /// `.U64`: clamp at 64, logical.
+    U64,
+    /// `.S64`: clamp at 64, arithmetic.
+    S64,
+}
+
+/// `SHF`: shifts the 64-bit pair `hi:lo` left or right by `s` (clamped to the type's width, or
+/// taken modulo it with `.W`) and returns the high (`.HI`) or low word.
+pub fn shf(lo: u32, s: u32, hi: u32, left: bool, wrap: bool, ty: ShfType, high: bool) -> u32 {
+    let width = if matches!(ty, ShfType::U32 | ShfType::S32) { 32 } else { 64 };
+    let s = if wrap { s & (width - 1) } else { s.min(width) };
+    let v = (u64::from(hi) << 32) | u64::from(lo);
+    let r: u64 = if left {
+        if s >= 64 { 0 } else { v << s }
+    } else if matches!(ty, ShfType::S32 | ShfType::S64) {
+        ((v as i64) >> s.min(63)) as u64
+    } else if s >= 64 {
+        0
+    } else {
+        v >> s
+    };
+    if high { (r >> 32) as u32 } else { r as u32 }
+}
+
+/// `PRMT` default mode: byte `i` of the result is byte `sel[4i..4i+3]` of `b:a` (0–3 from `a`,
+/// 4–7 from `b`), replicated sign if bit `4i+3` is set.
+pub fn prmt(a: u32, sel: u32, b: u32) -> u32 {
+    let v = (u64::from(b) << 32) | u64::from(a);
+    let mut r = 0u32;
+    for i in 0..4 {
+        let s = (sel >> (4 * i)) & 0xf;
+        let byte = (v >> (8 * (s & 7))) as u8;
+        let byte = if s & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        r |= u32::from(byte) << (8 * i);
+    }
+    r
+}
+
+/// `FLO`: position of the most significant 1 (of the most significant bit differing from the sign
+/// with `signed`), `0xffffffff` if none; with `sh` (`.SH`) the count of leading bits instead.
+pub fn flo(a: u32, signed: bool, sh: bool) -> u32 {
+    let x = if signed && (a as i32) < 0 { !a } else { a };
+    if x == 0 {
+        return u32::MAX;
+    }
+    let pos = 31 - x.leading_zeros();
+    if sh { 31 - pos } else { pos }
+}
+
+/// FP32 min (`min = true`) or max, NaN-suppressing, `-0 < +0`.
+pub fn fmnmx(a: u32, b: u32, min: bool, ftz: bool) -> u32 {
+    let (x, y) = (in32(a, ftz), in32(b, ftz));
+    let r = match (x.is_nan(), y.is_nan()) {
+        (true, true) => return NAN32,
+        (true, false) => y,
+        (false, true) => x,
+        _ => {
+            if x == y && x == 0.0 {
+                let neg = if min {
+                    x.is_sign_negative() || y.is_sign_negative()
+                } else {
+                    x.is_sign_negative() && y.is_sign_negative()
+                };
+                if neg { -0.0 } else { 0.0 }
+            } else if (x < y) == min {
+                x
+            } else {
+                y
+            }
+        }
+    };
+    let b = r.to_bits();
+    if ftz { ftz32(b) } else { b }
+}
+
+/// A MUFU function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MufuFn {
+    /// 1/x.
+    Rcp,
+    /// 1/sqrt(x).
+    Rsq,
+    /// sqrt(x).
+    Sqrt,
+    /// 2^x.
+    Ex2,
+    /// log2(x).
+    Lg2,
+    /// sin(x), x in radians... as the unit computes sin(2π·x')? No: the input is pre-scaled by
+    /// 1/2π in the code ptxas emits, and the unit computes sin(2π·x).
+    Sin,
+    /// cos(2π·x).
+    Cos,
+    /// tanh(x).
+    Tanh,
+    /// High word of 1/x for an FP64 whose high word is the input.
+    Rcp64h,
+    /// High word of 1/sqrt(x) for an FP64 whose high word is the input.
+    Rsq64h,
+}
+
+impl MufuFn {
+    /// Parses the first modifier token.
+    pub fn from_token(t: &str) -> Option<MufuFn> {
+        Some(match t {
+            "RCP" => MufuFn::Rcp,
+            "RSQ" => MufuFn::Rsq,
+            "SQRT" => MufuFn::Sqrt,
+            "EX2" => MufuFn::Ex2,
+            "LG2" => MufuFn::Lg2,
+            "SIN" => MufuFn::Sin,
+            "COS" => MufuFn::Cos,
+            "TANH" => MufuFn::Tanh,
+            "RCP64H" => MufuFn::Rcp64h,
+            "RSQ64H" => MufuFn::Rsq64h,
+            _ => return None,
+        })
+    }
+}
+
+/// `MUFU` (see the module docs for the precision modelled).
+pub fn mufu(f: MufuFn, a: u32) -> u32 {
+    match f {
+        MufuFn::Rcp64h | MufuFn::Rsq64h => {
+            let x = f64::from_bits(u64::from(a) << 32);
+            let r = if f == MufuFn::Rcp64h { 1.0 / x } else { 1.0 / x.sqrt() };
+            if r.is_nan() {
+                return 0x7fff_ffff;
+            }
+            (r.to_bits() >> 32) as u32
+        }
+        _ => {
+            let x = f64::from(f32::from_bits(ftz32(a)));
+            let r = match f {
+                MufuFn::Rcp => 1.0 / x,
+                MufuFn::Rsq => 1.0 / x.sqrt(),
+                MufuFn::Sqrt => x.sqrt(),
+                MufuFn::Ex2 => x.exp2(),
+                MufuFn::Lg2 => x.log2(),
+                MufuFn::Sin => (x * std::f64::consts::TAU).sin(),
+                MufuFn::Cos => (x * std::f64::consts::TAU).cos(),
+                _ => x.tanh(),
+            };
+            let r = r as f32;
+            if r.is_nan() { NAN32 } else { ftz32(r.to_bits()) }
+        }
+    }
+}
+
+/// Integer types of conversions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IntTy {
+    /// u8.
+    U8,
+    /// s8.
+    S8,
+    /// u16.
+    U16,
+    /// s16.
+    S16,
+    /// u32.
+    U32,
+    /// s32.
+    S32,
+    /// u64.
+    U64,
+    /// s64.
+    S64,
+}
+
+impl IntTy {
+    /// Parses `U8` ... `S64`.
+    pub fn from_token(t: &str) -> Option<IntTy> {
+        Some(match t {
+            "U8" => IntTy::U8,
+            "S8" => IntTy::S8,
+            "U16" => IntTy::U16,
+            "S16" => IntTy::S16,
+            "U32" => IntTy::U32,
+            "S32" => IntTy::S32,
+            "U64" => IntTy::U64,
+            "S64" => IntTy::S64,
+            _ => return None,
+        })
+    }
+    /// Whether signed.
+    pub fn signed(self) -> bool {
+        matches!(self, IntTy::S8 | IntTy::S16 | IntTy::S32 | IntTy::S64)
+    }
+    /// Width in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            IntTy::U8 | IntTy::S8 => 8,
+            IntTy::U16 | IntTy::S16 => 16,
+            IntTy::U32 | IntTy::S32 => 32,
+            IntTy::U64 | IntTy::S64 => 64,
+        }
+    }
+    /// Interprets the low bits of `v` as this type.
+    pub fn value(self, v: u64) -> i128 {
+        match self {
+            IntTy::U8 => i128::from(v as u8),
+            IntTy::S8 => i128::from(v as i8),
+            IntTy::U16 => i128::from(v as u16),
+            IntTy::S16 => i128::from(v as i16),
+            IntTy::U32 => i128::from(v as u32),
+            IntTy::S32 => i128::from(v as i32),
+            IntTy::U64 => i128::from(v),
+            IntTy::S64 => i128::from(v as i64),
+        }
+    }
+}
+
+/// Float-to-integer rounding (`F2I` and `FRND`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IntRnd {
+    /// Nearest even (default).
+    Rni,
+    /// `.TRUNC`.
+    Trunc,
+    /// `.FLOOR`.
+    Floor,
+    /// `.CEIL`.
+    Ceil,
+}
+
+fn round_int(x: f64, r: IntRnd) -> f64 {
+    match r {
+        IntRnd::Rni => x.round_ties_even(),
+        IntRnd::Trunc => x.trunc(),
+        IntRnd::Floor => x.floor(),
+        IntRnd::Ceil => x.ceil(),
+    }
+}
+
+/// `F2I`: float (f32 bits, or f64 with `src64`) to integer, saturating, NaN → 0 (PTX cvt
+/// semantics: `cvt.rzi.s32.f32` of NaN is 0, out-of-range saturates). Returns the result bits
+/// (64 for 64-bit destinations).
+pub fn f2i(x: u64, src64: bool, dst: IntTy, r: IntRnd, ftz: bool) -> u64 {
+    let v = if src64 {
+        f64::from_bits(x)
+    } else {
+        let b = x as u32;
+        f64::from(f32::from_bits(if ftz { ftz32(b) } else { b }))
+    };
+    if v.is_nan() {
+        return 0;
+    }
+    let b = dst.bits();
+    let (lo, hi): (i128, i128) =
+        if dst.signed() { (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1) } else { (0, (1i128 << b) - 1) };
+    // `as i128` saturates at i128's range, far outside every destination type.
+    let i = (round_int(v, r) as i128).clamp(lo, hi);
+    let bits = i as u64;
+    if dst.bits() < 64 { bits & ((1u64 << dst.bits()) - 1) } else { bits }
+}
+
+/// `I2F`: integer to f32 (or f64 with `dst64`) with rounding `rnd`.
+pub fn i2f(x: u64, src: IntTy, dst64: bool, rnd: Rnd) -> u64 {
+    let v = src.value(x);
+    if dst64 {
+        // |v| < 2^64: exact in two f64s.
+        let hi = (v >> 32) as f64 * 4294967296.0;
+        let lo = (v & 0xffff_ffff) as f64;
+        let (s, e) = two_sum(hi, lo);
+        round64(s, e, rnd).to_bits()
+    } else {
+        let hi = (v >> 32) as f64 * 4294967296.0;
+        let lo = (v & 0xffff_ffff) as f64;
+        let (s, e) = two_sum(hi, lo);
+        let r = if rnd == Rnd::Rn {
+            // Correct RN from the exact pair.
+            let c = s as f32;
+            let d = (s - f64::from(c)) + e;
+            let ulp = f64::from(next_up32(c.abs()) - c.abs());
+            if d.abs() * 2.0 > ulp || (d.abs() * 2.0 == ulp && c.to_bits() & 1 == 1) {
+                if d > 0.0 { next_up32(c) } else { next_down32(c) }
+            } else {
+                c
+            }
+        } else {
+            round32(s, e, rnd)
+        };
+        u64::from(r.to_bits())
+    }
+}
+
+/// `F2F` f64 → f32 with rounding (and `.FTZ`).
+pub fn f2f_f64_f32(x: u64, rnd: Rnd, ftz: bool) -> u32 {
+    let v = f64::from_bits(x);
+    if v.is_nan() {
+        return NAN32;
+    }
+    let c = v as f32;
+    let r = if rnd == Rnd::Rn { c } else { round32(v, 0.0, rnd) };
+    let b = r.to_bits();
+    if ftz { ftz32(b) } else { b }
+}
+
+/// `F2F` f32 → f64 (exact).
+pub fn f2f_f32_f64(x: u32, ftz: bool) -> u64 {
+    let v = f32::from_bits(if ftz { ftz32(x) } else { x });
+    if v.is_nan() { NAN64 } else { f64::from(v).to_bits() }
+}
+
+/// `FRND` (f32): round to an integral value.
+pub fn frnd32(x: u32, r: IntRnd, ftz: bool) -> u32 {
+    let v = f32::from_bits(if ftz { ftz32(x) } else { x });
+    if v.is_nan() {
+        return NAN32;
+    }
+    let t = round_int(f64::from(v), r) as f32;
+    // Keep the sign of zero results (e.g. trunc(-0.5) = -0).
+    let t = if t == 0.0 && v.is_sign_negative() { -0.0 } else { t };
+    t.to_bits()
+}
+
+/// Converts an f16 (bits) to f32, exactly.
+pub fn f16_to_f32(h: u16) -> f32 {
+    let s = u32::from(h >> 15) << 31;
+    let e = (h >> 10) & 0x1f;
+    let m = u32::from(h & 0x3ff);
+    let bits = match (e, m) {
+        (0, 0) => s,
+        (0, m) => {
+            // Denormal: m * 2^-24.
+            let v = m as f32 * f32::from_bits(0x3380_0000);
+            return if s != 0 { -v } else { v };
+        }
+        (0x1f, 0) => s | 0x7f80_0000,
+        (0x1f, m) => s | 0x7fc0_0000 | (m << 13),
+        (e, m) => s | ((u32::from(e) + 112) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// Converts an f32 to f16 bits, round to nearest even.
+pub fn f32_to_f16(x: f32) -> u16 {
+    crate::launch::float::f64_to_f16(f64::from(x))
+}
+
+/// `HADD2`/`HMUL2`/`HFMA2` on packed f16 pairs: each half computed exactly in f32/f64 and rounded
+/// once to f16 (RN). `op` 0 = add (a+c), 1 = mul (a*b), 2 = fma (a*b+c).
+pub fn h2(op: u8, a: u32, b: u32, c: u32) -> u32 {
+    let mut r = 0u32;
+    for i in 0..2 {
+        let sh = 16 * i;
+        let x = f64::from(f16_to_f32((a >> sh) as u16));
+        let y = f64::from(f16_to_f32((b >> sh) as u16));
+        let z = f64::from(f16_to_f32((c >> sh) as u16));
+        // Products and sums of f16s are exact in f64 (22-bit products, exponents within range).
+        let v = match op {
+            0 => x + z,
+            1 => x * y,
+            _ => x * y + z,
+        };
+        let h = if v.is_nan() { 0x7fff } else { crate::launch::float::f64_to_f16(v) };
+        r |= u32::from(h) << sh;
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shf_examples() {
+        assert_eq!(shf(0, 0x1f, 0x8000_0000, false, false, ShfType::S32, true), 0xffff_ffff);
+        assert_eq!(shf(5, 2, 0, true, false, ShfType::U32, false), 20);
+        assert_eq!(shf(0x8000_0001, 1, 0, true, false, ShfType::U64, true), 1);
+    }
+
+    #[test]
+    fn lop3_tables() {
+        assert_eq!(lop3(0xf0, 0xcc, 0xaa, 0xc0), 0xf0 & 0xcc);
+        assert_eq!(lop3(0xf0, 0xcc, 0xaa, 0xfc), 0xf0 | 0xcc);
+        assert_eq!(lop3(0xf0, 0xcc, 0xaa, 0x3c), 0xf0 ^ 0xcc);
+    }
+}

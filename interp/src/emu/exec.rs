@@ -1,0 +1,1602 @@
+//! The warp executor: runs a [`Program`] over a grid, 32 lanes per warp-instruction.
+//!
+//! See the module docs of [`super`] for the model (scheduling, divergence, memory). This file is
+//! the machinery: per-warp register files stored lane-major per register (`[u32; 32]` rows, so
+//! every ALU op is a loop over 32 lanes), the convergence state, and the memory accesses.
+
+use super::alu::{self, Rnd};
+use super::hazard::HazardState;
+use super::program::{Arg, AtomOp, AtomTy, Inst, Kind, Opnd, PArg, Program, ShflMode, Space};
+use super::{EmuError, EmuErrorKind, LOCAL_HI, SHARED_HI};
+use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
+use crate::ori_exec::ThreadId;
+
+/// Per-lane scheduling state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Lane {
+    Run,
+    /// Waiting at a `BSYNC` on barrier register `b`.
+    Bsync(u8),
+    /// Waiting at a `WARPSYNC` for these lanes.
+    Warpsync(u32),
+    /// Waiting at `BAR.SYNC` id.
+    Bar(u32),
+    Exit,
+}
+
+/// One warp.
+pub(crate) struct Warp {
+    r: Vec<[u32; 32]>,
+    ur: [u32; 64],
+    p: [u32; 8],
+    up: [u32; 8],
+    b: [[u32; 32]; 16],
+    lane_pc: [u32; 32],
+    state: [Lane; 32],
+    /// Current group: lanes executing together at `pc`.
+    act: u32,
+    pc: u32,
+    /// Lowest pc of runnable lanes outside the group (`u32::MAX`: none).
+    other: u32,
+    /// Index of the warp in its CTA.
+    pub(crate) id: u32,
+    hz: Option<HazardState>,
+    /// Lanes arrived at a convergence wait, or lanes exited, since the last release scan.
+    waiting: bool,
+    /// Thread index (x, y, z) per lane.
+    tid: [[u32; 3]; 32],
+}
+
+/// Launch-wide, read-only facts the executor needs.
+pub(crate) struct Launch<'a> {
+    pub(crate) program: &'a Program,
+    pub(crate) kernel: &'a str,
+    pub(crate) grid: [u32; 3],
+    pub(crate) block: [u32; 3],
+    pub(crate) banks: &'a super::program::Banks,
+    pub(crate) local_bytes: u32,
+    pub(crate) shared_bytes: u32,
+    pub(crate) hazards: bool,
+    pub(crate) step_limit: u64,
+}
+
+/// Mutable launch state.
+pub(crate) struct State {
+    pub(crate) global: GlobalMemory,
+    pub(crate) steps: u64,
+    pub(crate) thread_instrs: u64,
+}
+
+struct Cta {
+    id: [u32; 3],
+    shared: Region,
+    /// Local memory, `local_bytes` per thread, threads in linear order.
+    local: Vec<u8>,
+}
+
+fn splat(v: u32) -> [u32; 32] {
+    [v; 32]
+}
+
+fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+type R<T> = Result<T, EmuErrorKind>;
+
+impl Warp {
+    fn new(id: u32, exists: u32, entry: u32, tid: [[u32; 3]; 32], hazards: bool) -> Warp {
+        let mut state = [Lane::Exit; 32];
+        for l in lanes(exists) {
+            state[l] = Lane::Run;
+        }
+        let mut p = [0u32; 8];
+        p[7] = u32::MAX;
+        let mut up = [0u32; 8];
+        up[7] = u32::MAX;
+        Warp {
+            r: vec![[0u32; 32]; 256],
+            ur: [0; 64],
+            p,
+            up,
+            b: [[0; 32]; 16],
+            lane_pc: [entry; 32],
+            state,
+            act: exists,
+            pc: entry,
+            other: u32::MAX,
+            id,
+            hz: hazards.then(HazardState::default),
+            waiting: false,
+            tid,
+        }
+    }
+
+    fn live(&self) -> u32 {
+        let mut m = 0;
+        for l in 0..32 {
+            if self.state[l] != Lane::Exit {
+                m |= 1 << l;
+            }
+        }
+        m
+    }
+
+    /// Saves the group's pc, releases satisfied convergence waits, and picks the next group:
+    /// the runnable lanes at the lowest pc.
+    fn regroup(&mut self) {
+        for l in lanes(self.act) {
+            self.lane_pc[l] = self.pc;
+        }
+        let live = self.live();
+        // Release BSYNC / WARPSYNC waits whose lanes have all arrived (or exited).
+        let scan = std::mem::take(&mut self.waiting);
+        for l in 0..32 {
+            if !scan {
+                break;
+            }
+            let (want, pc) = match self.state[l] {
+                Lane::Bsync(b) => {
+                    let mut m = 0;
+                    for k in 0..32 {
+                        if self.state[k] == Lane::Bsync(b) && self.lane_pc[k] == self.lane_pc[l] {
+                            m |= self.b[b as usize][k];
+                        }
+                    }
+                    (m, self.lane_pc[l])
+                }
+                Lane::Warpsync(m) => (m, self.lane_pc[l]),
+                _ => continue,
+            };
+            let want = want & live;
+            let arrived = (0..32)
+                .filter(|&k| {
+                    want >> k & 1 == 1
+                        && matches!(self.state[k], Lane::Bsync(_) | Lane::Warpsync(_))
+                        && self.lane_pc[k] == pc
+                })
+                .fold(0u32, |m, k| m | 1 << k);
+            if arrived == want {
+                for k in lanes(want) {
+                    self.state[k] = Lane::Run;
+                    self.lane_pc[k] = pc + 1;
+                }
+                // The lane itself may not be in `want` (a mask that excludes it): release it too.
+                if self.state[l] != Lane::Run {
+                    self.state[l] = Lane::Run;
+                    self.lane_pc[l] = pc + 1;
+                }
+            }
+        }
+        let mut min = u32::MAX;
+        for l in 0..32 {
+            if self.state[l] == Lane::Run {
+                min = min.min(self.lane_pc[l]);
+            }
+        }
+        let mut act = 0;
+        let mut other = u32::MAX;
+        if min != u32::MAX {
+            for l in 0..32 {
+                if self.state[l] == Lane::Run {
+                    if self.lane_pc[l] == min {
+                        act |= 1 << l;
+                    } else {
+                        other = other.min(self.lane_pc[l]);
+                    }
+                }
+            }
+        }
+        self.act = act;
+        self.pc = min;
+        self.other = other;
+    }
+
+    fn pred(&self, p: &PArg) -> u32 {
+        let v = if p.uniform { self.up[p.idx as usize & 7] } else { self.p[p.idx as usize & 7] };
+        if p.not { !v } else { v }
+    }
+
+    fn set_pred(&mut self, p: &PArg, v: u32, mask: u32) {
+        if p.idx >= 7 || mask == 0 {
+            return;
+        }
+        let i = p.idx as usize;
+        if p.uniform {
+            let first = mask.trailing_zeros();
+            self.up[i] = if v >> first & 1 == 1 { u32::MAX } else { 0 };
+        } else {
+            self.p[i] = (self.p[i] & !mask) | (v & mask);
+        }
+    }
+
+    fn reg32(&self, a: &Arg) -> R<[u32; 32]> {
+        match a.o {
+            Opnd::R(r) => Ok(self.r[r as usize]),
+            Opnd::Ur(r) => Ok(splat(self.ur[r as usize & 63])),
+            Opnd::Imm(v) => Ok(splat(v as u32)),
+            o => Err(EmuErrorKind::Unsupported(format!("operand {o:?} as a 32-bit value"))),
+        }
+    }
+
+    fn reg64(&self, a: &Arg) -> R<[u64; 32]> {
+        let mut out = [0u64; 32];
+        match a.o {
+            Opnd::R(255) => {}
+            Opnd::R(r) => {
+                if r >= 254 {
+                    return Err(EmuErrorKind::Unsupported(format!("register pair R{r}")));
+                }
+                let (lo, hi) = (&self.r[r as usize], &self.r[r as usize + 1]);
+                for l in 0..32 {
+                    out[l] = u64::from(lo[l]) | u64::from(hi[l]) << 32;
+                }
+            }
+            Opnd::Ur(63) => {}
+            Opnd::Ur(r) => {
+                let v = u64::from(self.ur[r as usize & 63]) | u64::from(self.ur[(r as usize + 1) & 63]) << 32;
+                out = [v; 32];
+            }
+            Opnd::Imm(v) => out = [v; 32],
+            o => return Err(EmuErrorKind::Unsupported(format!("operand {o:?} as a 64-bit value"))),
+        }
+        Ok(out)
+    }
+
+    fn write32(&mut self, a: &Arg, v: &[u32; 32], mask: u32) -> R<()> {
+        match a.o {
+            Opnd::R(255) => {}
+            Opnd::R(r) => {
+                let row = &mut self.r[r as usize];
+                if mask == u32::MAX {
+                    *row = *v;
+                } else {
+                    for l in lanes(mask) {
+                        row[l] = v[l];
+                    }
+                }
+            }
+            Opnd::Ur(63) => {}
+            Opnd::Ur(r) => {
+                if mask != 0 {
+                    self.ur[r as usize & 63] = v[mask.trailing_zeros() as usize];
+                }
+            }
+            o => return Err(EmuErrorKind::Unsupported(format!("destination {o:?}"))),
+        }
+        Ok(())
+    }
+
+    fn write_n(&mut self, a: &Arg, k: u8, v: &[u32; 32], mask: u32) -> R<()> {
+        let shifted = match a.o {
+            Opnd::R(255) => return Ok(()),
+            Opnd::R(r) => {
+                let x = u16::from(r) + u16::from(k);
+                if x >= 255 {
+                    return Err(EmuErrorKind::Unsupported(format!("register tuple R{r}+{k}")));
+                }
+                Opnd::R(x as u8)
+            }
+            Opnd::Ur(63) => return Ok(()),
+            Opnd::Ur(r) => Opnd::Ur((r + k).min(63)),
+            o => o,
+        };
+        self.write32(&Arg { o: shifted, ..*a }, v, mask)
+    }
+
+    fn write64(&mut self, a: &Arg, v: &[u64; 32], mask: u32) -> R<()> {
+        let mut lo = [0u32; 32];
+        let mut hi = [0u32; 32];
+        for l in 0..32 {
+            lo[l] = v[l] as u32;
+            hi[l] = (v[l] >> 32) as u32;
+        }
+        self.write_n(a, 0, &lo, mask)?;
+        self.write_n(a, 1, &hi, mask)
+    }
+}
+
+fn fmod32(a: &Arg, v: &mut [u32; 32]) {
+    if a.abs {
+        v.iter_mut().for_each(|x| *x &= 0x7fff_ffff);
+    }
+    if a.neg {
+        v.iter_mut().for_each(|x| *x ^= 0x8000_0000);
+    }
+}
+
+fn fmod64(a: &Arg, v: &mut [u64; 32]) {
+    if a.abs {
+        v.iter_mut().for_each(|x| *x &= !(1u64 << 63));
+    }
+    if a.neg {
+        v.iter_mut().for_each(|x| *x ^= 1u64 << 63);
+    }
+}
+
+fn imod(a: &Arg, v: &mut [u32; 32]) {
+    if a.not {
+        v.iter_mut().for_each(|x| *x = !*x);
+    }
+    if a.neg {
+        v.iter_mut().for_each(|x| *x = x.wrapping_neg());
+    }
+}
+
+fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    if m == u32::MAX {
+        for (l, o) in out.iter_mut().enumerate() {
+            *o = f(l);
+        }
+    } else {
+        for l in lanes(m) {
+            out[l] = f(l);
+        }
+    }
+    out
+}
+
+fn map64(m: u32, f: impl Fn(usize) -> u64) -> [u64; 32] {
+    let mut out = [0u64; 32];
+    for l in lanes(m) {
+        out[l] = f(l);
+    }
+    out
+}
+
+fn pmask(m: u32, f: impl Fn(usize) -> bool) -> u32 {
+    let mut out = 0u32;
+    for l in lanes(m) {
+        if f(l) {
+            out |= 1 << l;
+        }
+    }
+    out
+}
+
+fn bit(m: u32, l: usize) -> u64 {
+    u64::from(m >> l & 1)
+}
+
+impl Cta {
+    fn local_load(&self, lane_thread: usize, lb: u32, addr: u64, size: u32) -> Result<u128, Fault> {
+        let r = self.local_range(lane_thread, lb, addr, size, false)?;
+        Ok(self.local[r].iter().rev().fold(0u128, |a, &b| a << 8 | u128::from(b)))
+    }
+    fn local_store(&mut self, lane_thread: usize, lb: u32, addr: u64, size: u32, v: u128) -> Result<(), Fault> {
+        let r = self.local_range(lane_thread, lb, addr, size, true)?;
+        for (i, b) in self.local[r].iter_mut().enumerate() {
+            *b = (v >> (8 * i)) as u8;
+        }
+        Ok(())
+    }
+    fn local_range(
+        &self,
+        t: usize,
+        lb: u32,
+        addr: u64,
+        size: u32,
+        write: bool,
+    ) -> Result<std::ops::Range<usize>, Fault> {
+        let f = |kind| Fault { kind, space: MemSpace::Local, addr, size, write };
+        if !matches!(size, 1 | 2 | 4 | 8 | 16) {
+            return Err(f(FaultKind::BadSize));
+        }
+        if !addr.is_multiple_of(u64::from(size)) {
+            return Err(f(FaultKind::Misaligned));
+        }
+        if addr + u64::from(size) > u64::from(lb) {
+            return Err(f(FaultKind::OutOfBounds));
+        }
+        let base = t * lb as usize + addr as usize;
+        Ok(base..base + size as usize)
+    }
+}
+
+/// Runs the whole grid.
+pub(crate) fn run_grid(l: &Launch, st: &mut State) -> Result<(), EmuError> {
+    let [gx, gy, gz] = l.grid;
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                run_cta(l, st, [x, y, z])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
+    let [bx, by, bz] = l.block;
+    let nthreads = bx * by * bz;
+    let nwarps = nthreads.div_ceil(32);
+    let mut cta = Cta {
+        id,
+        shared: Region::zeroed(MemSpace::Shared, l.shared_bytes as usize, true),
+        local: vec![0u8; nthreads as usize * l.local_bytes as usize],
+    };
+    let mut warps: Vec<Warp> = (0..nwarps)
+        .map(|w| {
+            let mut tid = [[0u32; 3]; 32];
+            let mut exists = 0u32;
+            for (lane, t) in tid.iter_mut().enumerate() {
+                let lin = w * 32 + lane as u32;
+                if lin < nthreads {
+                    exists |= 1 << lane;
+                    *t = [lin % bx, (lin / bx) % by, lin / (bx * by)];
+                }
+            }
+            Warp::new(w, exists, l.program.entry, tid, l.hazards)
+        })
+        .collect();
+    loop {
+        let mut any_ran = false;
+        for w in warps.iter_mut() {
+            if w.act != 0 {
+                run_warp(l, st, &mut cta, w)?;
+                any_ran = true;
+            }
+        }
+        if warps.iter().all(|w| w.live() == 0) {
+            return Ok(());
+        }
+        // Every live warp is blocked: release a CTA barrier if all live lanes wait at the same id.
+        let mut id: Option<u32> = None;
+        let mut ok = true;
+        for w in &warps {
+            for lane in 0..32 {
+                match w.state[lane] {
+                    Lane::Bar(b) => {
+                        if id.is_some_and(|i| i != b) {
+                            ok = false;
+                        }
+                        id = Some(b);
+                    }
+                    Lane::Exit => {}
+                    _ => ok = false,
+                }
+            }
+        }
+        if ok && id.is_some() {
+            for w in warps.iter_mut() {
+                for lane in 0..32 {
+                    if let Lane::Bar(_) = w.state[lane] {
+                        w.state[lane] = Lane::Run;
+                        w.lane_pc[lane] += 1;
+                    }
+                }
+                w.act = 0;
+                w.regroup();
+            }
+            continue;
+        }
+        if !any_ran {
+            let w = warps.iter().find(|w| w.live() != 0).map_or(0, |w| w.id);
+            return Err(EmuError {
+                kernel: l.kernel.to_string(),
+                offset: None,
+                inst: None,
+                thread: None,
+                kind: EmuErrorKind::Deadlock(format!(
+                    "CTA ({},{},{}): warp {w} and others wait at different barriers or convergence points that never complete",
+                    id_of(&cta)[0],
+                    id_of(&cta)[1],
+                    id_of(&cta)[2]
+                )),
+            });
+        }
+    }
+}
+
+fn id_of(c: &Cta) -> [u32; 3] {
+    c.id
+}
+
+fn thread_of(cta: &Cta, w: &Warp, lane: usize) -> ThreadId {
+    ThreadId { cta: cta.id, tid: w.tid[lane], warp: w.id, lane: lane as u32 }
+}
+
+fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(), EmuError> {
+    loop {
+        if w.act == 0 {
+            w.regroup();
+            if w.act == 0 {
+                return Ok(());
+            }
+        }
+        let Some(inst) = l.program.insts.get(w.pc as usize) else {
+            return Err(located(
+                l,
+                None,
+                Some(thread_of(cta, w, w.act.trailing_zeros() as usize)),
+                EmuErrorKind::Invalid(format!("pc {:#x} is outside the code", w.pc as u64 * 16)),
+            ));
+        };
+        st.steps += 1;
+        if st.steps > l.step_limit {
+            return Err(located(l, Some(inst), None, EmuErrorKind::StepLimit(l.step_limit)));
+        }
+        st.thread_instrs += u64::from(w.act.count_ones());
+        if let Some(Err(m)) = w.hz.as_mut().map(|hz| hz.issue(inst)) {
+            let t = thread_of(cta, w, w.act.trailing_zeros() as usize);
+            return Err(located(l, Some(inst), Some(t), EmuErrorKind::Hazard(m)));
+        }
+        let res = step(l, st, cta, w, inst);
+        match res {
+            Ok(()) => {}
+            Err((lane, kind)) => {
+                let lane = lane.unwrap_or(w.act.trailing_zeros() as usize);
+                return Err(located(l, Some(inst), Some(thread_of(cta, w, lane)), kind));
+            }
+        }
+        if w.pc == w.other {
+            // Caught up with another group: merge.
+            w.regroup();
+        }
+    }
+}
+
+fn located(l: &Launch, inst: Option<&Inst>, thread: Option<ThreadId>, kind: EmuErrorKind) -> EmuError {
+    EmuError {
+        kernel: l.kernel.to_string(),
+        offset: inst.map(|i| i.offset),
+        inst: inst.map(|i| {
+            let t = i.text(l.program.tables);
+            if t.starts_with("0x") { t } else { format!("{t} ({:#034x})", i.word) }
+        }),
+        thread,
+        kind,
+    }
+}
+
+type StepErr = (Option<usize>, EmuErrorKind);
+
+fn lift<T>(r: R<T>) -> Result<T, StepErr> {
+    r.map_err(|k| (None, k))
+}
+
+fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) -> Option<u32> {
+    let t = w.tid[lane];
+    Some(match name {
+        "SR_TID.X" => t[0],
+        "SR_TID.Y" => t[1],
+        "SR_TID.Z" => t[2],
+        "SR_CTAID.X" => cta.id[0],
+        "SR_CTAID.Y" => cta.id[1],
+        "SR_CTAID.Z" => cta.id[2],
+        "SR_TID" => t[0] | t[1] << 16 | t[2] << 26,
+        "SR_NTID" => l.block[0] | l.block[1] << 16 | l.block[2] << 26,
+        "SR_LANEID" => lane as u32,
+        "SR_VIRTUALSMID" | "SR_VIRTID" | "SR_CgaCtaId" | "SR_GpcLocalCgaId" | "SR_SWINLO" | "SR_LWINLO" => 0,
+        "SR_SWINHI" => SHARED_HI,
+        "SR_LWINHI" => LOCAL_HI,
+        "SR_SWINSZ" | "SR_SMEMSZ" => l.shared_bytes,
+        "SR_LWINSZ" => l.local_bytes,
+        "SR_EQMASK" => 1 << lane,
+        "SR_LTMASK" => (1u32 << lane) - 1,
+        "SR_LEMASK" => ((1u64 << (lane + 1)) - 1) as u32,
+        "SR_GTMASK" => !(((1u64 << (lane + 1)) - 1) as u32),
+        "SR_GEMASK" => !((1u32 << lane) - 1),
+        "SR_CLOCKLO" | "SR_CLOCK" | "SR_GLOBALTIMERLO" => st.steps as u32,
+        "SR_CLOCKHI" | "SR_GLOBALTIMERHI" => (st.steps >> 32) as u32,
+        "SRZ" => 0,
+        _ => return None,
+    })
+}
+
+fn sr_name(l: &Launch, id: u8) -> &'static str {
+    l.program.tables.sregs.iter().find(|(i, _)| *i == id).map_or("?", |(_, n)| n)
+}
+
+#[allow(clippy::too_many_lines)]
+fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) -> Result<(), StepErr> {
+    let act = w.act;
+    let g = act & w.pred(&inst.guard);
+    let a = &inst.args;
+    let pr = &inst.preds;
+    let next = w.pc + 1;
+    match &inst.kind {
+        Kind::Invalid(why) => return Err((None, EmuErrorKind::Invalid(why.clone()))),
+        Kind::Nop | Kind::Depbar(..) => {}
+        Kind::Iadd3 { x } => {
+            let mut v = [[0u32; 32]; 3];
+            for (i, slot) in v.iter_mut().enumerate() {
+                *slot = lift(w.reg32(&a[i + 1]))?;
+            }
+            let ci0 = w.pred(&pr[2]);
+            let ci1 = w.pred(&pr[3]);
+            let opv = |i: usize, lane: usize| -> u64 {
+                let x0 = v[i][lane];
+                if a[i + 1].neg || a[i + 1].not {
+                    if *x { u64::from(!x0) } else { u64::from(!x0) + 1 }
+                } else {
+                    u64::from(x0)
+                }
+            };
+            let mut co0 = 0u32;
+            let mut co1 = 0u32;
+            let d = map1(g, |lane| {
+                let mut s = opv(0, lane) + opv(1, lane) + opv(2, lane);
+                if *x {
+                    s += bit(ci0, lane) + bit(ci1, lane);
+                }
+                s as u32
+            });
+            for lane in lanes(g) {
+                let mut s = opv(0, lane) + opv(1, lane) + opv(2, lane);
+                if *x {
+                    s += bit(ci0, lane) + bit(ci1, lane);
+                }
+                let c = s >> 32;
+                co0 |= u32::from(c >= 1) << lane;
+                co1 |= u32::from(c >= 2) << lane;
+            }
+            lift(w.write32(&a[0], &d, g))?;
+            w.set_pred(&pr[0], co0, g);
+            w.set_pred(&pr[1], co1, g);
+        }
+        Kind::Imad { wide, hi, signed, x } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let cin = w.pred(&pr[1]);
+            let cneg = a[3].neg || a[3].not;
+            let mut co = 0u32;
+            if *wide || *hi {
+                let vc = lift(w.reg64(&a[3]))?;
+                let res = map64(g, |lane| {
+                    let p = if *signed {
+                        (i64::from(va[lane] as i32) * i64::from(vb[lane] as i32)) as u64
+                    } else {
+                        u64::from(va[lane]) * u64::from(vb[lane])
+                    };
+                    let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
+                    let s = u128::from(p) + u128::from(c) + if *x { u128::from(bit(cin, lane)) } else { 0 };
+                    if *hi { (s >> 32) as u64 & 0xffff_ffff | ((s >> 64) as u64) << 32 } else { s as u64 }
+                });
+                // Carry out: bit 64 of the sum (for .HI carried in bits 32.. of `res` high).
+                if *hi {
+                    let mut d = [0u32; 32];
+                    for lane in lanes(g) {
+                        d[lane] = res[lane] as u32;
+                        co |= ((res[lane] >> 32) as u32 & 1) << lane;
+                    }
+                    lift(w.write32(&a[0], &d, g))?;
+                } else {
+                    for lane in lanes(g) {
+                        let p = if *signed {
+                            (i64::from(va[lane] as i32) * i64::from(vb[lane] as i32)) as u64
+                        } else {
+                            u64::from(va[lane]) * u64::from(vb[lane])
+                        };
+                        let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
+                        let s = u128::from(p) + u128::from(c) + if *x { u128::from(bit(cin, lane)) } else { 0 };
+                        co |= ((s >> 64) as u32 & 1) << lane;
+                    }
+                    lift(w.write64(&a[0], &res, g))?;
+                }
+            } else {
+                let vc = lift(w.reg32(&a[3]))?;
+                let d = map1(g, |lane| {
+                    let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
+                    va[lane].wrapping_mul(vb[lane]).wrapping_add(c).wrapping_add(if *x {
+                        bit(cin, lane) as u32
+                    } else {
+                        0
+                    })
+                });
+                for lane in lanes(g) {
+                    let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
+                    let s =
+                        u64::from(va[lane].wrapping_mul(vb[lane])) + u64::from(c) + if *x { bit(cin, lane) } else { 0 };
+                    co |= ((s >> 32) as u32 & 1) << lane;
+                }
+                lift(w.write32(&a[0], &d, g))?;
+            }
+            w.set_pred(&pr[0], co, g);
+        }
+        Kind::Lea { hi, x, sx32 } => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            let sh = lift(w.reg32(&a[4]))?[0] & 63;
+            if a[1].neg || a[1].not {
+                va.iter_mut().for_each(|v| *v = if *x || a[1].not { !*v } else { v.wrapping_neg() });
+            }
+            let cin = w.pred(&pr[1]);
+            let mut co = 0u32;
+            let mut d = [0u32; 32];
+            for lane in lanes(g) {
+                let hiw = if *sx32 { ((va[lane] as i32) >> 31) as u32 } else { vc[lane] };
+                let v = (u64::from(hiw) << 32) | u64::from(va[lane]);
+                let shifted = if *hi { ((u128::from(v) << sh) >> 32) as u32 } else { (v << sh) as u32 };
+                let s = u64::from(shifted) + u64::from(vb[lane]) + if *x { bit(cin, lane) } else { 0 };
+                d[lane] = s as u32;
+                co |= ((s >> 32) as u32 & 1) << lane;
+            }
+            lift(w.write32(&a[0], &d, g))?;
+            w.set_pred(&pr[0], co, g);
+        }
+        Kind::Lop3 => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            let lut = lift(w.reg32(&a[4]))?[0] as u8;
+            let d = map1(g, |lane| alu::lop3(va[lane], vb[lane], vc[lane], lut));
+            let pin = w.pred(&pr[1]);
+            let po = pmask(g, |lane| d[lane] != 0 || pin >> lane & 1 == 1);
+            lift(w.write32(&a[0], &d, g))?;
+            w.set_pred(&pr[0], po, g);
+        }
+        Kind::Plop3 => {
+            let (pa, pb, pc) = (w.pred(&pr[2]), w.pred(&pr[3]), w.pred(&pr[4]));
+            let lut1 = lift(w.reg32(&a[0]))?[0] as u8;
+            let lut2 = lift(w.reg32(&a[1]))?[0] as u8;
+            let r1 = alu::lop3(pa, pb, pc, lut1);
+            let r2 = alu::lop3(pa, pb, pc, lut2);
+            w.set_pred(&pr[0], r1, g);
+            w.set_pred(&pr[1], r2, g);
+        }
+        Kind::Shf { left, wrap, ty, hi } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            let d = map1(g, |lane| alu::shf(va[lane], vb[lane], vc[lane], *left, *wrap, *ty, *hi));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Isetp { cmp, signed, bop, ex } => {
+            let mut va = lift(w.reg32(&a[0]))?;
+            let mut vb = lift(w.reg32(&a[1]))?;
+            imod(&a[0], &mut va);
+            imod(&a[1], &mut vb);
+            let pp = w.pred(&pr[2]);
+            let low = if *ex { w.pred(&pr[3]) } else { 0 };
+            let r = pmask(g, |lane| alu::isetp(va[lane], vb[lane], *cmp, *signed, ex.then_some(low >> lane & 1 == 1)));
+            let (u, v) = combine(*bop, r, pp, g);
+            w.set_pred(&pr[0], u, g);
+            w.set_pred(&pr[1], v, g);
+        }
+        Kind::Fsetp { cmp, ftz, bop } => {
+            let mut va = lift(w.reg32(&a[0]))?;
+            let mut vb = lift(w.reg32(&a[1]))?;
+            fmod32(&a[0], &mut va);
+            fmod32(&a[1], &mut vb);
+            let pp = w.pred(&pr[2]);
+            let r = pmask(g, |lane| alu::fsetp(va[lane], vb[lane], *cmp, *ftz));
+            let (u, v) = combine(*bop, r, pp, g);
+            w.set_pred(&pr[0], u, g);
+            w.set_pred(&pr[1], v, g);
+        }
+        Kind::Dsetp { cmp, bop } => {
+            let mut va = lift(w.reg64(&a[0]))?;
+            let mut vb = lift(w.reg64(&a[1]))?;
+            fmod64(&a[0], &mut va);
+            fmod64(&a[1], &mut vb);
+            let pp = w.pred(&pr[2]);
+            let r = pmask(g, |lane| alu::dsetp(va[lane], vb[lane], *cmp));
+            let (u, v) = combine(*bop, r, pp, g);
+            w.set_pred(&pr[0], u, g);
+            w.set_pred(&pr[1], v, g);
+        }
+        Kind::Sel => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let p = w.pred(&pr[0]);
+            let d = map1(g, |lane| if p >> lane & 1 == 1 { va[lane] } else { vb[lane] });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Mov => {
+            let va = lift(w.reg32(&a[1]))?;
+            lift(w.write32(&a[0], &va, g))?;
+        }
+        Kind::Viadd => {
+            let va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            imod(&a[2], &mut vb);
+            let d = map1(g, |lane| va[lane].wrapping_add(vb[lane]));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Iabs | Kind::Popc | Kind::Brev | Kind::Flo { .. } => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            if a[1].not || a[1].neg {
+                va.iter_mut().for_each(|v| *v = !*v);
+            }
+            let d = map1(g, |lane| match inst.kind {
+                Kind::Iabs => (va[lane] as i32).unsigned_abs(),
+                Kind::Popc => va[lane].count_ones(),
+                Kind::Brev => va[lane].reverse_bits(),
+                Kind::Flo { signed, sh } => alu::flo(va[lane], signed, sh),
+                _ => 0,
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Prmt => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            let d = map1(g, |lane| alu::prmt(va[lane], vb[lane], vc[lane]));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Imnmx { signed } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let p = w.pred(&pr[0]);
+            let d = map1(g, |lane| {
+                let min = p >> lane & 1 == 1;
+                let (x, y) = (va[lane], vb[lane]);
+                let lt = if *signed { (x as i32) < (y as i32) } else { x < y };
+                if lt == min { x } else { y }
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Sgxt { unsigned } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let d = map1(g, |lane| {
+                let n = vb[lane].min(32);
+                if n == 0 {
+                    0
+                } else if n == 32 {
+                    va[lane]
+                } else if *unsigned {
+                    va[lane] & ((1 << n) - 1)
+                } else {
+                    (((va[lane] << (32 - n)) as i32) >> (32 - n)) as u32
+                }
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Bmsk { wrap } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let d = map1(g, |lane| {
+                let (p, n) = if *wrap { (va[lane] & 31, vb[lane] & 31) } else { (va[lane].min(32), vb[lane].min(32)) };
+                let m = if n >= 32 { u64::MAX } else { (1u64 << n) - 1 };
+                ((m << p) & 0xffff_ffff) as u32
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::P2r => {
+            let n = a.len();
+            let va = lift(w.reg32(&a[n - 2]))?;
+            let mask = lift(w.reg32(&a[n - 1]))?[0];
+            let d = map1(g, |lane| {
+                let mut packed = 0u32;
+                for i in 0..7 {
+                    packed |= (w.p[i] >> lane & 1) << i;
+                }
+                (va[lane] & !mask) | (packed & mask)
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::R2p => {
+            let n = a.len();
+            let va = lift(w.reg32(&a[n - 2]))?;
+            let mask = lift(w.reg32(&a[n - 1]))?[0];
+            for i in 0..7 {
+                if mask >> i & 1 == 1 {
+                    let v = pmask(g, |lane| va[lane] >> i & 1 == 1);
+                    w.p[i] = (w.p[i] & !g) | v;
+                }
+            }
+        }
+        Kind::Fp32 { op, rnd, ftz, sat } => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            fmod32(&a[1], &mut va);
+            fmod32(&a[2], &mut vb);
+            let d = match op {
+                0 => map1(g, |lane| alu::fadd(va[lane], vb[lane], *rnd, *ftz, *sat)),
+                1 => map1(g, |lane| alu::fmul(va[lane], vb[lane], *rnd, *ftz, *sat)),
+                _ => {
+                    let mut vc = lift(w.reg32(&a[3]))?;
+                    fmod32(&a[3], &mut vc);
+                    map1(g, |lane| alu::ffma(va[lane], vb[lane], vc[lane], *rnd, *ftz, *sat))
+                }
+            };
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Fp64 { op, rnd } => {
+            let mut va = lift(w.reg64(&a[1]))?;
+            let mut vb = lift(w.reg64(&a[2]))?;
+            fmod64(&a[1], &mut va);
+            fmod64(&a[2], &mut vb);
+            let d = match op {
+                0 => map64(g, |lane| alu::dadd(va[lane], vb[lane], *rnd)),
+                1 => map64(g, |lane| alu::dmul(va[lane], vb[lane], *rnd)),
+                _ => {
+                    let mut vc = lift(w.reg64(&a[3]))?;
+                    fmod64(&a[3], &mut vc);
+                    map64(g, |lane| alu::dfma(va[lane], vb[lane], vc[lane], *rnd))
+                }
+            };
+            lift(w.write64(&a[0], &d, g))?;
+        }
+        Kind::Fmnmx { ftz } => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            fmod32(&a[1], &mut va);
+            fmod32(&a[2], &mut vb);
+            let p = w.pred(&pr[0]);
+            let d = map1(g, |lane| alu::fmnmx(va[lane], vb[lane], p >> lane & 1 == 1, *ftz));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Mufu(f) => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            fmod32(&a[1], &mut va);
+            let d = map1(g, |lane| alu::mufu(*f, va[lane]));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::F2i { dst, src64, rnd, ftz } => {
+            let src = if *src64 {
+                let mut v = lift(w.reg64(&a[1]))?;
+                fmod64(&a[1], &mut v);
+                v
+            } else {
+                let mut v = lift(w.reg32(&a[1]))?;
+                fmod32(&a[1], &mut v);
+                map64(u32::MAX, |lane| u64::from(v[lane]))
+            };
+            let d = map64(g, |lane| alu::f2i(src[lane], *src64, *dst, *rnd, *ftz));
+            if dst.bits() == 64 {
+                lift(w.write64(&a[0], &d, g))?;
+            } else {
+                lift(w.write32(&a[0], &map1(g, |lane| d[lane] as u32), g))?;
+            }
+        }
+        Kind::I2f { src, dst64, rnd } => {
+            let v = if src.bits() == 64 {
+                lift(w.reg64(&a[1]))?
+            } else {
+                let v = lift(w.reg32(&a[1]))?;
+                map64(u32::MAX, |lane| u64::from(v[lane]))
+            };
+            let d = map64(g, |lane| alu::i2f(v[lane], *src, *dst64, *rnd));
+            if *dst64 {
+                lift(w.write64(&a[0], &d, g))?;
+            } else {
+                lift(w.write32(&a[0], &map1(g, |lane| d[lane] as u32), g))?;
+            }
+        }
+        Kind::F2f { to64, to16, from16, rnd, ftz } => {
+            if *to64 {
+                let mut v = lift(w.reg32(&a[1]))?;
+                fmod32(&a[1], &mut v);
+                let d = map64(g, |lane| alu::f2f_f32_f64(v[lane], *ftz));
+                lift(w.write64(&a[0], &d, g))?;
+            } else if *to16 {
+                let mut v = lift(w.reg32(&a[1]))?;
+                fmod32(&a[1], &mut v);
+                let d = map1(g, |lane| {
+                    let x = f32::from_bits(if *ftz { alu::ftz32(v[lane]) } else { v[lane] });
+                    if x.is_nan() { 0x7fff } else { u32::from(alu::f32_to_f16(x)) }
+                });
+                lift(w.write32(&a[0], &d, g))?;
+            } else if *from16 {
+                let v = lift(w.reg32(&a[1]))?;
+                let d = map1(g, |lane| {
+                    let x = alu::f16_to_f32(v[lane] as u16);
+                    if x.is_nan() { alu::NAN32 } else { x.to_bits() }
+                });
+                lift(w.write32(&a[0], &d, g))?;
+            } else {
+                let mut v = lift(w.reg64(&a[1]))?;
+                fmod64(&a[1], &mut v);
+                let d = map1(g, |lane| alu::f2f_f64_f32(v[lane], *rnd, *ftz));
+                lift(w.write32(&a[0], &d, g))?;
+            }
+        }
+        Kind::Frnd { rnd, ftz } => {
+            let mut v = lift(w.reg32(&a[1]))?;
+            fmod32(&a[1], &mut v);
+            let d = map1(g, |lane| alu::frnd32(v[lane], *rnd, *ftz));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::H2 { op } => {
+            let hneg = |arg: &Arg, v: &mut [u32; 32]| {
+                if arg.abs {
+                    v.iter_mut().for_each(|x| *x &= 0x7fff_7fff);
+                }
+                if arg.neg {
+                    v.iter_mut().for_each(|x| *x ^= 0x8000_8000);
+                }
+            };
+            let mut va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            hneg(&a[1], &mut va);
+            hneg(&a[2], &mut vb);
+            let d = match op {
+                0 => map1(g, |lane| alu::h2(0, va[lane], 0, vb[lane])),
+                1 => map1(g, |lane| alu::h2(1, va[lane], vb[lane], 0)),
+                _ => {
+                    let mut vc = lift(w.reg32(&a[3]))?;
+                    hneg(&a[3], &mut vc);
+                    map1(g, |lane| alu::h2(2, va[lane], vb[lane], vc[lane]))
+                }
+            };
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Fchk => {
+            let va = lift(w.reg32(&a[0]))?;
+            let vb = lift(w.reg32(&a[1]))?;
+            let exp = |x: u32| ((x >> 23) & 0xff) as i32;
+            let p = pmask(g, |lane| {
+                let (x, y) = (va[lane], vb[lane]);
+                let (ex, ey) = (exp(x), exp(y));
+                // Conservative: take the slow path unless both are normal and well inside range.
+                !(ex > 0
+                    && ex < 255
+                    && ey > 0
+                    && ey < 255
+                    && (ex - ey).abs() < 100
+                    && ex > 30
+                    && ey > 30
+                    && ex < 225
+                    && ey < 225)
+                    && !(x & 0x7fff_ffff == 0 && ey > 0 && ey < 255)
+            });
+            w.set_pred(&pr[0], p, g);
+        }
+        Kind::S2r => {
+            let Opnd::Sr(id) = a[1].o else { return Err((None, EmuErrorKind::Unsupported("S2R source".into()))) };
+            let name = sr_name(l, id);
+            let name = if inst.base == "CS2R" && id == 255 { "SRZ" } else { name };
+            let mut d = [0u32; 32];
+            for lane in lanes(g) {
+                d[lane] = sreg(l, st, cta, w, name, lane)
+                    .ok_or_else(|| (Some(lane), EmuErrorKind::Unsupported(format!("special register {name}"))))?;
+            }
+            lift(w.write32(&a[0], &d, g))?;
+            if a[0].n == 2 {
+                // CS2R of a 64-bit special register: the high word (only SRZ is modelled: 0).
+                let hi = [0u32; 32];
+                lift(w.write_n(&a[0], 1, &hi, g))?;
+            }
+        }
+        Kind::R2ur => {
+            if g != 0 {
+                let lane = g.trailing_zeros() as usize;
+                for k in 0..a[0].n {
+                    let src = match a[1].o {
+                        Opnd::R(r) if r != 255 => w.r[(r as usize + k as usize).min(254)][lane],
+                        _ => 0,
+                    };
+                    lift(w.write_n(&a[0], k, &splat(src), g))?;
+                }
+            }
+        }
+        Kind::Ldc { size, signed } => {
+            let mut out = [[0u32; 32]; 2];
+            for lane in lanes(g) {
+                let v: u64 = match a[1].o {
+                    Opnd::Imm(v) => v,
+                    Opnd::CIdx { bank, off, reg } => {
+                        let addr = u64::from(off) + u64::from(w.r[reg as usize][lane]);
+                        let bytes = l.banks.get(&bank).map_or(&[][..], |b| &b[..]);
+                        let f = Fault {
+                            kind: FaultKind::OutOfBounds,
+                            space: MemSpace::Const(bank),
+                            addr,
+                            size: *size,
+                            write: false,
+                        };
+                        if !addr.is_multiple_of(u64::from(*size)) {
+                            return Err((Some(lane), EmuErrorKind::Fault(Fault { kind: FaultKind::Misaligned, ..f })));
+                        }
+                        if addr + u64::from(*size) > bytes.len() as u64 {
+                            return Err((Some(lane), EmuErrorKind::Fault(f)));
+                        }
+                        let mut v = 0u64;
+                        for i in 0..*size as usize {
+                            v |= u64::from(bytes[addr as usize + i]) << (8 * i);
+                        }
+                        v
+                    }
+                    _ => return Err((None, EmuErrorKind::Unsupported("LDC operand".into()))),
+                };
+                let v = extend(v, *size, *signed);
+                out[0][lane] = v as u32;
+                out[1][lane] = (v >> 32) as u32;
+            }
+            lift(w.write_n(&a[0], 0, &out[0], g))?;
+            if *size == 8 {
+                lift(w.write_n(&a[0], 1, &out[1], g))?;
+            }
+        }
+        Kind::Ld { space, size, signed } => {
+            let mut out = [[0u32; 32]; 4];
+            for lane in lanes(g) {
+                let addr = address(w, &a[1], lane);
+                let v = mem_load(l, st, cta, w, *space, addr, *size, lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                let v = if *size < 4 { u128::from(extend(v as u64, *size, *signed) as u32) } else { v };
+                for (k, o) in out.iter_mut().enumerate() {
+                    o[lane] = (v >> (32 * k)) as u32;
+                }
+            }
+            for k in 0..a[0].n {
+                lift(w.write_n(&a[0], k, &out[k as usize], g))?;
+            }
+        }
+        Kind::St { space, size } => {
+            let nregs = size.div_ceil(4) as usize;
+            for lane in lanes(g) {
+                let addr = address(w, &a[0], lane);
+                let mut v = 0u128;
+                if let Opnd::R(r) = a[1].o {
+                    for k in 0..nregs {
+                        let x = if r == 255 { 0 } else { w.r[(r as usize + k).min(255)][lane] };
+                        v |= u128::from(x) << (32 * k);
+                    }
+                } else {
+                    v = u128::from(lift(w.reg32(&a[1]))?[lane]);
+                }
+                mem_store(l, st, cta, w, *space, addr, *size, v, lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+            }
+        }
+        Kind::Atom { space, op, ty, ret } => {
+            let wide = matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64);
+            let size = if wide { 8 } else { 4 };
+            let vb = lift(w.reg64(&a[2]))?;
+            let vb = if wide { vb } else { map64(u32::MAX, |lane| vb[lane] & 0xffff_ffff) };
+            let b32 = if wide { [0; 32] } else { lift(w.reg32(&a[2]))? };
+            let vc = if *op == AtomOp::Cas {
+                Some(if wide {
+                    lift(w.reg64(&a[3]))?
+                } else {
+                    map64(u32::MAX, |lane| u64::from(lift(w.reg32(&a[3])).map(|v| v[lane]).unwrap_or(0)))
+                })
+            } else {
+                None
+            };
+            let mut old = [0u64; 32];
+            for lane in lanes(g) {
+                let addr = address(w, &a[1], lane);
+                let cur = mem_load(l, st, cta, w, *space, addr, size, lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))? as u64;
+                let b = if wide { vb[lane] } else { u64::from(b32[lane]) };
+                let new = atom_apply(*op, *ty, cur, b, vc.as_ref().map(|c| c[lane]));
+                mem_store(l, st, cta, w, *space, addr, size, u128::from(new), lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                old[lane] = cur;
+            }
+            if *ret {
+                if wide {
+                    lift(w.write64(&a[0], &old, g))?;
+                } else {
+                    lift(w.write32(&a[0], &map1(g, |lane| old[lane] as u32), g))?;
+                }
+            }
+        }
+        Kind::Shfl(mode) => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            let mut inr = 0u32;
+            let d = map1(g, |lane| {
+                let (b, c) = (vb[lane] & 31, vc[lane]);
+                let clamp = c & 0x1f;
+                let seg = (c >> 8) & 0x1f;
+                let min_lane = (lane as u32) & seg;
+                let max_lane = min_lane | (clamp & !seg);
+                let (j, ok) = match mode {
+                    ShflMode::Idx => {
+                        let j = min_lane | (b & !seg);
+                        (j, j <= max_lane)
+                    }
+                    ShflMode::Up => {
+                        let j = lane as i32 - b as i32;
+                        (j.max(0) as u32, j >= max_lane as i32)
+                    }
+                    ShflMode::Down => {
+                        let j = lane as u32 + b;
+                        (j, j <= max_lane)
+                    }
+                    ShflMode::Bfly => {
+                        let j = lane as u32 ^ b;
+                        (j, j <= max_lane)
+                    }
+                };
+                let j = if ok { j as usize & 31 } else { lane };
+                va[j]
+            });
+            for lane in lanes(g) {
+                let (b, c) = (vb[lane] & 31, vc[lane]);
+                let clamp = c & 0x1f;
+                let seg = (c >> 8) & 0x1f;
+                let min_lane = (lane as u32) & seg;
+                let max_lane = min_lane | (clamp & !seg);
+                let ok = match mode {
+                    ShflMode::Idx => (min_lane | (b & !seg)) <= max_lane,
+                    ShflMode::Up => lane as i32 - b as i32 >= max_lane as i32,
+                    ShflMode::Down => lane as u32 + b <= max_lane,
+                    ShflMode::Bfly => (lane as u32 ^ b) <= max_lane,
+                };
+                inr |= u32::from(ok) << lane;
+            }
+            lift(w.write32(&a[0], &d, g))?;
+            if let Some(p) = pr.first() {
+                w.set_pred(p, inr, g);
+            }
+        }
+        Kind::Vote(m) => {
+            let pin = w.pred(&pr[1]) & g;
+            let r = match m {
+                0 => pin == g,
+                1 => pin != 0,
+                _ => pin == g || pin == 0,
+            };
+            w.set_pred(&pr[0], if r { u32::MAX } else { 0 }, g);
+            if let Some(d) = a.first() {
+                lift(w.write32(d, &splat(pin), g))?;
+            }
+        }
+        Kind::Match { all } => {
+            let v = lift(w.reg64(&a[1]))?;
+            let v = if a[1].n == 2 { v } else { map64(u32::MAX, |lane| v[lane] & 0xffff_ffff) };
+            let d = map1(g, |lane| pmask(g, |k| v[k] == v[lane]));
+            if *all {
+                let eq = lanes(g).all(|k| d[k] == g);
+                let out = splat(if eq { g } else { 0 });
+                lift(w.write32(&a[0], &out, g))?;
+                if let Some(p) = pr.first() {
+                    w.set_pred(p, if eq { u32::MAX } else { 0 }, g);
+                }
+            } else {
+                lift(w.write32(&a[0], &d, g))?;
+            }
+        }
+        Kind::Redux { op, signed } => {
+            let v = lift(w.reg32(&a[1]))?;
+            let mut acc: Option<u32> = None;
+            for lane in lanes(g) {
+                let x = v[lane];
+                acc = Some(match acc {
+                    None => x,
+                    Some(y) => match op {
+                        0 => y.wrapping_add(x),
+                        1 => {
+                            if *signed {
+                                (y as i32).min(x as i32) as u32
+                            } else {
+                                y.min(x)
+                            }
+                        }
+                        2 => {
+                            if *signed {
+                                (y as i32).max(x as i32) as u32
+                            } else {
+                                y.max(x)
+                            }
+                        }
+                        3 => y & x,
+                        4 => y | x,
+                        _ => y ^ x,
+                    },
+                });
+            }
+            if let Some(r) = acc {
+                lift(w.write32(&a[0], &splat(r), g))?;
+            }
+        }
+        Kind::Bra { div } => {
+            let Opnd::Target(t) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BRA target".into()))) };
+            let g = g & pr.first().map_or(u32::MAX, |p| w.pred(p));
+            let taken = if *div { if act != w.live() { g } else { 0 } } else { g };
+            branch(w, taken, t, next);
+            return Ok(());
+        }
+        Kind::Call => {
+            let Opnd::Target(t) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("CALL target".into()))) };
+            branch(w, g, t, next);
+            return Ok(());
+        }
+        Kind::Ret | Kind::Brx => {
+            let v = lift(w.reg32(&a[0]))?;
+            let off = match (&inst.kind, a.get(1).map(|x| x.o)) {
+                (Kind::Brx, Some(Opnd::Imm(o))) => i64::from(o as u32 as i32) + i64::from(next) * 16,
+                (Kind::Brx, _) => i64::from(next) * 16,
+                _ => 0,
+            };
+            for lane in lanes(act) {
+                w.lane_pc[lane] = if g >> lane & 1 == 1 { ((i64::from(v[lane]) + off) / 16) as u32 } else { next };
+            }
+            w.pc = next;
+            w.act = 0;
+            for lane in lanes(act) {
+                if w.lane_pc[lane] as usize >= l.program.insts.len() {
+                    return Err((
+                        Some(lane),
+                        EmuErrorKind::Invalid(format!(
+                            "return/indirect target {:#x} outside the code",
+                            u64::from(w.lane_pc[lane]) * 16
+                        )),
+                    ));
+                }
+            }
+            // lane_pc already set: regroup without overwriting them.
+            regroup_keep(w);
+            return Ok(());
+        }
+        Kind::Exit => {
+            let g = g & pr.first().map_or(u32::MAX, |p| w.pred(p));
+            w.waiting = true;
+            for lane in lanes(g) {
+                w.state[lane] = Lane::Exit;
+            }
+            if g != 0 {
+                w.pc = next;
+                // The remaining lanes keep going at `next`; regroup saves their pc.
+                w.act = act & !g;
+                w.regroup();
+                return Ok(());
+            }
+        }
+        Kind::Bssy => {
+            let Opnd::B(b) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BSSY operand".into()))) };
+            for lane in lanes(g) {
+                w.b[b as usize & 15][lane] = act;
+            }
+        }
+        Kind::Bsync => {
+            let Opnd::B(b) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BSYNC operand".into()))) };
+            if g != 0 {
+                for lane in lanes(g) {
+                    w.state[lane] = Lane::Bsync(b & 15);
+                    w.waiting = true;
+                }
+                // Lanes not guarded in continue.
+                let pc = w.pc;
+                for lane in lanes(act) {
+                    w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };
+                }
+                w.act = 0;
+                regroup_keep(w);
+                return Ok(());
+            }
+        }
+        Kind::Break => {
+            let Opnd::B(b) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BREAK operand".into()))) };
+            for lane in 0..32 {
+                w.b[b as usize & 15][lane] &= !g;
+            }
+            w.waiting = true;
+        }
+        Kind::Bmov { clear } => match (a[0].o, a[1].o) {
+            (Opnd::R(_), Opnd::B(b)) => {
+                let v = map1(g, |lane| w.b[b as usize & 15][lane]);
+                lift(w.write32(&a[0], &v, g))?;
+                if *clear {
+                    for lane in lanes(g) {
+                        w.b[b as usize & 15][lane] = 0;
+                    }
+                }
+            }
+            (Opnd::B(b), _) => {
+                let v = lift(w.reg32(&a[1]))?;
+                for lane in lanes(g) {
+                    w.b[b as usize & 15][lane] = v[lane];
+                }
+            }
+            _ => return Err((None, EmuErrorKind::Unsupported("BMOV operands".into()))),
+        },
+        Kind::Warpsync { all } => {
+            let mask =
+                if *all || a.is_empty() { u32::MAX } else { lift(w.reg32(&a[0]))?[g.trailing_zeros() as usize & 31] };
+            if g != 0 {
+                for lane in lanes(g) {
+                    w.state[lane] = Lane::Warpsync(mask);
+                    w.waiting = true;
+                }
+                let pc = w.pc;
+                for lane in lanes(act) {
+                    w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };
+                }
+                w.act = 0;
+                regroup_keep(w);
+                return Ok(());
+            }
+        }
+        Kind::Bar => {
+            let id = a.first().map_or(Ok(splat(0)), |x| w.reg32(x)).map_err(|k| (None, k))?[0];
+            if g != 0 {
+                for lane in lanes(g) {
+                    w.state[lane] = Lane::Bar(id);
+                }
+                let pc = w.pc;
+                for lane in lanes(act) {
+                    w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };
+                }
+                w.act = 0;
+                regroup_keep(w);
+                return Ok(());
+            }
+        }
+    }
+    w.pc = next;
+    Ok(())
+}
+
+/// Regroups when `lane_pc` of the old group's lanes was already set by the caller.
+fn regroup_keep(w: &mut Warp) {
+    w.act = 0;
+    w.regroup();
+}
+
+fn branch(w: &mut Warp, taken: u32, target: u32, next: u32) {
+    let act = w.act;
+    if taken == act {
+        w.pc = target;
+        if w.other != u32::MAX {
+            w.regroup();
+        }
+        return;
+    }
+    if taken == 0 {
+        w.pc = next;
+        return;
+    }
+    for lane in lanes(act) {
+        w.lane_pc[lane] = if taken >> lane & 1 == 1 { target } else { next };
+    }
+    regroup_keep(w);
+}
+
+fn combine(bop: alu::BoolOp, r: u32, pp: u32, g: u32) -> (u32, u32) {
+    let mut u = 0;
+    let mut v = 0;
+    for lane in lanes(g) {
+        let x = r >> lane & 1 == 1;
+        let p = pp >> lane & 1 == 1;
+        u |= u32::from(bop.apply(x, p)) << lane;
+        v |= u32::from(bop.apply(!x, p)) << lane;
+    }
+    (u, v)
+}
+
+fn extend(v: u64, size: u32, signed: bool) -> u64 {
+    match (size, signed) {
+        (1, true) => v as u8 as i8 as i64 as u64 & 0xffff_ffff,
+        (1, false) => v & 0xff,
+        (2, true) => v as u16 as i16 as i64 as u64 & 0xffff_ffff,
+        (2, false) => v & 0xffff,
+        (4, _) => v & 0xffff_ffff,
+        _ => v,
+    }
+}
+
+fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
+    let Opnd::Mem { ra, wide, ur, off } = m.o else { return 0 };
+    let base = if ra == 255 {
+        0
+    } else if wide {
+        u64::from(w.r[ra as usize][lane]) | u64::from(w.r[(ra as usize + 1).min(255)][lane]) << 32
+    } else {
+        u64::from(w.r[ra as usize][lane])
+    };
+    let u = if ur == 63 { 0 } else { u64::from(w.ur[ur as usize & 63]) };
+    let a = base.wrapping_add(u).wrapping_add(off as i64 as u64);
+    if wide { a } else { a & 0xffff_ffff }
+}
+
+fn resolve(space: Space, addr: u64) -> (Space, u64) {
+    match space {
+        Space::Generic => match (addr >> 32) as u32 {
+            SHARED_HI => (Space::Shared, addr & 0xffff_ffff),
+            LOCAL_HI => (Space::Local, addr & 0xffff_ffff),
+            _ => (Space::Global, addr),
+        },
+        s => (s, addr),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mem_load(
+    l: &Launch,
+    st: &State,
+    cta: &Cta,
+    w: &Warp,
+    space: Space,
+    addr: u64,
+    size: u32,
+    lane: usize,
+) -> Result<u128, Fault> {
+    match resolve(space, addr) {
+        (Space::Global, a) => st.global.load(a, size),
+        (Space::Shared, a) => cta.shared.load(a, size),
+        (_, a) => cta.local_load(w.id as usize * 32 + lane, l.local_bytes, a, size),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mem_store(
+    l: &Launch,
+    st: &mut State,
+    cta: &mut Cta,
+    w: &Warp,
+    space: Space,
+    addr: u64,
+    size: u32,
+    v: u128,
+    lane: usize,
+) -> Result<(), Fault> {
+    match resolve(space, addr) {
+        (Space::Global, a) => st.global.store(a, size, v),
+        (Space::Shared, a) => cta.shared.store(a, size, v),
+        (_, a) => cta.local_store(w.id as usize * 32 + lane, l.local_bytes, a, size, v),
+    }
+}
+
+/// The new memory value of an atomic.
+pub fn atom_apply(op: AtomOp, ty: AtomTy, cur: u64, b: u64, c: Option<u64>) -> u64 {
+    let signed = matches!(ty, AtomTy::S32 | AtomTy::S64);
+    let w64 = matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64);
+    let mask = if w64 { u64::MAX } else { 0xffff_ffff };
+    let sx = |v: u64| if w64 { v as i64 } else { i64::from(v as u32 as i32) };
+    let r = match (op, ty) {
+        (AtomOp::Add, AtomTy::F32) => u64::from(alu::fadd(cur as u32, b as u32, Rnd::Rn, true, false)),
+        (AtomOp::Add, AtomTy::F64) => alu::dadd(cur, b, Rnd::Rn),
+        (AtomOp::Add, _) => cur.wrapping_add(b),
+        (AtomOp::Min, _) => {
+            if signed {
+                if sx(cur) < sx(b) { cur } else { b }
+            } else {
+                (cur & mask).min(b & mask)
+            }
+        }
+        (AtomOp::Max, _) => {
+            if signed {
+                if sx(cur) > sx(b) { cur } else { b }
+            } else {
+                (cur & mask).max(b & mask)
+            }
+        }
+        (AtomOp::Inc, _) => {
+            if (cur & mask) >= (b & mask) {
+                0
+            } else {
+                cur + 1
+            }
+        }
+        (AtomOp::Dec, _) => {
+            if (cur & mask) == 0 || (cur & mask) > (b & mask) {
+                b
+            } else {
+                cur - 1
+            }
+        }
+        (AtomOp::And, _) => cur & b,
+        (AtomOp::Or, _) => cur | b,
+        (AtomOp::Xor, _) => cur ^ b,
+        (AtomOp::Exch, _) => b,
+        (AtomOp::Cas, _) => {
+            if (cur & mask) == (b & mask) {
+                c.unwrap_or(0)
+            } else {
+                cur
+            }
+        }
+    };
+    r & mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_iterates_set_bits() {
+        assert_eq!(lanes(0b1010).collect::<Vec<_>>(), vec![1, 3]);
+        assert_eq!(lanes(u32::MAX).count(), 32);
+    }
+}

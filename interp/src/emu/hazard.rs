@@ -1,0 +1,327 @@
+//! The hazard checker: the scoreboard and latency model of `shared/notes/digest-backend.md` §2.5,
+//! applied to the instruction stream each warp actually issues.
+//!
+//! Per warp: a cycle counter `t`; per register (R, UR, P, UP) the cycle its fixed-latency result
+//! is ready and the scoreboard of a pending variable-latency write; per register the scoreboard
+//! of a pending late source read; a FIFO of events per scoreboard SB0–5.
+//!
+//! At each issued instruction: (1) its wait mask retires every event of the waited scoreboards;
+//! (2) every source (guard, predicates, registers with their tuples, address registers) must be
+//! ready (`ready_at <= t`) and not pending on a scoreboard (RAW); a destination must not be
+//! pending on a scoreboard (WAW) nor protected by a pending read (WAR); (3) a fixed-latency
+//! result becomes ready at `t + latency`; a variable-latency result is pending on the write
+//! scoreboard (an instruction with none leaves it pending forever: reading it is a hazard); a
+//! late-reading instruction with a read scoreboard protects its sources until that scoreboard
+//! is waited on; (4) `t += max(stall, 1)`.
+//!
+//! Latencies (sm_90, chosen at or below the minima observed in ptxas output, §2.3, so NVIDIA's
+//! code never reports a false hazard): 4 for ALU results, 6 for FP64 (fixed latency on sm_90),
+//! 13 for a predicate consumed by a branch/EXIT/BSYNC guard.
+//!
+//! Invariant: the checker only reads the lowered instruction; it never changes execution.
+
+use super::program::{Inst, Kind, Opnd};
+
+/// Where a register lives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reg {
+    /// R0–R254.
+    R(u8),
+    /// UR0–UR62.
+    Ur(u8),
+    /// P0–P6.
+    P(u8),
+    /// UP0–UP6.
+    Up(u8),
+}
+
+impl std::fmt::Display for Reg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reg::R(n) => write!(f, "R{n}"),
+            Reg::Ur(n) => write!(f, "UR{n}"),
+            Reg::P(n) => write!(f, "P{n}"),
+            Reg::Up(n) => write!(f, "UP{n}"),
+        }
+    }
+}
+
+const NONE: u8 = 0xff;
+/// A pending variable-latency write with no scoreboard.
+const UNTRACKED: u8 = 0xfe;
+
+fn slot(r: Reg) -> usize {
+    match r {
+        Reg::R(n) => n as usize,
+        Reg::Ur(n) => 256 + n as usize,
+        Reg::P(n) => 320 + n as usize,
+        Reg::Up(n) => 328 + n as usize,
+    }
+}
+
+const SLOTS: usize = 336;
+
+/// Per-warp hazard state.
+#[derive(Clone, Debug)]
+pub struct HazardState {
+    t: u64,
+    ready: Vec<u64>,
+    ready_branch: Vec<u64>,
+    wsb: Vec<u8>,
+    rsb: Vec<u8>,
+    /// Per scoreboard: (register slot or `usize::MAX`, is a read, issue sequence, unit).
+    events: [Vec<(usize, bool, u64, u8)>; 6],
+    /// Variable-latency writes issued without a write scoreboard: (slot, unit, sequence). They
+    /// complete no later than a later instruction of the same unit (the units complete in
+    /// order), so a wait on that one retires them.
+    untracked: Vec<(usize, u8, u64)>,
+    seq: u64,
+}
+
+impl Default for HazardState {
+    fn default() -> Self {
+        HazardState {
+            t: 0,
+            ready: vec![0; SLOTS],
+            ready_branch: vec![0; SLOTS],
+            wsb: vec![NONE; SLOTS],
+            rsb: vec![NONE; SLOTS],
+            events: Default::default(),
+            untracked: Vec::new(),
+            seq: 0,
+        }
+    }
+}
+
+/// Whether `inst` produces its results through a scoreboard (variable latency) on sm_90.
+pub fn variable_latency(inst: &Inst) -> bool {
+    match &inst.kind {
+        Kind::Ld { .. } | Kind::Ldc { .. } | Kind::Atom { .. } | Kind::Shfl(_) | Kind::Mufu(_) => {
+            // ULDC is fixed latency on sm_90.
+            !(matches!(inst.kind, Kind::Ldc { .. }) && inst.base == "ULDC")
+        }
+        Kind::S2r => inst.base != "CS2R",
+        Kind::F2i { .. } | Kind::F2f { .. } | Kind::Fchk | Kind::Popc | Kind::Flo { .. } | Kind::Brev => true,
+        Kind::I2f { .. } => inst.base == "I2F",
+        Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } => true,
+        _ => false,
+    }
+}
+
+/// The in-order completion queue of a variable-latency instruction.
+fn unit(inst: &Inst) -> u8 {
+    match &inst.kind {
+        Kind::Ldc { .. } => 1,
+        Kind::S2r => 2,
+        Kind::Ld { space: super::program::Space::Shared, .. } => 4,
+        Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } => 3,
+        Kind::Shfl(_) | Kind::Redux { .. } | Kind::Match { .. } => 6,
+        _ => 0,
+    }
+}
+
+/// Whether `inst` may read its sources after issue (so a read scoreboard protects them).
+fn late_read(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::St { .. } | Kind::Atom { .. } | Kind::Ld { .. }) || variable_latency(inst)
+}
+
+fn is_branch(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break)
+}
+
+fn latency(inst: &Inst) -> u64 {
+    let uniform_dst =
+        inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(_))) || inst.preds.iter().any(|p| p.dst && p.uniform);
+    match inst.kind {
+        Kind::Fp64 { .. } | Kind::Dsetp { .. } => 6,
+        _ if uniform_dst => 2,
+        _ => 4,
+    }
+}
+
+/// The registers an instruction reads and writes (tuples expanded, RZ/URZ/PT/UPT dropped).
+pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
+    let mut rd = Vec::new();
+    let mut wr = Vec::new();
+    let g = inst.guard;
+    if g.idx != 7 {
+        rd.push(if g.uniform { Reg::Up(g.idx) } else { Reg::P(g.idx) });
+    }
+    for p in &inst.preds {
+        if p.idx == 7 {
+            continue;
+        }
+        let r = if p.uniform { Reg::Up(p.idx) } else { Reg::P(p.idx) };
+        if p.dst { wr.push(r) } else { rd.push(r) }
+    }
+    for a in &inst.args {
+        let list = if a.dst { &mut wr } else { &mut rd };
+        match a.o {
+            Opnd::R(r) if r != 255 => {
+                for k in 0..a.n {
+                    if let Some(x) = r.checked_add(k).filter(|x| *x != 255) {
+                        list.push(Reg::R(x));
+                    }
+                }
+            }
+            Opnd::Ur(r) if r != 63 => {
+                for k in 0..a.n {
+                    if r + k < 63 {
+                        list.push(Reg::Ur(r + k));
+                    }
+                }
+            }
+            Opnd::CIdx { reg, .. } if reg != 255 => rd.push(Reg::R(reg)),
+            Opnd::Mem { ra, wide, ur, .. } => {
+                if ra != 255 {
+                    rd.push(Reg::R(ra));
+                    if wide && ra < 254 {
+                        rd.push(Reg::R(ra + 1));
+                    }
+                }
+                if ur != 63 {
+                    rd.push(Reg::Ur(ur));
+                }
+            }
+            _ => {}
+        }
+    }
+    // A store's data operand and an atomic's sources are reads even when listed after the address.
+    (rd, wr)
+}
+
+impl HazardState {
+    /// Checks `inst` at issue and records its effects. `Err` describes the hazard.
+    pub fn issue(&mut self, inst: &Inst) -> Result<(), String> {
+        let c = inst.control;
+        for k in 0..6 {
+            if c.wait >> k & 1 == 1 {
+                self.retire(k, usize::MAX);
+            }
+        }
+        if let Kind::Depbar(sb @ 0..6, n) = inst.kind {
+            self.retire(sb as usize, n as usize);
+        }
+        let (rd, wr) = (&inst.regs.0, &inst.regs.1);
+        let branch = is_branch(inst);
+        for r in rd {
+            let s = slot(*r);
+            let is_guard_pred = matches!(r, Reg::P(_) | Reg::Up(_));
+            let ready = if branch && is_guard_pred { self.ready_branch[s] } else { self.ready[s] };
+            if ready > self.t {
+                return Err(format!(
+                    "{r} read {} cycle(s) before its fixed-latency producer's result is ready (missing stall)",
+                    ready - self.t
+                ));
+            }
+            match self.wsb[s] {
+                NONE => {}
+                UNTRACKED => {
+                    return Err(format!("{r} read while a variable-latency write without a scoreboard is pending"));
+                }
+                k => return Err(format!("{r} read while its producer is pending on SB{k} (missing wait on SB{k})")),
+            }
+        }
+        for r in wr {
+            let s = slot(*r);
+            match self.wsb[s] {
+                NONE | UNTRACKED => {}
+                k => return Err(format!("{r} written while an earlier write is pending on SB{k} (WAW, missing wait)")),
+            }
+            if self.rsb[s] != NONE {
+                return Err(format!(
+                    "{r} written while a pending read on SB{} still needs it (WAR, missing wait)",
+                    self.rsb[s]
+                ));
+            }
+        }
+        // Effects.
+        if variable_latency(inst) {
+            match c.write_sb {
+                Some(k) if k < 6 => {
+                    for r in wr {
+                        let s = slot(*r);
+                        self.wsb[s] = k;
+                        self.events[k as usize].push((s, false, self.seq, unit(inst)));
+                    }
+                    if wr.is_empty() {
+                        self.events[k as usize].push((usize::MAX, false, self.seq, unit(inst)));
+                    }
+                }
+                _ => {
+                    for r in wr {
+                        self.wsb[slot(*r)] = UNTRACKED;
+                        self.untracked.push((slot(*r), unit(inst), self.seq));
+                    }
+                }
+            }
+        } else {
+            let lat = latency(inst);
+            let wide_lo = matches!(inst.kind, Kind::Imad { wide: true, .. });
+            for (i, r) in wr.iter().enumerate() {
+                let s = slot(*r);
+                self.wsb[s] = NONE;
+                // IMAD.WIDE writes its low word earlier (observed: consumed 3 cycles later).
+                let lat = if wide_lo && i == 0 { 2 } else { lat };
+                self.ready[s] = self.t + lat;
+                self.ready_branch[s] = self.t + if matches!(r, Reg::P(_) | Reg::Up(_)) { 13 } else { lat };
+            }
+            if let Some(k) = c.write_sb.filter(|k| *k < 6) {
+                // A fixed-latency op may still set a scoreboard (e.g. BAR, BSSY); count it.
+                self.events[k as usize].push((usize::MAX, false, self.seq, 0xff));
+            }
+        }
+        if let Some(k) = c.read_sb.filter(|k| *k < 6) {
+            if late_read(inst) {
+                for r in rd {
+                    let s = slot(*r);
+                    self.rsb[s] = k;
+                    self.events[k as usize].push((s, true, self.seq, 0xff));
+                }
+            }
+            if rd.is_empty() || !late_read(inst) {
+                self.events[k as usize].push((usize::MAX, true, self.seq, 0xff));
+            }
+        }
+        if matches!(inst.kind, Kind::Call | Kind::Ret) {
+            for k in 0..6 {
+                self.retire(k, usize::MAX);
+            }
+        }
+        self.t += u64::from(c.stall.max(1));
+        self.seq += 1;
+        Ok(())
+    }
+
+    /// Retires events of scoreboard `k` (oldest first) until at most `keep` remain
+    /// (`usize::MAX`: all).
+    fn retire(&mut self, k: usize, keep: usize) {
+        let keep = if keep == usize::MAX { 0 } else { keep };
+        let ev = &mut self.events[k];
+        let n = ev.len().saturating_sub(keep);
+        let retired: Vec<_> = ev.drain(..n).collect();
+        for (s, read, seq, u) in retired {
+            if !read && u != 0xff {
+                // Earlier untracked results of the same in-order unit are complete too.
+                let wsb = &mut self.wsb;
+                self.untracked.retain(|&(us, uu, useq)| {
+                    let done = uu == u && useq < seq;
+                    if done && wsb[us] == UNTRACKED {
+                        wsb[us] = NONE;
+                    }
+                    !done
+                });
+            }
+            if s == usize::MAX {
+                continue;
+            }
+            if read {
+                if self.rsb[s] == k as u8 {
+                    self.rsb[s] = NONE;
+                }
+            } else if self.wsb[s] == k as u8 {
+                self.wsb[s] = NONE;
+            }
+        }
+    }
+}

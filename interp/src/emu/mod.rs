@@ -1,0 +1,349 @@
+//! The SASS emulator: runs a kernel of a real cubin (NVIDIA's or ours) on the CPU, a warp of 32
+//! lanes per instruction, with an optional hazard checker for the scheduling control bits.
+//!
+//! # Launch ([`run_cubin`])
+//!
+//! The launcher reads the cubin ([`ptxas_rs::cubin::Cubin`]), takes the kernel's whole
+//! `.text.<kernel>` section as the program (the kernel plus the internal subroutines ptxas
+//! appends), and lays out what the driver would:
+//!
+//! - **global memory**: the spec's buffers by [`crate::memory::GlobalMemory::from_spec`] (the
+//!   same addresses the Ori interpreter uses);
+//! - **constant bank 0** per [`ptxas_rs::cubin::Constant0Layout::for_sm`]: ntid at 0x0, nctaid at
+//!   0xc, the initial stack pointer at 0x28 (= the per-thread local size, the top of local
+//!   memory), the global memory descriptor at 0x208 (zero: `desc[UR]` operands are accepted and
+//!   ignored), and the parameter block of [`crate::launch::LaunchSpec::param_block`] at the
+//!   kernel's `EIATTR_PARAM_CBANK` base (0x210 on sm_90). Bank 3 is `.nv.constant3`;
+//! - **shared memory** per CTA: `.nv.shared.<kernel>`'s size (which includes sm_90's reserved
+//!   0x400 bytes) rounded up to 16, plus the spec's dynamic `shared_bytes`; `LDS`/`STS`
+//!   addresses are offsets into it (`SR_CgaCtaId` reads 0: one CTA per cluster);
+//! - **local memory** per thread: the largest of `FRAME_SIZE`, `MIN_STACK_SIZE`,
+//!   `MAX_STACK_SIZE` (rounded up to 16; at least 16 bytes);
+//! - **generic addresses** (`LD`/`ST`/`ATOM`): high word [`SHARED_HI`] is the CTA's shared
+//!   memory, [`LOCAL_HI`] the thread's local memory (what `SR_SWINHI`/`SR_LWINHI` read),
+//!   anything else global.
+//!
+//! The outputs are the spec's output buffers as [`crate::Outputs`], the same form as
+//! [`crate::run_ori`], so the two executors compare directly.
+//!
+//! # Execution model
+//!
+//! **Scheduling (deterministic).** CTAs run one after another in linear order (x fastest). A
+//! CTA's threads are numbered linearly and grouped into warps of 32; lanes past the block size
+//! never run. Warps run in index order, each until it cannot progress (all its lanes exited or
+//! waiting at a barrier); when every warp waits, a CTA barrier whose every live lane waits at
+//! `BAR.SYNC` with one id releases, otherwise that is a deadlock error.
+//!
+//! **Divergence (independent thread scheduling, min-pc rule).** Every lane has its own pc. The
+//! warp executes the group of runnable lanes at the *lowest* pc together; a group that reaches the
+//! pc of other runnable lanes merges with them. `BSSY Bn, L` records the active mask in `Bn` of
+//! each active lane; `BSYNC Bn` makes the arriving lanes wait until every live lane of the
+//! recorded mask has arrived at that `BSYNC`, then they continue together; `BREAK Bn` removes the
+//! active lanes from every lane's `Bn`; `WARPSYNC mask` waits for the lanes of `mask`; `EXIT`
+//! retires lanes (they stop counting in masks). `CALL.REL` jumps (ptxas passes the return
+//! address in a register) and `RET.REL Rk` jumps per lane to the byte offset in `Rk`.
+//!
+//! **Registers.** Per lane R0–R254 (RZ reads 0), P0–P6 (PT reads true); per warp UR0–UR62 and
+//! UP0–UP6. Uniform instructions (`U*`, `S2UR`, `R2UR`, `REDUX`, `VOTEU`) write the value of the
+//! lowest active lane. Registers start at 0 (except R1, which the code loads itself).
+//!
+//! **What executes** is [`program::Kind`]; meanings of the ALU ops are in [`alu`]. A word that
+//! does not decode, or whose instruction is not implemented, executes as an error naming the
+//! offset and the word ([`EmuErrorKind::Invalid`]), never a panic.
+//!
+//! **Faults.** Out-of-bounds or misaligned global/shared/local/constant accesses are
+//! [`EmuErrorKind::Fault`] naming the instruction offset, its text and the thread.
+//!
+//! **Hazards** ([`EmuConfig::hazards`]): the checker of [`hazard`] runs on each warp's issued
+//! stream; the first hazard stops the run with [`EmuErrorKind::Hazard`].
+//!
+//! Invariant: no input (cubin bytes, spec, code) makes the emulator panic; every failure is an
+//! [`EmuError`].
+
+// Errors are the cold path; keeping `EmuError` a plain struct with public fields is worth its size.
+#![allow(clippy::result_large_err)]
+
+pub mod alu;
+mod exec;
+pub mod hazard;
+pub mod program;
+
+use std::fmt;
+
+use ptxas_rs::cubin::Cubin;
+use ptxas_rs::cubin::eiattr::code;
+
+use crate::launch::LaunchSpec;
+use crate::memory::{Fault, GlobalMemory};
+use crate::ori_exec::{Outputs, ThreadId};
+
+pub use exec::atom_apply;
+pub use program::{Banks, Program};
+
+/// High word of generic addresses that fall in the CTA's shared memory (`SR_SWINHI`).
+pub const SHARED_HI: u32 = 0x7ff0;
+/// High word of generic addresses that fall in the thread's local memory (`SR_LWINHI`).
+pub const LOCAL_HI: u32 = 0x7fe0;
+
+/// Options of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmuConfig {
+    /// Check scheduling hazards ([`hazard`]).
+    pub hazards: bool,
+    /// The most warp-instructions the launch may execute.
+    pub step_limit: u64,
+}
+
+impl Default for EmuConfig {
+    fn default() -> Self {
+        EmuConfig { hazards: false, step_limit: 200_000_000 }
+    }
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmuErrorKind {
+    /// The cubin does not parse, has no such kernel, or is for an arch without tables.
+    Cubin(String),
+    /// The spec does not fit the kernel (parameter block size).
+    Spec(String),
+    /// An instruction that does not decode or is not implemented, or a jump outside the code.
+    Invalid(String),
+    /// An operand form the executor does not handle.
+    Unsupported(String),
+    /// A memory access failed.
+    Fault(Fault),
+    /// A scheduling hazard (hazard mode).
+    Hazard(String),
+    /// More warp-instructions than the step limit.
+    StepLimit(u64),
+    /// Warps wait for each other forever.
+    Deadlock(String),
+}
+
+impl fmt::Display for EmuErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmuErrorKind::Cubin(m) => write!(f, "cubin: {m}"),
+            EmuErrorKind::Spec(m) => write!(f, "launch spec: {m}"),
+            EmuErrorKind::Invalid(m) => write!(f, "illegal instruction: {m}"),
+            EmuErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+            EmuErrorKind::Fault(x) => write!(f, "memory fault: {x}"),
+            EmuErrorKind::Hazard(m) => write!(f, "hazard: {m}"),
+            EmuErrorKind::StepLimit(n) => write!(f, "step limit of {n} warp-instructions reached"),
+            EmuErrorKind::Deadlock(m) => write!(f, "deadlock: {m}"),
+        }
+    }
+}
+
+/// An emulation error, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmuError {
+    /// The kernel.
+    pub kernel: String,
+    /// Byte offset of the instruction in its section.
+    pub offset: Option<u32>,
+    /// The instruction as nvdisasm prints it, and its word.
+    pub inst: Option<String>,
+    /// The thread.
+    pub thread: Option<ThreadId>,
+    /// What went wrong.
+    pub kind: EmuErrorKind,
+}
+
+impl fmt::Display for EmuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kernel)?;
+        if let Some(o) = self.offset {
+            write!(f, " at {o:#06x}")?;
+        }
+        if let Some(i) = &self.inst {
+            write!(f, " `{i}`")?;
+        }
+        if let Some(t) = &self.thread {
+            write!(f, ": {t}")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for EmuError {}
+
+/// A finished run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmuRun {
+    /// The output buffers (same form as the Ori interpreter's).
+    pub outputs: Outputs,
+    /// Thread-instructions executed (active lanes summed over warp-instructions).
+    pub thread_instrs: u64,
+}
+
+/// A kernel of a cubin, loaded and ready to launch.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Kernel name.
+    pub name: String,
+    /// SM number.
+    pub sm: u32,
+    /// The section's words.
+    pub words: Vec<u128>,
+    /// Kernel offset in the section.
+    pub entry: u64,
+    /// Parameter base in bank 0.
+    pub param_base: u32,
+    /// Parameter bytes the kernel declares.
+    pub param_size: u32,
+    /// Size of bank 0.
+    pub bank0_size: u32,
+    /// Static shared bytes (incl. the reserved area).
+    pub shared_static: u32,
+    /// Local bytes per thread.
+    pub local_bytes: u32,
+    /// Bank 3 contents.
+    pub bank3: Vec<u8>,
+    /// Arch tables.
+    pub tables: &'static ptxas_rs::sass::Tables,
+}
+
+fn err(kernel: &str, kind: EmuErrorKind) -> EmuError {
+    EmuError { kernel: kernel.to_string(), offset: None, inst: None, thread: None, kind }
+}
+
+impl Kernel {
+    /// Finds `name` in the cubin `bytes`.
+    pub fn load(bytes: &[u8], name: &str) -> Result<Kernel, EmuError> {
+        let cubin = Cubin::parse(bytes).map_err(|e| err(name, EmuErrorKind::Cubin(e.to_string())))?;
+        Kernel::from_cubin(&cubin, name)
+    }
+
+    /// Finds `name` in a parsed cubin.
+    pub fn from_cubin(cubin: &Cubin, name: &str) -> Result<Kernel, EmuError> {
+        let sm = cubin.sm();
+        let arch = format!("sm_{sm}");
+        let tables = ptxas_rs::sass::tables_for(&arch)
+            .ok_or_else(|| err(name, EmuErrorKind::Cubin(format!("no SASS tables for {arch} yet"))))?;
+        let f = cubin
+            .function(name)
+            .ok_or_else(|| err(name, EmuErrorKind::Cubin(format!("no function `{name}` in the cubin"))))?;
+        if !f.kernel {
+            return Err(err(name, EmuErrorKind::Cubin(format!("`{name}` is not a kernel entry"))));
+        }
+        let sec = cubin
+            .sections
+            .get(f.section as usize)
+            .ok_or_else(|| err(name, EmuErrorKind::Cubin("missing text section".into())))?;
+        let words: Vec<u128> =
+            sec.data.chunks_exact(16).map(|c| c.iter().rev().fold(0u128, |a, &b| a << 8 | u128::from(b))).collect();
+        let c0 = cubin.constant0(name);
+        let layout = ptxas_rs::cubin::Constant0Layout::for_sm(sm);
+        let (param_base, param_size, bank0_size) = match &c0 {
+            Some(c) => (c.param_base, c.param_size, c.size as u32),
+            None => (layout.param_base, 0, layout.param_base),
+        };
+        let shared_static = cubin.section(&format!(".nv.shared.{name}")).map_or(0, |s| s.size as u32);
+        let attr = |c: u8| cubin.global_attr(c, f.symbol).unwrap_or(0);
+        let local = attr(code::FRAME_SIZE).max(attr(code::MIN_STACK_SIZE)).max(attr(code::MAX_STACK_SIZE));
+        let local_bytes = local.next_multiple_of(16).max(16);
+        let bank3 = cubin.section(".nv.constant3").map(|s| s.data.clone()).unwrap_or_default();
+        Ok(Kernel {
+            name: name.to_string(),
+            sm,
+            words,
+            entry: f.offset,
+            param_base,
+            param_size,
+            bank0_size,
+            shared_static,
+            local_bytes,
+            bank3,
+            tables,
+        })
+    }
+
+    /// Builds constant bank 0 for a launch.
+    pub fn bank0(&self, spec: &LaunchSpec, params: &[u8]) -> Vec<u8> {
+        let layout = ptxas_rs::cubin::Constant0Layout::for_sm(self.sm);
+        let end = (self.param_base as usize + params.len()).max(self.bank0_size as usize).max(0x30);
+        let mut b = vec![0u8; end.next_multiple_of(8)];
+        let mut put = |off: u32, v: u32| {
+            let o = off as usize;
+            if o + 4 <= b.len() {
+                b[o..o + 4].copy_from_slice(&v.to_le_bytes());
+            }
+        };
+        for d in 0..3 {
+            put(layout.ntid[d], spec.block[d]);
+            put(layout.nctaid[d], spec.grid[d]);
+        }
+        put(layout.stack_pointer, self.local_bytes);
+        let p = self.param_base as usize;
+        b[p..p + params.len()].copy_from_slice(params);
+        b
+    }
+
+    /// Lowers the code against the banks of a launch.
+    pub fn program(&self, banks: &Banks) -> Program {
+        Program::new(self.tables, &self.words, self.entry, banks)
+    }
+
+    /// Runs the kernel over `spec`.
+    pub fn run(&self, spec: &LaunchSpec, config: &EmuConfig) -> Result<EmuRun, EmuError> {
+        self.run_with_suffixes(spec, config, &std::collections::BTreeMap::new())
+    }
+
+    /// Runs the kernel over `spec`, taking modifier suffixes the decoder's table lacks from
+    /// `suffixes` (see [`Program::with_suffixes`]).
+    pub fn run_with_suffixes(
+        &self,
+        spec: &LaunchSpec,
+        config: &EmuConfig,
+        suffixes: &std::collections::BTreeMap<u32, String>,
+    ) -> Result<EmuRun, EmuError> {
+        let global = GlobalMemory::from_spec(spec);
+        let params = spec.param_block(|n| global.address_of(n).unwrap_or(0));
+        if self.param_size != 0 && params.len() as u32 > self.param_size.next_multiple_of(8) {
+            return Err(err(
+                &self.name,
+                EmuErrorKind::Spec(format!(
+                    "the spec's parameters take {} bytes, the kernel declares {}",
+                    params.len(),
+                    self.param_size
+                )),
+            ));
+        }
+        let mut banks = Banks::new();
+        banks.insert(0, self.bank0(spec, &params));
+        if !self.bank3.is_empty() {
+            banks.insert(3, self.bank3.clone());
+        }
+        let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
+        let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {
+            self.shared_static.max(0x400).next_multiple_of(16) + spec.shared_bytes
+        } else {
+            0
+        };
+        let launch = exec::Launch {
+            program: &program,
+            kernel: &self.name,
+            grid: spec.grid,
+            block: spec.block,
+            banks: &banks,
+            local_bytes: self.local_bytes,
+            shared_bytes: shared,
+            hazards: config.hazards,
+            step_limit: config.step_limit,
+        };
+        let mut st = exec::State { global, steps: 0, thread_instrs: 0 };
+        exec::run_grid(&launch, &mut st)?;
+        let buffers = spec
+            .outputs()
+            .filter_map(|b| st.global.buffer(b.name()).map(|x| (b.name().to_owned(), x.to_vec())))
+            .collect();
+        Ok(EmuRun { outputs: Outputs { buffers, warp_steps: st.steps }, thread_instrs: st.thread_instrs })
+    }
+}
+
+/// Runs kernel `kernel` of the cubin `bytes` over `spec`.
+pub fn run_cubin(bytes: &[u8], kernel: &str, spec: &LaunchSpec, config: &EmuConfig) -> Result<EmuRun, EmuError> {
+    Kernel::load(bytes, kernel)?.run(spec, config)
+}

@@ -1,0 +1,1197 @@
+//! A kernel's code, decoded and lowered to what the executor runs.
+//!
+//! The code of a kernel is its whole `.text.<kernel>` section (the kernel and the internal
+//! subroutines ptxas appends after it, reached by `CALL.REL.NOINC`), one 128-bit word per
+//! instruction. Each word is decoded with the arch's [`ptxas_rs::sass::Tables`] and lowered to an
+//! [`Inst`]: an [`Kind`] (the base mnemonic with its modifiers parsed), and the operands split
+//! into values ([`Arg`]) and predicates ([`PArg`]), each marked as destination or source with
+//! its register count, in nvdisasm's printing order. Constant-bank operands are resolved to
+//! immediates at lowering time (the banks are fixed for a launch); register-indexed `LDC` stays
+//! dynamic.
+//!
+//! Lowering never fails the whole program: a word that does not decode, or decodes to something
+//! the emulator does not implement, becomes an [`Inst`] whose kind is [`Kind::Invalid`] with the
+//! reason, and executing it is an error naming the offset and the word. So a kernel whose
+//! unsupported instructions are never reached still runs, and [`Program::first_invalid`] says
+//! whether a kernel is fully supported.
+//!
+//! Invariant: every [`Arg`]/[`PArg`] the executor indexes exists (checked here by the operand
+//! shape tests of each kind), so the executor never indexes out of range.
+
+use std::collections::BTreeMap;
+
+use ptxas_rs::sass::{Instruction, Operand, Tables, Value};
+
+use super::alu::{BoolOp, Cmp, IntRnd, IntTy, MufuFn, Rnd, ShfType};
+
+/// An operand value after lowering.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Opnd {
+    /// General register (255 = RZ); the first of `n` consecutive registers.
+    R(u8),
+    /// Uniform register (63 = URZ).
+    Ur(u8),
+    /// Immediate (constant-bank operands resolved here too).
+    Imm(u64),
+    /// Register-indexed constant bank `c[bank][R + off]`.
+    CIdx {
+        /// Bank.
+        bank: u8,
+        /// Byte offset.
+        off: u32,
+        /// Index register.
+        reg: u8,
+    },
+    /// Memory address `[Ra(.64) + UR + off]`.
+    Mem {
+        /// Address register (255 = none).
+        ra: u8,
+        /// 64-bit address register pair.
+        wide: bool,
+        /// Uniform register added (63 = none).
+        ur: u8,
+        /// Signed offset.
+        off: i32,
+    },
+    /// Special register id.
+    Sr(u8),
+    /// Branch target: instruction index in the section.
+    Target(u32),
+    /// Convergence barrier register.
+    B(u8),
+}
+
+/// A value operand with its decorations and role.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arg {
+    /// The value.
+    pub o: Opnd,
+    /// `-x` (or `~x` where the instruction spells it so).
+    pub neg: bool,
+    /// `|x|`.
+    pub abs: bool,
+    /// `!x` / `~x`.
+    pub not: bool,
+    /// Registers covered (1, 2, 3 or 4) for register operands.
+    pub n: u8,
+    /// Written by the instruction.
+    pub dst: bool,
+}
+
+/// A predicate operand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PArg {
+    /// Index (7 = PT/UPT).
+    pub idx: u8,
+    /// Uniform predicate.
+    pub uniform: bool,
+    /// Negated.
+    pub not: bool,
+    /// Written by the instruction.
+    pub dst: bool,
+}
+
+/// Memory spaces of loads and stores.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// `LDG`/`STG`/`ATOMG`/`REDG`.
+    Global,
+    /// `LDS`/`STS`/`ATOMS`.
+    Shared,
+    /// `LDL`/`STL`.
+    Local,
+    /// `LD`/`ST`/`ATOM`/`RED` (generic windows).
+    Generic,
+}
+
+/// Atomic operations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AtomOp {
+    /// Add.
+    Add,
+    /// Min.
+    Min,
+    /// Max.
+    Max,
+    /// Wrapping increment.
+    Inc,
+    /// Wrapping decrement.
+    Dec,
+    /// And.
+    And,
+    /// Or.
+    Or,
+    /// Xor.
+    Xor,
+    /// Exchange.
+    Exch,
+    /// Compare and swap.
+    Cas,
+}
+
+/// Element type of an atomic.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AtomTy {
+    /// u32.
+    U32,
+    /// s32.
+    S32,
+    /// u64.
+    U64,
+    /// s64.
+    S64,
+    /// f32 (add).
+    F32,
+    /// f64 (add).
+    F64,
+}
+
+/// Shuffle modes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ShflMode {
+    /// Absolute lane.
+    Idx,
+    /// lane - delta.
+    Up,
+    /// lane + delta.
+    Down,
+    /// lane ^ mask.
+    Bfly,
+}
+
+/// What an instruction does, with its modifiers parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// Not executable: the reason.
+    Invalid(String),
+    /// `NOP` and the other instructions without an architectural effect here (`YIELD`,
+    /// `MEMBAR`, `FENCE`, `ERRBAR`, `CCTL`, `NANOSLEEP`, `LDGDEPBAR`, ...).
+    Nop,
+    /// `DEPBAR.LE SBk, n`: (scoreboard, count) for the hazard checker.
+    Depbar(u8, u8),
+    /// `IADD3` (`.X`: carry-ins used, negation is `~`).
+    Iadd3 {
+        /// `.X`.
+        x: bool,
+    },
+    /// `IMAD` family.
+    Imad {
+        /// `.WIDE`.
+        wide: bool,
+        /// `.HI`.
+        hi: bool,
+        /// Signed (no `.U32`).
+        signed: bool,
+        /// `.X`.
+        x: bool,
+    },
+    /// `LEA` / `LEA.HI`.
+    Lea {
+        /// `.HI`.
+        hi: bool,
+        /// `.X`.
+        x: bool,
+        /// `.SX32`.
+        sx32: bool,
+    },
+    /// `LOP3.LUT`.
+    Lop3,
+    /// `PLOP3.LUT`.
+    Plop3,
+    /// `SHF`.
+    Shf {
+        /// `.L`.
+        left: bool,
+        /// `.W`.
+        wrap: bool,
+        /// Data type.
+        ty: ShfType,
+        /// `.HI`.
+        hi: bool,
+    },
+    /// `ISETP`.
+    Isetp {
+        /// Comparison.
+        cmp: Cmp,
+        /// Signed.
+        signed: bool,
+        /// Combiner.
+        bop: BoolOp,
+        /// `.EX`.
+        ex: bool,
+    },
+    /// `FSETP`.
+    Fsetp {
+        /// Comparison.
+        cmp: Cmp,
+        /// `.FTZ`.
+        ftz: bool,
+        /// Combiner.
+        bop: BoolOp,
+    },
+    /// `DSETP`.
+    Dsetp {
+        /// Comparison.
+        cmp: Cmp,
+        /// Combiner.
+        bop: BoolOp,
+    },
+    /// `SEL`/`FSEL`.
+    Sel,
+    /// `MOV`/`UMOV`.
+    Mov,
+    /// `VIADD`.
+    Viadd,
+    /// `IABS`.
+    Iabs,
+    /// `POPC`.
+    Popc,
+    /// `BREV`.
+    Brev,
+    /// `FLO`.
+    Flo {
+        /// `.S32` (default `.U32`).
+        signed: bool,
+        /// `.SH`.
+        sh: bool,
+    },
+    /// `PRMT`.
+    Prmt,
+    /// `IMNMX`/`VIMNMX`.
+    Imnmx {
+        /// Signed.
+        signed: bool,
+    },
+    /// `SGXT`.
+    Sgxt {
+        /// `.U32` (zero-extend).
+        unsigned: bool,
+    },
+    /// `BMSK`.
+    Bmsk {
+        /// `.W`.
+        wrap: bool,
+    },
+    /// `P2R`.
+    P2r,
+    /// `R2P`.
+    R2p,
+    /// `FADD`/`FMUL`/`FFMA` (op 0/1/2).
+    Fp32 {
+        /// 0 add, 1 mul, 2 fma.
+        op: u8,
+        /// Rounding.
+        rnd: Rnd,
+        /// `.FTZ`.
+        ftz: bool,
+        /// `.SAT`.
+        sat: bool,
+    },
+    /// `DADD`/`DMUL`/`DFMA` (op 0/1/2).
+    Fp64 {
+        /// 0 add, 1 mul, 2 fma.
+        op: u8,
+        /// Rounding.
+        rnd: Rnd,
+    },
+    /// `FMNMX`.
+    Fmnmx {
+        /// `.FTZ`.
+        ftz: bool,
+    },
+    /// `MUFU`.
+    Mufu(MufuFn),
+    /// `F2I`.
+    F2i {
+        /// Destination type.
+        dst: IntTy,
+        /// Source is f64.
+        src64: bool,
+        /// Rounding.
+        rnd: IntRnd,
+        /// `.FTZ`.
+        ftz: bool,
+    },
+    /// `I2F`/`I2FP`.
+    I2f {
+        /// Source type.
+        src: IntTy,
+        /// Destination is f64.
+        dst64: bool,
+        /// Rounding.
+        rnd: Rnd,
+    },
+    /// `F2F` between f32 and f64 (`to64`), or f32→f16 (`to16`).
+    F2f {
+        /// f32 → f64.
+        to64: bool,
+        /// f32 → f16.
+        to16: bool,
+        /// f16 → f32.
+        from16: bool,
+        /// Rounding.
+        rnd: Rnd,
+        /// `.FTZ`.
+        ftz: bool,
+    },
+    /// `FRND` (f32).
+    Frnd {
+        /// Rounding.
+        rnd: IntRnd,
+        /// `.FTZ`.
+        ftz: bool,
+    },
+    /// `HADD2`/`HMUL2`/`HFMA2` (op 0/1/2), plain f16x2 forms.
+    H2 {
+        /// 0 add, 1 mul, 2 fma.
+        op: u8,
+    },
+    /// `FCHK`.
+    Fchk,
+    /// `S2R`/`S2UR`/`CS2R`.
+    S2r,
+    /// `R2UR`.
+    R2ur,
+    /// `LDC`/`ULDC`.
+    Ldc {
+        /// Bytes (1, 2, 4, 8).
+        size: u32,
+        /// Sign-extend sub-word.
+        signed: bool,
+    },
+    /// A load.
+    Ld {
+        /// Space.
+        space: Space,
+        /// Bytes.
+        size: u32,
+        /// Sign-extend sub-word.
+        signed: bool,
+    },
+    /// A store.
+    St {
+        /// Space.
+        space: Space,
+        /// Bytes.
+        size: u32,
+    },
+    /// An atomic (`ATOM`, `ATOMG`, `ATOMS`, `RED`, `REDG`).
+    Atom {
+        /// Space.
+        space: Space,
+        /// Operation.
+        op: AtomOp,
+        /// Type.
+        ty: AtomTy,
+        /// Returns the old value.
+        ret: bool,
+    },
+    /// `SHFL`.
+    Shfl(ShflMode),
+    /// `VOTE`/`VOTEU` (0 = ALL, 1 = ANY, 2 = EQ).
+    Vote(u8),
+    /// `MATCH.ANY` (`all = false`) or `MATCH.ALL`.
+    Match {
+        /// `.ALL`.
+        all: bool,
+    },
+    /// `REDUX` (op: 0 sum, 1 min, 2 max, 3 and, 4 or, 5 xor).
+    Redux {
+        /// Operation.
+        op: u8,
+        /// Signed min/max.
+        signed: bool,
+    },
+    /// `BRA` (`div`: `.DIV`, taken when the warp is diverged).
+    Bra {
+        /// `.DIV`.
+        div: bool,
+    },
+    /// `BRX Ra, off`: indirect branch to `next + Ra + off`.
+    Brx,
+    /// `CALL.REL`: jump to the target (the return address is passed in a register).
+    Call,
+    /// `RET.REL Ra`: jump to the byte offset held in Ra.
+    Ret,
+    /// `EXIT`.
+    Exit,
+    /// `BSSY B, target`.
+    Bssy,
+    /// `BSYNC B`.
+    Bsync,
+    /// `BREAK B`.
+    Break,
+    /// `BMOV` between a B register and a general register (`clear`: `.CLEAR`).
+    Bmov {
+        /// `.CLEAR`.
+        clear: bool,
+    },
+    /// `WARPSYNC mask` (`all`: `.ALL`).
+    Warpsync {
+        /// `.ALL`.
+        all: bool,
+    },
+    /// `BAR.SYNC id` (and `BAR.RED`/`BAR.ARV` not modelled).
+    Bar,
+}
+
+/// One lowered instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    /// Byte offset in the section.
+    pub offset: u32,
+    /// The 128-bit word.
+    pub word: u128,
+    /// What it does.
+    pub kind: Kind,
+    /// Guard (`idx` 7 without `not`: always).
+    pub guard: PArg,
+    /// Value operands.
+    pub args: Vec<Arg>,
+    /// Predicate operands.
+    pub preds: Vec<PArg>,
+    /// The base mnemonic (for reports), e.g. `IADD3`.
+    pub base: &'static str,
+    /// The modifier suffix, e.g. `.X`.
+    pub suffix: String,
+    /// Control bits.
+    pub control: ptxas_rs::sass::Control,
+    /// Registers read and written ([`super::hazard::regs`], cached for the hazard checker).
+    pub regs: (Vec<super::hazard::Reg>, Vec<super::hazard::Reg>),
+}
+
+impl Inst {
+    /// The text as nvdisasm would print it (when the word decodes), else the word in hex.
+    pub fn text(&self, tables: &Tables) -> String {
+        match tables.decode(self.word) {
+            Ok(i) => tables.print(&i, u64::from(self.offset), None),
+            Err(_) => format!("{:#034x}", self.word),
+        }
+    }
+}
+
+/// Constant banks visible to the kernel, by number.
+pub type Banks = BTreeMap<u8, Vec<u8>>;
+
+/// A lowered kernel.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The instructions of the section, in order (index = offset / 16).
+    pub insts: Vec<Inst>,
+    /// Index of the kernel's first instruction.
+    pub entry: u32,
+    /// The arch's tables (for printing instructions in reports).
+    pub tables: &'static Tables,
+}
+
+impl Program {
+    /// Decodes and lowers `words` (a whole section) with `tables`; `entry` is the kernel's byte
+    /// offset; `banks` resolve constant operands.
+    pub fn new(tables: &'static Tables, words: &[u128], entry: u64, banks: &Banks) -> Program {
+        Program::with_suffixes(tables, words, entry, banks, &BTreeMap::new())
+    }
+
+    /// Like [`Program::new`], but a word whose form decodes while its modifier bits are not in
+    /// the arch's table yet takes its modifier suffix from `suffixes` (by byte offset), e.g. from
+    /// nvdisasm's listing of the same cubin. Tests use this to run NVIDIA's code while the
+    /// decoder's modifier table is still incomplete; the operands still come from the decoder.
+    pub fn with_suffixes(
+        tables: &'static Tables,
+        words: &[u128],
+        entry: u64,
+        banks: &Banks,
+        suffixes: &BTreeMap<u32, String>,
+    ) -> Program {
+        let insts = words
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                let off = (i * 16) as u32;
+                match tables.decode(w) {
+                    Ok(d) => lower(&d, d.suffix, off, w, banks),
+                    Err(e @ ptxas_rs::sass::DecodeError::UnknownModifiers { .. }) => {
+                        match (suffixes.get(&off), tables.decode_unchecked(w)) {
+                            (Some(sfx), Ok(d)) => lower(&d, sfx, off, w, banks),
+                            _ => invalid(off, w, format!("not decodable: {e}")),
+                        }
+                    }
+                    Err(e) => invalid(off, w, format!("not decodable: {e}")),
+                }
+            })
+            .collect();
+        Program { insts, entry: (entry / 16) as u32, tables }
+    }
+
+    /// The first instruction that cannot execute, with its reason, if any.
+    pub fn first_invalid(&self) -> Option<(&Inst, &str)> {
+        self.insts.iter().find_map(|i| match &i.kind {
+            Kind::Invalid(r) => Some((i, r.as_str())),
+            _ => None,
+        })
+    }
+}
+
+fn invalid(offset: u32, word: u128, why: String) -> Inst {
+    Inst {
+        offset,
+        word,
+        kind: Kind::Invalid(why),
+        guard: PArg { idx: 7, uniform: false, not: false, dst: false },
+        args: Vec::new(),
+        preds: Vec::new(),
+        base: "?",
+        suffix: String::new(),
+        control: ptxas_rs::sass::Control::unpack(word),
+        regs: (Vec::new(), Vec::new()),
+    }
+}
+
+fn read_bank(banks: &Banks, bank: u8, off: u32) -> u64 {
+    let Some(b) = banks.get(&bank) else { return 0 };
+    let mut v = 0u64;
+    for i in 0..8usize {
+        let byte = b.get(off as usize + i).copied().unwrap_or(0);
+        v |= u64::from(byte) << (8 * i);
+    }
+    v
+}
+
+/// Lowers one decoded instruction whose modifier suffix is `suffix`.
+pub fn lower(d: &Instruction, suffix: &str, offset: u32, word: u128, banks: &Banks) -> Inst {
+    match lower_inner(d, suffix, offset, banks) {
+        Ok((kind, args, preds)) => {
+            let guard = match d.guard.value {
+                Value::P(i) => PArg { idx: i, uniform: false, not: d.guard.not, dst: false },
+                Value::Up(i) => PArg { idx: i, uniform: true, not: d.guard.not, dst: false },
+                _ => PArg { idx: 7, uniform: false, not: false, dst: false },
+            };
+            let mut i = Inst {
+                offset,
+                word,
+                kind,
+                guard,
+                args,
+                preds,
+                base: d.form.base,
+                suffix: suffix.to_string(),
+                control: d.control,
+                regs: (Vec::new(), Vec::new()),
+            };
+            i.regs = super::hazard::regs(&i);
+            i
+        }
+        Err(why) => {
+            let mut i = invalid(offset, word, format!("not implemented: {}{suffix} ({why})", d.form.base));
+            i.base = d.form.base;
+            i.suffix = suffix.to_string();
+            i
+        }
+    }
+}
+
+type Lowered = (Kind, Vec<Arg>, Vec<PArg>);
+
+fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Result<Lowered, String> {
+    let base = d.form.base;
+    let toks: Vec<&str> = suffix.split('.').filter(|t| !t.is_empty()).collect();
+    let has = |t: &str| toks.contains(&t);
+    let next = offset + 16;
+    let is_d = matches!(base, "DADD" | "DMUL" | "DFMA" | "DSETP");
+    // Split operands into values and predicates, in printing order.
+    let mut vals: Vec<Arg> = Vec::new();
+    let mut preds: Vec<PArg> = Vec::new();
+    for op in &d.operands {
+        let Operand { value, neg, abs, not, .. } = *op;
+        let o = match value {
+            Value::P(i) => {
+                preds.push(PArg { idx: i, uniform: false, not, dst: false });
+                continue;
+            }
+            Value::Up(i) => {
+                preds.push(PArg { idx: i, uniform: true, not, dst: false });
+                continue;
+            }
+            Value::R(r) => Opnd::R(r),
+            Value::Ur(r) => Opnd::Ur(r),
+            Value::Imm(v) => Opnd::Imm(if is_d { v << 32 } else { v }),
+            Value::CBank { bank, offset: off, index } => {
+                if index != 255 {
+                    Opnd::CIdx { bank, off, reg: index }
+                } else {
+                    Opnd::Imm(read_bank(banks, bank, off))
+                }
+            }
+            Value::Mem { ra, wide, ur, offset: off, .. } => Opnd::Mem { ra, wide, ur, off },
+            Value::Sr(s) => Opnd::Sr(s),
+            Value::Target(t) => {
+                let abs_t = i64::from(next) + t;
+                if abs_t < 0 || abs_t % 16 != 0 {
+                    return Err(format!("branch target {abs_t:#x} outside the section"));
+                }
+                Opnd::Target((abs_t / 16) as u32)
+            }
+            Value::B(b) => Opnd::B(b),
+        };
+        vals.push(Arg { o, neg, abs, not, n: 1, dst: false });
+    }
+    let uni = base.starts_with('U') && base != "UBLKCP";
+    let alu_base = if uni { &base[1..] } else { base };
+    // Helpers to mark roles.
+    let need = |n: usize, p: usize, vals: &Vec<Arg>, preds: &Vec<PArg>| -> Result<(), String> {
+        if vals.len() < n || preds.len() < p {
+            Err(format!("operand shape: {} values, {} predicates", vals.len(), preds.len()))
+        } else {
+            Ok(())
+        }
+    };
+    let rnd = if has("RZ") {
+        Rnd::Rz
+    } else if has("RM") {
+        Rnd::Rm
+    } else if has("RP") {
+        Rnd::Rp
+    } else {
+        Rnd::Rn
+    };
+    let int_rnd = if has("TRUNC") {
+        IntRnd::Trunc
+    } else if has("FLOOR") {
+        IntRnd::Floor
+    } else if has("CEIL") {
+        IntRnd::Ceil
+    } else {
+        IntRnd::Rni
+    };
+    let bop = toks.iter().find_map(|t| BoolOp::from_token(t));
+    let cmp = toks.iter().find_map(|t| Cmp::from_token(t));
+    let kind = match alu_base {
+        "NOP" | "YIELD" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" => Kind::Nop,
+        "DEPBAR" => {
+            // DEPBAR.LE SBk, n: the decoder's operand shape is not known yet; accept imms.
+            let sb = vals.first().and_then(|a| if let Opnd::Imm(v) = a.o { Some(v as u8) } else { None });
+            let n = vals.get(1).and_then(|a| if let Opnd::Imm(v) = a.o { Some(v as u8) } else { None });
+            match (sb, n) {
+                (Some(s), Some(n)) => Kind::Depbar(s, n),
+                _ => return Err("DEPBAR operand shape".into()),
+            }
+        }
+        "IADD3" => {
+            need(4, 4, &vals, &preds)?;
+            vals[0].dst = true;
+            preds[0].dst = true;
+            preds[1].dst = true;
+            Kind::Iadd3 { x: has("X") }
+        }
+        "IMAD" => {
+            need(4, 2, &vals, &preds)?;
+            let wide = has("WIDE");
+            let hi = has("HI");
+            vals[0].dst = true;
+            if wide {
+                vals[0].n = 2;
+            }
+            if wide || hi {
+                vals[3].n = 2;
+            }
+            preds[0].dst = true;
+            Kind::Imad { wide, hi, signed: !has("U32"), x: has("X") }
+        }
+        "LEA" => {
+            need(5, 2, &vals, &preds)?;
+            vals[0].dst = true;
+            preds[0].dst = true;
+            Kind::Lea { hi: has("HI"), x: has("X"), sx32: has("SX32") }
+        }
+        "LOP3" => {
+            need(5, 2, &vals, &preds)?;
+            vals[0].dst = true;
+            preds[0].dst = true;
+            Kind::Lop3
+        }
+        "PLOP3" => {
+            need(2, 5, &vals, &preds)?;
+            preds[0].dst = true;
+            preds[1].dst = true;
+            Kind::Plop3
+        }
+        "SHF" => {
+            need(4, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let ty = if has("S64") {
+                ShfType::S64
+            } else if has("U64") {
+                ShfType::U64
+            } else if has("S32") {
+                ShfType::S32
+            } else {
+                ShfType::U32
+            };
+            Kind::Shf { left: has("L"), wrap: has("W"), ty, hi: has("HI") }
+        }
+        "ISETP" => {
+            need(2, 3, &vals, &preds)?;
+            preds[0].dst = true;
+            preds[1].dst = true;
+            let ex = has("EX");
+            if ex && preds.len() < 4 {
+                return Err("ISETP.EX without a chained predicate".into());
+            }
+            Kind::Isetp { cmp: cmp.ok_or("no comparison")?, signed: !has("U32"), bop: bop.ok_or("no combiner")?, ex }
+        }
+        "FSETP" => {
+            need(2, 3, &vals, &preds)?;
+            preds[0].dst = true;
+            preds[1].dst = true;
+            Kind::Fsetp { cmp: cmp.ok_or("no comparison")?, ftz: has("FTZ"), bop: bop.ok_or("no combiner")? }
+        }
+        "DSETP" => {
+            need(2, 3, &vals, &preds)?;
+            preds[0].dst = true;
+            preds[1].dst = true;
+            vals[0].n = 2;
+            vals[1].n = 2;
+            Kind::Dsetp { cmp: cmp.ok_or("no comparison")?, bop: bop.ok_or("no combiner")? }
+        }
+        "SEL" | "FSEL" => {
+            need(3, 1, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Sel
+        }
+        "MOV" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Mov
+        }
+        "VIADD" => {
+            need(3, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Viadd
+        }
+        "IABS" | "POPC" | "BREV" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            match alu_base {
+                "IABS" => Kind::Iabs,
+                "POPC" => Kind::Popc,
+                _ => Kind::Brev,
+            }
+        }
+        "FLO" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Flo { signed: has("S32"), sh: has("SH") }
+        }
+        "PRMT" => {
+            need(4, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            if toks.iter().any(|t| matches!(*t, "F4E" | "B4E" | "RC8" | "ECL" | "ECR" | "RC16")) {
+                return Err("PRMT mode".into());
+            }
+            Kind::Prmt
+        }
+        "IMNMX" | "VIMNMX" => {
+            need(3, 1, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Imnmx { signed: !has("U32") }
+        }
+        "SGXT" => {
+            need(3, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Sgxt { unsigned: has("U32") }
+        }
+        "BMSK" => {
+            need(3, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Bmsk { wrap: has("W") }
+        }
+        "FADD" | "FMUL" | "FFMA" => {
+            let op = match alu_base {
+                "FADD" => 0,
+                "FMUL" => 1,
+                _ => 2,
+            };
+            need(if op == 2 { 4 } else { 3 }, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Fp32 { op, rnd, ftz: has("FTZ"), sat: has("SAT") }
+        }
+        "DADD" | "DMUL" | "DFMA" => {
+            let op = match alu_base {
+                "DADD" => 0,
+                "DMUL" => 1,
+                _ => 2,
+            };
+            need(if op == 2 { 4 } else { 3 }, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            for a in vals.iter_mut() {
+                a.n = 2;
+            }
+            Kind::Fp64 { op, rnd }
+        }
+        "FMNMX" => {
+            need(3, 1, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Fmnmx { ftz: has("FTZ") }
+        }
+        "MUFU" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let f = toks.first().and_then(|t| MufuFn::from_token(t)).ok_or("MUFU function")?;
+            if toks.iter().any(|t| *t == "F16" || *t == "BF16") {
+                return Err("MUFU on f16".into());
+            }
+            Kind::Mufu(f)
+        }
+        "F2I" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let dst = toks.iter().find_map(|t| IntTy::from_token(t)).unwrap_or(IntTy::S32);
+            let src64 = has("F64");
+            if dst.bits() == 64 {
+                vals[0].n = 2;
+            }
+            if src64 {
+                vals[1].n = 2;
+            }
+            if toks.contains(&"F16") {
+                return Err("F2I from f16".into());
+            }
+            Kind::F2i { dst, src64, rnd: int_rnd, ftz: has("FTZ") }
+        }
+        "I2F" | "I2FP" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let src = toks.iter().find_map(|t| IntTy::from_token(t)).unwrap_or(IntTy::S32);
+            let dst64 = has("F64");
+            if toks.iter().any(|t| *t == "F16" || *t == "BF16") {
+                return Err("I2F to f16".into());
+            }
+            if dst64 {
+                vals[0].n = 2;
+            }
+            if src.bits() == 64 {
+                vals[1].n = 2;
+            }
+            Kind::I2f { src, dst64, rnd }
+        }
+        "F2F" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let types: Vec<&str> =
+                toks.iter().copied().filter(|t| matches!(*t, "F16" | "F32" | "F64" | "BF16")).collect();
+            let (to, from) = match types.as_slice() {
+                [a, b] => (*a, *b),
+                _ => return Err("F2F types".into()),
+            };
+            let (to64, to16, from16) = match (to, from) {
+                ("F64", "F32") => (true, false, false),
+                ("F32", "F64") => (false, false, false),
+                ("F16", "F32") => (false, true, false),
+                ("F32", "F16") => (false, false, true),
+                _ => return Err(format!("F2F.{to}.{from}")),
+            };
+            if to64 {
+                vals[0].n = 2;
+            }
+            if from == "F64" {
+                vals[1].n = 2;
+            }
+            Kind::F2f { to64, to16, from16, rnd, ftz: has("FTZ") }
+        }
+        "FRND" => {
+            need(2, 0, &vals, &preds)?;
+            if has("F64") {
+                return Err("FRND.F64".into());
+            }
+            vals[0].dst = true;
+            Kind::Frnd { rnd: int_rnd, ftz: has("FTZ") }
+        }
+        "HADD2" | "HMUL2" | "HFMA2" => {
+            if toks.iter().any(|t| t.starts_with('H') || *t == "BF16_V2" || *t == "F32" || *t == "SAT" || *t == "RELU")
+            {
+                return Err("f16x2 modifiers".into());
+            }
+            let op = match alu_base {
+                "HADD2" => 0,
+                "HMUL2" => 1,
+                _ => 2,
+            };
+            need(if op == 2 { 4 } else { 3 }, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::H2 { op }
+        }
+        "FCHK" => {
+            need(2, 1, &vals, &preds)?;
+            preds[0].dst = true;
+            Kind::Fchk
+        }
+        "S2R" | "S2UR" | "CS2R" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            if alu_base == "CS2R" && !has("32") {
+                vals[0].n = 2;
+            }
+            Kind::S2r
+        }
+        "R2UR" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            if has("64") {
+                vals[0].n = 2;
+                vals[1].n = 2;
+            }
+            Kind::R2ur
+        }
+        "P2R" => {
+            need(3, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::P2r
+        }
+        "R2P" => {
+            need(2, 0, &vals, &preds)?;
+            Kind::R2p
+        }
+        "LDC" | "LDCU" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let (size, signed) = width(&toks);
+            vals[0].n = size.div_ceil(4) as u8;
+            Kind::Ldc { size, signed }
+        }
+        "LDG" | "LDS" | "LDL" | "LD" => {
+            // Drop a leading predicate (LDG's optional predicate output is not modelled).
+            let di = vals.iter().position(|a| matches!(a.o, Opnd::R(_))).ok_or("no destination")?;
+            let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
+            if di > mi {
+                return Err("operand order".into());
+            }
+            let (size, signed) = width(&toks);
+            vals[di].dst = true;
+            vals[di].n = size.div_ceil(4) as u8;
+            if di != 0 {
+                vals.swap(0, di);
+            }
+            let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
+            vals.swap(1, mi);
+            vals.truncate(2);
+            preds.clear();
+            Kind::Ld { space: space_of(alu_base), size, signed }
+        }
+        "STG" | "STS" | "STL" | "ST" => {
+            need(2, 0, &vals, &preds)?;
+            let (size, _) = width(&toks);
+            if !matches!(vals[0].o, Opnd::Mem { .. }) {
+                return Err("operand order".into());
+            }
+            vals[1].n = size.div_ceil(4) as u8;
+            Kind::St { space: space_of(alu_base), size }
+        }
+        "ATOM" | "ATOMG" | "ATOMS" | "RED" | "REDG" => {
+            let op = toks
+                .iter()
+                .find_map(|t| {
+                    Some(match *t {
+                        "ADD" => AtomOp::Add,
+                        "MIN" => AtomOp::Min,
+                        "MAX" => AtomOp::Max,
+                        "INC" => AtomOp::Inc,
+                        "DEC" => AtomOp::Dec,
+                        "AND" => AtomOp::And,
+                        "OR" => AtomOp::Or,
+                        "XOR" => AtomOp::Xor,
+                        "EXCH" => AtomOp::Exch,
+                        "CAS" => AtomOp::Cas,
+                        _ => return None,
+                    })
+                })
+                .ok_or("atomic operation")?;
+            let ty = if has("F32") {
+                AtomTy::F32
+            } else if has("F64") {
+                AtomTy::F64
+            } else if has("S64") {
+                AtomTy::S64
+            } else if has("64") || has("U64") {
+                AtomTy::U64
+            } else if has("S32") {
+                AtomTy::S32
+            } else {
+                AtomTy::U32
+            };
+            if has("F16x2") || has("BF16x2") || has("F16") {
+                return Err("f16 atomics".into());
+            }
+            let n = if matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64) { 2 } else { 1 };
+            let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
+            let ret = mi > 0;
+            if ret {
+                vals[0].dst = true;
+                vals[0].n = n;
+                if mi != 1 {
+                    return Err("operand order".into());
+                }
+            }
+            let srcs = vals.len() - mi - 1;
+            if srcs < if op == AtomOp::Cas { 2 } else { 1 } {
+                return Err("atomic sources".into());
+            }
+            for a in vals.iter_mut().skip(mi + 1) {
+                a.n = n;
+            }
+            // Normalise to [dst?, mem, b, c?] with dst always present (RZ when not returning).
+            if !ret {
+                vals.insert(0, Arg { o: Opnd::R(255), neg: false, abs: false, not: false, n, dst: true });
+            }
+            preds.clear();
+            Kind::Atom { space: space_of(alu_base), op, ty, ret }
+        }
+        "SHFL" => {
+            need(4, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            if let Some(p) = preds.first_mut() {
+                p.dst = true;
+            }
+            let m = if has("IDX") {
+                ShflMode::Idx
+            } else if has("UP") {
+                ShflMode::Up
+            } else if has("DOWN") {
+                ShflMode::Down
+            } else if has("BFLY") {
+                ShflMode::Bfly
+            } else {
+                return Err("SHFL mode".into());
+            };
+            Kind::Shfl(m)
+        }
+        "VOTE" => {
+            let m = if has("ALL") {
+                0
+            } else if has("ANY") {
+                1
+            } else if has("EQ") {
+                2
+            } else {
+                return Err("VOTE mode".into());
+            };
+            if preds.len() < 2 {
+                return Err("VOTE shape".into());
+            }
+            if let Some(a) = vals.first_mut() {
+                a.dst = true;
+            }
+            preds[0].dst = true;
+            Kind::Vote(m)
+        }
+        "MATCH" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            if has("U64") || has("64") {
+                vals[1].n = 2;
+            }
+            if let Some(p) = preds.first_mut() {
+                p.dst = true;
+            }
+            Kind::Match { all: has("ALL") }
+        }
+        "REDUX" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let op = if has("SUM") {
+                0
+            } else if has("MIN") {
+                1
+            } else if has("MAX") {
+                2
+            } else if has("AND") {
+                3
+            } else if has("OR") {
+                4
+            } else if has("XOR") {
+                5
+            } else {
+                0
+            };
+            Kind::Redux { op, signed: has("S32") }
+        }
+        "BRA" => {
+            if !vals.iter().any(|a| matches!(a.o, Opnd::Target(_))) {
+                return Err("BRA without a target".into());
+            }
+            let t = vals.iter().position(|a| matches!(a.o, Opnd::Target(_))).unwrap_or(0);
+            vals.swap(0, t);
+            // `@P1 BRA P2, L`: the operand predicate is AND-ed with the guard.
+            preds.truncate(1);
+            Kind::Bra { div: has("DIV") }
+        }
+        "BRX" => {
+            need(1, 0, &vals, &preds)?;
+            Kind::Brx
+        }
+        "CALL" => {
+            if !has("REL") {
+                return Err("only CALL.REL is modelled".into());
+            }
+            let t = vals.iter().position(|a| matches!(a.o, Opnd::Target(_))).ok_or("CALL without a target")?;
+            vals.swap(0, t);
+            Kind::Call
+        }
+        "RET" => {
+            let r = vals.iter().position(|a| matches!(a.o, Opnd::R(_))).ok_or("RET without a register")?;
+            vals.swap(0, r);
+            Kind::Ret
+        }
+        "EXIT" => {
+            preds.truncate(1);
+            Kind::Exit
+        }
+        "BSSY" => {
+            need(2, 0, &vals, &preds)?;
+            Kind::Bssy
+        }
+        "BSYNC" | "BREAK" => {
+            need(1, 0, &vals, &preds)?;
+            preds.clear();
+            if alu_base == "BSYNC" { Kind::Bsync } else { Kind::Break }
+        }
+        "BMOV" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Bmov { clear: has("CLEAR") }
+        }
+        "WARPSYNC" => Kind::Warpsync { all: has("ALL") },
+        "BAR" => {
+            if !has("SYNC") {
+                return Err("only BAR.SYNC is modelled".into());
+            }
+            Kind::Bar
+        }
+        _ => return Err("no semantics".into()),
+    };
+    // Uniform destinations: the datapath is fixed by the operand kinds, nothing else to do.
+    let _ = uni;
+    Ok((kind, vals, preds))
+}
+
+fn space_of(base: &str) -> Space {
+    match base {
+        "LDG" | "STG" | "ATOMG" | "REDG" => Space::Global,
+        "LDS" | "STS" | "ATOMS" => Space::Shared,
+        "LDL" | "STL" => Space::Local,
+        _ => Space::Generic,
+    }
+}
+
+fn width(toks: &[&str]) -> (u32, bool) {
+    for t in toks {
+        match *t {
+            "U8" => return (1, false),
+            "S8" => return (1, true),
+            "U16" => return (2, false),
+            "S16" => return (2, true),
+            "64" => return (8, false),
+            "128" => return (16, false),
+            _ => {}
+        }
+    }
+    (4, false)
+}

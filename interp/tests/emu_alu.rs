@@ -1,0 +1,223 @@
+//! Property tests of the emulator's ALU meanings (`interp::emu::alu`) against references written
+//! independently: Rust's native integer and float operations and `as` casts, 64/128-bit integer
+//! arithmetic, and an integer-only f64 -> f32 rounding for the directed modes. Operands are full
+//! width and edge-biased (0, ±1, INT_MIN/MAX, NaN payloads, ±0, denormals, ±inf).
+
+use interp::emu::alu::{self, Cmp, IntRnd, IntTy, Rnd, ShfType};
+use proptest::prelude::*;
+
+fn edge32() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => any::<u32>(),
+        1 => prop::sample::select(vec![
+            0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8000_0001, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000,
+            0x7f80_0001, 0xffc0_1234, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000,
+            0x7f7f_ffff, 0x4b00_0000, 0x4f00_0000, 0xcf00_0000, 0x5f00_0000,
+        ]),
+    ]
+}
+
+fn edge64() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        3 => any::<u64>(),
+        1 => prop::sample::select(vec![
+            0u64, 1, u64::MAX, 1 << 63, i64::MAX as u64, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000,
+            0x7ff8_0000_0000_0000, 0x7ff0_0000_0000_0001, 1, 0x000f_ffff_ffff_ffff, 0x3ff0_0000_0000_0000,
+            0xbff0_0000_0000_0000, 0x7fef_ffff_ffff_ffff,
+        ]),
+    ]
+}
+
+fn canon32(x: f32) -> u32 {
+    if x.is_nan() { 0x7fff_ffff } else { x.to_bits() }
+}
+
+/// Rounds a finite f64 to f32 in a directed mode with integer arithmetic only.
+fn ref_round(p: f64, rnd: Rnd) -> u32 {
+    if p == 0.0 {
+        return (p as f32).to_bits();
+    }
+    let neg = p < 0.0;
+    let b = p.abs().to_bits();
+    let e = ((b >> 52) & 0x7ff) as i32;
+    let m = if e == 0 { b & ((1 << 52) - 1) } else { (b & ((1 << 52) - 1)) | 1 << 52 };
+    let e2 = if e == 0 { -1074 } else { e - 1075 }; // value = m * 2^e2
+    // Target: f32 value = q * 2^t with q < 2^24, t >= -149.
+    let top = 64 - m.leading_zeros() as i32 + e2; // value in [2^(top-1), 2^top)
+    let t = (top - 24).max(-149);
+    let sh = t - e2;
+    let (q, rem_nonzero) = if sh <= 0 {
+        (m << (-sh) as u32, false)
+    } else if sh >= 64 {
+        (0, m != 0)
+    } else {
+        (m >> sh, m & ((1u64 << sh) - 1) != 0)
+    };
+    let up = match rnd {
+        Rnd::Rz => false,
+        Rnd::Rp => !neg && rem_nonzero,
+        Rnd::Rm => neg && rem_nonzero,
+        Rnd::Rn => unreachable!(),
+    };
+    let q = q + u64::from(up);
+    // Assemble: value = q * 2^t.
+    let v = (q as f64) * 2f64.powi(t);
+    let mag = if v > f64::from(f32::MAX) {
+        // Overflow: directed modes.
+        if up || rnd == Rnd::Rp && !neg || rnd == Rnd::Rm && neg { f32::INFINITY } else { f32::MAX }
+    } else {
+        v as f32
+    };
+    let r = if neg { -mag } else { mag };
+    r.to_bits()
+}
+
+fn exp_of(x: u32) -> i32 {
+    ((x >> 23) & 0xff) as i32
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn fp32_round_to_nearest(a in edge32(), b in edge32(), c in edge32()) {
+        let (x, y, z) = (f32::from_bits(a), f32::from_bits(b), f32::from_bits(c));
+        prop_assert_eq!(alu::fadd(a, b, Rnd::Rn, false, false), canon32(x + y));
+        prop_assert_eq!(alu::fmul(a, b, Rnd::Rn, false, false), canon32(x * y));
+        prop_assert_eq!(alu::ffma(a, b, c, Rnd::Rn, false, false), canon32(x.mul_add(y, z)));
+        // FTZ: denormal inputs act as zeros, denormal results flush.
+        let f = |v: u32| if v & 0x7f80_0000 == 0 { f32::from_bits(v & 0x8000_0000) } else { f32::from_bits(v) };
+        let r = f(a) * f(b);
+        let want = if r.is_nan() { 0x7fff_ffff } else if r.to_bits() & 0x7f80_0000 == 0 { r.to_bits() & 0x8000_0000 } else { r.to_bits() };
+        prop_assert_eq!(alu::fmul(a, b, Rnd::Rn, true, false), want);
+        // SAT clamps to [0, 1], NaN -> +0.
+        let s = x + y;
+        let want = if s.is_nan() { 0 } else { s.clamp(0.0, 1.0).to_bits() & if s <= 0.0 { 0 } else { u32::MAX } };
+        prop_assert_eq!(alu::fadd(a, b, Rnd::Rn, false, true), want);
+    }
+
+    #[test]
+    fn fp32_directed_rounding(a in edge32(), b in edge32()) {
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        prop_assume!(x.is_finite() && y.is_finite());
+        for rnd in [Rnd::Rz, Rnd::Rm, Rnd::Rp] {
+            let p = f64::from(x) * f64::from(y); // exact
+            if p != 0.0 {
+                prop_assert_eq!(alu::fmul(a, b, rnd, false, false), ref_round(p, rnd), "mul {:?}", rnd);
+            }
+            // The f64 sum is exact when the exponents are close.
+            if (exp_of(a) - exp_of(b)).abs() < 28 && x != -y {
+                let s = f64::from(x) + f64::from(y);
+                if s != 0.0 {
+                    prop_assert_eq!(alu::fadd(a, b, rnd, false, false), ref_round(s, rnd), "add {:?}", rnd);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fp64_round_to_nearest(a in edge64(), b in edge64(), c in edge64()) {
+        let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+        let canon = |v: f64| if v.is_nan() { 0x7fff_ffff_ffff_ffffu64 } else { v.to_bits() };
+        prop_assert_eq!(alu::dadd(a, b, Rnd::Rn), canon(x + y));
+        prop_assert_eq!(alu::dmul(a, b, Rnd::Rn), canon(x * y));
+        prop_assert_eq!(alu::dfma(a, b, c, Rnd::Rn), canon(x.mul_add(y, z)));
+        prop_assert_eq!(alu::dsetp(a, b, Cmp::Lt), x < y);
+        prop_assert_eq!(alu::dsetp(a, b, Cmp::Neu), x != y);
+    }
+
+    #[test]
+    fn fp32_compare_and_minmax(a in edge32(), b in edge32()) {
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        prop_assert_eq!(alu::fsetp(a, b, Cmp::Lt, false), x < y);
+        prop_assert_eq!(alu::fsetp(a, b, Cmp::Ge, false), x >= y);
+        prop_assert_eq!(alu::fsetp(a, b, Cmp::Ne, false), matches!(x.partial_cmp(&y), Some(std::cmp::Ordering::Less | std::cmp::Ordering::Greater)));
+        prop_assert_eq!(alu::fsetp(a, b, Cmp::Equ, false), !matches!(x.partial_cmp(&y), Some(std::cmp::Ordering::Less | std::cmp::Ordering::Greater)));
+        prop_assert_eq!(alu::fsetp(a, b, Cmp::Nan, false), x.is_nan() || y.is_nan());
+        let m = f32::from_bits(alu::fmnmx(a, b, true, false));
+        if x.is_nan() && y.is_nan() { prop_assert!(m.is_nan()); }
+        else if x.is_nan() { prop_assert_eq!(m.to_bits(), b); }
+        else if y.is_nan() { prop_assert_eq!(m.to_bits(), a); }
+        else if x != y { prop_assert_eq!(m, x.min(y)); }
+    }
+
+    #[test]
+    fn int_compare_chains_equal_64bit_compares(a in edge64(), b in edge64()) {
+        for (cmp, f) in [
+            (Cmp::Lt, (|x: i128, y: i128| x < y) as fn(i128, i128) -> bool),
+            (Cmp::Le, |x, y| x <= y),
+            (Cmp::Gt, |x, y| x > y),
+            (Cmp::Ge, |x, y| x >= y),
+            (Cmp::Eq, |x, y| x == y),
+            (Cmp::Ne, |x, y| x != y),
+        ] {
+            for signed in [false, true] {
+                let low = alu::isetp(a as u32, b as u32, cmp, false, None);
+                let r = alu::isetp((a >> 32) as u32, (b >> 32) as u32, cmp, signed, Some(low));
+                let (x, y) = if signed { (i128::from(a as i64), i128::from(b as i64)) } else { (i128::from(a), i128::from(b)) };
+                prop_assert_eq!(r, f(x, y), "{:?} signed={}", cmp, signed);
+            }
+        }
+    }
+
+    #[test]
+    fn shifts_lop3_prmt(a in edge32(), b in edge32(), s in 0u32..80, lut in any::<u8>(), c in edge32()) {
+        let v = (u64::from(b) << 32) | u64::from(a);
+        let cl = s.min(64);
+        // 64-bit shifts as ptxas composes them.
+        prop_assert_eq!(alu::shf(a, s, b, true, false, ShfType::U64, true), (if cl >= 64 { 0 } else { v << cl } >> 32) as u32);
+        prop_assert_eq!(alu::shf(a, s, b, false, false, ShfType::U64, false), if cl >= 64 { 0 } else { (v >> cl) as u32 });
+        prop_assert_eq!(alu::shf(a, s, b, false, false, ShfType::S64, false), ((v as i64) >> cl.min(63)) as u32);
+        prop_assert_eq!(alu::shf(0, s, b, false, false, ShfType::S32, true), ((b as i32) >> s.min(31)) as u32);
+        prop_assert_eq!(alu::shf(a, s, 0, true, false, ShfType::U32, false), if s >= 32 { 0 } else { a << s });
+        prop_assert_eq!(alu::shf(a, s, a, true, true, ShfType::U32, true), a.rotate_left(s & 31));
+        // LOP3 against the sum-of-products definition, bit by bit.
+        let r = alu::lop3(a, b, c, lut);
+        for i in 0..32 {
+            let idx = ((a >> i & 1) << 2) | ((b >> i & 1) << 1) | (c >> i & 1);
+            prop_assert_eq!(r >> i & 1, u32::from(lut) >> idx & 1);
+        }
+        // PRMT byte selection.
+        let bytes = v.to_le_bytes();
+        let r = alu::prmt(a, c, b);
+        for i in 0..4 {
+            let sel = (c >> (4 * i)) & 0xf;
+            let byte = bytes[(sel & 7) as usize];
+            let want = if sel & 8 != 0 { if byte >= 0x80 { 0xff } else { 0 } } else { byte };
+            prop_assert_eq!((r >> (8 * i)) as u8, want);
+        }
+    }
+
+    #[test]
+    fn conversions(a in edge32(), d in edge64()) {
+        let x = f32::from_bits(a);
+        // F2I with saturation and NaN -> 0 is Rust's `as`.
+        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::S32, IntRnd::Trunc, false) as u32, x as i32 as u32);
+        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::U32, IntRnd::Trunc, false) as u32, x as u32);
+        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::S64, IntRnd::Floor, false), x.floor() as i64 as u64);
+        prop_assert_eq!(alu::f2i(d, true, IntTy::U64, IntRnd::Ceil, false), f64::from_bits(d).ceil() as u64);
+        prop_assert_eq!(alu::f2i(d, true, IntTy::S32, IntRnd::Rni, false) as u32, f64::from_bits(d).round_ties_even() as i32 as u32);
+        // I2F round-to-nearest is Rust's `as`.
+        prop_assert_eq!(alu::i2f(u64::from(a), IntTy::S32, false, Rnd::Rn) as u32, (a as i32 as f32).to_bits());
+        prop_assert_eq!(alu::i2f(d, IntTy::U64, false, Rnd::Rn) as u32, (d as f32).to_bits());
+        prop_assert_eq!(alu::i2f(d, IntTy::S64, true, Rnd::Rn), (d as i64 as f64).to_bits());
+        // F2F.
+        let y = f64::from_bits(d);
+        prop_assert_eq!(alu::f2f_f64_f32(d, Rnd::Rn, false), canon32(y as f32));
+        let w = alu::f2f_f32_f64(a, false);
+        if x.is_nan() { prop_assert!(f64::from_bits(w).is_nan()); } else { prop_assert_eq!(w, f64::from(x).to_bits()); }
+        // FLO / POPC / BREV-like helpers.
+        prop_assert_eq!(alu::flo(a, false, false), if a == 0 { u32::MAX } else { 31 - a.leading_zeros() });
+    }
+}
+
+#[test]
+fn mufu_is_close_to_the_exact_function() {
+    for bits in [0x3f80_0000u32, 0x4000_0000, 0x3e80_0000, 0x4120_0000, 0x3dcc_cccd] {
+        let x = f32::from_bits(bits);
+        let rcp = f32::from_bits(alu::mufu(alu::MufuFn::Rcp, bits));
+        assert!((rcp - 1.0 / x).abs() <= (1.0 / x).abs() * 1e-6);
+        let lg = f32::from_bits(alu::mufu(alu::MufuFn::Lg2, bits));
+        assert!((lg - x.log2()).abs() <= 1e-6 * x.log2().abs().max(1.0));
+    }
+}
