@@ -347,7 +347,8 @@ fn full_pipeline_preserves_results_at_every_level() {
     }
 }
 
-/// Each implemented transform, run alone, changes each kernel listed for it (counts pinned
+/// Each implemented transform slot, run alone, changes each kernel listed for it (the repeated
+/// slots marked not-yet in the table run the same passes; see `Status::NotYet`) (counts pinned
 /// as lower bounds) and preserves its results.
 #[test]
 fn each_implemented_transform_changes_something() {
@@ -355,14 +356,10 @@ fn each_implemented_transform_changes_something() {
     let by_name = |n: &str| ks.iter().find(|k| k.name == n).unwrap();
     let cases: &[(&str, &str, usize)] = &[
         ("EarlyOriSimpleLiveDead", "fold", 1),
-        ("OriSimpleLiveDead", "fold", 1),
         ("GeneralOptimizeEarly", "fold", 8),
         ("GeneralOptimizeEarly", "sk", 8),
-        ("GeneralOptimize", "diverge", 1),
-        ("GeneralOptimizeMid", "fold", 8),
-        ("GeneralOptimizeMid2", "tri", 1),
-        ("GeneralOptimizeLate", "fold", 8),
-        ("GeneralOptimizeLate2", "fold", 8),
+        ("GeneralOptimizeEarly", "diverge", 1),
+        ("GeneralOptimizeEarly", "tri", 1),
         ("OriCopyProp", "fold", 2),
         ("OriCopyProp", "tri", 2),
         ("OriBranchOpt", "fold", 3),
@@ -370,8 +367,8 @@ fn each_implemented_transform_changes_something() {
         ("OriBranchOpt", "tri", 1),
         ("OriPerformLiveDeadFirst", "fold", 1),
         ("OriPerformLiveDeadSecond", "tri", 2),
-        ("OriPerformLiveDeadThird", "diverge", 1),
-        ("OriPerformLiveDeadFourth", "fold", 1),
+        ("OriPerformLiveDeadSecond", "diverge", 1),
+        ("OriPerformLiveDeadSecond", "fold", 1),
     ];
     for &(phase, kernel, min) in cases {
         let k = by_name(kernel);
