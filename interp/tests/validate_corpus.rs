@@ -73,7 +73,10 @@ fn every_phase_preserves_results_on_the_lowered_corpus() {
                 }
                 Ok(v) => {
                     if let Some(f) = &v.failure {
-                        failures.push(format!("{name} -O{level}: phase {} ({:?}): {:?}\n{}", f.phase, f.index, f.kind, f.ir_diff));
+                        failures.push(format!(
+                            "{name} -O{level}: phase {} ({:?}): {:?}\n{}",
+                            f.phase, f.index, f.kind, f.ir_diff
+                        ));
                         ok = false;
                         break;
                     }
