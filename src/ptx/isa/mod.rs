@@ -26,9 +26,10 @@ pub struct OpSpec {
     pub keyed_types: Vec<(Vec<&'static str>, Vec<&'static str>)>,
     /// Inclusive operand-count range; `None` when not restricted.
     pub operands: Option<(usize, usize)>,
-    /// Operand-kind signatures: `(modifier that selects it, or "" for the default, kinds)`;
+    /// Operand-kind signatures: `(modifier that selects it, or "" for the default, kinds,
+    /// number of required operands — kinds written with a trailing `?` are optional)`;
     /// empty when operands are not checked. Kinds are described in [`OperandKind`].
-    pub sigs: Vec<(&'static str, Vec<OperandKind>)>,
+    pub sigs: Vec<(&'static str, Vec<OperandKind>, usize)>,
     /// The non-type modifiers the opcode accepts; `None` when not restricted.
     pub vocab: Option<Vec<&'static str>>,
     /// Modifiers that ptxas appends to the opcode when naming the instruction (`mul.wide`).
@@ -89,8 +90,17 @@ impl OpSpec {
     /// The operand signature selected by `modifiers` (dot included): the first keyed one whose
     /// modifier is present, else the default one.
     pub fn signature(&self, modifiers: &[&str]) -> Option<&[OperandKind]> {
-        let keyed = self.sigs.iter().find(|(k, _)| !k.is_empty() && modifiers.iter().any(|m| m.get(1..) == Some(*k)));
-        keyed.or_else(|| self.sigs.iter().find(|(k, _)| k.is_empty())).map(|(_, v)| v.as_slice())
+        self.sig(modifiers).map(|(_, v, _)| v.as_slice())
+    }
+
+    /// How many operands the signature selected by `modifiers` requires (its non-`?` kinds).
+    pub fn required_operands(&self, modifiers: &[&str]) -> usize {
+        self.sig(modifiers).map_or(0, |(_, _, n)| *n)
+    }
+
+    fn sig(&self, modifiers: &[&str]) -> Option<&(&'static str, Vec<OperandKind>, usize)> {
+        let keyed = self.sigs.iter().find(|(k, ..)| !k.is_empty() && modifiers.iter().any(|m| m.get(1..) == Some(*k)));
+        keyed.or_else(|| self.sigs.iter().find(|(k, ..)| k.is_empty()))
     }
 
     /// The legal type suffixes given `modifiers` (dot included); empty means unrestricted.
@@ -113,7 +123,11 @@ impl OpSpec {
                 w == t
                     && ty.is_none_or(|ty| {
                         let float = ty.starts_with('f') || ty.starts_with("bf");
-                        if cond == "f" { float } else { !float && ty != "pred" }
+                        match cond {
+                            "f" => float,
+                            "F32" => ty.split('.').any(|t| t == "f32"),
+                            _ => !float && ty != "pred",
+                        }
                     })
             }
         })
@@ -131,7 +145,7 @@ impl OpSpec {
     }
 }
 
-fn parse_sigs(s: &'static str) -> Option<Vec<(&'static str, Vec<OperandKind>)>> {
+fn parse_sigs(s: &'static str) -> Option<Vec<(&'static str, Vec<OperandKind>, usize)>> {
     let mut out = Vec::new();
     for alt in s.split(';').map(str::trim).filter(|a| !a.is_empty() && *a != "*") {
         let (key, body) = match alt.split_once(':') {
@@ -142,7 +156,8 @@ fn parse_sigs(s: &'static str) -> Option<Vec<(&'static str, Vec<OperandKind>)>> 
             .split_whitespace()
             .map(|w| w.chars().next().and_then(OperandKind::from_letter))
             .collect::<Option<Vec<_>>>()?;
-        out.push((key, kinds));
+        let required = body.split_whitespace().filter(|w| !w.ends_with('?')).count();
+        out.push((key, kinds, required));
     }
     Some(out)
 }
@@ -175,12 +190,19 @@ pub struct Gate {
     pub style: GateStyle,
     /// The name the message quotes.
     pub feature: &'static str,
+    /// The instruction name of the `not supported on .target` message.
+    pub instruction: &'static str,
+    /// The row is reported in addition to the shorter rows it extends (style suffix `+`).
+    pub additive: bool,
 }
 
 impl Gate {
     /// Whether the gate applies to `opcode` with `modifiers` (dot included). A pattern part
     /// starting with `~` means "this modifier is absent"; a part ending in `*` is a prefix.
     pub fn matches(&self, opcode: &str, modifiers: &[&str]) -> bool {
+        if self.is_token() {
+            return modifiers.contains(&self.pattern);
+        }
         let mut parts = self.pattern.split('.');
         if parts.next() != Some(opcode) {
             return false;
@@ -203,6 +225,14 @@ impl Gate {
             }
         }
         true
+    }
+}
+
+impl Gate {
+    /// Whether this is a token gate (pattern `.type`): ptxas checks it while scanning the
+    /// instruction's suffixes, before any other check of the instruction.
+    pub fn is_token(&self) -> bool {
+        self.pattern.starts_with('.')
     }
 }
 
@@ -267,7 +297,8 @@ impl Isa {
         for line in table::GATES.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let cols: Vec<&'static str> = line.split('|').map(str::trim).collect();
             let [pattern, sm, ptx, style, feature] = cols[..] else { continue };
-            let style = match style {
+            let additive = style.ends_with('+');
+            let style = match style.trim_end_matches('+') {
                 "F" => GateStyle::FeatureSmFirst,
                 "P" => GateStyle::FeaturePtxFirst,
                 "I" => GateStyle::Instruction,
@@ -275,8 +306,17 @@ impl Isa {
                 "A" => GateStyle::ArchSpecific,
                 _ => continue,
             };
+            let (feature, instruction) = feature.split_once(';').unwrap_or((feature, pattern));
             let feature = if feature == "=" { pattern } else { feature };
-            isa.gates.push(Gate { pattern, sm: sm.parse().unwrap_or(0), ptx: parse_version(ptx), style, feature });
+            isa.gates.push(Gate {
+                pattern,
+                sm: sm.parse().unwrap_or(0),
+                ptx: parse_version(ptx),
+                style,
+                feature,
+                instruction,
+                additive,
+            });
         }
         isa
     }
@@ -355,6 +395,185 @@ impl Isa {
         })
     }
 
+    /// Whether ptxas expands this instruction (opcode, modifiers with dots, single type without
+    /// the dot) through its built-in `<macro util>` source on target `sm`
+    /// ([`table::MACRO_UTIL`]).
+    pub fn expands_macro_util(&self, opcode: &str, modifiers: &[&str], ty: Option<&str>, sm: u32) -> bool {
+        table::MACRO_UTIL.lines().any(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            let [pattern, types, below] = c[..] else { return false };
+            let g = Gate {
+                pattern,
+                sm: 0,
+                ptx: 0,
+                style: GateStyle::FeatureSmFirst,
+                feature: "",
+                instruction: "",
+                additive: false,
+            };
+            let type_ok = types == "*" || ty.is_some_and(|t| types.split_whitespace().any(|x| x == t));
+            let sm_ok = below.parse::<u32>().map_or(true, |b| sm < b);
+            type_ok && sm_ok && g.matches(opcode, modifiers)
+        })
+    }
+
+    /// The legal comparison operators of `opcode` for source type `ty` (no dot), from
+    /// [`table::COMPARISONS`]; `None` when the opcode takes no comparison.
+    pub fn comparisons(&self, opcode: &str, ty: &str) -> Option<Vec<&'static str>> {
+        let class = match ty.as_bytes().first() {
+            Some(b's') => "s",
+            Some(b'u') => "u",
+            Some(b'b') if !ty.starts_with("bf") => "b",
+            _ => "f",
+        };
+        table::COMPARISONS.lines().find_map(|l| {
+            let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+            let [ops, cl, words] = c[..] else { return None };
+            (ops.split_whitespace().any(|o| o == opcode) && cl == class).then(|| words.split_whitespace().collect())
+        })
+    }
+
+    /// The exclusive-modifier groups of `opcode` ([`table::EXCLUSIVE`]): `(words, message key)`.
+    pub fn exclusive_groups<'a>(
+        &'a self,
+        opcode: &'a str,
+    ) -> impl Iterator<Item = (Vec<&'static str>, &'static str)> + 'a {
+        table::EXCLUSIVE.lines().filter_map(move |l| {
+            let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+            let [o, words, key] = c[..] else { return None };
+            (o == opcode).then(|| (words.split_whitespace().collect(), key))
+        })
+    }
+
+    /// The immediate rules ([`table::IMMEDIATE_RULES`]) that apply:
+    /// `(operand position, printed number, min, max, multiple)`.
+    pub fn immediate_rules(
+        &self,
+        opcode: &str,
+        modifiers: &[&str],
+    ) -> Vec<(usize, &'static str, i128, i128, Option<i128>)> {
+        table::IMMEDIATE_RULES
+            .lines()
+            .filter_map(|l| {
+                let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+                let [pattern, pos, shown, lo, hi, mult] = c[..] else { return None };
+                let g = Gate {
+                    pattern,
+                    sm: 0,
+                    ptx: 0,
+                    style: GateStyle::FeatureSmFirst,
+                    feature: "",
+                    instruction: "",
+                    additive: false,
+                };
+                if !g.matches(opcode, modifiers) {
+                    return None;
+                }
+                Some((pos.parse().ok()?, shown, lo.parse().ok()?, hi.parse().ok()?, mult.parse().ok()))
+            })
+            .collect()
+    }
+
+    /// Whether `opcode` needs `.aligned` given whether `.sync` is present.
+    pub fn needs_aligned(&self, opcode: &str, sync: bool) -> bool {
+        let has = |list: &str| list.split_whitespace().any(|o| o == opcode);
+        has(table::ALIGNED_ALWAYS) || (sync && has(table::ALIGNED_WITH_SYNC))
+    }
+
+    /// The atomic-operation rule ([`table::ATOMIC_OPS`]) for `opcode` with operation `op` (no
+    /// dot): `(legal types, wording)`.
+    pub fn atomic_op(&self, opcode: &str, op: &str) -> Option<(Vec<&'static str>, &'static str)> {
+        table::ATOMIC_OPS.lines().find_map(|l| {
+            let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+            let [ops, names, types, words] = c[..] else { return None };
+            (ops.split_whitespace().any(|o| o == opcode) && names.split_whitespace().any(|n| n == op))
+                .then(|| (types.split_whitespace().collect(), words))
+        })
+    }
+
+    /// Whether `opcode` with type `ty` (no dot) needs `.noftz` ([`table::NOFTZ_REQUIRED`]).
+    pub fn needs_noftz(&self, opcode: &str, ty: &str) -> bool {
+        table::NOFTZ_REQUIRED.lines().any(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            let [ops, types] = c[..] else { return false };
+            ops.split_whitespace().any(|o| o == opcode) && types.split_whitespace().any(|t| t == ty)
+        })
+    }
+
+    /// Whether `m` (dot included) is known only to opcodes listing it
+    /// ([`table::VOCAB_ONLY_MODIFIERS`]) and `spec` (the opcode, if known) does not.
+    pub fn unknown_outside_vocab(&self, spec: Option<&OpSpec>, m: &str) -> bool {
+        let t = m.strip_prefix('.').unwrap_or(m);
+        table::VOCAB_ONLY_MODIFIERS.split_whitespace().any(|w| w == t)
+            && !spec.and_then(|s| s.vocab.as_ref()).is_some_and(|v| v.contains(&t))
+    }
+
+    /// The exact number of type suffixes `opcode` takes ([`table::TYPE_COUNTS`]), when fixed.
+    pub fn type_count(&self, opcode: &str) -> Option<usize> {
+        table::TYPE_COUNTS.lines().find_map(|l| {
+            let (o, n) = l.split_once('|')?;
+            (o.trim() == opcode).then(|| n.trim().parse().ok()).flatten()
+        })
+    }
+
+    /// The modifier requirements ([`table::MODIFIER_REQUIRES`]) `opcode` with `modifiers` (dots
+    /// included) violates: `(modifier, message key)`.
+    pub fn unmet_requirements(&self, opcode: &str, modifiers: &[&str]) -> Vec<(&'static str, &'static str)> {
+        let has = |w: &str| modifiers.iter().any(|m| m.get(1..) == Some(w));
+        let mut out = Vec::new();
+        for l in table::MODIFIER_REQUIRES.lines() {
+            let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+            let [ops, words, needs, key] = c[..] else { continue };
+            if !ops.split_whitespace().any(|o| o == opcode) || needs.split_whitespace().any(has) {
+                continue;
+            }
+            out.extend(words.split_whitespace().filter(|w| has(w)).map(|w| (w, key)));
+        }
+        out
+    }
+
+    /// The modifier conflicts ([`table::MODIFIER_CONFLICTS`]) of `opcode` with `modifiers`
+    /// (dots included): `(modifier, conflicting modifier, message key)`, dots included.
+    pub fn conflicts<'a>(&self, opcode: &str, modifiers: &[&'a str]) -> Vec<(&'a str, &'a str, &'static str)> {
+        let mut out = Vec::new();
+        for l in table::MODIFIER_CONFLICTS.lines() {
+            let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+            let [ops, words, against, key] = c[..] else { continue };
+            if !ops.split_whitespace().any(|o| o == opcode) {
+                continue;
+            }
+            let find =
+                |list: &str| modifiers.iter().copied().find(|m| list.split_whitespace().any(|w| m.get(1..) == Some(w)));
+            if let (Some(a), Some(b)) = (find(words), find(against)) {
+                out.push((a, b, key));
+            }
+        }
+        out
+    }
+
+    /// Whether `opcode` refuses state space `m` (dot included) ([`table::ILLEGAL_SPACES`]).
+    pub fn illegal_space(&self, opcode: &str, m: &str) -> bool {
+        table::ILLEGAL_SPACES.lines().any(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            let [ops, spaces] = c[..] else { return false };
+            ops.split_whitespace().any(|o| o == opcode) && spaces.split_whitespace().any(|w| m.get(1..) == Some(w))
+        })
+    }
+
+    /// Whether `opcode` with type `ty` (no dot) needs `.ftz` with `.approx`
+    /// ([`table::APPROX_NEEDS_FTZ`]).
+    pub fn approx_needs_ftz(&self, opcode: &str, ty: &str) -> bool {
+        table::APPROX_NEEDS_FTZ.lines().any(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            c.len() == 2 && c[0] == opcode && c[1] == ty
+        })
+    }
+
+    /// Whether `opcode` refuses the sink `_` as destination ([`table::NO_DISCARD`]).
+    pub fn no_discard(&self, opcode: &str) -> bool {
+        table::NO_DISCARD.split_whitespace().any(|o| o == opcode)
+    }
+
     /// Whether the opcode accepts `-reg` operands ([`table::NEGATABLE`]).
     pub fn negation_allowed(&self, opcode: &str) -> bool {
         table::NEGATABLE.split_whitespace().any(|o| o == opcode)
@@ -403,14 +622,35 @@ mod tests {
         assert_eq!(mul.display_name(&[".wide", ".s32"]), "mul.wide");
         assert!(isa.is_known_modifier(".m16n8k16"));
         assert!(!isa.is_known_modifier(".f33"));
+        assert!(isa.expands_macro_util("div", &[".rn", ".f32"], Some("f32"), 86));
+        assert!(!isa.expands_macro_util("div", &[".approx", ".f32"], Some("f32"), 86));
+        assert!(!isa.expands_macro_util("rsqrt", &[".approx", ".ftz", ".f64"], Some("f64"), 86));
+        assert!(isa.expands_macro_util("shfl", &[".sync", ".idx", ".b32"], Some("b32"), 89));
+        assert!(!isa.expands_macro_util("shfl", &[".sync", ".idx", ".b32"], Some("b32"), 90));
     }
 
     #[test]
     fn gate_matching() {
-        let g = Gate { pattern: "cp.async.bulk", sm: 90, ptx: 80, style: GateStyle::FeatureSmFirst, feature: "x" };
+        let g = Gate {
+            pattern: "cp.async.bulk",
+            sm: 90,
+            ptx: 80,
+            style: GateStyle::FeatureSmFirst,
+            feature: "x",
+            instruction: "x",
+            additive: false,
+        };
         assert!(g.matches("cp", &[".async", ".bulk", ".shared::cluster"]));
         assert!(!g.matches("cp", &[".async", ".ca"]));
-        let n = Gate { pattern: "shfl.~sync", sm: 0, ptx: 0, style: GateStyle::FeatureSmFirst, feature: "x" };
+        let n = Gate {
+            pattern: "shfl.~sync",
+            sm: 0,
+            ptx: 0,
+            style: GateStyle::FeatureSmFirst,
+            feature: "x",
+            instruction: "x",
+            additive: false,
+        };
         assert!(n.matches("shfl", &[".up"]));
         assert!(!n.matches("shfl", &[".sync", ".up"]));
     }

@@ -7,17 +7,21 @@
 //!   register or immediate of that type, `w`/`W` the same at twice the width, `p` predicate
 //!   register, `q` predicate or integer immediate, `u` 32-bit integer register or immediate,
 //!   `U` 32-bit integer register, `m` memory data register or vector (wider integer registers
-//!   allowed), `A` address, `n` integer immediate, `*` unchecked); `wide: w a a` after a `;` is used instead
+//!   allowed), `A` address, `n` integer immediate, `*` unchecked; a trailing `?` marks an
+//!   optional operand: fewer operands than the required ones is `Arguments mismatch`); `wide: w a a` after a `;` is used instead
 //!   when the instruction carries `.wide`. The vocabulary lists every non-type modifier the
 //!   opcode accepts (an opcode with a vocabulary takes exactly one type suffix; `-` none, `*`
 //!   unrestricted; `ftz@f` only with a float type, `cc@i` only
-//!   with an integer type): others are answered by their class in [`MODIFIER_CLASSES`]. Display modifiers are appended to the opcode
+//!   with an integer type, `ftz@F32` only when one of the types is `.f32`): others are answered by their class in [`MODIFIER_CLASSES`]. Display modifiers are appended to the opcode
 //!   in messages (`mul.wide`). All of these were probed against ptxas 13.0.88.
 //! - [`TYPES`]: every type suffix; [`MODIFIERS`]: every other modifier ptxas's scanner knows
 //!   (numbered families such as shapes and `.x4` are recognised in code).
 //! - [`GATES`]: `pattern | min SM | min PTX | style | feature name (= for the pattern)`, where
 //!   style is F (feature, SM message first), P (feature, PTX first), I (`Instruction '…'
-//!   requires .target`), M (`Modifier '…' requires .target`), A (needs an `a`/`f` target).
+//!   requires .target`), M (`Modifier '…' requires .target`), A (needs an `a`/`f` target); a
+//!   `+` after the style makes the row additive: it does not suppress the shorter rows that
+//!   it extends (by default the most specific row wins). For A rows, `feature;instruction`
+//!   gives the name of the `not supported on .target` message (default: the pattern).
 //!   A pattern starting with `.` applies to any instruction carrying that modifier; `{op}` in a
 //!   feature name is replaced by the opcode.
 //!
@@ -27,7 +31,7 @@
 pub const OPCODES: &str = r"
 add | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@f sat cc@i
 sub | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@f sat cc@i
-mul | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 3 | d a a; wide: w a a | hi lo wide rn@f rz@f rm@f rp@f ftz@f sat | hi lo wide
+mul | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 3 | d a a; wide: w a a | hi lo wide rn@f rz@f rm@f rp@f ftz@f sat@f | hi lo wide
 mad | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 4 | d a a a; wide: w a a W | hi lo wide rn@f rz@f rm@f rp@f ftz@f sat cc@i | hi lo wide
 mul24 | s32 u32 | 3 | d a a | hi lo | hi lo
 mad24 | s32 u32 | 4 | d a a a | hi lo sat | hi lo
@@ -36,8 +40,8 @@ div | s16 u16 s32 u32 s64 u64 f32 f64 | 3 | d a a | approx full rn rz rm rp ftz@
 rem | s16 u16 s32 u32 s64 u64 | 3 | d a a | -
 abs | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
 neg | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
-min | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a | ftz@f NaN xorsign abs relu
-max | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a | ftz@f NaN xorsign abs relu
+min | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a? | ftz@f NaN xorsign abs relu
+max | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a? | ftz@f NaN xorsign abs relu
 popc | b32 b64 | 2 | U a | -
 clz | b32 b64 | 2 | U a | -
 bfind | u32 u64 s32 s64 | 2 | U a | shiftamt
@@ -62,9 +66,9 @@ cos | f32 | 2 | d a | approx ftz
 lg2 | f32 | 2 | d a | approx ftz
 ex2 | f32 f16 f16x2 bf16 bf16x2 | 2 | d a | approx ftz
 tanh | f32 f16 f16x2 bf16 bf16x2 | 2 | d a | approx
-testp | f32 f64 | 2
+testp | f32 f64 | 2 | p a | finite infinite number notanumber normal subnormal
 set | * | 3-4
-setp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 3-4 | p a a q | eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz@f
+setp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 3-4 | p a a q? | eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz@f
 selp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f32 f64 | 4 | d a a q | -
 slct | * | 4
 and | b16 b32 b64 pred | 3 | d a a | -
@@ -78,7 +82,7 @@ shl | b16 b32 b64 | 3 | d a u | -
 shr | b16 b32 b64 s16 s32 s64 u16 u32 u64 | 3 | d a u | -
 prmt | b32 | 4 | d a a a | f4e b4e rc8 ecl ecr rc16
 mov | b16 b32 b64 b128 u16 u32 u64 s16 s32 s64 f32 f64 pred | 2 | d a | v2 v4
-cvt | * | 2-3
+cvt | * | 2-3 | * | rn rz rm rp rna rs rni rzi rmi rpi ftz@F32 sat relu satfinite
 cvta | u32 u64 | 2 | * | to global shared local const param shared::cta shared::cluster param::entry param::func | to
 isspacep | * | 2
 ld | b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f32 f64 | 2-3 | m A | global shared local const param shared::cta shared::cluster param::entry param::func tex v2 v4 v8 weak volatile relaxed mmio cta cluster gpu sys L1::evict_first L1::evict_last L1::evict_normal L1::evict_unchanged L1::no_allocate L2::cache_hint L2::evict_first L2::evict_last L2::evict_normal L2::evict_unchanged L2::no_allocate evict_first evict_last evict_normal evict_unchanged acquire L2::64B L2::128B L2::256B ca cg cs cv lu nc
@@ -96,8 +100,8 @@ discard | * | *
 alloca | * | *
 stacksave | * | 1
 stackrestore | * | 1
-atom | * | 3-5
-red | * | 2-4
+atom | *; cas: b16 b32 b64 b128 | 3-5 | d A a *?; cas: d A a a *?
+red | * | 2-4 | A a *?
 bar | -; red: u32 pred | *
 barrier | * | *
 membar | * | 0
@@ -114,11 +118,11 @@ trap | * | 0
 brkpt | * | 0
 pmevent | * | 1
 shfl | b32 | 4-5 | * | sync up down bfly idx
-vote | * | 2-4 | ballot: U q u; p q u
+vote | * | 2-4 | ballot: U q u?; p q u?
 match | * | 3-4
-redux | * | 3
+redux | b32 u32 s32 f32 | 3
 activemask | b32 | 1
-elect | * | 1
+elect | * | 2
 getctarank | * | 2 | U a
 mapa | * | 3
 griddepcontrol | * | 0
@@ -238,6 +242,128 @@ float | float < | F
 float | float > | N
 ";
 
+/// Instructions ptxas implements by expanding its built-in `<macro util>` source when it meets
+/// them with no error reported so far: `pattern | types (or *) | below SM (or *)`, the pattern
+/// as in [`GATES`] (`~m` absent, `r*` a prefix). Once one has expanded, the deferred
+/// `.version`/`.target` error is located at `<macro util>, line 2` (probed: div/rem of 16- and
+/// 64-bit integers, IEEE-rounded div/sqrt/rcp, rsqrt.approx.f64 without .ftz, and the `.sync`
+/// warp and `barrier` instructions when the `-arch` is below sm_90).
+pub const MACRO_UTIL: &str = r"
+div | s16 u16 s64 u64 | *
+rem | s16 u16 s64 u64 | *
+div.r* | f32 f64 | *
+sqrt.r* | f32 f64 | *
+rcp.r* | f32 f64 | *
+rsqrt.approx.~ftz | f64 | *
+shfl.sync | * | 90
+vote.sync | * | 90
+match.sync | * | 90
+redux.sync | * | 90
+bar.warp.sync | * | 90
+barrier.sync | * | 90
+barrier.arrive | * | 90
+barrier.red | * | 90
+";
+
+/// Comparison instructions and the comparison operators each source type class takes
+/// (`s` signed, `u` unsigned, `b` bits, `f` floats and packed floats): `opcodes | class | ops`.
+/// Another operator is `Mismatch between instruction type and comparison qualifier`; two are
+/// `Multiple comparisons set` (while scanning); none is `Comparison modifier required`.
+/// Probed on setp for every operator × type.
+pub const COMPARISONS: &str = r"
+setp set | s | eq ne lt le gt ge
+setp set | u | eq ne lt le gt ge lo ls hi hs
+setp set | b | eq ne
+setp set | f | eq ne lt le gt ge equ neu ltu leu gtu geu num nan
+";
+
+/// Groups of mutually exclusive modifiers checked while scanning: `opcode | words | message
+/// key` (the key names a [`crate::ptx::sema::messages`] entry printed when two appear).
+pub const EXCLUSIVE: &str = r"
+testp | finite infinite number notanumber normal subnormal | MULTIPLE_TESTP
+setp | eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan | MULTIPLE_COMPARISONS
+set | eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan | MULTIPLE_COMPARISONS
+ld | cta cluster gpu sys | MULTIPLE_SCOPES
+st | cta cluster gpu sys | MULTIPLE_SCOPES
+atom | cta cluster gpu sys | MULTIPLE_SCOPES
+red | cta cluster gpu sys | MULTIPLE_SCOPES
+fence | cta cluster gpu sys | MULTIPLE_SCOPES
+membar | cta gl sys | MULTIPLE_SCOPES
+";
+
+/// Immediate-operand value rules: `pattern | operand position (0-based) | printed argument
+/// number | min | max | multiple of (or *)`, the pattern as in [`GATES`]. ptxas prints the
+/// multiple-of error first, then the range error (probed on setmaxnreg).
+pub const IMMEDIATE_RULES: &str = r"
+setmaxnreg | 0 | 1 | 24 | 256 | 8
+";
+
+/// Opcodes that need `.aligned` when `.sync` is given (`.aligned modifier required`).
+pub const ALIGNED_WITH_SYNC: &str = "wmma mma";
+/// Opcodes that always need `.aligned`.
+pub const ALIGNED_ALWAYS: &str = "setmaxnreg";
+
+/// Atomic operations and the types each takes: `opcodes | operations | types | wording`. A
+/// type outside the list is `Operation .<op> requires <wording> type for instruction '…'`,
+/// reported after the operand checks (probed: every operation × type on atom).
+pub const ATOMIC_OPS: &str = r"
+atom red | and or xor | b32 b64 | .b32 or .b64
+atom red | exch | b32 b64 b128 | .b32 or .b64 or .b128
+atom red | add | u32 s32 u64 f64 f16 f16x2 f32 bf16 bf16x2 | .u32 or .s32 or .u64 or .f64 or f16 or f16x2 or .f32 or .bf16 or .bf16x2
+atom red | inc dec | u32 | .u32
+atom red | min max | u32 s32 u64 s64 f16 f16x2 bf16 bf16x2 | .u32 or .s32 or .u64 or .s64 or .f16 or .f16x2 or .bf16 or .bf16x2
+";
+
+/// Opcodes and types that need `.noftz` (`'.noftz' modifier required for instruction '…'
+/// with type '…'`, before the operation check).
+pub const NOFTZ_REQUIRED: &str = r"
+atom red | f16 f16x2 bf16 bf16x2
+";
+
+/// Modifiers ptxas's scanner knows only for the opcodes whose vocabulary lists them: on any
+/// other instruction, known or not, they are `Unknown modifier`, reported first (probed with
+/// unknown opcodes and with lop3/redux/movmatrix).
+pub const VOCAB_ONLY_MODIFIERS: &str = "wide to";
+
+/// Opcodes that take a fixed number of type suffixes other than one: `opcode | count`;
+/// another count is `Unexpected instruction types` (probed: `cvt.u32`, `cvt.f32.f32.s32`).
+pub const TYPE_COUNTS: &str = r"
+cvt | 2
+";
+
+/// Modifiers that need another: `opcodes | modifiers | any of these | message key`; the
+/// message takes the modifier and the opcode (probed: `ld.nc` without `.global`,
+/// `ld.relaxed.global` without a scope).
+pub const MODIFIER_REQUIRES: &str = r"
+ld | nc | global | NC_GLOBAL
+ld st | relaxed acquire release | cta cluster gpu sys | SCOPE_REQUIRED
+";
+
+/// Modifier / modifier conflicts: `opcodes | modifiers | conflicting modifiers | message key`;
+/// the message takes the modifier and the conflicting one (probed: memory orders and
+/// `.volatile` on `.param`/`.const` ld/st; `.sat` with integer types other than `.s32`).
+pub const MODIFIER_CONFLICTS: &str = r"
+ld st | relaxed acquire release | param const | SPACE_MODIFIER
+ld st | volatile | param | SPACE_MODIFIER
+add sub | sat | u16 u32 u64 s16 s64 | SAT_TYPE
+";
+
+/// State spaces an opcode refuses (`State space incorrect for instruction '…'`):
+/// `opcodes | spaces`.
+pub const ILLEGAL_SPACES: &str = r"
+st | const
+";
+
+/// Rounding-rule extras: `opcode | type` pairs whose `.approx` form needs `.ftz`
+/// (`'.ftz' modifier required for instruction 'rcp.approx.f64'`).
+pub const APPROX_NEEDS_FTZ: &str = r"
+rcp | f64
+";
+
+/// Opcodes whose destination may not be the sink `_` (fatal `Result discard mode is not
+/// allowed`).
+pub const NO_DISCARD: &str = "mov";
+
 /// Opcodes that accept negated register operands (`-%r`); every other opcode answers
 /// `Operand negation not allowed` (probed: only `vmad` among the video instructions).
 pub const NEGATABLE: &str = "vmad";
@@ -281,6 +407,8 @@ width height depth channel_data_type channel_order normalized_coords filter_mode
 addr_mode_2 force_unnormalized_coords samp_pos array_size num_mipmap_levels num_samples
 inc dec L1::evict_first L1::evict_last a b c d gl mbarrier mbarrier_init ecl ecr s32 op_restrict m8n8 m16n8 m16n16 m8n16 m32n8 m16n8k8 release acquire
 unified uniform
+finite infinite number notanumber normal subnormal
+fence::before_thread_sync fence::after_thread_sync
 rmi rni
 oob nomask
 remote
@@ -289,9 +417,27 @@ remote
 /// Gates: pattern | SM | PTX | style | feature.
 pub const GATES: &str = r"
 .bf16 | 80 | 7.0 | F | =
-.bf16x2 | 80 | 7.0 | F | .bf16
+.bf16x2 | 80 | 7.0 | F | =
+fma.bf16 | 80 | 7.0 | F | .bf16
+fma.bf16x2 | 80 | 7.0 | F | .bf16x2
+min.bf16 | 80 | 7.0 | F | .bf16
+min.bf16x2 | 80 | 7.0 | F | .bf16x2
+max.bf16 | 80 | 7.0 | F | .bf16
+max.bf16x2 | 80 | 7.0 | F | .bf16x2
+neg.bf16 | 80 | 7.0 | F | .bf16
+neg.bf16x2 | 80 | 7.0 | F | .bf16x2
+abs.bf16 | 80 | 7.0 | F | .bf16
+abs.bf16x2 | 80 | 7.0 | F | .bf16x2
+ex2.bf16 | 90 | 7.8 | F | =
+ex2.bf16x2 | 90 | 7.8 | F | =
+tanh.bf16 | 90 | 7.8 | F+ | =
+tanh.bf16x2 | 90 | 7.8 | F+ | =
+setp.bf16 | 90 | 7.8 | F | =
+setp.bf16x2 | 90 | 7.8 | F | =
+cvt.bf16.f32 | 80 | 7.0 | F | =
+cvt.f32.bf16 | 80 | 7.1 | F | cvt with .f32.bf16
+.aligned | 0 | 6.0 | F | =
 .b128 | 70 | 8.3 | P | Instruction type .b128 for instruction {op}
-.mbarrier::complete_tx::bytes | 90 | 8.0 | F | =
 add.bf16 | 90 | 7.8 | F | =
 sub.bf16 | 90 | 7.8 | F | =
 mul.bf16 | 90 | 7.8 | F | =
@@ -305,17 +451,18 @@ mbarrier.pending_count | 80 | 7.0 | F | =
 mbarrier.try_wait | 90 | 7.8 | F | =
 mbarrier.expect_tx | 90 | 8.0 | F | =
 mbarrier.complete_tx | 90 | 8.0 | F | =
-griddepcontrol.wait | 90 | 0 | M | .wait
-griddepcontrol.launch_dependents | 90 | 0 | M | .launch_dependents
+griddepcontrol.wait | 90 | 7.8 | M | .wait
+griddepcontrol.launch_dependents | 90 | 7.8 | M | .launch_dependents
 griddepcontrol | 90 | 7.8 | I | =
 cp.async.bulk | 90 | 8.0 | F | =
+cp.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
 cp.async.wait_all | 80 | 7.0 | F | =
 cp.async.wait_group | 80 | 7.0 | F | =
 cp.async.commit_group | 80 | 7.0 | F | =
 cp.async.mbarrier | 80 | 7.0 | F | =
 cp.async | 80 | 7.0 | F | =
 ldmatrix | 75 | 6.5 | P | =
-ldmatrix.sync.aligned.m8n8 | 75 | 6.5 | P | .m8n8
+ldmatrix.m8n8 | 75 | 6.5 | P+ | .m8n8
 stmatrix | 90 | 7.8 | F | =
 movmatrix | 75 | 7.8 | F | =
 mapa | 90 | 7.8 | F | =
@@ -323,7 +470,7 @@ getctarank | 90 | 7.8 | F | =
 multimem.ld_reduce | 90 | 8.1 | F | =
 multimem.st | 90 | 8.1 | F | =
 multimem.red | 90 | 8.1 | F | =
-elect | 90 | 8.0 | F | =
+elect | 90 | 8.0 | P | =
 nanosleep | 70 | 6.2 | F | =
 activemask | 30 | 6.2 | F | =
 stacksave | 52 | 7.3 | F | =
@@ -332,19 +479,24 @@ alloca | 52 | 7.3 | F | =
 szext | 70 | 7.6 | F | =
 bmsk | 70 | 7.6 | F | =
 tanh | 75 | 7.0 | F | =
-ex2.approx.f16 | 75 | 7.0 | F | =
-ex2.approx.f16x2 | 75 | 7.0 | F | =
+ex2.approx.f16 | 75 | 7.0 | F | ex2.f16/f16x2
+ex2.approx.f16x2 | 75 | 7.0 | F | ex2.f16/f16x2
 match | 70 | 6.0 | I | =
 shfl.sync | 30 | 6.0 | F | =
 vote.sync | 30 | 6.0 | F | =
-bar.warp.sync | 30 | 6.0 | F | =
+bar.warp.sync | 30 | 6.0 | F | bar.warp
+barrier.sync | 30 | 6.0 | F | barrier
+barrier.~cluster.arrive | 30 | 6.0 | F | barrier
+barrier.red | 30 | 6.0 | F | barrier
 barrier.cluster.arrive | 90 | 7.8 | F | =
 barrier.cluster.wait | 90 | 7.8 | F | =
 clusterlaunchcontrol.try_cancel | 100 | 8.6 | F | clusterlaunchcontrol.try_cancel.async
 clusterlaunchcontrol.query_cancel | 100 | 8.6 | F | =
 cvt.e4m3x2 | 89 | 7.8 | F | cvt with .e4m3x2/.e5m2x2
 cvt.e5m2x2 | 89 | 7.8 | F | cvt with .e4m3x2/.e5m2x2
-fence.proxy.async | 90 | 0 | M | .async
+fence.proxy.async | 90 | 8.0 | M | .async
+fence.proxy.alias | 60 | 7.5 | M | .alias
+fence.proxy | 70 | 7.5 | P | =
 ld.L2::64B | 75 | 7.4 | F | cache prefetching
 ld.L2::128B | 75 | 7.4 | F | cache prefetching
 ld.L2::256B | 80 | 7.4 | F | cache prefetching
@@ -356,9 +508,9 @@ applypriority | 80 | 7.4 | F | =
 discard | 80 | 7.4 | F | =
 setmaxnreg.inc | 90 | 8.0 | A | =
 setmaxnreg.dec | 90 | 8.0 | A | =
-wgmma.fence | 90 | 8.0 | A | =
-wgmma.commit_group | 90 | 8.0 | A | =
-wgmma.wait_group | 90 | 8.0 | A | =
+wgmma.fence | 90 | 8.0 | A | WGMMA
+wgmma.commit_group | 90 | 8.0 | A | WGMMA
+wgmma.wait_group | 90 | 8.0 | A | WGMMA
 wgmma.mma_async | 90 | 8.0 | A | wgmma.mma_async with floating point types
 tcgen05.alloc | 100 | 8.6 | A | =
 tcgen05.dealloc | 100 | 8.6 | A | =
@@ -370,5 +522,6 @@ tcgen05.cp | 100 | 8.6 | A | =
 tcgen05.shift | 100 | 8.6 | A | =
 tcgen05.mma | 100 | 8.6 | A | =
 tcgen05.commit | 100 | 8.6 | A | =
-tcgen05.fence | 100 | 8.6 | A | =
+tcgen05.fence::before_thread_sync | 100 | 8.6 | A | tcgen05.fence;tcgen05.fence
+tcgen05.fence::after_thread_sync | 100 | 8.6 | A | tcgen05.fence;tcgen05.fence
 ";

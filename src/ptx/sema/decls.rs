@@ -33,6 +33,8 @@ pub struct Late {
     pub called_externs: Vec<String>,
     /// Entries whose `.maxnreg` is over the limit.
     pub maxnreg_too_big: Vec<String>,
+    /// ptxas expanded its `<macro util>` source (see [`crate::ptx::isa::table::MACRO_UTIL`]).
+    pub macro_util: bool,
 }
 
 /// Module-scope symbol table plus bookkeeping.
@@ -159,6 +161,9 @@ fn unquote(s: &str) -> &str {
 }
 
 fn module_pragma(p: &Pragma, sink: &mut Sink) -> Result<(), Fatal> {
+    if !sink.compiles {
+        return Ok(());
+    }
     for s in &p.strings {
         let text = unquote(s);
         let word = text.split_whitespace().next().unwrap_or("");
@@ -181,7 +186,7 @@ fn function_pragma(p: &Pragma, fname: &str, seen_local_maxnreg: &mut bool, sink:
             continue;
         }
         if word == "local_maxnreg" {
-            if *seen_local_maxnreg {
+            if *seen_local_maxnreg && sink.compiles {
                 sink.at(p.span.line, msg::LOCAL_MAXNREG_TWICE, &[fname])?;
             }
             *seen_local_maxnreg = true;
@@ -283,6 +288,9 @@ fn var_decl(
         {
             sink.at(line, msg::ILLEGAL_ATTRIBUTE, &[".managed", &d.name.name])?;
         }
+    }
+    if module_scope && space == ".param" {
+        sink.at(line, msg::PARAM_MODULE_SCOPE, &[])?;
     }
     if module_scope && space == ".local" {
         sink.at(line, msg::MODULE_SCOPE_SPACE, &[".local"])?;

@@ -27,10 +27,31 @@ pub fn check(
     let isa = Isa::get();
     let line = ins.opcode.span.line;
     let op = ins.opcode.name.as_str();
-    let Some(spec) = isa.lookup(op) else {
+    let mods: Vec<&str> = ins.modifiers.iter().map(|m| m.text.as_str()).collect();
+    let spec = isa.lookup(op);
+    // Modifiers known only to other opcodes' vocabularies (for opcodes without one; the
+    // others are reported with the vocabulary check below), and for an unknown opcode every
+    // unknown modifier: all before `Not a name of any known instruction`.
+    let mut unknown = false;
+    if spec.is_none_or(|s| s.vocab.is_none()) {
+        let unknown_here =
+            |m: &&&str| isa.unknown_outside_vocab(spec, m) || (spec.is_none() && !isa.is_known_modifier(m));
+        for m in mods.iter().filter(unknown_here) {
+            unknown = true;
+            sink.at(line, msg::UNKNOWN_MODIFIER, &[m])?;
+        }
+    }
+    let Some(spec) = spec else {
         return sink.at(line, msg::UNKNOWN_INSTRUCTION, &[op]);
     };
-    let mods: Vec<&str> = ins.modifiers.iter().map(|m| m.text.as_str()).collect();
+    gates(op, &mods, line, ctx, sink, true)?;
+    for (words, key) in isa.exclusive_groups(op) {
+        if mods.iter().filter(|m| words.iter().any(|w| m.get(1..) == Some(*w))).count() > 1
+            && let Some(m) = msg::by_key(key)
+        {
+            sink.at(line, m, &[])?;
+        }
+    }
     // A known modifier outside the opcode's vocabulary, with its class (see
     // `table::MODIFIER_CLASSES`; `?` when unclassified).
     let single_type = {
@@ -40,15 +61,21 @@ pub fn check(
             _ => None,
         }
     };
+    // All type suffixes, dot-joined without the leading dot (`f32.s32`), for vocabulary
+    // conditions of multi-type opcodes.
+    let joined_types = {
+        let t: Vec<&str> = mods.iter().filter(|m| isa.is_type(m)).filter_map(|m| m.get(1..)).collect();
+        (!t.is_empty()).then(|| t.join("."))
+    };
+    let vocab_type = single_type.or(joined_types.as_deref());
     let outside = |m: &str| -> Option<char> {
         spec.vocab.as_ref()?;
-        let inside = !isa.is_known_modifier(m) || isa.is_type(m) || spec.accepts(m, single_type);
+        let inside = !isa.is_known_modifier(m) || isa.is_type(m) || spec.accepts(m, vocab_type);
         // A vocabulary word refused only for this type is an illegal modifier.
         let word_known = spec.accepts(m, None);
         let class = isa.modifier_class(m);
         (!inside).then(|| if word_known && class != Some('R') { 'I' } else { class.unwrap_or('I') })
     };
-    let mut unknown = false;
     for m in &mods {
         if !isa.is_known_modifier(m) || outside(m) == Some('U') {
             unknown = true;
@@ -76,9 +103,13 @@ pub fn check(
     let types: Vec<&str> = mods.iter().copied().filter(|m| isa.is_type(m)).collect();
     let legal = spec.types_for(&mods);
     // An opcode with a vocabulary takes a single type suffix.
-    let too_many = spec.vocab.is_some() && types.len() > 1;
-    let types_bad = !legal.is_empty()
-        && (too_many || types.iter().any(|t| !legal.contains(&&t[1..])) || (unknown && types.is_empty()));
+    let too_many = match isa.type_count(op) {
+        Some(n) => types.len() != n,
+        None => spec.vocab.is_some() && types.len() > 1,
+    };
+    let types_bad = (isa.type_count(op).is_some() && too_many)
+        || !legal.is_empty()
+            && (too_many || types.iter().any(|t| !legal.contains(&&t[1..])) || (unknown && types.is_empty()));
     if types_bad {
         sink.at(line, msg::UNEXPECTED_TYPES, &[&dname])?;
     }
@@ -102,6 +133,28 @@ pub fn check(
             return sink.at(line, msg::ILLEGAL_MODIFIER, &[m, &dname]);
         }
         late_classes = classes.iter().map(|(_, c)| *c).collect();
+    }
+    // A branch target that names a register, variable or function.
+    if op == "bra"
+        && let [Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })] = &ins.operands[..]
+        && !fs.labels.contains(id.name.as_str())
+    {
+        let name = id.name.as_str();
+        let var = matches!(md.globals.get(name), Some(Global::Var { .. }));
+        if fs.lookup(name).is_some() || md.globals.contains_key(name) {
+            sink.at(line, msg::LABEL_EXPECTED, &["0", op])?;
+            if var && fs.lookup(name).is_none() {
+                sink.at(line, msg::MUST_BE_REGISTER, &["0", op])?;
+            }
+            return Ok(());
+        }
+    }
+    // A vector special register (`%tid`) used without a component.
+    if ins.operands.iter().any(|o| {
+        matches!(o, Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })
+            if sreg::lookup(&id.name).is_some_and(|(_, comps, ..)| comps))
+    }) {
+        return sink.at(line, msg::VECTOR_SIZE, &[&dname]);
     }
     // Operands.
     let is_branch = matches!(op, "bra" | "call" | "brx");
@@ -154,6 +207,7 @@ pub fn check(
     }
     if let Some((lo, hi)) = spec.operands
         && !mismatch
+        && !types_bad
         && !(lo..=hi).contains(&ins.operands.len())
     {
         mismatch = true;
@@ -162,13 +216,59 @@ pub fn check(
     if !mismatch
         && !types_bad
         && let Some(sig) = spec.signature(&mods)
-        && !operands_fit(ins, sig, &types, fs)
+        && (ins.operands.len() < spec.required_operands(&mods) || !operands_fit(ins, sig, &types, fs))
     {
         mismatch = true;
         sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
     }
+    if !mismatch
+        && !types_bad
+        && let Some(ty) = single_type
+    {
+        if isa.needs_noftz(op, ty) && !has(&mods, ".noftz") {
+            sink.at(line, msg::NOFTZ_REQUIRED, &[op, &format!(".{ty}")])?;
+        }
+        if let Some((name, (legal, words))) =
+            mods.iter().find_map(|m| m.get(1..).and_then(|n| isa.atomic_op(op, n).map(|r| (n, r))))
+            && !legal.contains(&ty)
+        {
+            sink.at(line, msg::ATOMIC_OP_TYPE, &[name, words, op])?;
+        }
+    }
+    if !mismatch && isa.no_discard(op) && matches!(ins.operands.first(), Some(Operand::Sink(_))) {
+        return sink.at(line, msg::RESULT_DISCARD, &[op]);
+    }
     if negated && !mismatch && !isa.negation_allowed(op) {
         sink.at(line, msg::NEGATION, &[&dname])?;
+    }
+    if !mismatch {
+        for (a, b, key) in isa.conflicts(op, &mods) {
+            if let Some(m) = msg::by_key(key) {
+                // SAT_TYPE names the type; the others name the modifier and the space.
+                let args: [&str; 2] = if key == "SAT_TYPE" { [b, a] } else { [a, b] };
+                sink.at(line, m, &args)?;
+            }
+        }
+        if mods.iter().any(|m| isa.illegal_space(op, m)) {
+            sink.at(line, msg::STATE_SPACE, &[&dname])?;
+        }
+        for (w, key) in isa.unmet_requirements(op, &mods) {
+            if let Some(m) = msg::by_key(key) {
+                sink.at(line, m, &[&format!(".{w}"), op])?;
+            }
+        }
+    }
+    if !mismatch {
+        for (class, m) in [
+            ('S', msg::NO_STATE_SPACE),
+            ('R', msg::ILLEGAL_ROUNDING),
+            ('Q', msg::ILLEGAL_QUERY),
+            ('C', msg::COMPARISON_NOT_ALLOWED),
+        ] {
+            if late_classes.contains(&class) {
+                sink.at(line, m, &[&dname])?;
+            }
+        }
     }
     if !mismatch
         && !types_bad
@@ -187,6 +287,9 @@ pub fn check(
                 sink.at(line, msg::ROUNDING_REQUIRED, &[&dname])?;
             }
             "X" if !approx => sink.at(line, msg::APPROX_REQUIRED, &[&dname])?,
+            _ if approx && !has(&mods, ".ftz") && isa.approx_needs_ftz(op, ty) => {
+                sink.at(line, msg::FTZ_REQUIRED, &[&format!("{dname}.approx.{ty}")])?
+            }
             _ => {}
         }
     }
@@ -209,20 +312,25 @@ pub fn check(
             sink.at(line, msg::ROUNDING_REQUIRED, &[&dname])?;
         }
     }
-    if !mismatch {
-        for (class, m) in [
-            ('S', msg::NO_STATE_SPACE),
-            ('R', msg::ILLEGAL_ROUNDING),
-            ('Q', msg::ILLEGAL_QUERY),
-            ('C', msg::COMPARISON_NOT_ALLOWED),
-        ] {
-            if late_classes.contains(&class) {
-                sink.at(line, m, &[&dname])?;
+    if !mismatch
+        && let Some(ty) = types.last()
+        && let Some(legal) = isa.comparisons(op, &ty[1..])
+    {
+        let cmps: Vec<&&str> = mods.iter().filter(|m| isa.modifier_class(m) == Some('C')).collect();
+        match cmps.first() {
+            None => sink.at(line, msg::COMPARISON_REQUIRED, &[&dname])?,
+            Some(c) if cmps.len() == 1 && !legal.iter().any(|w| c.get(1..) == Some(*w)) => {
+                sink.at(line, msg::COMPARE_MISMATCH, &[])?
             }
+            _ => {}
         }
     }
     value_checks(ins, op, &mods, line, ctx, sink)?;
-    gates(op, &mods, line, ctx, sink)
+    gates(op, &mods, line, ctx, sink, false)?;
+    if !sink.failed && isa.expands_macro_util(op, &mods, single_type, ctx.arch_sm.unwrap_or(ctx.sm())) {
+        late.macro_util = true;
+    }
+    Ok(())
 }
 
 /// What an operand expression is, as far as type checking goes.
@@ -589,7 +697,25 @@ fn value_checks(
         }
     }
     // wmma / mma need .aligned.
-    if matches!(op, "wmma" | "mma") && !has(mods, ".aligned") && has(mods, ".sync") {
+    let isa = Isa::get();
+    let dname = isa.lookup(op).map_or_else(|| op.to_string(), |s| s.display_name(mods));
+    for (pos, shown, lo, hi, mult) in isa.immediate_rules(op, mods) {
+        if let Some(Operand::Expr(Expr { kind: ExprKind::Int(n), .. })) = ins.operands.get(pos)
+            && let Some(v) = n.value()
+        {
+            let v = i128::from(v);
+            if let Some(m) = mult
+                && m != 0
+                && v % m != 0
+            {
+                sink.at(line, msg::IMM_MULTIPLE, &[shown, &dname, &v.to_string(), &m.to_string()])?;
+            }
+            if v < lo || v > hi {
+                sink.at(line, msg::IMM_RANGE, &[shown, &dname, &v.to_string(), &lo.to_string(), &hi.to_string()])?;
+            }
+        }
+    }
+    if isa.needs_aligned(op, has(mods, ".sync")) && !has(mods, ".aligned") {
         let name = if op == "wmma" {
             let parts: Vec<&str> = mods
                 .iter()
@@ -598,7 +724,7 @@ fn value_checks(
                 .collect();
             format!("wmma{}", parts.concat())
         } else {
-            op.to_string()
+            dname.clone()
         };
         sink.at(line, msg::ALIGNED_REQUIRED, &[&name])?;
     }
@@ -608,9 +734,10 @@ fn value_checks(
     Ok(())
 }
 
-fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink) -> Result<(), Fatal> {
+/// The gates of `op` with `mods`: the token gates (`.bf16`) when `token`, else the others.
+fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink, token: bool) -> Result<(), Fatal> {
     let isa = Isa::get();
-    let matched: Vec<_> = isa.gates_for(op, mods).collect();
+    let matched: Vec<_> = isa.gates_for(op, mods).filter(|g| g.is_token() == token).collect();
     for g in &matched {
         let structural = |p: &str| !p.starts_with('.');
         // A more specific non-modifier row suppresses its prefix.
@@ -618,6 +745,7 @@ fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink) -> 
             && g.style != GateStyle::Modifier
             && matched.iter().any(|h| {
                 h.style != GateStyle::Modifier
+                    && !h.additive
                     && h.pattern.len() > g.pattern.len()
                     && h.pattern.starts_with(g.pattern)
                     && h.pattern.as_bytes()[g.pattern.len()] == b'.'
@@ -648,24 +776,28 @@ fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink) -> 
                 }
             }
             GateStyle::Instruction => {
-                if sm_fail {
-                    sink.at(line, msg::INSTR_SM, &[&feature, &sm_t])?;
-                }
                 if ptx_fail {
                     sink.at(line, msg::FEATURE_PTX, &[&feature, &ptx_v])?;
+                }
+                if sm_fail {
+                    sink.at(line, msg::INSTR_SM, &[&feature, &sm_t])?;
                 }
             }
             GateStyle::Modifier => {
                 if sm_fail {
                     sink.at(line, msg::MODIFIER_SM, &[&feature, &sm_t])?;
                 }
+                if ptx_fail {
+                    sink.at(line, msg::MODIFIER_PTX, &[&feature, &ptx_v])?;
+                }
             }
             GateStyle::ArchSpecific => {
                 let specific = ctx.target.is_some_and(|t| t.suffix != super::header::Suffix::None && t.sm >= g.sm);
-                if !specific {
-                    sink.at(line, msg::NOT_SUPPORTED_ON_TARGET, &[&feature, &ctx.target_name])?;
-                } else if ptx_fail {
+                if ptx_fail {
                     sink.at(line, msg::FEATURE_PTX, &[&feature, &ptx_v])?;
+                }
+                if !specific {
+                    sink.at(line, msg::NOT_SUPPORTED_ON_TARGET, &[g.instruction, &ctx.target_name])?;
                 }
             }
         }

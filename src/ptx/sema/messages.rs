@@ -41,6 +41,11 @@ macro_rules! catalogue {
         $($(#[$m])* pub const $name: Msg = Msg { severity: Severity::$sev, text: $text };)*
         /// Every entry, for tests and tools.
         pub const ALL: &[(&str, Msg)] = &[$((stringify!($name), $name)),*];
+
+        /// The entry named `key` (its constant's name), for message keys kept in data tables.
+        pub fn by_key(key: &str) -> Option<Msg> {
+            ALL.iter().find(|(k, _)| *k == key).map(|(_, m)| *m)
+        }
     };
 }
 
@@ -88,6 +93,8 @@ catalogue! {
     INSTR_SM = Error "Instruction '%s' requires .target %s or higher";
     /// Modifier SM gate.
     MODIFIER_SM = Error "Modifier '%s' requires .target %s or higher";
+    /// Modifier PTX gate.
+    MODIFIER_PTX = Error "Modifier '%s' requires PTX ISA .version %s or later";
     /// Instruction needs an arch-specific target.
     NOT_SUPPORTED_ON_TARGET = Error "Instruction '%s' not supported on .target '%s'";
     /// Deprecated directive.
@@ -219,6 +226,28 @@ catalogue! {
     ILLEGAL_MODIFIER = Error "Illegal modifier '%s' for instruction '%s'";
     /// Label operand expected.
     LABEL_EXPECTED = Error "Label expected for argument %s of instruction '%s'";
+    /// Operand must be a register.
+    MUST_BE_REGISTER = Error "Argument %s of instruction '%s': must be register";
+    /// Immediate not a multiple.
+    IMM_MULTIPLE = Error "Argument %s of instruction '%s': unexpected value '%s', expected to be multiple of %s";
+    /// Immediate out of range.
+    IMM_RANGE = Error "Argument %s of instruction '%s': value '%s' out of range, expected to be in range [%s..%s]";
+    /// Atomic operation with a type it does not take.
+    ATOMIC_OP_TYPE = Error "Operation .%s requires %s type for instruction '%s'";
+    /// f16-class atomics without `.noftz`.
+    NOFTZ_REQUIRED = Error "'.noftz' modifier required for instruction '%s' with type '%s'";
+    /// Two scopes.
+    MULTIPLE_SCOPES = Error "Multiple scope modifiers specified";
+    /// A memory order without a scope.
+    SCOPE_REQUIRED = Error "Modifier '%s' requires scope with '%s' instruction";
+    /// `_` destination where none is allowed.
+    RESULT_DISCARD = Fatal "Result discard mode is not allowed for instruction '%s'";
+    /// `.param` variable at module scope.
+    PARAM_MODULE_SCOPE = Error "Parameter variables may not be declared at module scope";
+    /// Memory-order modifier on a space that takes none.
+    SPACE_MODIFIER = Error "Modifier '%s' cannot be applied to '%s' space";
+    /// `.approx` without `.ftz` where it is needed.
+    FTZ_REQUIRED = Error "'.ftz' modifier required for instruction '%s'";
     /// Barrier id.
     BARRIER_RANGE = Error "Barrier number '%s' out of range, expected to be in range [0..15]";
     /// abs on unsigned.
@@ -229,6 +258,12 @@ catalogue! {
     MULTIPLE_ROUNDING = Error "Multiple rounding modifiers specified";
     /// `.sat` on a non-float type.
     SAT_TYPE = Error "Modifier '.sat' does not apply to '%s' type";
+    /// Two comparison operators.
+    MULTIPLE_COMPARISONS = Error "Multiple comparisons set";
+    /// Two testp operations.
+    MULTIPLE_TESTP = Error "Multiple testp operation modifiers specified";
+    /// setp without a comparison.
+    COMPARISON_REQUIRED = Error "Comparison modifier required for instruction '%s'";
     /// setp compare vs type.
     COMPARE_MISMATCH = Error "Mismatch between instruction type and comparison qualifier";
     /// Wrong state space.

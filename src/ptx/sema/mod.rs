@@ -29,6 +29,9 @@ use crate::ptx::ast::Module;
 use header::Arch;
 use messages::Msg;
 
+/// The name ptxas gives its built-in utility macro source in locations.
+pub const MACRO_UTIL_FILE: &str = "<macro util>";
+
 /// How the checks run.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -81,6 +84,10 @@ pub struct Sink {
     pub trailer: bool,
     /// Any error at all.
     pub failed: bool,
+    /// The run compiles to SASS (`-arch sm_*`); with a `compute_*` arch ptxas only checks
+    /// the PTX and skips the compile-stage checks (module pragmas, `local_maxnreg` repeats,
+    /// resource limits, unresolved externs, `.address_size 32` ABI) — probed.
+    pub compiles: bool,
 }
 
 impl Sink {
@@ -92,6 +99,7 @@ impl Sink {
             diags: vec![],
             trailer: false,
             failed: false,
+            compiles: !o.arch.starts_with("compute_"),
         }
     }
 
@@ -122,6 +130,14 @@ impl Sink {
         self.push(msg, Some(line), args, true)
     }
 
+    /// A diagnostic located in another source buffer (ptxas's built-in macro sources).
+    pub fn at_file(&mut self, file: &str, line: u32, msg: Msg, args: &[&str]) -> Result<(), Fatal> {
+        let own = std::mem::replace(&mut self.file, file.to_string());
+        let r = self.push(msg, Some(line), args, true);
+        self.file = own;
+        r
+    }
+
     /// An unlocated diagnostic that still needs the trailer.
     pub fn unlocated(&mut self, msg: Msg, args: &[&str]) -> Result<(), Fatal> {
         self.push(msg, None, args, true)
@@ -144,6 +160,8 @@ pub struct Ctx<'a> {
     pub target_name: String,
     /// `texmode_independent` given.
     pub texmode_independent: bool,
+    /// The SM of `-arch` (the target's when `-arch` does not parse).
+    pub arch_sm: Option<u32>,
     /// The source text, for lines the AST does not keep.
     pub src: source::SourceMap<'a>,
 }
@@ -180,6 +198,7 @@ pub fn check(m: &Module, src: &[u8], opts: &Options) -> Report {
         target: None,
         target_name: String::new(),
         texmode_independent: false,
+        arch_sm: Arch::parse(&opts.arch).map(|a| a.sm),
         src: source::SourceMap::new(src),
     };
     let mut late = decls::Late::default();
@@ -198,7 +217,11 @@ fn run(m: &Module, ctx: &mut Ctx<'_>, sink: &mut Sink, late: &mut decls::Late, o
     let deferred = header_checks(m, ctx, sink)?;
     decls::check_items(m, ctx, sink, late, opts)?;
     if let Some((line, v, t)) = deferred {
-        sink.at(line, messages::VERSION_TARGET, &[&v, &t])?;
+        if late.macro_util {
+            sink.at_file(MACRO_UTIL_FILE, 2, messages::VERSION_TARGET, &[&v, &t])?;
+        } else {
+            sink.at(line, messages::VERSION_TARGET, &[&v, &t])?;
+        }
     }
     if late.debug_target && !late.has_dwarf {
         sink.unlocated(messages::DEBUG_NOT_FOUND, &[])?;
@@ -272,7 +295,7 @@ fn header_checks(m: &Module, ctx: &mut Ctx<'_>, sink: &mut Sink) -> Result<Optio
 /// The compile-stage checks, run only when the parse stage found no error.
 fn late_stage(ctx: &Ctx<'_>, sink: &mut Sink, late: &decls::Late, opts: &Options) -> Result<(), Fatal> {
     use messages as msg;
-    if late.address_size_32 {
+    if late.address_size_32 && sink.compiles {
         sink.late(msg::ADDRESS_SIZE_HOST, &[])?;
         if ctx.sm() >= 90 {
             sink.late(msg::ADDRESS_SIZE_32_ABI, &[])?;
@@ -283,6 +306,9 @@ fn late_stage(ctx: &Ctx<'_>, sink: &mut Sink, late: &decls::Late, opts: &Options
     {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         sink.late(m, &args)?;
+    }
+    if !sink.compiles {
+        return Ok(());
     }
     decls::late_checks(sink, late, opts)
 }
