@@ -7,53 +7,14 @@
 //! `cargo test -p interp --test emu_corpus -- --nocapture`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 
-fn corpus() -> Vec<(String, PathBuf, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
-    let mut v = Vec::new();
-    for e in std::fs::read_dir(&root).unwrap() {
-        let dir = e.unwrap().path();
-        let k = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let ptx = dir.join(format!("{k}.sm_90.ptx"));
-        let spec = dir.join(format!("{k}.run.toml"));
-        if ptx.exists() && spec.exists() {
-            v.push((k, ptx, spec));
-        }
-    }
-    v.sort();
-    v
-}
-
-/// Compiles with NVIDIA ptxas for sm_90.
-pub fn nvidia_cubin(t: &oracle::Tools, ptx: &Path) -> Vec<u8> {
-    let out = t.ptxas_run(oracle::PtxInput::File { path: ptx, cwd: None }, &["-arch", "sm_90"]).unwrap();
-    out.cubin.unwrap_or_else(|| panic!("ptxas failed on {}: {}", ptx.display(), out.stderr))
-}
-
-/// The modifier suffix of each instruction of `kernel`'s section, from nvdisasm's listing
-/// (IMAD's alias tokens `.MOV`/`.SHL`/`.IADD` removed: the decoder's base is `IMAD`).
-pub fn nvdisasm_suffixes(t: &oracle::Tools, cubin: &[u8], kernel: &str) -> BTreeMap<u32, String> {
-    let listing = t.disassemble(cubin).unwrap();
-    let f = listing.function(kernel).unwrap();
-    f.instructions
-        .iter()
-        .map(|i| {
-            let text = i.text.trim();
-            let text = if text.starts_with('@') { text.split_once(' ').map_or("", |x| x.1) } else { text };
-            let mnem = text.split_whitespace().next().unwrap_or("");
-            let mut toks: Vec<&str> = mnem.split('.').skip(1).collect();
-            if mnem.starts_with("IMAD.") {
-                toks.retain(|t| !matches!(*t, "MOV" | "SHL" | "IADD"));
-            }
-            let sfx: String = toks.iter().map(|t| format!(".{t}")).collect();
-            (i.offset as u32, sfx)
-        })
-        .collect()
-}
+#[path = "emu_corpus_support.rs"]
+mod support;
+use support::{corpus, nvdisasm_suffixes, nvidia_cubin};
 
 #[test]
 fn nvidia_sm90_corpus_runs_hazard_free() {

@@ -1,0 +1,74 @@
+//! The two executors against each other (issue 6's differential): for every sm_90 corpus
+//! kernel that both lowers (so the Ori interpreter runs the PTX) and is fully decodable in
+//! NVIDIA's cubin (so the SASS emulator runs NVIDIA's code), the output buffers must be equal
+//! under the launch spec's comparison rules (bit-exact unless the spec declares a tolerance).
+//!
+//! Every disagreement must be explained in [`KNOWN`] with its cause; an unexplained one fails,
+//! and so does a listed one that no longer disagrees (the list cannot go stale).
+//! `cargo test -p interp --test differential_corpus -- --nocapture` prints the table.
+//!
+//! Until the sm_90 modifier table is complete, the emulator takes modifier text from
+//! nvdisasm's listing for words whose form decodes (see `emu_corpus.rs`).
+
+#[path = "emu_corpus_support.rs"]
+mod support;
+
+use interp::ExecConfig;
+use interp::emu::{EmuConfig, Kernel};
+use interp::launch::{LaunchSpec, compare::compare};
+use ptxas_rs::lower::lower_source;
+
+/// Disagreements investigated, with their cause: (kernel, cause).
+const KNOWN: &[(&str, &str)] = &[];
+
+/// Kernels compared when the differential landed; a regression fails.
+const MIN_COMPARED: usize = 10;
+
+#[test]
+fn interpreter_equals_emulator_on_nvidia_code() {
+    let Some(t) = oracle::tools_or_skip("interpreter_equals_emulator_on_nvidia_code") else { return };
+    let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
+    let mut compared = 0;
+    let mut agree = Vec::new();
+    let mut unexplained = Vec::new();
+    let mut explained = Vec::new();
+    for (k, ptx, spec_path) in support::corpus() {
+        let spec = LaunchSpec::from_path(&spec_path).unwrap();
+        let Ok(module) = lower_source(&std::fs::read_to_string(&ptx).unwrap()) else { continue };
+        let bytes = support::nvidia_cubin(t, &ptx);
+        let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
+        if kernel.words.iter().any(|w| kernel.tables.decode_unchecked(*w).is_err()) {
+            continue;
+        }
+        let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
+        let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+        let Ok(emu) = kernel.run_with_suffixes(&spec, &cfg, &sfx) else { continue };
+        let ori = interp::run_ori_with(&module, &spec.kernel, &spec, &exec)
+            .unwrap_or_else(|e| panic!("{k}: the interpreter fails: {e}"));
+        compared += 1;
+        let mut diffs = Vec::new();
+        for buf in spec.outputs() {
+            let name = buf.name();
+            let (a, b) = (emu.outputs.get(name).unwrap(), ori.get(name).unwrap());
+            if let Err(m) = compare(buf, a, b) {
+                diffs.push(format!("{name}: {m}"));
+            }
+        }
+        let known = KNOWN.iter().find(|(n, _)| *n == k);
+        match (diffs.is_empty(), known) {
+            (true, None) => agree.push(k),
+            (true, Some(_)) => unexplained.push(format!("{k}: listed in KNOWN but now agrees")),
+            (false, Some((_, why))) => explained.push(format!("{k}: {why}")),
+            (false, None) => {
+                unexplained.push(format!("{k}: emulator (expected) vs interpreter:\n  {}", diffs.join("\n  ")))
+            }
+        }
+    }
+    println!("compared {compared} kernels: {} agree, {} explained disagreements", agree.len(), explained.len());
+    println!("agree: {}", agree.join(" "));
+    for e in &explained {
+        println!("explained: {e}");
+    }
+    assert!(unexplained.is_empty(), "unexplained disagreements:\n{}", unexplained.join("\n"));
+    assert!(compared >= MIN_COMPARED, "only {compared} kernels compared (expected at least {MIN_COMPARED})");
+}
