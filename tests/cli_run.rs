@@ -1,7 +1,8 @@
 //! `ptxas-rs run` end to end: the driver forwards to `ptxas-rs-run` (built from the `interp`
 //! crate) found beside it, which runs NVIDIA's cubin of a corpus kernel in the SASS emulator,
 //! writes the output buffers, and checks them with `--expect`. Also the error paths: the missing
-//! helper executable, `.ptx` input, an undecodable instruction.
+//! helper executable, `.ptx` input on the Ori interpreter (equal to the emulator's outputs), an
+//! undecodable instruction.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,10 +11,11 @@ fn ptxas_rs() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ptxas-rs"))
 }
 
-/// `ptxas-rs-run` beside `ptxas-rs`, built on demand.
+/// `ptxas-rs-run` beside `ptxas-rs`, (re)built first: cargo does not build another package's
+/// binary for this package's tests, and a stale one would test old code.
 fn run_tool() -> PathBuf {
     let p = ptxas_rs().with_file_name(format!("ptxas-rs-run{}", std::env::consts::EXE_SUFFIX));
-    if !p.is_file() {
+    {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let st = Command::new(cargo)
             .args(["build", "-p", "interp", "--bin", "ptxas-rs-run"])
@@ -129,9 +131,54 @@ fn run_nvidia_cubin_end_to_end() {
         .unwrap();
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("mismatch"));
-    // .ptx input is not implemented yet: a clear error.
-    let r = Command::new(ptxas_rs()).arg("run").arg(&ptx).arg("--spec").arg(&spec).output().unwrap();
+    // .ptx input runs on the Ori interpreter (the default engine for PTX), and its outputs
+    // equal the emulator's on NVIDIA's cubin: --expect against the emulator's outputs passes.
+    let ioutdir = d.join("interp-out");
+    let r = Command::new(ptxas_rs())
+        .arg("run")
+        .arg(&ptx)
+        .arg("--spec")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&ioutdir)
+        .arg("--expect")
+        .arg(&outdir)
+        .output()
+        .unwrap();
+    let so = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{so}{}", String::from_utf8_lossy(&r.stderr));
+    assert!(so.contains("Ori interpreter"), "{so}");
+    assert_eq!(std::fs::read(ioutdir.join("out.bin")).unwrap(), bytes);
+    // ... and against the corrupted copy it fails.
+    let r = Command::new(ptxas_rs())
+        .arg("run")
+        .arg(&ptx)
+        .arg("--spec")
+        .arg(&spec)
+        .arg("--expect")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("mismatch"));
+    // Engine emu on PTX needs our backend: a clear error.
+    let r = Command::new(ptxas_rs())
+        .arg("run")
+        .arg(&ptx)
+        .arg("--spec")
+        .arg(&spec)
+        .args(["--engine", "emu"])
+        .output()
+        .unwrap();
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("not implemented yet"));
+    // A lowering error is located.
+    let broken = d.join("broken.ptx");
+    std::fs::write(&broken, std::fs::read_to_string(&ptx).unwrap().replacen("ret;", "ret;\n\tfoo.bar %r1;", 1))
+        .unwrap();
+    let r = Command::new(ptxas_rs()).arg("run").arg(&broken).arg("--spec").arg(&spec).output().unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("line "), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -6,8 +6,9 @@
 //!              [--out DIR] [--expect DIR]
 //! ```
 //!
-//! FILE is a `.cubin` (engine `emu`). A `.ptx` input is not implemented yet (it needs the
-//! ptxas-rs lowering); it is a clear error. Writes each output buffer as raw little-endian bytes
+//! FILE is a `.cubin` (always engine `emu`) or a `.ptx` (engine `interp`, the default for PTX:
+//! lowered to Ori by `ptxas_rs::lower` and run by the Ori interpreter; engine `emu` for PTX
+//! needs the ptxas-rs backend, which is not there yet, and is a clear error). Writes each output buffer as raw little-endian bytes
 //! to `DIR/<buffer>.bin`, prints one summary line per buffer, and exits non-zero on an execution
 //! fault (exit 1, the error names the instruction and the thread) or an output mismatch with
 //! `--expect` (exit 1, the first differing elements printed). Usage errors exit 2.
@@ -22,6 +23,7 @@ use std::process::ExitCode;
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::{LaunchSpec, compare};
+use interp::{ExecConfig, Outputs, run_ori_with};
 
 struct Args {
     file: PathBuf,
@@ -99,13 +101,33 @@ fn main() -> ExitCode {
 fn run(a: &Args) -> Result<ExitCode, String> {
     let spec = LaunchSpec::from_path(&a.spec).map_err(|e| e.to_string())?;
     let is_cubin = a.file.extension().is_some_and(|e| e == "cubin");
-    if !is_cubin {
-        return Err(format!(
-            "{}: running .ptx input (engine {}) is not implemented yet; give a .cubin (engine emu)",
-            a.file.display(),
-            a.engine
-        ));
+    let (outputs, summary) = if is_cubin { run_cubin(a, &spec)? } else { run_ptx(a, &spec)? };
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    let mut mismatch = false;
+    for b in spec.outputs() {
+        let bytes = outputs.get(b.name()).unwrap_or_default();
+        println!("{}: {} x {:?} ({} bytes)", b.name(), b.len(), b.ty(), bytes.len());
+        if let Some(dir) = &a.out {
+            let p = dir.join(format!("{}.bin", b.name()));
+            std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        if let Some(dir) = &a.expect {
+            let p = dir.join(format!("{}.bin", b.name()));
+            let want = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if let Err(m) = compare(b, &want, bytes) {
+                eprintln!("ptxas-rs run: {}: mismatch: {m}", b.name());
+                mismatch = true;
+            }
+        }
+    }
+    println!("{summary}");
+    Ok(if mismatch { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Runs a `.cubin` on the SASS emulator; returns the outputs and a summary line.
+fn run_cubin(a: &Args, spec: &LaunchSpec) -> Result<(Outputs, String), String> {
     if a.engine != "emu" {
         return Err(format!("{}: a .cubin always runs on engine emu", a.file.display()));
     }
@@ -125,34 +147,37 @@ fn run(a: &Args) -> Result<ExitCode, String> {
         }
         None => BTreeMap::new(),
     };
-    let run = kernel.run_with_suffixes(&spec, &cfg, &suffixes).map_err(|e| e.to_string())?;
-    if let Some(dir) = &a.out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let mut mismatch = false;
-    for b in spec.outputs() {
-        let bytes = run.outputs.get(b.name()).unwrap_or_default();
-        println!("{}: {} x {:?} ({} bytes)", b.name(), b.len(), b.ty(), bytes.len());
-        if let Some(dir) = &a.out {
-            let p = dir.join(format!("{}.bin", b.name()));
-            std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-        if let Some(dir) = &a.expect {
-            let p = dir.join(format!("{}.bin", b.name()));
-            let want = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-            if let Err(m) = compare(b, &want, bytes) {
-                eprintln!("ptxas-rs run: {}: mismatch: {m}", b.name());
-                mismatch = true;
-            }
-        }
-    }
-    println!(
+    let run = kernel.run_with_suffixes(spec, &cfg, &suffixes).map_err(|e| e.to_string())?;
+    let summary = format!(
         "ran {} warp-instructions ({} thread-instructions){}",
         run.outputs.warp_steps,
         run.thread_instrs,
         if a.hazards { ", no hazards" } else { "" }
     );
-    Ok(if mismatch { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok((run.outputs, summary))
+}
+
+/// Lowers a `.ptx` to Ori and runs it on the Ori interpreter; returns the outputs and a summary
+/// line. Front-end and lowering errors are reported in ptxas's located format.
+fn run_ptx(a: &Args, spec: &LaunchSpec) -> Result<(Outputs, String), String> {
+    if a.engine != "interp" {
+        return Err(format!(
+            "{}: engine emu on PTX input needs the ptxas-rs backend (PTX -> SASS), which is not implemented yet; \
+             use --engine interp, or compile with NVIDIA ptxas and run the .cubin",
+            a.file.display()
+        ));
+    }
+    if a.hazards {
+        return Err("--hazards needs engine emu (the Ori interpreter has no scheduling to check)".into());
+    }
+    let text = std::fs::read_to_string(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
+    let module = ptxas_rs::lower::lower_source(&text).map_err(|e| format!("{}: {e}", a.file.display()))?;
+    // Local memory as in the corpus tests: deep recursion and large local arrays need more than
+    // the interpreter's default per-thread window.
+    let cfg = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
+    let out = run_ori_with(&module, &spec.kernel, spec, &cfg).map_err(|e| e.to_string())?;
+    let summary = format!("ran {} warp-instructions (Ori interpreter)", out.warp_steps);
+    Ok((out, summary))
 }
 
 /// Offset -> modifier suffix of each instruction of `kernel`'s section in an nvdisasm listing
