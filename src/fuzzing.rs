@@ -40,3 +40,31 @@ pub fn ptx_parse(data: &[u8]) {
     let b: Vec<_> = again.iter().map(|t| (t.kind, t.text)).collect();
     assert_eq!(a, b, "re-lexing changed the tokens");
 }
+
+/// `sass_decode`: any bytes, read as 16-byte little-endian SASS words (a short tail is
+/// zero-padded). Properties, for every arch with tables: decoding never panics; a word that
+/// decodes re-encodes to exactly the same 128 bits; its nvdisasm-style text parses back (with
+/// the word's control bits) to an instruction that prints the same text. (Text does not carry
+/// every bit — e.g. two residues that print the same suffix — so the text round trip is
+/// checked at the text level; the bit-exact round trip is `encode(decode(w)) == w`.)
+pub fn sass_decode(data: &[u8]) {
+    for arch in ["sm_90"] {
+        let Some(tables) = crate::sass::tables_for(arch) else { continue };
+        for chunk in data.chunks(16) {
+            let mut bytes = [0u8; 16];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            let word = u128::from_le_bytes(bytes);
+            let Ok(inst) = tables.decode(word) else { continue };
+            let again =
+                tables.encode(&inst).unwrap_or_else(|e| panic!("{word:#034x} decodes but does not encode: {e}"));
+            assert_eq!(again, word, "{word:#034x} re-encodes to {again:#034x}");
+            let addr = 0x100;
+            let text = tables.print(&inst, addr, None);
+            let mut parsed =
+                tables.parse(&text, addr).unwrap_or_else(|e| panic!("{word:#034x}: {text:?} does not parse: {e}"));
+            parsed.control = crate::sass::Control { reuse: parsed.control.reuse, ..inst.control };
+            let reprinted = tables.print(&parsed, addr, None);
+            assert_eq!(reprinted, text, "{word:#034x}: parse -> print changed the text");
+        }
+    }
+}

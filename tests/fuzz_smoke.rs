@@ -26,3 +26,32 @@ fn ptx_parse_smoke() {
     }
     assert!(runs >= 3000);
 }
+
+/// `sass_decode` on words built from the sm_90 tables (every form key and modifier residue
+/// with random operand and control bits, so most of them decode) and on fully random words.
+#[test]
+fn sass_decode_smoke() {
+    let tables = ptxas_rs::sass::tables_for("sm_90").expect("sm_90 tables");
+    let mut rng = Rng(0x243F_6A88_85A3_08D3);
+    let mut wide = || (u128::from(rng.next()) << 64) | u128::from(rng.next());
+    let mut data = Vec::new();
+    let mut decoded = 0usize;
+    for entry in ptxas_rs::sass::sm90::mods() {
+        let Some(form) = tables.form(entry.key) else { continue };
+        let owned = !form.residue_mask() & ((1u128 << 105) - 1) & !0xfff;
+        for _ in 0..4 {
+            // Operand bits random, residue exact, control random (bits 126-127 clear).
+            let control = wide() & (((1u128 << 21) - 1) << 105);
+            let word = u128::from(entry.key) | entry.residue | (wide() & owned) | control;
+            decoded += usize::from(tables.decode(word).is_ok());
+            data.extend_from_slice(&word.to_le_bytes());
+        }
+    }
+    for _ in 0..2000 {
+        data.extend_from_slice(&wide().to_le_bytes());
+    }
+    for chunk in data.chunks(16 * 64) {
+        ptxas_rs::fuzzing::sass_decode(chunk);
+    }
+    assert!(decoded > 1000, "too few generated words decode ({decoded})");
+}

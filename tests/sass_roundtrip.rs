@@ -3,6 +3,10 @@
 //! decodes, our printer must equal nvdisasm's text, our encoder must reproduce all 128 bits, and
 //! parsing the text (plus the word's control bits) must encode to the same word.
 //!
+//! Also reported per arch: kernels fully decodable (every instruction verified) / total, and
+//! for each unsupported opcode how many kernels it blocks alone / together with others.
+//! Reproduce the report: `cargo test --test sass_roundtrip -- --nocapture`.
+//!
 //! Branch targets: cubin listings name them with labels (`` `(.L_x_3) ``); the comparison
 //! replaces the label name by a placeholder on both sides (the numeric form is checked exactly
 //! by `sass_random`). Parsing is checked on instructions without labelled targets.
@@ -15,7 +19,11 @@ use sass_support::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Coverage floors: instructions verified bit-exact must not drop below these.
-const MIN_COVERED: &[(&str, usize)] = &[("sm_90", 21_500), ("sm_90a", 215)];
+const MIN_COVERED: &[(&str, usize)] = &[("sm_90", 25_000), ("sm_90a", 240)];
+
+/// Floors of kernels (file, function) whose every instruction is verified — what the emulator
+/// needs to run a kernel.
+const MIN_CLEAN_KERNELS: &[(&str, usize)] = &[("sm_90", 100), ("sm_90a", 0)];
 
 #[test]
 fn sm90_corpus_roundtrip() {
@@ -29,17 +37,23 @@ fn sm90_corpus_roundtrip() {
         let mut covered_ops = BTreeSet::new();
         let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
         let label = |_: i64| Some("LABEL".to_string());
+        // Per kernel (file, function): the unsupported opcodes it contains.
+        let mut kernels: BTreeMap<(&str, &str), BTreeSet<String>> = BTreeMap::new();
+        let mut examples = String::new();
         for s in &seen {
             let op = opcode_of(&s.text);
             opcodes.insert(op.clone());
+            let blockers = kernels.entry((s.file.as_str(), s.function.as_str())).or_default();
             let inst = match tables.decode(s.word) {
                 Ok(i) => i,
-                Err(DecodeError::UnknownModifiers { .. }) => {
-                    *unsupported.entry(format!("{op} (modifiers)")).or_default() += 1;
-                    continue;
-                }
-                Err(_) => {
-                    *unsupported.entry(op).or_default() += 1;
+                Err(e) => {
+                    let what = match e {
+                        DecodeError::UnknownModifiers { .. } => format!("{op} (modifiers)"),
+                        _ => op.clone(),
+                    };
+                    examples.push_str(&format!("{what}\t{:#034x}\t{}\n", s.word, s.text));
+                    blockers.insert(what.clone());
+                    *unsupported.entry(what).or_default() += 1;
                     continue;
                 }
             };
@@ -84,6 +98,23 @@ fn sm90_corpus_roundtrip() {
                 }
             }
         }
+        let clean = kernels.values().filter(|b| b.is_empty()).count();
+        // Kernels each opcode blocks, and kernels it alone blocks (fixing it unblocks them).
+        let mut blocks: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for b in kernels.values() {
+            for op in b {
+                let e = blocks.entry(op.as_str()).or_default();
+                e.0 += 1;
+                if b.len() == 1 {
+                    e.1 += 1;
+                }
+            }
+        }
+        let mut blocks: Vec<_> = blocks.into_iter().collect();
+        blocks.sort_by(|a, b| (b.1.1, b.1.0).cmp(&(a.1.1, a.1.0)).then(a.0.cmp(b.0)));
+        if let Some(dir) = std::env::var_os("SASS_CORPUS_CACHE") {
+            let _ = std::fs::write(std::path::Path::new(&dir).join(format!("{arch}.unsupported.tsv")), &examples);
+        }
         let mut uns: Vec<_> = unsupported.iter().collect();
         uns.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         println!(
@@ -96,8 +127,15 @@ fn sm90_corpus_roundtrip() {
             parse_lossy,
             failures.len()
         );
+        println!("{arch}: kernels fully decodable {clean} / {}", kernels.len());
         println!("{arch}: unsupported: {}", uns.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
+        println!(
+            "{arch}: kernels blocked (alone/with others): {}",
+            blocks.iter().map(|(k, (all, alone))| format!("{k} {alone}/{all}")).collect::<Vec<_>>().join(", ")
+        );
         assert!(covered >= floor, "{arch}: coverage regressed: {covered} < {floor}");
+        let kfloor = MIN_CLEAN_KERNELS.iter().find(|k| k.0 == arch).map_or(0, |k| k.1);
+        assert!(clean >= kfloor, "{arch}: fully decodable kernels regressed: {clean} < {kfloor}");
     }
     assert!(
         failures.is_empty(),

@@ -30,6 +30,34 @@ pub enum ImmStyle {
     F32,
     /// High 32 bits of an FP64, printed as a float.
     F64Hi,
+    /// FP16 bits, printed as a float.
+    F16,
+    /// FP32 bits, or the high half of an FP64 when the `width`-bit field at `at` holds one of
+    /// `f64_when` (MUFU: `.RCP64H`/`.RSQ64H` take an FP64 immediate).
+    FloatBy {
+        /// First bit of the selecting field.
+        at: u8,
+        /// Its width.
+        width: u8,
+        /// Field values that select FP64.
+        f64_when: &'static [u8],
+    },
+}
+
+impl ImmStyle {
+    /// The concrete style for a word (resolves [`ImmStyle::FloatBy`]).
+    pub fn resolve(self, w: u128) -> ImmStyle {
+        match self {
+            ImmStyle::FloatBy { at, width, f64_when } => {
+                if f64_when.iter().any(|&v| u64::from(v) == get(w, at.into(), width.into())) {
+                    ImmStyle::F64Hi
+                } else {
+                    ImmStyle::F32
+                }
+            }
+            s => s,
+        }
+    }
 }
 
 /// How a branch target is stored.
@@ -61,6 +89,18 @@ pub enum Kind {
         /// Spelling.
         style: ImmStyle,
     },
+    /// Unsigned immediate split in two fields: low `lo_width` bits at `lo_at`, the rest at
+    /// `hi_at` (PLOP3's LUT). Printed in hex.
+    ImmSplit {
+        /// First bit of the low part.
+        lo_at: u8,
+        /// Width of the low part.
+        lo_width: u8,
+        /// First bit of the high part.
+        hi_at: u8,
+        /// Width of the high part.
+        hi_width: u8,
+    },
     /// Constant bank: bank in [54:59), offset `off_width` bits at `off_at` scaled by `scale`,
     /// optional index register at `index_at`.
     CBank {
@@ -72,6 +112,9 @@ pub enum Kind {
         scale: u8,
         /// Index register field.
         index_at: Option<u8>,
+        /// The offset field is signed (LDC/ULDC); the byte offset is then stored in
+        /// [`Value::CBank`] as two's complement.
+        signed: bool,
     },
     /// Memory address.
     Mem {
@@ -79,6 +122,8 @@ pub enum Kind {
         ra_at: Option<u8>,
         /// `.64` flag bit.
         wide_bit: Option<u8>,
+        /// The address register is always 64-bit (`.64` printed, no bit: ATOMG).
+        wide_always: bool,
         /// Uniform address register field.
         ur_at: Option<u8>,
         /// Bit that makes the uniform register visible (`[R+UR0]`); `None`: visible unless URZ.
@@ -109,6 +154,8 @@ pub enum Show {
     IfBit(u8),
     /// Printed when the first bit is 1 and the second 0.
     IfBitNot(u8, u8),
+    /// Printed when the word's bit is 0.
+    IfClear(u8),
 }
 
 /// How a slot's negation bit is spelled.
@@ -139,12 +186,36 @@ pub struct Slot {
     pub not: Option<u8>,
     /// Reuse flag index in the control word.
     pub reuse: Option<u8>,
+    /// The next operand follows after a space, not `, ` (`RET.REL.NODEC R2 0x10`).
+    pub glue: bool,
+    /// A fixed operand printed before this one, owning no bits (`PR` in `P2R R0, PR, RZ, 0x1`).
+    pub lead: Option<&'static str>,
 }
 
 impl Slot {
     /// A slot with no decorations, always shown.
     pub const fn new(kind: Kind) -> Slot {
-        Slot { kind, show: Show::Always, neg: None, neg_style: NegStyle::Minus, abs: None, not: None, reuse: None }
+        Slot {
+            kind,
+            show: Show::Always,
+            neg: None,
+            neg_style: NegStyle::Minus,
+            abs: None,
+            not: None,
+            reuse: None,
+            glue: false,
+            lead: None,
+        }
+    }
+    /// Preceded by the fixed operand `text`.
+    pub const fn lead(mut self, text: &'static str) -> Slot {
+        self.lead = Some(text);
+        self
+    }
+    /// Followed by a space instead of a comma.
+    pub const fn glued(mut self) -> Slot {
+        self.glue = true;
+        self
     }
     /// With a negation bit.
     pub const fn neg(mut self, bit: u8) -> Slot {
@@ -182,6 +253,11 @@ impl Slot {
         self.show = Show::IfBitNot(a, b);
         self
     }
+    /// Shown only when `bit` is clear.
+    pub const fn if_clear(mut self, bit: u8) -> Slot {
+        self.show = Show::IfClear(bit);
+        self
+    }
     /// Shown only when `bit` is set.
     pub const fn if_bit(mut self, bit: u8) -> Slot {
         self.show = Show::IfBit(bit);
@@ -197,6 +273,9 @@ impl Slot {
             Kind::P(at) | Kind::Up(at) => b(at, 3),
             Kind::B(at) => b(at, 4),
             Kind::Imm { at, width, .. } => b(at, u32::from(width)),
+            Kind::ImmSplit { lo_at, lo_width, hi_at, hi_width } => {
+                b(lo_at, u32::from(lo_width)) | b(hi_at, u32::from(hi_width))
+            }
             Kind::CBank { off_at, off_width, index_at, .. } => {
                 b(54, 5) | b(off_at, u32::from(off_width)) | index_at.map_or(0, |a| b(a, 8))
             }
@@ -225,11 +304,11 @@ impl Slot {
             Kind::B(_) => Value::B(0),
             Kind::Sr(_) => Value::Sr(0),
             Kind::Target(_) => Value::Target(0),
-            Kind::Imm { .. } => Value::Imm(0),
+            Kind::Imm { .. } | Kind::ImmSplit { .. } => Value::Imm(0),
             Kind::CBank { .. } => Value::CBank { bank: 0, offset: 0, index: 255 },
-            Kind::Mem { ur_flag, desc_at, .. } => Value::Mem {
+            Kind::Mem { ur_flag, desc_at, wide_always, .. } => Value::Mem {
                 ra: 255,
-                wide: false,
+                wide: wide_always,
                 ur: if ur_flag.is_some() { 0 } else { 63 },
                 offset: 0,
                 desc: desc_at.map(|_| 0),
@@ -247,14 +326,22 @@ impl Slot {
             Kind::B(at) => Value::B(g(at, 4) as u8),
             Kind::Sr(at) => Value::Sr(g(at, 8) as u8),
             Kind::Imm { at, width, .. } => Value::Imm(g(at, u32::from(width))),
-            Kind::CBank { off_at, off_width, scale, index_at } => Value::CBank {
+            Kind::ImmSplit { lo_at, lo_width, hi_at, hi_width } => {
+                Value::Imm(g(lo_at, lo_width.into()) | g(hi_at, hi_width.into()) << lo_width)
+            }
+            Kind::CBank { off_at, off_width, scale, index_at, signed } => Value::CBank {
                 bank: g(54, 5) as u8,
-                offset: (g(off_at, u32::from(off_width)) as u32) * u32::from(scale),
+                offset: if signed {
+                    (get_signed(w, u32::from(off_at), u32::from(off_width)) as i32).wrapping_mul(i32::from(scale))
+                        as u32
+                } else {
+                    (g(off_at, u32::from(off_width)) as u32) * u32::from(scale)
+                },
                 index: index_at.map_or(255, |a| g(a, 8) as u8),
             },
-            Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. } => Value::Mem {
+            Kind::Mem { ra_at, wide_bit, wide_always, ur_at, off_at, off_width, desc_at, .. } => Value::Mem {
                 ra: ra_at.map_or(255, |a| g(a, 8) as u8),
-                wide: wide_bit.is_some_and(|a| g(a, 1) == 1),
+                wide: wide_always || wide_bit.is_some_and(|a| g(a, 1) == 1),
                 ur: ur_at.map_or(63, |a| g(a, 6) as u8),
                 offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
                 desc: desc_at.map(|a| g(a, 6) as u8),
@@ -282,7 +369,11 @@ impl Slot {
             (Kind::B(at), Value::B(n)) => p(w, at, 4, n.into(), "barrier")?,
             (Kind::Sr(at), Value::Sr(n)) => p(w, at, 8, n.into(), "special register")?,
             (Kind::Imm { at, width, .. }, Value::Imm(v)) => p(w, at, u32::from(width), v, "immediate")?,
-            (Kind::CBank { off_at, off_width, scale, index_at }, Value::CBank { bank, offset, index }) => {
+            (Kind::ImmSplit { lo_at, lo_width, hi_at, hi_width }, Value::Imm(v)) => {
+                p(w, hi_at, hi_width.into(), v >> lo_width, "immediate")?;
+                p(w, lo_at, lo_width.into(), v & ((1 << lo_width) - 1), "immediate")?;
+            }
+            (Kind::CBank { off_at, off_width, scale, index_at, signed }, Value::CBank { bank, offset, index }) => {
                 p(w, 54, 5, bank.into(), "constant bank")?;
                 if offset % u32::from(scale) != 0 {
                     return Err(EncodeError::Field {
@@ -291,7 +382,12 @@ impl Slot {
                         width: off_width.into(),
                     });
                 }
-                p(w, off_at, off_width.into(), u64::from(offset / u32::from(scale)), "constant offset")?;
+                if signed {
+                    let v = i64::from(offset as i32) / i64::from(scale);
+                    put_signed(w, off_at.into(), off_width.into(), v, "constant offset")?;
+                } else {
+                    p(w, off_at, off_width.into(), u64::from(offset / u32::from(scale)), "constant offset")?;
+                }
                 match index_at {
                     Some(a) => p(w, a, 8, index.into(), "constant index register")?,
                     None if index != 255 => {
@@ -301,9 +397,12 @@ impl Slot {
                 }
             }
             (
-                Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. },
+                Kind::Mem { ra_at, wide_bit, wide_always, ur_at, off_at, off_width, desc_at, .. },
                 Value::Mem { ra, wide, ur, offset, desc },
             ) => {
+                if wide_always && !wide {
+                    return Err(EncodeError::Shape("this address is always .64"));
+                }
                 match ra_at {
                     Some(a) => p(w, a, 8, ra.into(), "address register")?,
                     None if ra != 255 => return Err(EncodeError::Shape("no address register here")),
@@ -311,7 +410,7 @@ impl Slot {
                 }
                 match wide_bit {
                     Some(a) => p(w, a, 1, wide.into(), ".64")?,
-                    None if wide => return Err(EncodeError::Shape("no .64 address here")),
+                    None if wide && !wide_always => return Err(EncodeError::Shape("no .64 address here")),
                     None => {}
                 }
                 match ur_at {
@@ -327,7 +426,7 @@ impl Slot {
                 }
             }
             (Kind::Target(k), Value::Target(off)) => {
-                if off % 4 != 0 {
+                if off % 4 != 0 && k == TargetKind::Split {
                     return Err(EncodeError::Field { what: "branch offset alignment", value: off as u64, width: 50 });
                 }
                 match k {
@@ -360,6 +459,7 @@ impl Slot {
             Show::Always => true,
             Show::IfBit(b) => get(w, b.into(), 1) == 1,
             Show::IfBitNot(a, b) => get(w, a.into(), 1) == 1 && get(w, b.into(), 1) == 0,
+            Show::IfClear(b) => get(w, b.into(), 1) == 0,
             Show::IfNotDefault => *op != Operand::plain(self.default_value()),
         }
     }
@@ -387,9 +487,16 @@ pub struct Form {
     pub uniform_guard: bool,
     /// Alias rule.
     pub alias: Alias,
+    /// Printing order of the slots when it differs from their order (an operand added to a
+    /// form later is appended so existing operand indices stay stable: `BRA.DIV UR4, target`).
+    pub print_order: Option<&'static [usize]>,
 }
 
 impl Form {
+    /// The slot index printed at position `k`.
+    pub fn printed(&self, k: usize) -> usize {
+        self.print_order.and_then(|o| o.get(k).copied()).unwrap_or(k)
+    }
     /// The residue mask: bits [12:105) not owned by the guard or a slot.
     pub fn residue_mask(&self) -> u128 {
         let owned = self.slots.iter().fold(mask(0, 16), |m, s| m | s.bits());
@@ -539,25 +646,28 @@ impl Tables {
         }
         s.push_str(&self.mnemonic(inst));
         let w = self.encode(inst).unwrap_or(inst.residue);
-        let ops: Vec<String> = inst
-            .form
-            .slots
-            .iter()
-            .zip(&inst.operands)
+        let ops: Vec<(String, bool)> = (0..inst.form.slots.len())
+            .filter_map(|k| {
+                let i = inst.form.printed(k);
+                Some((inst.form.slots.get(i)?, inst.operands.get(i)?))
+            })
             .filter(|(sl, op)| sl.shown(op, w))
-            .map(|(sl, op)| self.operand_text(sl, op, w, addr, label))
+            .flat_map(|(sl, op)| {
+                let lead = sl.lead.map(|t| (t.to_string(), false));
+                lead.into_iter().chain(std::iter::once((self.operand_text(sl, op, w, addr, label), sl.glue)))
+            })
             .collect();
         if !ops.is_empty() {
             s.push(' ');
             let n = ops.len();
-            for (i, o) in ops.iter().enumerate() {
+            for (i, (o, glue)) in ops.iter().enumerate() {
                 s.push_str(o);
                 if i + 1 < n {
                     // nvdisasm pads INF/QNAN immediates with a space before a following comma.
                     if o.ends_with("INF") || o.ends_with("QNAN") {
                         s.push(' ');
                     }
-                    s.push_str(", ");
+                    s.push_str(if *glue { " " } else { ", " });
                 }
             }
         }
@@ -583,21 +693,28 @@ impl Tables {
                 None => format!("SR{n}"),
             },
             Value::Imm(v) => match sl.kind {
-                Kind::Imm { width, style, .. } => match style {
+                Kind::Imm { width, style, .. } => match style.resolve(w) {
                     ImmStyle::Hex => format!("{v:#x}"),
                     ImmStyle::SignedHex => signed_hex(sext(v, width)),
-                    ImmStyle::F32 => f32_text(v as u32),
+                    ImmStyle::F32 | ImmStyle::FloatBy { .. } => f32_text(v as u32),
                     ImmStyle::F64Hi => f64hi_text(v as u32),
+                    ImmStyle::F16 => f16_text(v as u16),
                 },
                 _ => format!("{v:#x}"),
             },
             Value::CBank { bank, offset, index } => {
-                if index == 255 {
-                    format!("c[{bank:#x}][{offset:#x}]")
-                } else if offset == 0 {
+                let (signed, indexed) = match sl.kind {
+                    Kind::CBank { signed, index_at, .. } => (signed, index_at.is_some()),
+                    _ => (false, false),
+                };
+                let off = if signed { signed_hex((offset as i32).into()) } else { format!("{offset:#x}") };
+                if offset == 0 && indexed {
+                    // An indexed slot with RZ and no offset prints the register (`c[0x0][RZ]`).
                     format!("c[{bank:#x}][{}]", reg_name(index))
+                } else if index == 255 {
+                    format!("c[{bank:#x}][{off}]")
                 } else {
-                    format!("c[{bank:#x}][{}+{offset:#x}]", reg_name(index))
+                    format!("c[{bank:#x}][{}+{off}]", reg_name(index))
                 }
             }
             Value::Mem { ra, wide, ur, offset, desc } => {
@@ -613,9 +730,18 @@ impl Tables {
                     parts.push(ureg_name(ur));
                 }
                 let mut inner = parts.join("+");
-                if offset != 0 || inner.is_empty() {
+                let has_ra = matches!(sl.kind, Kind::Mem { ra_at: Some(_), .. });
+                if inner.is_empty() && offset == 0 && has_ra {
+                    // An all-zero address with an address register prints as `[RZ]`.
+                    inner = "RZ".into();
+                } else if offset != 0 || inner.is_empty() {
                     if inner.is_empty() {
-                        inner = signed_hex(offset.into());
+                        // A bare offset (no register shown) prints unsigned in its field width.
+                        let width = match sl.kind {
+                            Kind::Mem { off_width, .. } => u32::from(off_width),
+                            _ => 32,
+                        };
+                        inner = format!("{:#x}", (offset as u32 as u64) & ((1u64 << width) - 1));
                     } else {
                         inner.push('+');
                         inner.push_str(&signed_hex(offset.into()));
@@ -666,14 +792,22 @@ impl Tables {
             (None, text)
         };
         let (mn, ops_text) = rest.split_once(' ').map_or((rest, ""), |(a, b)| (a, b.trim()));
-        let ops: Vec<String> = if ops_text.is_empty() { Vec::new() } else { split_operands(ops_text) };
+        let ops: Vec<String> = if ops_text.is_empty() {
+            Vec::new()
+        } else {
+            // `R2 0x10` (a glued register and target) is two operands.
+            split_operands(ops_text)
+                .into_iter()
+                .flat_map(|o| o.split(' ').filter(|x| !x.is_empty()).map(str::to_string).collect::<Vec<_>>())
+                .collect()
+        };
         let mut last_err = ParseError::new(text, "no form with this mnemonic");
         for form in self.forms {
             let Some(after) = mn.strip_prefix(form.base) else { continue };
             if !after.is_empty() && !after.starts_with('.') {
                 continue;
             }
-            match self.parse_form(form, guard_tok, after, &ops, addr) {
+            match self.parse_form(form, guard_tok, after, &ops, addr, text) {
                 Ok(i) => return Ok(i),
                 Err(e) => last_err = ParseError::new(text, &e),
             }
@@ -688,6 +822,7 @@ impl Tables {
         after: &str,
         ops: &[String],
         addr: u64,
+        want: &str,
     ) -> Result<Instruction, String> {
         let guard = match guard {
             None => Operand {
@@ -727,8 +862,16 @@ impl Tables {
                 && let Ok(w) = self.encode(&inst)
             {
                 // The residue may decide visibility (IfBit); re-check against the word.
-                let shown = form.slots.iter().zip(&inst.operands).filter(|(s, o)| s.shown(o, w)).count();
-                if shown == ops.len() {
+                let shown: usize = form
+                    .slots
+                    .iter()
+                    .zip(&inst.operands)
+                    .filter(|(s, o)| s.shown(o, w))
+                    .map(|(s, _)| 1 + usize::from(s.lead.is_some()))
+                    .sum();
+                // Residue bits outside the suffix (e.g. a flag that shows a uniform register)
+                // can change the text: keep the first candidate that prints back exactly.
+                if shown == ops.len() && self.print(&inst, addr, None) == want {
                     return Ok(inst);
                 }
             }
@@ -741,22 +884,29 @@ impl Tables {
         if slot == form.slots.len() {
             return ops.is_empty();
         }
-        let sl = &form.slots[slot];
+        let idx = form.printed(slot);
+        let Some(sl) = form.slots.get(idx) else { return false };
         let must_show = match sl.show {
             Show::Always => true,
             Show::IfBit(b) => get(inst.residue, b.into(), 1) == 1,
             Show::IfBitNot(a, b) => get(inst.residue, a.into(), 1) == 1 && get(inst.residue, b.into(), 1) == 0,
+            Show::IfClear(b) => get(inst.residue, b.into(), 1) == 0,
             Show::IfNotDefault => false,
         };
-        if let Some(tok) = ops.first()
-            && let Some(op) = self.parse_operand(sl, tok, addr)
+        let (lead, ops_here) = match sl.lead {
+            Some(t) if ops.first().is_some_and(|o| o == t) => (1, &ops[1..]),
+            Some(_) => (0, &ops[ops.len()..]),
+            None => (0, ops),
+        };
+        if let Some(tok) = ops_here.first()
+            && let Some(op) = self.parse_operand(sl, tok, addr, inst.residue)
         {
-            let saved = inst.operands[slot];
-            inst.operands[slot] = op;
-            if self.assign(inst, slot + 1, &ops[1..], addr) {
+            let saved = inst.operands[idx];
+            inst.operands[idx] = op;
+            if self.assign(inst, slot + 1, &ops[lead + 1..], addr) {
                 return true;
             }
-            inst.operands[slot] = saved;
+            inst.operands[idx] = saved;
         }
         if must_show {
             return false;
@@ -764,7 +914,7 @@ impl Tables {
         self.assign(inst, slot + 1, ops, addr)
     }
 
-    fn parse_operand(&self, sl: &Slot, tok: &str, addr: u64) -> Option<Operand> {
+    fn parse_operand(&self, sl: &Slot, tok: &str, addr: u64, residue: u128) -> Option<Operand> {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
         if let Some(r) = t.strip_suffix(".reuse") {
@@ -799,10 +949,13 @@ impl Tables {
                 let v = match style {
                     ImmStyle::Hex => parse_hex(t)? as u64,
                     ImmStyle::SignedHex => (parse_hex(t)? as u64) & mask(0, width.into()) as u64,
-                    ImmStyle::F32 | ImmStyle::F64Hi => return self.parse_float(sl, t, op),
+                    ImmStyle::F32 | ImmStyle::F64Hi | ImmStyle::F16 | ImmStyle::FloatBy { .. } => {
+                        return self.parse_float(sl, t, op, residue);
+                    }
                 };
                 Value::Imm(v)
             }
+            Kind::ImmSplit { .. } => Value::Imm(u64::try_from(parse_hex(t)?).ok()?),
             Kind::CBank { .. } => {
                 let r = t.strip_prefix("c[")?;
                 let (bank, r) = r.split_once("][")?;
@@ -818,7 +971,7 @@ impl Tables {
                 };
                 Value::CBank { bank, offset: off, index }
             }
-            Kind::Mem { desc_at, .. } => {
+            Kind::Mem { desc_at, off_width, .. } => {
                 let (desc, r) = match t.strip_prefix("desc[") {
                     Some(r) => {
                         let (d, r) = r.split_once(']')?;
@@ -842,6 +995,11 @@ impl Tables {
                         offset = i32::try_from(parse_hex(part)?).ok()?;
                     }
                 }
+                // A bare offset is printed unsigned: fold it back to the signed field value.
+                let bare = ra == 255 && !wide && (ur == 63 || !inner.contains("UR"));
+                if bare && off_width < 32 && offset >= 1 << (off_width - 1) {
+                    offset -= 1 << off_width;
+                }
                 Value::Mem { ra, wide, ur, offset, desc }
             }
             Kind::Target(_) => {
@@ -852,7 +1010,7 @@ impl Tables {
         Some(op)
     }
 
-    fn parse_float(&self, sl: &Slot, t: &str, mut op: Operand) -> Option<Operand> {
+    fn parse_float(&self, sl: &Slot, t: &str, mut op: Operand, residue: u128) -> Option<Operand> {
         let Kind::Imm { width, style, .. } = sl.kind else { return None };
         // Find the bit pattern whose spelling is `t` (spellings are canonical for the common
         // values; search the exact parse first).
@@ -863,8 +1021,9 @@ impl Tables {
             "-QNAN" => -f64::NAN,
             x => x.parse().ok()?,
         };
-        let bits = match style {
+        let bits = match style.resolve(residue) {
             ImmStyle::F32 => u64::from((v as f32).to_bits()),
+            ImmStyle::F16 => u64::from(f16_bits(v)?),
             _ => (v.to_bits() >> 32) & 0xffff_ffff,
         };
         if width < 64 && bits >> width != 0 {

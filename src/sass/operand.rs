@@ -102,6 +102,39 @@ pub fn f64hi_text(hi: u32) -> String {
     fp_text(f64::from_bits(u64::from(hi) << 32), hi >> 31 == 1)
 }
 
+/// The value of FP16 bits.
+pub fn f16_value(bits: u16) -> f64 {
+    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+    let exp = i32::from(bits >> 10 & 0x1f);
+    let man = f64::from(bits & 0x3ff);
+    match exp {
+        0 => sign * man * 2f64.powi(-24),
+        31 if man == 0.0 => sign * f64::INFINITY,
+        31 => f64::NAN.copysign(sign),
+        e => sign * (1.0 + man / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// The FP16 bits of `v` when it is exactly representable (NaN maps to the canonical quiet NaN).
+pub fn f16_bits(v: f64) -> Option<u16> {
+    if v.is_nan() {
+        return Some(if v.is_sign_negative() { 0xfe00 } else { 0x7e00 });
+    }
+    // Exhaustive search over the 2^16 patterns is cheap and exact.
+    (0..=u16::MAX).find(|&b| {
+        let x = f16_value(b);
+        !x.is_nan() && x == v && x.is_sign_negative() == v.is_sign_negative()
+    })
+}
+
+/// nvdisasm's spelling of an FP16 immediate (raw IEEE bits); negative zero is `-0.0`.
+pub fn f16_text(bits: u16) -> String {
+    if bits == 0x8000 {
+        return "-0.0".into();
+    }
+    fp_text(f16_value(bits), bits >> 15 == 1)
+}
+
 fn fp_text(v: f64, negative: bool) -> String {
     if v.is_nan() {
         return if negative { "-QNAN".into() } else { "+QNAN".into() };

@@ -12,6 +12,8 @@ use std::sync::Mutex;
 pub struct Seen {
     /// Kernel file name.
     pub file: String,
+    /// Function (kernel or device function) name.
+    pub function: String,
     /// Byte offset in its function.
     pub offset: u64,
     /// nvdisasm text.
@@ -26,7 +28,40 @@ pub fn corpus_for(arch: &str) -> Vec<std::path::PathBuf> {
 }
 
 /// Compiles every corpus file of `arch` and returns all instructions.
+///
+/// With `SASS_CORPUS_CACHE=<dir>` set, the result is read from / written to
+/// `<dir>/<arch>.tsv` (a developer convenience for iterating on tables; CI does not set it).
 pub fn corpus_instructions(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
+    let cache = std::env::var_os("SASS_CORPUS_CACHE").map(|d| std::path::PathBuf::from(d).join(format!("{arch}.tsv")));
+    if let Some(text) = cache.as_ref().and_then(|c| std::fs::read_to_string(c).ok()) {
+        return text
+            .lines()
+            .filter_map(|l| {
+                let mut it = l.splitn(5, '\t');
+                let (file, function, offset, word, text) = (it.next()?, it.next()?, it.next()?, it.next()?, it.next()?);
+                Some(Seen {
+                    file: file.into(),
+                    function: function.into(),
+                    offset: offset.parse().ok()?,
+                    word: u128::from_str_radix(word, 16).ok()?,
+                    text: text.into(),
+                })
+            })
+            .collect();
+    }
+    let all = compile_corpus(t, arch);
+    if let Some(c) = cache {
+        let text: String = all
+            .iter()
+            .map(|s| format!("{}\t{}\t{}\t{:032x}\t{}\n", s.file, s.function, s.offset, s.word, s.text))
+            .collect();
+        let _ = std::fs::create_dir_all(c.parent().unwrap());
+        let _ = std::fs::write(c, text);
+    }
+    all
+}
+
+fn compile_corpus(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
     let files = corpus_for(arch);
     let out = Mutex::new(Vec::new());
     let errs = common::par_check(&files, |path| {
@@ -39,7 +74,13 @@ pub fn corpus_instructions(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
         let mut v = Vec::new();
         for f in listing.functions {
             for i in f.instructions {
-                v.push(Seen { file: file.clone(), offset: i.offset, text: i.text, word: i.word });
+                v.push(Seen {
+                    file: file.clone(),
+                    function: f.name.clone(),
+                    offset: i.offset,
+                    text: i.text,
+                    word: i.word,
+                });
             }
         }
         out.lock().unwrap().push(v);
@@ -47,7 +88,7 @@ pub fn corpus_instructions(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
     });
     assert!(errs.is_empty(), "corpus compilation failed: {errs:?}");
     let mut all: Vec<Seen> = out.into_inner().unwrap().into_iter().flatten().collect();
-    all.sort_by(|a, b| (&a.file, a.offset).cmp(&(&b.file, b.offset)));
+    all.sort_by(|a, b| (&a.file, &a.function, a.offset).cmp(&(&b.file, &b.function, b.offset)));
     all
 }
 

@@ -24,12 +24,13 @@ const fn imm(at: u8, width: u8, style: ImmStyle) -> Slot {
     Slot::new(Kind::Imm { at, width, style })
 }
 const fn cb() -> Slot {
-    Slot::new(Kind::CBank { off_at: 40, off_width: 14, scale: 4, index_at: None })
+    Slot::new(Kind::CBank { off_at: 40, off_width: 14, scale: 4, index_at: None, signed: false })
 }
 const fn mem(ra: bool, wide: Option<u8>, ur_at: Option<u8>, ur_flag: Option<u8>, desc_at: Option<u8>) -> Slot {
     Slot::new(Kind::Mem {
         ra_at: if ra { Some(24) } else { None },
         wide_bit: wide,
+        wide_always: false,
         ur_at,
         ur_flag,
         off_at: 40,
@@ -91,7 +92,246 @@ fn leak(v: Vec<Slot>) -> &'static [Slot] {
 }
 
 fn form(key: u16, base: &'static str, slots: Vec<Slot>) -> Form {
-    Form { key, base, slots: leak(slots), uniform_guard: false, alias: Alias::None }
+    Form { key, base, slots: leak(slots), uniform_guard: false, alias: Alias::None, print_order: None }
+}
+
+/// Forms added from the corpus's second wave of field sweeps (`nvdisasm -b SM90`).
+fn more(f: &mut Vec<Form>) {
+    use ImmStyle::*;
+    let sr = |at| Slot::new(Kind::Sr(at));
+    // PRMT / UPRMT
+    for s in [0x200u16, 0x800, 0xa00, 0xc00] {
+        let key = s | 0x16;
+        if let Some((b, c)) = bc(key, None, Hex, (None, None), None) {
+            f.push(form(key, "PRMT", vec![r(16), r(24).reuse(0), b, c]));
+        }
+    }
+    f.push(form(0x896, "UPRMT", vec![ur(16), ur(24), imm(32, 32, Hex), ur(64)]));
+    f.push(form(0x296, "UPRMT", vec![ur(16), ur(24), ur(32), ur(64)]));
+    // BAR.SYNC with immediate barrier and optional thread count.
+    f.push(form(0xb1d, "BAR", vec![imm(54, 4, Hex), imm(42, 12, Hex).opt()]));
+    // PLOP3: LUT split over [64:67) and [72:77); second LUT at 16.
+    f.push(form(
+        0x81c,
+        "PLOP3",
+        vec![
+            p(81),
+            p(84),
+            p(87).not(90),
+            p(77).not(80),
+            p(68).not(71),
+            Slot::new(Kind::ImmSplit { lo_at: 64, lo_width: 3, hi_at: 72, hi_width: 5 }),
+            imm(16, 8, Hex),
+        ],
+    ));
+    // SHFL: lane (B) immediate at 53 (5 bits) or register at 32; clamp (C) immediate at 40
+    // (13 bits) or register at 64.
+    f.push(form(0xf89, "SHFL", vec![p(81), r(16), r(24), imm(53, 5, Hex), imm(40, 13, Hex)]));
+    f.push(form(0x389, "SHFL", vec![p(81), r(16), r(24), r(32), r(64)]));
+    f.push(form(0x989, "SHFL", vec![p(81), r(16), r(24), imm(53, 5, Hex), r(64)]));
+    f.push(form(0x589, "SHFL", vec![p(81), r(16), r(24), r(32), imm(40, 13, Hex)]));
+    // UIADD3 (IADD3 on the uniform datapath)
+    for (key, b) in [(0x290u16, ur(32).neg_tilde_if(63, 74)), (0x890, imm(32, 32, SignedHex))] {
+        f.push(form(
+            key,
+            "UIADD3",
+            vec![
+                ur(16),
+                up(81).opt(),
+                up(84).opt(),
+                ur(24).neg_tilde_if(72, 74),
+                b,
+                ur(64).neg_tilde_if(75, 74),
+                up(87).not(90).if_bit(74),
+                up(77).not(80).if_bit(74),
+            ],
+        ));
+    }
+    // ULEA
+    for (key, b) in [(0x291u16, ur(32)), (0x891, imm(32, 32, Hex))] {
+        f.push(form(
+            key,
+            "ULEA",
+            vec![
+                ur(16),
+                up(81).opt(),
+                ur(24).neg_tilde_if(72, 74),
+                b,
+                ur(64).if_bit_not(80, 73),
+                imm(75, 5, Hex),
+                up(87).not(90).if_bit(74),
+            ],
+        ));
+    }
+    // USHF / ULOP3 / USGXT / USEL / UFLO / UPOPC
+    f.push(form(0x299, "USHF", vec![ur(16), ur(24), ur(32), ur(64)]));
+    f.push(form(0x899, "USHF", vec![ur(16), ur(24), imm(32, 32, Hex), ur(64)]));
+    f.push(form(0x292, "ULOP3", vec![up(81).opt(), ur(16), ur(24), ur(32), ur(64), imm(72, 8, Hex), up(87).not(90)]));
+    f.push(form(
+        0x892,
+        "ULOP3",
+        vec![up(81).opt(), ur(16), ur(24), imm(32, 32, Hex), ur(64), imm(72, 8, Hex), up(87).not(90)],
+    ));
+    f.push(form(0x89a, "USGXT", vec![ur(16), ur(24), imm(32, 32, Hex)]));
+    f.push(form(0x887, "USEL", vec![ur(16), ur(24), imm(32, 32, Hex), up(87).not(90)]));
+    f.push(form(0x287, "USEL", vec![ur(16), ur(24), ur(32), up(87).not(90)]));
+    f.push(form(0x2bd, "UFLO", vec![ur(16), up(81).opt(), ur(32).neg_tilde_if(63, 63)]));
+    f.push(form(0x2bf, "UPOPC", vec![ur(16), ur(32).neg_tilde_if(63, 63)]));
+    // CALL (relative, immediate target)
+    f.push(form(0x944, "CALL", vec![p(87).not(90).opt(), Slot::new(Kind::Target(TargetKind::Split))]));
+    // HFMA2.MMA with two FP16 immediates (high half printed first).
+    f.push(form(
+        0x435,
+        "HFMA2",
+        vec![r(16), r(24).neg(72).abs(73).reuse(0), r(64).neg(84).abs(83).reuse(1), imm(48, 16, F16), imm(32, 16, F16)],
+    ));
+    // One-source register ops: B at 32 (register, immediate, uniform register).
+    for (op, base, dec) in [
+        (0x05u16, "F2I", (Some(63), Some(62))),
+        (0x11, "F2I", (Some(63), Some(62))),
+        (0x12, "I2F", (None, None)),
+        (0x06, "I2F", (None, None)),
+        (0x10, "F2F", (Some(63), Some(62))),
+        (0x04, "F2F", (Some(63), Some(62))),
+        (0x07, "FRND", (Some(63), Some(62))),
+        (0x13, "FRND", (Some(63), Some(62))),
+        (0x01, "BREV", (None, None)),
+        (0x45, "I2FP", (None, None)),
+        (0x38, "I2I", (None, None)),
+    ] {
+        for s in [0x300u16, 0x900, 0xd00] {
+            let key = s | op;
+            let b = match s {
+                0x300 => r(32).reuse(1),
+                0x900 => imm(32, 32, Hex),
+                _ => ur(32),
+            };
+            let mut b = b;
+            if !matches!(b.kind, Kind::Imm { .. }) {
+                b.neg = dec.0;
+                b.abs = dec.1;
+            }
+            let key = if op == 0x45 || op == 0x38 { key & !0x100 } else { key };
+            if f.iter().any(|x| x.key == key) {
+                continue;
+            }
+            f.push(form(key, base, vec![r(16), b]));
+        }
+    }
+    // POPC / FLO: `~` at 63; FLO has an optional carry-out predicate.
+    for s in [0x300u16, 0x900, 0xd00] {
+        let b = match s {
+            0x300 => r(32).reuse(1),
+            0x900 => imm(32, 32, Hex),
+            _ => ur(32),
+        };
+        let b = if matches!(b.kind, Kind::Imm { .. }) { b } else { b.neg_tilde_if(63, 63) };
+        f.push(form(s | 0x09, "POPC", vec![r(16), b]));
+        f.push(form(s, "FLO", vec![r(16), p(81).opt(), b]));
+    }
+    f.push(form(0x213, "IABS", vec![r(16), r(32).reuse(1)]));
+    f.push(form(0x2ca, "R2UR", vec![p(81).opt(), ur(16), r(24).reuse(0)]));
+    f.push(form(0x805, "CS2R", vec![r(16), sr(72)]));
+    f.push(form(0x81a, "SGXT", vec![r(16), r(24).reuse(0), imm(32, 32, Hex)]));
+    f.push(form(0x21a, "SGXT", vec![r(16), r(24).reuse(0), r(32).reuse(1)]));
+    f.push(form(0x21b, "BMSK", vec![r(16), r(24).reuse(0), r(32).reuse(1)]));
+    f.push(form(0x942, "BREAK", vec![p(87).not(90).opt(), Slot::new(Kind::B(16))]));
+    for (key, base) in [
+        (0x91bu16, "ENDCOLLECTIVE"),
+        (0x9ab, "ERRBAR"),
+        (0x5ab, "CGAERRBAR"),
+        (0x946, "YIELD"),
+        (0x948, "WARPSYNC"),
+        (0x9af, "LDGDEPBAR"),
+        (0x3c6, "FENCE"),
+        (0x992, "MEMBAR"),
+    ] {
+        f.push(form(key, base, vec![]));
+    }
+    f.push(form(0x806, "VOTE", vec![r(16).opt(), p(81), p(87).not(90)]));
+    f.push(form(0x886, "VOTEU", vec![ur(16).opt(), up(81), p(87).not(90)]));
+    f.push(form(0xe29, "DADD", vec![r(16), r(24).neg(72).abs(73).reuse(0), ur(32).neg(63).abs(62)]));
+    f.push(form(
+        0xe2a,
+        "DSETP",
+        vec![p(81), p(84), r(24).neg(72).abs(73).reuse(0), ur(32).neg(63).abs(62), p(87).not(90)],
+    ));
+    // Integer min/max: VIMNMX and VIADDMNMX.
+    for s in [0x200u16, 0x800, 0xa00, 0xc00] {
+        let key = s | 0x48;
+        if let Some(b) = b2(key, SignedHex, None, None) {
+            f.push(form(key, "VIMNMX", vec![r(16), r(24).reuse(0), b, p(87).not(90)]));
+        }
+    }
+    for s in [0x200u16, 0x400, 0x800, 0xa00, 0xc00] {
+        let key = s | 0x46;
+        if let Some((b, c)) = bc(key, None, Hex, (Some(63), None), None) {
+            let b = if sel(key) == 2 { r(64).neg(75).reuse(1) } else { b };
+            f.push(form(key, "VIADDMNMX", vec![r(16), r(24).reuse(0), b, c, p(87).not(90)]));
+        }
+    }
+    // FMNMX
+    for s in [0x200u16, 0x800, 0xa00, 0xc00] {
+        let key = s | 0x09;
+        if let Some(b) = b2(key, F32, Some(63), Some(62)) {
+            f.push(form(key, "FMNMX", vec![r(16), r(24).neg(72).abs(73).reuse(0), b, p(87).not(90)]));
+        }
+    }
+    // Generic loads/stores and reductions with descriptors (LDG/STG layouts).
+    f.push(form(0x980, "LD", vec![r(16), mem(true, Some(90), None, None, Some(32))]));
+    f.push(form(0x985, "ST", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
+    f.push(form(0x98e, "REDG", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
+    f.push(form(0x9a6, "REDG", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
+    let wide_mem = |desc: Option<u8>| {
+        let mut m = mem(true, None, None, None, desc);
+        if let Kind::Mem { ref mut wide_always, .. } = m.kind {
+            *wide_always = true;
+        }
+        m
+    };
+    for (key, base) in [(0x9a8u16, "ATOMG"), (0x9a3, "ATOMG"), (0x98a, "ATOM")] {
+        f.push(form(key, base, vec![p(81), r(16), wide_mem(Some(64)), r(32)]));
+    }
+    let target = || Slot::new(Kind::Target(TargetKind::Split));
+    f.push(form(0x950, "RET", vec![p(87).not(90).opt(), r(24).glued(), target()]));
+    f.push(form(0x344, "CALL", vec![p(87).not(90).opt(), r(24).glued(), target()]));
+    // WARPSYNC R: the target shows only for .COLLECTIVE (bit 86).
+    f.push(form(0x348, "WARPSYNC", vec![p(87).not(90).opt(), r(24), target().if_bit(86)]));
+    f.push(form(0x3c4, "REDUX", vec![ur(16), r(24).reuse(0)]));
+    f.push(form(0x98c, "ATOMS", vec![r(16), mem(true, None, Some(64), None, None), r(32)]));
+    f.push(form(0x38d, "ATOMS", vec![r(16), mem(true, None, None, None, None), r(32), r(64)]));
+    f.push(form(0x988, "STS", vec![mem(true, None, Some(64), None, None), r(32)]));
+    f.push(form(0x23c, "HMMA", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
+    f.push(form(0x355, "BMOV", vec![r(16), Slot::new(Kind::B(24))]));
+    f.push(form(0x356, "BMOV", vec![Slot::new(Kind::B(24)), r(32)]));
+    f.push(form(0x2a4, "UIMAD", vec![ur(16), ur(24), ur(32), ur(64)]));
+    f.push(form(0x8a5, "UIMAD", vec![ur(16), ur(24), imm(32, 32, SignedHex), ur(64)]));
+    for (key, b) in [(0x28cu16, ur(32)), (0x88c, imm(32, 32, SignedHex))] {
+        f.push(form(key, "UISETP", vec![up(81), up(84), ur(24), b, up(87).not(90), up(68).not(71).if_bit(72)]));
+    }
+    // MATCH: the predicate shows only for .ALL (bit 79 clear; set is .ANY).
+    f.push(form(0x3a1, "MATCH", vec![p(81).if_clear(79), r(16), r(24)]));
+    f.push(form(0x3a9, "ATOMG", vec![p(81), r(16), mem(true, None, None, None, None), r(32), r(64)]));
+    // MUFU with an immediate: FP64-high for .RCP64H/.RSQ64H (op field [74:78) = 6, 7).
+    f.push(form(0x908, "MUFU", vec![r(16), imm(32, 32, FloatBy { at: 74, width: 4, f64_when: &[6, 7] })]));
+    // P2R / R2P: the predicate register file `PR` is a fixed operand.
+    f.push(form(0x803, "P2R", vec![r(16), r(24).lead("PR").reuse(0), imm(32, 32, Hex)]));
+    f.push(form(0x804, "R2P", vec![r(24).lead("PR").reuse(0), imm(32, 32, Hex)]));
+    // ATOMS.POPC.INC has no data operand.
+    f.push(form(0xf8c, "ATOMS", vec![r(16), mem(true, None, Some(64), Some(91), None)]));
+    f.push(form(0x3aa, "QSPC", vec![p(81), r(16), mem(true, None, None, None, None)]));
+    f.push(form(0x243, "F2IP", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
+    f.push(form(0x83b, "LDSM", vec![r(16), mem(true, None, Some(32), Some(91), None)]));
+    f.push(form(0x302, "FCHK", vec![p(81), r(24), r(32)]));
+    f.push(form(0x23e, "F2FP", vec![r(16), r(24).reuse(0), r(32).reuse(1)]));
+    f.push(form(0x226, "IDP", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
+    f.push(form(0xc26, "IDP", vec![r(16), r(24).reuse(0), ur(32), r(64).reuse(2)]));
+    f.push(form(0x214, "VABSDIFF", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
+    f.push(form(0x215, "VABSDIFF4", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
+    f.push(form(0x95d, "NANOSLEEP", vec![imm(32, 32, Hex)]));
+    f.push(form(0x35d, "NANOSLEEP", vec![r(32)]));
+    f.push(form(0x20f, "VIMNMX3", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2), p(87).not(90)]));
+    f.push(form(0x236, "VIADD", vec![r(16), r(24).reuse(0), r(32).neg(63).reuse(1)]));
 }
 
 fn build() -> Vec<Form> {
@@ -104,8 +344,8 @@ fn build() -> Vec<Form> {
             let key = s | op;
             let Some((b, c)) = bc(key, Some(75), SignedHex, (None, None), None) else { continue };
             let mut c = c;
-            if c.neg == Some(75) {
-                c = c.neg_tilde_if(75, 74);
+            if let Some(n) = c.neg {
+                c = c.neg_tilde_if(n, 74);
             }
             // Only IMAD.WIDE / IMAD.HI have a carry-out predicate.
             let co = if op == 0x24 { p(81).if_bit(127) } else { p(81).opt() };
@@ -153,6 +393,8 @@ fn build() -> Vec<Form> {
         for s in [0x200u16, 0x400, 0x800, 0xa00, 0xc00] {
             let key = s | op;
             let Some(b) = b2(key, style, Some(63), Some(62)) else { continue };
+            // DSETP's register B takes the third reuse slot.
+            let b = if op == 0x2a && sel(key) == 1 { b.reuse(2) } else { b };
             f.push(form(key, base, vec![p(81), p(84), r(24).neg(72).abs(73).reuse(0), b, p(87).not(90)]));
         }
     }
@@ -166,6 +408,8 @@ fn build() -> Vec<Form> {
             let Some(b) = b2(key, style, bneg, babs) else { continue };
             // DADD's register B lives in the C position (bits 64..72).
             let b = if op == 0x29 && sel(key) == 1 { r(64).neg(75).abs(74).reuse(2) } else { b };
+            // FADD's register B sits at 32 but takes the third reuse slot (it is FFMA's C).
+            let b = if op == 0x21 && sel(key) == 1 { r(32).neg(63).abs(62).reuse(2) } else { b };
             f.push(form(key, base, vec![r(16), r(24).neg(72).abs(73).reuse(0), b]));
         }
     }
@@ -174,6 +418,8 @@ fn build() -> Vec<Form> {
         for s in sels {
             let key = s | op;
             let Some((b, c)) = bc(key, Some(75), style, (Some(63), None), Some(74)) else { continue };
+            // With an immediate C, B moves to 64 and takes C's negation/abs bits.
+            let b = if sel(key) == 2 { r(64).neg(75).abs(74).reuse(1) } else { b };
             f.push(form(key, base, vec![r(16), r(24).neg(72).abs(73).reuse(0), b, c]));
         }
     }
@@ -181,8 +427,10 @@ fn build() -> Vec<Form> {
     for (op, base, style) in [(0x07u16, "SEL", Hex), (0x08, "FSEL", F32)] {
         for s in [0x200u16, 0x800, 0xa00, 0xc00] {
             let key = s | op;
-            let Some(b) = b2(key, style, None, None) else { continue };
-            f.push(form(key, base, vec![r(16), r(24).reuse(0), b, p(87).not(90)]));
+            let fp = op == 0x08;
+            let Some(b) = b2(key, style, fp.then_some(63), fp.then_some(62)) else { continue };
+            let a = if fp { r(24).neg(72).abs(73).reuse(0) } else { r(24).reuse(0) };
+            f.push(form(key, base, vec![r(16), a, b, p(87).not(90)]));
         }
     }
     // SHF
@@ -195,6 +443,7 @@ fn build() -> Vec<Form> {
     for s in [0x200u16, 0x800, 0xa00, 0xc00] {
         let key = s | 0x11;
         let Some((b, c)) = bc(key, None, Hex, (None, None), None) else { continue };
+        let b = if matches!(b.kind, Kind::R(_)) { b.neg_tilde_if(63, 74) } else { b };
         let c = c.if_bit_not(80, 73);
         f.push(form(
             key,
@@ -224,7 +473,12 @@ fn build() -> Vec<Form> {
     // Control flow
     f.push(form(0x918, "NOP", vec![]));
     f.push(form(0x94d, "EXIT", vec![p(87).not(90).opt()]));
-    f.push(form(0x947, "BRA", vec![p(87).not(90).opt(), Slot::new(Kind::Target(TargetKind::Split))]));
+    // BRA: the uniform register of BRA.DIV (shown when bit 91 is set) prints before the
+    // target but is appended as operand 2 so the target stays operand 1.
+    let mut bra =
+        form(0x947, "BRA", vec![p(87).not(90).opt(), Slot::new(Kind::Target(TargetKind::Split)), ur(24).if_bit(91)]);
+    bra.print_order = Some(&[0, 2, 1]);
+    f.push(bra);
     f.push(form(0x945, "BSSY", vec![Slot::new(Kind::B(16)), Slot::new(Kind::Target(TargetKind::Plain))]));
     f.push(form(0x941, "BSYNC", vec![p(87).not(90).opt(), Slot::new(Kind::B(16))]));
     // Special registers
@@ -234,12 +488,12 @@ fn build() -> Vec<Form> {
     f.push(form(
         0xb82,
         "LDC",
-        vec![r(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: Some(24) })],
+        vec![r(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: Some(24), signed: true })],
     ));
     f.push(form(
         0xab9,
         "ULDC",
-        vec![ur(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: None })],
+        vec![ur(16), Slot::new(Kind::CBank { off_at: 38, off_width: 16, scale: 1, index_at: None, signed: true })],
     ));
     // Memory
     f.push(form(0x981, "LDG", vec![p(81).opt(), r(16), mem(true, Some(90), None, None, Some(32))]));
@@ -250,7 +504,7 @@ fn build() -> Vec<Form> {
     f.push(form(0x387, "STL", vec![mem(true, None, None, None, None), r(32)]));
     // MUFU
     f.push(form(0x308, "MUFU", vec![r(16), r(32).neg(63).abs(62).reuse(1)]));
-    let _ = up(0);
+    more(&mut f);
     // Uniform-datapath ops take a uniform guard (`@UP0`).
     for fm in f.iter_mut() {
         if fm.base.starts_with('U') || fm.base == "S2UR" {
