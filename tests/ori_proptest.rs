@@ -941,8 +941,9 @@ fn float_step(op: &FloatOp, a: u32, b: u32, c: u32) -> (u64, u64) {
             let opc = if is_min { Opcode::Min } else { Opcode::Max };
             (bits(&ev(opc, m(Ty::F32), &[x, y])), u64::from(want))
         }
-        FloatOp::Abs => (bits(&ev(Opcode::Abs, m(Ty::F32), &[x])), u64::from(a & 0x7FFF_FFFF)),
-        FloatOp::Neg => (bits(&ev(Opcode::Neg, m(Ty::F32), &[x])), u64::from(a ^ 0x8000_0000)),
+        // ptxas emits `FADD |x|, -RZ` / `FADD -x, -RZ`: a NaN comes out canonical.
+        FloatOp::Abs => (bits(&ev(Opcode::Abs, m(Ty::F32), &[x])), u64::from(canon32(f32::from_bits(a & 0x7FFF_FFFF)))),
+        FloatOp::Neg => (bits(&ev(Opcode::Neg, m(Ty::F32), &[x])), u64::from(canon32(f32::from_bits(a ^ 0x8000_0000)))),
         FloatOp::Directed(o, r) => {
             let opc = [Opcode::Add, Opcode::Mul, Opcode::Fma][*o as usize];
             let args: &[Arg] = if *o == 2 { &[x, y, z] } else { &[x, y] };
@@ -1112,4 +1113,18 @@ fn generator_covers_the_opcode_table() {
         .filter(|o| !o.info().is_terminator() && !o.info().has(OpFlags::PHI) && !o.info().has(OpFlags::CALL))
         .count();
     assert!(seen.len() + 4 >= pure, "generator reached {} of {pure} opcodes: {seen:?}", seen.len());
+}
+
+/// f32/f64 `abs`/`neg` of a NaN give the canonical NaN: ptxas selects `FADD |x|, -RZ`,
+/// `FADD -|y|, -RZ` and `DADD -RZ, |x|` for them (f32_minmax_sign elements 26 and 52:
+/// `abs(0x7f800001)` and `-abs(0xffc00000)` are `0x7fffffff` on the GPU).
+#[test]
+fn abs_neg_of_nan_is_canonical() {
+    let f = |op, ty, v: u64| bits(&ev(op, m(ty), &[Arg::bits(v)]));
+    assert_eq!(f(Opcode::Abs, Ty::F32, 0x7f80_0001), 0x7fff_ffff);
+    assert_eq!(f(Opcode::Neg, Ty::F32, 0x7fc0_0000), 0x7fff_ffff);
+    assert_eq!(f(Opcode::Neg, Ty::F32, 0xffc0_0000), 0x7fff_ffff);
+    assert_eq!(f(Opcode::Abs, Ty::F64, 0xfff8_0000_0000_0001), 0x7fff_ffff_ffff_ffff);
+    assert_eq!(f(Opcode::Neg, Ty::F32, 0xff80_0000), 0x7f80_0000);
+    assert_eq!(f(Opcode::Abs, Ty::F32, 0x8000_0001), 0x0000_0001);
 }

@@ -221,3 +221,98 @@ fn mufu_is_close_to_the_exact_function() {
         assert!((lg - x.log2()).abs() <= 1e-6 * x.log2().abs().max(1.0));
     }
 }
+
+/// `F2I.S8`/`.S16` fill the 32-bit register sign-extended (cvt_sat: `cvt.rni.sat.s8.f32` then
+/// `cvt.s32.s8` is one `F2I.S8.NTZ` whose register is stored as the s32): -1e9 saturates to
+/// -128 = 0xffffff80, not 0x80; unsigned narrow results are zero-extended.
+#[test]
+fn f2i_narrow_signed_is_sign_extended() {
+    let f = |x: f32, t| alu::f2i(u64::from(x.to_bits()), false, t, IntRnd::Rni, false);
+    assert_eq!(f(-1e9, IntTy::S8), 0xffff_ff80);
+    assert_eq!(f(-33.0, IntTy::S8), (-33i32) as u32 as u64);
+    assert_eq!(f(1e9, IntTy::S8), 127);
+    assert_eq!(f(-40000.0, IntTy::S16), 0xffff_8000);
+    assert_eq!(f(1e9, IntTy::U16), 0xffff);
+    assert_eq!(f(-5.0, IntTy::U8), 0);
+}
+
+proptest! {
+    /// `FMNMX.NAN` (PTX `min.NaN`/`max.NaN`): a NaN operand gives the canonical NaN, else as FMNMX.
+    #[test]
+    fn fmnmx_nan_propagates_nan(a in edge32(), b in edge32(), min in any::<bool>()) {
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        let r = alu::fmnmx_nan(a, b, min, false);
+        if x.is_nan() || y.is_nan() {
+            prop_assert_eq!(r, 0x7fff_ffff);
+        } else {
+            prop_assert_eq!(r, alu::fmnmx(a, b, min, false));
+        }
+    }
+}
+
+/// `DMUL.RZ`/`.RM` of a finite product that overflows gives `+MAX`, not `+inf` (IEEE 754 §7.4;
+/// f64_round_modes [495]: `__dmul_rz(1e200, 1e200)`); `.RP` and `.RN` give `+inf`.
+#[test]
+fn dmul_directed_overflow() {
+    let (a, b) = (1e200f64.to_bits(), 1e200f64.to_bits());
+    assert_eq!(alu::dmul(a, b, Rnd::Rz), f64::MAX.to_bits());
+    assert_eq!(alu::dmul(a, b, Rnd::Rm), f64::MAX.to_bits());
+    assert_eq!(alu::dmul(a, b, Rnd::Rp), f64::INFINITY.to_bits());
+    assert_eq!(alu::dmul(a, b, Rnd::Rn), f64::INFINITY.to_bits());
+    let n = (-1e200f64).to_bits();
+    assert_eq!(alu::dmul(n, b, Rnd::Rz), f64::MIN.to_bits());
+    assert_eq!(alu::dmul(n, b, Rnd::Rp), f64::MIN.to_bits());
+    assert_eq!(alu::dmul(n, b, Rnd::Rm), f64::NEG_INFINITY.to_bits());
+    assert_eq!(alu::dmul(f64::INFINITY.to_bits(), b, Rnd::Rz), f64::INFINITY.to_bits());
+}
+
+/// Directed `DMUL` with a subnormal exact product (f64_round_modes [81]/[83]/[334]): the
+/// residual of a subnormal product is not representable, so rounding must be integer-exact.
+#[test]
+fn dmul_directed_subnormal_products() {
+    let tiny = 1u64; // 2^-1074
+    let x = 1.5f64.to_bits(); // exact 1.5 * 2^-1074
+    assert_eq!(alu::dmul(x, tiny, Rnd::Rz), 1);
+    assert_eq!(alu::dmul(x, tiny, Rnd::Rm), 1);
+    assert_eq!(alu::dmul(x, tiny, Rnd::Rp), 2);
+    assert_eq!(alu::dmul(x, tiny, Rnd::Rn), 2);
+    let p = 2f64.powi(-600).to_bits(); // exact 2^-1200: below half the smallest subnormal
+    assert_eq!(alu::dmul(p, p, Rnd::Rp), 1);
+    assert_eq!(alu::dmul(p, p, Rnd::Rz), 0);
+    assert_eq!(alu::dmul(p, (-2f64.powi(-600)).to_bits(), Rnd::Rm), 0x8000_0000_0000_0001);
+    assert_eq!(alu::dmul(p, (-2f64.powi(-600)).to_bits(), Rnd::Rp), 0x8000_0000_0000_0000);
+}
+
+fn ori_rnd(r: Rnd) -> ptxas_rs::ori::mods::Rnd {
+    use ptxas_rs::ori::mods::Rnd as O;
+    match r {
+        Rnd::Rn => O::Rn,
+        Rnd::Rz => O::Rz,
+        Rnd::Rm => O::Rm,
+        Rnd::Rp => O::Rp,
+    }
+}
+
+fn tiny_or_edge64() -> impl Strategy<Value = u64> {
+    // Biased toward products and sums near the subnormal range and overflow.
+    prop_oneof![
+        2 => edge64(),
+        1 => (any::<u64>(), 0u64..0x0400).prop_map(|(m, e)| (m & 0x800f_ffff_ffff_ffff) | e << 52),
+        1 => (any::<u64>(), 0x5f0u64..0x7ff).prop_map(|(m, e)| (m & 0x800f_ffff_ffff_ffff) | e << 52),
+    ]
+}
+
+proptest! {
+    /// Directed DMUL/DFMA agree with the semantics table's integer soft-float (a separate,
+    /// independently written exact implementation) on finite operands, NaNs compared as NaN.
+    #[test]
+    fn dmul_dfma_directed_are_exact(a in tiny_or_edge64(), b in tiny_or_edge64(), c in tiny_or_edge64(),
+                                    r in prop::sample::select(vec![Rnd::Rz, Rnd::Rm, Rnd::Rp])) {
+        use ptxas_rs::ori::float::{self, F64};
+        let same = |x: u64, y: u64| x == y || (f64::from_bits(x).is_nan() && f64::from_bits(y).is_nan());
+        let (m, want_m) = (alu::dmul(a, b, r), float::mul(F64, a, b, ori_rnd(r)));
+        prop_assert!(same(m, want_m), "dmul {a:#x} {b:#x} {r:?}: {m:#x} vs {want_m:#x}");
+        let (f, want_f) = (alu::dfma(a, b, c, r), float::fma(F64, a, b, c, ori_rnd(r)));
+        prop_assert!(same(f, want_f), "dfma {a:#x} {b:#x} {c:#x} {r:?}: {f:#x} vs {want_f:#x}");
+    }
+}

@@ -523,7 +523,15 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                 let f = fmt_of(t)?;
                 let a = farg(f, args[0], mods);
                 let sign = 1u64 << (f.bits - 1);
-                let r = if info.sem == Sem::Abs { a & !sign } else { a ^ sign };
+                // ptxas selects FADD/DADD (`|x| + -0`, `-x + -0`) for f32/f64 abs and neg,
+                // so a NaN operand comes out as the canonical NaN, not sign-flipped.
+                let r = if (f == F32 || f == F64) && float::is_nan(f, a) {
+                    float::canonical_nan(f)
+                } else if info.sem == Sem::Abs {
+                    a & !sign
+                } else {
+                    a ^ sign
+                };
                 return Ok(vec![Val::Bits(fout(f, r, mods))]);
             }
             let w = t.bits();

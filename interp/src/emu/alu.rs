@@ -254,24 +254,74 @@ pub fn dadd(a: u64, b: u64, rnd: Rnd) -> u64 {
     finish64(if rnd == Rnd::Rn || !s.is_finite() { x + y } else { round64(s, e, rnd) })
 }
 
-/// Error-free product: `p + e == a * b` exactly (when no overflow/underflow).
-fn two_prod(a: f64, b: f64) -> (f64, f64) {
-    let p = a * b;
-    let e = a.mul_add(b, -p);
-    (p, e)
+/// A finite nonzero f64 as `(negative, m, e)` with value `(-1)^neg * m * 2^e`.
+fn split64(x: f64) -> (bool, u64, i32) {
+    let b = x.to_bits();
+    let (ef, f) = (((b >> 52) & 0x7ff) as i32, b & ((1u64 << 52) - 1));
+    let (m, e) = if ef == 0 { (f, -1074) } else { (f | 1 << 52, ef - 1075) };
+    (b >> 63 != 0, m, e)
+}
+
+/// Rounds the exact value `(-1)^neg * (m + δ) * 2^e` to f64 with `rnd`, where `δ ∈ (0, 1)` when
+/// `sticky` (bits lost below `m`'s last place) and `δ = 0` otherwise; `m > 0` or `sticky`.
+/// Integer-exact, subnormals (last place 2^-1074) and overflow included.
+fn round_exact64(neg: bool, m: u128, e: i32, sticky: bool, rnd: Rnd) -> f64 {
+    let bl = 128 - m.leading_zeros() as i32;
+    // Exponent of the result's last place: 53 significant bits, never below 2^-1074.
+    let lsb = (e + bl - 53).max(-1074);
+    let sh = lsb - e;
+    let (mut q, round_bit, rest) = if sh <= 0 {
+        (m << (-sh) as u32, false, sticky)
+    } else if sh > 128 {
+        (0, false, m != 0 || sticky)
+    } else {
+        let q = if sh == 128 { 0 } else { m >> sh };
+        let r = (m >> (sh - 1)) & 1 == 1;
+        let low = if sh == 1 { 0 } else { m & ((1u128 << (sh - 1)) - 1) };
+        (q, r, low != 0 || sticky)
+    };
+    let inexact = round_bit || rest;
+    let up = match rnd {
+        Rnd::Rn => round_bit && (rest || q & 1 == 1),
+        Rnd::Rz => false,
+        Rnd::Rp => !neg && inexact,
+        Rnd::Rm => neg && inexact,
+    };
+    q += u128::from(up);
+    let qbl = 128 - q.leading_zeros() as i32;
+    let r = if qbl > 0 && lsb + qbl - 1 > 1023 {
+        let to_inf = match rnd {
+            Rnd::Rn => true,
+            Rnd::Rz => false,
+            Rnd::Rp => !neg,
+            Rnd::Rm => neg,
+        };
+        if to_inf { f64::INFINITY } else { f64::MAX }
+    } else {
+        // q < 2^54 and q * 2^lsb is representable: two exact power-of-two scalings.
+        let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+        if lsb < -1000 { q as f64 * pow2(lsb + 600) * pow2(-600) } else { q as f64 * pow2(lsb) }
+    };
+    if neg { -r } else { r }
 }
 
 /// `DMUL`: `a * b`.
 pub fn dmul(a: u64, b: u64, rnd: Rnd) -> u64 {
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-    let (p, e) = two_prod(x, y);
-    finish64(if rnd == Rnd::Rn || !p.is_finite() { p } else { round64(p, e, rnd) })
+    if rnd != Rnd::Rn && x.is_finite() && y.is_finite() && x != 0.0 && y != 0.0 {
+        let ((nx, mx, ex), (ny, my, ey)) = (split64(x), split64(y));
+        return round_exact64(nx != ny, u128::from(mx) * u128::from(my), ex + ey, false, rnd).to_bits();
+    }
+    finish64(x * y)
 }
 
-/// `DFMA`: `a * b + c` with one rounding (directed modes exact except when the product
-/// underflows, where the residual is taken as exact).
+/// `DFMA`: `a * b + c` with one rounding (directed modes integer-exact for finite operands
+/// with a nonzero product; otherwise the residual path, exact there).
 pub fn dfma(a: u64, b: u64, c: u64, rnd: Rnd) -> u64 {
     let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+    if rnd != Rnd::Rn && x.is_finite() && y.is_finite() && z.is_finite() && x != 0.0 && y != 0.0 {
+        return dfma_exact(x, y, z, rnd).to_bits();
+    }
     let r = x.mul_add(y, z);
     if rnd == Rnd::Rn || !r.is_finite() {
         return finish64(r);
@@ -283,6 +333,43 @@ pub fn dfma(a: u64, b: u64, c: u64, rnd: Rnd) -> u64 {
         return zero_sum_sign(x * y, z, rnd).to_bits();
     }
     finish64(round64(r, res, rnd))
+}
+
+/// `x * y + z` rounded once with a directed `rnd`, integer-exact (finite operands, `x * y != 0`).
+fn dfma_exact(x: f64, y: f64, z: f64, rnd: Rnd) -> f64 {
+    let ((nx, mx, ex), (ny, my, ey)) = (split64(x), split64(y));
+    let (np, mp, ep) = (nx != ny, u128::from(mx) * u128::from(my), ex + ey);
+    if z == 0.0 {
+        return round_exact64(np, mp, ep, false, rnd);
+    }
+    let (nz, mz, ez) = split64(z);
+    let mz = u128::from(mz);
+    let top = |m: u128, e: i32| e + (128 - m.leading_zeros() as i32);
+    // Common exponent: the larger term keeps 120 bits (no truncation); the other may lose bits
+    // below 2^base, which only ever belong to the strictly smaller term.
+    let base = top(mp, ep).max(top(mz, ez)) - 120;
+    let align = |m: u128, e: i32| -> (u128, bool) {
+        if e >= base {
+            (m << (e - base) as u32, false)
+        } else {
+            let sh = base - e;
+            if sh >= 128 { (0, m != 0) } else { (m >> sh, m & ((1u128 << sh) - 1) != 0) }
+        }
+    };
+    let ((a, sa), (b, sb)) = (align(mp, ep), align(mz, ez));
+    let (neg, mag, sticky) = if np == nz {
+        (np, a + b, sa || sb)
+    } else if a > b || (a == b && sa) {
+        // |product| > |z|. At most one term lost bits; a lost fraction of the subtracted term
+        // makes the difference one less plus a fraction.
+        (np, a - b - u128::from(sb), sa || sb)
+    } else if b > a || sb {
+        (nz, b - a - u128::from(sa), sa || sb)
+    } else {
+        // Exact cancellation: +0, or -0 rounding toward minus infinity (IEEE 754 §6.3).
+        return if rnd == Rnd::Rm { -0.0 } else { 0.0 };
+    };
+    round_exact64(neg, mag, base, sticky, rnd)
 }
 
 /// A comparison of `ISETP`/`FSETP`/`DSETP`.
@@ -485,6 +572,15 @@ pub fn flo(a: u32, signed: bool, sh: bool) -> u32 {
     }
     let pos = 31 - x.leading_zeros();
     if sh { 31 - pos } else { pos }
+}
+
+/// `FMNMX.NAN`: FP32 min/max that propagates NaN (PTX `min.NaN`/`max.NaN`): any NaN operand
+/// gives the canonical NaN; otherwise as [`fmnmx`].
+pub fn fmnmx_nan(a: u32, b: u32, min: bool, ftz: bool) -> u32 {
+    if in32(a, ftz).is_nan() || in32(b, ftz).is_nan() {
+        return NAN32;
+    }
+    fmnmx(a, b, min, ftz)
 }
 
 /// FP32 min (`min = true`) or max, NaN-suppressing, `-0 < +0`.
@@ -691,8 +787,11 @@ pub fn f2i(x: u64, src64: bool, dst: IntTy, r: IntRnd, ftz: bool) -> u64 {
         if dst.signed() { (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1) } else { (0, (1i128 << b) - 1) };
     // `as i128` saturates at i128's range, far outside every destination type.
     let i = (round_int(v, r) as i128).clamp(lo, hi);
+    // A narrow destination fills the 32-bit register: signed results sign-extended (ptxas
+    // stores `F2I.S8` straight out for `cvt.rni.sat.s8.f32` + `cvt.s32.s8`), unsigned ones
+    // zero-extended (they are non-negative after the clamp).
     let bits = i as u64;
-    if dst.bits() < 64 { bits & ((1u64 << dst.bits()) - 1) } else { bits }
+    if dst.bits() < 64 { bits & 0xffff_ffff } else { bits }
 }
 
 /// `I2F`: integer to f32 (or f64 with `dst64`) with rounding `rnd`.
