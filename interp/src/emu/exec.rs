@@ -40,11 +40,87 @@ pub(crate) struct Warp {
     other: u32,
     /// Index of the warp in its CTA.
     pub(crate) id: u32,
-    hz: Option<HazardState>,
+    hz: Option<LaneHazards>,
     /// Lanes arrived at a convergence wait, or lanes exited, since the last release scan.
     waiting: bool,
     /// Thread index (x, y, z) per lane.
     tid: [[u32; 3]; 32],
+}
+
+/// The hazard state of each lane's own instruction stream.
+///
+/// ptxas places waits for the instructions each thread executes in program order; when a warp
+/// diverges, the paths interleave (min-pc rule) and one path's pending reads would look like
+/// hazards to another path that never issued them (int_divrem_var: lanes of the `b == 0` path
+/// overwrite R5 while the STG of the other path holds a read SB on it). The notes (§2.5) say to
+/// follow taken branches and take the union at merge points but are silent on how the hardware
+/// interleaves divergent paths, so each lane group keeps its own state: a group that splits off
+/// gets a copy, groups that run together again share the union
+/// ([`HazardState::merge`]). Per lane this only drops the cycles other paths spent in between,
+/// which makes the latency check stricter, never looser.
+#[derive(Default)]
+struct LaneHazards {
+    states: Vec<HazardState>,
+    /// State index of each lane.
+    of: [u8; 32],
+}
+
+impl LaneHazards {
+    fn issue(&mut self, act: u32, live: u32, inst: &Inst) -> Result<(), String> {
+        if self.states.is_empty() {
+            self.states.push(HazardState::default());
+        }
+        let first = self.of[act.trailing_zeros() as usize & 31];
+        let mut single = true;
+        let mut shared = false;
+        for l in 0..32 {
+            let m = 1u32 << l;
+            if act & m != 0 && self.of[l] != first {
+                single = false;
+            } else if act & m == 0 && live & m != 0 && self.of[l] == first {
+                shared = true;
+            }
+        }
+        let idx = if single && !shared {
+            first
+        } else {
+            let mut st = self.states[first as usize].clone();
+            let mut seen = vec![first];
+            for l in lanes(act) {
+                let i = self.of[l];
+                if !seen.contains(&i) {
+                    seen.push(i);
+                    st.merge(&self.states[i as usize]);
+                }
+            }
+            self.compact(live & !act);
+            self.states.push(st);
+            let i = (self.states.len() - 1) as u8;
+            for l in lanes(act) {
+                self.of[l] = i;
+            }
+            i
+        };
+        self.states[idx as usize].issue(inst)
+    }
+
+    /// Drops the states no lane of `keep` uses (at most 32 remain), renumbering.
+    fn compact(&mut self, keep: u32) {
+        if self.states.len() < 32 {
+            return;
+        }
+        let mut map = [u8::MAX; 256];
+        let mut kept = Vec::new();
+        for l in lanes(keep) {
+            let i = self.of[l] as usize;
+            if map[i] == u8::MAX {
+                map[i] = kept.len() as u8;
+                kept.push(std::mem::take(&mut self.states[i]));
+            }
+            self.of[l] = map[i];
+        }
+        self.states = kept;
+    }
 }
 
 /// Launch-wide, read-only facts the executor needs.
@@ -115,7 +191,7 @@ impl Warp {
             pc: entry,
             other: u32::MAX,
             id,
-            hz: hazards.then(HazardState::default),
+            hz: hazards.then(LaneHazards::default),
             waiting: false,
             tid,
         }
@@ -144,24 +220,26 @@ impl Warp {
             if !scan {
                 break;
             }
-            let (want, pc) = match self.state[l] {
-                Lane::Bsync(b) => {
-                    let mut m = 0;
-                    for k in 0..32 {
-                        if self.state[k] == Lane::Bsync(b) && self.lane_pc[k] == self.lane_pc[l] {
-                            m |= self.b[b as usize][k];
-                        }
-                    }
-                    (m, self.lane_pc[l])
-                }
-                Lane::Warpsync(m) => (m, self.lane_pc[l]),
+            // A BSYNC waits for the lanes of its own barrier mask that arrived at the same BSYNC
+            // with the same mask. In recursive code one BSYNC pc serves every frame: lanes of
+            // an outer frame (mask: the whole outer set) wait there while the lanes that recursed
+            // arrive with an inner frame's mask (call_recursive's `fib`, which saves and restores
+            // B6 around the region with BMOV); those must not release the outer frame. The
+            // notes are silent on convergence barriers; this is the per-thread reading.
+            let (want, pc, bar) = match self.state[l] {
+                Lane::Bsync(b) => (self.b[b as usize][l], self.lane_pc[l], Some(b)),
+                Lane::Warpsync(m) => (m, self.lane_pc[l], None),
                 _ => continue,
             };
             let want = want & live;
             let arrived = (0..32)
                 .filter(|&k| {
                     want >> k & 1 == 1
-                        && matches!(self.state[k], Lane::Bsync(_) | Lane::Warpsync(_))
+                        && match (self.state[k], bar) {
+                            (Lane::Bsync(b), Some(ob)) => b == ob && self.b[b as usize][k] == self.b[b as usize][l],
+                            (Lane::Bsync(_) | Lane::Warpsync(_), None) => true,
+                            _ => false,
+                        }
                         && self.lane_pc[k] == pc
                 })
                 .fold(0u32, |m, k| m | 1 << k);
@@ -527,7 +605,8 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
             return Err(located(l, Some(inst), None, EmuErrorKind::StepLimit(l.step_limit)));
         }
         st.thread_instrs += u64::from(w.act.count_ones());
-        if let Some(Err(m)) = w.hz.as_mut().map(|hz| hz.issue(inst)) {
+        let (act, live) = (w.act, w.live());
+        if let Some(Err(m)) = w.hz.as_mut().map(|hz| hz.issue(act, live, inst)) {
             let t = thread_of(cta, w, w.act.trailing_zeros() as usize);
             return Err(located(l, Some(inst), Some(t), EmuErrorKind::Hazard(m)));
         }
@@ -706,9 +785,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         }
         Kind::Lea { hi, x, sx32 } => {
             let mut va = lift(w.reg32(&a[1]))?;
-            let vb = lift(w.reg32(&a[2]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
             let vc = lift(w.reg32(&a[3]))?;
             let sh = lift(w.reg32(&a[4]))?[0] & 63;
+            // `LEA Rd, Ra, -Rb, s` (ptxas's `x * 7` as `(x << 3) - x`, f32_round_int 0x00e0):
+            // add `~b + 1` (the `+1` is the carry-in slot, as in IADD3's negated operands), so
+            // the carry-out is that of the two's-complement sum; `.X` adds `~b` + carry-in.
+            let b_neg = a[2].neg || a[2].not;
+            if b_neg {
+                vb.iter_mut().for_each(|v| *v = !*v);
+            }
+            let b_one = u64::from(b_neg && !*x && !a[2].not);
             if a[1].neg || a[1].not {
                 va.iter_mut().for_each(|v| *v = if *x || a[1].not { !*v } else { v.wrapping_neg() });
             }
@@ -719,7 +806,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 let hiw = if *sx32 { ((va[lane] as i32) >> 31) as u32 } else { vc[lane] };
                 let v = (u64::from(hiw) << 32) | u64::from(va[lane]);
                 let shifted = if *hi { ((u128::from(v) << sh) >> 32) as u32 } else { (v << sh) as u32 };
-                let s = u64::from(shifted) + u64::from(vb[lane]) + if *x { bit(cin, lane) } else { 0 };
+                let s = u64::from(shifted) + u64::from(vb[lane]) + if *x { bit(cin, lane) } else { b_one };
                 d[lane] = s as u32;
                 co |= ((s >> 32) as u32 & 1) << lane;
             }
@@ -788,8 +875,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             w.set_pred(&pr[1], v, g);
         }
         Kind::Sel => {
-            let va = lift(w.reg32(&a[1]))?;
-            let vb = lift(w.reg32(&a[2]))?;
+            let mut va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            // FSEL's operands take `-`/`|x|` (libdevice's erff: `FSEL R20, -|R11|, R11, P0`).
+            // Only register operands: an immediate's printed value already carries its sign.
+            if inst.base == "FSEL" {
+                for (x, v) in [(&a[1], &mut va), (&a[2], &mut vb)] {
+                    if matches!(x.o, Opnd::R(_)) {
+                        fmod32(x, v);
+                    }
+                }
+            }
             let p = w.pred(&pr[0]);
             let d = map1(g, |lane| if p >> lane & 1 == 1 { va[lane] } else { vb[lane] });
             lift(w.write32(&a[0], &d, g))?;

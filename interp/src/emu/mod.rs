@@ -13,12 +13,17 @@
 //!   0xc, the initial stack pointer at 0x28 (= the per-thread local size, the top of local
 //!   memory), the global memory descriptor at 0x208 (zero: `desc[UR]` operands are accepted and
 //!   ignored), and the parameter block of [`crate::launch::LaunchSpec::param_block`] at the
-//!   kernel's `EIATTR_PARAM_CBANK` base (0x210 on sm_90). Bank 3 is `.nv.constant3`;
+//!   kernel's `EIATTR_PARAM_CBANK` base (0x210 on sm_90). Other banks are the cubin's
+//!   `.nv.constantN` (3: `__constant__` data; 4: the addresses of global variables), with their
+//!   `R_CUDA_64` relocations applied;
+//! - **module globals** (`.nv.global`, `.nv.global.init`): placed after the spec's buffers, so
+//!   the spec's addresses do not move;
 //! - **shared memory** per CTA: `.nv.shared.<kernel>`'s size (which includes sm_90's reserved
 //!   0x400 bytes) rounded up to 16, plus the spec's dynamic `shared_bytes`; `LDS`/`STS`
 //!   addresses are offsets into it (`SR_CgaCtaId` reads 0: one CTA per cluster);
 //! - **local memory** per thread: the largest of `FRAME_SIZE`, `MIN_STACK_SIZE`,
-//!   `MAX_STACK_SIZE` (rounded up to 16; at least 16 bytes);
+//!   `MAX_STACK_SIZE` (rounded up to 16), at least [`DEFAULT_STACK_BYTES`] (the driver's
+//!   default stack limit, which recursive code relies on);
 //! - **generic addresses** (`LD`/`ST`/`ATOM`): high word [`SHARED_HI`] is the CTA's shared
 //!   memory, [`LOCAL_HI`] the thread's local memory (what `SR_SWINHI`/`SR_LWINHI` read),
 //!   anything else global.
@@ -84,6 +89,9 @@ pub use program::{Banks, Program};
 pub const SHARED_HI: u32 = 0x7ff0;
 /// High word of generic addresses that fall in the thread's local memory (`SR_LWINHI`).
 pub const LOCAL_HI: u32 = 0x7fe0;
+
+/// Per-thread stack the driver provides at least (`cudaLimitStackSize`'s default).
+pub const DEFAULT_STACK_BYTES: u32 = 1024;
 
 /// Options of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,6 +186,35 @@ pub struct EmuRun {
     pub thread_instrs: u64,
 }
 
+/// `R_CUDA_64`: a 64-bit absolute address (notes §4.8).
+const R_CUDA_64: u32 = 2;
+
+/// A data section of the module (a constant bank or global variables) with its relocations.
+#[derive(Clone, Debug)]
+pub struct ModuleData {
+    /// Section name.
+    pub name: String,
+    /// Constant bank number (0 for global data).
+    pub bank: u8,
+    /// Contents (zeros for NOBITS).
+    pub bytes: Vec<u8>,
+    /// Relocations into it.
+    pub relocs: Vec<DataReloc>,
+}
+
+/// A relocation of module data: at `offset`, the address of section `target` plus `addend`.
+#[derive(Clone, Debug)]
+pub struct DataReloc {
+    /// Byte offset in the data.
+    pub offset: u64,
+    /// `R_CUDA_*` type.
+    pub kind: u32,
+    /// Name of the section holding the symbol.
+    pub target: String,
+    /// Symbol value plus the relocation's addend.
+    pub addend: u64,
+}
+
 /// A kernel of a cubin, loaded and ready to launch.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -199,8 +236,12 @@ pub struct Kernel {
     pub shared_static: u32,
     /// Local bytes per thread.
     pub local_bytes: u32,
-    /// Bank 3 contents.
-    pub bank3: Vec<u8>,
+    /// Constant banks other than 0 (`.nv.constantN`: 3 = `__constant__` data, 4 = the table of
+    /// global-variable addresses), with the relocations the driver applies at load.
+    pub banks: Vec<ModuleData>,
+    /// The module's global variables (`.nv.global`, `.nv.global.init`), placed after the
+    /// spec's buffers at launch.
+    pub globals: Vec<ModuleData>,
     /// Arch tables.
     pub tables: &'static ptxas_rs::sass::Tables,
 }
@@ -243,8 +284,38 @@ impl Kernel {
         let shared_static = cubin.section(&format!(".nv.shared.{name}")).map_or(0, |s| s.size as u32);
         let attr = |c: u8| cubin.global_attr(c, f.symbol).unwrap_or(0);
         let local = attr(code::FRAME_SIZE).max(attr(code::MIN_STACK_SIZE)).max(attr(code::MAX_STACK_SIZE));
-        let local_bytes = local.next_multiple_of(16).max(16);
-        let bank3 = cubin.section(".nv.constant3").map(|s| s.data.clone()).unwrap_or_default();
+        // The driver gives every thread a stack of at least the context's stack limit
+        // (`cudaLimitStackSize`, 1 KiB by default; CUDA runtime documentation, the notes are
+        // silent) whatever the attributes say: a recursive kernel (call_recursive) records only
+        // one frame in them, and its deeper calls use the rest.
+        let local_bytes = local.next_multiple_of(16).max(DEFAULT_STACK_BYTES);
+        let data_of = |sec: &ptxas_rs::cubin::Section, bank: u8| {
+            let mut bytes = sec.data.clone();
+            bytes.resize(sec.size as usize, 0);
+            let relocs = cubin
+                .relocations
+                .iter()
+                .filter(|r| r.target == sec.index)
+                .filter_map(|r| {
+                    let sym = cubin.symbols.get(r.symbol as usize)?;
+                    let target = cubin.sections.get(usize::from(sym.shndx))?.name.clone();
+                    let addend = sym.value.wrapping_add(r.addend.unwrap_or(0) as u64);
+                    Some(DataReloc { offset: r.offset, kind: r.kind, target, addend })
+                })
+                .collect();
+            ModuleData { name: sec.name.clone(), bank, bytes, relocs }
+        };
+        let mut banks = Vec::new();
+        let mut globals = Vec::new();
+        for sec in &cubin.sections {
+            if let Some(n) = sec.name.strip_prefix(".nv.constant").and_then(|n| n.parse::<u8>().ok()) {
+                if n != 0 {
+                    banks.push(data_of(sec, n));
+                }
+            } else if sec.name == ".nv.global" || sec.name.starts_with(".nv.global.") {
+                globals.push(data_of(sec, 0));
+            }
+        }
         Ok(Kernel {
             name: name.to_string(),
             sm,
@@ -255,7 +326,8 @@ impl Kernel {
             bank0_size,
             shared_static,
             local_bytes,
-            bank3,
+            banks,
+            globals,
             tables,
         })
     }
@@ -299,7 +371,23 @@ impl Kernel {
         config: &EmuConfig,
         suffixes: &std::collections::BTreeMap<u32, String>,
     ) -> Result<EmuRun, EmuError> {
-        let global = GlobalMemory::from_spec(spec);
+        let module = self.globals.iter().map(|g| (g.name.clone(), g.bytes.clone()));
+        let mut global = GlobalMemory::from_buffers(spec.generate_buffers().into_iter().chain(module));
+        // Relocate the module's data as the driver does at load: R_CUDA_64 writes the target's
+        // device address (its section's base + symbol value + addend). Global-variable data
+        // is written into global memory, constant banks into the bank.
+        let addr_of = |g: &GlobalMemory, r: &DataReloc| g.address_of(&r.target).map(|b| b.wrapping_add(r.addend));
+        let mut fixups = Vec::new();
+        for g in &self.globals {
+            for r in g.relocs.iter().filter(|r| r.kind == R_CUDA_64) {
+                if let (Some(v), Some(base)) = (addr_of(&global, r), global.address_of(&g.name)) {
+                    fixups.push((base + r.offset, v));
+                }
+            }
+        }
+        for (a, v) in fixups {
+            global.store(a, 8, u128::from(v)).map_err(|f| err(&self.name, EmuErrorKind::Fault(f)))?;
+        }
         let params = spec.param_block(|n| global.address_of(n).unwrap_or(0));
         if self.param_size != 0 && params.len() as u32 > self.param_size.next_multiple_of(8) {
             return Err(err(
@@ -313,8 +401,15 @@ impl Kernel {
         }
         let mut banks = Banks::new();
         banks.insert(0, self.bank0(spec, &params));
-        if !self.bank3.is_empty() {
-            banks.insert(3, self.bank3.clone());
+        for b in &self.banks {
+            let mut bytes = b.bytes.clone();
+            for r in b.relocs.iter().filter(|r| r.kind == R_CUDA_64) {
+                let o = r.offset as usize;
+                if let (Some(v), Some(dst)) = (addr_of(&global, r), bytes.get_mut(o..o + 8)) {
+                    dst.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            banks.insert(b.bank, bytes);
         }
         let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {

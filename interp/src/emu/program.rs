@@ -1022,6 +1022,15 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             let n = if matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64) { 2 } else { 1 };
             let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
+            // `.E` is a 64-bit (extended) address: the CAS form (0x3a9) has no `desc[]` and
+            // nvdisasm prints its address as `[R2]`, yet ptxas builds the pointer in R2:R3
+            // (atom_cas_fmax 0x0260–0x0300), as for `[R2.64]` elsewhere.
+            if let Opnd::Mem { wide, .. } = &mut vals[mi].o
+                && has("E")
+                && alu_base != "ATOMS"
+            {
+                *wide = true;
+            }
             let ret = mi > 0;
             if ret {
                 vals[0].dst = true;
