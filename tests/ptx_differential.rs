@@ -23,9 +23,9 @@ use ptxas_rs::ptx::sema;
 use std::sync::Mutex;
 
 /// Verdict agreement reached on the sample (percent).
-const MIN_VERDICT_PCT: f64 = 98.5;
+const MIN_VERDICT_PCT: f64 = 99.0;
 /// First-error agreement reached on the sample's rejected cases (percent).
-const MIN_FIRST_PCT: f64 = 95.5;
+const MIN_FIRST_PCT: f64 = 96.5;
 
 struct Rng(u64);
 impl Rng {

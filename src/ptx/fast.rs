@@ -1305,6 +1305,15 @@ impl<'a> P<'a> {
             ops.push((op, self.span()));
             self.c.pos += 1;
         }
+        // A hex float after a unary operator is a syntax error (see `unary` in grammar.pest).
+        self.skip()?;
+        let i = self.c.pos;
+        if matches!(self.at(i), b'0')
+            && matches!(self.at(i + 1), b'f' | b'F' | b'd' | b'D')
+            && self.float_end(i).is_some()
+        {
+            return Err(());
+        }
         let (mut e, mut depth) = self.primary()?;
         for (op, span) in ops.into_iter().rev() {
             depth += 1;

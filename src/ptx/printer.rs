@@ -470,7 +470,11 @@ fn expr(out: &mut String, e: &Expr) {
         }
         ExprKind::Unary(op, a) => {
             out.push_str(op.as_str());
-            expr_paren(out, a, prec(a) < 13);
+            // ptxas refuses a unary operator right before a hex float (`-0f3F800000`) but
+            // takes it parenthesized.
+            let hex = matches!(&a.kind, ExprKind::Float(f)
+                if matches!(f.text.as_bytes().get(..2), Some([b'0', b'f' | b'F' | b'd' | b'D'])));
+            expr_paren(out, a, prec(a) < 13 || hex);
         }
         ExprKind::Binary(op, l, r) => {
             let p = op.precedence();

@@ -574,6 +574,37 @@ impl Isa {
         table::NO_DISCARD.split_whitespace().any(|o| o == opcode)
     }
 
+    /// The data operand of a vector-capable memory opcode: its index and whether it is a
+    /// destination ([`table::VECTOR_OPERANDS`]).
+    pub fn vector_operand(&self, opcode: &str) -> Option<(usize, bool)> {
+        table::VECTOR_OPERANDS.lines().find_map(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            (c.len() == 3 && c[0] == opcode).then(|| Some((c[1].parse().ok()?, c[2] == "D")))?
+        })
+    }
+
+    /// Registers in a wmma fragment of `matrix` (`a`, `b`, `c`; `d` as `c`) for a shape and
+    /// element type, all without dots ([`table::WMMA_FRAGMENTS`]).
+    pub fn wmma_fragment(&self, matrix: &str, shape: &str, ty: &str) -> Option<usize> {
+        let matrix = if matrix == "d" { "c" } else { matrix };
+        table::WMMA_FRAGMENTS.lines().find_map(|l| match l.split_whitespace().collect::<Vec<_>>()[..] {
+            [m, s, t, n] if m == matrix && s == shape && t == ty => n.parse().ok(),
+            _ => None,
+        })
+    }
+
+    /// Whether an immediate destination answers `Result register required`
+    /// ([`table::RESULT_REGISTER`]).
+    pub fn result_register_checked(&self, opcode: &str) -> bool {
+        table::RESULT_REGISTER.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// Whether the opcode's first operand is a destination that must not be a special
+    /// register ([`table::SREG_READERS`]).
+    pub fn sreg_dest_checked(&self, opcode: &str) -> bool {
+        table::SREG_READERS.split_whitespace().any(|o| o == opcode)
+    }
+
     /// Whether the opcode accepts `-reg` operands ([`table::NEGATABLE`]).
     pub fn negation_allowed(&self, opcode: &str) -> bool {
         table::NEGATABLE.split_whitespace().any(|o| o == opcode)

@@ -130,7 +130,7 @@ clusterlaunchcontrol | * | *
 multimem | * | *
 tensormap | * | *
 mma | * | *
-wmma | * | *
+wmma | * | * | * | * | load store mma a b c d
 wgmma | * | *
 tcgen05 | * | *
 tex | * | *
@@ -337,6 +337,7 @@ cvt | 2
 pub const MODIFIER_REQUIRES: &str = r"
 ld | nc | global | NC_GLOBAL
 ld st | relaxed acquire release | cta cluster gpu sys | SCOPE_REQUIRED
+ld st | cta cluster gpu sys | relaxed acquire release volatile weak | ORDER_REQUIRED
 ";
 
 /// Modifier / modifier conflicts: `opcodes | modifiers | conflicting modifiers | message key`;
@@ -345,6 +346,8 @@ ld st | relaxed acquire release | cta cluster gpu sys | SCOPE_REQUIRED
 pub const MODIFIER_CONFLICTS: &str = r"
 ld st | relaxed acquire release | param const | SPACE_MODIFIER
 ld st | volatile | param | SPACE_MODIFIER
+ld | volatile weak relaxed acquire | nc | MODIFIER_COMBINE
+ld st | volatile weak | cta cluster gpu sys | MODIFIER_COMBINE
 add sub | sat | u16 u32 u64 s16 s64 | SAT_TYPE
 ";
 
@@ -352,6 +355,7 @@ add sub | sat | u16 u32 u64 s16 s64 | SAT_TYPE
 /// `opcodes | spaces`.
 pub const ILLEGAL_SPACES: &str = r"
 st | const
+ldu | shared local const param
 ";
 
 /// Rounding-rule extras: `opcode | type` pairs whose `.approx` form needs `.ftz`
@@ -363,6 +367,79 @@ rcp | f64
 /// Opcodes whose destination may not be the sink `_` (fatal `Result discard mode is not
 /// allowed`).
 pub const NO_DISCARD: &str = "mov";
+
+/// Opcodes whose data operand follows the `.vN` modifier (none: a scalar), as
+/// `opcode | operand index | role`; role `D` is a destination (a scalar where a vector is
+/// due answers `Result vector expected` first), `S` a source. A brace list of the wrong
+/// length, or a scalar where a vector is due, answers `Argument vector size mismatch`,
+/// which ptxas prints twice for a destination under `.vN` (probed).
+pub const VECTOR_OPERANDS: &str = r"
+ld  | 0 | D
+ldu | 0 | D
+st  | 1 | S
+";
+
+/// `wmma.load`/`wmma.store` fragment sizes: `matrix shape type registers` (matrix `d` of
+/// `wmma.store` has the sizes of `c`). A brace list of another length answers `Argument
+/// vector size mismatch`; these instructions take 2 or 3 operands (probed, every row).
+pub const WMMA_FRAGMENTS: &str = r"
+a m16n16k16 f16 8
+b m16n16k16 f16 8
+c m16n16k16 f16 4
+c m16n16k16 f32 8
+a m32n8k16 f16 8
+b m32n8k16 f16 8
+c m32n8k16 f16 4
+c m32n8k16 f32 8
+a m8n32k16 f16 8
+b m8n32k16 f16 8
+c m8n32k16 f16 4
+c m8n32k16 f32 8
+a m16n16k16 s8 2
+b m16n16k16 s8 2
+a m16n16k16 u8 2
+b m16n16k16 u8 2
+c m16n16k16 s32 8
+a m32n8k16 s8 4
+b m32n8k16 s8 1
+a m32n8k16 u8 4
+b m32n8k16 u8 1
+c m32n8k16 s32 8
+a m8n32k16 s8 1
+b m8n32k16 s8 4
+a m8n32k16 u8 1
+b m8n32k16 u8 4
+c m8n32k16 s32 8
+a m16n16k16 bf16 4
+b m16n16k16 bf16 4
+a m32n8k16 bf16 8
+b m32n8k16 bf16 2
+a m8n32k16 bf16 2
+b m8n32k16 bf16 8
+a m16n16k8 tf32 4
+b m16n16k8 tf32 4
+c m16n16k8 f32 8
+a m8n8k4 f64 1
+b m8n8k4 f64 1
+c m8n8k4 f64 2
+a m8n8k32 s4 1
+b m8n8k32 s4 1
+a m8n8k32 u4 1
+b m8n8k32 u4 1
+c m8n8k32 s32 2
+a m8n8k128 b1 1
+b m8n8k128 b1 1
+c m8n8k128 s32 2
+";
+
+/// Opcodes whose destination (first operand) may not be an immediate (`Result register
+/// required for instruction '…'`; probed; the others answer `Arguments mismatch`).
+pub const RESULT_REGISTER: &str = "mov";
+
+/// Opcodes that read special registers and whose destination (first operand) therefore
+/// cannot be one: `Read-only special register cannot be destination argument` (probed; the
+/// other opcodes refuse special registers altogether).
+pub const SREG_READERS: &str = "mov";
 
 /// Opcodes that accept negated register operands (`-%r`); every other opcode answers
 /// `Operand negation not allowed` (probed: only `vmad` among the video instructions).

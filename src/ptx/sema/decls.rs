@@ -289,6 +289,22 @@ fn var_decl(
             sink.at(line, msg::ILLEGAL_ATTRIBUTE, &[".managed", &d.name.name])?;
         }
     }
+    // Initializers only in `.global` and `.const`, each declarator in turn (probed: before the
+    // module-scope space checks, after the alignment check).
+    if !matches!(space, ".global" | ".const") {
+        for d in v.decls.iter().filter(|d| d.init.is_some()) {
+            sink.at(line, msg::NO_INIT_IN_SPACE, &[&d.name.name])?;
+        }
+    }
+    if v.ty.text == ".pred" {
+        if vector_of(&v.pre) > 1 || vector_of(&v.post) > 1 {
+            sink.at(line, msg::PRED_SCALAR, &[])?;
+        } else if space != ".reg" {
+            for d in &v.decls {
+                sink.at(line, msg::PRED_SPACE, &[&d.name.name])?;
+            }
+        }
+    }
     if module_scope && space == ".param" {
         sink.at(line, msg::PARAM_MODULE_SCOPE, &[])?;
     }
@@ -447,6 +463,7 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
         is_extern,
         defined,
         params: param_sig(&f.params),
+        param_names: f.params.iter().flatten().map(|p| p.decl.name.name.clone()).collect(),
         returns: param_sig(&f.returns),
         has_returns: f.returns.is_some(),
         alias_of: None,
@@ -495,11 +512,26 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
             md.globals.insert(name.to_string(), Global::Func(sym.clone()));
         }
     }
+    // Parameter names are one scope with the return parameters (probed).
+    let mut param_names: Vec<&str> = Vec::new();
+    for r in f.returns.iter().flatten() {
+        if r.ty.text == ".pred" && r.space.text != ".reg" {
+            sink.at(r.span.line, msg::PRED_SPACE, &[&r.decl.name.name])?;
+        }
+        if param_names.contains(&r.decl.name.name.as_str()) {
+            sink.at(r.span.line, msg::DUPLICATE_VARIABLE, &[&r.decl.name.name])?;
+        }
+        param_names.push(&r.decl.name.name);
+    }
     if let Some(ps) = &f.params {
         let n = ps.len();
         for (i, p) in ps.iter().enumerate() {
+            let pname = p.decl.name.name.as_str();
             if entry && p.space.text != ".param" {
-                sink.at(p.span.line, msg::ENTRY_PARAM_SPACE, &[&p.decl.name.name])?;
+                sink.at(p.span.line, msg::ENTRY_PARAM_SPACE, &[pname])?;
+            }
+            if p.ty.text == ".pred" && p.space.text != ".reg" {
+                sink.at(p.span.line, msg::PRED_SPACE, &[pname])?;
             }
             if let Some(a) = align_of(&p.pre).or(align_of(&p.post))
                 && a.value().is_none_or(|n| n == 0 || !n.is_power_of_two())
@@ -512,6 +544,10 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
             {
                 sink.at(p.span.line, msg::INCOMPLETE_NOT_LAST, &[])?;
             }
+            if param_names.contains(&pname) {
+                sink.at(p.span.line, msg::DUPLICATE_VARIABLE, &[pname])?;
+            }
+            param_names.push(pname);
         }
     }
     if let Some(rs) = &f.returns
@@ -661,6 +697,9 @@ fn collect(body: &[Statement], fs: &mut FuncScope) {
                 }
                 Statement::Var(v) => {
                     for d in &v.decls {
+                        if vector_of(&v.pre) > 1 || vector_of(&v.post) > 1 {
+                            fs.vector_names.insert(d.name.name.clone());
+                        }
                         match &d.shape {
                             Shape::Range(n) => fs.ranged_anywhere.push((d.name.name.clone(), n.value().unwrap_or(0))),
                             _ => {
@@ -726,6 +765,7 @@ fn body_walk(
                         is_extern: f.linkage.contains(&Linkage::Extern),
                         defined: false,
                         params: param_sig(&f.params),
+                        param_names: f.params.iter().flatten().map(|p| p.decl.name.name.clone()).collect(),
                         returns: param_sig(&f.returns),
                         has_returns: f.returns.is_some(),
                         alias_of: None,

@@ -149,6 +149,20 @@ pub fn check(
             return Ok(());
         }
     }
+    // A special register as the destination of an instruction that reads them.
+    if isa.sreg_dest_checked(op)
+        && spec.operands.is_none_or(|(lo, hi)| (lo..=hi).contains(&ins.operands.len()))
+        && let Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, _), .. })) = ins.operands.first()
+        && sreg::lookup(&id.name).is_some()
+    {
+        sink.at(line, msg::READONLY_SREG, &[])?;
+    }
+    if isa.result_register_checked(op)
+        && spec.operands.is_none_or(|(lo, hi)| (lo..=hi).contains(&ins.operands.len()))
+        && let Some(Operand::Expr(Expr { kind: ExprKind::Int(_) | ExprKind::Float(_), .. })) = ins.operands.first()
+    {
+        return sink.at(line, msg::RESULT_REGISTER, &[&dname]);
+    }
     // A vector special register (`%tid`) used without a component.
     if ins.operands.iter().any(|o| {
         matches!(o, Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })
@@ -179,7 +193,7 @@ pub fn check(
             }
             if fs.lookup(name).is_some() || fs.labels.contains(name) || md.globals.contains_key(name) {
                 if op == "call" && i == 0 || (op == "call" && ins.operands.len() > 1 && is_call_target(ins, i)) {
-                    call_target(ins, name, line, sink, md, late)?;
+                    call_target(ins, name, line, sink, md, fs, late)?;
                 }
                 continue;
             }
@@ -233,6 +247,60 @@ pub fn check(
             && !legal.contains(&ty)
         {
             sink.at(line, msg::ATOMIC_OP_TYPE, &[name, words, op])?;
+        }
+    }
+    // wmma.load/wmma.store: operand count, then the fragment's length.
+    let wmma_move = if op == "wmma" {
+        match (has(&mods, ".load"), has(&mods, ".store")) {
+            (true, _) => Some(0),
+            (_, true) => Some(1),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    if !mismatch
+        && !types_bad
+        && let Some(idx) = wmma_move
+    {
+        if !(2..=3).contains(&ins.operands.len()) {
+            mismatch = true;
+            sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+        } else if let Operand::Vector(elems, _) = &ins.operands[idx]
+            && let Some(matrix) = ["a", "b", "c", "d"].into_iter().find(|m| mods.iter().any(|x| x.get(1..) == Some(*m)))
+            && let Some(shape) = mods
+                .iter()
+                .filter_map(|m| m.get(1..))
+                .find(|m| m.starts_with('m') && m.contains('n') && m.contains('k'))
+            && let Some(ty) = single_type
+            && let Some(n) = isa.wmma_fragment(matrix, shape, ty)
+            && elems.len() != n
+        {
+            sink.at(line, msg::VECTOR_SIZE, &[&dname])?;
+        }
+    }
+    if !mismatch
+        && let Some((idx, dest)) = isa.vector_operand(op)
+        && let Some(data) = ins.operands.get(idx)
+    {
+        let want = mods.iter().find_map(|m| m.strip_prefix(".v").and_then(|n| n.parse::<usize>().ok()));
+        match data {
+            Operand::Vector(elems, _) if elems.len() != want.unwrap_or(1) => {
+                sink.at(line, msg::VECTOR_SIZE, &[&dname])?;
+                if dest && want.is_some() {
+                    sink.at(line, msg::VECTOR_SIZE, &[&dname])?;
+                }
+            }
+            Operand::Vector(..) => {}
+            Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. }) if fs.is_vector(&id.name) => {}
+            _ if want.is_some_and(|n| n > 1) => {
+                if dest {
+                    sink.at(line, msg::RESULT_VECTOR, &[])?;
+                    sink.at(line, msg::VECTOR_SIZE, &[&dname])?;
+                }
+                sink.at(line, msg::VECTOR_SIZE, &[&dname])?;
+            }
+            _ => {}
         }
     }
     if !mismatch && isa.no_discard(op) && matches!(ins.operands.first(), Some(Operand::Sink(_))) {
@@ -580,6 +648,7 @@ fn call_target(
     line: u32,
     sink: &mut Sink,
     md: &Module,
+    fs: &FuncScope,
     late: &mut Late,
 ) -> Result<(), Fatal> {
     let Some(Global::Func(f)) = md.globals.get(name) else { return Ok(()) };
@@ -596,6 +665,40 @@ fn call_target(
     };
     if rets != f.returns.len() || args != f.params.len() {
         sink.at(line, msg::CALL_PARAM_COUNT, &[])?;
+    } else if let Some(Operand::List(list, _)) =
+        ins.operands.iter().filter(|o| matches!(o, Operand::List(..))).nth(usize::from(first_list))
+    {
+        // Scalar arguments against scalar formals without `.align` (probed: same size, and
+        // a `.b` type on either side or both integers or the same type; another size also
+        // answers the alignment message).
+        for ((elem, (formal, align)), pname) in list.iter().zip(&f.params).zip(&f.param_names) {
+            let ListElem::Expr(Expr { kind: ExprKind::Sym(id, None), .. }) = elem else { continue };
+            let Some(decl) = fs.lookup(&id.name) else { continue };
+            let arg = match decl.split_once(' ') {
+                Some((".param", t)) => t,
+                Some(_) => continue,
+                None => decl,
+            };
+            if *align != 0 || formal.contains('[') || arg.contains('[') {
+                continue;
+            }
+            let (fs_, as_) = (super::decls::type_size(formal), super::decls::type_size(arg));
+            let class = |t: &str| {
+                if t.starts_with(".bf") { 'f' } else { t.get(1..).and_then(|c| c.chars().next()).unwrap_or('?') }
+            };
+            let (fc, ac) = (class(formal), class(arg));
+            let scalar = |t: &str, c: char| matches!(c, 'b' | 'u' | 's' | 'f') && t.len() <= 7 && !t.contains(' ');
+            if !scalar(formal, fc) || !scalar(arg, ac) {
+                continue;
+            }
+            let same = fs_ == as_ && (fc == 'b' || ac == 'b' || (fc != 'f' && ac != 'f') || formal == arg);
+            if !same {
+                sink.at(line, msg::CALL_ARG_TYPE, &[pname])?;
+                if fs_ != as_ {
+                    sink.at(line, msg::CALL_ARG_ALIGN, &[pname])?;
+                }
+            }
+        }
     }
     if f.is_extern && !f.defined && !late.called_externs.iter().any(|c| c == name) {
         late.called_externs.push(name.to_string());

@@ -136,6 +136,10 @@ catalogue! {
     CALL_ENTRY = Error "Illegal call target, device function expected";
     /// Call arity.
     CALL_PARAM_COUNT = Error "Call has wrong number of parameters";
+    /// Call argument of an incompatible type.
+    CALL_ARG_TYPE = Error "Type of argument does not match formal parameter '%s'";
+    /// Call argument of another alignment.
+    CALL_ARG_ALIGN = Error "Alignment of argument does not match formal parameter '%s'";
     /// Call target not a function or prototype label.
     CALL_TARGET_UNRECOGNIZED = Fatal "Call target not recognized";
     /// Unknown symbol in an initializer.
@@ -197,6 +201,12 @@ catalogue! {
     MODULE_SCOPE_SPACE = Error "Module-scoped variables in %s state space are not allowed with ABI";
     /// `.f16` initializer.
     F16_INIT = Fatal "No initial value is allowed for .f16 type";
+    /// An initializer outside `.global`/`.const`.
+    NO_INIT_IN_SPACE = Error "No initial value is allowed for '%s' in this state space";
+    /// A `.pred` variable outside `.reg`.
+    PRED_SPACE = Error "Predicate variable '%s' must be in register state space";
+    /// A `.pred` vector.
+    PRED_SCALAR = Error "Predicate type can only be used to define scalar register variables";
     /// Too many initializer elements.
     INIT_TOO_MANY = Fatal "Greater number of elements in array initializer";
     /// Wrong vector initializer count.
@@ -236,6 +246,10 @@ catalogue! {
     ATOMIC_OP_TYPE = Error "Operation .%s requires %s type for instruction '%s'";
     /// f16-class atomics without `.noftz`.
     NOFTZ_REQUIRED = Error "'.noftz' modifier required for instruction '%s' with type '%s'";
+    /// A scope without a memory order.
+    ORDER_REQUIRED = Error "Modifier '%s' requires memory order with '%s' instruction";
+    /// Two modifiers that exclude each other.
+    MODIFIER_COMBINE = Error "Modifier '%s' cannot be combined with modifier '%s'";
     /// Two scopes.
     MULTIPLE_SCOPES = Error "Multiple scope modifiers specified";
     /// A memory order without a scope.
@@ -270,6 +284,10 @@ catalogue! {
     STATE_SPACE = Error "State space incorrect for instruction '%s'";
     /// Destination must be a register.
     RESULT_REGISTER = Error "Result register required for instruction '%s'";
+    /// A special register written by `mov`.
+    READONLY_SREG = Error "Read-only special register cannot be destination argument";
+    /// A scalar destination under `.vN`.
+    RESULT_VECTOR = Error "Result vector expected";
     /// Vector shape mismatch.
     VECTOR_SIZE = Error "Argument vector size mismatch for instruction '%s'";
     /// `.nc` outside `.global`.

@@ -33,6 +33,8 @@ pub struct FuncSym {
     pub defined: bool,
     /// Parameter `(type, align)` list.
     pub params: Vec<(String, u64)>,
+    /// Parameter names, in order (for call-argument messages).
+    pub param_names: Vec<String>,
     /// Return parameter list.
     pub returns: Vec<(String, u64)>,
     /// Whether return parameters were written at all.
@@ -51,6 +53,8 @@ pub struct FuncScope {
     pub declared_anywhere: HashSet<String>,
     /// Ranged declarations anywhere in the function.
     pub ranged_anywhere: Vec<(String, u64)>,
+    /// Names (and range prefixes) declared anywhere in the function with a `.vN` type.
+    pub vector_names: HashSet<String>,
 }
 
 #[derive(Debug, Default)]
@@ -73,6 +77,11 @@ impl FuncScope {
     /// A scope stack with one (the function's) scope.
     pub fn new() -> Self {
         FuncScope { scopes: vec![Scope::default()], ..Default::default() }
+    }
+
+    /// Whether `name` is (possibly) a vector register (`.reg .v2 .f32 %v`).
+    pub fn is_vector(&self, name: &str) -> bool {
+        self.vector_names.contains(name) || split_numbered(name).is_some_and(|(p, _)| self.vector_names.contains(p))
     }
 
     /// Enters a `{ }` block.
