@@ -21,19 +21,6 @@ use ptxas_rs::lower::lower_source;
 /// Disagreements investigated, with their cause: (kernel, cause).
 const KNOWN: &[(&str, &str)] = &[
     (
-        "bits_count",
-        "emulator wrong (interp/src/emu/program.rs, FLO): plain `FLO R25, R6` (no `.U32`) is the signed \
-         form ptxas emits for `bfind.s32`, but the decoder sets `signed: has(\"S32\")`, so o[8] of a \
-         negative x is the unsigned answer 31 instead of the highest non-sign bit (or 0xffffffff for -1); \
-         fix: `signed: !has(\"U32\")`",
-    ),
-    (
-        "ctrl_predicated",
-        "emulator wrong (interp/src/emu/exec.rs, Kind::Lea): `LEA.HI.X.SX32 R4, R15, ~R4, 0x1, P2` \
-         (high word of the 64-bit `x - y` in `absd`) ignores the `~` on the b operand, so the high word \
-         and the sign predicate P2 are wrong and `absd` (out[5i+2]) comes out negated",
-    ),
-    (
         "f32_compare_select",
         "emulator wrong (interp/src/emu/program.rs/exec.rs, FMNMX): ptxas turns `x > 1 ? 1 : x` into \
          `FMNMX.NAN R12, R2, 1, PT` but the `.NAN` modifier is dropped, so a NaN x gives 1.0 instead of \
@@ -57,15 +44,28 @@ const KNOWN: &[(&str, &str)] = &[
          clears of the 2048-byte local array are lost or misaddressed",
     ),
     (
-        "warp_redux",
-        "emulator wrong (interp/src/emu/program.rs, REDUX): plain `REDUX UR11, R0` (no op suffix) is \
-         the AND form ptxas emits for `redux.sync.and.b32`, but the decoder defaults an absent op \
-         to SUM (op 0), so p[5] is a sum instead of the AND (0x01000000 here)",
+        "f32_round_int",
+        "NOT ISOLATED YET (which side is wrong is open): o[4] = roundf(x), lowered by nvcc to \
+         copysign(0.5, x), add.rz, cvt.rzi, differs by one (the emulator's value nearer zero) on \
+         117 of 600 elements; the interpreter's earlier -inf for floorf(-FLT_MAX) was an \
+         interpreter bug (float::round_integral saturated above 2^127), fixed with a unit test",
+    ),
+    (
+        "math_div_sqrt_f32",
+        "NOT ISOLATED YET: 17 of 8680 elements are +0.0 in the emulator and -0.0 in the \
+         interpreter; the instruction and the correct sign are not established",
+    ),
+    (
+        "math_libdevice_f32",
+        "NOT ISOLATED YET: `exact` differs on 690 of 2500 elements (e.g. atan2f of tiny operands: \
+         the interpreter gives +-pi/2 where the emulator gives a tiny value; sinf differs in the \
+         last bits) and `approx` on 4; the libdevice expansions run through code paths the \
+         emulator and the lowering both met only on this kernel",
     ),
 ];
 
 /// Kernels compared when the differential landed; a regression fails.
-const MIN_COMPARED: usize = 10;
+const MIN_COMPARED: usize = 53;
 
 #[test]
 fn interpreter_equals_emulator_on_nvidia_code() {

@@ -428,6 +428,8 @@ pub fn convert(from: Format, to: Format, a: u64, mode: Rnd) -> u64 {
 pub fn round_integral(f: Format, a: u64, mode: Rnd) -> u64 {
     match unpack(f, a) {
         Class::Nan => canonical_nan(f),
+        // Already integral (and possibly beyond to_integer's 2^127 saturation: f32::MAX).
+        Class::Finite { e, .. } if e >= 0 => a & f.mask(),
         Class::Finite { neg, m, e } => match to_integer(neg, m, e, mode) {
             0 => f.zero(neg),
             q => round(f, neg, q, 0, false, Rnd::Rn),
@@ -603,6 +605,11 @@ mod tests {
         assert_eq!(from_int(F32, 16_777_217, Rnd::Rp), f(16_777_218.0));
         assert_eq!(convert(F64, F32, 0x3FF0_0000_0000_0001, Rnd::Rp), f(1.0) + 1);
         assert_eq!(round_integral(F32, f(-0.4), Rnd::Rni), f(-0.0));
+        // Large values are integral already (f32::MAX is beyond 2^127: no saturation to inf).
+        for m in [Rnd::Rni, Rnd::Rzi, Rnd::Rmi, Rnd::Rpi] {
+            assert_eq!(round_integral(F32, f(-f32::MAX), m), f(-f32::MAX));
+            assert_eq!(round_integral(F64, f64::MAX.to_bits(), m), f64::MAX.to_bits());
+        }
         assert_eq!(compare(F32, f(0.0), f(-0.0)), Some(Ordering::Equal));
         assert_eq!(min(F32, f(0.0), f(-0.0)), f(-0.0));
         assert_eq!(max(F32, f(f32::NAN), f(3.0)), f(3.0));

@@ -779,7 +779,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "FLO" => {
             need(2, 0, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Flo { signed: has("S32"), sh: has("SH") }
+            // Signed is the default form: nvdisasm prints `.U32` for unsigned (`bfind.s32` is plain FLO).
+            Kind::Flo { signed: !has("U32"), sh: has("SH") }
         }
         "PRMT" => {
             need(4, 0, &vals, &preds)?;
@@ -1118,7 +1119,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             } else if has("XOR") {
                 5
             } else {
-                0
+                // No operation printed: the AND form (`redux.sync.and.b32` compiles to plain
+                // `REDUX`; nvdisasm prints `.SUM` for the sum).
+                3
             };
             Kind::Redux { op, signed: has("S32") }
         }
