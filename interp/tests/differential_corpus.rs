@@ -8,9 +8,9 @@
 //! `cargo test -p interp --test differential_corpus -- --nocapture` prints the table.
 //!
 //! Until the sm_90 modifier table is complete, the emulator takes modifier text from
-//! nvdisasm's listing for words whose form decodes (see `emu_corpus.rs`).
+//! nvdisasm's listing for words whose form decodes (see `emu_corpus.rs` and `support/emu_corpus.rs`).
 
-#[path = "emu_corpus_support.rs"]
+#[path = "support/emu_corpus.rs"]
 mod support;
 
 use interp::ExecConfig;

@@ -12,7 +12,7 @@ use std::path::Path;
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 
-#[path = "emu_corpus_support.rs"]
+#[path = "support/emu_corpus.rs"]
 mod support;
 use support::{corpus, nvdisasm_suffixes, nvidia_cubin};
 
