@@ -2,42 +2,22 @@
 //! emulator runs today (`ctrl_collatz`, NVIDIA ptxas -arch=sm_90), with and without the hazard
 //! checker. Run: `cargo bench -p interp --bench emu`.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 
+#[path = "../tests/support/emu_corpus.rs"]
+mod support;
+
 fn main() {
     let Some(t) = oracle::tools_or_skip("bench emu") else { return };
     for k in ["ctrl_collatz", "int_divrem_const", "i64_arith"] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda").join(k);
         let spec = LaunchSpec::from_path(&dir.join(format!("{k}.run.toml"))).unwrap();
-        let out = t
-            .ptxas_run(
-                oracle::PtxInput::File { path: &dir.join(format!("{k}.sm_90.ptx")), cwd: None },
-                &["-arch", "sm_90"],
-            )
-            .unwrap();
-        let bytes = out.cubin.unwrap();
-        let listing = t.disassemble(&bytes).unwrap();
-        let sfx: BTreeMap<u32, String> = listing
-            .function(&spec.kernel)
-            .unwrap()
-            .instructions
-            .iter()
-            .map(|i| {
-                let text = i.text.trim();
-                let text = if text.starts_with('@') { text.split_once(' ').map_or("", |x| x.1) } else { text };
-                let mnem = text.split_whitespace().next().unwrap_or("");
-                let mut toks: Vec<&str> = mnem.split('.').skip(1).collect();
-                if mnem.starts_with("IMAD.") {
-                    toks.retain(|t| !matches!(*t, "MOV" | "SHL" | "IADD"));
-                }
-                (i.offset as u32, toks.iter().map(|t| format!(".{t}")).collect())
-            })
-            .collect();
+        let bytes = support::nvidia_cubin(t, &dir.join(format!("{k}.sm_90.ptx")));
+        let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
         let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
         for hazards in [false, true] {
             let cfg = EmuConfig { hazards, ..EmuConfig::default() };

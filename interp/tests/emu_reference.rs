@@ -8,31 +8,17 @@ use std::path::Path;
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 
+#[path = "support/emu_corpus.rs"]
+mod support;
+
 fn run(k: &str) -> Option<(LaunchSpec, BTreeMap<String, Vec<u8>>)> {
     let t = oracle::tools_or_skip(k)?;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda").join(k);
     let spec = LaunchSpec::from_path(&dir.join(format!("{k}.run.toml"))).unwrap();
     let ptx = dir.join(format!("{k}.sm_90.ptx"));
-    let out = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", "sm_90"]).unwrap();
-    let bytes = out.cubin.unwrap();
+    let bytes = support::nvidia_cubin(t, &ptx);
     // Modifier names the decoder's table lacks come from nvdisasm (see Program::with_suffixes).
-    let listing = t.disassemble(&bytes).unwrap();
-    let sfx = listing
-        .function(&spec.kernel)
-        .unwrap()
-        .instructions
-        .iter()
-        .map(|i| {
-            let text = i.text.trim();
-            let text = if text.starts_with('@') { text.split_once(' ').map_or("", |x| x.1) } else { text };
-            let mnem = text.split_whitespace().next().unwrap_or("");
-            let mut toks: Vec<&str> = mnem.split('.').skip(1).collect();
-            if mnem.starts_with("IMAD.") {
-                toks.retain(|t| !matches!(*t, "MOV" | "SHL" | "IADD"));
-            }
-            (i.offset as u32, toks.iter().map(|t| format!(".{t}")).collect::<String>())
-        })
-        .collect();
+    let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
     let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
     let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
     let r = kernel.run_with_suffixes(&spec, &cfg, &sfx).unwrap();

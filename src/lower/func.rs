@@ -20,7 +20,7 @@ use super::mods::space_of;
 use super::types::{class_of, class_of_ty, const_int, float_bits, size_of, ty_of};
 use super::{LowerError, ModCx, Passing, Result, Sig};
 use crate::ori::EntityRef;
-use crate::ori::opcode::{OpFlags, Slot, SlotKind};
+use crate::ori::opcode::{Slot, SlotKind};
 use crate::ori::{
     Block, BlockData, FuncKind, Function, Guard, Half, Imm, Inst, InstData, Mods, Opcode, Operand, PhysReg, Reg,
     RegClass, RegUse, Space, SpecialReg, Ty, VReg,
@@ -749,7 +749,7 @@ impl FnCx<'_> {
         let mut after: Vec<InstData> = Vec::new();
         let signed = d.ty().is_some_and(Ty::is_signed);
         for n in 0..d.srcs.len() {
-            let slot = slot_at(&info.srcs, n, info.has(OpFlags::VAR_SRCS), info.has(OpFlags::PAIRS));
+            let slot = info.src_slot(n);
             let Some(slot) = slot.copied() else { continue };
             let want = want(&d, &slot);
             let o = d.srcs[n].clone();
@@ -788,7 +788,7 @@ impl FnCx<'_> {
             }
         }
         for n in 0..d.dsts.len() {
-            let slot = slot_at(&info.dsts, n, info.has(OpFlags::VAR_DSTS), false);
+            let slot = info.dst_slot(n);
             let Some(slot) = slot.copied() else { continue };
             let r = d.dsts[n];
             let c = self.f.reg_class(r);
@@ -872,17 +872,6 @@ fn slot_accepts(slot: &Slot, o: &Operand) -> bool {
         Operand::Imm(_) => slot.imm,
         Operand::SReg(_) => slot.sreg,
         _ => true,
-    }
-}
-
-fn slot_at(slots: &[Slot], n: usize, var: bool, pairs: bool) -> Option<&Slot> {
-    if pairs {
-        return slots.get(n % slots.len().max(1));
-    }
-    match slots.get(n) {
-        Some(s) => Some(s),
-        None if var => slots.last(),
-        None => None,
     }
 }
 

@@ -263,6 +263,28 @@ impl OpInfo {
     pub fn has(&self, f: OpFlags) -> bool {
         self.flags.contains(f)
     }
+
+    /// The signature slot of destination `n` (the last slot repeats under `VAR_DSTS`).
+    pub fn dst_slot(&self, n: usize) -> Option<&Slot> {
+        slot_at(&self.dsts, n, self.has(OpFlags::VAR_DSTS), false)
+    }
+
+    /// The signature slot of source `n` (the last slot repeats under `VAR_SRCS`; the whole
+    /// list repeats under `PAIRS`).
+    pub fn src_slot(&self, n: usize) -> Option<&Slot> {
+        slot_at(&self.srcs, n, self.has(OpFlags::VAR_SRCS), self.has(OpFlags::PAIRS))
+    }
+}
+
+fn slot_at(slots: &[Slot], n: usize, var: bool, pairs: bool) -> Option<&Slot> {
+    if pairs {
+        return slots.get(n % slots.len().max(1));
+    }
+    match slots.get(n) {
+        Some(s) => Some(s),
+        None if var => slots.last(),
+        None => None,
+    }
 }
 
 struct Row {

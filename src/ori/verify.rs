@@ -322,7 +322,7 @@ impl<'a> Verifier<'a> {
         }
         if dst_ok {
             for (n, &r) in d.dsts.iter().enumerate() {
-                let slot = slot_at(&info.dsts, n, info.has(OpFlags::VAR_DSTS), false);
+                let slot = info.dst_slot(n);
                 if let Some(slot) = slot
                     && let Some(m) = self.check_dst(info, d, slot, r)
                 {
@@ -332,7 +332,7 @@ impl<'a> Verifier<'a> {
         }
         if src_ok {
             for (n, o) in d.srcs.iter().enumerate() {
-                let slot = slot_at(&info.srcs, n, info.has(OpFlags::VAR_SRCS), info.has(OpFlags::PAIRS));
+                let slot = info.src_slot(n);
                 if let Some(slot) = slot
                     && let Some(m) = self.check_src(info, d, slot, o)
                 {
@@ -679,17 +679,6 @@ impl Want {
             Want::Barrier => "a barrier register".into(),
             Want::Any => "a register".into(),
         }
-    }
-}
-
-fn slot_at(slots: &[Slot], n: usize, var: bool, pairs: bool) -> Option<&Slot> {
-    if pairs {
-        return slots.get(n % slots.len().max(1));
-    }
-    match slots.get(n) {
-        Some(s) => Some(s),
-        None if var => slots.last(),
-        None => None,
     }
 }
 

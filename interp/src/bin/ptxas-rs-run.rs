@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use interp::emu::program::listing_suffix;
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::{LaunchSpec, compare};
 use interp::{ExecConfig, Outputs, run_ori_with};
@@ -181,7 +182,7 @@ fn run_ptx(a: &Args, spec: &LaunchSpec) -> Result<(Outputs, String), String> {
 }
 
 /// Offset -> modifier suffix of each instruction of `kernel`'s section in an nvdisasm listing
-/// (IMAD's alias tokens dropped: the decoder's base is `IMAD`).
+/// (see [`listing_suffix`]).
 fn listing_suffixes(text: &str, kernel: &str) -> BTreeMap<u32, String> {
     let mut out = BTreeMap::new();
     let mut inside = false;
@@ -197,14 +198,7 @@ fn listing_suffixes(text: &str, kernel: &str) -> BTreeMap<u32, String> {
         }
         let Some((off, rest)) = t[2..].split_once("*/") else { continue };
         let Ok(off) = u32::from_str_radix(off.trim(), 16) else { continue };
-        let body = rest.split(';').next().unwrap_or("").trim();
-        let body = if body.starts_with('@') { body.split_once(' ').map_or("", |x| x.1) } else { body };
-        let mnem = body.split_whitespace().next().unwrap_or("");
-        let mut toks: Vec<&str> = mnem.split('.').skip(1).collect();
-        if mnem.starts_with("IMAD.") {
-            toks.retain(|t| !matches!(*t, "MOV" | "SHL" | "IADD"));
-        }
-        out.insert(off, toks.iter().map(|t| format!(".{t}")).collect());
+        out.insert(off, listing_suffix(rest.split(';').next().unwrap_or("")));
     }
     out
 }

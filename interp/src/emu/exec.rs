@@ -1447,17 +1447,8 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         Kind::Bsync => {
             let Opnd::B(b) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BSYNC operand".into()))) };
             if g != 0 {
-                for lane in lanes(g) {
-                    w.state[lane] = Lane::Bsync(b & 15);
-                    w.waiting = true;
-                }
-                // Lanes not guarded in continue.
-                let pc = w.pc;
-                for lane in lanes(act) {
-                    w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };
-                }
-                w.act = 0;
-                regroup_keep(w);
+                w.waiting = true;
+                park(w, g, next, Lane::Bsync(b & 15));
                 return Ok(());
             }
         }
@@ -1490,37 +1481,34 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let mask =
                 if *all || a.is_empty() { u32::MAX } else { lift(w.reg32(&a[0]))?[g.trailing_zeros() as usize & 31] };
             if g != 0 {
-                for lane in lanes(g) {
-                    w.state[lane] = Lane::Warpsync(mask);
-                    w.waiting = true;
-                }
-                let pc = w.pc;
-                for lane in lanes(act) {
-                    w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };
-                }
-                w.act = 0;
-                regroup_keep(w);
+                w.waiting = true;
+                park(w, g, next, Lane::Warpsync(mask));
                 return Ok(());
             }
         }
         Kind::Bar => {
             let id = a.first().map_or(Ok(splat(0)), |x| w.reg32(x)).map_err(|k| (None, k))?[0];
             if g != 0 {
-                for lane in lanes(g) {
-                    w.state[lane] = Lane::Bar(id);
-                }
-                let pc = w.pc;
-                for lane in lanes(act) {
-                    w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };
-                }
-                w.act = 0;
-                regroup_keep(w);
+                park(w, g, next, Lane::Bar(id));
                 return Ok(());
             }
         }
     }
     w.pc = next;
     Ok(())
+}
+
+/// Parks the guarded lanes `g` of the running group at the current instruction in `state`
+/// (they wait there until released); the group's other lanes go on at `next`.
+fn park(w: &mut Warp, g: u32, next: u32, state: Lane) {
+    let pc = w.pc;
+    for lane in lanes(g) {
+        w.state[lane] = state;
+    }
+    for lane in lanes(w.act) {
+        w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };
+    }
+    regroup_keep(w);
 }
 
 /// Regroups when `lane_pc` of the old group's lanes was already set by the caller.

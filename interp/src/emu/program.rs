@@ -484,6 +484,21 @@ pub struct Program {
     pub tables: &'static Tables,
 }
 
+/// The modifier suffix of one instruction as nvdisasm prints it (`@P0 IMAD.WIDE.U32 R2, ...`
+/// gives `.WIDE.U32`), in the form [`Program::with_suffixes`] takes: the guard and operands
+/// dropped, and IMAD's alias tokens `.MOV`/`.SHL`/`.IADD` removed (the decoder's base is `IMAD`).
+pub fn listing_suffix(text: &str) -> String {
+    let text = text.trim();
+    let text = if text.starts_with('@') { text.split_once(' ').map_or("", |x| x.1) } else { text };
+    let mnem = text.split_whitespace().next().unwrap_or("");
+    let imad = mnem.starts_with("IMAD.");
+    mnem.split('.')
+        .skip(1)
+        .filter(|t| !(imad && matches!(*t, "MOV" | "SHL" | "IADD")))
+        .map(|t| format!(".{t}"))
+        .collect()
+}
+
 impl Program {
     /// Decodes and lowers `words` (a whole section) with `tables`; `entry` is the kernel's byte
     /// offset; `banks` resolve constant operands.

@@ -476,6 +476,34 @@ impl Engine<'_> {
         }
     }
 
+    /// Splits the warp at the end of `top`'s block into `groups` (target, lanes), at least two:
+    /// the top entry becomes the reconvergence entry at the block's immediate post-dominator (or
+    /// is popped when it already is that entry; parked when there is none, i.e. the paths can
+    /// only exit), and one entry per group is pushed so that `groups[0]` runs first.
+    fn diverge(&self, w: &mut Warp, top: Entry, active: u32, groups: &[(Block, u32)]) {
+        let b = top.block;
+        for l in 0..WARP {
+            if active >> l & 1 == 1 {
+                w.prev[l] = Some(b);
+            }
+        }
+        let r = self.fns[self.cur].pdom.ipdom(b);
+        if top.rpc == r && !top.parked {
+            w.stack.pop();
+        } else if let Some(t) = w.stack.last_mut() {
+            match r {
+                Some(r) => {
+                    t.block = r;
+                    t.idx = 0;
+                }
+                None => t.parked = true,
+            }
+        }
+        for &(block, mask) in groups.iter().rev() {
+            w.stack.push(Entry { block, idx: 0, rpc: r, mask, parked: false });
+        }
+    }
+
     fn terminator(&mut self, w: &mut Warp, d: &InstData, active: u32, exec: u32) -> Result<(), Er> {
         let Some(top) = w.stack.last().copied() else { return Ok(()) };
         let b = top.block;
@@ -504,25 +532,8 @@ impl Engine<'_> {
                         Self::goto(w, b, n, active);
                         return Ok(());
                     }
-                    let r = self.fns[self.cur].pdom.ipdom(b);
-                    for l in 0..WARP {
-                        if active >> l & 1 == 1 {
-                            w.prev[l] = Some(b);
-                        }
-                    }
-                    if top.rpc == r && !top.parked {
-                        w.stack.pop();
-                    } else if let Some(t) = w.stack.last_mut() {
-                        match r {
-                            Some(r) => {
-                                t.block = r;
-                                t.idx = 0;
-                            }
-                            None => t.parked = true,
-                        }
-                    }
-                    w.stack.push(Entry { block: target, idx: 0, rpc: r, mask: exec, parked: false });
-                    w.stack.push(Entry { block: n, idx: 0, rpc: r, mask: rest, parked: false });
+                    // The fall-through group runs first.
+                    self.diverge(w, top, active, &[(n, rest), (target, exec)]);
                 }
                 Ok(())
             }

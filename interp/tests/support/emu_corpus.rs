@@ -29,22 +29,9 @@ pub fn nvidia_cubin(t: &oracle::Tools, ptx: &Path) -> Vec<u8> {
 }
 
 /// The modifier suffix of each instruction of `kernel`'s section, from nvdisasm's listing
-/// (IMAD's alias tokens `.MOV`/`.SHL`/`.IADD` removed: the decoder's base is `IMAD`).
+/// (see `interp::emu::program::listing_suffix`).
 pub fn nvdisasm_suffixes(t: &oracle::Tools, cubin: &[u8], kernel: &str) -> BTreeMap<u32, String> {
     let listing = t.disassemble(cubin).unwrap();
     let f = listing.function(kernel).unwrap();
-    f.instructions
-        .iter()
-        .map(|i| {
-            let text = i.text.trim();
-            let text = if text.starts_with('@') { text.split_once(' ').map_or("", |x| x.1) } else { text };
-            let mnem = text.split_whitespace().next().unwrap_or("");
-            let mut toks: Vec<&str> = mnem.split('.').skip(1).collect();
-            if mnem.starts_with("IMAD.") {
-                toks.retain(|t| !matches!(*t, "MOV" | "SHL" | "IADD"));
-            }
-            let sfx: String = toks.iter().map(|t| format!(".{t}")).collect();
-            (i.offset as u32, sfx)
-        })
-        .collect()
+    f.instructions.iter().map(|i| (i.offset as u32, interp::emu::program::listing_suffix(&i.text))).collect()
 }

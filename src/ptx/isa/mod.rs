@@ -197,6 +197,12 @@ pub struct Gate {
 }
 
 impl Gate {
+    /// A gate with only a pattern, for the tables that reuse gate pattern matching
+    /// ([`Gate::matches`]) without a gate of their own.
+    fn pattern_only(pattern: &'static str) -> Gate {
+        Gate { pattern, sm: 0, ptx: 0, style: GateStyle::FeatureSmFirst, feature: "", instruction: "", additive: false }
+    }
+
     /// Whether the gate applies to `opcode` with `modifiers` (dot included). A pattern part
     /// starting with `~` means "this modifier is absent"; a part ending in `*` is a prefix.
     pub fn matches(&self, opcode: &str, modifiers: &[&str]) -> bool {
@@ -402,15 +408,7 @@ impl Isa {
         table::MACRO_UTIL.lines().any(|l| {
             let c: Vec<&str> = l.split('|').map(str::trim).collect();
             let [pattern, types, below] = c[..] else { return false };
-            let g = Gate {
-                pattern,
-                sm: 0,
-                ptx: 0,
-                style: GateStyle::FeatureSmFirst,
-                feature: "",
-                instruction: "",
-                additive: false,
-            };
+            let g = Gate::pattern_only(pattern);
             let type_ok = types == "*" || ty.is_some_and(|t| types.split_whitespace().any(|x| x == t));
             let sm_ok = below.parse::<u32>().map_or(true, |b| sm < b);
             type_ok && sm_ok && g.matches(opcode, modifiers)
@@ -457,15 +455,7 @@ impl Isa {
             .filter_map(|l| {
                 let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
                 let [pattern, pos, shown, lo, hi, mult] = c[..] else { return None };
-                let g = Gate {
-                    pattern,
-                    sm: 0,
-                    ptx: 0,
-                    style: GateStyle::FeatureSmFirst,
-                    feature: "",
-                    instruction: "",
-                    additive: false,
-                };
+                let g = Gate::pattern_only(pattern);
                 if !g.matches(opcode, modifiers) {
                     return None;
                 }

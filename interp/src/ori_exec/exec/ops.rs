@@ -172,30 +172,10 @@ impl Engine<'_> {
                 None => groups.push((t, 1 << l)),
             }
         }
-        for l in lanes(active) {
-            w.prev[l as usize] = Some(b);
-        }
-        if groups.len() == 1 {
-            if let Some(t) = w.stack.last_mut() {
-                t.block = groups[0].0;
-                t.idx = 0;
-            }
-            return Ok(());
-        }
-        let r = self.fns[self.cur].pdom.ipdom(b);
-        if top.rpc == r && !top.parked {
-            w.stack.pop();
-        } else if let Some(t) = w.stack.last_mut() {
-            match r {
-                Some(r) => {
-                    t.block = r;
-                    t.idx = 0;
-                }
-                None => t.parked = true,
-            }
-        }
-        for (t, m) in groups.into_iter().rev() {
-            w.stack.push(Entry { block: t, idx: 0, rpc: r, mask: m, parked: false });
+        if let [(to, _)] = groups[..] {
+            Self::goto(w, b, to, active);
+        } else {
+            self.diverge(w, top, active, &groups);
         }
         Ok(())
     }
