@@ -14,4 +14,5 @@ pub mod lower;
 pub mod opt;
 pub mod ori;
 pub mod ptx;
+pub mod regalloc;
 pub mod sass;
