@@ -78,13 +78,51 @@ fn expr() -> impl Strategy<Value = Expr> {
     })
 }
 
+/// A constant expression: no symbol but the constant `WARP_SZ` (ptxas's operand grammar names
+/// symbols only at the top of an operand; see `op_expr` in grammar.pest).
+fn const_expr() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        4 => int_lit().prop_map(|i| e(ExprKind::Int(i))),
+        2 => float_lit().prop_map(|f| e(ExprKind::Float(f))),
+        1 => Just(e(ExprKind::Sym(id("WARP_SZ".to_string()), None))),
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            (prop_oneof![Just(UnOp::Neg), Just(UnOp::Not), Just(UnOp::BitNot)], inner.clone())
+                .prop_map(|(op, a)| e(ExprKind::Unary(op, Box::new(a)))),
+            (proptest::sample::select(BinOp::ALL.to_vec()), inner.clone(), inner.clone())
+                .prop_map(|(op, a, b)| e(ExprKind::Binary(op, Box::new(a), Box::new(b)))),
+            (inner.clone(), inner.clone(), inner).prop_map(|(a, b, c)| e(ExprKind::Cond(
+                Box::new(a),
+                Box::new(b),
+                Box::new(c)
+            ))),
+        ]
+    })
+}
+
+/// An instruction operand expression: a constant expression, or a symbol alone, after one `-`
+/// or `!`, or before `+` and a constant expression.
+fn operand_expr() -> impl Strategy<Value = Expr> {
+    prop_oneof![
+        3 => const_expr(),
+        3 => sym(),
+        1 => (prop_oneof![Just(UnOp::Neg), Just(UnOp::Not)], sym()).prop_map(|(op, a)| e(ExprKind::Unary(op, Box::new(a)))),
+        1 => (sym(), const_expr()).prop_map(|(a, b)| e(ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(b)))),
+    ]
+}
+
+/// A brace-list element: a symbol alone or a constant expression.
 fn vec_elems() -> impl Strategy<Value = Vec<VecElem>> {
-    prop::collection::vec(prop_oneof![Just(VecElem::Sink(S)), expr().prop_map(VecElem::Expr)], 1..5)
+    prop::collection::vec(
+        prop_oneof![Just(VecElem::Sink(S)), sym().prop_map(VecElem::Expr), const_expr().prop_map(VecElem::Expr)],
+        1..5,
+    )
 }
 
 fn operand() -> impl Strategy<Value = Operand> {
     prop_oneof![
-        4 => expr().prop_map(Operand::Expr),
+        4 => operand_expr().prop_map(Operand::Expr),
         1 => (sym(), sym()).prop_map(|(a, b)| Operand::Dual(a, b)),
         1 => vec_elems().prop_map(|v| Operand::Vector(v, S)),
         2 => prop::collection::vec(

@@ -14,10 +14,10 @@ mod common;
 use ptxas_rs::driver;
 use ptxas_rs::ptx::sema;
 
-/// Exact-stderr matches reached (of 304).
-const MIN_EXACT: usize = 266;
-/// First-diagnostic-line matches reached (of 304).
-const MIN_FIRST_LINE: usize = 277;
+/// Exact-stderr matches reached (of 345).
+const MIN_EXACT: usize = 324;
+/// First-diagnostic-line matches reached (of 345).
+const MIN_FIRST_LINE: usize = 333;
 
 /// Our full stderr for an error-corpus case, with file names as ptxas prints them there.
 pub fn our_stderr(path: &std::path::Path) -> (String, u8) {
@@ -133,7 +133,9 @@ fn macro_forms_are_rejected_like_ptxas() {
 
 /// Rules probed for the generated-case differential (parameter scopes, initializers,
 /// predicate spaces, special-register destinations, vector operand sizes, wmma fragments,
-/// call argument types, memory-order modifiers, hex floats after a unary operator): each
+/// call argument types, memory-order modifiers, hex floats after a unary operator, operation
+/// and required modifiers, modifier vocabularies, cvt operands, immediate value sets, address
+/// state spaces, special-register operands, operand syntax): each
 /// `(module items, body statements)` case is rejected by us, with ptxas's exact stderr when
 /// the tools are there; each accepted twin (last group) is accepted by both.
 const PROBED_REJECTS: &[(&str, &str)] = &[
@@ -162,6 +164,36 @@ const PROBED_REJECTS: &[(&str, &str)] = &[
     ("", "ld.global.gpu.u32 %r1, [%rd1];"),
     ("", "mov.f32 %f1, -0f3F000000;"),
     (".global .f32 x = -0f3F800000;", ""),
+    // Operation modifiers and required modifiers.
+    ("", "redux.sync.s32 %r1, %r2, 0xffffffff;"),
+    ("", "redux.sync.add.b32 %r1, %r2, 0xffffffff;"),
+    ("", "redux.sync.min.f32 %f1, %f2, 0xffffffff;"),
+    ("", "match.any.sync.b32.ftz %r1, %r2, %r3;"),
+    ("", "shfl.sync.b32 %r1, %r2, 1, 31, -1;"),
+    // Modifier vocabularies: scopes are reported twice, comparisons may misfit the type.
+    ("", "bar.sync.aligned 0;"),
+    ("", "bar.red.popc.u32 %r1, 0, %r2;"),
+    ("", "and.sys.b32 %r1, %r2, %r3;"),
+    ("", "and.lt.b32 %r1, %r2, %r3;"),
+    ("", "mma.sync.aligned.m8n8k7.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1}, {%r2}, {%f4,%f5,%f6,%f7};"),
+    ("", "wmma.load.a.sync.aligned.row.m16n16k16.global.tf32 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, [%rd1];"),
+    // cvt types, operands and `.sat`.
+    ("", "cvt.sat.u32.u32 %r1, %r2;"),
+    ("", "cvt.u32.u64 %r1, %r2;"),
+    ("", "cvt.f32.b32 %f1, %r1;"),
+    // Immediate value sets, gates, operand counts.
+    (".shared .align 16 .b8 s[64];", "cp.async.ca.shared.global [s], [%rd1], 12;"),
+    ("", "ld.global.v4.b64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];"),
+    ("", "shfl.sync.up.b32 %r1, %r2, %r3, %r4;"),
+    // State spaces of addresses, input parameters, special registers as operands.
+    (".global .align 4 .b8 gv[16];", "ld.shared.u32 %r1, [gv];"),
+    (".func f(.param .b32 a)\n{\n\tst.param.b32 [a], 1;\n\tret;\n}", ""),
+    ("", "add.u32 %r1, %laneid, 1;"),
+    ("", "cvt.rn.f32.u32 %f1, %tid.x;"),
+    // Operand syntax: symbols only alone, after one `-`/`!`, or before `+ constant`.
+    ("", "st.global.v2.u32 [%rd1], {%r1, -%r2};"),
+    ("", "mov.u32 %r1, %r2+%r3;"),
+    ("", "add.u32 %r1, ~%r2, %r3;"),
 ];
 
 /// Twins of [`PROBED_REJECTS`] that both assemblers accept.
@@ -176,6 +208,16 @@ const PROBED_ACCEPTS: &[(&str, &str)] = &[
     ("", "ld.relaxed.gpu.global.u32 %r1, [%rd1];"),
     ("", "mov.f32 %f1, -(0f3F000000);"),
     ("", "mov.f32 %f1, -1.5;"),
+    ("", "mov.u32 %r1, WARP_SZ*2;"),
+    ("", "mov.u32 %r1, !1;"),
+    ("", "cvt.u64.u32 %rd1, %tid.x;"),
+    ("", "cvt.sat.u32.s32 %r1, %r2;"),
+    ("", "cvt.u32.u16 %rd1, %r1;"),
+    (".shared .align 4 .b8 sv[16];", "ld.shared::cta.u32 %r1, [sv+4];"),
+    (".global .u32 gk;", "mov.u64 %rd1, gk+4*2;"),
+    ("", "mov.b64 %rd1, {%r1, -1};"),
+    ("", "bar.red.popc.u32 %r1, 0, 1;"),
+    (".shared .align 16 .b8 s[64];", "cp.async.ca.shared.global [s], [%rd1], 4, 2;"),
 ];
 
 fn probe_module((items, body): (&str, &str)) -> String {

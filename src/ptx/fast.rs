@@ -27,6 +27,43 @@
 use super::ast::*;
 use super::limits;
 
+/// Whether `e` names a symbol other than the constant `WARP_SZ` (or a `generic(…)`).
+fn names_symbol(e: &Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Sym(id, _) if id.name != "WARP_SZ" => return true,
+            ExprKind::Generic(_) => return true,
+            ExprKind::Unary(_, a) => stack.push(a),
+            ExprKind::Binary(_, a, b) => stack.extend([a.as_ref(), b.as_ref()]),
+            ExprKind::Cond(a, b, c) => stack.extend([a.as_ref(), b.as_ref(), c.as_ref()]),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A conservative check that the reference grammar's `op_expr` (or, in braces, `vec_elem`)
+/// accepts the operand `e` parsed from `text` with the same tree: a constant expression, or a
+/// symbol alone, after one `-`/`!` (not in braces), or before `+` and a constant (not in
+/// braces), written without parentheses. Anything else is left to the reference.
+fn operand_shape_ok(e: &Expr, text: &str, in_braces: bool) -> bool {
+    if !names_symbol(e) {
+        return true;
+    }
+    if text.contains('(') {
+        return false;
+    }
+    let sym = |e: &Expr| matches!(&e.kind, ExprKind::Sym(id, _) if id.name != "WARP_SZ");
+    match &e.kind {
+        ExprKind::Sym(..) => true,
+        _ if in_braces => false,
+        ExprKind::Unary(UnOp::Neg | UnOp::Not, a) => sym(a),
+        ExprKind::Binary(BinOp::Add, a, b) => sym(a) && !names_symbol(b),
+        _ => false,
+    }
+}
+
 /// Parses `src`, or `None` where the reference parser must decide.
 pub(super) fn parse(src: &str) -> Option<Module> {
     if !src.is_ascii() {
@@ -1185,7 +1222,13 @@ impl<'a> P<'a> {
                 }
             }
         }
-        Ok(Operand::Expr(self.expr()?.0))
+        let start = self.c.pos;
+        let (x, _) = self.expr()?;
+        // The reference's operand grammar (`op_expr`): leave anything else to it.
+        if !operand_shape_ok(&x, &self.s[start..self.c.pos], false) {
+            return Err(());
+        }
+        Ok(Operand::Expr(x))
     }
 
     fn list_operand(&mut self, span: Span) -> F<Operand> {
@@ -1222,7 +1265,12 @@ impl<'a> P<'a> {
                 v.push(VecElem::Sink(self.span()));
                 self.c.pos += 1;
             } else {
-                v.push(VecElem::Expr(self.expr()?.0));
+                let start = self.c.pos;
+                let (x, _) = self.expr()?;
+                if !operand_shape_ok(&x, &self.s[start..self.c.pos], true) {
+                    return Err(());
+                }
+                v.push(VecElem::Expr(x));
             }
             if !self.check(b',')? {
                 break;

@@ -632,8 +632,8 @@ impl Builder {
     /// never recurse; only `( ... )` recurses, and bracket depth is bounded beforehand.
     fn expr(&self, p: Pair<'_, Rule>) -> R<Expr> {
         match p.as_rule() {
-            Rule::expr => self.expr_list(p),
-            Rule::unary => {
+            Rule::expr | Rule::op_expr | Rule::const_expr => self.expr_list(p),
+            Rule::unary | Rule::sym_unary | Rule::const_unary => {
                 let mut ops = Vec::new();
                 let mut prim = None;
                 for c in p.into_inner() {
@@ -683,7 +683,7 @@ impl Builder {
                 let comp = it.next().map(|c| c.as_str()[1..].to_string());
                 Ok(Expr { kind: ExprKind::Sym(name, comp), span })
             }
-            Rule::paren => match p.into_inner().next() {
+            Rule::paren | Rule::const_paren => match p.into_inner().next() {
                 Some(e) => self.expr(e),
                 None => Err(ParseFailure::Syntax(0)),
             },

@@ -162,6 +162,42 @@ fn parse_sigs(s: &'static str) -> Option<Vec<(&'static str, Vec<OperandKind>, us
     Some(out)
 }
 
+/// One row of [`table::IMMEDIATE_RULES`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImmediateRule {
+    /// Operand position (0-based).
+    pub pos: usize,
+    /// The argument number the message prints.
+    pub shown: &'static str,
+    /// Smallest legal value.
+    pub lo: i128,
+    /// Largest legal value.
+    pub hi: i128,
+    /// The value must be a multiple of this, when given.
+    pub multiple: Option<i128>,
+    /// The only legal values, when not empty.
+    pub values: Vec<i128>,
+    /// The instruction name the message quotes, when not the default.
+    pub name: Option<&'static str>,
+}
+
+/// The verdict of [`Isa::wmma_type`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WmmaType {
+    /// Legal for the matrix and the shape (or not covered by the tables).
+    Fits,
+    /// `Illegal type for wmma.load.a`.
+    Illegal,
+    /// `Unexpected instruction types specified for …`.
+    Unexpected,
+    /// The same, printed twice (sub-byte types on other shapes).
+    UnexpectedTwice,
+    /// `Incorrect instruction type specified for … with shape '…'`.
+    WrongForShape,
+    /// `Argument vector size mismatch for instruction …`.
+    VectorSize,
+}
+
 /// How a gate's failure is worded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GateStyle {
@@ -443,23 +479,30 @@ impl Isa {
         })
     }
 
-    /// The immediate rules ([`table::IMMEDIATE_RULES`]) that apply:
-    /// `(operand position, printed number, min, max, multiple)`.
-    pub fn immediate_rules(
-        &self,
-        opcode: &str,
-        modifiers: &[&str],
-    ) -> Vec<(usize, &'static str, i128, i128, Option<i128>)> {
+    /// The immediate rules ([`table::IMMEDIATE_RULES`]) that apply.
+    pub fn immediate_rules(&self, opcode: &str, modifiers: &[&str]) -> Vec<ImmediateRule> {
         table::IMMEDIATE_RULES
             .lines()
             .filter_map(|l| {
                 let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
-                let [pattern, pos, shown, lo, hi, mult] = c[..] else { return None };
+                let [pattern, pos, shown, lo, hi, mult, values, name] = c[..] else { return None };
                 let g = Gate::pattern_only(pattern);
                 if !g.matches(opcode, modifiers) {
                     return None;
                 }
-                Some((pos.parse().ok()?, shown, lo.parse().ok()?, hi.parse().ok()?, mult.parse().ok()))
+                Some(ImmediateRule {
+                    pos: pos.parse().ok()?,
+                    shown,
+                    lo: lo.parse().ok()?,
+                    hi: hi.parse().ok()?,
+                    multiple: mult.parse().ok(),
+                    values: if values == "*" {
+                        vec![]
+                    } else {
+                        values.split_whitespace().filter_map(|v| v.parse().ok()).collect()
+                    },
+                    name: (name != "*").then_some(name),
+                })
             })
             .collect()
     }
@@ -481,6 +524,40 @@ impl Isa {
         })
     }
 
+    /// The types operation `op` (no dot) of `opcode` takes ([`table::OPERATION_TYPES`]);
+    /// `None` when no row names it.
+    pub fn operation_types(&self, opcode: &str, op: &str) -> Option<Vec<&'static str>> {
+        let mut found: Option<Vec<&'static str>> = None;
+        for l in table::OPERATION_TYPES.lines() {
+            let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+            let [ops, names, types] = c[..] else { continue };
+            if ops.split_whitespace().any(|o| o == opcode) && names.split_whitespace().any(|n| n == op) {
+                found.get_or_insert_with(Vec::new).extend(types.split_whitespace());
+            }
+        }
+        found
+    }
+
+    /// The message keys of the required modifiers ([`table::REQUIRED_MODIFIERS`]) missing from
+    /// `opcode` with `modifiers` (dots included), in table order.
+    pub fn missing_modifiers(&self, opcode: &str, modifiers: &[&str]) -> Vec<&'static str> {
+        let has = |w: &str| {
+            modifiers.iter().any(|m| {
+                m.get(1..)
+                    .is_some_and(|t| t == w || (w == "@shape" && table::SHAPES.split_whitespace().any(|s| s == t)))
+            })
+        };
+        table::REQUIRED_MODIFIERS
+            .lines()
+            .filter_map(|l| {
+                let c: Vec<&'static str> = l.split('|').map(str::trim).collect();
+                let [pattern, words, key] = c[..] else { return None };
+                (Gate::pattern_only(pattern).matches(opcode, modifiers) && !words.split_whitespace().any(has))
+                    .then_some(key)
+            })
+            .collect()
+    }
+
     /// Whether `opcode` with type `ty` (no dot) needs `.noftz` ([`table::NOFTZ_REQUIRED`]).
     pub fn needs_noftz(&self, opcode: &str, ty: &str) -> bool {
         table::NOFTZ_REQUIRED.lines().any(|l| {
@@ -496,6 +573,93 @@ impl Isa {
         let t = m.strip_prefix('.').unwrap_or(m);
         table::VOCAB_ONLY_MODIFIERS.split_whitespace().any(|w| w == t)
             && !spec.and_then(|s| s.vocab.as_ref()).is_some_and(|v| v.contains(&t))
+    }
+
+    /// Whether `opcode`'s state space is checked against its address's variable
+    /// ([`table::ADDRESS_SPACE_CHECKED`]).
+    pub fn address_space_checked(&self, opcode: &str) -> bool {
+        table::ADDRESS_SPACE_CHECKED.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// Whether `opcode` takes immediate addresses only in `.local`
+    /// ([`table::IMMEDIATE_ADDRESS_LOCAL_ONLY`]).
+    pub fn immediate_address_local_only(&self, opcode: &str) -> bool {
+        table::IMMEDIATE_ADDRESS_LOCAL_ONLY.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// Whether `opcode` has exclusive size modes ([`table::SIZE_MODES`]).
+    pub fn has_size_modes(&self, opcode: &str) -> bool {
+        table::SIZE_MODES.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// Whether `opcode` writes memory through its first operand ([`table::WRITES_MEMORY`]).
+    pub fn writes_memory(&self, opcode: &str) -> bool {
+        table::WRITES_MEMORY.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// The kind the last operand must have ([`table::LAST_OPERAND`]), if any.
+    pub fn last_operand_kind(&self, opcode: &str, modifiers: &[&str]) -> Option<OperandKind> {
+        table::LAST_OPERAND.lines().find_map(|l| {
+            let (pattern, kind) = l.split_once('|')?;
+            let g = Gate::pattern_only(pattern.trim());
+            g.matches(opcode, modifiers)
+                .then(|| kind.trim().chars().next().and_then(OperandKind::from_letter))
+                .flatten()
+        })
+    }
+
+    /// The operand-count rule ([`table::OPERAND_COUNTS`]) for `opcode` with `modifiers`:
+    /// `Some(None)` when the selected signature bounds the count, `Some(Some((lo, hi)))` for a
+    /// range.
+    pub fn operand_count_rule(&self, opcode: &str, modifiers: &[&str]) -> Option<Option<(usize, usize)>> {
+        table::OPERAND_COUNTS.lines().find_map(|l| {
+            let (pattern, rule) = l.split_once('|')?;
+            if !Gate::pattern_only(pattern.trim()).matches(opcode, modifiers) {
+                return None;
+            }
+            match rule.trim() {
+                "sig" => Some(None),
+                r => parse_range(r).map(Some),
+            }
+        })
+    }
+
+    /// Whether `opcode`'s brace-list operands follow its `.vN` ([`table::VECTOR_MOVES`]).
+    pub fn vector_moves(&self, opcode: &str) -> bool {
+        table::VECTOR_MOVES.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// Whether `opcode` refuses type suffix `t` (dot included) ([`table::ILLEGAL_TYPES`]).
+    pub fn illegal_type(&self, opcode: &str, t: &str) -> bool {
+        table::ILLEGAL_TYPES.lines().any(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            let [ops, types] = c[..] else { return false };
+            ops.split_whitespace().any(|o| o == opcode) && types.split_whitespace().any(|w| t.get(1..) == Some(w))
+        })
+    }
+
+    /// Whether `opcode` checks its operands against its destination and source type suffixes
+    /// ([`table::SPLIT_TYPE_OPERANDS`]).
+    pub fn split_type_operands(&self, opcode: &str) -> bool {
+        table::SPLIT_TYPE_OPERANDS.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// Whether `.sat` is illegal on a `cvt` from integer type `src` to integer type `dst` (no
+    /// dots): when every source value fits the destination, so there is nothing to saturate
+    /// (probed: `cvt.sat.s64.s32`, `cvt.sat.u32.u32`, `cvt.sat.s16.u8` are `Illegal modifier
+    /// '.sat'`; `cvt.sat.u32.s32`, `cvt.sat.s32.u32`, `cvt.sat.s8.u8` are accepted).
+    pub fn cvt_sat_pointless(&self, dst: &str, src: &str) -> bool {
+        let int = |t: &str| -> Option<(bool, u32)> {
+            let signed = t.starts_with('s');
+            if !signed && !t.starts_with('u') {
+                return None;
+            }
+            Some((signed, t.get(1..)?.parse().ok()?))
+        };
+        match (int(dst), int(src)) {
+            (Some((ds, dw)), Some((ss, sw))) => (ds == ss && dw >= sw) || (ds && !ss && dw > sw),
+            _ => false,
+        }
     }
 
     /// The exact number of type suffixes `opcode` takes ([`table::TYPE_COUNTS`]), when fixed.
@@ -583,6 +747,41 @@ impl Isa {
         })
     }
 
+    /// How `wmma.load`/`wmma.store` of `matrix` (`a` … `d`) with `shape` takes type `ty` (no
+    /// dots), by [`table::WMMA_TYPES`] and [`table::WMMA_FRAGMENTS`].
+    pub fn wmma_type(&self, matrix: &str, shape: &str, ty: &str) -> WmmaType {
+        let row = table::WMMA_TYPES.lines().find_map(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            let [ms, legal, illegal] = c[..] else { return None };
+            ms.split_whitespace().any(|m| m == matrix).then_some((legal, illegal))
+        });
+        let Some((legal, illegal)) = row else { return WmmaType::Fits };
+        if illegal.split_whitespace().any(|t| t == ty) {
+            return WmmaType::Illegal;
+        }
+        if !legal.split_whitespace().any(|t| t == ty) {
+            return WmmaType::Unexpected;
+        }
+        let m = if matrix == "d" { "c" } else { matrix };
+        let rows: Vec<Vec<&str>> = table::WMMA_FRAGMENTS
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|r| r.len() == 4 && r[0] == m && r[1] == shape)
+            .collect();
+        if rows.is_empty() || rows.iter().any(|r| r[2] == ty) {
+            return WmmaType::Fits;
+        }
+        let sub_byte = |t: &str| matches!(t, "s4" | "u4" | "b1");
+        let int_only = rows.iter().all(|r| matches!(r[2], "s4" | "u4" | "b1" | "s32"));
+        if ty == "f64" || (m == "c" && int_only) {
+            WmmaType::VectorSize
+        } else if sub_byte(ty) && !rows.iter().any(|r| sub_byte(r[2])) {
+            WmmaType::UnexpectedTwice
+        } else {
+            WmmaType::WrongForShape
+        }
+    }
+
     /// Whether an immediate destination answers `Result register required`
     /// ([`table::RESULT_REGISTER`]).
     pub fn result_register_checked(&self, opcode: &str) -> bool {
@@ -593,6 +792,12 @@ impl Isa {
     /// register ([`table::SREG_READERS`]).
     pub fn sreg_dest_checked(&self, opcode: &str) -> bool {
         table::SREG_READERS.split_whitespace().any(|o| o == opcode)
+    }
+
+    /// Whether the opcode takes special registers as source operands
+    /// ([`table::SREG_OPERANDS`]; `cvt` only between integer types, checked by the caller).
+    pub fn sreg_operands_allowed(&self, opcode: &str) -> bool {
+        table::SREG_OPERANDS.split_whitespace().any(|o| o == opcode)
     }
 
     /// Whether the opcode accepts `-reg` operands ([`table::NEGATABLE`]).
@@ -608,14 +813,8 @@ impl Isa {
 
 /// Families of modifiers that carry numbers (`.m16n8k16`, `.x4`, `.v8`, `.num`, shapes).
 fn is_numbered_modifier(t: &str) -> bool {
-    let shape = |s: &str| {
-        // m<d>n<d>k<d> or m<d>n<d>
-        let b = s.as_bytes();
-        b.first() == Some(&b'm')
-            && s.contains('n')
-            && s[1..].bytes().all(|c| c.is_ascii_digit() || c == b'n' || c == b'k')
-    };
-    shape(t) || matches!(t, "x1" | "x2" | "x4" | "x8" | "x16" | "x32" | "x64" | "x128" | "v2" | "v4" | "v8")
+    table::SHAPES.split_whitespace().any(|s| s == t)
+        || matches!(t, "x1" | "x2" | "x4" | "x8" | "x16" | "x32" | "x64" | "x128" | "v2" | "v4" | "v8")
 }
 
 #[cfg(test)]

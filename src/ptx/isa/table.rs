@@ -40,8 +40,8 @@ div | s16 u16 s32 u32 s64 u64 f32 f64 | 3 | d a a | approx full rn rz rm rp ftz@
 rem | s16 u16 s32 u32 s64 u64 | 3 | d a a | -
 abs | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
 neg | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
-min | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a? | ftz@f NaN xorsign abs relu
-max | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3-4 | d a a a? | ftz@f NaN xorsign abs relu
+min | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2; relu: s32 s16x2 | 3-4 | f32: d a a a?; d a a | ftz@f NaN xorsign abs relu
+max | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2; relu: s32 s16x2 | 3-4 | f32: d a a a?; d a a | ftz@f NaN xorsign abs relu
 popc | b32 b64 | 2 | U a | -
 clz | b32 b64 | 2 | U a | -
 bfind | u32 u64 s32 s64 | 2 | U a | shiftamt
@@ -57,7 +57,7 @@ addc | s32 u32 s64 u64 | 3 | d a a | cc
 subc | s32 u32 s64 u64 | 3 | d a a | cc
 madc | s32 u32 s64 u64 | 4 | d a a a | hi lo cc | hi lo
 copysign | f32 f64 | 3 | d a a | -
-fma | f32 f64 f16 f16x2 bf16 bf16x2 | 4 | d a a a | rn rz rm rp ftz@f sat relu oob
+fma | f32 f64 f16 f16x2 bf16 bf16x2; relu: f16 f16x2 bf16 bf16x2 | 4 | d a a a | rn rz rm rp ftz@f sat relu oob
 rcp | f32 f64 | 2 | d a | approx full rn rz rm rp ftz
 sqrt | f32 f64 | 2 | d a | approx full rn rz rm rp ftz
 rsqrt | f32 f64 | 2 | d a | approx ftz
@@ -76,7 +76,7 @@ or | b16 b32 b64 pred | 3 | d a a | -
 xor | b16 b32 b64 pred | 3 | d a a | -
 not | b16 b32 b64 pred | 2 | d a | -
 cnot | b16 b32 b64 | 2 | d a | -
-lop3 | b32 | 5-6 | d a a a n; or: * a a a n q; and: * a a a n q
+lop3 | b32 | 5-6 | d a a a n; or: * a a a n q; and: * a a a n q | and or
 shf | b32 | 4 | d a a u | l r clamp wrap
 shl | b16 b32 b64 | 3 | d a u | -
 shr | b16 b32 b64 s16 s32 s64 u16 u32 u64 | 3 | d a u | -
@@ -93,23 +93,23 @@ prefetchu | * | 1
 ldmatrix | * | 2
 stmatrix | * | 2
 movmatrix | * | 2
-cp | * | *
+cp | * | * | * | * | async
 createpolicy | * | *
 applypriority | * | *
 discard | * | *
 alloca | * | *
 stacksave | * | 1
 stackrestore | * | 1
-atom | *; cas: b16 b32 b64 b128 | 3-5 | d A a *?; cas: d A a a *?
+atom | *; cas: b16 b32 b64 b128 | 3-5 | d A a *?; cas: d A a a *? | global shared shared::cta shared::cluster relaxed acquire release acq_rel cta cluster gpu sys and or xor exch add inc dec min max cas noftz L2::cache_hint v2 v4 v8
 red | * | 2-4 | A a *?
-bar | -; red: u32 pred | *
+bar | -; red: u32 pred | * | * | sync arrive red cta warp popc and or | cta red
 barrier | * | *
 membar | * | 0
 fence | * | *
 mbarrier | * | *
 setmaxnreg | * | 1 | n | * | inc dec
 nanosleep | u32 | 1
-bra | * | 1
+bra | * | 1 | * | uni
 brx | * | 2
 call | * | *
 ret | * | 0
@@ -117,10 +117,10 @@ exit | * | 0
 trap | * | 0
 brkpt | * | 0
 pmevent | * | 1
-shfl | b32 | 4-5 | * | sync up down bfly idx
+shfl | b32 | 4-5 | sync: * * * * *; * * * * | sync up down bfly idx
 vote | * | 2-4 | ballot: U q u?; p q u?
-match | * | 3-4
-redux | b32 u32 s32 f32 | 3
+match | b32 b64 | 3-4 | * | sync any all
+redux | b32 u32 s32 f32 | 3 | d a u | sync add min max and or xor abs NaN
 activemask | b32 | 1
 elect | * | 2
 getctarank | * | 2 | U a
@@ -141,29 +141,29 @@ sust | * | *
 sured | * | *
 suq | * | *
 istypep | * | 2
-vadd | * | *
-vsub | * | *
-vabsdiff | * | *
-vmin | * | *
-vmax | * | *
-vshl | * | *
-vshr | * | *
-vmad | * | *
-vset | * | *
-vadd2 | * | *
-vsub2 | * | *
-vavrg2 | * | *
-vabsdiff2 | * | *
-vmin2 | * | *
-vmax2 | * | *
-vset2 | * | *
-vadd4 | * | *
-vsub4 | * | *
-vavrg4 | * | *
-vabsdiff4 | * | *
-vmin4 | * | *
-vmax4 | * | *
-vset4 | * | *
+vadd | u32 s32 | *
+vsub | u32 s32 | *
+vabsdiff | u32 s32 | *
+vmin | u32 s32 | *
+vmax | u32 s32 | *
+vshl | u32 s32 | *
+vshr | u32 s32 | *
+vmad | u32 s32 | *
+vset | u32 s32 | *
+vadd2 | u32 s32 | *
+vsub2 | u32 s32 | *
+vavrg2 | u32 s32 | *
+vabsdiff2 | u32 s32 | *
+vmin2 | u32 s32 | *
+vmax2 | u32 s32 | *
+vset2 | u32 s32 | *
+vadd4 | u32 s32 | *
+vsub4 | u32 s32 | *
+vavrg4 | u32 s32 | *
+vabsdiff4 | u32 s32 | *
+vmin4 | u32 s32 | *
+vmax4 | u32 s32 | *
+vset4 | u32 s32 | *
 st.async | * | *
 red.async | * | *
 cvt.pack | * | *
@@ -171,9 +171,12 @@ cvt.pack | * | *
 
 /// How ptxas answers a known modifier outside an opcode's vocabulary, by class (probed with
 /// `and.X.b32` and `copysign.X.f32` for every modifier the scanner knows; identical for both):
-/// `U` Unknown modifier, `I` Illegal modifier, `K` Illegal modifier 'Clamp', `S` No state
+/// `U` Unknown modifier, `I` Illegal modifier, `D` Illegal modifier printed twice (the
+/// scopes), `K` Illegal modifier 'Clamp', `S` No state
 /// space qualifier expected, `R` Illegal rounding modifier, `C` Comparison qualifier is not
-/// allowed, `Q` Illegal query modifier. Modifiers in no class (gated ones, reduction
+/// allowed (followed by `Mismatch between instruction type and comparison qualifier` when
+/// the operator does not suit the type as on setp, or there is no type or `.pred`), `Q`
+/// Illegal query modifier. Modifiers in no class (gated ones, reduction
 /// operations) are answered `Illegal modifier`. Where a vocabulary holds state spaces, more
 /// than one is `Unexpected number of state spaces`.
 pub const MODIFIER_CLASSES: &str = r"
@@ -185,12 +188,13 @@ U | uniform wait::ld wait::st wait_all wait_group warp wide
 I | 1d 2d 2dms 3d 4d 5d L1 L1::evict_first L1::evict_last L1::evict_normal L1::evict_unchanged L1::no_allocate L2
 I | L2::128B L2::256B L2::64B L2::cache_hint L2::evict_first L2::evict_last L2::evict_normal L2::evict_unchanged
 I | L2::no_allocate NaN a a1d a2d a2dms abs acq_rel acquire acube add alias aligned all and any approx async b b4e
-I | ballot bfly bulk_group ca cas cc cg clamp cluster col cs cta cta_group::1 cta_group::2 cube cv down ecl ecr
-I | evict_first evict_last evict_normal evict_unchanged f4e ftz gl gpu idx im2col im2col::w im2col::w::128
+I | ballot bfly bulk_group ca cas cc cg clamp col cs cta_group::1 cta_group::2 cube cv down ecl ecr
+I | evict_first evict_last evict_normal evict_unchanged f4e ftz gl idx im2col im2col::w im2col::w::128
 I | launch_dependents lu m16n8k8 m8n16 m8n8 max mbarrier mbarrier::complete_tx::bytes mbarrier_init min
 I | multicast::cluster multicast::cluster::all nc noComplete noftz or popc r rc16 rc8 read relaxed release
-I | release.cluster relu row sat satfinite sc shiftamt shr15 shr7 sp sync sys tensormap tile tile::gather4
+I | release.cluster relu row sat satfinite sc shiftamt shr15 shr7 sp sync tensormap tile tile::gather4
 I | tile::scatter4 trans trap uni up volatile wait wb weak wt xor xorsign
+D | cluster cta gpu sys
 K | wrap zero
 S | async.global async.shared::cluster async.shared::cta const global local param param::entry param::func shared
 S | shared::cluster shared::cta tex
@@ -289,13 +293,22 @@ atom | cta cluster gpu sys | MULTIPLE_SCOPES
 red | cta cluster gpu sys | MULTIPLE_SCOPES
 fence | cta cluster gpu sys | MULTIPLE_SCOPES
 membar | cta gl sys | MULTIPLE_SCOPES
+redux | add min max and or xor | MULTIPLE_POSTOP
+match | any all | MULTIPLE_ANY_ALL
 ";
 
 /// Immediate-operand value rules: `pattern | operand position (0-based) | printed argument
-/// number | min | max | multiple of (or *)`, the pattern as in [`GATES`]. ptxas prints the
-/// multiple-of error first, then the range error (probed on setmaxnreg).
+/// number | min | max | multiple of (or *) | values (or *) | name (or *)`, the pattern as in
+/// [`GATES`]. ptxas prints the value-set error (`unexpected value '…', expected to be 4 or 8
+/// or 16`) first, then the multiple-of error, then the range error (probed on setmaxnreg and
+/// on cp.async's copy and source sizes). The name, when given, is the instruction name the
+/// message quotes (default: the opcode with its display modifiers).
 pub const IMMEDIATE_RULES: &str = r"
-setmaxnreg | 0 | 1 | 24 | 256 | 8
+setmaxnreg | 0 | 1 | 24 | 256 | 8 | * | *
+cp.async.cg | 2 | 2 | 0 | 16 | * | 16 | cp.async
+cp.async.ca | 2 | 2 | 0 | 16 | * | 4 8 16 | cp.async
+cp.async.cg | 3 | 3 | 0 | 16 | * | * | cp.async
+cp.async.ca | 3 | 3 | 0 | 16 | * | * | cp.async
 ";
 
 /// Opcodes that need `.aligned` when `.sync` is given (`.aligned modifier required`).
@@ -314,6 +327,32 @@ atom red | inc dec | u32 | .u32
 atom red | min max | u32 s32 u64 s64 f16 f16x2 bf16 bf16x2 | .u32 or .s32 or .u64 or .s64 or .f16 or .f16x2 or .bf16 or .bf16x2
 ";
 
+/// Operation modifiers that restrict the instruction type: `opcodes | operations | types`
+/// (several rows for one operation add up). Another type is `Incorrect type '.<type>' for
+/// operation '.<op>' in instruction '…'`, after the operand checks (probed on redux: `.and`
+/// takes `.b32`, `.add` the 32-bit integers, `.min`/`.max` those and `.f32`).
+pub const OPERATION_TYPES: &str = r"
+redux | and or xor | b32
+redux | add min max | u32 s32
+redux | min max | f32
+";
+
+/// Modifiers an instruction cannot do without: `pattern | any of these | message key`, the
+/// pattern as in [`GATES`] (the message takes the instruction's name; `@shape` stands for any
+/// matrix shape of [`SHAPES`]); reported after the operation-type check, in table order
+/// (probed: `redux` without an operation, then without `.sync`; shfl without a mode, mma
+/// without a shape, wmma.load/store without a layout).
+pub const REQUIRED_MODIFIERS: &str = r"
+redux | add min max and or xor | REDUCTION_REQUIRED
+redux | sync | SYNC_REQUIRED
+match | any all | ANY_ALL_REQUIRED
+match | sync | SYNC_REQUIRED
+shfl | up down bfly idx | SHUFFLE_REQUIRED
+mma | @shape | SHAPE_REQUIRED
+wmma.load | row col | LAYOUT_REQUIRED
+wmma.store | row col | LAYOUT_REQUIRED
+";
+
 /// Opcodes and types that need `.noftz` (`'.noftz' modifier required for instruction '…'
 /// with type '…'`, before the operation check).
 pub const NOFTZ_REQUIRED: &str = r"
@@ -330,6 +369,20 @@ pub const VOCAB_ONLY_MODIFIERS: &str = "wide to";
 pub const TYPE_COUNTS: &str = r"
 cvt | 2
 ";
+
+/// Type suffixes an opcode with an unrestricted type column refuses (`Unexpected instruction
+/// types specified for '…'`): `opcodes | types` (probed: cvt takes no bit or predicate type).
+pub const ILLEGAL_TYPES: &str = r"
+cvt | b8 b16 b32 b64 b128 pred
+";
+
+/// Opcodes with a destination and a source type suffix (`cvt.u32.f32`) whose first operand
+/// is checked against the destination type and the others against the source type, as memory
+/// data (a register of the type, a bit register of its width, or a wider integer/bit
+/// register; probed: `cvt.u32.u16 %rd1, %h1` is accepted, `cvt.u32.u64 %r1, %r1` and
+/// `cvt.u32.u32 %r1, %f1` are `Arguments mismatch`). With a scalar destination type they
+/// take exactly two operands.
+pub const SPLIT_TYPE_OPERANDS: &str = "cvt";
 
 /// Modifiers that need another: `opcodes | modifiers | any of these | message key`; the
 /// message takes the modifier and the opcode (probed: `ld.nc` without `.global`,
@@ -356,7 +409,29 @@ add sub | sat | u16 u32 u64 s16 s64 | SAT_TYPE
 pub const ILLEGAL_SPACES: &str = r"
 st | const
 ldu | shared local const param
+prefetch | shared shared::cta shared::cluster
 ";
+
+/// Opcodes whose explicit state space must be that of the variable an address (or, for
+/// `cvta`, the source operand) names: `opcodes`. Spaces compare without their `::` suffix;
+/// no space (generic) is not checked. Another space is `State space mismatch between
+/// instruction and address` (probed on ld/st/atom/red/cvta with module and function
+/// variables and parameters).
+pub const ADDRESS_SPACE_CHECKED: &str = "ld st atom red cvta";
+
+/// Opcodes whose address may be an immediate (`[256]`) only in `.local` (`Immediate
+/// addresses allowed only for .local state space`; probed: ld/st in every other space and
+/// generic).
+pub const IMMEDIATE_ADDRESS_LOCAL_ONLY: &str = "ld st";
+
+/// Opcodes whose size modes (`hi lo wide`) exclude each other: a second `.hi`/`.lo` is read as
+/// a comparison (`Comparison qualifier is not allowed for instruction 'mul.wide'`), a second
+/// `.wide` is `Unknown modifier` then `Arguments mismatch` (the name carries the first mode).
+pub const SIZE_MODES: &str = "mul mad";
+
+/// Opcodes that may not write a function's input parameters (`Illegal to write to function
+/// input parameter '…'`; probed: `st.param` to an input parameter of a function or kernel).
+pub const WRITES_MEMORY: &str = "st";
 
 /// Rounding-rule extras: `opcode | type` pairs whose `.approx` form needs `.ftz`
 /// (`'.ftz' modifier required for instruction 'rcp.approx.f64'`).
@@ -378,6 +453,11 @@ ld  | 0 | D
 ldu | 0 | D
 st  | 1 | S
 ";
+
+/// Opcodes whose operands are all vectors of the `.vN` modifier's length when they are brace
+/// lists (`mov.v2.u32 {%r1,%r2}, {%r3}` is `Argument vector size mismatch`, once per operand;
+/// probed).
+pub const VECTOR_MOVES: &str = "mov";
 
 /// `wmma.load`/`wmma.store` fragment sizes: `matrix shape type registers` (matrix `d` of
 /// `wmma.store` has the sizes of `c`). A brace list of another length answers `Argument
@@ -432,6 +512,62 @@ b m8n8k128 b1 1
 c m8n8k128 s32 2
 ";
 
+/// `wmma.load`/`wmma.store` types by matrix: `matrices | legal types | types answered
+/// `Illegal type for wmma.load.a``; any other type is `Unexpected instruction types`. A legal
+/// type without a [`WMMA_FRAGMENTS`] row for the shape is `Incorrect instruction type
+/// specified for wmma.load.a with shape '.m8n8k4'`, except that `.f64`, and `c`/`d` on the
+/// integer-only shapes, answer `Argument vector size mismatch`, and the sub-byte types on a
+/// shape without sub-byte rows `Unexpected instruction types` twice (probed).
+pub const WMMA_TYPES: &str = r"
+a b | f16 bf16 tf32 f64 s8 u8 s4 u4 b1 | f32
+c d | f16 f32 f64 s32 | -
+";
+
+/// Operand kinds checked on the last operand only, for opcodes whose middle operands are
+/// optional: `pattern | kind letter` (as in [`OPCODES`]), the pattern as in [`GATES`]; a misfit
+/// is `Arguments mismatch` (probed: `bar.red.popc.u32 %r1, 0, %r2` is refused, `…, 0, 32, %p1`,
+/// `…, 0, !%p1` and `…, 0, 1` are accepted).
+pub const LAST_OPERAND: &str = r"
+bar.red | q
+";
+
+/// Operand counts for instruction forms the [`OPCODES`] row does not bound: `pattern | min-max`,
+/// the pattern as in [`GATES`]; another count is `Arguments mismatch`. Opcodes listed with
+/// `sig` take at most as many operands as their selected signature has kinds (probed:
+/// `cp.async.cg.shared.global [s], [%rd1]`; `max.s32` with 4 operands, 3 inputs being f32 only;
+/// the scalar video instructions with a secondary operation take `d, a, b, c`).
+pub const OPERAND_COUNTS: &str = r"
+cp.async.ca | 3-5
+cp.async.cg | 3-5
+min | sig
+max | sig
+vmad | 4
+vadd.add | 4
+vadd.min | 4
+vadd.max | 4
+vsub.add | 4
+vsub.min | 4
+vsub.max | 4
+vabsdiff.add | 4
+vabsdiff.min | 4
+vabsdiff.max | 4
+vmin.add | 4
+vmin.min | 4
+vmin.max | 4
+vmax.add | 4
+vmax.min | 4
+vmax.max | 4
+vshl.add | 4
+vshl.min | 4
+vshl.max | 4
+vshr.add | 4
+vshr.min | 4
+vshr.max | 4
+vset.add | 4
+vset.min | 4
+vset.max | 4
+";
+
 /// Opcodes whose destination (first operand) may not be an immediate (`Result register
 /// required for instruction '…'`; probed; the others answer `Arguments mismatch`).
 pub const RESULT_REGISTER: &str = "mov";
@@ -439,11 +575,42 @@ pub const RESULT_REGISTER: &str = "mov";
 /// Opcodes that read special registers and whose destination (first operand) therefore
 /// cannot be one: `Read-only special register cannot be destination argument` (probed; the
 /// other opcodes refuse special registers altogether).
-pub const SREG_READERS: &str = "mov";
+pub const SREG_READERS: &str = "mov cvt";
+
+/// Opcodes that take special registers as source operands; every other opcode answers
+/// `Special register argument not allowed for instruction '…'` once per special-register
+/// operand, after the operand checks (probed on 25 opcodes). `cvt` takes them only between
+/// integer types (`cvt.u64.u32 %rd1, %tid.x`; `cvt.rn.f32.u32 %f1, %tid.x` is refused).
+pub const SREG_OPERANDS: &str = "mov cvt";
 
 /// Opcodes that accept negated register operands (`-%r`); every other opcode answers
 /// `Operand negation not allowed` (probed: only `vmad` among the video instructions).
 pub const NEGATABLE: &str = "vmad";
+
+/// Every matrix shape modifier ptxas's scanner knows (probed: `and.<shape>.b32` for
+/// m ∈ {1, 2, 4, …, 256}, n ∈ 1..=32 and multiples of 8 up to 512, k ∈ {none, 1, 2, 4, 6, 8,
+/// 16, …, 512}; these answer `Illegal modifier` or a target message, all others `Unknown
+/// modifier`).
+pub const SHAPES: &str = "
+m8n8 m8n8k4 m8n8k16 m8n8k32 m8n8k64 m8n8k128 m8n16 m8n32k16 m16n8 m16n8k4 m16n8k8 m16n8k16 m16n8k32
+m16n8k64 m16n8k128 m16n8k256 m16n16 m16n16k8 m16n16k16 m32n8k16 m64n8k8 m64n8k16 m64n8k32 m64n8k64
+m64n8k256 m64n16k8 m64n16k16 m64n16k32 m64n16k64 m64n16k256 m64n24k8 m64n24k16 m64n24k32 m64n24k64
+m64n24k256 m64n32k8 m64n32k16 m64n32k32 m64n32k64 m64n32k256 m64n40k8 m64n40k16 m64n40k32 m64n40k64
+m64n48k8 m64n48k16 m64n48k32 m64n48k64 m64n48k256 m64n56k8 m64n56k16 m64n56k32 m64n56k64 m64n64k8
+m64n64k16 m64n64k32 m64n64k64 m64n64k256 m64n72k8 m64n72k16 m64n72k32 m64n72k64 m64n80k8 m64n80k16
+m64n80k32 m64n80k64 m64n80k256 m64n88k8 m64n88k16 m64n88k32 m64n88k64 m64n96k8 m64n96k16 m64n96k32
+m64n96k64 m64n96k256 m64n104k8 m64n104k16 m64n104k32 m64n104k64 m64n112k8 m64n112k16 m64n112k32
+m64n112k64 m64n112k256 m64n120k8 m64n120k16 m64n120k32 m64n120k64 m64n128k8 m64n128k16 m64n128k32
+m64n128k64 m64n128k256 m64n136k8 m64n136k16 m64n136k32 m64n136k64 m64n144k8 m64n144k16 m64n144k32
+m64n144k64 m64n144k256 m64n152k8 m64n152k16 m64n152k32 m64n152k64 m64n160k8 m64n160k16 m64n160k32
+m64n160k64 m64n160k256 m64n168k8 m64n168k16 m64n168k32 m64n168k64 m64n176k8 m64n176k16 m64n176k32
+m64n176k64 m64n176k256 m64n184k8 m64n184k16 m64n184k32 m64n184k64 m64n192k8 m64n192k16 m64n192k32
+m64n192k64 m64n192k256 m64n200k8 m64n200k16 m64n200k32 m64n200k64 m64n208k8 m64n208k16 m64n208k32
+m64n208k64 m64n208k256 m64n216k8 m64n216k16 m64n216k32 m64n216k64 m64n224k8 m64n224k16 m64n224k32
+m64n224k64 m64n224k256 m64n232k8 m64n232k16 m64n232k32 m64n232k64 m64n240k8 m64n240k16 m64n240k32
+m64n240k64 m64n240k256 m64n248k8 m64n248k16 m64n248k32 m64n248k64 m64n256k8 m64n256k16 m64n256k32
+m64n256k64 m64n256k256
+";
 
 /// Data-type suffixes (without the dot).
 pub const TYPES: &str = "b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 tf32 e4m3 e5m2 \
@@ -519,6 +686,7 @@ add.bf16 | 90 | 7.8 | F | =
 sub.bf16 | 90 | 7.8 | F | =
 mul.bf16 | 90 | 7.8 | F | =
 redux | 80 | 7.0 | F | =
+redux.f32 | 100 | 8.6 | A+ | =
 mbarrier.init | 80 | 7.0 | F | =
 mbarrier.inval | 80 | 7.0 | F | =
 mbarrier.arrive | 80 | 7.0 | F | =
@@ -577,6 +745,30 @@ fence.proxy | 70 | 7.5 | P | =
 ld.L2::64B | 75 | 7.4 | F | cache prefetching
 ld.L2::128B | 75 | 7.4 | F | cache prefetching
 ld.L2::256B | 80 | 7.4 | F | cache prefetching
+ld.v8 | 100 | 8.8 | P | 256 bit wide load/store
+ld.v4.b64 | 100 | 8.8 | P | 256 bit wide load/store
+ld.v4.u64 | 100 | 8.8 | P | 256 bit wide load/store
+ld.v4.s64 | 100 | 8.8 | P | 256 bit wide load/store
+ld.v4.f64 | 100 | 8.8 | P | 256 bit wide load/store
+st.v8 | 100 | 8.8 | P | 256 bit wide load/store
+st.v4.b64 | 100 | 8.8 | P | 256 bit wide load/store
+st.v4.u64 | 100 | 8.8 | P | 256 bit wide load/store
+st.v4.s64 | 100 | 8.8 | P | 256 bit wide load/store
+st.v4.f64 | 100 | 8.8 | P | 256 bit wide load/store
+min.relu | 90 | 0 | F | =
+max.relu | 90 | 0 | F | =
+fma.relu | 80 | 0 | M | .relu
+cvt.relu | 80 | 0 | M | .relu
+min.relu | 80 | 0 | M | .relu
+max.relu | 80 | 0 | M | .relu
+add.s16x2 | 90 | 8.0 | F | =
+add.u16x2 | 90 | 8.0 | F | =
+sub.s16x2 | 90 | 8.0 | F | =
+sub.u16x2 | 90 | 8.0 | F | =
+min.s16x2 | 90 | 8.0 | F | =
+min.u16x2 | 90 | 8.0 | F | =
+max.s16x2 | 90 | 8.0 | F | =
+max.u16x2 | 90 | 8.0 | F | =
 lop3 | 50 | 4.3 | F | =
 shf | 32 | 3.1 | F | =
 dp4a | 61 | 5.0 | F | =

@@ -296,6 +296,29 @@ fn var_decl(
             sink.at(line, msg::NO_INIT_IN_SPACE, &[&d.name.name])?;
         }
     }
+    // A vector of more than 128 bits (probed: `.v4 .b64`, `.v2 .b128` in every space).
+    let known = matches!(
+        v.ty.text.trim_start_matches('.'),
+        "b8" | "u8"
+            | "s8"
+            | "b16"
+            | "u16"
+            | "s16"
+            | "f16"
+            | "bf16"
+            | "b32"
+            | "u32"
+            | "s32"
+            | "f32"
+            | "b64"
+            | "u64"
+            | "s64"
+            | "f64"
+            | "b128"
+    );
+    if known && type_size(&v.ty.text).saturating_mul(vector_of(&v.pre).max(vector_of(&v.post))) > 16 {
+        sink.at(line, msg::VECTOR_TOO_LARGE, &[])?;
+    }
     if v.ty.text == ".pred" {
         if vector_of(&v.pre) > 1 || vector_of(&v.post) > 1 {
             sink.at(line, msg::PRED_SCALAR, &[])?;
@@ -625,6 +648,7 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
         for p in f.params.iter().flatten().chain(f.returns.iter().flatten()) {
             fs.declare(&p.decl.name.name, &format!(".param {}", p.ty.text));
         }
+        fs.input_params.extend(f.params.iter().flatten().map(|p| p.decl.name.name.clone()));
         let mut deferred = Vec::new();
         let mut seen_lm = false;
         body_walk(body, ctx, sink, md, late, &mut fs, &mut deferred, name, &mut seen_lm)?;

@@ -12,7 +12,7 @@ use super::messages as msg;
 use super::scope::{FuncScope, Global};
 use super::{Ctx, Fatal, Sink, sreg};
 use crate::ptx::ast::*;
-use crate::ptx::isa::{GateStyle, Isa, OperandKind};
+use crate::ptx::isa::{GateStyle, Isa, OperandKind, WmmaType};
 
 /// Checks one instruction.
 pub fn check(
@@ -83,11 +83,27 @@ pub fn check(
         }
     }
     let dname = spec.display_name(&mods);
+    if mods.iter().filter(|m| **m == ".ftz").count() > 1 {
+        sink.at(line, msg::DUPLICATE_FTZ, &[])?;
+    }
+    // Two size modes (`mul.wide.u32.hi`).
+    if isa.has_size_modes(op) {
+        let modes: Vec<&str> = mods.iter().copied().filter(|m| matches!(*m, ".hi" | ".lo" | ".wide")).collect();
+        if let [first, second, ..] = modes[..] {
+            let name = format!("{op}{first}");
+            if second == ".wide" {
+                sink.at(line, msg::UNKNOWN_MODIFIER, &[second])?;
+                return sink.at(line, msg::ARGUMENTS_MISMATCH, &[&name]);
+            }
+            return sink.at(line, msg::COMPARISON_NOT_ALLOWED, &[&name]);
+        }
+    }
     // `-reg` on anything but a 32-bit integer register is refused while parsing.
     let mut negated = false;
     for o in &ins.operands {
         if let Operand::Expr(Expr { kind: ExprKind::Unary(UnOp::Neg, inner), .. }) = o
             && let ExprKind::Sym(id, _) = &inner.kind
+            && id.name != "WARP_SZ"
         {
             negated = true;
             let ok = match classify_sym(id, fs) {
@@ -108,10 +124,25 @@ pub fn check(
         None => spec.vocab.is_some() && types.len() > 1,
     };
     let types_bad = (isa.type_count(op).is_some() && too_many)
+        || types.iter().any(|t| isa.illegal_type(op, t))
         || !legal.is_empty()
             && (too_many || types.iter().any(|t| !legal.contains(&&t[1..])) || (unknown && types.is_empty()));
     if types_bad {
         sink.at(line, msg::UNEXPECTED_TYPES, &[&dname])?;
+    }
+    // wmma.load/wmma.store: the type against the matrix (before the operands) and the shape
+    // (after them).
+    let wmma = wmma_parts(op, &mods).zip(single_type).map(|((matrix, shape), ty)| isa.wmma_type(matrix, shape, ty));
+    let types_bad =
+        types_bad || matches!(wmma, Some(WmmaType::Illegal | WmmaType::Unexpected | WmmaType::UnexpectedTwice));
+    match wmma {
+        Some(WmmaType::Illegal) => return sink.at(line, msg::WMMA_ILLEGAL_TYPE, &[&dname]),
+        Some(WmmaType::Unexpected) => sink.at(line, msg::UNEXPECTED_TYPES, &[&dname])?,
+        Some(WmmaType::UnexpectedTwice) => {
+            sink.at(line, msg::UNEXPECTED_TYPES, &[&dname])?;
+            sink.at(line, msg::UNEXPECTED_TYPES, &[&dname])?;
+        }
+        _ => {}
     }
     let roundings = mods.iter().filter(|m| isa.modifier_class(m) == Some('R')).count();
     if roundings > 1 {
@@ -128,8 +159,11 @@ pub fn check(
     let mut late_classes: Vec<char> = Vec::new();
     if !types_bad {
         let classes: Vec<(&str, char)> = mods.iter().filter_map(|m| outside(m).map(|c| (*m, c))).collect();
-        if let Some((m, c)) = classes.iter().find(|(_, c)| matches!(c, 'I' | 'K')) {
+        if let Some((m, c)) = classes.iter().find(|(_, c)| matches!(c, 'I' | 'K' | 'D')) {
             let m = if *c == 'K' { "Clamp" } else { m };
+            if *c == 'D' {
+                sink.at(line, msg::ILLEGAL_MODIFIER, &[m, &dname])?;
+            }
             return sink.at(line, msg::ILLEGAL_MODIFIER, &[m, &dname]);
         }
         late_classes = classes.iter().map(|(_, c)| *c).collect();
@@ -179,6 +213,9 @@ pub fn check(
         operand_symbols(o, &mut syms);
         for (id, in_address) in syms {
             let name = id.name.as_str();
+            if name == "WARP_SZ" {
+                continue;
+            }
             if name.starts_with('%')
                 && let Some((_, comps, sm, ptx)) = sreg::lookup(name)
             {
@@ -237,6 +274,53 @@ pub fn check(
     }
     if !mismatch
         && !types_bad
+        && let Some(rule) = isa.operand_count_rule(op, &mods)
+    {
+        let n = ins.operands.len();
+        let (lo, hi) = rule.unwrap_or((0, spec.signature(&mods).map_or(usize::MAX, <[OperandKind]>::len)));
+        if !(lo..=hi).contains(&n) {
+            mismatch = true;
+            sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+        }
+    }
+    if !mismatch
+        && !types_bad
+        && let Some(kind) = isa.last_operand_kind(op, &mods)
+        && !ins.operands.is_empty()
+    {
+        let n = ins.operands.len();
+        let sig: Vec<OperandKind> = (0..n).map(|i| if i + 1 == n { kind } else { OperandKind::Any }).collect();
+        if !operands_fit(ins, &sig, &types, fs) {
+            mismatch = true;
+            sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+        }
+    }
+    // Destination and source types (`cvt`): each operand against its own type.
+    if !mismatch
+        && !types_bad
+        && isa.split_type_operands(op)
+        && let [d, s] = types[..]
+    {
+        let scalar_dest = type_class(&d[1..]).is_some_and(|(k, _)| k != 'x');
+        let fits = |o: &Operand, t: &str| match o {
+            Operand::Expr(e) => match classify(e, fs) {
+                Val::Reg(Some(r)) => mem_fits(r, t),
+                Val::NonReg => false,
+                _ => true,
+            },
+            _ => true,
+        };
+        let bad = (scalar_dest && ins.operands.len() > 2)
+            || ins.operands.iter().enumerate().any(|(i, o)| !fits(o, if i == 0 { &d[1..] } else { &s[1..] }));
+        if bad {
+            mismatch = true;
+            sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+        } else if has(&mods, ".sat") && isa.cvt_sat_pointless(&d[1..], &s[1..]) {
+            sink.at(line, msg::ILLEGAL_MODIFIER, &[".sat", &dname])?;
+        }
+    }
+    if !mismatch
+        && !types_bad
         && let Some(ty) = single_type
     {
         if isa.needs_noftz(op, ty) && !has(&mods, ".noftz") {
@@ -280,6 +364,27 @@ pub fn check(
         }
     }
     if !mismatch
+        && !types_bad
+        && wmma_move.is_some()
+        && let Some(((_, shape), w)) = wmma_parts(op, &mods).zip(wmma)
+    {
+        match w {
+            WmmaType::WrongForShape => sink.at(line, msg::WMMA_SHAPE_TYPE, &[&dname, &format!(".{shape}")])?,
+            WmmaType::VectorSize => sink.at(line, msg::VECTOR_SIZE, &[&dname])?,
+            _ => {}
+        }
+    }
+    if !mismatch
+        && isa.vector_moves(op)
+        && let Some(n) = mods.iter().find_map(|m| m.strip_prefix(".v").and_then(|n| n.parse::<usize>().ok()))
+    {
+        for o in &ins.operands {
+            if matches!(o, Operand::Vector(elems, _) if elems.len() != n) {
+                sink.at(line, msg::VECTOR_SIZE, &[&dname])?;
+            }
+        }
+    }
+    if !mismatch
         && let Some((idx, dest)) = isa.vector_operand(op)
         && let Some(data) = ins.operands.get(idx)
     {
@@ -303,6 +408,22 @@ pub fn check(
             _ => {}
         }
     }
+    // Special registers as operands of instructions that do not read them.
+    if !mismatch && !types_bad {
+        let int = |t: &&str| type_class(&t[1..]).is_some_and(|(k, _)| matches!(k, 'b' | 'u' | 's'));
+        let allowed = isa.sreg_operands_allowed(op) && (op != "cvt" || (types.len() == 2 && types.iter().all(int)));
+        let readers = isa.sreg_dest_checked(op);
+        for (i, o) in ins.operands.iter().enumerate() {
+            if let Operand::Expr(Expr { kind: ExprKind::Sym(id, _), .. }) = o
+                && id.name.starts_with('%')
+                && sreg::lookup(&id.name).is_some()
+                && !allowed
+                && !(readers && i == 0)
+            {
+                sink.at(line, msg::SREG_NOT_ALLOWED, &[&dname])?;
+            }
+        }
+    }
     if !mismatch && isa.no_discard(op) && matches!(ins.operands.first(), Some(Operand::Sink(_))) {
         return sink.at(line, msg::RESULT_DISCARD, &[op]);
     }
@@ -320,6 +441,7 @@ pub fn check(
         if mods.iter().any(|m| isa.illegal_space(op, m)) {
             sink.at(line, msg::STATE_SPACE, &[&dname])?;
         }
+        address_space(ins, op, &mods, &dname, line, sink, md, fs)?;
         for (w, key) in isa.unmet_requirements(op, &mods) {
             if let Some(m) = msg::by_key(key) {
                 sink.at(line, m, &[&format!(".{w}"), op])?;
@@ -335,6 +457,9 @@ pub fn check(
         ] {
             if late_classes.contains(&class) {
                 sink.at(line, m, &[&dname])?;
+                if class == 'C' && comparison_misfits(&mods, &types) {
+                    sink.at(line, msg::COMPARE_MISMATCH, &[])?;
+                }
             }
         }
     }
@@ -395,6 +520,22 @@ pub fn check(
     }
     value_checks(ins, op, &mods, line, ctx, sink)?;
     gates(op, &mods, line, ctx, sink, false)?;
+    // Operation types and required modifiers: after the gates (probed on redux).
+    if !mismatch {
+        if !types_bad
+            && let Some(ty) = single_type
+            && let Some((name, legal)) =
+                mods.iter().find_map(|m| m.get(1..).and_then(|n| isa.operation_types(op, n).map(|r| (n, r))))
+            && !legal.contains(&ty)
+        {
+            sink.at(line, msg::OPERATION_TYPE, &[&format!(".{ty}"), &format!(".{name}"), &dname])?;
+        }
+        for key in isa.missing_modifiers(op, &mods) {
+            if let Some(m) = msg::by_key(key) {
+                sink.at(line, m, &[&dname])?;
+            }
+        }
+    }
     if !sink.failed && isa.expands_macro_util(op, &mods, single_type, ctx.arch_sm.unwrap_or(ctx.sm())) {
         late.macro_util = true;
     }
@@ -419,6 +560,10 @@ enum Val<'a> {
 
 fn classify_sym<'a>(id: &Ident, fs: &'a FuncScope) -> Val<'a> {
     let name = id.name.as_str();
+    // The warp size constant (probed: `mov.u32 %r1, WARP_SZ*2` is accepted).
+    if name == "WARP_SZ" {
+        return Val::Int;
+    }
     if name.starts_with('%') && sreg::lookup(name).is_some() {
         return Val::Reg(None);
     }
@@ -441,6 +586,7 @@ fn classify<'a>(e: &Expr, fs: &'a FuncScope) -> Val<'a> {
             Val::Reg(t) => Val::Reg(t),
             _ => Val::Other,
         },
+        ExprKind::Unary(UnOp::Not | UnOp::BitNot, a) if classify(a, fs) == Val::Int => Val::Int,
         _ => Val::Other,
     }
 }
@@ -564,7 +710,7 @@ fn operands_fit(ins: &Instruction, sig: &[OperandKind], types: &[&str], fs: &Fun
             _ => continue,
         };
         let not_of = match &e.kind {
-            ExprKind::Unary(UnOp::Not, a) => Some(a.as_ref()),
+            ExprKind::Unary(UnOp::Not, a) if classify(a, fs) != Val::Int => Some(a.as_ref()),
             _ => None,
         };
         let v = classify(e, fs);
@@ -608,6 +754,102 @@ fn operands_fit(ins: &Instruction, sig: &[OperandKind], types: &[&str], fs: &Fun
         }
     }
     true
+}
+
+/// The variable an address (or `cvta` source) names: `[v]`, `[v+4]`.
+fn address_var(o: &Operand) -> Option<&Ident> {
+    let base = match o {
+        Operand::Address(elems, _) => match elems.first()? {
+            AddrElem::Term { base, .. } => base,
+            AddrElem::Vector(..) => return None,
+        },
+        Operand::Expr(e) => e,
+        _ => return None,
+    };
+    match &base.kind {
+        ExprKind::Sym(id, None) => Some(id),
+        ExprKind::Binary(_, a, _) => match &a.kind {
+            ExprKind::Sym(id, None) => Some(id),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// State space of an address's variable against the instruction's, and writes to input
+/// parameters ([`crate::ptx::isa::table::ADDRESS_SPACE_CHECKED`],
+/// [`crate::ptx::isa::table::WRITES_MEMORY`]).
+#[allow(clippy::too_many_arguments)]
+fn address_space(
+    ins: &Instruction,
+    op: &str,
+    mods: &[&str],
+    dname: &str,
+    line: u32,
+    sink: &mut Sink,
+    md: &Module,
+    fs: &FuncScope,
+) -> Result<(), Fatal> {
+    let isa = Isa::get();
+    let base = |s: &str| s.split("::").next().unwrap_or(s).to_string();
+    let space = mods.iter().find(|m| is_state_space(m)).map(|m| base(m)).unwrap_or_default();
+    if isa.immediate_address_local_only(op)
+        && space != ".local"
+        && ins.operands.iter().any(|o| {
+            matches!(o, Operand::Address(elems, _)
+                if matches!(elems.first(), Some(AddrElem::Term { base: Expr { kind: ExprKind::Int(_), .. }, .. })))
+        })
+    {
+        sink.at(line, msg::IMMEDIATE_ADDRESS, &[])?;
+    }
+    let checked = isa.address_space_checked(op) && !(op == "cvta" && has(mods, ".to"));
+    let writes = isa.writes_memory(op);
+    if !checked && !writes {
+        return Ok(());
+    }
+    for (i, o) in ins.operands.iter().enumerate() {
+        let is_addr = matches!(o, Operand::Address(..)) || (op == "cvta" && i == 1);
+        let Some(id) = is_addr.then(|| address_var(o)).flatten() else { continue };
+        let name = id.name.as_str();
+        let var_space = match fs.lookup(name) {
+            Some(t) => t.split_once(' ').map(|(sp, _)| base(sp)),
+            None => match md.globals.get(name) {
+                Some(Global::Var { space, .. }) => Some(base(space)),
+                _ => None,
+            },
+        };
+        let Some(var_space) = var_space.filter(|_| !space.is_empty()) else { continue };
+        if writes && i == 0 && var_space == ".param" && space == ".param" && fs.input_params.contains(name) {
+            sink.at(line, msg::WRITE_INPUT_PARAM, &[name])?;
+        }
+        if checked && var_space != space {
+            sink.at(line, msg::SPACE_MISMATCH, &[dname])?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a comparison modifier on an instruction that takes none also misfits its type (the
+/// setp rules of [`crate::ptx::isa::table::COMPARISONS`]; always without a type or with
+/// `.pred`; probed on and/copysign/redux/match/bar).
+fn comparison_misfits(mods: &[&str], types: &[&str]) -> bool {
+    let isa = Isa::get();
+    let Some(cmp) = mods.iter().find(|m| isa.modifier_class(m) == Some('C')) else { return false };
+    match types.last().and_then(|t| t.get(1..)) {
+        None | Some("pred") => true,
+        Some(t) => isa.comparisons("setp", t).is_some_and(|legal| !legal.iter().any(|w| cmp.get(1..) == Some(*w))),
+    }
+}
+
+/// The matrix (`a` … `d`) and shape (`m16n16k16`) of a `wmma.load`/`wmma.store`, without dots.
+fn wmma_parts<'a>(op: &str, mods: &[&'a str]) -> Option<(&'a str, &'a str)> {
+    if op != "wmma" || !mods.iter().any(|m| matches!(*m, ".load" | ".store")) {
+        return None;
+    }
+    let matrix = mods.iter().filter_map(|m| m.get(1..)).find(|m| matches!(*m, "a" | "b" | "c" | "d"))?;
+    let shape =
+        mods.iter().filter_map(|m| m.get(1..)).find(|m| m.starts_with('m') && m.contains('n') && m.contains('k'))?;
+    Some((matrix, shape))
 }
 
 fn sym_name(e: &Expr) -> &str {
@@ -802,19 +1044,27 @@ fn value_checks(
     // wmma / mma need .aligned.
     let isa = Isa::get();
     let dname = isa.lookup(op).map_or_else(|| op.to_string(), |s| s.display_name(mods));
-    for (pos, shown, lo, hi, mult) in isa.immediate_rules(op, mods) {
-        if let Some(Operand::Expr(Expr { kind: ExprKind::Int(n), .. })) = ins.operands.get(pos)
+    for r in isa.immediate_rules(op, mods) {
+        if let Some(Operand::Expr(Expr { kind: ExprKind::Int(n), .. })) = ins.operands.get(r.pos)
             && let Some(v) = n.value()
         {
             let v = i128::from(v);
-            if let Some(m) = mult
+            let name = r.name.unwrap_or(&dname);
+            if !r.values.is_empty() {
+                if !r.values.contains(&v) {
+                    let want: Vec<String> = r.values.iter().map(i128::to_string).collect();
+                    sink.at(line, msg::IMM_EXPECTED, &[r.shown, name, &v.to_string(), &want.join(" or ")])?;
+                }
+                continue;
+            }
+            if let Some(m) = r.multiple
                 && m != 0
                 && v % m != 0
             {
-                sink.at(line, msg::IMM_MULTIPLE, &[shown, &dname, &v.to_string(), &m.to_string()])?;
+                sink.at(line, msg::IMM_MULTIPLE, &[r.shown, name, &v.to_string(), &m.to_string()])?;
             }
-            if v < lo || v > hi {
-                sink.at(line, msg::IMM_RANGE, &[shown, &dname, &v.to_string(), &lo.to_string(), &hi.to_string()])?;
+            if v < r.lo || v > r.hi {
+                sink.at(line, msg::IMM_RANGE, &[r.shown, name, &v.to_string(), &r.lo.to_string(), &r.hi.to_string()])?;
             }
         }
     }

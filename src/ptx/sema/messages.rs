@@ -240,6 +240,8 @@ catalogue! {
     MUST_BE_REGISTER = Error "Argument %s of instruction '%s': must be register";
     /// Immediate not a multiple.
     IMM_MULTIPLE = Error "Argument %s of instruction '%s': unexpected value '%s', expected to be multiple of %s";
+    /// Immediate outside a value set.
+    IMM_EXPECTED = Error "Argument %s of instruction '%s': unexpected value '%s', expected to be %s";
     /// Immediate out of range.
     IMM_RANGE = Error "Argument %s of instruction '%s': value '%s' out of range, expected to be in range [%s..%s]";
     /// Atomic operation with a type it does not take.
@@ -308,6 +310,40 @@ catalogue! {
     COMPARISON_NOT_ALLOWED = Error "Comparison qualifier is not allowed for instruction '%s'";
     /// A query modifier on an instruction that takes none.
     ILLEGAL_QUERY = Error "Illegal query modifier for instruction '%s'";
+    /// A wmma type of the other matrices (`wmma.load.a.….f32`).
+    WMMA_ILLEGAL_TYPE = Error "Illegal type for %s";
+    /// A wmma type the shape does not take.
+    WMMA_SHAPE_TYPE = Error "Incorrect instruction type specified for %s with shape '%s'";
+    /// An address whose variable lives in another state space than the instruction's.
+    SPACE_MISMATCH = Error "State space mismatch between instruction and address in instruction '%s'";
+    /// `st.param` to an input parameter.
+    WRITE_INPUT_PARAM = Error "Illegal to write to function input parameter '%s'";
+    /// A special register as an operand of an instruction that does not read them.
+    SREG_NOT_ALLOWED = Error "Special register argument not allowed for instruction '%s'";
+    /// A vector variable wider than 128 bits.
+    VECTOR_TOO_LARGE = Error "Vector type too large, exceeds 128 bit limit";
+    /// An immediate address outside `.local`.
+    IMMEDIATE_ADDRESS = Error "Immediate addresses allowed only for .local state space";
+    /// `.ftz` twice.
+    DUPLICATE_FTZ = Error "Duplicate .ftz modifier";
+    /// Two operation modifiers (`redux.add.min`).
+    MULTIPLE_POSTOP = Error "Multiple instruction post-operation flags set";
+    /// An operation modifier with a type it does not take.
+    OPERATION_TYPE = Error "Incorrect type '%s' for operation '%s' in instruction '%s'";
+    /// `redux` without an operation.
+    REDUCTION_REQUIRED = Error "Reduction operation is required for instruction '%s'";
+    /// `match` with both `.any` and `.all`.
+    MULTIPLE_ANY_ALL = Error "Multiple .any/.all modifiers specified";
+    /// `match` with neither `.any` nor `.all`.
+    ANY_ALL_REQUIRED = Error "'.any' or '.all' modifier required for instruction '%s'";
+    /// shfl without a mode.
+    SHUFFLE_REQUIRED = Error "Shuffle modifier required for instruction '%s'";
+    /// mma without a shape.
+    SHAPE_REQUIRED = Error "Shape modifier required for instruction '%s'";
+    /// wmma.load/store without a layout.
+    LAYOUT_REQUIRED = Error "layout modifier required for instruction '%s'";
+    /// An instruction that needs `.sync`.
+    SYNC_REQUIRED = Error ".sync modifier required for instruction '%s'";
     /// A state space on an instruction that takes none.
     NO_STATE_SPACE = Error "No state space qualifier expected for instruction '%s'";
 }

@@ -55,6 +55,8 @@ pub struct FuncScope {
     pub ranged_anywhere: Vec<(String, u64)>,
     /// Names (and range prefixes) declared anywhere in the function with a `.vN` type.
     pub vector_names: HashSet<String>,
+    /// The function's input parameters (not its return parameters).
+    pub input_params: HashSet<String>,
 }
 
 #[derive(Debug, Default)]
