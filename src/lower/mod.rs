@@ -53,6 +53,7 @@
 mod arith;
 mod control;
 pub mod func;
+pub mod isel;
 mod memory;
 pub mod mods;
 pub mod types;

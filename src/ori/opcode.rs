@@ -181,6 +181,17 @@ pub enum Sem {
     Dp4a,
     /// Two-way 16x8-bit dot product with accumulate.
     Dp2a,
+    // ---- added by isel ----
+    /// Three-input add with a carry-out predicate.
+    IAdd3C,
+    /// Three-input add with a carry-in predicate.
+    IAdd3X,
+    /// The high-word step of a 64-bit compare (see `ISETPX`).
+    SetpX,
+    /// Join two 32-bit words into a 64-bit value.
+    Pack64,
+    /// Split a 64-bit value into its words.
+    Unpack64,
 }
 
 /// A slot kind (see the module doc).
@@ -596,6 +607,35 @@ opcodes! {
     UPLOP3 "UPLOP3" Sass ["P, P" => "P, P, P, I, I"] flags(UNIFORM) mods() req() ty() PLop3;
     /// Uniform constant-bank load.
     ULDC "ULDC" Sass ["T" => "T:c"] flags(UNIFORM) mods(TY) req() ty(B32) Mov;
+
+    // ---- added by isel ----
+    /// Add with carry out (SASS `IADD3 Rd, Pco, a, b, c`): `d = a + b + c` (32-bit); `co` is
+    /// bit 32 of the sum, where a negated source `-x` counts as `~x + 1`.
+    IADD3C "IADD3C" Sass ["W, P" => "W:ric, W:ric, W:ric"] flags() mods() req() ty(U32) IAdd3C;
+    /// Add with carry in (SASS `IADD3.X Rd, a, b, c, Pci, !PT`): `d = a + b + c + ci`.
+    IADD3X "IADD3X" Sass ["W" => "W:ric, W:ric, W:ric, P"] flags() mods() req() ty(U32) IAdd3X;
+    /// Extended compare, the high words of a 64-bit compare (SASS `ISETP.cc.AND.EX Pd, Pe, a,
+    /// b, Pcombine, Plow`): with `Plow` the same comparison (unsigned) of the low words, the
+    /// 64-bit result is `hi strict-cmp` or (`hi ==` and `Plow`) for ordered comparisons,
+    /// `hi ==` and `Plow` for `eq`, `hi !=` or `Plow` for `ne`; then combined like ISETP.
+    ISETPX "ISETPX" Sass ["P, P" => "W:r, W:ric, P, P"] flags() mods(CMP|TY|BOP) req(CMP|BOP) ty(S32) SetpX;
+    /// Half-precision add (`.F16x2` packed per half, `.BF16x2`, or one `.F16`/`.BF16` value in
+    /// the low half): SASS `HADD2` (`HADD2.BF16_V2`; scalar forms use its `.H0_H0` selectors).
+    HADD2 "HADD2" Sass ["W" => "W:r, W:ric"] flags() mods(TY|RND|FTZ|SAT) req() ty(F16x2) Add;
+    /// Half-precision multiply (SASS `HMUL2`), typed like `HADD2`.
+    HMUL2 "HMUL2" Sass ["W" => "W:r, W:ric"] flags() mods(TY|RND|FTZ|SAT) req() ty(F16x2) Mul;
+    /// Half-precision fused multiply-add (SASS `HFMA2`), typed like `HADD2`; `.RELU` clamps
+    /// negative results to 0.
+    HFMA2 "HFMA2" Sass ["W" => "W:r, W:ric, W:ric"] flags() mods(TY|RND|FTZ|SAT|RELU) req() ty(F16x2) Fma;
+    /// Half-precision min (`PT`) or max (`!PT`) (SASS `HMNMX2`), typed like `HADD2`.
+    HMNMX2 "HMNMX2" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY|FTZ) req() ty(F16x2) Mnmx;
+    /// Half-precision compare of the low halves, combined like ISETP (SASS `HSETP2` with
+    /// `.H0_H0` selectors); `.F16` or `.BF16`.
+    HSETP2 "HSETP2" Sass ["P, P" => "W:r, W:ric, P"] flags() mods(CMP|TY|BOP|FTZ) req(CMP|BOP) ty(F16) SetpBop;
+    /// Register-pair join `d = hi:lo` (a pair copy: after allocation zero, one or two MOVs).
+    PACK64 "PACK64" Sass ["D" => "W:r, W:r"] flags() mods() req() ty() Pack64;
+    /// Register-pair split `lo, hi = d` (a pair copy: after allocation zero, one or two MOVs).
+    UNPACK64 "UNPACK64" Sass ["W, W" => "D:r"] flags() mods() req() ty() Unpack64;
 }
 
 fn parse_slot(s: &str) -> Result<Slot, String> {

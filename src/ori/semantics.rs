@@ -373,6 +373,54 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             };
             Ok(vec![Val::Pred(r)])
         }
+        // ---- added by isel ----
+        Sem::IAdd3C => {
+            need(3)?;
+            // A negated source enters the adder as `~x + 1` (so `a - 0` carries out).
+            let term = |a: Arg| -> u64 {
+                let v = Arg { neg: false, ..a };
+                let x = int_arg(v, 32);
+                if a.neg { (!x & mask(32)) + 1 } else { x }
+            };
+            let s: u64 = args.iter().map(|a| term(*a)).sum();
+            Ok(vec![Val::Bits(s & mask(32)), Val::Pred((s >> 32) & 1 == 1)])
+        }
+        Sem::IAdd3X => {
+            need(4)?;
+            let s = args[..3].iter().fold(0u64, |acc, a| acc.wrapping_add(int_arg(*a, 32)));
+            Ok(vec![Val::Bits(s.wrapping_add(u64::from(pred_arg(args[3]))) & mask(32))])
+        }
+        Sem::SetpX => {
+            need(4)?;
+            let c = mods.cmp.ok_or_else(|| EvalError::BadOperands("no comparison".into()))?;
+            let t = ty_or(Ty::S32);
+            let (a, b) = (int_arg(args[0], 32), int_arg(args[1], 32));
+            let o = if t.is_signed() { int_cmp(a, b, 32, true) } else { a.cmp(&b) };
+            let low = pred_arg(args[3]);
+            let r = match c {
+                Cmp::Eq => o == Ordering::Equal && low,
+                Cmp::Ne => o != Ordering::Equal || low,
+                Cmp::Lt | Cmp::Le | Cmp::Lo | Cmp::Ls => o == Ordering::Less || (o == Ordering::Equal && low),
+                Cmp::Gt | Cmp::Ge | Cmp::Hi | Cmp::Hs => o == Ordering::Greater || (o == Ordering::Equal && low),
+                c => return Err(EvalError::BadOperands(format!("ISETPX cannot compare `{c}`"))),
+            };
+            let p = pred_arg(args[2]);
+            let comb = |x: bool| match mods.bop.unwrap_or(BoolOp::And) {
+                BoolOp::And => x && p,
+                BoolOp::Or => x || p,
+                BoolOp::Xor => x != p,
+            };
+            Ok(vec![Val::Pred(comb(r)), Val::Pred(comb(!r))])
+        }
+        Sem::Pack64 => {
+            need(2)?;
+            Ok(vec![Val::Bits(int_arg(args[0], 32) | (int_arg(args[1], 32) << 32))])
+        }
+        Sem::Unpack64 => {
+            need(1)?;
+            let v = int_arg(args[0], 64);
+            Ok(vec![Val::Bits(v & mask(32)), Val::Bits(v >> 32)])
+        }
         Sem::Dp4a | Sem::Dp2a => {
             need(3)?;
             let (Some(ta), Some(tb)) = (ty, mods.src_ty) else {

@@ -1,0 +1,119 @@
+//! Conversions (`cvt`).
+//!
+//! - int → float: `I2F.dst.src` with the rounding mode (sub-word sources extended to 32
+//!   bits first; 64-bit sources read as a register pair).
+//! - float → int: `F2I.dst.src` with the integral rounding (`.TRUNC` = `rzi`, ...) and `.ftz`.
+//! - float → float: `F2F.dst.src` (also for same-format integral rounding, which ptxas spells
+//!   `FRND`; the semantics are the same).
+//! - int → int: 32↔32 is a `MOV`; widening to 64 bits is a pair of (value, `RZ` or
+//!   `SHF.R.S32.HI RZ, 31, value`); narrowing from 64 takes the low word; a sub-word
+//!   destination is masked (`LOP3 0xff/0xffff`) or sign-replicated (`PRMT 0x8880/0x9910`),
+//!   leaving the register as the PTX-stage semantics do; `.sat` uses `I2I` on 32-bit sources.
+
+use super::{R, Sel, imm, r, rz};
+use crate::ori::{Dir, Flag, InstData, Mods, Opcode, Operand, Ty};
+
+impl Sel<'_> {
+    pub(crate) fn sel_cvt(&mut self, d: &InstData) -> R<()> {
+        let dst = Self::dst(d)?;
+        let (dt, st) = (d.mods.ty.ok_or("cvt without a type")?, d.mods.src_ty.ok_or("cvt without a source type")?);
+        let s = &d.srcs[0];
+        let half = |t: Ty| matches!(t, Ty::F16x2 | Ty::BF16x2);
+        if half(dt) || half(st) {
+            return Err(format!("cvt.{dt}.{st} is not selected yet"));
+        }
+        let mut flags = vec![];
+        if d.mods.has(Flag::Ftz) {
+            flags.push(Flag::Ftz);
+        }
+        match (dt.is_float(), st.is_float()) {
+            (true, false) => {
+                let a = if st.bits() == 64 { self.wide_reg(s)? } else { self.ext(s, st)? };
+                let src_ty = if st.bits() < 32 { if st.is_signed() { Ty::S32 } else { Ty::U32 } } else { st };
+                if d.mods.has(Flag::Sat) {
+                    return Err("cvt.sat int→float is not selected yet".into());
+                }
+                let m = Mods { ty: Some(dt), src_ty: Some(src_ty), rnd: d.mods.rnd, ..Mods::new() };
+                self.emit(Opcode::I2F, m, vec![dst], vec![a]);
+            }
+            (false, true) => {
+                let a = if st == Ty::F64 { self.wide_reg(s)? } else { self.src(s)? };
+                if d.mods.has(Flag::Sat) && dt.bits() >= 32 {
+                    // float → int saturates anyway.
+                }
+                let m = Mods { ty: Some(dt), src_ty: Some(st), rnd: d.mods.rnd, flags, ..Mods::new() };
+                self.emit(Opcode::F2I, m, vec![dst], vec![a]);
+            }
+            (true, true) => {
+                let a = if st == Ty::F64 { self.wide_reg(s)? } else { self.src(s)? };
+                if d.mods.has(Flag::Sat) {
+                    flags.push(Flag::Sat);
+                }
+                let m = Mods { ty: Some(dt), src_ty: Some(st), rnd: d.mods.rnd, flags, ..Mods::new() };
+                self.emit(Opcode::F2F, m, vec![dst], vec![a]);
+            }
+            (false, false) => return self.int_cvt(d, dst, dt, st),
+        }
+        Ok(())
+    }
+
+    fn int_cvt(&mut self, d: &InstData, dst: crate::ori::Reg, dt: Ty, st: Ty) -> R<()> {
+        let s = &d.srcs[0];
+        if d.mods.has(Flag::Sat) && st.bits() == 64 && dt.bits() <= 32 {
+            return self.sat_from64(dst, dt, st, s);
+        }
+        if d.mods.has(Flag::Sat) {
+            if st.bits() != 32 || dt.bits() > 32 {
+                return Err(format!("cvt.sat.{dt}.{st} is not selected yet"));
+            }
+            let a = self.src(s)?;
+            let m = Mods { ty: Some(dt), src_ty: Some(st), flags: vec![Flag::Sat], ..Mods::new() };
+            self.emit(Opcode::I2I, m, vec![dst], vec![a]);
+            return Ok(());
+        }
+        // The source value as 32 bits (low word of a 64-bit source), extended per its type.
+        let (dw, sw) = (dt.bits(), st.bits());
+        if dw == 64 {
+            if sw == 64 {
+                let a = self.wide_reg(s)?;
+                let (lo, hi) = self.halves(&a)?;
+                self.pack_into(dst, lo, hi);
+                return Ok(());
+            }
+            let a = self.ext(s, st)?;
+            let a = self.reg_src(&a)?;
+            let hi = if st.is_signed() {
+                let h = self.t32();
+                let m = Mods { dir: Some(Dir::R), ty: Some(Ty::S32), flags: vec![Flag::HiWord], ..Mods::new() };
+                self.emit(Opcode::SHF, m, vec![h.into()], vec![rz(), imm(31), a.clone()]);
+                r(h)
+            } else {
+                rz()
+            };
+            self.pack_into(dst, a, hi);
+            return Ok(());
+        }
+        let a = if sw == 64 {
+            self.halves(s)?.0
+        } else if sw < dw {
+            self.ext(s, st)?
+        } else {
+            self.src(s)?
+        };
+        if dw >= 32 {
+            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![a]);
+            return Ok(());
+        }
+        // Sub-word destination: as the semantics store it (signed: sign-extended, else masked).
+        if dt.is_signed() {
+            let a = self.reg_src(&a)?;
+            let sel = if dw == 8 { 0x8880 } else { 0x9910 };
+            self.emit(Opcode::PRMT, Mods::new(), vec![dst], vec![a, imm(sel), rz()]);
+        } else {
+            let mask = (1i64 << dw) - 1;
+            self.emit(Opcode::LOP3, Mods::new(), vec![dst], vec![a, imm(mask), rz(), imm(0xc0)]);
+        }
+        let _: Option<Operand> = None;
+        Ok(())
+    }
+}

@@ -1,0 +1,533 @@
+//! Float arithmetic: f32 `FADD/FMUL/FFMA/FMNMX/FSETP`, f64 `DADD/DMUL/DFMA/DSETP`, the MUFU
+//! special functions, and approximate division.
+//!
+//! - `sub a, b` is `FADD a, -b`; `abs`/`neg` are `FADD |a|, -0` / `FADD -a, -0` (as ptxas
+//!   selects them; a NaN comes out canonical), f64 likewise with `DADD`.
+//! - Rounding, `.ftz` and `.sat` carry over as modifiers.
+//! - FADD/FMUL/FFMA read their first source from a register: a commutative operation swaps an
+//!   immediate first source with the second.
+//! - `rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh.approx.f32` → `MUFU.RCP/SQRT/RSQ/EX2/LG2/SIN/COS/
+//!   TANH`. The `.ftz`-less forms keep ptxas's subnormal wrappers where the result is the same
+//!   number in exact arithmetic (`rsqrt`: scale by 2^24 and the result by 2^12; `rcp`/`sqrt`
+//!   likewise); `lg2`/`ex2` are emitted bare (ptxas's `-24`/squaring wrappers change the
+//!   rounding of the model's correctly rounded MUFU). `sin`/`cos`: Ori's `MUFU.SIN/COS` take
+//!   radians (see `ori::semantics`), so no `1/2π` pre-scale is emitted; emitting real SASS
+//!   needs that scale (`FMUL.RZ x, 0.15915494`) — noted for the emitter.
+//! - `div.approx.f32`/`div.full.f32` → `MUFU.RCP` + `FMUL`, with ptxas's guard (a subnormal
+//!   divisor scales both operands by 2^24, selected with FSEL); the result is approximate,
+//!   so checks compare it with a tolerance.
+//! - IEEE `div.{rn,rz,rm,rp}.f32`, `rcp.*.f32` and `sqrt.*.f32` are selected without
+//!   ptxas's slow-path subroutine (`__cuda_sm3x_div_rn_noftz_f32_slowpath`, called with
+//!   `CALL.REL.NOINC` after an FCHK-guarded FFMA fast path): the result is computed in f64
+//!   from a MUFU seed of the operand scaled into [2^-100, 2^100] (two Newton steps, then
+//!   Markstein's correction, which makes the f64 quotient / root correctly rounded), and
+//!   rounded to f32 in the requested mode. That is the correctly rounded f32 result in every
+//!   mode, subnormal results included: f64 has more than 2·24 + 2 bits (double rounding to
+//!   nearest is innocuous), and a quotient or root of f32 values that is not itself an f32
+//!   value lies farther than half an f64 ulp from every f32 value (so directed modes see
+//!   the right side); the property tests check all four modes bit-exactly. Zeros, infinities and NaNs take `a * MUFU.RCP(b)` / `MUFU.SQRT(a)`,
+//!   which are exact for them. Straight-line (no call, no branch), so it predicates like any
+//!   other sequence. Not yet: the `.ftz` forms, and every f64 division / square root /
+//!   reciprocal (ptxas: `MUFU.RCP64H`/`RSQ64H` seeds plus `__cuda_sm20_div_rn_f64_full`
+//!   etc.), which need the f64 slow path for subnormal results.
+
+use super::{R, Sel, neg, not_pt, pt, pt_reg, r};
+use crate::ori::{BoolOp, Cmp, Flag, Imm, InstData, Mods, Mufu, Opcode, Operand, Reg, RegClass, RegUse, Rnd, Ty};
+
+/// An f32 immediate.
+fn f32imm(bits: u32) -> Operand {
+    Operand::Imm(Imm::F32(bits))
+}
+
+/// An f64 immediate.
+fn f64imm(bits: u64) -> Operand {
+    Operand::Imm(Imm::F64(bits))
+}
+
+/// `|x|` of a register operand.
+fn fabs(x: &Operand) -> Operand {
+    match x {
+        Operand::Reg(u) => Operand::Reg(RegUse { abs: true, neg: false, ..*u }),
+        o => o.clone(),
+    }
+}
+
+/// `-0` as an f32 / f64 immediate.
+fn neg_zero(t: Ty) -> Operand {
+    if t == Ty::F64 { Operand::Imm(Imm::F64(1 << 63)) } else { Operand::Imm(Imm::F32(0x8000_0000)) }
+}
+
+/// A float operand negated (register: `-x`; immediate: sign flipped).
+fn fneg(o: Operand, t: Ty) -> Operand {
+    match o {
+        Operand::Imm(Imm::F32(b)) => Operand::Imm(Imm::F32(b ^ 0x8000_0000)),
+        Operand::Imm(Imm::F64(b)) => Operand::Imm(Imm::F64(b ^ (1 << 63))),
+        Operand::Imm(Imm::Int(v)) if t == Ty::F64 => Operand::Imm(Imm::F64(v as u64 ^ (1 << 63))),
+        Operand::Imm(Imm::Int(v)) => Operand::Imm(Imm::F32(v as u32 ^ 0x8000_0000)),
+        o => neg(o),
+    }
+}
+
+/// Float modifiers kept from a PTX instruction.
+fn fmods(d: &InstData, allow_sat: bool) -> Mods {
+    let mut m = Mods { rnd: d.mods.rnd, ..Mods::new() };
+    for f in &d.mods.flags {
+        match f {
+            Flag::Ftz => m.flags.push(Flag::Ftz),
+            Flag::Sat if allow_sat => m.flags.push(Flag::Sat),
+            _ => {}
+        }
+    }
+    m
+}
+
+impl Sel<'_> {
+    /// A float source as its data operand (f64 sources stay 64-bit).
+    fn fsrc(&mut self, o: &Operand, t: Ty) -> R<Operand> {
+        if t == Ty::F64 {
+            return match o {
+                Operand::Imm(_) => Ok(o.clone()),
+                _ => self.wide_reg(o),
+            };
+        }
+        self.src(o)
+    }
+
+    /// A float source that must be a register.
+    fn freg(&mut self, o: &Operand, t: Ty) -> R<Operand> {
+        if t == Ty::F64 {
+            return self.wide_reg(o);
+        }
+        self.reg_src(o)
+    }
+
+    pub(crate) fn sel_float(&mut self, d: &InstData) -> R<()> {
+        use Opcode::*;
+        let t = d.ty().ok_or("no type")?;
+        if t != Ty::F32 && t != Ty::F64 {
+            return self.sel_half(d, t);
+        }
+        if d.mods.has(Flag::Relu) {
+            return Err("`.relu` is not selected yet".into());
+        }
+        let dst = Self::dst(d)?;
+        if d.opcode == Copysign {
+            return self.sel_copysign(d, dst, t);
+        }
+        let s = &d.srcs;
+        let dbl = t == Ty::F64;
+        let (add, mul, fma) = if dbl { (DADD, DMUL, DFMA) } else { (FADD, FMUL, FFMA) };
+        if dbl && (d.mods.has(Flag::Sat) || d.mods.has(Flag::Ftz)) {
+            return Err("f64 with `.sat`/`.ftz`".into());
+        }
+        let m = fmods(d, true);
+        match d.opcode {
+            Add | Sub | Mul => {
+                let a = self.fsrc(&s[0], t)?;
+                let mut b = self.fsrc(&s[1], t)?;
+                if d.opcode == Sub {
+                    b = fneg(b, t);
+                }
+                let op = if d.opcode == Mul { mul } else { add };
+                let (a, b) = match (&a, &b) {
+                    (Operand::Reg(_), _) => (a, b),
+                    (_, Operand::Reg(_)) => (b, a),
+                    _ => (self.freg(&a, t)?, b),
+                };
+                self.emit(op, m, vec![dst], vec![a, b]);
+            }
+            Fma | Mad => {
+                let a = self.fsrc(&s[0], t)?;
+                let b = self.fsrc(&s[1], t)?;
+                let c = self.fsrc(&s[2], t)?;
+                let (a, b) = match (&a, &b) {
+                    (Operand::Reg(_), _) => (a, b),
+                    (_, Operand::Reg(_)) => (b, a),
+                    _ => (self.freg(&a, t)?, b),
+                };
+                self.emit(fma, m, vec![dst], vec![a, b, c]);
+            }
+            Abs | Neg => {
+                let a = self.freg(&s[0], t)?;
+                let a = match (d.opcode, a) {
+                    (Abs, Operand::Reg(u)) => Operand::Reg(crate::ori::RegUse { abs: true, ..u }),
+                    (_, a) => neg(a),
+                };
+                let m = Mods { flags: if d.mods.has(Flag::Ftz) { vec![Flag::Ftz] } else { vec![] }, ..Mods::new() };
+                self.emit(add, m, vec![dst], vec![a, neg_zero(t)]);
+            }
+            Min | Max if !dbl => {
+                let a = self.freg(&s[0], t)?;
+                let b = self.fsrc(&s[1], t)?;
+                let p = if d.opcode == Min { pt() } else { not_pt() };
+                let m = Mods { flags: if d.mods.has(Flag::Ftz) { vec![Flag::Ftz] } else { vec![] }, ..Mods::new() };
+                self.emit(FMNMX, m, vec![dst], vec![a, b, p]);
+            }
+            Min | Max => return self.sel_minmax_f64(d, dst),
+            op => return Err(format!("`{op}.{t}` is not selected yet")),
+        }
+        Ok(())
+    }
+
+    /// `setp` on floats: `FSETP`/`DSETP`.
+    pub(crate) fn sel_fsetp(&mut self, d: &InstData, dst: Reg, c: Cmp, t: Ty) -> R<()> {
+        if t != Ty::F32 && t != Ty::F64 {
+            // f16/bf16 (x2: PTX-stage setp on packed halves compares the low halves).
+            let st = if matches!(t, Ty::BF16 | Ty::BF16x2) { Ty::BF16 } else { Ty::F16 };
+            let a = self.reg_src(&d.srcs[0])?;
+            let b = self.src(&d.srcs[1])?;
+            let mut m = Mods { cmp: Some(c), ty: Some(st), bop: Some(BoolOp::And), ..Mods::new() };
+            if d.mods.has(Flag::Ftz) {
+                m.flags.push(Flag::Ftz);
+            }
+            self.emit(Opcode::HSETP2, m, vec![dst, pt_reg()], vec![a, b, pt()]);
+            return Ok(());
+        }
+        let s = &d.srcs;
+        let a = self.fsrc(&s[0], t)?;
+        let b = self.fsrc(&s[1], t)?;
+        let (a, b, c) = match (&a, &b) {
+            (Operand::Reg(_), _) => (a, b, c),
+            (_, Operand::Reg(_)) => (b, a, super::arith::swap_cmp(c)),
+            _ => (self.freg(&a, t)?, b, c),
+        };
+        let mut m = Mods { cmp: Some(c), bop: Some(BoolOp::And), ..Mods::new() };
+        if d.mods.has(Flag::Ftz) {
+            if t == Ty::F64 {
+                return Err("setp.ftz.f64".into());
+            }
+            m.flags.push(Flag::Ftz);
+        }
+        let op = if t == Ty::F64 { Opcode::DSETP } else { Opcode::FSETP };
+        self.emit(op, m, vec![dst, pt_reg()], vec![a, b, pt()]);
+        Ok(())
+    }
+
+    /// `rcp sqrt rsqrt ex2 lg2 sin cos tanh` (approximate f32 forms) and `testp`.
+    pub(crate) fn sel_float_fn(&mut self, d: &InstData) -> R<()> {
+        use Opcode::*;
+        let t = d.ty().ok_or("no type")?;
+        let dst = Self::dst(d)?;
+        if t != Ty::F32 {
+            return Err(format!("`{}.{t}` is not selected yet", d.opcode));
+        }
+        let exact = d.mods.rnd.is_some() && !d.mods.has(Flag::Approx);
+        if exact {
+            let rnd = d.mods.rnd.unwrap_or(Rnd::Rn);
+            if d.mods.has(Flag::Ftz) {
+                return Err(format!("IEEE `{}.ftz.f32` is not selected yet", d.opcode));
+            }
+            return match d.opcode {
+                Rcp => self.div_rn_f32(dst, f32imm(0x3f80_0000), d.srcs[0].clone(), rnd),
+                Sqrt => self.sqrt_rn_f32(dst, d.srcs[0].clone(), rnd),
+                op => Err(format!("IEEE `{op}.f32` is not selected yet")),
+            };
+        }
+        let ftz = d.mods.has(Flag::Ftz);
+        let func = match d.opcode {
+            Rcp => Mufu::Rcp,
+            Sqrt => Mufu::Sqrt,
+            Rsqrt => Mufu::Rsq,
+            Ex2 => Mufu::Ex2,
+            Lg2 => Mufu::Lg2,
+            Sin => Mufu::Sin,
+            Cos => Mufu::Cos,
+            Tanh => Mufu::Tanh,
+            op => return Err(format!("`{op}.f32` is not selected yet")),
+        };
+        let a = self.src(&d.srcs[0])?;
+        let m = Mods { mufu: Some(func), flags: if ftz { vec![Flag::Ftz] } else { vec![] }, ..Mods::new() };
+        let scale = !ftz && matches!(func, Mufu::Rsq | Mufu::Rcp | Mufu::Sqrt);
+        if !scale {
+            self.emit(MUFU, m, vec![dst], vec![a]);
+            return Ok(());
+        }
+        // ptxas's subnormal wrapper: p = |x| >= 2^-126; if !p, x *= 2^24 and the result is
+        // rescaled (rsqrt: *2^12, rcp: *2^24, sqrt: *2^-12). Done with FSEL, not predication.
+        let a = self.reg_src(&a)?;
+        let (p, xs, x, y) = (self.tp(), self.t32(), self.t32(), self.t32());
+        let abs = match a.clone() {
+            Operand::Reg(u) => Operand::Reg(crate::ori::RegUse { abs: true, ..u }),
+            o => o,
+        };
+        let fm = Mods { cmp: Some(Cmp::Geu), bop: Some(BoolOp::And), ..Mods::new() };
+        self.emit(FSETP, fm, vec![p.into(), pt_reg()], vec![abs, Operand::Imm(Imm::F32(0x0080_0000)), pt()]);
+        self.emit(FMUL, Mods::new(), vec![xs.into()], vec![a.clone(), Operand::Imm(Imm::F32(0x4B80_0000))]);
+        self.emit(FSEL, Mods::new(), vec![x.into()], vec![a, r(xs), r(p)]);
+        self.emit(MUFU, m, vec![y.into()], vec![r(x)]);
+        let k = match func {
+            Mufu::Rsq => 0x4580_0000, // 2^12
+            Mufu::Rcp => 0x4B80_0000, // 2^24
+            _ => 0x3980_0000,         // 2^-12
+        };
+        let ys = self.t32();
+        self.emit(FMUL, Mods::new(), vec![ys.into()], vec![r(y), Operand::Imm(Imm::F32(k))]);
+        self.emit(FSEL, Mods::new(), vec![dst], vec![r(y), r(ys), r(p)]);
+        Ok(())
+    }
+
+    /// `div.approx.f32` / `div.full.f32`: `MUFU.RCP` + `FMUL` (both operands scaled by 2^-2
+    /// when |b| > 2^126, as ptxas guards the reciprocal's range).
+    pub(crate) fn sel_fdiv(&mut self, d: &InstData, t: Ty) -> R<()> {
+        let dst = Self::dst(d)?;
+        if t == Ty::F32 && d.mods.rnd.is_some() && !d.mods.has(Flag::Ftz) {
+            return self.div_rn_f32(dst, d.srcs[0].clone(), d.srcs[1].clone(), d.mods.rnd.unwrap_or(Rnd::Rn));
+        }
+        if t != Ty::F32 || d.mods.rnd.is_some() {
+            return Err(format!(
+                "IEEE `div.{}.{t}` needs ptxas's slow-path subroutine (CALL.REL.NOINC), not selected yet",
+                d.mods.rnd.map_or("", |r| r.name())
+            ));
+        }
+        let mut a = self.reg_src(&d.srcs[0])?;
+        let mut b = self.reg_src(&d.srcs[1])?;
+        let ftz = if d.mods.has(Flag::Ftz) { vec![Flag::Ftz] } else { vec![] };
+        if ftz.is_empty() {
+            // ptxas's guard: a subnormal divisor scales both operands by 2^24 first.
+            let p = self.tp();
+            self.fsetp(p.into(), Cmp::Geu, fabs(&b), f32imm(0x0080_0000), None);
+            let (as_, bs) = (self.t32(), self.t32());
+            self.emit(Opcode::FMUL, Mods::new(), vec![as_.into()], vec![a.clone(), f32imm(0x4b80_0000)]);
+            self.emit(Opcode::FMUL, Mods::new(), vec![bs.into()], vec![b.clone(), f32imm(0x4b80_0000)]);
+            a = r(self.fsel(a, r(as_), p.into()));
+            b = r(self.fsel(b, r(bs), p.into()));
+        }
+        let rc = self.t32();
+        let m = Mods { mufu: Some(Mufu::Rcp), flags: ftz.clone(), ..Mods::new() };
+        self.emit(Opcode::MUFU, m, vec![rc.into()], vec![b]);
+        self.emit(Opcode::FMUL, Mods { flags: ftz, ..Mods::new() }, vec![dst], vec![a, r(rc)]);
+        Ok(())
+    }
+
+    /// `FSETP.cmp.AND p, PT, a, b, q` (q = PT when None).
+    fn fsetp(&mut self, p: Reg, c: Cmp, a: Operand, b: Operand, q: Option<Reg>) {
+        let m = Mods { cmp: Some(c), bop: Some(BoolOp::And), ..Mods::new() };
+        let q = q.map_or_else(pt, r);
+        self.emit(Opcode::FSETP, m, vec![p, pt_reg()], vec![a, b, q]);
+    }
+
+    /// f32 → f64 (exact).
+    fn widen_f64(&mut self, a: Operand) -> Reg {
+        let d = self.vreg(RegClass::R64);
+        let m = Mods { ty: Some(Ty::F64), src_ty: Some(Ty::F32), ..Mods::new() };
+        self.emit(Opcode::F2F, m, vec![d.into()], vec![a]);
+        d.into()
+    }
+
+    /// `p = x is finite and nonzero && q`.
+    fn finite_nonzero(&mut self, x: &Operand, q: Option<Reg>) -> Reg {
+        let (p1, p2) = (self.tp(), self.tp());
+        self.fsetp(p1.into(), Cmp::Gt, fabs(x), f32imm(0), q);
+        self.fsetp(p2.into(), Cmp::Lt, fabs(x), f32imm(0x7f80_0000), Some(p1.into()));
+        p2.into()
+    }
+
+    /// `d = p ? a : b` on f32 values (a moved into a register where needed).
+    fn fsel(&mut self, a: Operand, b: Operand, p: Reg) -> Reg {
+        let a = match a {
+            Operand::Reg(_) => a,
+            o => {
+                let t = self.t32();
+                self.emit(Opcode::MOV, Mods::new(), vec![t.into()], vec![o]);
+                r(t)
+            }
+        };
+        let d = self.t32();
+        self.emit(Opcode::FSEL, Mods::new(), vec![d.into()], vec![a, b, r(p)]);
+        d.into()
+    }
+
+    /// A power-of-two scale `s` (2^64 for |x| < 2^-100, 2^-64 for |x| > 2^100, else 1) that
+    /// keeps a MUFU seed of `x * s` normal; returns (`x * s`, the f64 factor that undoes it
+    /// on the seed: `s` for a reciprocal, `sqrt(s)` for a reciprocal square root).
+    fn seed_scale(&mut self, x: &Operand, sqrt: bool) -> (Reg, Reg) {
+        let (tiny, huge) = (self.tp(), self.tp());
+        self.fsetp(tiny.into(), Cmp::Lt, fabs(x), f32imm(0x0d80_0000), None); // 2^-100
+        self.fsetp(huge.into(), Cmp::Gt, fabs(x), f32imm(0x7180_0000), None); // 2^100
+        let s1 = self.fsel(f32imm(0x1f80_0000), f32imm(0x3f80_0000), huge.into()); // 2^-64 : 1
+        let s = self.fsel(f32imm(0x5f80_0000), r(s1), tiny.into()); // 2^64
+        let xs = self.t32();
+        self.emit(Opcode::FMUL, Mods::new(), vec![xs.into()], vec![x.clone(), r(s)]);
+        let back = if sqrt {
+            let b1 = self.fsel(f32imm(0x2f80_0000), f32imm(0x3f80_0000), huge.into()); // 2^-32
+            self.fsel(f32imm(0x4f80_0000), r(b1), tiny.into()) // 2^32
+        } else {
+            s
+        };
+        let back = self.widen_f64(r(back));
+        (xs.into(), back)
+    }
+
+    /// IEEE `div.{rn,rz,rm,rp}.f32` without a subroutine: the quotient computed in f64 from a
+    /// scaled MUFU.RCP seed (two Newton steps, then Markstein's correction: a correctly
+    /// rounded f64 quotient), rounded once to f32 with the requested mode (exact for every
+    /// f32 operand pair: f64 has more than 2·24+2 bits); zeros, infinities and NaNs take
+    /// `a * MUFU.RCP(b)`, which is exact for them.
+    pub(crate) fn div_rn_f32(&mut self, dst: Reg, a: Operand, b: Operand, rnd: Rnd) -> R<()> {
+        use Opcode::*;
+        let a = self.reg_src(&a)?;
+        let b = self.reg_src(&b)?;
+        let (bs, back) = self.seed_scale(&b, false);
+        let rc = self.t32();
+        self.emit(MUFU, Mods { mufu: Some(Mufu::Rcp), ..Mods::new() }, vec![rc.into()], vec![r(bs)]);
+        // Special operands: a * rcp(b * s) has the right zero/inf/NaN.
+        let sp = self.t32();
+        self.emit(FMUL, Mods::new(), vec![sp.into()], vec![a.clone(), r(rc)]);
+        let (da, db) = (self.widen_f64(a.clone()), self.widen_f64(b.clone()));
+        let y0 = self.widen_f64(r(rc));
+        let mut y = self.vreg(RegClass::R64);
+        self.emit(DMUL, Mods::new(), vec![y.into()], vec![r(y0), r(back)]);
+        for _ in 0..2 {
+            let (e, y2) = (self.vreg(RegClass::R64), self.vreg(RegClass::R64));
+            self.emit(DFMA, Mods::new(), vec![e.into()], vec![neg(r(db)), r(y), f64imm(0x3ff0_0000_0000_0000)]);
+            self.emit(DFMA, Mods::new(), vec![y2.into()], vec![r(y), r(e), r(y)]);
+            y = y2;
+        }
+        let (q, e, q2) = (self.vreg(RegClass::R64), self.vreg(RegClass::R64), self.vreg(RegClass::R64));
+        self.emit(DMUL, Mods::new(), vec![q.into()], vec![r(da), r(y)]);
+        self.emit(DFMA, Mods::new(), vec![e.into()], vec![neg(r(db)), r(q), r(da)]);
+        self.emit(DFMA, Mods::new(), vec![q2.into()], vec![r(y), r(e), r(q)]);
+        let qf = self.t32();
+        let m = Mods { ty: Some(Ty::F32), src_ty: Some(Ty::F64), rnd: Some(rnd), ..Mods::new() };
+        self.emit(F2F, m, vec![qf.into()], vec![r(q2)]);
+        let pa = self.finite_nonzero(&a, None);
+        let ok = self.finite_nonzero(&b, Some(pa));
+        self.emit(FSEL, Mods::new(), vec![dst], vec![r(qf), r(sp), r(ok)]);
+        Ok(())
+    }
+
+    /// IEEE `sqrt.{rn,rz,rm,rp}.f32`: the root computed in f64 from a scaled MUFU.RSQ seed
+    /// (two Newton steps on the reciprocal root, then the correction `s + (a - s²)·y/2`),
+    /// rounded once to f32; zero, negative, infinite and NaN operands take `MUFU.SQRT`, exact
+    /// for them.
+    pub(crate) fn sqrt_rn_f32(&mut self, dst: Reg, a: Operand, rnd: Rnd) -> R<()> {
+        use Opcode::*;
+        let a = self.reg_src(&a)?;
+        let (as_, back) = self.seed_scale(&a, true);
+        let y32 = self.t32();
+        self.emit(MUFU, Mods { mufu: Some(Mufu::Rsq), ..Mods::new() }, vec![y32.into()], vec![r(as_)]);
+        let sp = self.t32();
+        self.emit(MUFU, Mods { mufu: Some(Mufu::Sqrt), ..Mods::new() }, vec![sp.into()], vec![a.clone()]);
+        let da = self.widen_f64(a.clone());
+        let y0 = self.widen_f64(r(y32));
+        let mut y = self.vreg(RegClass::R64);
+        self.emit(DMUL, Mods::new(), vec![y.into()], vec![r(y0), r(back)]);
+        for _ in 0..2 {
+            // y += y * (0.5 - 0.5 * a * y * y)
+            let (u, v, e, y2) = (
+                self.vreg(RegClass::R64),
+                self.vreg(RegClass::R64),
+                self.vreg(RegClass::R64),
+                self.vreg(RegClass::R64),
+            );
+            self.emit(DMUL, Mods::new(), vec![u.into()], vec![r(y), r(y)]);
+            self.emit(DMUL, Mods::new(), vec![v.into()], vec![r(da), r(u)]);
+            self.emit(
+                DFMA,
+                Mods::new(),
+                vec![e.into()],
+                vec![r(v), f64imm(0xbfe0_0000_0000_0000), f64imm(0x3fe0_0000_0000_0000)],
+            );
+            self.emit(DFMA, Mods::new(), vec![y2.into()], vec![r(y), r(e), r(y)]);
+            y = y2;
+        }
+        let (s0, h, e, s1) =
+            (self.vreg(RegClass::R64), self.vreg(RegClass::R64), self.vreg(RegClass::R64), self.vreg(RegClass::R64));
+        self.emit(DMUL, Mods::new(), vec![s0.into()], vec![r(da), r(y)]);
+        self.emit(DMUL, Mods::new(), vec![h.into()], vec![r(y), f64imm(0x3fe0_0000_0000_0000)]);
+        self.emit(DFMA, Mods::new(), vec![e.into()], vec![neg(r(s0)), r(s0), r(da)]);
+        self.emit(DFMA, Mods::new(), vec![s1.into()], vec![r(e), r(h), r(s0)]);
+        let qf = self.t32();
+        let m = Mods { ty: Some(Ty::F32), src_ty: Some(Ty::F64), rnd: Some(rnd), ..Mods::new() };
+        self.emit(F2F, m, vec![qf.into()], vec![r(s1)]);
+        let (p1, ok) = (self.tp(), self.tp());
+        self.fsetp(p1.into(), Cmp::Gt, a.clone(), f32imm(0), None);
+        self.fsetp(ok.into(), Cmp::Lt, a, f32imm(0x7f80_0000), Some(p1.into()));
+        self.emit(FSEL, Mods::new(), vec![dst], vec![r(qf), r(sp), r(ok)]);
+        Ok(())
+    }
+
+    /// f16/bf16 arithmetic (scalar in the low half, or packed x2): `HADD2`/`HMUL2`/`HFMA2`/
+    /// `HMNMX2` typed with the PTX type; `neg`/`abs` are sign-bit logic (`LOP3`), as the
+    /// semantics flip or clear the sign of every half, NaNs included.
+    fn sel_half(&mut self, d: &InstData, t: Ty) -> R<()> {
+        use Opcode::*;
+        let dst = Self::dst(d)?;
+        let s = &d.srcs;
+        let sign: i64 = match t {
+            Ty::F16x2 | Ty::BF16x2 => 0x8000_8000,
+            _ => 0x8000,
+        };
+        let keep = |mods: &Mods, relu: bool| {
+            let mut m = Mods { ty: Some(t), rnd: mods.rnd, ..Mods::new() };
+            for f in &mods.flags {
+                if matches!(f, Flag::Ftz | Flag::Sat) || (relu && *f == Flag::Relu) {
+                    m.flags.push(*f);
+                }
+            }
+            m
+        };
+        let hneg = |o: Operand| match o {
+            Operand::Imm(i) => Operand::Imm(Imm::Int((i.bits() as i64) ^ sign)),
+            o => neg(o),
+        };
+        match d.opcode {
+            Add | Sub | Mul => {
+                if d.mods.has(Flag::Relu) {
+                    return Err(format!("`{}.relu.{t}`", d.opcode));
+                }
+                let a = self.src(&s[0])?;
+                let mut b = self.src(&s[1])?;
+                if d.opcode == Sub {
+                    b = hneg(b);
+                }
+                let (a, b) = match (&a, &b) {
+                    (Operand::Reg(_), _) => (a, b),
+                    (_, Operand::Reg(_)) => (b, a),
+                    _ => (self.reg_src(&a)?, b),
+                };
+                let op = if d.opcode == Mul { HMUL2 } else { HADD2 };
+                self.emit(op, keep(&d.mods, false), vec![dst], vec![a, b]);
+            }
+            Fma | Mad => {
+                let a = self.src(&s[0])?;
+                let b = self.src(&s[1])?;
+                let c = self.src(&s[2])?;
+                let (a, b) = match (&a, &b) {
+                    (Operand::Reg(_), _) => (a, b),
+                    (_, Operand::Reg(_)) => (b, a),
+                    _ => (self.reg_src(&a)?, b),
+                };
+                self.emit(HFMA2, keep(&d.mods, true), vec![dst], vec![a, b, c]);
+            }
+            Min | Max => {
+                if d.mods.has(Flag::Relu) {
+                    return Err(format!("`{}.relu.{t}`", d.opcode));
+                }
+                let a = self.reg_src(&s[0])?;
+                let b = self.src(&s[1])?;
+                let p = if d.opcode == Min { pt() } else { not_pt() };
+                let mut m = Mods { ty: Some(t), ..Mods::new() };
+                if d.mods.has(Flag::Ftz) {
+                    m.flags.push(Flag::Ftz);
+                }
+                self.emit(HMNMX2, m, vec![dst], vec![a, b, p]);
+            }
+            Neg | Abs => {
+                if d.mods.has(Flag::Ftz) {
+                    return Err(format!("`{}.ftz.{t}`", d.opcode));
+                }
+                let a = self.src(&s[0])?;
+                let (lut, mask) = if d.opcode == Neg { (0x3c, sign) } else { (0x30, sign) };
+                self.emit(
+                    LOP3,
+                    Mods::new(),
+                    vec![dst],
+                    vec![a, Operand::Imm(Imm::Int(mask)), super::rz(), Operand::Imm(Imm::Int(lut))],
+                );
+            }
+            op => return Err(format!("`{op}.{t}` is not selected yet")),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,130 @@
+//! Loads and stores by state space, kernel parameters, and addresses.
+//!
+//! - `ld`/`st` global → `LDG`/`STG` (64-bit address register, as the PTX-stage memory
+//!   reference had it), shared → `LDS`/`STS`, local → `LDL`/`STL`, generic → `LD`/`ST`. The
+//!   memory reference (base register, symbol, offset) is kept: a shared symbol's offset and
+//!   the global/local bases are resolved by the later stages.
+//! - `ld.param` of a kernel at a constant offset → `LDC[.64] d, c[0x0][0x210 + offset]`
+//!   (sm_90's parameter base); a parameter address in a register is not selected.
+//! - `ld.const` keeps a const-space `LD` for now (ptxas: `LDC c[0x3][..]`, which needs the
+//!   user bank's layout).
+//! - A stored immediate is moved into a register first (stores read registers only).
+//! - `mova` of a shared variable is its offset in the module's shared layout
+//!   ([`super::shared_layout`]); `cvta`/`cvta.to` of global addresses are copies (the global
+//!   window is the identity); shared/local windows are not selected.
+
+use super::{R, SM90_PARAM_BASE, Sel, imm};
+use crate::ori::{CBank, Flag, InstData, Mods, Opcode, Operand, RegClass, Space, SubOp, Ty};
+
+impl Sel<'_> {
+    pub(crate) fn sel_mem(&mut self, d: &InstData) -> R<()> {
+        let t = d.ty().ok_or("memory access without a type")?;
+        let Some(Operand::Mem(m)) = d.srcs.first() else { return Err("no memory operand".into()) };
+        if t.bits() > 64 || d.dsts.len() > 1 {
+            return Err(format!("{}-bit / vector accesses are not selected yet", t.bits()));
+        }
+        let load = d.opcode == Opcode::Ld;
+        if m.space == Space::Param {
+            if !load {
+                return Err("st.param in a kernel is not selected".into());
+            }
+            if m.sym.is_some() {
+                return Err("a parameter read through a symbol is not selected yet".into());
+            }
+            // A parameter address in a register (its param-space offset) indexes the bank.
+            let index = match m.base {
+                None => None,
+                Some(b) if self.class(b) == RegClass::R64 => match self.halves(&Operand::reg(b))?.0 {
+                    Operand::Reg(u) => Some(u.reg),
+                    _ => None,
+                },
+                Some(b) => Some(b),
+            };
+            let dst = Self::dst(d)?;
+            let cb = CBank { bank: 0, index, offset: SM90_PARAM_BASE + m.offset as i32 };
+            let ty = match t.bits() {
+                64 => Some(Ty::U64),
+                8 => Some(Ty::U8),
+                16 => Some(Ty::U16),
+                _ => None,
+            };
+            self.emit(Opcode::LDC, Mods { ty, ..Mods::new() }, vec![dst], vec![Operand::CBank(cb)]);
+            if t.bits() < 32 && t.is_signed() {
+                // LDC of a sub-word is zero-extended here; a signed load sign-extends.
+                let sel = if t.bits() == 8 { 0x8880 } else { 0x9910 };
+                self.emit(Opcode::PRMT, Mods::new(), vec![dst], vec![Operand::reg(dst), imm(sel), super::rz()]);
+            }
+            return Ok(());
+        }
+        let (ld, st) = match m.space {
+            Space::Global => (Opcode::LDG, Opcode::STG),
+            Space::Shared => (Opcode::LDS, Opcode::STS),
+            Space::Local => (Opcode::LDL, Opcode::STL),
+            Space::Generic | Space::Const => (Opcode::LD, Opcode::ST),
+            Space::Param => unreachable!("handled above"),
+        };
+        let mut mods = Mods { ty: d.mods.ty, ..Mods::new() };
+        if d.mods.has(Flag::Volatile) && matches!(ld, Opcode::LDG | Opcode::LD) {
+            mods.flags.push(Flag::Volatile);
+        }
+        if let Some(b) = m.base
+            && !b.is_zero()
+            && !matches!(self.class(b), RegClass::R32 | RegClass::R64)
+        {
+            return Err("address register of an unexpected class".into());
+        }
+        if load {
+            let dst = Self::dst(d)?;
+            self.emit(ld, mods, vec![dst], vec![Operand::Mem(m.clone())]);
+        } else {
+            if st == Opcode::ST && m.space == Space::Const {
+                return Err("a store to const space".into());
+            }
+            let v = &d.srcs[1];
+            let v = if t.bits() == 64 { self.wide_reg(v)? } else { self.reg_src(v)? };
+            self.emit(st, mods, vec![], vec![Operand::Mem(m.clone()), v]);
+        }
+        Ok(())
+    }
+
+    /// `mova`, `cvta`, `cvta.to`.
+    pub(crate) fn sel_addr(&mut self, d: &InstData) -> R<()> {
+        let dst = Self::dst(d)?;
+        let t = d.ty().ok_or("no type")?;
+        match d.opcode {
+            Opcode::Mova => {
+                let Some(Operand::Mem(m)) = d.srcs.first() else { return Err("mova without a memory operand".into()) };
+                if m.space != Space::Shared || m.base.is_some() {
+                    return Err(format!("the address of a {} variable is not selected yet", m.space.name()));
+                }
+                let sym = m.sym.as_deref().ok_or("mova without a symbol")?;
+                let off = self.shared_offset(sym).ok_or_else(|| format!("unknown shared variable `{sym}`"))?;
+                let v = off + m.offset;
+                if t.bits() == 64 {
+                    self.pack_into(dst, imm(v & 0xffff_ffff), imm(v >> 32));
+                } else {
+                    self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![imm(v)]);
+                }
+                Ok(())
+            }
+            _ => {
+                if d.mods.sub != Some(SubOp::SpGlobal) {
+                    return Err(format!("`{}` of a non-global space is not selected yet", d.opcode));
+                }
+                self.copy(dst, &d.srcs[0], t)
+            }
+        }
+    }
+
+    /// `dst = src` for any width.
+    pub(crate) fn copy(&mut self, dst: crate::ori::Reg, src: &Operand, t: Ty) -> R<()> {
+        if t.bits() == 64 {
+            let (lo, hi) = self.halves(src)?;
+            self.pack_into(dst, lo, hi);
+        } else {
+            let a = self.src(src)?;
+            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![a]);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,220 @@
+//! Translation validation of instruction selection on the corpus.
+//!
+//! For every sm_90 CUDA kernel and every hand-written kernel that lowers and runs in the Ori
+//! interpreter, instruction selection (`lower::isel::select_module`, arch 90) runs as one
+//! custom phase of `interp::validate` (the interpreter before and after, outputs compared byte
+//! for byte), the selected module passes the verifier, every function is marked `sass` and
+//! holds only SASS-stage opcodes (plus `phi`) and virtual registers (plus RZ/PT and the
+//! prologue's R1). Kernels whose outputs differ only where the selection uses an
+//! approximate unit (MUFU-based division, special functions) are accepted when every output
+//! matches within the launch spec's tolerance, and counted separately.
+//!
+//! Report: `cargo test --test isel_corpus -- --nocapture` prints kernels selected and
+//! validated / attempted, and every kernel that fails with the reason.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use interp::launch::{LaunchSpec, compare};
+use interp::validate::{FailureKind, ValidateOptions, validate};
+use interp::{ExecConfig, run_ori_with};
+use ptxas_rs::lower::isel::{SelectPass, select_module};
+use ptxas_rs::lower::lower_source;
+use ptxas_rs::opt::{Pipeline, PipelineOptions, PipelinePhase};
+use ptxas_rs::ori::{Module, Opcode, Reg, Stage, verify_module};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// (ptx, spec) of every sm_90 CUDA kernel and every hand-written kernel.
+fn kernels() -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    for (sub, suffix) in [("cuda", ".sm_90.ptx"), ("ptx", ".ptx")] {
+        let mut dirs: Vec<PathBuf> =
+            std::fs::read_dir(corpus().join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+        dirs.sort();
+        for d in dirs {
+            let stem = d.file_name().unwrap().to_string_lossy().into_owned();
+            let ptx = d.join(format!("{stem}{suffix}"));
+            let spec = d.join(format!("{stem}.run.toml"));
+            if ptx.exists() && spec.exists() {
+                out.push((ptx, spec));
+            }
+        }
+    }
+    out
+}
+
+/// Kernels selected completely and validated (exactly or within the spec's tolerance),
+/// measured when the selection landed; a regression fails.
+const MIN_SELECTED: usize = 65;
+
+/// The SASS-stage shape of a selected module: every function `sass`, not `allocated`, only
+/// SASS-stage opcodes (and phi), only virtual registers besides RZ/PT and a kernel's R1.
+fn check_sass_shape(m: &Module) -> Result<(), String> {
+    for f in &m.functions {
+        if !f.sass || f.allocated {
+            return Err(format!("@{}: sass={} allocated={}", f.name, f.sass, f.allocated));
+        }
+        for (_, i) in f.inst_order() {
+            let d = &f.insts[i];
+            if d.opcode.info().stage == Stage::Ptx {
+                return Err(format!("@{}: PTX-stage opcode `{}` left", f.name, d.opcode));
+            }
+            for reg in d.dsts.iter().copied().chain(d.uses()) {
+                if let Reg::Phys(p) = reg
+                    && !p.is_zero()
+                    && !(p.file == ptxas_rs::ori::RegFile::R && p.index == 1 && p.count == 1)
+                {
+                    return Err(format!("@{}: physical register {p}", f.name));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn selection_preserves_results_on_the_corpus() {
+    let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
+    let pipeline =
+        Pipeline::custom(vec![PipelinePhase::custom("InstructionSelection", Arc::new(SelectPass { arch: 90 }))]);
+    let opts = ValidateOptions { pipeline: PipelineOptions { opt_level: 3, verify: true, ..Default::default() }, exec };
+    let (mut attempted, mut exact, mut tolerant) = (0, 0, 0);
+    let mut fails: Vec<String> = Vec::new();
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for (ptx, spec_path) in kernels() {
+        let name = ptx.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(module) = lower_source(&std::fs::read_to_string(&ptx).unwrap()) else { continue };
+        let spec = LaunchSpec::from_path(&spec_path).unwrap();
+        if run_ori_with(&module, &spec.kernel, &spec, &opts.exec).is_err() {
+            continue; // the interpreter cannot run the input: nothing to compare with
+        }
+        attempted += 1;
+        let mut selected = module.clone();
+        if let Err(e) = select_module(&mut selected, 90) {
+            let key = e.message.split(": ").last().unwrap_or("").to_string();
+            *reasons.entry(key).or_default() += 1;
+            fails.push(format!("{name}: not selected: {e}"));
+            continue;
+        }
+        verify_module(&selected).unwrap_or_else(|e| panic!("{name}: the verifier rejects the selection:\n{e}"));
+        check_sass_shape(&selected).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let v = validate(&module, &spec.kernel, &spec, &pipeline, &opts).unwrap();
+        match v.failure {
+            None => exact += 1,
+            Some(f) => {
+                // Accept a difference within the spec's tolerance (approximate units).
+                let within = matches!(f.kind, FailureKind::OutputsDiffer { .. }) && {
+                    let a = run_ori_with(&module, &spec.kernel, &spec, &opts.exec).unwrap();
+                    let b = run_ori_with(&selected, &spec.kernel, &spec, &opts.exec).unwrap();
+                    spec.outputs().all(|buf| {
+                        compare(buf, a.get(buf.name()).unwrap_or(&[]), b.get(buf.name()).unwrap_or(&[])).is_ok()
+                    })
+                };
+                if within {
+                    tolerant += 1;
+                    println!("  within the spec tolerance (approximate units): {name}");
+                } else {
+                    *reasons.entry("results differ".into()).or_default() += 1;
+                    fails.push(format!(
+                        "{name}: {:?}\n{}",
+                        f.kind,
+                        f.ir_diff.lines().take(40).collect::<Vec<_>>().join("\n")
+                    ));
+                }
+            }
+        }
+    }
+    let selected = exact + tolerant;
+    println!(
+        "isel sm_90: selected and validated {selected} / {attempted} kernels ({exact} bit-exact, {tolerant} within the spec tolerance)"
+    );
+    println!("failure reasons (kernels):");
+    for (k, n) in &reasons {
+        println!("  {n:3} {k}");
+    }
+    for f in &fails {
+        println!("  FAIL {f}");
+    }
+    assert!(
+        !fails.iter().any(|f| !f.contains("not selected")),
+        "translation validation failures:\n{}",
+        fails.iter().filter(|f| !f.contains("not selected")).cloned().collect::<Vec<_>>().join("\n")
+    );
+    assert!(selected >= MIN_SELECTED, "only {selected} kernels selected (expected at least {MIN_SELECTED})");
+    let _ = Opcode::EXIT;
+}
+
+/// Prints the lowered and the selected Ori of the corpus kernels whose path contains `$K`:
+/// `K=f32_arith cargo test --test isel_corpus dump -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn dump() {
+    let k = std::env::var("K").unwrap_or_default();
+    for (ptx, _) in kernels() {
+        if ptx.to_string_lossy().contains(&k) {
+            let m = lower_source(&std::fs::read_to_string(&ptx).unwrap()).unwrap();
+            println!("{m}");
+            let mut s = m.clone();
+            match select_module(&mut s, 90) {
+                Ok(()) => println!("{s}"),
+                Err(e) => println!("not selected: {e}"),
+            }
+        }
+    }
+}
+
+/// Only sm_90 is selected; another arch is a clean error, not a panic or a silent sm_90
+/// selection.
+#[test]
+fn other_archs_are_refused() {
+    let text = std::fs::read_to_string(corpus().join("cuda/f32_arith/f32_arith.sm_90.ptx")).unwrap();
+    let mut m = lower_source(&text).unwrap();
+    let before = m.clone();
+    let e = select_module(&mut m, 80).unwrap_err();
+    assert!(e.message.contains("sm_90 only"), "{e}");
+    assert_eq!(m, before, "a refused selection leaves the module unchanged");
+}
+
+/// Selection never panics: on every lowered corpus file of every arch it either selects a
+/// verifier-clean SASS-stage module or returns an error that names the function and the
+/// instruction.
+#[test]
+fn every_corpus_file_selects_or_fails_cleanly() {
+    let mut files = Vec::new();
+    for sub in ["cuda", "ptx"] {
+        for d in std::fs::read_dir(corpus().join(sub)).unwrap() {
+            let d = d.unwrap().path();
+            if !d.is_dir() {
+                continue;
+            }
+            for f in std::fs::read_dir(&d).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "ptx") {
+                    files.push(f);
+                }
+            }
+        }
+    }
+    files.sort();
+    let (mut selected, mut refused) = (0, 0);
+    for f in &files {
+        let Ok(mut m) = lower_source(&std::fs::read_to_string(f).unwrap()) else { continue };
+        match select_module(&mut m, 90) {
+            Ok(()) => {
+                verify_module(&m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+                check_sass_shape(&m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+                selected += 1;
+            }
+            Err(e) => {
+                assert!(e.function.is_some() && e.message.contains('`'), "{}: unlocated error {e}", f.display());
+                refused += 1;
+            }
+        }
+    }
+    println!("selected {selected}, refused {refused} of {} PTX files", files.len());
+    assert!(selected > 0);
+}
