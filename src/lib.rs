@@ -15,3 +15,4 @@ pub mod opt;
 pub mod ori;
 pub mod ptx;
 pub mod sass;
+pub mod sched;
