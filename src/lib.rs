@@ -16,3 +16,4 @@ pub mod ori;
 pub mod ptx;
 pub mod regalloc;
 pub mod sass;
+pub mod sched;

@@ -16,6 +16,7 @@
 pub mod bits;
 pub mod control;
 pub mod form;
+pub mod from_ori;
 pub mod operand;
 pub mod sm90;
 

@@ -1,0 +1,920 @@
+//! Emission: an allocated SASS-stage Ori function to sm_90 instruction words.
+//!
+//! Each Ori instruction becomes exactly one SASS instruction, spelled as nvdisasm prints it and
+//! read back by [`Tables::parse`] — so every word is one our decoder/printer (checked against
+//! nvdisasm on the corpus) prints back to the same text. Modifier suffixes are looked up in the
+//! arch's modifier table by their *set* of tokens (`I2F.F64.U32`, `F2I.FTZ.U32.TRUNC.NTZ`), so
+//! the token order nvdisasm uses never has to be guessed. Immediates are spelled in every way a
+//! slot may print them (hex, signed hex, f32, f64-high) and the one the form accepts is kept;
+//! their exact bits are then restored (a NaN payload survives).
+//!
+//! Layout: blocks in the function's layout order, instruction `i` at byte `16 * i`; branch and
+//! `BSSY` targets are the first instruction of the target block (SASS stores them relative to the
+//! next instruction). Two additions to the Ori instructions, both required by the sm_90 ABI:
+//! a function with global or generic memory accesses gets `ULDC.64 URk, c[0x0][0x208]` (the
+//! global memory descriptor, `desc[URk]` on every such access; `URk` is the lowest even uniform
+//! pair the function does not use) as its first instruction, or right after the `R1` prologue
+//! (`MOV R1, c[0x0][0x28]`, emitted as ptxas does, `LDC R1, c[0x0][0x28]`: a `MOV` from a
+//! constant bank becomes `LDC`); and the code ends with the tail ptxas places — a `BRA` to itself
+//! and `NOP`s up to a multiple of 128 bytes. Control words come from [`crate::sched`]
+//! ([`Recipe::O0`] by default).
+//!
+//! Not supported (clear errors): `CALL`/`RET` (they need the module's layout and a
+//! return-address register convention), `phi`, unresolved symbols in memory operands, 64-bit
+//! `MOV`, `IMAD.HI` with a non-zero addend (sm_90's `IMAD.HI` adds a 64-bit addend), opcodes or
+//! modifier combinations the sm_90 tables have no form for.
+//!
+//! Invariants: never panics on any input; every error names the Ori instruction; the words
+//! decode with [`Tables::decode`] to the instructions in [`Emitted::insts`].
+
+use super::operand::{f32_text, f64hi_text, signed_hex};
+use super::{Control, Instruction, Tables, Value};
+use crate::ori::{
+    self, BoolOp, Cmp, Flag, Function, Half, InstData, Opcode, Operand, Reg, RegFile, Rnd, SpecialReg, Ty,
+};
+use crate::sched::{self, Recipe};
+
+/// Byte offset of the global memory descriptor in constant bank 0 (sm_90).
+const DESC_OFFSET: u32 = 0x208;
+
+/// What emission produced: the code and the facts the cubin's EIATTRs need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Emitted {
+    /// The instruction words, little-endian, 16 bytes each, tail included.
+    pub code: Vec<u8>,
+    /// The instructions, control bits assigned (`insts[i]` is at byte `16 * i`).
+    pub insts: Vec<Instruction>,
+    /// Index of the first tail instruction (the `BRA` to itself).
+    pub tail: usize,
+    /// Byte offsets of every `EXIT` (`EIATTR_EXIT_INSTR_OFFSETS`).
+    pub exit_offsets: Vec<u32>,
+    /// Byte offsets of every `S2R`/`S2UR` reading `SR_CTAID.X/Y/Z`.
+    pub ctaid_offsets: Vec<u32>,
+    /// Which of `%ctaid.x/y/z` the code reads (`EIATTR_CTAIDZ_USED` on older archs).
+    pub ctaid_used: [bool; 3],
+    /// Barriers used: highest `BAR` id + 1, 0 without `BAR` (`EIATTR_NUM_BARRIERS`).
+    pub num_barriers: u32,
+    /// Byte offsets of `WARPSYNC` instructions (warp-synchronous code,
+    /// `EIATTR_COOP_GROUP_INSTR_OFFSETS` candidates).
+    pub warpsync_offsets: Vec<u32>,
+    /// Highest general register written or read + 1 (tuples counted); `ptxas -v` and
+    /// `EIATTR_REGCOUNT` report this + 2 on sm_90 (notes §4.4).
+    pub gprs: u32,
+    /// The uniform pair holding the global memory descriptor, when one was loaded.
+    pub desc_ur: Option<u8>,
+    /// Byte offset of every Ori block, in layout order.
+    pub block_offsets: Vec<(ori::Block, u32)>,
+}
+
+/// Options of [`emit_function_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// The control-word recipe.
+    pub recipe: Recipe,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions { recipe: Recipe::O0 }
+    }
+}
+
+/// Why emission failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmitError {
+    /// The function is not in the state emission needs.
+    #[error("@{function}: {why}")]
+    Function {
+        /// Function name.
+        function: String,
+        /// Reason.
+        why: String,
+    },
+    /// One instruction cannot be emitted.
+    #[error("@{function}: `{inst}`: {why}")]
+    Inst {
+        /// Function name.
+        function: String,
+        /// The Ori instruction, printed.
+        inst: String,
+        /// Reason.
+        why: String,
+    },
+}
+
+/// Emits `f` for `arch` (90) with the default options.
+pub fn emit_function(f: &Function, arch: u32) -> Result<Emitted, EmitError> {
+    emit_function_with(f, arch, &EmitOptions::default())
+}
+
+/// Emits `f` for `arch` (90).
+pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result<Emitted, EmitError> {
+    let ferr = |why: String| EmitError::Function { function: f.name.clone(), why };
+    let tables = match arch {
+        90 => super::tables_for("sm_90").ok_or_else(|| ferr("no sm_90 tables".into()))?,
+        a => return Err(ferr(format!("emission supports sm_90 only, not sm_{a}"))),
+    };
+    if !f.sass {
+        return Err(ferr("the function is not SASS-stage (`sass` not set)".into()));
+    }
+    if !f.allocated {
+        return Err(ferr("the function is not register-allocated (`allocated` not set)".into()));
+    }
+    // Layout: the Ori instructions in order, and where the descriptor load goes.
+    let order: Vec<(ori::Block, ori::Inst)> = f.inst_order().collect();
+    let needs_desc =
+        order.iter().any(|(_, i)| matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST));
+    let desc_ur = if needs_desc {
+        Some(free_ur_pair(f).ok_or_else(|| ferr("no free uniform register pair for the memory descriptor".into()))?)
+    } else {
+        None
+    };
+    let prologue = order.first().is_some_and(|(_, i)| is_r1_prologue(&f.insts[*i]));
+    let desc_at = usize::from(prologue);
+    let index_of = |k: usize| if desc_ur.is_some() && k >= desc_at { k + 1 } else { k };
+    let mut block_offsets = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (k, (b, _)) in order.iter().enumerate() {
+        if seen.insert(*b) {
+            block_offsets.push((*b, 16 * index_of(k) as u32));
+        }
+    }
+    // Empty blocks sit at the next instruction.
+    let mut next = 16 * index_of(order.len()) as u32;
+    let mut all_offsets = Vec::new();
+    for &b in f.layout.iter().rev() {
+        if let Some(&(_, off)) = block_offsets.iter().find(|(x, _)| *x == b) {
+            next = off;
+        }
+        all_offsets.push((b, next));
+    }
+    all_offsets.reverse();
+    let target_of = |b: ori::Block| all_offsets.iter().find(|(x, _)| *x == b).map(|&(_, o)| o);
+
+    let mut insts = Vec::new();
+    let emit_desc = |insts: &mut Vec<Instruction>| -> Result<(), EmitError> {
+        if let Some(k) = desc_ur {
+            let text = format!("ULDC.64 UR{k}, c[0x0][{DESC_OFFSET:#x}]");
+            let i = tables.parse(&text, 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?;
+            insts.push(i);
+        }
+        Ok(())
+    };
+    for (k, (_, id)) in order.iter().enumerate() {
+        if k == desc_at {
+            emit_desc(&mut insts)?;
+        }
+        let d = &f.insts[*id];
+        let addr = 16 * insts.len() as u64;
+        let cx = Cx { f, d, tables, desc: desc_ur, target_of: &target_of };
+        let inst = cx.lower(addr).map_err(|why| EmitError::Inst {
+            function: f.name.clone(),
+            inst: ori::print::inst_to_string(f, d),
+            why,
+        })?;
+        insts.push(inst);
+    }
+    if order.len() == desc_at {
+        emit_desc(&mut insts)?;
+    }
+    // Tail: BRA to itself, NOPs up to 128 bytes.
+    let tail = insts.len();
+    let addr = 16 * tail as u64;
+    insts.push(tables.parse(&format!("BRA {addr:#x}"), addr).map_err(|e| ferr(e.to_string()))?);
+    while insts.len() % 8 != 0 {
+        insts.push(tables.parse("NOP", 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?);
+    }
+    sched::assign(&mut insts, tail, opts.recipe);
+    let mut code = Vec::with_capacity(16 * insts.len());
+    for (k, i) in insts.iter().enumerate() {
+        let w = tables.encode(i).map_err(|e| ferr(format!("instruction {k}: {e}")))?;
+        code.extend_from_slice(&w.to_le_bytes());
+    }
+    let facts = facts(tables, &insts[..tail]);
+    Ok(Emitted {
+        code,
+        tail,
+        exit_offsets: facts.exits,
+        ctaid_offsets: facts.ctaid_offsets,
+        ctaid_used: facts.ctaid_used,
+        num_barriers: facts.barriers,
+        warpsync_offsets: facts.warpsyncs,
+        gprs: gprs_of(f),
+        desc_ur,
+        block_offsets: all_offsets,
+        insts,
+    })
+}
+
+struct Facts {
+    exits: Vec<u32>,
+    ctaid_offsets: Vec<u32>,
+    ctaid_used: [bool; 3],
+    barriers: u32,
+    warpsyncs: Vec<u32>,
+}
+
+fn facts(tables: &Tables, body: &[Instruction]) -> Facts {
+    let mut out =
+        Facts { exits: vec![], ctaid_offsets: vec![], ctaid_used: [false; 3], barriers: 0, warpsyncs: vec![] };
+    for (k, i) in body.iter().enumerate() {
+        let off = 16 * k as u32;
+        match i.form.base {
+            "EXIT" => out.exits.push(off),
+            "WARPSYNC" => out.warpsyncs.push(off),
+            "BAR" => {
+                if let Some(Value::Imm(id)) = i.operands.first().map(|o| o.value) {
+                    out.barriers = out.barriers.max(id as u32 + 1);
+                }
+            }
+            "S2R" | "S2UR" => {
+                for o in &i.operands {
+                    if let Value::Sr(s) = o.value
+                        && let Some((_, name)) = tables.sregs.iter().find(|(n, _)| *n == s)
+                        && let Some(axis) = name.strip_prefix("SR_CTAID.")
+                    {
+                        out.ctaid_offsets.push(off);
+                        if let Some(a) = "XYZ".find(axis) {
+                            out.ctaid_used[a] = true;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Highest general register `f` names + 1 (tuples counted in full).
+fn gprs_of(f: &Function) -> u32 {
+    let mut n = 0u32;
+    let mut see = |r: Reg| {
+        if let Reg::Phys(p) = r
+            && p.file == RegFile::R
+            && !p.is_zero()
+        {
+            n = n.max(u32::from(p.index) + u32::from(p.count));
+        }
+    };
+    for (_, i) in f.inst_order() {
+        let d = &f.insts[i];
+        d.dsts.iter().copied().for_each(&mut see);
+        d.uses().for_each(&mut see);
+    }
+    n
+}
+
+fn is_r1_prologue(d: &InstData) -> bool {
+    d.opcode == Opcode::MOV
+        && d.dsts.first().is_some_and(|r| matches!(r, Reg::Phys(p) if p.file == RegFile::R && p.index == 1))
+        && matches!(d.srcs.first(), Some(Operand::CBank(c)) if c.bank == 0 && c.offset == 0x28 && c.index.is_none())
+}
+
+/// The lowest even uniform register pair `f` never names.
+fn free_ur_pair(f: &Function) -> Option<u8> {
+    let mut used = [false; 64];
+    let mut mark = |r: Reg| {
+        if let Reg::Phys(p) = r
+            && p.file == RegFile::UR
+        {
+            for k in 0..u16::from(p.count) {
+                if let Some(u) = used.get_mut(usize::from(p.index + k)) {
+                    *u = true;
+                }
+            }
+        }
+    };
+    for (_, i) in f.inst_order() {
+        let d = &f.insts[i];
+        d.dsts.iter().copied().for_each(&mut mark);
+        d.uses().for_each(&mut mark);
+    }
+    // ptxas's choice is UR4; take it when free.
+    std::iter::once(4u8).chain((0..62).step_by(2)).find(|&k| !used[k as usize] && !used[k as usize + 1])
+}
+
+/// The context of one instruction's lowering.
+struct Cx<'a> {
+    f: &'a Function,
+    d: &'a InstData,
+    tables: &'static Tables,
+    desc: Option<u8>,
+    target_of: &'a dyn Fn(ori::Block) -> Option<u32>,
+}
+
+type R<T> = Result<T, String>;
+
+/// An operand's possible spellings (the form decides which one it prints).
+type Alts = Vec<String>;
+
+fn one(s: impl Into<String>) -> Alts {
+    vec![s.into()]
+}
+
+impl Cx<'_> {
+    fn lower(&self, addr: u64) -> R<Instruction> {
+        let (mnemonics, ops) = self.shape(addr)?;
+        let guard = self.guard()?;
+        // Every combination of the operands' spellings, every mnemonic candidate.
+        let mut combos: Vec<Vec<String>> = vec![Vec::new()];
+        for alts in &ops {
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    alts.iter().map(move |a| {
+                        let mut c = c.clone();
+                        c.push(a.clone());
+                        c
+                    })
+                })
+                .collect();
+        }
+        let mut last = String::new();
+        for mn in &mnemonics {
+            for c in &combos {
+                let text = format!("{guard}{mn}{}{}", if c.is_empty() { "" } else { " " }, c.join(", "));
+                match self.tables.parse(&text, addr) {
+                    Ok(mut inst) => {
+                        self.restore_imm_bits(&mut inst);
+                        inst.control = Control::default();
+                        return Ok(inst);
+                    }
+                    Err(e) => last = e.why,
+                }
+            }
+        }
+        let first = combos.first().map(|c| c.join(", ")).unwrap_or_default();
+        Err(format!("no sm_90 form for `{} {first}` ({last})", mnemonics.join("|")))
+    }
+
+    /// Puts the exact immediate bits back (a float immediate spelled in decimal may not read
+    /// back to the same bits, e.g. a NaN payload).
+    fn restore_imm_bits(&self, inst: &mut Instruction) {
+        let imms: Vec<u64> = self
+            .d
+            .srcs
+            .iter()
+            .filter_map(|o| match o {
+                Operand::Imm(i) => Some(i.bits()),
+                _ => None,
+            })
+            .collect();
+        let [bits] = imms[..] else { return };
+        let floaty =
+            matches!(self.d.srcs.iter().find(|o| matches!(o, Operand::Imm(_))), Some(Operand::Imm(ori::Imm::F32(_))));
+        if !floaty {
+            return;
+        }
+        let slots: Vec<usize> = inst
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.value, Value::Imm(_)))
+            .map(|(k, _)| k)
+            .collect();
+        if let [k] = slots[..]
+            && let Some(o) = inst.operands.get_mut(k)
+        {
+            let keep = o.value;
+            o.value = Value::Imm(bits & 0xffff_ffff);
+            if self.tables.encode(inst).is_err() {
+                inst.operands[k].value = keep;
+            }
+        }
+    }
+
+    fn guard(&self) -> R<String> {
+        let Some(g) = self.d.guard else { return Ok(String::new()) };
+        let p = self.phys(g.reg)?;
+        let name = p.to_string();
+        if p.is_zero() && !g.not {
+            return Ok(String::new());
+        }
+        Ok(format!("@{}{name} ", if g.not { "!" } else { "" }))
+    }
+
+    fn phys(&self, r: Reg) -> R<ori::PhysReg> {
+        match r {
+            Reg::Phys(p) => Ok(p),
+            Reg::Virt(_) => {
+                Err(format!("virtual register {} in an allocated function", ori::print::reg_to_string(self.f, r)))
+            }
+        }
+    }
+
+    /// The first register of a destination.
+    fn dst(&self, n: usize) -> R<String> {
+        let r = *self.d.dsts.get(n).ok_or_else(|| format!("missing destination {n}"))?;
+        Ok(base_name(self.phys(r)?))
+    }
+
+    fn src(&self, n: usize) -> R<Alts> {
+        let o = self.d.srcs.get(n).ok_or_else(|| format!("missing source {n}"))?;
+        self.operand(o)
+    }
+
+    fn operand(&self, o: &Operand) -> R<Alts> {
+        Ok(match o {
+            Operand::Reg(u) => {
+                let p = self.phys(u.reg)?;
+                let mut t = base_name(p);
+                if u.abs {
+                    t = format!("|{t}|");
+                }
+                if u.neg {
+                    t = format!("-{t}");
+                }
+                if u.not {
+                    t = if p.file.is_pred() { format!("!{t}") } else { format!("~{t}") };
+                }
+                one(t)
+            }
+            Operand::Imm(i) => {
+                let b = i.bits();
+                let lo = b as u32;
+                let mut v = vec![format!("{lo:#x}"), signed_hex(i64::from(lo as i32)), f32_text(lo)];
+                match i {
+                    ori::Imm::F64(x) if x & 0xffff_ffff == 0 => v.insert(0, f64hi_text((x >> 32) as u32)),
+                    ori::Imm::F64(_) => {
+                        return Err("f64 immediate with non-zero low word (SASS keeps only the high word)".into());
+                    }
+                    ori::Imm::F32(_) => v.rotate_right(1),
+                    ori::Imm::Int(_) => {}
+                }
+                v
+            }
+            Operand::CBank(c) => {
+                let off = u32::try_from(c.offset).map_err(|_| "negative constant-bank offset".to_string())?;
+                match c.index {
+                    // An indexed form prints a zero offset as the index register (`c[0x0][RZ]`).
+                    None => vec![format!("c[{:#x}][{off:#x}]", c.bank), format!("c[{:#x}][RZ]", c.bank)]
+                        .into_iter()
+                        .take(if off == 0 { 2 } else { 1 })
+                        .collect(),
+                    Some(r) => {
+                        let p = base_name(self.phys(r)?);
+                        if off == 0 {
+                            one(format!("c[{:#x}][{p}]", c.bank))
+                        } else {
+                            one(format!("c[{:#x}][{p}+{off:#x}]", c.bank))
+                        }
+                    }
+                }
+            }
+            Operand::SReg(s) => one(sreg_name(*s)?),
+            Operand::Block(b) => {
+                let t = (self.target_of)(*b).ok_or("branch to a block outside the layout")?;
+                one(format!("{t:#x}"))
+            }
+            Operand::Mem(_) => return Err("memory operand in a value position".into()),
+            Operand::Func(n) => return Err(format!("function reference @{n} (calls are not supported yet)")),
+        })
+    }
+
+    fn mem(&self, n: usize, global: bool) -> R<Alts> {
+        let Some(Operand::Mem(m)) = self.d.srcs.get(n) else { return Err("missing memory operand".into()) };
+        if let Some(s) = &m.sym {
+            return Err(format!("unresolved symbol `${s}` in a memory operand"));
+        }
+        let mut reg = String::new();
+        if let Some(b) = m.base {
+            let p = self.phys(b)?;
+            reg.push_str(&base_name(p));
+            if global {
+                if p.count != 2 {
+                    return Err("a global/generic address register must be 64-bit (a pair)".into());
+                }
+                reg.push_str(".64");
+            }
+        }
+        // nvdisasm spells a negative offset after a register `R1+-0x8`; accept `R1-0x8` too.
+        let inners: Vec<String> = if reg.is_empty() {
+            vec![format!("{:#x}", m.offset), signed_hex(m.offset)]
+        } else if m.offset == 0 {
+            vec![reg]
+        } else if m.offset < 0 {
+            vec![format!("{reg}+{}", signed_hex(m.offset)), format!("{reg}-{:#x}", m.offset.unsigned_abs())]
+        } else {
+            vec![format!("{reg}+{:#x}", m.offset)]
+        };
+        Ok(if global {
+            let k = self.desc.ok_or("no descriptor register")?;
+            inners.iter().map(|i| format!("desc[UR{k}][{i}]")).collect()
+        } else {
+            inners.iter().map(|i| format!("[{i}]")).collect()
+        })
+    }
+
+    /// The mnemonic spelled from `base` and a set of modifier tokens, via the modifier table.
+    fn spell(&self, base: &str, tokens: &[&str]) -> R<Vec<String>> {
+        let mut want: Vec<&str> = tokens.iter().copied().filter(|t| !t.is_empty()).collect();
+        want.sort_unstable();
+        let mut out = Vec::new();
+        for form in self.tables.forms.iter().filter(|f| f.base == base) {
+            for e in self.tables.mods.iter().filter(|e| e.key == form.key) {
+                let mut have: Vec<&str> = e.suffix.split('.').filter(|t| !t.is_empty()).collect();
+                have.sort_unstable();
+                let s = format!("{base}{}", e.suffix);
+                if have == want && !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(format!("sm_90 has no {base} with modifiers {{{}}}", want.join(" ")));
+        }
+        Ok(out)
+    }
+
+    fn ty(&self) -> Option<Ty> {
+        self.d.ty()
+    }
+
+    /// Mnemonic candidates and operand spellings.
+    fn shape(&self, addr: u64) -> R<(Vec<String>, Vec<Alts>)> {
+        let d = self.d;
+        let m = &d.mods;
+        let dst = |n| self.dst(n).map(one);
+        let s = |n| self.src(n);
+        let rnd = |r: Option<Rnd>| -> &'static str {
+            match r.map(Rnd::direction) {
+                Some(Rnd::Rz) => "RZ",
+                Some(Rnd::Rm) => "RM",
+                Some(Rnd::Rp) => "RP",
+                _ => "",
+            }
+        };
+        let ftz = if m.has(Flag::Ftz) { "FTZ" } else { "" };
+        let sat = if m.has(Flag::Sat) { "SAT" } else { "" };
+        let _ = addr;
+        Ok(match d.opcode {
+            Opcode::MOV => {
+                self.single_word(0)?;
+                // sm_90 has no MOV from a constant bank in use (ptxas loads with LDC, also the
+                // stack pointer: `LDC R1, c[0x0][0x28]`).
+                let base = if matches!(d.srcs.first(), Some(Operand::CBank(_))) { "LDC" } else { "MOV" };
+                (vec![base.into()], vec![dst(0)?, s(0)?])
+            }
+            Opcode::S2R => (vec!["S2R".into()], vec![dst(0)?, s(0)?]),
+            Opcode::S2UR => (vec!["S2UR".into()], vec![dst(0)?, s(0)?]),
+            Opcode::IADD3 | Opcode::UIADD3 => {
+                let b = if d.opcode == Opcode::IADD3 { "IADD3" } else { "UIADD3" };
+                // The sum commutes: an immediate or constant goes to B, the slot that takes one.
+                let (x, y) = match (d.srcs.get(1), d.srcs.get(2)) {
+                    (Some(Operand::Reg(_)), Some(Operand::Imm(_) | Operand::CBank(_))) => (2, 1),
+                    _ => (1, 2),
+                };
+                (vec![b.into()], vec![dst(0)?, s(0)?, s(x)?, s(y)?])
+            }
+            Opcode::IMAD => {
+                let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
+                if self.ty().is_some_and(|t| t.bits() != 32) {
+                    return Err("IMAD takes 32-bit operands".into());
+                }
+                let (half, alias) = match m.half {
+                    None | Some(Half::Lo) => ("", true),
+                    Some(Half::Hi) => {
+                        let zero = match d.srcs.get(2) {
+                            Some(Operand::Reg(r)) => r.reg.is_zero() && !r.neg,
+                            Some(Operand::Imm(i)) => i.bits() as u32 == 0,
+                            _ => false,
+                        };
+                        if !zero {
+                            return Err("IMAD.HI with a non-zero addend (sm_90's IMAD.HI adds a 64-bit addend)".into());
+                        }
+                        ("HI", false)
+                    }
+                    Some(Half::Wide) => ("WIDE", false),
+                };
+                let mut mn = self.spell("IMAD", &[half, u])?;
+                if alias {
+                    // The low word does not depend on signedness: either spelling will do.
+                    let other = if u.is_empty() { "U32" } else { "" };
+                    mn.extend(self.spell("IMAD", &[other]).unwrap_or_default());
+                    let plain = mn.clone();
+                    for a in [".MOV", ".IADD", ".SHL"] {
+                        mn.extend(plain.iter().map(|x| x.replacen("IMAD", &format!("IMAD{a}"), 1)));
+                    }
+                }
+                (mn, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
+            Opcode::LOP3 | Opcode::ULOP3 => {
+                let (b, pt) = if d.opcode == Opcode::LOP3 { ("LOP3.LUT", "!PT") } else { ("ULOP3.LUT", "!UPT") };
+                // SASS LOP3 has no source inversion: fold `~x` into the table.
+                let Some(Operand::Imm(lut)) = d.srcs.get(3) else {
+                    return Err("LOP3 without an immediate table".into());
+                };
+                let mut lut = lut.bits() as u8;
+                let mut ops = vec![dst(0)?];
+                for j in 0..3 {
+                    match d.srcs.get(j) {
+                        Some(Operand::Reg(u)) if u.not => {
+                            let flip = 1u8 << (2 - j);
+                            lut = (0..8u8).fold(0, |acc, i| acc | (((lut >> (i ^ flip)) & 1) << i));
+                            ops.push(self.operand(&Operand::Reg(ori::RegUse { not: false, ..*u }))?);
+                        }
+                        _ => ops.push(s(j)?),
+                    }
+                }
+                // Only B may be an immediate or constant: swap B and C (and the table's bits).
+                if !matches!(d.srcs.get(2), Some(Operand::Reg(_))) && matches!(d.srcs.get(1), Some(Operand::Reg(_))) {
+                    ops.swap(2, 3);
+                    lut = (0..8u8).fold(0, |acc, i| {
+                        let j = (i & 4) | ((i & 1) << 1) | ((i >> 1) & 1);
+                        acc | (((lut >> j) & 1) << i)
+                    });
+                }
+                ops.push(one(format!("{lut:#x}")));
+                ops.push(one(pt));
+                (vec![b.into()], ops)
+            }
+            Opcode::SHF | Opcode::USHF => {
+                let base = if d.opcode == Opcode::SHF { "SHF" } else { "USHF" };
+                let dir = match m.dir {
+                    Some(ori::Dir::L) => "L",
+                    Some(ori::Dir::R) => "R",
+                    None => return Err("SHF without a direction".into()),
+                };
+                let ty = match self.ty() {
+                    Some(Ty::S32) => "S32",
+                    Some(Ty::U32 | Ty::B32) => "U32",
+                    Some(Ty::S64) => "S64",
+                    Some(Ty::U64 | Ty::B64) => "U64",
+                    t => return Err(format!("SHF type {t:?}")),
+                };
+                let hi = if m.has(Flag::HiWord) { "HI" } else { "" };
+                (self.spell(base, &[dir, ty, hi])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
+            Opcode::ISETP | Opcode::UISETP | Opcode::FSETP | Opcode::DSETP => {
+                let base = match d.opcode {
+                    Opcode::ISETP => "ISETP",
+                    Opcode::UISETP => "UISETP",
+                    Opcode::FSETP => "FSETP",
+                    _ => "DSETP",
+                };
+                let int = matches!(d.opcode, Opcode::ISETP | Opcode::UISETP);
+                let cmp = m.cmp.ok_or("no comparison")?;
+                let unsigned_ty = int && self.ty().is_some_and(|t| !t.is_signed());
+                let (c, u) = match (cmp, int) {
+                    (Cmp::Eq, _) => ("EQ", unsigned_ty),
+                    (Cmp::Ne, _) => ("NE", unsigned_ty),
+                    (Cmp::Lt, _) => ("LT", unsigned_ty),
+                    (Cmp::Le, _) => ("LE", unsigned_ty),
+                    (Cmp::Gt, _) => ("GT", unsigned_ty),
+                    (Cmp::Ge, _) => ("GE", unsigned_ty),
+                    (Cmp::Lo, true) => ("LT", true),
+                    (Cmp::Ls, true) => ("LE", true),
+                    (Cmp::Hi, true) => ("GT", true),
+                    (Cmp::Hs, true) => ("GE", true),
+                    (Cmp::Equ, false) => ("EQU", false),
+                    (Cmp::Neu, false) => ("NEU", false),
+                    (Cmp::Ltu, false) => ("LTU", false),
+                    (Cmp::Leu, false) => ("LEU", false),
+                    (Cmp::Gtu, false) => ("GTU", false),
+                    (Cmp::Geu, false) => ("GEU", false),
+                    (Cmp::Num, false) => ("NUM", false),
+                    (Cmp::Nan, false) => ("NAN", false),
+                    (c, _) => return Err(format!("comparison `{c}` on {base}")),
+                };
+                if int && self.ty().is_some_and(|t| t.bits() != 32) {
+                    return Err(format!("{base} on a {}-bit type", self.ty().map_or(0, Ty::bits)));
+                }
+                let bop = match m.bop.unwrap_or(BoolOp::And) {
+                    BoolOp::And => "AND",
+                    BoolOp::Or => "OR",
+                    BoolOp::Xor => "XOR",
+                };
+                let f = if d.opcode == Opcode::FSETP { ftz } else { "" };
+                let toks = [c, if u { "U32" } else { "" }, bop, f];
+                (self.spell(base, &toks)?, vec![dst(0)?, dst(1)?, s(0)?, s(1)?, s(2)?])
+            }
+            Opcode::FADD | Opcode::FMUL | Opcode::FFMA => {
+                let base = match d.opcode {
+                    Opcode::FADD => "FADD",
+                    Opcode::FMUL => "FMUL",
+                    _ => "FFMA",
+                };
+                let mut ops = vec![dst(0)?, s(0)?, s(1)?];
+                if d.opcode == Opcode::FFMA {
+                    ops.push(s(2)?);
+                }
+                (self.spell(base, &[ftz, sat, rnd(m.rnd)])?, ops)
+            }
+            Opcode::DADD | Opcode::DMUL | Opcode::DFMA => {
+                let base = match d.opcode {
+                    Opcode::DADD => "DADD",
+                    Opcode::DMUL => "DMUL",
+                    _ => "DFMA",
+                };
+                let mut ops = vec![dst(0)?, s(0)?, s(1)?];
+                if d.opcode == Opcode::DFMA {
+                    ops.push(s(2)?);
+                }
+                (self.spell(base, &[rnd(m.rnd)])?, ops)
+            }
+            Opcode::FMNMX => (self.spell("FMNMX", &[ftz])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::IMNMX => {
+                let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
+                (self.spell("VIMNMX", &[u])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
+            Opcode::SEL => (vec!["SEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::FSEL => (vec!["FSEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::USEL => (vec!["USEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::PLOP3 | Opcode::UPLOP3 => {
+                let b = if d.opcode == Opcode::PLOP3 { "PLOP3.LUT" } else { "UPLOP3.LUT" };
+                (vec![b.into()], vec![dst(0)?, dst(1)?, s(0)?, s(1)?, s(2)?, s(3)?, s(4)?])
+            }
+            Opcode::IABS => (vec!["IABS".into()], vec![dst(0)?, s(0)?]),
+            Opcode::POPC => (vec!["POPC".into()], vec![dst(0)?, s(0)?]),
+            Opcode::BREV => (vec!["BREV".into()], vec![dst(0)?, s(0)?]),
+            Opcode::FLO => {
+                let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
+                (self.spell("FLO", &[u])?, vec![dst(0)?, s(0)?])
+            }
+            Opcode::PRMT => (vec!["PRMT".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::I2F | Opcode::F2I | Opcode::F2F | Opcode::I2I => {
+                let dt = self.ty().ok_or("conversion without a destination type")?;
+                let st = m.src_ty.ok_or("conversion without a source type")?;
+                let tname = |t: Ty| -> R<&'static str> {
+                    Ok(match t {
+                        Ty::F16 => "F16",
+                        Ty::F32 => "F32",
+                        Ty::F64 => "F64",
+                        Ty::BF16 => "BF16",
+                        Ty::U8 => "U8",
+                        Ty::S8 => "S8",
+                        Ty::U16 => "U16",
+                        Ty::S16 => "S16",
+                        Ty::U32 | Ty::B32 => "U32",
+                        Ty::S32 => "S32",
+                        Ty::U64 | Ty::B64 => "U64",
+                        Ty::S64 => "S64",
+                        t => return Err(format!("conversion type {t}")),
+                    })
+                };
+                let (dn, sn) = (tname(dt)?, tname(st)?);
+                let toks: Vec<&str> = match d.opcode {
+                    Opcode::I2F => {
+                        vec![if dn == "F32" { "" } else { dn }, if sn == "S32" { "" } else { sn }, rnd(m.rnd)]
+                    }
+                    Opcode::F2I => {
+                        let r = match m.rnd {
+                            Some(Rnd::Rzi | Rnd::Rz) => "TRUNC",
+                            Some(Rnd::Rmi | Rnd::Rm) => "FLOOR",
+                            Some(Rnd::Rpi | Rnd::Rp) => "CEIL",
+                            _ => "",
+                        };
+                        // ptxas spells `.NTZ` on every F2I to a 32-bit or narrower integer from f16/f32.
+                        let ntz = if dt.bits() <= 32 && st != Ty::F64 { "NTZ" } else { "" };
+                        vec![if dn == "S32" { "" } else { dn }, if sn == "F32" { "" } else { sn }, r, ftz, ntz]
+                    }
+                    Opcode::F2F => {
+                        if m.rnd.is_some_and(Rnd::is_integral) {
+                            return Err("F2F with integral rounding (FRND) is not supported".into());
+                        }
+                        vec![dn, sn, rnd(m.rnd), ftz, sat]
+                    }
+                    _ => vec![dn, sn, sat],
+                };
+                let base = match d.opcode {
+                    Opcode::I2F => "I2F",
+                    Opcode::F2I => "F2I",
+                    Opcode::F2F => "F2F",
+                    _ => "I2I",
+                };
+                // A token set loses order, which matters here: the destination type comes first.
+                let ordered = |v: Vec<String>| -> R<Vec<String>> {
+                    let keep: Vec<String> = v
+                        .into_iter()
+                        .filter(|m| {
+                            let t: Vec<&str> = m.split('.').collect();
+                            match (t.iter().position(|x| *x == dn), t.iter().position(|x| *x == sn)) {
+                                (Some(a), Some(b)) => a <= b,
+                                _ => true,
+                            }
+                        })
+                        .collect();
+                    if keep.is_empty() { Err(format!("sm_90 has no {base}.{dn}.{sn}")) } else { Ok(keep) }
+                };
+                let spelled = self.spell(base, &toks).and_then(ordered).or_else(|e| {
+                    // 32-bit integer to f32: sm_86+ I2FP (what ptxas selects; fixed latency).
+                    if d.opcode == Opcode::I2F && dn == "F32" && matches!(sn, "S32" | "U32") {
+                        self.spell("I2FP", &["F32", sn, rnd(m.rnd)])
+                    } else {
+                        Err(e)
+                    }
+                })?;
+                (spelled, vec![dst(0)?, s(0)?])
+            }
+            Opcode::MUFU => {
+                let f = match m.mufu.ok_or("MUFU without a function")? {
+                    ori::Mufu::Rcp => "RCP",
+                    ori::Mufu::Rsq => "RSQ",
+                    ori::Mufu::Sqrt => "SQRT",
+                    ori::Mufu::Sin => "SIN",
+                    ori::Mufu::Cos => "COS",
+                    ori::Mufu::Ex2 => "EX2",
+                    ori::Mufu::Lg2 => "LG2",
+                    ori::Mufu::Tanh => "TANH",
+                };
+                (self.spell("MUFU", &[f, ftz])?, vec![dst(0)?, s(0)?])
+            }
+            Opcode::LDG | Opcode::LD => {
+                let base = if d.opcode == Opcode::LDG { "LDG" } else { "LD" };
+                let vol = m.has(Flag::Volatile);
+                let mut toks = vec!["E", size_tok(self.ty())?];
+                if vol {
+                    toks.extend(["STRONG", "SYS"]);
+                }
+                (self.spell(base, &toks)?, vec![dst(0)?, self.mem(0, true)?])
+            }
+            Opcode::STG | Opcode::ST => {
+                let base = if d.opcode == Opcode::STG { "STG" } else { "ST" };
+                let mut toks = vec!["E", store_size_tok(self.ty())?];
+                if m.has(Flag::Volatile) {
+                    toks.extend(["STRONG", "SYS"]);
+                }
+                (self.spell(base, &toks)?, vec![self.mem(0, true)?, s(1)?])
+            }
+            Opcode::LDS | Opcode::LDL => {
+                let base = if d.opcode == Opcode::LDS { "LDS" } else { "LDL" };
+                (self.spell(base, &[size_tok(self.ty())?])?, vec![dst(0)?, self.mem(0, false)?])
+            }
+            Opcode::STS | Opcode::STL => {
+                let base = if d.opcode == Opcode::STS { "STS" } else { "STL" };
+                (self.spell(base, &[store_size_tok(self.ty())?])?, vec![self.mem(0, false)?, s(1)?])
+            }
+            Opcode::LDC | Opcode::ULDC => {
+                let base = if d.opcode == Opcode::LDC { "LDC" } else { "ULDC" };
+                (self.spell(base, &[size_tok(self.ty())?])?, vec![dst(0)?, s(0)?])
+            }
+            Opcode::UMOV => (vec!["UMOV".into()], vec![dst(0)?, s(0)?]),
+            Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
+            Opcode::EXIT => (vec!["EXIT".into()], vec![]),
+            Opcode::NOP => (vec!["NOP".into()], vec![]),
+            Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
+            Opcode::MEMBAR => (vec!["MEMBAR.SC.GPU".into()], vec![]),
+            Opcode::BSSY => (vec!["BSSY".into()], vec![dst(0)?, s(0)?]),
+            Opcode::BSYNC => (vec!["BSYNC".into()], vec![s(0)?]),
+            Opcode::WARPSYNC => match d.srcs.first() {
+                Some(Operand::Imm(i)) if i.bits() as u32 == u32::MAX => (vec!["WARPSYNC.ALL".into()], vec![]),
+                _ => (vec!["WARPSYNC".into()], vec![s(0)?]),
+            },
+            Opcode::CALL | Opcode::RET => {
+                return Err("CALL/RET need the module layout and a return-address register: not supported yet".into());
+            }
+            op => return Err(format!("`{op}` is not a SASS-stage opcode emission handles")),
+        })
+    }
+
+    fn single_word(&self, n: usize) -> R<()> {
+        let r = *self.d.dsts.get(n).ok_or("missing destination")?;
+        match self.phys(r)? {
+            p if p.count == 1 => Ok(()),
+            _ => Err("a 64-bit MOV has no single sm_90 instruction".into()),
+        }
+    }
+}
+
+/// The register naming a tuple (its first register).
+fn base_name(p: ori::PhysReg) -> String {
+    ori::PhysReg { count: 1, ..p }.to_string()
+}
+
+fn sreg_name(s: SpecialReg) -> R<String> {
+    Ok(match s {
+        SpecialReg::NtidX
+        | SpecialReg::NtidY
+        | SpecialReg::NtidZ
+        | SpecialReg::NctaidX
+        | SpecialReg::NctaidY
+        | SpecialReg::NctaidZ => {
+            return Err(format!("{} is read from constant bank 0 on sm_90, not a special register", s.name()));
+        }
+        s => s.name().to_string(),
+    })
+}
+
+/// Size token of a load (`U8`, `S16`, ``, `64`, `128`).
+fn size_tok(t: Option<Ty>) -> R<&'static str> {
+    Ok(match t {
+        Some(Ty::U8 | Ty::B8) => "U8",
+        Some(Ty::S8) => "S8",
+        Some(Ty::U16 | Ty::B16 | Ty::F16 | Ty::BF16) => "U16",
+        Some(Ty::S16) => "S16",
+        None | Some(Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 | Ty::BF16x2) => "",
+        Some(Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64) => "64",
+        Some(Ty::B128) => "128",
+        Some(Ty::Pred) => return Err("a memory access of a predicate".into()),
+    })
+}
+
+/// Size token of a store (stores have no sign: `U8`, `U16`).
+fn store_size_tok(t: Option<Ty>) -> R<&'static str> {
+    Ok(match size_tok(t)? {
+        "S8" => "U8",
+        "S16" => "U16",
+        s => s,
+    })
+}

@@ -1,0 +1,112 @@
+//! What the scheduler needs to know about one SASS instruction: whether its results arrive
+//! through a scoreboard (variable latency), whether it may read its register sources after
+//! issue (so a read scoreboard must protect them), and whether it transfers control.
+//!
+//! The classes are keyed on the mnemonic base (and, where it matters, the modifier suffix) and
+//! come from measured ptxas 13.0.88 sm_90 output (`shared/notes/digest-backend.md` §2.2, and
+//! the -O0 control words of the whole corpus: every instruction in [`Class::VarResult`] carries
+//! `W0:R1`, every one in [`Class::LateRead`] `R1`, everything else neither).
+//!
+//! Invariant: classification is total — every instruction gets exactly one [`Class`]; bases
+//! not listed are fixed latency.
+
+use crate::sass::Instruction;
+
+/// The scheduling class of an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Fixed latency: results are ready a known number of cycles after issue.
+    Fixed,
+    /// Variable latency with results (loads, S2R, MUFU, conversions, ...): the results are
+    /// announced through a write scoreboard, and the sources may be read late.
+    VarResult,
+    /// No register result but sources read after issue (stores, reductions, barriers).
+    LateRead,
+}
+
+/// Bases whose results come through a scoreboard on sm_90.
+const VAR_RESULT: &[&str] = &[
+    "ATOM",
+    "ATOMG",
+    "ATOMS",
+    "BREV",
+    "F2F",
+    "F2I",
+    "FCHK",
+    "FLO",
+    "FRND",
+    "I2F",
+    "LD",
+    "LDC",
+    "LDG",
+    "LDGDEPBAR",
+    "LDGSTS",
+    "LDL",
+    "LDS",
+    "LDSM",
+    "MATCH",
+    "MUFU",
+    "POPC",
+    "QSPC",
+    "REDUX",
+    "S2R",
+    "S2UR",
+    "SHFL",
+    "SYNCS",
+];
+
+/// Bases without register results that read their sources late.
+const LATE_READ: &[&str] = &["ARRIVES", "BAR", "MEMBAR", "RED", "REDG", "ST", "STG", "STL", "STS", "UBLKCP"];
+
+/// Bases that transfer control or synchronise the warp.
+const CONTROL: &[&str] = &["BRA", "BRX", "JMP", "JMX", "EXIT", "CALL", "RET", "BSYNC", "BREAK", "WARPSYNC", "KILL"];
+
+/// The class of `inst`.
+pub fn class(inst: &Instruction) -> Class {
+    use crate::sass::Value;
+    match inst.form.base {
+        // BMOV R, B reads a convergence barrier through a scoreboard; BMOV B, R writes one
+        // from a register read late.
+        "BMOV" if matches!(inst.operands.first().map(|o| o.value), Some(Value::R(_))) => Class::VarResult,
+        "BMOV" => Class::LateRead,
+        b => class_of(b),
+    }
+}
+
+/// Whether `inst` never executes (guard `!PT`: the `@!PT LDS RZ, [RZ]` fillers ptxas places).
+pub fn never_executes(inst: &Instruction) -> bool {
+    use crate::sass::Value;
+    inst.guard.not && matches!(inst.guard.value, Value::P(7) | Value::Up(7))
+}
+
+/// The class of a mnemonic base.
+pub fn class_of(base: &str) -> Class {
+    if VAR_RESULT.contains(&base) {
+        Class::VarResult
+    } else if LATE_READ.contains(&base) {
+        Class::LateRead
+    } else {
+        Class::Fixed
+    }
+}
+
+/// Whether `base` transfers control (branch, call, return, exit) or waits for other lanes.
+pub fn is_control(base: &str) -> bool {
+    CONTROL.contains(&base)
+}
+
+/// Whether `inst` is `BRA` to itself (the loop ptxas places after a kernel's code).
+pub fn is_self_branch(inst: &Instruction) -> bool {
+    use crate::sass::Value;
+    inst.form.base == "BRA" && inst.operands.iter().any(|o| o.value == Value::Target(-16))
+}
+
+/// Where the padding tail of a decoded `.text` starts: the last `BRA` to itself when only
+/// `NOP`s follow it; `insts.len()` when there is none.
+pub fn tail_start(insts: &[Instruction]) -> usize {
+    let mut i = insts.len();
+    while i > 0 && insts[i - 1].form.base == "NOP" {
+        i -= 1;
+    }
+    if i > 0 && is_self_branch(&insts[i - 1]) { i - 1 } else { insts.len() }
+}

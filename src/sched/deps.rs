@@ -1,0 +1,187 @@
+//! Which registers a SASS instruction reads and writes — the dataflow the scheduler protects.
+//!
+//! The model is deliberately conservative: when a width is uncertain it takes the wider tuple
+//! (an extra register read or written only adds a wait or a stall, never removes one).
+//!
+//! Destinations, in printing order: the leading predicates (`SHFL PT, R3, ...`,
+//! `ATOMG PT, R0, ...`), then the first operand when it is a general or uniform register and
+//! the base has a register result, then the predicates right after it (`IADD3 R0, P0, PT, ...`,
+//! `LOP3 R0, P1, ...`). Exceptions: compare/predicate-logic bases write exactly their first two
+//! predicates (`FCHK` its first), `VOTE`/`VOTEU` write the register and the first predicate,
+//! `R2P` writes every predicate, and stores, branches and barriers write nothing. Every other
+//! operand, the guard, the registers of memory addresses (`Ra`, `Ra+1` for `.64`, the uniform
+//! offset and the `desc[URd]` pair) and constant-bank index registers are reads.
+//!
+//! Widths: an operand of a `.64` / 64-bit-typed instruction (`.64`, `.U64`, `.S64`, `.F64`,
+//! `.WIDE`, `.HI` on IMAD, `DADD`/`DMUL`/`DFMA`/`DSETP`) is taken as a pair, `.128` as a quad.
+//!
+//! Invariant: total — every instruction yields an [`Effects`]; `RZ`, `URZ`, `PT`, `UPT` never
+//! appear in it.
+
+use crate::sass::{Instruction, Value};
+
+/// A register the scheduler tracks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Loc {
+    /// R0–R254.
+    R(u8),
+    /// UR0–UR62.
+    Ur(u8),
+    /// P0–P6.
+    P(u8),
+    /// UP0–UP6.
+    Up(u8),
+}
+
+impl Loc {
+    /// A dense index (0..336) for tables.
+    pub fn index(self) -> usize {
+        match self {
+            Loc::R(n) => n as usize,
+            Loc::Ur(n) => 256 + n as usize,
+            Loc::P(n) => 320 + n as usize,
+            Loc::Up(n) => 328 + n as usize,
+        }
+    }
+    /// Whether this is a predicate.
+    pub fn is_pred(self) -> bool {
+        matches!(self, Loc::P(_) | Loc::Up(_))
+    }
+}
+
+/// Number of distinct [`Loc::index`] values.
+pub const LOCS: usize = 336;
+
+/// The registers an instruction reads and writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// Registers read (the guard included).
+    pub reads: Vec<Loc>,
+    /// Registers written.
+    pub writes: Vec<Loc>,
+}
+
+/// Bases without any register or predicate result.
+const NO_RESULT: &[&str] = &[
+    "ST",
+    "STG",
+    "STS",
+    "STL",
+    "RED",
+    "REDG",
+    "BRA",
+    "BRX",
+    "JMP",
+    "JMX",
+    "EXIT",
+    "CALL",
+    "RET",
+    "BSSY",
+    "BSYNC",
+    "BREAK",
+    "WARPSYNC",
+    "NOP",
+    "BAR",
+    "MEMBAR",
+    "FENCE",
+    "ERRBAR",
+    "CGAERRBAR",
+    "DEPBAR",
+    "YIELD",
+    "NANOSLEEP",
+    "CCTL",
+    "ARRIVES",
+    "UBLKCP",
+    "BPT",
+    "KILL",
+    "LDGDEPBAR",
+];
+
+/// Bases whose results are exactly their first two predicates.
+const TWO_PREDS: &[&str] = &["ISETP", "FSETP", "DSETP", "HSETP2", "UISETP", "PLOP3", "UPLOP3"];
+
+fn width(inst: &Instruction) -> (u8, u8) {
+    // (width of register operands, width of memory data) in registers.
+    let base = inst.form.base;
+    let toks: Vec<&str> = inst.suffix.split('.').filter(|t| !t.is_empty()).collect();
+    let has = |t: &str| toks.contains(&t);
+    if has("128") {
+        return (4, 4);
+    }
+    let wide = has("64")
+        || has("U64")
+        || has("S64")
+        || has("F64")
+        || matches!(base, "DADD" | "DMUL" | "DFMA" | "DSETP")
+        || (base == "IMAD" && (has("WIDE") || has("HI")));
+    if wide { (2, 2) } else { (1, 1) }
+}
+
+fn push_reg(list: &mut Vec<Loc>, v: Value, n: u8) {
+    match v {
+        Value::R(r) if r != 255 => {
+            for k in 0..n {
+                if let Some(x) = r.checked_add(k).filter(|x| *x != 255) {
+                    list.push(Loc::R(x));
+                }
+            }
+        }
+        Value::Ur(r) if r != 63 => {
+            for k in 0..n {
+                if r + k < 63 {
+                    list.push(Loc::Ur(r + k));
+                }
+            }
+        }
+        Value::P(p) if p != 7 => list.push(Loc::P(p)),
+        Value::Up(p) if p != 7 => list.push(Loc::Up(p)),
+        _ => {}
+    }
+}
+
+/// The effects of `inst`.
+pub fn effects(inst: &Instruction) -> Effects {
+    let base = inst.form.base;
+    let (w, _) = width(inst);
+    let mut e = Effects::default();
+    push_reg(&mut e.reads, inst.guard.value, 1);
+    let order: Vec<usize> = (0..inst.form.slots.len()).map(|k| inst.form.printed(k)).collect();
+    let ops: Vec<Value> = order.iter().filter_map(|&i| inst.operands.get(i).map(|o| o.value)).collect();
+    let is_pred = |v: &Value| matches!(v, Value::P(_) | Value::Up(_));
+    // Number of leading destination operands.
+    let ndst = if NO_RESULT.contains(&base) || base == "R2P" {
+        0
+    } else if TWO_PREDS.contains(&base) {
+        2
+    } else if base == "FCHK" {
+        1
+    } else if matches!(base, "VOTE" | "VOTEU") {
+        2
+    } else {
+        let mut n = ops.iter().take_while(|v| is_pred(v)).count();
+        if matches!(ops.get(n), Some(Value::R(_) | Value::Ur(_))) {
+            n += 1;
+            n += ops[n..].iter().take_while(|v| is_pred(v)).count();
+        }
+        n
+    };
+    if base == "R2P" {
+        e.writes.extend((0..7).map(Loc::P));
+    }
+    for (k, v) in ops.iter().enumerate() {
+        let list = if k < ndst { &mut e.writes } else { &mut e.reads };
+        match *v {
+            Value::R(_) | Value::Ur(_) | Value::P(_) | Value::Up(_) => push_reg(list, *v, w),
+            Value::CBank { index, .. } => push_reg(&mut e.reads, Value::R(index), 1),
+            Value::Mem { ra, wide, ur, desc, .. } => {
+                push_reg(&mut e.reads, Value::R(ra), if wide { 2 } else { 1 });
+                push_reg(&mut e.reads, Value::Ur(ur), 1);
+                if let Some(d) = desc {
+                    push_reg(&mut e.reads, Value::Ur(d), 2);
+                }
+            }
+            _ => {}
+        }
+    }
+    e
+}

@@ -1,0 +1,232 @@
+//! Latency-aware control words: stalls from the latency table, one scoreboard per
+//! variable-latency producer (rotating through SB0–5), waits only where a consumer needs them.
+//!
+//! The pass walks the code in layout order, tracking per register ([`super::deps::Loc`]) the
+//! cycle its fixed-latency result is ready (for ALU consumers and, separately, for branch
+//! consumers of predicates), the scoreboard of a pending variable-latency write and the
+//! scoreboard of a pending late read. For each instruction:
+//!
+//! 1. wait on the scoreboards of its pending sources (RAW), of its destinations' pending writes
+//!    (WAW) and pending reads (WAR); a block start (instruction 0, a branch/BSSY target, the
+//!    instruction after a control transfer) waits on every scoreboard;
+//! 2. raise the previous instruction's stall until every source is ready, no destination's
+//!    older fixed-latency write can land after this one, and (hardware margin) a scoreboard set
+//!    by the previous instruction and waited on here has 2 cycles to register;
+//! 3. a variable-latency result gets a write scoreboard, and a late-reading instruction with
+//!    register sources a read scoreboard (a free one if any, else the least recently assigned:
+//!    sharing a scoreboard is always correct, it only makes a waiter wait for more);
+//! 4. the last instruction of a block gets the stall that lets every fixed-latency result of
+//!    the block land before the next block starts, so blocks start clean.
+//!
+//! Latencies (cycles, sm_90, at or above the minima ptxas relies on, §2.3): 5 for ALU results
+//! (ptxas: 4, MOV 5), 7 for HFMA2, 8 for FP64 (DADD/DMUL/DFMA/DSETP; ptxas 6–8), 13 for a
+//! predicate read by a branch, exit or other control instruction. Minimum stalls: 1; 5 on
+//! control transfers (as ptxas). Yield is off in the body and on in the padding tail; reuse
+//! flags are cleared.
+//!
+//! Invariant: see [`super`] — no hazard of the §2.5 model on any path, given that blocks start
+//! with every scoreboard waited on and every fixed latency elapsed.
+
+use super::class::{Class, class, is_control};
+use super::deps::{LOCS, Loc, effects};
+use crate::sass::{Control, Instruction, Value};
+
+const NONE: u8 = 0xff;
+
+/// Fixed latency of `inst`'s results for non-branch consumers.
+fn fixed_latency(inst: &Instruction) -> u64 {
+    match inst.form.base {
+        "DADD" | "DMUL" | "DFMA" | "DSETP" => 8,
+        "HFMA2" => 7,
+        _ => 5,
+    }
+}
+
+/// Latency of a predicate result for a control-transfer consumer.
+const PRED_TO_BRANCH: u64 = 13;
+
+struct State {
+    /// Issue cycle of the instruction being placed.
+    t: u64,
+    ready: Vec<u64>,
+    ready_branch: Vec<u64>,
+    wsb: Vec<u8>,
+    rsb: Vec<u8>,
+    /// Per scoreboard: whether any event may be pending.
+    busy: [bool; 6],
+    /// Per scoreboard: index of the instruction that last set it.
+    last_set: [usize; 6],
+}
+
+impl State {
+    fn new() -> State {
+        State {
+            t: 0,
+            ready: vec![0; LOCS],
+            ready_branch: vec![0; LOCS],
+            wsb: vec![NONE; LOCS],
+            rsb: vec![NONE; LOCS],
+            busy: [false; 6],
+            last_set: [0; 6],
+        }
+    }
+
+    fn retire(&mut self, mask: u8) {
+        for k in 0..6u8 {
+            if mask >> k & 1 == 1 {
+                self.busy[k as usize] = false;
+                for s in 0..LOCS {
+                    if self.wsb[s] == k {
+                        self.wsb[s] = NONE;
+                    }
+                    if self.rsb[s] == k {
+                        self.rsb[s] = NONE;
+                    }
+                }
+            }
+        }
+    }
+
+    fn pick(&self, avoid: Option<u8>) -> u8 {
+        let free = (0..6u8).find(|&k| !self.busy[k as usize] && Some(k) != avoid);
+        free.unwrap_or_else(|| {
+            (0..6u8).filter(|&k| Some(k) != avoid).min_by_key(|&k| self.last_set[k as usize]).unwrap_or(0)
+        })
+    }
+}
+
+/// The block starts of `insts[..tail]`: instruction 0, every branch/BSSY target inside the
+/// code, and every instruction after a control transfer.
+fn block_starts(insts: &[Instruction], tail: usize) -> Vec<bool> {
+    let mut start = vec![false; tail + 1];
+    start[0] = true;
+    for (i, inst) in insts[..tail].iter().enumerate() {
+        for o in &inst.operands {
+            if let Value::Target(off) = o.value {
+                let abs = (i as i64 + 1) * 16 + off;
+                if abs >= 0 && abs % 16 == 0 && ((abs / 16) as usize) <= tail {
+                    start[(abs / 16) as usize] = true;
+                }
+            }
+        }
+        if is_control(inst.form.base) {
+            start[i + 1] = true;
+        }
+    }
+    start
+}
+
+/// Assigns latency-aware control words to `insts` (`insts[tail..]` is the padding tail).
+pub fn assign(insts: &mut [Instruction], tail: usize) {
+    let starts = block_starts(insts, tail);
+    let mut st = State::new();
+    let mut prev: Option<usize> = None;
+    for i in 0..tail {
+        let e = effects(&insts[i]);
+        let base = insts[i].form.base;
+        let control_op = is_control(base);
+        let mut c = Control { stall: 1, yield_: false, write_sb: None, read_sb: None, wait: 0, reuse: 0 };
+        if control_op {
+            c.stall = 5;
+        }
+        for o in &mut insts[i].operands {
+            o.reuse = false;
+        }
+        // 1. Waits.
+        if starts[i] {
+            c.wait = 0x3f;
+        }
+        for r in &e.reads {
+            let k = st.wsb[r.index()];
+            if k != NONE {
+                c.wait |= 1 << k;
+            }
+        }
+        for r in &e.writes {
+            for k in [st.wsb[r.index()], st.rsb[r.index()]] {
+                if k != NONE {
+                    c.wait |= 1 << k;
+                }
+            }
+        }
+        c.wait &= 0x3f;
+        // 2. Issue time.
+        let mut need = st.t;
+        if !starts[i] {
+            for r in &e.reads {
+                let ready = if control_op && r.is_pred() { st.ready_branch[r.index()] } else { st.ready[r.index()] };
+                need = need.max(ready);
+            }
+            let lat = match class(&insts[i]) {
+                Class::Fixed => fixed_latency(&insts[i]),
+                _ => 1,
+            };
+            for r in &e.writes {
+                need = need.max((st.ready[r.index()] + 1).saturating_sub(lat));
+            }
+            if let Some(p) = prev {
+                let set_by_prev = [insts[p].control.write_sb, insts[p].control.read_sb];
+                if set_by_prev.iter().flatten().any(|k| c.wait >> k & 1 == 1) {
+                    need = need.max(st.t + 1);
+                }
+            }
+        }
+        if need > st.t
+            && let Some(p) = prev
+        {
+            let extra = need - st.t;
+            let s = u64::from(insts[p].control.stall) + extra;
+            insts[p].control.stall = s.min(15) as u8;
+            st.t = need;
+        }
+        st.retire(c.wait);
+        // 3. Scoreboards and results.
+        let cls = class(&insts[i]);
+        let reg_reads: Vec<Loc> = e.reads.iter().copied().filter(|r| !r.is_pred()).collect();
+        if cls == Class::VarResult && !e.writes.is_empty() {
+            let k = st.pick(None);
+            c.write_sb = Some(k);
+            st.busy[k as usize] = true;
+            st.last_set[k as usize] = i + 1;
+            for r in &e.writes {
+                st.wsb[r.index()] = k;
+            }
+        } else {
+            let lat = fixed_latency(&insts[i]);
+            for r in &e.writes {
+                st.ready[r.index()] = st.t + lat;
+                st.ready_branch[r.index()] = st.t + if r.is_pred() { PRED_TO_BRANCH } else { lat };
+            }
+        }
+        if cls != Class::Fixed && !reg_reads.is_empty() {
+            let k = st.pick(c.write_sb);
+            c.read_sb = Some(k);
+            st.busy[k as usize] = true;
+            st.last_set[k as usize] = i + 1;
+            for r in &reg_reads {
+                st.rsb[r.index()] = k;
+            }
+        }
+        insts[i].control = c;
+        // 4. Block end: let every fixed latency elapse.
+        let end = starts[i + 1] || i + 1 == tail;
+        if end {
+            let t = st.t;
+            let pending =
+                st.ready.iter().chain(st.ready_branch.iter()).map(|&r| r.saturating_sub(t)).max().unwrap_or(0);
+            let s = u64::from(insts[i].control.stall).max(pending).min(15);
+            insts[i].control.stall = s as u8;
+            st.t += s;
+            prev = None;
+        } else {
+            st.t += u64::from(insts[i].control.stall);
+            prev = Some(i);
+        }
+    }
+    for inst in &mut insts[tail..] {
+        inst.control = super::o0::tail_control();
+        for o in &mut inst.operands {
+            o.reuse = false;
+        }
+    }
+}
