@@ -1,5 +1,5 @@
-//! Cubin (CUDA ELF) reading; the writer joins this module family later and is checked against
-//! this reader.
+//! Cubin (CUDA ELF) reading and writing; the writer ([`writer`], from an [`image::Image`]) is
+//! checked against this reader and NVIDIA's own files ([`derive`]).
 //!
 //! [`Cubin::parse`] reads everything a cubin holds that the rest of ptxas-rs needs: the ELF
 //! header facts ([`Header`]: class, OSABI 0x41, ABI version 8, ET_EXEC/ET_REL, e_flags and the
@@ -14,21 +14,29 @@
 //! - [`elf`]: the container and the function view;
 //! - [`eiattr`]: `.nv.info*` / `.nv.compat` records;
 //! - [`constbank`]: constant bank 0;
-//! - [`notes`], [`callgraph`], [`names`], [`error`].
+//! - [`notes`], [`callgraph`], [`names`], [`error`];
+//! - [`image`]: what a module holds; [`writer`]: its sm_90 ET_EXEC bytes; [`derive`]: the image
+//!   of a parsed cubin; [`verbose`]: the `ptxas -v` lines of an image.
 //!
 //! Invariants: parsing never panics on any input (a fuzz-style test mutates real cubins); every
 //! failure is a [`CubinError`] naming the place; the corpus test compares the section table,
 //! the symbol table, every EIATTR record and every relocation with `cuobjdump -elf` on every
-//! corpus cubin.
+//! corpus cubin. The writer never panics either, rejects a malformed [`image::Image`] with a
+//! located error, and `tests/cubin_writer.rs` requires `write(derive(parse(c)))` to equal `c`
+//! byte for byte for the corpus's sm_90 cubins.
 
 mod bytes;
 pub mod callgraph;
 pub mod constbank;
+pub mod derive;
 pub mod eiattr;
 pub mod elf;
 pub mod error;
+pub mod image;
 pub mod names;
 pub mod notes;
+pub mod verbose;
+pub mod writer;
 
 pub use callgraph::CallEdge;
 pub use constbank::{Constant0, Constant0Layout};
