@@ -194,6 +194,39 @@ const PROBED_REJECTS: &[(&str, &str)] = &[
     ("", "st.global.v2.u32 [%rd1], {%r1, -%r2};"),
     ("", "mov.u32 %r1, %r2+%r3;"),
     ("", "add.u32 %r1, ~%r2, %r3;"),
+    // Parenthesised operand lists outside `call`: one constant expression to ptxas.
+    ("", "popc.b32 %r1, (%r2);"),
+    ("", "add.u32 %r1, (%r2), %r3;"),
+    ("", "mov.u32 %r1, (1+%r2);"),
+    ("", "mov.u32 %r1, (%tid.x);"),
+    ("", "mov.u32 %r1, ();"),
+    ("", "mov.u32 %r1, (1, 2);"),
+    ("", "mov.u32 %r1, ({%r1, %r2});"),
+    (".global .u32 gk;", "mov.u64 %rd1, (gk+4);"),
+    ("", "popc.foo.b32 %r1, (%r2);"),
+    ("", "foo.b32 %r1, (%r2);"),
+    // Earlier errors stay, the pending `Unknown symbol` goes; the line is the symbol's.
+    ("", "and.lt.b32 %r1, %r2, %r3;\n\tadd.u32 %r1, %r7, %r9;\n\tadd.u32 %r1,\n\t\t(1 +\n\t\t%r2), %r3;"),
+    ("", "mbarrier.test_wait.shared.f16 %r1, [%rd1], %r9;\n\tmov.u32 %r1, (2,\n\t\t3);"),
+    // State spaces on the video instructions.
+    ("", "vmax2.s32.s32.s32.global %r1, %r2, %r3, %r4;"),
+    ("", "vadd4.u32.u32.u32.shared %r1, %r2, %r3, %r4;"),
+    ("", "vset2.u32.u32.lt.global %r1, %r2, %r3, %r4;"),
+    ("", "vmax.s32.s32.s32.global %r1, %r2, %r3;"),
+    ("", "vmax2.s32.s32.s32.global.global %r1, %r2, %r3, %r4;"),
+    ("", "vmax2.global.s32.s32.s32 %r1, %r2, %r3, %r4;"),
+    ("", "vmax2.s32.s32.s32.add.shared::cta %r1, %r2, %r3, %r4;"),
+    // mbarrier takes exactly `.b64`; messages name the operation.
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.shared.f16 %p1, [%rd1], %rd2;"),
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.shared %p1, [%rd1], %rd2;"),
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.parity.shared.b32 %p1, [%rd1], %r2;"),
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.shared.b64.b64 %p1, [%rd1], %rd2;"),
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.shared.f16 %p1, [%rd1], %r9;"),
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.shared.b64 %p1, [%rd1], %r9;"),
+    ("", "mbarrier.arrive.shared.f16 %rd2, [%rd1];"),
+    ("", "mbarrier.init.shared [%rd1], %r2;"),
+    ("", "mbarrier.expect_tx.relaxed.cta.shared::cta.f16 [%rd1], %r2;"),
+    ("", "add.b32 %r1, %r9, 1;"),
 ];
 
 /// Twins of [`PROBED_REJECTS`] that both assemblers accept.
@@ -218,6 +251,19 @@ const PROBED_ACCEPTS: &[(&str, &str)] = &[
     ("", "mov.b64 %rd1, {%r1, -1};"),
     ("", "bar.red.popc.u32 %r1, 0, 1;"),
     (".shared .align 16 .b8 s[64];", "cp.async.ca.shared.global [s], [%rd1], 4, 2;"),
+    ("", "mov.u32 %r1, (1);"),
+    ("", "mov.u32 %r1, (WARP_SZ);"),
+    ("", "mov.f32 %f1, (0f3F800000);"),
+    ("", "st.global.u32 [%rd1], (1+2);"),
+    (".func f(.param .u32 a)\n{\n\tret;\n}", "call f, (1);"),
+    ("", "vmax2.s32.s32.s32 %r1, %r2, %r3, %r4;"),
+    ("", "vmax2.s32.s32.s32.add %r1, %r2, %r3, %r4;"),
+    ("", "vset2.u32.u32.lt %r1, %r2, %r3, %r4;"),
+    ("", "vmax.s32.s32.s32 %r1, %r2, %r3;"),
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.shared.b64 %p1, [%rd1], %rd2;"),
+    ("", ".reg .pred %p1;\n\tmbarrier.test_wait.parity.shared.b64 %p1, [%rd1], %r2;"),
+    ("", "mbarrier.init.shared.b64 [%rd1], %r2;"),
+    ("", "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%rd1], %r2;"),
 ];
 
 fn probe_module((items, body): (&str, &str)) -> String {

@@ -705,6 +705,11 @@ impl Isa {
         out
     }
 
+    /// Whether `opcode` takes no state space at all ([`table::NO_SPACE_OPCODES`]).
+    pub fn takes_no_space(&self, opcode: &str) -> bool {
+        table::NO_SPACE_OPCODES.split_whitespace().any(|o| o == opcode)
+    }
+
     /// Whether `opcode` refuses state space `m` (dot included) ([`table::ILLEGAL_SPACES`]).
     pub fn illegal_space(&self, opcode: &str, m: &str) -> bool {
         table::ILLEGAL_SPACES.lines().any(|l| {

@@ -106,7 +106,7 @@ bar | -; red: u32 pred | * | * | sync arrive red cta warp popc and or | cta red
 barrier | * | *
 membar | * | 0
 fence | * | *
-mbarrier | * | *
+mbarrier | b64 | * | * | * | init inval arrive arrive_drop test_wait try_wait pending_count expect_tx complete_tx parity
 setmaxnreg | * | 1 | n | * | inc dec
 nanosleep | u32 | 1
 bra | * | 1 | * | uni
@@ -364,10 +364,13 @@ atom red | f16 f16x2 bf16 bf16x2
 /// unknown opcodes and with lop3/redux/movmatrix).
 pub const VOCAB_ONLY_MODIFIERS: &str = "wide to";
 
-/// Opcodes that take a fixed number of type suffixes other than one: `opcode | count`;
-/// another count is `Unexpected instruction types` (probed: `cvt.u32`, `cvt.f32.f32.s32`).
+/// Opcodes that take a fixed number of type suffixes (other than one, or exactly one where
+/// no vocabulary implies it): `opcode | count`; another count is `Unexpected instruction
+/// types` (probed: `cvt.u32`, `cvt.f32.f32.s32`; every `mbarrier.*` form without `.b64` or
+/// with it twice).
 pub const TYPE_COUNTS: &str = r"
 cvt | 2
+mbarrier | 1
 ";
 
 /// Type suffixes an opcode with an unrestricted type column refuses (`Unexpected instruction
@@ -411,6 +414,14 @@ st | const
 ldu | shared local const param
 prefetch | shared shared::cta shared::cluster
 ";
+
+/// Opcodes without a modifier vocabulary that take no state space at all: any one is `No
+/// state space qualifier expected for instruction '…'`, reported once, after the operands and
+/// only when they fit, before an illegal rounding (probed: `vmax2.s32.s32.s32.global`,
+/// `.shared::cta`, `.param`, two spaces, a space before the types; scalar `vmax`, `vshl`,
+/// `vmad`; 4-way `vadd4`, `vset2` with a comparison).
+pub const NO_SPACE_OPCODES: &str = "vadd vsub vabsdiff vmin vmax vshl vshr vmad vset \
+    vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 vset2 vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 vset4";
 
 /// Opcodes whose explicit state space must be that of the variable an address (or, for
 /// `cvta`, the source operand) names: `opcodes`. Spaces compare without their `::` suffix;

@@ -3,6 +3,10 @@
 //! instruction gates, and the few value checks ptxas makes while parsing (barrier numbers,
 //! non-`.sync` shfl/vote, `.aligned` on wmma/mma).
 //!
+//! A parenthesised operand list outside `call` is ptxas's syntax error (fatal) at its first
+//! token that cannot continue a constant expression, reported right after the unknown
+//! modifiers (the parser keeps such lists for `call`).
+//!
 //! Order within one instruction (as ptxas prints): unknown opcode; unknown modifiers; illegal
 //! types; operand symbols (an unknown register gives `Arguments mismatch` now and `Unknown
 //! symbol` at the end of the function); operand count; value checks; gates.
@@ -40,6 +44,9 @@ pub fn check(
             unknown = true;
             sink.at(line, msg::UNKNOWN_MODIFIER, &[m])?;
         }
+    }
+    if spec.is_none() {
+        list_syntax(ins, sink)?;
     }
     let Some(spec) = spec else {
         return sink.at(line, msg::UNKNOWN_INSTRUCTION, &[op]);
@@ -82,6 +89,7 @@ pub fn check(
             sink.at(line, msg::UNKNOWN_MODIFIER, &[m])?;
         }
     }
+    list_syntax(ins, sink)?;
     let dname = spec.display_name(&mods);
     if mods.iter().filter(|m| **m == ".ftz").count() > 1 {
         sink.at(line, msg::DUPLICATE_FTZ, &[])?;
@@ -250,8 +258,12 @@ pub fn check(
                     sink.at(line, msg::ILLEGAL_OPERAND_TYPE, &[op])?;
                 }
             } else if !mismatch {
+                // After `Unexpected instruction types` the unknown symbol is only reported at
+                // the end of the function (probed: add, popc, mbarrier.test_wait).
                 mismatch = true;
-                sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+                if !types_bad {
+                    sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+                }
             }
             deferred.push((line, name.to_string()));
         }
@@ -449,6 +461,11 @@ pub fn check(
         }
     }
     if !mismatch {
+        // An opcode without a vocabulary that takes no state space reports one like a
+        // vocabulary outsider of class `S`.
+        if !types_bad && isa.takes_no_space(op) && mods.iter().any(|m| is_state_space(m)) {
+            late_classes.push('S');
+        }
         for (class, m) in [
             ('S', msg::NO_STATE_SPACE),
             ('R', msg::ILLEGAL_ROUNDING),
@@ -857,6 +874,42 @@ fn sym_name(e: &Expr) -> &str {
         ExprKind::Sym(id, _) => id.name.as_str(),
         _ => "",
     }
+}
+
+/// A parenthesised operand list outside `call` is, to ptxas's grammar, one parenthesised
+/// constant expression: the first token that cannot continue one is a syntax error (fatal).
+/// Probed: `(%r2)`, `(1+%r2)`, `(-%r2)`, `(gk+4)` are errors at the symbol (`(%tid.x)` at
+/// `%tid`), `()` at `)`, `(1, 2)` at `,`, `({%r1,%r2})` at `{`; `(1)`, `(WARP_SZ)` and
+/// `(0f3F800000)` are fine. Reported after the unknown modifiers and before every check of the
+/// whole instruction (`Not a name of any known instruction` included), on the line of the
+/// offending token (of the `(` for `)` and `,`).
+fn list_syntax(ins: &Instruction, sink: &mut Sink) -> Result<(), Fatal> {
+    /// The first symbol in source order (`WARP_SZ` is a constant), with its line.
+    fn first_symbol(e: &Expr) -> Option<(&str, u32)> {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) => None,
+            ExprKind::Sym(id, _) => (id.name != "WARP_SZ").then_some((id.name.as_str(), id.span.line)),
+            ExprKind::Generic(_) => Some(("generic", e.span.line)),
+            ExprKind::Unary(_, a) => first_symbol(a),
+            ExprKind::Binary(_, a, b) => first_symbol(a).or_else(|| first_symbol(b)),
+            ExprKind::Cond(c, a, b) => first_symbol(c).or_else(|| first_symbol(a)).or_else(|| first_symbol(b)),
+        }
+    }
+    if ins.opcode.name == "call" {
+        return Ok(());
+    }
+    for o in &ins.operands {
+        let Operand::List(elems, span) = o else { continue };
+        let near = match elems.first() {
+            None => Some((")", span.line)),
+            Some(ListElem::Vector(_, v)) => Some(("{", v.line)),
+            Some(ListElem::Expr(e)) => first_symbol(e).or((elems.len() > 1).then_some((",", span.line))),
+        };
+        if let Some((near, line)) = near {
+            return sink.at(line, msg::SYNTAX_ERROR, &[near]);
+        }
+    }
+    Ok(())
 }
 
 /// State-space modifiers (an opcode whose vocabulary lacks them says `No state space …`).

@@ -346,4 +346,7 @@ catalogue! {
     SYNC_REQUIRED = Error ".sync modifier required for instruction '%s'";
     /// A state space on an instruction that takes none.
     NO_STATE_SPACE = Error "No state space qualifier expected for instruction '%s'";
+    /// A parenthesised operand list outside `call`, at its first token that is not part of
+    /// a constant expression (ptxas's grammar takes `(…)` there as one constant expression).
+    SYNTAX_ERROR = Fatal "Parsing error near '%s': syntax error";
 }
