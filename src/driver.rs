@@ -7,8 +7,12 @@
 //! 4. Open every input file, reporting each one that cannot be opened.
 //! 5. Parse and check every input with the PTX front end ([`crate::ptx::sema::check_source`]),
 //!    printing its diagnostics as ptxas does. With `-arch compute_XX` that is all (exit 0 when
-//!    clean). Otherwise lowering and the backend are not implemented yet, so a clean run reports
-//!    that in ptxas's diagnostic format and fails.
+//!    clean).
+//! 6. Compile with the backend ([`crate::backend::compile`], sm_90 only so far) and write the
+//!    cubin to `-o` (default `elf.o`); `-v` prints ptxas's resource lines computed from what was
+//!    emitted. What the backend does not cover yet (other targets, `-c`, several inputs,
+//!    unsupported instructions) is one `ptxas-rs: ... not implemented yet` fatal line or one
+//!    error naming the stage and the function.
 //!
 //! Invariants: every diagnostic goes to stderr in ptxas's format; the exit status is 0 on success and
 //! 255 on any error, as ptxas's; no output file is created unless compilation succeeds.
@@ -16,12 +20,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use crate::backend;
 use crate::cli::{self, diag, diag::Diagnostic};
 use crate::ptx::sema;
-
-/// The message for runs that reach compilation, until the compiler exists.
-pub const NOT_IMPLEMENTED: &str =
-    "ptxas-rs: compiling PTX is not implemented yet (needs the front end, lowering and backend)";
 
 /// What a run printed and how it ended; [`main`] writes it out. Useful for tests and for library
 /// callers that want ptxas's behaviour without touching the process's streams.
@@ -86,16 +87,17 @@ pub fn run(args: &[String]) -> Outcome {
     }
     // 5. Front end: parse and check every input, in order.
     let mut front_failed = false;
-    let inputs = options
+    let inputs: Vec<(String, Vec<u8>)> = options
         .input_files
         .iter()
         .map(|f| (f.clone(), if f == "-" { read_stdin() } else { std::fs::read(f).unwrap_or_default() }))
-        .chain(options.input_strings.iter().map(|s| ("application ptx input".to_string(), s.clone().into_bytes())));
-    for (name, bytes) in inputs {
-        let mut so = sema::Options::new(&name, &options.gpu_name);
+        .chain(options.input_strings.iter().map(|s| ("application ptx input".to_string(), s.clone().into_bytes())))
+        .collect();
+    for (name, bytes) in &inputs {
+        let mut so = sema::Options::new(name, &options.gpu_name);
         so.werror = options.warning_as_error;
         so.no_warnings = options.disable_warnings;
-        let report = sema::check_source(&bytes, &so);
+        let report = sema::check_source(bytes, &so);
         out.diagnostics.extend(report.diagnostics);
         front_failed |= report.failed;
     }
@@ -107,7 +109,68 @@ pub fn run(args: &[String]) -> Outcome {
     if options.is_virtual_arch() {
         return out;
     }
-    out.fail(Diagnostic::fatal(NOT_IMPLEMENTED))
+    // 6. The backend.
+    compile_and_write(out, &options, &inputs)
+}
+
+/// Step 6: compiles the (checked) inputs with the sm_90 backend and writes the cubin, only when
+/// everything succeeded. `-v` lines are info diagnostics; the indented line under "Function
+/// properties" travels inside the preceding diagnostic's message, after a newline, exactly as
+/// ptxas prints it.
+fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String, Vec<u8>)]) -> Outcome {
+    let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not implemented yet"));
+    if options.gpu_name != "sm_90" {
+        return out.fail(unsupported(format!("code generation for '{}' (only sm_90)", options.gpu_name)));
+    }
+    if options.compile_only {
+        return out.fail(unsupported("relocatable output (-c)".into()));
+    }
+    let [(name, bytes)] = inputs else {
+        return out.fail(unsupported("compiling more than one input".into()));
+    };
+    let text = String::from_utf8_lossy(bytes);
+    let ast = match crate::ptx::parse(&text, name) {
+        Ok(m) => m,
+        Err(d) => return out.fail(d),
+    };
+    let maxrregcount = options.maxrregcount.as_ref().map(|r| match r {
+        cli::RegCount::N(n) => u32::try_from(*n).unwrap_or(255).min(255),
+        cli::RegCount::ArchMax => 255,
+        cli::RegCount::ArchMin => 32,
+    });
+    let bopts = backend::Options {
+        opt_level: options.opt_level.clamp(0, 3) as u8,
+        sm: 90,
+        maxrregcount,
+        override_directives: options.override_directive_values,
+        tool_arguments: "-arch sm_90 ".into(),
+    };
+    let compiled = match backend::compile(&ast, &bopts) {
+        Ok(c) => c,
+        Err(e) => {
+            let mut d = Diagnostic::error(format!("ptxas-rs: {e}"));
+            if e.line > 0 {
+                d = d.at(name.clone(), e.line);
+            }
+            return out.fail(d);
+        }
+    };
+    if let Err(e) = std::fs::write(&options.output_file, &compiled.cubin) {
+        let _ = std::fs::remove_file(&options.output_file);
+        return out.fail(Diagnostic::fatal(format!("Could not open output file '{}': {e}", options.output_file)));
+    }
+    if options.verbose {
+        let mut lines = crate::cubin::verbose::lines(&compiled.image).into_iter().peekable();
+        while let Some(l) = lines.next() {
+            let mut msg = l.strip_prefix("ptxas info    : ").unwrap_or(&l).to_owned();
+            while let Some(next) = lines.next_if(|n| !n.starts_with("ptxas ")) {
+                msg.push('\n');
+                msg.push_str(&next);
+            }
+            out.diagnostics.push(Diagnostic::info(msg));
+        }
+    }
+    out
 }
 
 fn read_stdin() -> Vec<u8> {
@@ -228,10 +291,11 @@ mod tests {
     }
 
     #[test]
-    fn valid_input_reaches_not_implemented() {
+    fn valid_input_for_another_target_is_not_implemented() {
         let o = run_strs(&["-ias", ".version 9.0\n.target sm_75\n"]);
         assert_eq!(o.status, 255);
-        assert_eq!(o.diagnostics.last().map(ToString::to_string), Some(format!("ptxas fatal   : {NOT_IMPLEMENTED}")));
+        let last = o.diagnostics.last().map(ToString::to_string).unwrap_or_default();
+        assert!(last.starts_with("ptxas fatal   : ptxas-rs: code generation for 'sm_75'"), "{last}");
     }
 
     #[test]

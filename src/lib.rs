@@ -5,6 +5,7 @@
 //! Modules arrive with the issues that build them; every module states the invariants it keeps.
 #![deny(missing_docs)]
 
+pub mod backend;
 pub mod cli;
 pub mod cubin;
 pub mod disasm;

@@ -77,6 +77,13 @@ pub struct FnCx<'a> {
 
 /// Lowers one defined function.
 pub fn lower_function(pf: &ast::Function, cx: &ModCx) -> Result<Function> {
+    lower_function_framed(pf, cx).map(|(f, _)| f)
+}
+
+/// [`lower_function`], also returning the size of the function's frame in local memory (its
+/// `.local` variables and body `.param` variables, rounded up to 16 bytes): the bytes below the
+/// frame base that a kernel's code addresses (a callee's frame starts there).
+pub fn lower_function_framed(pf: &ast::Function, cx: &ModCx) -> Result<(Function, u64)> {
     let kind = match pf.kind {
         ast::FunctionKind::Entry => FuncKind::Entry,
         ast::FunctionKind::Func => FuncKind::Func,
@@ -136,7 +143,8 @@ pub fn lower_function(pf: &ast::Function, cx: &ModCx) -> Result<Function> {
     }
     fc.statements(body)?;
     fc.finish()?;
-    Ok(fc.f)
+    let frame = fc.frame.next_multiple_of(16);
+    Ok((fc.f, frame))
 }
 
 impl FnCx<'_> {

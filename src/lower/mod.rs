@@ -191,6 +191,13 @@ pub fn lower_source(text: &str) -> Result<ori::Module> {
 
 /// Lowers a parsed (and checked) PTX module to raw PTX-stage Ori.
 pub fn lower_module(m: &ast::Module) -> Result<ori::Module> {
+    lower_module_framed(m).map(|(m, _)| m)
+}
+
+/// [`lower_module`], also returning each function's local frame size in bytes (in the order of
+/// the module's functions; see [`func::lower_function_framed`]).
+pub fn lower_module_framed(m: &ast::Module) -> Result<(ori::Module, Vec<u64>)> {
+    let mut frames = Vec::new();
     let mut cx = ModCx::default();
     let mut defined = Vec::new();
     for item in &m.items {
@@ -246,11 +253,12 @@ pub fn lower_module(m: &ast::Module) -> Result<ori::Module> {
         }
     }
     for f in &defined {
-        let lowered = func::lower_function(f, &cx).map_err(|mut e| {
+        let (lowered, frame) = func::lower_function_framed(f, &cx).map_err(|mut e| {
             e.function.get_or_insert_with(|| f.name.name.clone());
             e
         })?;
         out.functions.push(lowered);
+        frames.push(frame);
     }
-    Ok(out)
+    Ok((out, frames))
 }

@@ -444,7 +444,7 @@ impl BinOp {
     }
 
     /// Parses an operator's text.
-    pub fn from_str(s: &str) -> Option<BinOp> {
+    pub fn from_symbol(s: &str) -> Option<BinOp> {
         BinOp::ALL.into_iter().find(|op| op.as_str() == s)
     }
 

@@ -756,7 +756,7 @@ impl Builder {
                     ops.push(Op::Colon(span));
                 }
                 s => {
-                    let b = BinOp::from_str(s).ok_or(ParseFailure::Syntax(span.offset as usize))?;
+                    let b = BinOp::from_symbol(s).ok_or(ParseFailure::Syntax(span.offset as usize))?;
                     while let Some(Op::Bin(top, _)) = ops.last() {
                         if top.precedence() < b.precedence() {
                             break;

@@ -496,7 +496,7 @@ impl<'a> Checker<'a> {
                         && orig.contains(&i)
                     {
                         own -= s;
-                    } else if orig.contains(&i) && d.opcode != Opcode::MOV {
+                    } else if orig.contains(&i) && !matches!(d.opcode, Opcode::MOV | Opcode::LDC) {
                         return Err(err(
                             Some(eb),
                             self.show_after(i),

@@ -56,7 +56,7 @@
 //! multiple of 8, or 16 with quads). There is no rematerialisation and no slot sharing yet.
 //! - **SASS stage** (`f.sass`): the frame is on the stack addressed off R1, as ptxas does it.
 //!   The kernel prologue (the leading instructions of the entry block that write only R1:
-//!   `MOV R1, c[0x0][0x28]` and any `IADD3 R1, R1, -F, RZ` frame of isel) is followed by one
+//!   `LDC R1, c[0x0][0x28]` (or `MOV`) and any `IADD3 R1, R1, -F, RZ` frame of isel) is followed by one
 //!   inserted `IADD3 R1, R1, -S, RZ`; slot `o` is `STL/LDL [R1 + F + o]`, so the spill area
 //!   sits above the frame isel laid out and below the caller's stack pointer. Spilling at the
 //!   SASS stage needs that prologue, an entry block without predecessors, and no `CALL`.
@@ -82,6 +82,7 @@
 //! - On error the function is left unchanged.
 
 pub mod check;
+pub mod components;
 pub mod fatpoint;
 pub mod liveness;
 pub mod spill;
@@ -91,6 +92,7 @@ use std::fmt;
 use crate::ori::{Function, Inst, Opcode, RegFile};
 
 pub use check::{CheckError, check};
+pub use components::split_components;
 
 /// What the allocator may use.
 #[derive(Clone, Debug, PartialEq, Eq)]

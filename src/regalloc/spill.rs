@@ -124,7 +124,8 @@ impl Frame {
             let cfg = Cfg::compute(f);
             let insts = f.block_insts(e);
             let pro: Vec<&InstData> = insts.iter().map(|&i| &f.insts[i]).take_while(|d| is_prologue(d)).collect();
-            let mut ok = cfg.preds(e).is_empty() && !pro.is_empty() && pro[0].opcode == Opcode::MOV;
+            let mut ok =
+                cfg.preds(e).is_empty() && !pro.is_empty() && matches!(pro[0].opcode, Opcode::MOV | Opcode::LDC);
             for d in pro.iter().skip(1) {
                 match (d.opcode, &d.srcs[..]) {
                     (Opcode::IADD3, [Operand::Reg(a), Operand::Imm(Imm::Int(x)), Operand::Reg(z)])

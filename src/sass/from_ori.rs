@@ -567,6 +567,21 @@ impl Cx<'_> {
                 };
                 (vec![b.into()], vec![dst(0)?, s(0)?, s(x)?, s(y)?])
             }
+            // Added by instruction selection: the carry chain and the extended compare.
+            Opcode::IADD3C => {
+                let (x, y) = match (d.srcs.get(1), d.srcs.get(2)) {
+                    (Some(Operand::Reg(_)), Some(Operand::Imm(_) | Operand::CBank(_))) => (2, 1),
+                    _ => (1, 2),
+                };
+                (vec!["IADD3".into()], vec![dst(0)?, dst(1)?, s(0)?, s(x)?, s(y)?])
+            }
+            Opcode::IADD3X => {
+                let (x, y) = match (d.srcs.get(1), d.srcs.get(2)) {
+                    (Some(Operand::Reg(_)), Some(Operand::Imm(_) | Operand::CBank(_))) => (2, 1),
+                    _ => (1, 2),
+                };
+                (vec!["IADD3.X".into()], vec![dst(0)?, s(0)?, s(x)?, s(y)?, s(3)?, one("!PT")])
+            }
             Opcode::IMAD => {
                 let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
                 if self.ty().is_some_and(|t| t.bits() != 32) {
@@ -646,14 +661,14 @@ impl Cx<'_> {
                 let hi = if m.has(Flag::HiWord) { "HI" } else { "" };
                 (self.spell(base, &[dir, ty, hi])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
             }
-            Opcode::ISETP | Opcode::UISETP | Opcode::FSETP | Opcode::DSETP => {
+            Opcode::ISETP | Opcode::ISETPX | Opcode::UISETP | Opcode::FSETP | Opcode::DSETP => {
                 let base = match d.opcode {
-                    Opcode::ISETP => "ISETP",
+                    Opcode::ISETP | Opcode::ISETPX => "ISETP",
                     Opcode::UISETP => "UISETP",
                     Opcode::FSETP => "FSETP",
                     _ => "DSETP",
                 };
-                let int = matches!(d.opcode, Opcode::ISETP | Opcode::UISETP);
+                let int = matches!(d.opcode, Opcode::ISETP | Opcode::ISETPX | Opcode::UISETP);
                 let cmp = m.cmp.ok_or("no comparison")?;
                 let unsigned_ty = int && self.ty().is_some_and(|t| !t.is_signed());
                 let (c, u) = match (cmp, int) {
@@ -686,6 +701,10 @@ impl Cx<'_> {
                     BoolOp::Xor => "XOR",
                 };
                 let f = if d.opcode == Opcode::FSETP { ftz } else { "" };
+                if d.opcode == Opcode::ISETPX {
+                    let toks = [c, if u { "U32" } else { "" }, bop, "EX"];
+                    return Ok((self.spell(base, &toks)?, vec![dst(0)?, dst(1)?, s(0)?, s(1)?, s(2)?, s(3)?]));
+                }
                 let toks = [c, if u { "U32" } else { "" }, bop, f];
                 (self.spell(base, &toks)?, vec![dst(0)?, dst(1)?, s(0)?, s(1)?, s(2)?])
             }

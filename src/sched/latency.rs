@@ -223,6 +223,13 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             prev = Some(i);
         }
     }
+    // nvdisasm (and so, presumably, the hardware's decoder) refuses a stall of 12-15 without the
+    // yield hint; the hint has no effect on correctness, so set it there.
+    for inst in &mut insts[..tail] {
+        if inst.control.stall >= 12 {
+            inst.control.yield_ = true;
+        }
+    }
     for inst in &mut insts[tail..] {
         inst.control = super::o0::tail_control();
         for o in &mut inst.operands {
