@@ -125,6 +125,7 @@ impl OpSpec {
                         let float = ty.starts_with('f') || ty.starts_with("bf");
                         match cond {
                             "f" => float,
+                            "h" => ty.split('.').any(|t| matches!(t, "f32" | "f16" | "f16x2")),
                             "F32" => ty.split('.').any(|t| t == "f32"),
                             _ => !float && ty != "pred",
                         }

@@ -11,7 +11,8 @@
 //!   optional operand: fewer operands than the required ones is `Arguments mismatch`); `wide: w a a` after a `;` is used instead
 //!   when the instruction carries `.wide`. The vocabulary lists every non-type modifier the
 //!   opcode accepts (an opcode with a vocabulary takes exactly one type suffix; `-` none, `*`
-//!   unrestricted; `ftz@f` only with a float type, `cc@i` only
+//!   unrestricted; `ftz@h` only with `.f32`, `.f16` or `.f16x2` (ptxas refuses
+//!   `.ftz` on `.f64` and the bf16 types), `rn@f` only with a float type, `cc@i` only
 //!   with an integer type, `ftz@F32` only when one of the types is `.f32`): others are answered by their class in [`MODIFIER_CLASSES`]. Display modifiers are appended to the opcode
 //!   in messages (`mul.wide`). All of these were probed against ptxas 13.0.88.
 //! - [`TYPES`]: every type suffix; [`MODIFIERS`]: every other modifier ptxas's scanner knows
@@ -29,19 +30,19 @@
 
 /// Opcodes: name | types | operand count.
 pub const OPCODES: &str = r"
-add | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@f sat cc@i
-sub | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@f sat cc@i
-mul | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 3 | d a a; wide: w a a | hi lo wide rn@f rz@f rm@f rp@f ftz@f sat@f | hi lo wide
-mad | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 4 | d a a a; wide: w a a W | hi lo wide rn@f rz@f rm@f rp@f ftz@f sat cc@i | hi lo wide
+add | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@h sat cc@i
+sub | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@h sat cc@i
+mul | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 3 | d a a; wide: w a a | hi lo wide rn@f rz@f rm@f rp@f ftz@h sat@f | hi lo wide
+mad | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 4 | d a a a; wide: w a a W | hi lo wide rn@f rz@f rm@f rp@f ftz@h sat cc@i | hi lo wide
 mul24 | s32 u32 | 3 | d a a | hi lo | hi lo
 mad24 | s32 u32 | 4 | d a a a | hi lo sat | hi lo
 sad | s16 u16 s32 u32 s64 u64 | 4 | d a a a | -
-div | s16 u16 s32 u32 s64 u64 f32 f64 | 3 | d a a | approx full rn rz rm rp ftz@f
+div | s16 u16 s32 u32 s64 u64 f32 f64 | 3 | d a a | approx full rn rz rm rp ftz@h
 rem | s16 u16 s32 u32 s64 u64 | 3 | d a a | -
-abs | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
-neg | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@f
-min | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2; relu: s32 s16x2 | 3-4 | f32: d a a a?; d a a | ftz@f NaN xorsign abs relu
-max | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2; relu: s32 s16x2 | 3-4 | f32: d a a a?; d a a | ftz@f NaN xorsign abs relu
+abs | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@h
+neg | u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 2 | d a | ftz@h
+min | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2; relu: s32 s16x2 | 3-4 | f32: d a a a?; d a a | ftz@h NaN xorsign abs relu
+max | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2; relu: s32 s16x2 | 3-4 | f32: d a a a?; d a a | ftz@h NaN xorsign abs relu
 popc | b32 b64 | 2 | U a | -
 clz | b32 b64 | 2 | U a | -
 bfind | u32 u64 s32 s64 | 2 | U a | shiftamt
@@ -57,7 +58,7 @@ addc | s32 u32 s64 u64 | 3 | d a a | cc
 subc | s32 u32 s64 u64 | 3 | d a a | cc
 madc | s32 u32 s64 u64 | 4 | d a a a | hi lo cc | hi lo
 copysign | f32 f64 | 3 | d a a | -
-fma | f32 f64 f16 f16x2 bf16 bf16x2; relu: f16 f16x2 bf16 bf16x2 | 4 | d a a a | rn rz rm rp ftz@f sat relu oob
+fma | f32 f64 f16 f16x2 bf16 bf16x2; relu: f16 f16x2 bf16 bf16x2 | 4 | d a a a | rn rz rm rp ftz@h sat relu oob
 rcp | f32 f64 | 2 | d a | approx full rn rz rm rp ftz
 sqrt | f32 f64 | 2 | d a | approx full rn rz rm rp ftz
 rsqrt | f32 f64 | 2 | d a | approx ftz
@@ -68,7 +69,7 @@ ex2 | f32 f16 f16x2 bf16 bf16x2 | 2 | d a | approx ftz
 tanh | f32 f16 f16x2 bf16 bf16x2 | 2 | d a | approx
 testp | f32 f64 | 2 | p a | finite infinite number notanumber normal subnormal
 set | * | 3-4
-setp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 3-4 | p a a q? | eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz@f
+setp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 | 3-4 | p a a q? | eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz@h
 selp | b16 b32 b64 u16 u32 u64 s16 s32 s64 f32 f64 | 4 | d a a q | -
 slct | * | 4
 and | b16 b32 b64 pred | 3 | d a a | -

@@ -185,6 +185,10 @@ fn function_pragma(p: &Pragma, fname: &str, seen_local_maxnreg: &mut bool, sink:
             sink.at(p.span.line, msg::PRAGMA_UNSUPPORTED, &[text])?;
             continue;
         }
+        if PRAGMAS_WITH_ARG.contains(&word) && words.clone().next().is_none() && sink.compiles {
+            sink.late(msg::PRAGMA_EMPTY, &[word])?;
+            continue;
+        }
         if word == "local_maxnreg" {
             if *seen_local_maxnreg && sink.compiles {
                 sink.at(p.span.line, msg::LOCAL_MAXNREG_TWICE, &[fname])?;
