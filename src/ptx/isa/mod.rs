@@ -208,6 +208,9 @@ pub enum GateStyle {
     FeaturePtxFirst,
     /// `Instruction '<name>' requires .target …` (PTX gate worded as a feature).
     Instruction,
+    /// `Instruction '<name>' requires .target …` then `Instruction '<name>' requires PTX ISA
+    /// .version …` (probed on the f16 atomics).
+    InstructionSmFirst,
     /// `Modifier '<name>' requires .target …`.
     Modifier,
     /// `Instruction '<name>' not supported on .target '<target>'` unless the target is `a`/`f`.
@@ -345,6 +348,7 @@ impl Isa {
                 "F" => GateStyle::FeatureSmFirst,
                 "P" => GateStyle::FeaturePtxFirst,
                 "I" => GateStyle::Instruction,
+                "J" => GateStyle::InstructionSmFirst,
                 "M" => GateStyle::Modifier,
                 "A" => GateStyle::ArchSpecific,
                 _ => continue,

@@ -19,7 +19,7 @@
 //!   (numbered families such as shapes and `.x4` are recognised in code).
 //! - [`GATES`]: `pattern | min SM | min PTX | style | feature name (= for the pattern)`, where
 //!   style is F (feature, SM message first), P (feature, PTX first), I (`Instruction '…'
-//!   requires .target`), M (`Modifier '…' requires .target`), A (needs an `a`/`f` target); a
+//!   requires .target`), J (`Instruction '…'` for both, SM first), M (`Modifier '…' requires .target`), A (needs an `a`/`f` target); a
 //!   `+` after the style makes the row additive: it does not suppress the shorter rows that
 //!   it extends (by default the most specific row wins). For A rows, `feature;instruction`
 //!   gives the name of the `not supported on .target` message (default: the pattern).
@@ -95,19 +95,19 @@ ldmatrix | * | 2
 stmatrix | * | 2
 movmatrix | * | 2
 cp | * | * | * | * | async
-createpolicy | * | *
+createpolicy | * | * | * | fractional range cvt L2 L2::evict_last L2::evict_first L2::evict_normal L2::evict_unchanged L2::no_allocate L1::evict_last L1::evict_first L1::evict_normal L1::evict_unchanged L1::no_allocate | fractional range cvt
 applypriority | * | *
 discard | * | *
 alloca | * | *
 stacksave | * | 1
 stackrestore | * | 1
 atom | *; cas: b16 b32 b64 b128 | 3-5 | d A a *?; cas: d A a a *? | global shared shared::cta shared::cluster relaxed acquire release acq_rel cta cluster gpu sys and or xor exch add inc dec min max cas noftz L2::cache_hint v2 v4 v8
-red | * | 2-4 | A a *?
+red | * | 2-4 | A a *? | global shared shared::cta shared::cluster relaxed release cta cluster gpu sys and or xor add inc dec min max noftz L2::cache_hint v2 v4 v8
 bar | -; red: u32 pred | * | * | sync arrive red cta warp popc and or | cta red
 barrier | * | *
 membar | * | 0
-fence | * | *
-mbarrier | b64 | * | * | * | init inval arrive arrive_drop test_wait try_wait pending_count expect_tx complete_tx parity
+fence | * | * | * | sc acq_rel acquire release cta cluster gpu sys proxy alias async global shared::cta shared::cluster tensormap::generic mbarrier_init sync_restrict::shared::cluster sync_restrict::shared::cta | proxy
+mbarrier | b64 | * | * | init inval arrive arrive_drop test_wait try_wait pending_count expect_tx complete_tx parity noComplete shared shared::cta shared::cluster relaxed release acquire cta cluster | init inval arrive arrive_drop test_wait try_wait pending_count expect_tx complete_tx parity
 setmaxnreg | * | 1 | n | * | inc dec
 nanosleep | u32 | 1
 bra | * | 1 | * | uni
@@ -185,7 +185,7 @@ U | arrive arrive_drop b0 b3 base bulk c commit commit_group complete_tx d expec
 U | generic::acquire generic::release grad h0 h1 init inval l ld_reduce level load lod m32n8 mbarrier::expect_tx::bytes
 U | mma_async nomask op_restrict ordered_metadata p parity pending_count prefetch proxy query_cancel red
 U | relinquish_alloc_permit remote samp_pos store surf t tensor test_wait to try_cancel try_wait
-U | uniform wait::ld wait::st wait_all wait_group warp wide
+U | uniform wait::ld wait::st wait_all wait_group warp wide range cvt
 I | 1d 2d 2dms 3d 4d 5d L1 L1::evict_first L1::evict_last L1::evict_normal L1::evict_unchanged L1::no_allocate L2
 I | L2::128B L2::256B L2::64B L2::cache_hint L2::evict_first L2::evict_last L2::evict_normal L2::evict_unchanged
 I | L2::no_allocate NaN a a1d a2d a2dms abs acq_rel acquire acube add alias aligned all and any approx async b b4e
@@ -547,8 +547,12 @@ bar.red | q
 /// the pattern as in [`GATES`]; another count is `Arguments mismatch`. Opcodes listed with
 /// `sig` take at most as many operands as their selected signature has kinds (probed:
 /// `cp.async.cg.shared.global [s], [%rd1]`; `max.s32` with 4 operands, 3 inputs being f32 only;
-/// the scalar video instructions with a secondary operation take `d, a, b, c`).
+/// the scalar video instructions with a secondary operation take `d, a, b, c`; createpolicy:
+/// `.fractional` d{, fraction}, `.range` d, [a], primary, total, `.cvt` d, a).
 pub const OPERAND_COUNTS: &str = r"
+createpolicy.fractional | 1-2
+createpolicy.range | 4
+createpolicy.cvt | 2
 cp.async.ca | 3-5
 cp.async.cg | 3-5
 min | sig
@@ -668,6 +672,7 @@ fence::before_thread_sync fence::after_thread_sync
 rmi rni
 oob nomask
 remote
+range cvt tensormap::generic sync_restrict::shared::cluster sync_restrict::shared::cta noinc
 ";
 
 /// Gates: pattern | SM | PTX | style | feature.
@@ -711,6 +716,37 @@ mbarrier.complete_tx | 90 | 8.0 | F | =
 griddepcontrol.wait | 90 | 7.8 | M | .wait
 griddepcontrol.launch_dependents | 90 | 7.8 | M | .launch_dependents
 griddepcontrol | 90 | 7.8 | I | =
+# f16 atomics (probed: the name spells operation, type and space; f16x2 is not gated)
+atom.global.add.f16 | 70 | 6.3 | J | atom.add.f16.global
+atom.add.global.f16 | 70 | 6.3 | J | atom.add.f16.global
+atom.shared.add.f16 | 70 | 6.3 | J | atom.add.f16.shared
+atom.add.shared.f16 | 70 | 6.3 | J | atom.add.f16.shared
+atom.~global.~shared.~shared::cta.~shared::cluster.add.f16 | 70 | 6.3 | J | atom.add.f16 with generic state space
+atom.global.min.f16 | 90 | 8.1 | J | atom.min.f16.global
+atom.min.global.f16 | 90 | 8.1 | J | atom.min.f16.global
+atom.shared.min.f16 | 90 | 8.1 | J | atom.min.f16.shared
+atom.min.shared.f16 | 90 | 8.1 | J | atom.min.f16.shared
+atom.~global.~shared.~shared::cta.~shared::cluster.min.f16 | 90 | 8.1 | J | atom.min.f16 with generic state space
+atom.global.max.f16 | 90 | 8.1 | J | atom.max.f16.global
+atom.max.global.f16 | 90 | 8.1 | J | atom.max.f16.global
+atom.shared.max.f16 | 90 | 8.1 | J | atom.max.f16.shared
+atom.max.shared.f16 | 90 | 8.1 | J | atom.max.f16.shared
+atom.~global.~shared.~shared::cta.~shared::cluster.max.f16 | 90 | 8.1 | J | atom.max.f16 with generic state space
+red.global.add.f16 | 70 | 6.3 | J | red.add.f16.global
+red.add.global.f16 | 70 | 6.3 | J | red.add.f16.global
+red.shared.add.f16 | 70 | 6.3 | J | red.add.f16.shared
+red.add.shared.f16 | 70 | 6.3 | J | red.add.f16.shared
+red.~global.~shared.~shared::cta.~shared::cluster.add.f16 | 70 | 6.3 | J | red.add.f16 with generic state space
+red.global.min.f16 | 90 | 8.1 | J | red.min.f16.global
+red.min.global.f16 | 90 | 8.1 | J | red.min.f16.global
+red.shared.min.f16 | 90 | 8.1 | J | red.min.f16.shared
+red.min.shared.f16 | 90 | 8.1 | J | red.min.f16.shared
+red.~global.~shared.~shared::cta.~shared::cluster.min.f16 | 90 | 8.1 | J | red.min.f16 with generic state space
+red.global.max.f16 | 90 | 8.1 | J | red.max.f16.global
+red.max.global.f16 | 90 | 8.1 | J | red.max.f16.global
+red.shared.max.f16 | 90 | 8.1 | J | red.max.f16.shared
+red.max.shared.f16 | 90 | 8.1 | J | red.max.f16.shared
+red.~global.~shared.~shared::cta.~shared::cluster.max.f16 | 90 | 8.1 | J | red.max.f16 with generic state space
 cp.async.bulk | 90 | 8.0 | F | =
 cp.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
 cp.async.wait_all | 80 | 7.0 | F | =

@@ -539,6 +539,11 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
             md.globals.insert(name.to_string(), Global::Func(sym.clone()));
         }
     }
+    // A definition that is itself `.extern` (probed: `.extern .entry k() { ret; }` and the
+    // same `.func` are refused at the closing brace).
+    if is_extern && defined {
+        extern_conflict = true;
+    }
     // Parameter names are one scope with the return parameters (probed).
     let mut param_names: Vec<&str> = Vec::new();
     for r in f.returns.iter().flatten() {
@@ -653,6 +658,7 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
             fs.declare(&p.decl.name.name, &format!(".param {}", p.ty.text));
         }
         fs.input_params.extend(f.params.iter().flatten().map(|p| p.decl.name.name.clone()));
+        fs.return_params.extend(f.returns.iter().flatten().map(|p| p.decl.name.name.clone()));
         let mut deferred = Vec::new();
         let mut seen_lm = false;
         body_walk(body, ctx, sink, md, late, &mut fs, &mut deferred, name, &mut seen_lm)?;

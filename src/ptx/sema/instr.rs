@@ -191,6 +191,20 @@ pub fn check(
             return Ok(());
         }
     }
+    // An indirect call (a register target) without a prototype or target list after its
+    // argument list (probed: `call %rd1, ();`, `call (%r1), %rd1, ();`, `call %rd1;` are
+    // `Label expected for argument 0`, whatever the position of the target, then the fatal
+    // `Call target not recognized`).
+    if op == "call"
+        && let Some(t) = (0..ins.operands.len()).find(|&i| is_call_target(ins, i))
+        && let Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })) = ins.operands.get(t)
+        && fs.lookup(&id.name).is_some()
+        && !fs.labels.contains(id.name.as_str())
+        && (t + 1 == ins.operands.len() || matches!(ins.operands.last(), Some(Operand::List(..))))
+    {
+        sink.at(line, msg::LABEL_EXPECTED, &["0", op])?;
+        return sink.at(line, msg::CALL_TARGET_UNRECOGNIZED, &[]);
+    }
     // A special register as the destination of an instruction that reads them.
     if isa.sreg_dest_checked(op)
         && spec.operands.is_none_or(|(lo, hi)| (lo..=hi).contains(&ins.operands.len()))
@@ -280,6 +294,20 @@ pub fn check(
         && !types_bad
         && let Some(sig) = spec.signature(&mods)
         && (ins.operands.len() < spec.required_operands(&mods) || !operands_fit(ins, sig, &types, fs))
+    {
+        mismatch = true;
+        sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+    }
+    // A variable's address moves only as an integer (probed: `mov.f64`, `mov.f32`, `mov.pred`
+    // of a `.shared` array are `Arguments mismatch`; a function's address only warns).
+    if !mismatch
+        && !types_bad
+        && op == "mov"
+        && let [t] = &types[..]
+        && (t.starts_with(".f") || *t == ".pred")
+        && let Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })) = ins.operands.get(1)
+        && (fs.lookup(&id.name).is_some_and(|d| d.contains(' '))
+            || matches!(md.globals.get(id.name.as_str()), Some(Global::Var { .. })))
     {
         mismatch = true;
         sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
@@ -839,6 +867,9 @@ fn address_space(
         if writes && i == 0 && var_space == ".param" && space == ".param" && fs.input_params.contains(name) {
             sink.at(line, msg::WRITE_INPUT_PARAM, &[name])?;
         }
+        if op == "ld" && i == 1 && var_space == ".param" && space == ".param" && fs.return_params.contains(name) {
+            sink.at(line, msg::READ_RETURN_PARAM, &[name])?;
+        }
         if checked && var_space != space {
             sink.at(line, msg::SPACE_MISMATCH, &[dname])?;
         }
@@ -1137,6 +1168,9 @@ fn value_checks(
     if op == "abs" && mods.iter().any(|m| matches!(*m, ".u16" | ".u32" | ".u64" | ".b16" | ".b32" | ".b64")) {
         sink.at(line, msg::ABS_SIGNED, &[])?;
     }
+    if op == "neg" && mods.iter().any(|m| matches!(*m, ".u16" | ".u32" | ".u64")) {
+        sink.at(line, msg::NEG_SIGNED, &[])?;
+    }
     Ok(())
 }
 
@@ -1187,6 +1221,14 @@ fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink, tok
                 }
                 if sm_fail {
                     sink.at(line, msg::INSTR_SM, &[&feature, &sm_t])?;
+                }
+            }
+            GateStyle::InstructionSmFirst => {
+                if sm_fail {
+                    sink.at(line, msg::INSTR_SM, &[&feature, &sm_t])?;
+                }
+                if ptx_fail {
+                    sink.at(line, msg::INSTR_PTX, &[&feature, &ptx_v])?;
                 }
             }
             GateStyle::Modifier => {

@@ -91,6 +91,8 @@ catalogue! {
     FEATURE_SM = Error "Feature '%s' requires .target %s or higher";
     /// Instruction SM gate (older wording).
     INSTR_SM = Error "Instruction '%s' requires .target %s or higher";
+    /// Instruction gate, PTX version.
+    INSTR_PTX = Error "Instruction '%s' requires PTX ISA .version %s or later";
     /// Modifier SM gate.
     MODIFIER_SM = Error "Modifier '%s' requires .target %s or higher";
     /// Modifier PTX gate.
@@ -268,6 +270,8 @@ catalogue! {
     BARRIER_RANGE = Error "Barrier number '%s' out of range, expected to be in range [0..15]";
     /// abs on unsigned.
     ABS_SIGNED = Error "Instruction 'abs' applies only to signed numeric types";
+    /// neg on unsigned.
+    NEG_SIGNED = Error "Instruction 'neg' applies only to signed numeric types";
     /// Rounding required.
     ROUNDING_REQUIRED = Error "Rounding modifier required for instruction '%s'";
     /// Two roundings.
@@ -318,6 +322,8 @@ catalogue! {
     SPACE_MISMATCH = Error "State space mismatch between instruction and address in instruction '%s'";
     /// `st.param` to an input parameter.
     WRITE_INPUT_PARAM = Error "Illegal to write to function input parameter '%s'";
+    /// `ld.param` from a return parameter.
+    READ_RETURN_PARAM = Error "Illegal to read function return parameter '%s'";
     /// A special register as an operand of an instruction that does not read them.
     SREG_NOT_ALLOWED = Error "Special register argument not allowed for instruction '%s'";
     /// A vector variable wider than 128 bits.

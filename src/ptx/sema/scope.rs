@@ -57,6 +57,8 @@ pub struct FuncScope {
     pub vector_names: HashSet<String>,
     /// The function's input parameters (not its return parameters).
     pub input_params: HashSet<String>,
+    /// The function's return parameters.
+    pub return_params: HashSet<String>,
 }
 
 #[derive(Debug, Default)]
