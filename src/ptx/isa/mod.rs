@@ -118,6 +118,7 @@ impl OpSpec {
         let Some(vocab) = &self.vocab else { return true };
         let t = m.get(1..).unwrap_or("");
         vocab.iter().any(|v| match v.split_once('@') {
+            None if *v == "#shapes" => is_numbered_modifier(t),
             None => *v == t,
             Some((w, cond)) => {
                 w == t

@@ -13,7 +13,7 @@
 //!   opcode accepts (an opcode with a vocabulary takes exactly one type suffix; `-` none, `*`
 //!   unrestricted; `ftz@h` only with `.f32`, `.f16` or `.f16x2` (ptxas refuses
 //!   `.ftz` on `.f64` and the bf16 types), `rn@f` only with a float type, `cc@i` only
-//!   with an integer type, `ftz@F32` only when one of the types is `.f32`): others are answered by their class in [`MODIFIER_CLASSES`]. Display modifiers are appended to the opcode
+//!   with an integer type, `ftz@F32` only when one of the types is `.f32`; `#shapes` any matrix shape or `.xN`/`.vN`): others are answered by their class in [`MODIFIER_CLASSES`]. Display modifiers are appended to the opcode
 //!   in messages (`mul.wide`). All of these were probed against ptxas 13.0.88.
 //! - [`TYPES`]: every type suffix; [`MODIFIERS`]: every other modifier ptxas's scanner knows
 //!   (numbered families such as shapes and `.x4` are recognised in code).
@@ -33,7 +33,7 @@ pub const OPCODES: &str = r"
 add | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@h sat cc@i
 sub | s16 u16 s32 u32 s64 u64 f32 f64 f16 f16x2 bf16 bf16x2 s16x2 u16x2 | 3 | d a a | rn@f rz@f rm@f rp@f ftz@h sat cc@i
 mul | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 3 | d a a; wide: w a a | hi lo wide rn@f rz@f rm@f rp@f ftz@h sat@f | hi lo wide
-mad | f32 f64 f16 f16x2 bf16 bf16x2; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 4 | d a a a; wide: w a a W | hi lo wide rn@f rz@f rm@f rp@f ftz@h sat cc@i | hi lo wide
+mad | f32 f64; wide: s16 u16 s32 u32; hi lo: s16 u16 s32 u32 s64 u64 | 4 | d a a a; wide: w a a W | hi lo wide rn@f rz@f rm@f rp@f ftz@h sat cc@i | hi lo wide
 mul24 | s32 u32 | 3 | d a a | hi lo | hi lo
 mad24 | s32 u32 | 4 | d a a a | hi lo sat | hi lo
 sad | s16 u16 s32 u32 s64 u64 | 4 | d a a a | -
@@ -112,14 +112,14 @@ setmaxnreg | * | 1 | n | * | inc dec
 nanosleep | u32 | 1
 bra | * | 1 | * | uni
 brx | * | 2
-call | * | *
+call | * | * | * | uni
 ret | * | 0
 exit | * | 0
 trap | * | 0
 brkpt | * | 0
 pmevent | * | 1
 shfl | b32 | 4-5 | sync: * * * * *; * * * * | sync up down bfly idx
-vote | * | 2-4 | ballot: U q u?; p q u?
+vote | *; ballot: b32 | 2-4 | ballot: U q u?; p q u?
 match | b32 b64 | 3-4 | * | sync any all
 redux | b32 u32 s32 f32 | 3 | d a u | sync add min max and or xor abs NaN
 activemask | b32 | 1
@@ -131,7 +131,7 @@ clusterlaunchcontrol | * | *
 multimem | * | *
 tensormap | * | *
 mma | * | *
-wmma | * | * | * | * | load store mma a b c d
+wmma | * | * | * | load store mma a b c d sync aligned row col global shared shared::cta generic satfinite rn rz rm rp xor popc and #shapes | load store mma a b c d
 wgmma | * | *
 tcgen05 | * | *
 tex | * | *
@@ -151,19 +151,19 @@ vshl | u32 s32 | *
 vshr | u32 s32 | *
 vmad | u32 s32 | *
 vset | u32 s32 | *
-vadd2 | u32 s32 | *
-vsub2 | u32 s32 | *
-vavrg2 | u32 s32 | *
-vabsdiff2 | u32 s32 | *
-vmin2 | u32 s32 | *
-vmax2 | u32 s32 | *
+vadd2 | u32 s32 | * | * | sat add min max
+vsub2 | u32 s32 | * | * | sat add min max
+vavrg2 | u32 s32 | * | * | sat add min max
+vabsdiff2 | u32 s32 | * | * | sat add min max
+vmin2 | u32 s32 | * | * | sat add min max
+vmax2 | u32 s32 | * | * | sat add min max
 vset2 | u32 s32 | *
-vadd4 | u32 s32 | *
-vsub4 | u32 s32 | *
-vavrg4 | u32 s32 | *
-vabsdiff4 | u32 s32 | *
-vmin4 | u32 s32 | *
-vmax4 | u32 s32 | *
+vadd4 | u32 s32 | * | * | sat add min max
+vsub4 | u32 s32 | * | * | sat add min max
+vavrg4 | u32 s32 | * | * | sat add min max
+vabsdiff4 | u32 s32 | * | * | sat add min max
+vmin4 | u32 s32 | * | * | sat add min max
+vmax4 | u32 s32 | * | * | sat add min max
 vset4 | u32 s32 | *
 st.async | * | *
 red.async | * | *
@@ -372,6 +372,18 @@ pub const VOCAB_ONLY_MODIFIERS: &str = "wide to";
 pub const TYPE_COUNTS: &str = r"
 cvt | 2
 mbarrier | 1
+vadd2 | 3
+vsub2 | 3
+vavrg2 | 3
+vabsdiff2 | 3
+vmin2 | 3
+vmax2 | 3
+vadd4 | 3
+vsub4 | 3
+vavrg4 | 3
+vabsdiff4 | 3
+vmin4 | 3
+vmax4 | 3
 ";
 
 /// Type suffixes an opcode with an unrestricted type column refuses (`Unexpected instruction
@@ -678,6 +690,7 @@ range cvt tensormap::generic sync_restrict::shared::cluster sync_restrict::share
 /// Gates: pattern | SM | PTX | style | feature.
 pub const GATES: &str = r"
 .bf16 | 80 | 7.0 | F | =
+.NaN | 80 | 7.0 | M | .NaN
 .bf16x2 | 80 | 7.0 | F | =
 fma.bf16 | 80 | 7.0 | F | .bf16
 fma.bf16x2 | 80 | 7.0 | F | .bf16x2

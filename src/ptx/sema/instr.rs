@@ -300,6 +300,19 @@ pub fn check(
     }
     // A variable's address moves only as an integer (probed: `mov.f64`, `mov.f32`, `mov.pred`
     // of a `.shared` array are `Arguments mismatch`; a function's address only warns).
+    // Packing and unpacking moves take a bit type (probed: `mov.u64 {%r1, %r2}, %rd1`,
+    // `mov.f64 %rd1, {%r1, %r2}`, `mov.u32 {%h1, %h2}, %r1` are `Arguments mismatch`).
+    if !mismatch
+        && !types_bad
+        && op == "mov"
+        && let [t] = &types[..]
+        && !t.starts_with(".b")
+        && !mods.iter().any(|m| m.starts_with(".v"))
+        && ins.operands.iter().any(|o| matches!(o, Operand::Vector(..)))
+    {
+        mismatch = true;
+        sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+    }
     if !mismatch
         && !types_bad
         && op == "mov"
@@ -682,7 +695,11 @@ fn mem_fits(reg: &str, ins: &str) -> bool {
         return true;
     }
     match (type_class(reg), type_class(ins)) {
-        (Some((rk, rn)), Some((ik, i_n))) => rn > i_n && matches!(rk, 'b' | 'u' | 's') && ik != 'p',
+        // A wider float register fits a bit type only (probed: `st.global.b32 [a], %fd`,
+        // `ld.global.b16 %f, [a]` are accepted; `.u32`/`.s8`/`.f32` with `%fd` are not).
+        (Some((rk, rn)), Some((ik, i_n))) => {
+            rn > i_n && (matches!(rk, 'b' | 'u' | 's') && ik != 'p' || rk == 'f' && ik == 'b')
+        }
         _ => true,
     }
 }
