@@ -25,22 +25,7 @@ use interp::launch::{LaunchSpec, compare::compare};
 use ptxas_rs::backend;
 
 /// Kernel-levels (`kernel@O`) that compile but misbehave, with the cause investigated.
-const KNOWN: &[(&str, &str)] = &[
-    ("cvt_f16_int@O0", EMU_F2I_F16),
-    ("cvt_f16_int@O3", EMU_F2I_F16),
-    ("int_saturate_clamp@O0", EMU_I2I),
-    ("int_saturate_clamp@O3", EMU_I2I),
-    ("math_fast_intrinsics@O0", ISEL_SIN_COS),
-    ("math_fast_intrinsics@O3", ISEL_SIN_COS),
-];
-
-const EMU_F2I_F16: &str = "the emulator has no F2I from f16 (interp/src/emu: `F2I.F16.NTZ` is not implemented); \
-     nvdisasm accepts the word and prints it as we do";
-const EMU_I2I: &str = "the emulator has no I2I semantics (`I2I.S8.S32.SAT`); nvdisasm accepts the word";
-const ISEL_SIN_COS: &str = "our instruction selection is wrong: Ori's MUFU.SIN/COS take radians (src/ori/semantics.rs) \
-     and isel emits them directly, but SASS MUFU.SIN/COS take revolutions, so ptxas scales by 1/(2 pi) \
-     first (`FMUL.RZ R, R, 0.15915494`); the interpreter-validated isel cannot see it because both \
-     Ori sides share the radians semantics";
+const KNOWN: &[(&str, &str)] = &[];
 
 /// Kernel-levels that pass end to end when this test landed; a regression fails.
 const MIN_PASSED: usize = 22;

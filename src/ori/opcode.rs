@@ -636,6 +636,11 @@ opcodes! {
     PACK64 "PACK64" Sass ["D" => "W:r, W:r"] flags() mods() req() ty() Pack64;
     /// Register-pair split `lo, hi = d` (a pair copy: after allocation zero, one or two MOVs).
     UNPACK64 "UNPACK64" Sass ["W, W" => "D:r"] flags() mods() req() ty() Unpack64;
+    /// Warp shuffle (SASS `SHFL.IDX/UP/DOWN/BFLY Pd, Rd, a, b, c`), the meaning of PTX `shfl`
+    /// (`c` packs the segment mask and clamp as in PTX). The fourth source is the member mask
+    /// the interpreter checks; emission drops it (selection places a `WARPSYNC` before the
+    /// shuffle when the mask is not the full-warp immediate).
+    SHFL "SHFL" Sass ["W, P" => "W:r, W:ri, W:ri, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(SUBOP) ty(B32) None;
 }
 
 fn parse_slot(s: &str) -> Result<Slot, String> {

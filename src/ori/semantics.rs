@@ -32,6 +32,8 @@
 //!   (tanh); compare them with a tolerance. `div.approx`/`div.full` is computed correctly
 //!   rounded (within PTX's 2 ulp bound). Approximate f64 forms (`rcp.approx.ftz.f64`,
 //!   `rsqrt.approx.f64`) are computed the same way in f64.
+//! - SASS `MUFU.SIN`/`MUFU.COS` take their argument in revolutions (x · 2π radians), as the
+//!   hardware does, and always flush subnormal inputs and results; PTX `sin`/`cos` take radians.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -167,7 +169,11 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
         Sem::Mufu => {
             need(1)?;
             let func = mods.mufu.ok_or_else(|| EvalError::BadOperands("MUFU needs a function".into()))?;
-            Ok(vec![Val::Bits(approx(F32, func, args[0], mods))])
+            let r = match func {
+                Mufu::Sin | Mufu::Cos => mufu_trig(func, args[0]),
+                _ => approx(F32, func, args[0], mods),
+            };
+            Ok(vec![Val::Bits(r)])
         }
         Sem::Rcp | Sem::Sqrt | Sem::Rsqrt | Sem::Ex2 | Sem::Lg2 | Sem::Sin | Sem::Cos | Sem::Tanh => {
             need(1)?;
@@ -812,6 +818,18 @@ fn approx(f: Format, func: Mufu, a: Arg, mods: &Mods) -> u64 {
     if mods.has(Flag::Ftz) { float::flush(f, out) } else { out }
 }
 
+/// SASS `MUFU.SIN`/`MUFU.COS`: the argument is in *revolutions* (ptxas multiplies a PTX
+/// `sin`/`cos` argument by 1/(2π) with `FMUL.RZ` first); the unit flushes subnormal inputs and
+/// results whatever the modifiers say. Computed in host `f64` and rounded to nearest f32.
+fn mufu_trig(func: Mufu, a: Arg) -> u64 {
+    let ftz = Mods { flags: vec![Flag::Ftz], ..Mods::new() };
+    let x = float::convert(F32, F64, farg(F32, a, &ftz), Rnd::Rn);
+    let x = f64::from_bits(x) * std::f64::consts::TAU;
+    let r = if func == Mufu::Sin { x.sin() } else { x.cos() };
+    let bits = if r.is_nan() { float::canonical_nan(F64) } else { r.to_bits() };
+    float::flush(F32, float::convert(F64, F32, bits, Rnd::Rn))
+}
+
 fn pred_arg(a: Arg) -> bool {
     a.val.pred() != a.not
 }
@@ -944,7 +962,10 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
         (false, true) => {
             let sf = fmt_of(st)?;
             let v = farg(sf, a, mods);
-            Ok(float::to_int(sf, v, dt.bits().min(64), dt.is_signed(), rnd.unwrap_or(Rnd::Rzi)))
+            let dw = dt.bits().min(64);
+            let r = float::to_int(sf, v, dw, dt.is_signed(), rnd.unwrap_or(Rnd::Rzi));
+            // A signed sub-word destination fills its 32-bit register sign-extended (PTX).
+            Ok(if dt.is_signed() && dw < 32 { sext(r & mask(dw), dw) as u64 & mask(32) } else { r })
         }
         (false, false) => {
             let (sw, dw) = (st.bits().min(64), dt.bits().min(64));
@@ -956,7 +977,11 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
                 } else {
                     (0, (1i128 << dw) - 1)
                 };
-                return Ok(wide.clamp(lo, hi) as u64 & mask(dw));
+                // As the plain narrowing below (PTX: a signed destination type narrower than
+                // its register is sign-extended; ptxas follows `I2I.S8.S32.SAT` with
+                // `PRMT 0x8880`).
+                let r = wide.clamp(lo, hi) as u64 & mask(dw);
+                return Ok(if dt.is_signed() && dw < 32 { sext(r, dw) as u64 & mask(32) } else { r });
             }
             // Widening sign- or zero-extends per the source; narrowing truncates. A sub-word
             // destination is stored sign/zero-extended per its own type in a 32-bit register.

@@ -880,6 +880,18 @@ impl Cx<'_> {
                 Some(Operand::Imm(i)) if i.bits() as u32 == u32::MAX => (vec!["WARPSYNC.ALL".into()], vec![]),
                 _ => (vec!["WARPSYNC".into()], vec![s(0)?]),
             },
+            // Added by instruction selection (warp ops): `SHFL.<mode> Pd, Rd, a, b, c`; the Ori
+            // instruction's fourth source (the member mask) has no SASS operand.
+            Opcode::SHFL => {
+                let mode = match m.sub {
+                    Some(ori::SubOp::Idx) => "IDX",
+                    Some(ori::SubOp::Up) => "UP",
+                    Some(ori::SubOp::Down) => "DOWN",
+                    Some(ori::SubOp::Bfly) => "BFLY",
+                    s => return Err(format!("SHFL mode {s:?}")),
+                };
+                (self.spell("SHFL", &[mode])?, vec![dst(1)?, dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
             Opcode::CALL | Opcode::RET => {
                 return Err("CALL/RET need the module layout and a return-address register: not supported yet".into());
             }

@@ -1049,6 +1049,30 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write32(&a[0], &map1(g, |lane| d[lane] as u32), g))?;
             }
         }
+        Kind::F2iF16 { dst, rnd } => {
+            let v = lift(w.reg32(&a[1]))?;
+            let d = map64(g, |lane| super::convert::f2i_f16(v[lane], *dst, *rnd));
+            if dst.bits() == 64 {
+                lift(w.write64(&a[0], &d, g))?;
+            } else {
+                lift(w.write32(&a[0], &map1(g, |lane| d[lane] as u32), g))?;
+            }
+        }
+        Kind::I2fF16 { src, rnd } => {
+            let v = if src.bits() == 64 {
+                lift(w.reg64(&a[1]))?
+            } else {
+                let v = lift(w.reg32(&a[1]))?;
+                map64(u32::MAX, |lane| u64::from(v[lane]))
+            };
+            let d = map1(g, |lane| u32::from(super::convert::i2f_f16(v[lane], *src, *rnd)));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::I2i { dst, src, sat } => {
+            let v = lift(w.reg32(&a[1]))?;
+            let d = map1(g, |lane| super::convert::i2i(u64::from(v[lane]), *src, *dst, *sat) as u32);
+            lift(w.write32(&a[0], &d, g))?;
+        }
         Kind::I2f { src, dst64, rnd } => {
             let v = if src.bits() == 64 {
                 lift(w.reg64(&a[1]))?

@@ -109,8 +109,14 @@ pub fn variable_latency(inst: &Inst) -> bool {
             !(matches!(inst.kind, Kind::Ldc { .. }) && inst.base == "ULDC")
         }
         Kind::S2r => inst.base != "CS2R",
-        Kind::F2i { .. } | Kind::F2f { .. } | Kind::Fchk | Kind::Popc | Kind::Flo { .. } | Kind::Brev => true,
-        Kind::I2f { .. } => inst.base == "I2F",
+        Kind::F2i { .. }
+        | Kind::F2iF16 { .. }
+        | Kind::F2f { .. }
+        | Kind::Fchk
+        | Kind::Popc
+        | Kind::Flo { .. }
+        | Kind::Brev => true,
+        Kind::I2f { .. } | Kind::I2fF16 { .. } => inst.base == "I2F",
         Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } => true,
         _ => false,
     }

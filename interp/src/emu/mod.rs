@@ -69,6 +69,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod alu;
+pub mod convert;
 mod exec;
 pub mod hazard;
 pub mod program;

@@ -301,6 +301,29 @@ pub enum Kind {
     },
     /// `MUFU`.
     Mufu(MufuFn),
+    /// `F2I` from f16 (the low half of the source register; see [`super::convert`]).
+    F2iF16 {
+        /// Destination type.
+        dst: IntTy,
+        /// Rounding.
+        rnd: IntRnd,
+    },
+    /// `I2F.F16`: an integer to f16 (see [`super::convert`]).
+    I2fF16 {
+        /// Source type.
+        src: IntTy,
+        /// Rounding.
+        rnd: Rnd,
+    },
+    /// `I2I`: integer width/sign change (see [`super::convert`]).
+    I2i {
+        /// Destination type.
+        dst: IntTy,
+        /// Source type.
+        src: IntTy,
+        /// `.SAT`.
+        sat: bool,
+    },
     /// `F2I`.
     F2i {
         /// Destination type.
@@ -869,7 +892,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 vals[1].n = 2;
             }
             if toks.contains(&"F16") {
-                return Err("F2I from f16".into());
+                return Ok((Kind::F2iF16 { dst, rnd: int_rnd }, vals, preds));
             }
             Kind::F2i { dst, src64, rnd: int_rnd, ftz: has("FTZ") }
         }
@@ -878,6 +901,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[0].dst = true;
             let src = toks.iter().find_map(|t| IntTy::from_token(t)).unwrap_or(IntTy::S32);
             let dst64 = has("F64");
+            if toks.contains(&"F16") && !toks.contains(&"BF16") {
+                if src.bits() == 64 {
+                    vals[1].n = 2;
+                }
+                return Ok((Kind::I2fF16 { src, rnd }, vals, preds));
+            }
             if toks.iter().any(|t| *t == "F16" || *t == "BF16") {
                 return Err("I2F to f16".into());
             }
@@ -912,6 +941,20 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 vals[1].n = 2;
             }
             Kind::F2f { to64, to16, from16, rnd, ftz: has("FTZ") }
+        }
+        "I2I" => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let tys: Vec<IntTy> = toks.iter().filter_map(|t| IntTy::from_token(t)).collect();
+            let (dst, src) = match tys[..] {
+                [d, s] => (d, s),
+                [d] => (d, IntTy::S32),
+                _ => return Err("I2I types".into()),
+            };
+            if dst.bits() == 64 || src.bits() == 64 {
+                return Err("I2I with a 64-bit type".into());
+            }
+            Kind::I2i { dst, src, sat: has("SAT") }
         }
         "FRND" => {
             need(2, 0, &vals, &preds)?;

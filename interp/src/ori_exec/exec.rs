@@ -451,7 +451,9 @@ impl Engine<'_> {
             CALL => return Err((ErrorKind::Unsupported("ABI-lowered calls (CALL)".into()), None)),
             Atom | AtomCas => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
-            Shfl | Vote | Ballot | MatchAny | MatchAll | Redux | Activemask => self.warp_op(cta, w, d, active, exec)?,
+            Shfl | SHFL | Vote | Ballot | MatchAny | MatchAll | Redux | Activemask => {
+                self.warp_op(cta, w, d, active, exec)?
+            }
             _ => self.pure(cta, w, d, exec)?,
         }
         self.advance(w);

@@ -8,7 +8,8 @@
 //! - int → int: 32↔32 is a `MOV`; widening to 64 bits is a pair of (value, `RZ` or
 //!   `SHF.R.S32.HI RZ, 31, value`); narrowing from 64 takes the low word; a sub-word
 //!   destination is masked (`LOP3 0xff/0xffff`) or sign-replicated (`PRMT 0x8880/0x9910`),
-//!   leaving the register as the PTX-stage semantics do; `.sat` uses `I2I` on 32-bit sources.
+//!   leaving the register as the PTX-stage semantics do; `.sat` uses `I2I` on 32-bit sources,
+//!   followed (for a sub-word destination) by the same mask/sign replication, as ptxas does.
 
 use super::{R, Sel, imm, r, rz};
 use crate::ori::{Dir, Flag, InstData, Mods, Opcode, Operand, Ty};
@@ -68,7 +69,15 @@ impl Sel<'_> {
             }
             let a = self.src(s)?;
             let m = Mods { ty: Some(dt), src_ty: Some(st), flags: vec![Flag::Sat], ..Mods::new() };
-            self.emit(Opcode::I2I, m, vec![dst], vec![a]);
+            if dt.bits() >= 32 {
+                self.emit(Opcode::I2I, m, vec![dst], vec![a]);
+                return Ok(());
+            }
+            // ptxas does not rely on the upper bits of a narrow I2I result: it re-extends
+            // (`I2I.S8.S32.SAT` + `PRMT 0x8880`, `I2I.U16.S32.SAT` + `LOP3 0xffff`).
+            let t = self.t32();
+            self.emit(Opcode::I2I, m, vec![t.into()], vec![a]);
+            self.subword_into(dst, r(t), dt)?;
             return Ok(());
         }
         // The source value as 32 bits (low word of a 64-bit source), extended per its type.
@@ -104,7 +113,13 @@ impl Sel<'_> {
             self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![a]);
             return Ok(());
         }
-        // Sub-word destination: as the semantics store it (signed: sign-extended, else masked).
+        self.subword_into(dst, a, dt)
+    }
+
+    /// Writes the sub-word value `a` of type `dt` to `dst` as the semantics store it
+    /// (signed: sign-extended, else masked).
+    fn subword_into(&mut self, dst: crate::ori::Reg, a: Operand, dt: Ty) -> R<()> {
+        let dw = dt.bits();
         if dt.is_signed() {
             let a = self.reg_src(&a)?;
             let sel = if dw == 8 { 0x8880 } else { 0x9910 };
@@ -113,7 +128,6 @@ impl Sel<'_> {
             let mask = (1i64 << dw) - 1;
             self.emit(Opcode::LOP3, Mods::new(), vec![dst], vec![a, imm(mask), rz(), imm(0xc0)]);
         }
-        let _: Option<Operand> = None;
         Ok(())
     }
 }

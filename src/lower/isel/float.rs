@@ -237,6 +237,17 @@ impl Sel<'_> {
         };
         let a = self.src(&d.srcs[0])?;
         let m = Mods { mufu: Some(func), flags: if ftz { vec![Flag::Ftz] } else { vec![] }, ..Mods::new() };
+        if matches!(func, Mufu::Sin | Mufu::Cos) {
+            // SASS MUFU.SIN/COS take revolutions: ptxas scales by 1/(2π) rounding toward zero
+            // first (`FMUL.RZ R, R, 0.15915494`), and emits the MUFU without `.FTZ` (the unit
+            // flushes anyway), also for `.ftz`.
+            let a = self.reg_src(&a)?;
+            let rev = self.t32();
+            let rz_mods = Mods { rnd: Some(Rnd::Rz), ..Mods::new() };
+            self.emit(FMUL, rz_mods, vec![rev.into()], vec![a, Operand::Imm(Imm::F32(0x3e22_f983))]);
+            self.emit(MUFU, Mods { mufu: Some(func), ..Mods::new() }, vec![dst], vec![r(rev)]);
+            return Ok(());
+        }
         let scale = !ftz && matches!(func, Mufu::Rsq | Mufu::Rcp | Mufu::Sqrt);
         if !scale {
             self.emit(MUFU, m, vec![dst], vec![a]);

@@ -13,6 +13,8 @@
 //! | `wide` | 64-bit carry chains, `bfind.64`, `bmsk`, saturating conversions from 64 bits, `dp4a`/`dp2a`, f64 min/max |
 //! | `memory` | loads and stores per state space, kernel parameters from constant bank 0, addresses |
 //! | `control` | branches, exit/return, barriers, special registers, moves |
+//! | `warp` | warp shuffles (`SHFL`) |
+//! | `legalize` | the last step: operands put into the shapes sm_90 forms encode (one constant, register A, `IMAD.HI` addend, f64 immediates) |
 //!
 //! # Invariants (of a selected function)
 //!
@@ -51,7 +53,9 @@ mod control;
 mod convert;
 mod float;
 mod int_div;
+pub mod legalize;
 mod memory;
+mod warp;
 mod wide;
 
 use std::collections::{HashMap, HashSet};
@@ -128,6 +132,7 @@ fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>) -> Resu
     s.run()?;
     let mut out = s.f;
     remove_dead(&mut out);
+    legalize::legalize_function(&mut out);
     *f = out;
     Ok(())
 }
@@ -246,6 +251,7 @@ impl<'a> Sel<'a> {
             Ld | St => self.sel_mem(d),
             Bra | Exit | Ret | Bar | Membar | Warpsync => self.sel_control(d),
             Brx => self.sel_brx(d),
+            Shfl => self.sel_shfl(d),
             op => Err(format!("`{op}` is not selected yet")),
         }
     }

@@ -151,8 +151,9 @@ impl Sel<'_> {
             self.emit(Opcode::SEL, Mods::new(), vec![t.into()], vec![lb, v, r(plo)]);
             v = r(t);
         }
-        // The clamped value masked to its width (as the semantics store a `.sat` result).
-        if w < 32 {
+        // The clamped value as the semantics store a `.sat` result: the low word of an
+        // in-range value is already sign-extended for a signed type; an unsigned one is masked.
+        if w < 32 && !dt.is_signed() {
             self.emit(Opcode::LOP3, Mods::new(), vec![dst], vec![v, imm((1i64 << w) - 1), rz(), imm(0xc0)]);
         } else {
             self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![v]);

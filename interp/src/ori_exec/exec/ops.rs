@@ -319,7 +319,7 @@ impl Engine<'_> {
                     self.write(w, locs[0], l, u128::from(exec));
                 }
             }
-            Opcode::Shfl => {
+            Opcode::Shfl | Opcode::SHFL => {
                 let mut vals = [0u64; WARP];
                 for (l, v) in vals.iter_mut().enumerate() {
                     *v = match &d.srcs[0] {
