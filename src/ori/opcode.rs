@@ -636,6 +636,15 @@ opcodes! {
     PACK64 "PACK64" Sass ["D" => "W:r, W:r"] flags() mods() req() ty() Pack64;
     /// Register-pair split `lo, hi = d` (a pair copy: after allocation zero, one or two MOVs).
     UNPACK64 "UNPACK64" Sass ["W, W" => "D:r"] flags() mods() req() ty() Unpack64;
+    /// Global atomic (SASS `ATOMG.E.op.STRONG.GPU`; with the destination RZ, whose old value
+    /// nobody reads, `REDG`): like `atom` (operation in the sub-op, `.rn`/`.ftz` for float add).
+    ATOMG "ATOMG" Sass ["T" => "Mg, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|FTZ|RND) req(TY|SUBOP) ty() None;
+    /// Global compare-and-swap (SASS `ATOMG.E.CAS.STRONG.GPU`): memory, compare, new value.
+    ATOMGCAS "ATOMGCAS" Sass ["T" => "Mg, T:r, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
+    /// Shared-memory atomic (SASS `ATOMS.op`; RZ destination when the old value is unused).
+    ATOMS "ATOMS" Sass ["T" => "Ms, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// Shared-memory compare-and-swap (SASS `ATOMS.CAS`): memory, compare, new value.
+    ATOMSCAS "ATOMSCAS" Sass ["T" => "Ms, T:r, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
 }
 
 fn parse_slot(s: &str) -> Result<Slot, String> {
