@@ -12,9 +12,11 @@
 //!    [`crate::sched`]: ptxas's -O0 recipe at `-O0`, the latency recipe above it;
 //! 6. [`cubin::writer::write`]: the ELF image ptxas 13.0.88 writes for sm_90.
 //!
-//! Not implemented yet, refused with a clear error: device functions and calls, shared memory
-//! (sm_90's window puts user variables at 0x400 and up, which the selection does not model
-//! yet), `.const` variables, targets other than sm_90, relocatable output. Each kernel's
+//! Shared memory: isel gives static `.shared` variables their module-wide offsets after sm_90's
+//! 0x400 reserved bytes (dynamic `extern` arrays after all of them), and each kernel that names
+//! a shared variable gets a `.nv.shared.<kernel>` section ([`kernel_shared`]).
+//!
+//! Not implemented yet, refused with a clear error: device functions and calls, `.const` variables, targets other than sm_90, relocatable output. Each kernel's
 //! `.debug_frame` entry has ptxas's CIE (CFA = R1, RZ and R1 unchanged) and an FDE without
 //! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers).
 //!
@@ -113,6 +115,8 @@ struct EntryDecl {
     reqntid: Option<[u32; 3]>,
     /// Bytes of local memory the lowered code addresses from 0 (`.local` variables).
     frame: u32,
+    /// `.nv.shared.<kernel>`, when the kernel uses shared memory.
+    shared: Option<image::Shared>,
 }
 
 fn dims(v: &[ast::IntLit]) -> Option<[u32; 3]> {
@@ -169,13 +173,11 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         let uses = |space: Space| {
             f.insts.values().any(|d| d.srcs.iter().any(|o| matches!(o, Operand::Mem(r) if r.space == space)))
         };
-        if uses(Space::Shared) || m.vars.iter().any(|v| v.space == Space::Shared) {
-            return Err(err("code generation", Some(&f.name), "shared memory is not implemented yet"));
-        }
         if uses(Space::Const) || m.vars.iter().any(|v| v.space == Space::Const) {
             return Err(err("code generation", Some(&f.name), ".const variables are not implemented yet"));
         }
     }
+    let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
     lower::isel::select_module(&mut m, opts.sm).map_err(|e| lower_err("instruction selection", e))?;
 
     let decls: std::collections::HashMap<&str, &ast::Function> = module
@@ -189,12 +191,15 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
 
     let mut img = image::Image::sm90();
     img.tool.arguments = opts.tool_arguments.clone();
-    for (f, &frame) in m.functions.iter_mut().zip(&frames).filter(|(f, _)| f.kind == FuncKind::Entry) {
+    for ((f, &frame), &shared) in
+        m.functions.iter_mut().zip(&frames).zip(&shared).filter(|((f, _), _)| f.kind == FuncKind::Entry)
+    {
         let mut decl = match decls.get(f.name.as_str()) {
             Some(d) => entry_decl(d)?,
             None => EntryDecl::default(),
         };
         decl.frame = u32::try_from(frame).map_err(|_| err("lowering", Some(&f.name), "local frame too large"))?;
+        decl.shared = shared;
         img.kernels.push(compile_kernel(f, &decl, opts)?);
     }
     if m.functions.iter().any(|f| f.kind == FuncKind::Func) && img.kernels.is_empty() {
@@ -232,7 +237,7 @@ fn kernel_image(
         param_size: decl.param_size,
         frame_size: decl.frame + report.frame_bytes,
         min_stack_size: decl.frame + report.frame_bytes,
-        shared: None,
+        shared: decl.shared,
         maxreg: budget.map_or(0xff, |b| b.min(0xff) as u16),
         sparse_mma_mask: 0,
         max_threads: decl.max_threads,
@@ -251,6 +256,48 @@ fn kernel_image(
             functions: Vec::new(),
         },
     }
+}
+
+/// The shared variables `f` names (in module order), or `None` when it names none.
+///
+/// Static variables are laid out module-wide by [`lower::isel::shared_layout`] (the addresses
+/// isel gives them), so the kernel's static part ends at the end of the last variable it
+/// names; a kernel naming a dynamic (`extern`, size 0) array covers every static variable of
+/// the module, because the dynamic array starts after all of them (at the next multiple of 16,
+/// where the driver and the emulator put it: after the section's size rounded up to 16).
+/// Size: the 0x400 reserved bytes plus the static part (as ptxas writes it, and `-v` prints
+/// the static part as `smem`); alignment: the largest alignment of the variables named, at
+/// least 4 (ptxas: 4 for `.align 4` arrays, 16 with an `.align 16` extern array); one dropped
+/// symbol (ptxas keeps one nameless `STV_INTERNAL` symbol per kernel with shared memory,
+/// whatever the number of variables: measured on the corpus by `tests/backend_shared.rs`).
+fn kernel_shared(m: &ori::Module, f: &ori::Function) -> Option<image::Shared> {
+    let named: std::collections::HashSet<&str> = f
+        .insts
+        .values()
+        .flat_map(|d| d.srcs.iter())
+        .filter_map(|o| match o {
+            Operand::Mem(r) if r.space == Space::Shared => r.sym.as_deref(),
+            _ => None,
+        })
+        .collect();
+    let vars: Vec<&ori::ModuleVar> =
+        m.vars.iter().filter(|v| v.space == Space::Shared && named.contains(v.name.as_str())).collect();
+    if vars.is_empty() {
+        return None;
+    }
+    let layout = lower::isel::shared_layout(m);
+    let dynamic = vars.iter().any(|v| v.size == 0);
+    let end = |v: &ori::ModuleVar| layout.get(&v.name).map_or(0, |&o| o as u64 + v.size);
+    let stat = if dynamic {
+        m.vars.iter().filter(|v| v.space == Space::Shared).map(end).max().unwrap_or(0)
+    } else {
+        vars.iter().map(|v| end(v)).max().unwrap_or(0)
+    };
+    Some(image::Shared {
+        size: cubin::writer::RESERVED_SHARED + stat,
+        align: vars.iter().map(|v| u64::from(v.align)).max().unwrap_or(4).max(4),
+        dropped_symbols: 1,
+    })
 }
 
 /// DWARF register number of `Rn` as ptxas writes it.

@@ -5,7 +5,7 @@
 //! | space | what | addresses |
 //! |---|---|---|
 //! | global | one allocation per launch-spec buffer | [`GLOBAL_BASE`] upward, see below |
-//! | shared | one byte array per CTA: static symbols, then `shared_bytes` of dynamic shared memory | offsets from 0 |
+//! | shared | one byte array per CTA: [`SHARED_RESERVED`] bytes, static symbols, then `shared_bytes` of dynamic shared memory | offsets from 0 |
 //! | local | one byte array per thread, [`ExecConfig`](crate::ori_exec::ExecConfig)`::local_bytes` long | offsets from 0 |
 //! | param | the kernel parameter block of [`LaunchSpec::param_block`] | offsets from 0, read-only |
 //! | const | constant banks: bank 0 is the driver's bank ([`Bank0Layout`]), bank 3 user constants | `c[bank][offset]`, read-only |
@@ -42,6 +42,10 @@ pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
 pub const ALLOC_ALIGN: u64 = 256;
 /// Minimum unallocated gap after each global allocation.
 pub const GUARD_BYTES: u64 = 256;
+/// Bytes reserved at the start of every CTA's shared memory, as on sm_90 (where the driver
+/// keeps the first 0x400 bytes of the window): the first variable's address is this, so the
+/// interpreter's shared addresses are the ones ptxas and our backend give the same variables.
+pub const SHARED_RESERVED: u64 = 0x400;
 /// Start of the generic window onto the executing CTA's shared memory.
 pub const SHARED_WINDOW: u64 = 0x0100_0000;
 /// Start of the generic window onto the executing thread's local memory.

@@ -641,6 +641,15 @@ opcodes! {
     /// the interpreter checks; emission drops it (selection places a `WARPSYNC` before the
     /// shuffle when the mask is not the full-warp immediate).
     SHFL "SHFL" Sass ["W, P" => "W:r, W:ri, W:ri, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(SUBOP) ty(B32) None;
+    /// Global atomic (SASS `ATOMG.E.op.STRONG.GPU`; with the destination RZ, whose old value
+    /// nobody reads, `REDG`): like `atom` (operation in the sub-op, `.rn`/`.ftz` for float add).
+    ATOMG "ATOMG" Sass ["T" => "Mg, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|FTZ|RND) req(TY|SUBOP) ty() None;
+    /// Global compare-and-swap (SASS `ATOMG.E.CAS.STRONG.GPU`): memory, compare, new value.
+    ATOMGCAS "ATOMGCAS" Sass ["T" => "Mg, T:r, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
+    /// Shared-memory atomic (SASS `ATOMS.op`; RZ destination when the old value is unused).
+    ATOMS "ATOMS" Sass ["T" => "Ms, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// Shared-memory compare-and-swap (SASS `ATOMS.CAS`): memory, compare, new value.
+    ATOMSCAS "ATOMSCAS" Sass ["T" => "Ms, T:r, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
 }
 
 fn parse_slot(s: &str) -> Result<Slot, String> {

@@ -30,7 +30,7 @@
 use super::operand::{f32_text, f64hi_text, signed_hex};
 use super::{Control, Instruction, Tables, Value};
 use crate::ori::{
-    self, BoolOp, Cmp, Flag, Function, Half, InstData, Opcode, Operand, Reg, RegFile, Rnd, SpecialReg, Ty,
+    self, BoolOp, Cmp, Flag, Function, Half, InstData, Opcode, Operand, Reg, RegFile, Rnd, SpecialReg, SubOp, Ty,
 };
 use crate::sched::{self, Recipe};
 
@@ -122,8 +122,9 @@ pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result
     }
     // Layout: the Ori instructions in order, and where the descriptor load goes.
     let order: Vec<(ori::Block, ori::Inst)> = f.inst_order().collect();
-    let needs_desc =
-        order.iter().any(|(_, i)| matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST));
+    let needs_desc = order.iter().any(|(_, i)| {
+        matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG)
+    });
     let desc_ur = if needs_desc {
         Some(free_ur_pair(f).ok_or_else(|| ferr("no free uniform register pair for the memory descriptor".into()))?)
     } else {
@@ -492,12 +493,28 @@ impl Cx<'_> {
         let inners: Vec<String> = if reg.is_empty() {
             vec![format!("{:#x}", m.offset), signed_hex(m.offset)]
         } else if m.offset == 0 {
-            vec![reg]
+            vec![reg.clone()]
         } else if m.offset < 0 {
             vec![format!("{reg}+{}", signed_hex(m.offset)), format!("{reg}-{:#x}", m.offset.unsigned_abs())]
         } else {
             vec![format!("{reg}+{:#x}", m.offset)]
         };
+        // Shared accesses: some size forms are only known with the uniform-register slot
+        // shown (`LDS.U8 R0, [R2+URZ]`, the same address as `[R2]`); tried after the plain one.
+        let mut inners = inners;
+        if !global
+            && !reg.is_empty()
+            && matches!(self.d.opcode, Opcode::LDS | Opcode::STS | Opcode::ATOMS | Opcode::ATOMSCAS)
+        {
+            let more: Vec<String> = inners
+                .iter()
+                .map(|i| match i.strip_prefix(&reg) {
+                    Some(rest) => format!("{reg}+URZ{rest}"),
+                    None => i.clone(),
+                })
+                .collect();
+            inners.extend(more);
+        }
         Ok(if global {
             let k = self.desc.ok_or("no descriptor register")?;
             inners.iter().map(|i| format!("desc[UR{k}][{i}]")).collect()
@@ -872,6 +889,7 @@ impl Cx<'_> {
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
+            Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
             Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
             Opcode::MEMBAR => (vec!["MEMBAR.SC.GPU".into()], vec![]),
             Opcode::BSSY => (vec!["BSSY".into()], vec![dst(0)?, s(0)?]),
@@ -897,6 +915,71 @@ impl Cx<'_> {
             }
             op => return Err(format!("`{op}` is not a SASS-stage opcode emission handles")),
         })
+    }
+
+    /// `ATOMG`/`REDG`/`ATOMS` and their compare-and-swap forms, spelled as ptxas prints them:
+    /// `ATOMG.E.ADD.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb` (`REDG.E.ADD.STRONG.GPU
+    /// desc[..], Rb` when the destination is RZ), `ATOMG.E.CAS.STRONG.GPU PT, Rd, [Ra+off], Rb,
+    /// Rc` (no descriptor), `ATOMS.ADD Rd, [Ra+off], Rb`, `ATOMS.CAS Rd, [Ra+off], Rb, Rc`.
+    fn atomic(&self) -> R<(Vec<String>, Vec<Alts>)> {
+        let d = self.d;
+        let t = self.ty().ok_or("an atomic without a type")?;
+        let wide = t.bits() == 64;
+        let cas = matches!(d.opcode, Opcode::ATOMGCAS | Opcode::ATOMSCAS);
+        let op = if cas {
+            "CAS"
+        } else {
+            match d.mods.sub {
+                Some(SubOp::AddOp) => "ADD",
+                Some(SubOp::MinOp) => "MIN",
+                Some(SubOp::MaxOp) => "MAX",
+                Some(SubOp::AndOp) => "AND",
+                Some(SubOp::OrOp) => "OR",
+                Some(SubOp::XorOp) => "XOR",
+                Some(SubOp::Exch) => "EXCH",
+                Some(SubOp::Inc) => "INC",
+                Some(SubOp::Dec) => "DEC",
+                s => return Err(format!("atomic operation {s:?}")),
+            }
+        };
+        // Type tokens: float add `.F32.FTZ.RN` / `.F64.RN`; `.64`; signed min/max `.S32`/`.S64`.
+        let mut ty_toks: Vec<&str> = Vec::new();
+        if t.is_float() {
+            ty_toks.extend(if wide { ["F64", "RN"].as_slice() } else { ["F32", "FTZ", "RN"].as_slice() });
+        } else {
+            let signed = t.is_signed() && matches!(op, "MIN" | "MAX");
+            match (wide, signed) {
+                (false, true) => ty_toks.push("S32"),
+                (true, true) => ty_toks.push("S64"),
+                (true, false) => ty_toks.push("64"),
+                (false, false) => {}
+            }
+        }
+        let dst_rz = self.phys(d.dsts[0]).is_ok_and(|p| p.is_zero());
+        let mut vals = Vec::new();
+        for n in 1..d.srcs.len() {
+            vals.push(self.src(n)?);
+        }
+        let global = matches!(d.opcode, Opcode::ATOMG | Opcode::ATOMGCAS);
+        if global {
+            let mut toks = vec!["E", op];
+            toks.extend(&ty_toks);
+            toks.extend(["STRONG", "GPU"]);
+            if dst_rz && !cas {
+                let mut ops = vec![self.mem(0, true)?];
+                ops.extend(vals);
+                return Ok((self.spell("REDG", &toks)?, ops));
+            }
+            // The compare-and-swap form has no descriptor and prints the address unwidened.
+            let mut ops = vec![one("PT"), one(self.dst(0)?), self.mem(0, !cas)?];
+            ops.extend(vals);
+            return Ok((self.spell("ATOMG", &toks)?, ops));
+        }
+        let mut toks = vec![op];
+        toks.extend(&ty_toks);
+        let mut ops = vec![one(self.dst(0)?), self.mem(0, false)?];
+        ops.extend(vals);
+        Ok((self.spell("ATOMS", &toks)?, ops))
     }
 
     fn single_word(&self, n: usize) -> R<()> {

@@ -163,9 +163,9 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
         .iter()
         .map(|g| FnInfo { slots: Slots::new(g), pdom: PostDom::compute(g, &Cfg::compute(g)) })
         .collect();
-    // Shared memory: the configured symbols, then the module's static shared variables, in
-    // order at their alignment; dynamic shared memory (size-0 variables) at the next multiple
-    // of 16.
+    // Shared memory: sm_90's reserved bytes, the configured symbols, then the module's static
+    // shared variables, in order at their alignment; dynamic shared memory (size-0 variables)
+    // at the next multiple of 16.
     let mut statics: Vec<(String, u32, u32)> = config.shared_symbols.clone();
     let mut dynamic = Vec::new();
     for v in module.vars.iter().filter(|v| v.space == Space::Shared) {
@@ -176,7 +176,7 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
         }
     }
     let mut shared_syms = HashMap::new();
-    let mut off = 0u64;
+    let mut off = crate::memory::SHARED_RESERVED;
     for (name, size, align) in &statics {
         let a = u64::from((*align).max(1));
         off = off.div_ceil(a) * a;
@@ -449,7 +449,7 @@ impl Engine<'_> {
                 }
             }
             CALL => return Err((ErrorKind::Unsupported("ABI-lowered calls (CALL)".into()), None)),
-            Atom | AtomCas => self.atomic(cta, w, d, exec)?,
+            Atom | AtomCas | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | MatchAny | MatchAll | Redux | Activemask => {
                 self.warp_op(cta, w, d, active, exec)?

@@ -5,7 +5,8 @@
 //! **Memory** is [`crate::memory`]: the spec's buffers at fixed global addresses, the parameter
 //! block (`param[off]`, also at `c[0][param_base + off]` by [`ExecConfig::bank0`]), per-CTA
 //! shared memory (static symbols of [`ExecConfig::shared_symbols`] laid out in order at their
-//! alignment from offset 0, then the spec's `shared_bytes` at the next multiple of 16), and
+//! alignment from offset [`crate::memory::SHARED_RESERVED`] (0x400, sm_90's reserved bytes),
+//! then the spec's `shared_bytes` at the next multiple of 16), and
 //! per-thread local memory of [`ExecConfig::local_bytes`].
 //!
 //! **Scheduling (deterministic).** CTAs run one after another, to completion, in linear order

@@ -9,12 +9,24 @@
 //! - `ld.const` keeps a const-space `LD` for now (ptxas: `LDC c[0x3][..]`, which needs the
 //!   user bank's layout).
 //! - A stored immediate is moved into a register first (stores read registers only).
-//! - `mova` of a shared variable is its offset in the module's shared layout
-//!   ([`super::shared_layout`]); `cvta`/`cvta.to` of global addresses are copies (the global
-//!   window is the identity); shared/local windows are not selected.
+//! - Shared addresses: sm_90 reserves the first [`SM90_SHARED_RESERVED`] (0x400) bytes of every
+//!   CTA's shared window, so a variable at offset `o` of the module's shared layout
+//!   ([`super::shared_layout`]) has the shared address `0x400 + o` (ptxas adds
+//!   `SR_CgaCtaId << 24`, the CTA's slot in its cluster, which is 0 without clusters and is
+//!   not modelled here). `mova` of a shared variable is that address; a shared access through
+//!   a symbol (`ld.shared [s+8]`) loads the symbol's address into a register and keeps the
+//!   constant offset in the instruction (`LDS R, [Ra+0x8]`), as ptxas does with its base
+//!   register. A 64-bit shared address register is read through its low word (shared
+//!   addresses are 32-bit).
+//! - `cvta`/`cvta.to` of global addresses are copies (the global window is the identity);
+//!   shared/local windows are not selected.
 
 use super::{R, SM90_PARAM_BASE, Sel, imm};
-use crate::ori::{CBank, Flag, InstData, Mods, Opcode, Operand, RegClass, Space, SubOp, Ty};
+use crate::ori::{CBank, Flag, InstData, MemRef, Mods, Opcode, Operand, RegClass, Space, SubOp, Ty};
+
+/// Bytes reserved at the start of every CTA's shared window on sm_90: user shared variables
+/// start at this address.
+pub const SM90_SHARED_RESERVED: i64 = 0x400;
 
 impl Sel<'_> {
     pub(crate) fn sel_mem(&mut self, d: &InstData) -> R<()> {
@@ -63,6 +75,7 @@ impl Sel<'_> {
             Space::Generic | Space::Const => (Opcode::LD, Opcode::ST),
             Space::Param => unreachable!("handled above"),
         };
+        let m = &if m.space == Space::Shared { self.shared_ref(m)? } else { m.clone() };
         let mut mods = Mods { ty: d.mods.ty, ..Mods::new() };
         if d.mods.has(Flag::Volatile) && matches!(ld, Opcode::LDG | Opcode::LD) {
             mods.flags.push(Flag::Volatile);
@@ -98,8 +111,7 @@ impl Sel<'_> {
                     return Err(format!("the address of a {} variable is not selected yet", m.space.name()));
                 }
                 let sym = m.sym.as_deref().ok_or("mova without a symbol")?;
-                let off = self.shared_offset(sym).ok_or_else(|| format!("unknown shared variable `{sym}`"))?;
-                let v = off + m.offset;
+                let v = self.shared_address(sym)? + m.offset;
                 if t.bits() == 64 {
                     self.pack_into(dst, imm(v & 0xffff_ffff), imm(v >> 32));
                 } else {
@@ -114,6 +126,40 @@ impl Sel<'_> {
                 self.copy(dst, &d.srcs[0], t)
             }
         }
+    }
+
+    /// The shared address of the variable `sym` (see the module doc).
+    pub(crate) fn shared_address(&self, sym: &str) -> R<i64> {
+        let off = self.shared_offset(sym).ok_or_else(|| format!("unknown shared variable `{sym}`"))?;
+        Ok(SM90_SHARED_RESERVED + off)
+    }
+
+    /// A shared memory reference in the form LDS/STS/ATOMS read: a 32-bit base register (a
+    /// symbol's address is moved into one; a 64-bit register is read through its low word)
+    /// and a constant offset.
+    pub(crate) fn shared_ref(&mut self, m: &MemRef) -> R<MemRef> {
+        let mut out = MemRef { space: Space::Shared, sym: None, base: m.base, offset: m.offset };
+        if let Some(sym) = &m.sym {
+            if m.base.is_some() {
+                return Err("a shared reference with both a symbol and a register".into());
+            }
+            let a = self.shared_address(sym)?;
+            let t = self.t32();
+            self.emit(Opcode::MOV, Mods::new(), vec![t.into()], vec![imm(a)]);
+            out.base = Some(t.into());
+        } else if let Some(b) = m.base
+            && !b.is_zero()
+            && self.class(b) == RegClass::R64
+        {
+            match self.halves(&Operand::reg(b))?.0 {
+                Operand::Reg(u) => out.base = Some(u.reg),
+                _ => return Err("a 64-bit shared address without a low word".into()),
+            }
+        }
+        if !(-(1 << 23)..(1 << 23)).contains(&out.offset) {
+            return Err(format!("shared offset {:#x} does not fit the 24-bit immediate", out.offset));
+        }
+        Ok(out)
     }
 
     /// `dst = src` for any width.

@@ -12,6 +12,7 @@
 //! | `convert` | `cvt`: I2F/F2I/F2F/I2I and the integer width changes |
 //! | `wide` | 64-bit carry chains, `bfind.64`, `bmsk`, saturating conversions from 64 bits, `dp4a`/`dp2a`, f64 min/max |
 //! | `memory` | loads and stores per state space, kernel parameters from constant bank 0, addresses |
+//! | `atomic` | `atom`/`red` on global and shared memory (ATOMG/REDG, ATOMS) |
 //! | `control` | branches, exit/return, barriers, special registers, moves |
 //! | `warp` | warp shuffles (`SHFL`) |
 //! | `legalize` | the last step: operands put into the shapes sm_90 forms encode (one constant, register A, `IMAD.HI` addend, f64 immediates) |
@@ -48,6 +49,7 @@
 //! panic; the function is then left unchanged.
 
 mod arith;
+mod atomic;
 mod bits;
 mod control;
 mod convert;
@@ -249,6 +251,7 @@ impl<'a> Sel<'a> {
             Rcp | Sqrt | Rsqrt | Ex2 | Lg2 | Sin | Cos | Tanh | Testp => self.sel_float_fn(d),
             Cvt => self.sel_cvt(d),
             Ld | St => self.sel_mem(d),
+            Atom | AtomCas => self.sel_atom(d),
             Bra | Exit | Ret | Bar | Membar | Warpsync => self.sel_control(d),
             Brx => self.sel_brx(d),
             Shfl => self.sel_shfl(d),
