@@ -10,9 +10,12 @@
 //! - [`emu`]: the SASS emulator ([`emu::run_cubin`]): real cubins, 32 lanes per
 //!   warp-instruction, BSSY/BSYNC convergence, CTA barriers, an optional hazard checker;
 //! - [`ori_exec`]: the Ori interpreter ([`run_ori`]), SIMT warps with a post-dominator
-//!   reconvergence stack, CTA barriers, a step limit.
+//!   reconvergence stack, CTA barriers, a step limit;
+//! - [`difftest`]: differential testing of the whole compiler: random valid PTX kernels compiled
+//!   by ptxas-rs, the emulator's outputs against the interpreter's (the `compile_diff` fuzz target).
 #![deny(missing_docs)]
 
+pub mod difftest;
 pub mod emu;
 pub mod launch;
 pub mod memory;
