@@ -302,9 +302,13 @@ match | any all | MULTIPLE_ANY_ALL
 /// number | min | max | multiple of (or *) | values (or *) | name (or *)`, the pattern as in
 /// [`GATES`]. ptxas prints the value-set error (`unexpected value '…', expected to be 4 or 8
 /// or 16`) first, then the multiple-of error, then the range error (probed on setmaxnreg and
-/// on cp.async's copy and source sizes). The name, when given, is the instruction name the
+/// on cp.async's copy and source sizes; bfe/bfi positions and lengths are 0..255). The name, when given, is the instruction name the
 /// message quotes (default: the opcode with its display modifiers).
 pub const IMMEDIATE_RULES: &str = r"
+bfe | 2 | 2 | 0 | 255 | * | * | *
+bfe | 3 | 3 | 0 | 255 | * | * | *
+bfi | 3 | 3 | 0 | 255 | * | * | *
+bfi | 4 | 4 | 0 | 255 | * | * | *
 setmaxnreg | 0 | 1 | 24 | 256 | 8 | * | *
 cp.async.cg | 2 | 2 | 0 | 16 | * | 16 | cp.async
 cp.async.ca | 2 | 2 | 0 | 16 | * | 4 8 16 | cp.async

@@ -1146,10 +1146,16 @@ fn value_checks(
     let isa = Isa::get();
     let dname = isa.lookup(op).map_or_else(|| op.to_string(), |s| s.display_name(mods));
     for r in isa.immediate_rules(op, mods) {
-        if let Some(Operand::Expr(Expr { kind: ExprKind::Int(n), .. })) = ins.operands.get(r.pos)
-            && let Some(v) = n.value()
-        {
-            let v = i128::from(v);
+        // A literal, or a negated one (probed: `bfe.u32 %r1, %r2, -1, 4` prints value '-1').
+        let literal = match ins.operands.get(r.pos) {
+            Some(Operand::Expr(Expr { kind: ExprKind::Int(n), .. })) => n.value().map(i128::from),
+            Some(Operand::Expr(Expr { kind: ExprKind::Unary(UnOp::Neg, a), .. })) => match &a.kind {
+                ExprKind::Int(n) => n.value().map(|v| -i128::from(v)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(v) = literal {
             let name = r.name.unwrap_or(&dname);
             if !r.values.is_empty() {
                 if !r.values.contains(&v) {
