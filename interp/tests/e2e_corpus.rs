@@ -28,6 +28,8 @@ use ptxas_rs::backend;
 const KNOWN: &[(&str, &str)] = &[
     ("cvt_f16_int@O0", EMU_F2I_F16),
     ("cvt_f16_int@O3", EMU_F2I_F16),
+    ("cvt_narrow_int@O0", EMU_I2I),
+    ("cvt_narrow_int@O3", EMU_I2I),
     ("int_saturate_clamp@O0", EMU_I2I),
     ("int_saturate_clamp@O3", EMU_I2I),
     ("math_fast_intrinsics@O0", ISEL_SIN_COS),
