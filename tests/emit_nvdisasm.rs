@@ -108,6 +108,15 @@ fn unsupported_input_is_a_clear_error() {
         ("entry @k() sass allocated {\nbb0:\n    R0:R1 = MOV R2:R3\n    EXIT\n}\n", "64-bit MOV"),
         ("entry @k() sass allocated {\nbb0:\n    R0 = IMAD.HI R2, R3, R4\n    EXIT\n}\n", "IMAD.HI"),
         ("entry @k() sass allocated {\nbb0:\n    R0 = S2R SR_NTID.X\n    EXIT\n}\n", "constant bank 0"),
+        (
+            "entry @k() sass allocated {\nbb0:\n    P0, P1 = HSETP2.LT.F16.AND R2, R3, PT\n    EXIT\n}\n",
+            "second destination",
+        ),
+        (
+            "entry @k() sass allocated {\nbb0:\n    R0 = HADD2.F16X2 R2, 0x3c003c00\n    EXIT\n}\n",
+            "only register forms",
+        ),
+        ("entry @k() sass allocated {\nbb0:\n    R0 = F2F.RMI.SAT.F32.F32 R2\n    EXIT\n}\n", "FRND has no .SAT"),
     ];
     for (text, why) in cases {
         let m = ori::parse_module(text).unwrap_or_else(|e| panic!("{text}: {e}"));

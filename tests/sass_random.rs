@@ -81,6 +81,8 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
         abs: slot.abs.is_some() && bit(rng),
         not: slot.not.is_some() && bit(rng),
         reuse: false,
+        // Half selectors: none, `.H0_H0`, `.H1_H1` (value 1 is not modelled).
+        sel: if slot.hsel.is_some() { [0, 2, 3][rng.below(3) as usize] } else { 0 },
     }
 }
 

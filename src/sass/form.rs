@@ -156,6 +156,9 @@ pub enum Show {
     IfBitNot(u8, u8),
     /// Printed when the word's bit is 0.
     IfClear(u8),
+    /// Printed when the word's bit is 1 and the operand is not its default
+    /// (`HFMA2.RELU`'s predicate).
+    IfBitOpt(u8),
 }
 
 /// How a slot's negation bit is spelled.
@@ -190,6 +193,8 @@ pub struct Slot {
     pub glue: bool,
     /// A fixed operand printed before this one, owning no bits (`PR` in `P2R R0, PR, RZ, 0x1`).
     pub lead: Option<&'static str>,
+    /// First bit of a 2-bit half-precision selector (`R2.H0_H0` in `HADD2`), printed last.
+    pub hsel: Option<u8>,
 }
 
 impl Slot {
@@ -205,7 +210,13 @@ impl Slot {
             reuse: None,
             glue: false,
             lead: None,
+            hsel: None,
         }
+    }
+    /// With a half-precision selector at `at` (2 bits).
+    pub const fn hsel(mut self, at: u8) -> Slot {
+        self.hsel = Some(at);
+        self
     }
     /// Preceded by the fixed operand `text`.
     pub const fn lead(mut self, text: &'static str) -> Slot {
@@ -258,6 +269,11 @@ impl Slot {
         self.show = Show::IfClear(bit);
         self
     }
+    /// Shown only when `bit` is set and the operand is not its default.
+    pub const fn if_bit_opt(mut self, bit: u8) -> Slot {
+        self.show = Show::IfBitOpt(bit);
+        self
+    }
     /// Shown only when `bit` is set.
     pub const fn if_bit(mut self, bit: u8) -> Slot {
         self.show = Show::IfBit(bit);
@@ -291,6 +307,9 @@ impl Slot {
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
             m |= b(bit, 1);
+        }
+        if let Some(at) = self.hsel {
+            m |= b(at, 2);
         }
         m
     }
@@ -356,6 +375,7 @@ impl Slot {
             abs: flag(self.abs),
             not: flag(self.not),
             reuse: self.reuse.is_some_and(|i| reuse_flags >> i & 1 == 1),
+            sel: self.hsel.map_or(0, |a| g(a, 2) as u8),
         }
     }
 
@@ -451,6 +471,11 @@ impl Slot {
         if op.reuse && self.reuse.is_none() {
             return Err(EncodeError::Shape(".reuse not available on this slot"));
         }
+        match self.hsel {
+            Some(a) => p(w, a, 2, op.sel.into(), "half selector")?,
+            None if op.sel != 0 => return Err(EncodeError::Shape("half selector not available on this slot")),
+            None => {}
+        }
         Ok(())
     }
 
@@ -461,6 +486,7 @@ impl Slot {
             Show::IfBitNot(a, b) => get(w, a.into(), 1) == 1 && get(w, b.into(), 1) == 0,
             Show::IfClear(b) => get(w, b.into(), 1) == 0,
             Show::IfNotDefault => *op != Operand::plain(self.default_value()),
+            Show::IfBitOpt(b) => get(w, b.into(), 1) == 1 && *op != Operand::plain(self.default_value()),
         }
     }
 }
@@ -663,8 +689,8 @@ impl Tables {
             for (i, (o, glue)) in ops.iter().enumerate() {
                 s.push_str(o);
                 if i + 1 < n {
-                    // nvdisasm pads INF/QNAN immediates with a space before a following comma.
-                    if o.ends_with("INF") || o.ends_with("QNAN") {
+                    // nvdisasm pads INF/QNAN/-0.0 immediates with a space before a following comma.
+                    if o.ends_with("INF") || o.ends_with("QNAN") || o.ends_with("-0.0") {
                         s.push(' ');
                     }
                     s.push_str(if *glue { " " } else { ", " });
@@ -777,6 +803,9 @@ impl Tables {
         }
         if op.reuse {
             t.push_str(".reuse");
+        }
+        if sl.hsel.is_some() {
+            t.push_str(hsel_text(op.sel));
         }
         t
     }
@@ -891,7 +920,7 @@ impl Tables {
             Show::IfBit(b) => get(inst.residue, b.into(), 1) == 1,
             Show::IfBitNot(a, b) => get(inst.residue, a.into(), 1) == 1 && get(inst.residue, b.into(), 1) == 0,
             Show::IfClear(b) => get(inst.residue, b.into(), 1) == 0,
-            Show::IfNotDefault => false,
+            Show::IfNotDefault | Show::IfBitOpt(_) => false,
         };
         let (lead, ops_here) = match sl.lead {
             Some(t) if ops.first().is_some_and(|o| o == t) => (1, &ops[1..]),
@@ -917,6 +946,14 @@ impl Tables {
     fn parse_operand(&self, sl: &Slot, tok: &str, addr: u64, residue: u128) -> Option<Operand> {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
+        if sl.hsel.is_some() {
+            for sel in [2u8, 3] {
+                if let Some(r) = t.strip_suffix(hsel_text(sel)) {
+                    op.sel = sel;
+                    t = r;
+                }
+            }
+        }
         if let Some(r) = t.strip_suffix(".reuse") {
             op.reuse = true;
             t = r;

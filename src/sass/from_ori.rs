@@ -22,7 +22,15 @@
 //! Not supported (clear errors): `CALL`/`RET` (they need the module's layout and a
 //! return-address register convention), `phi`, unresolved symbols in memory operands, 64-bit
 //! `MOV`, `IMAD.HI` with a non-zero addend (sm_90's `IMAD.HI` adds a 64-bit addend), opcodes or
-//! modifier combinations the sm_90 tables have no form for.
+//! modifier combinations the sm_90 tables have no form for, half-precision ops with an
+//! immediate or constant source (only their register forms are modelled), `HSETP2` with a
+//! second destination other than `PT` (SASS writes the high halves' result there, Ori the
+//! complement).
+//!
+//! Conversions between equal float types follow ptxas: an integral rounding is `FRND`
+//! (`F2F.RMI.F32.F32` → `FRND.FLOOR`), a plain `.sat`/`.ftz` copy is an add of zero
+//! (`FADD.SAT Rd, RZ, Rs`). The half-precision family (`HADD2`, `HMUL2`, `HFMA2`, `HMNMX2`,
+//! `HSETP2`) uses `.BF16_V2` for bf16 and the `.H0_H0` source selector for scalar types.
 //!
 //! Invariants: never panics on any input; every error names the Ori instruction; the words
 //! decode with [`Tables::decode`] to the instructions in [`Emitted::insts`].
@@ -334,7 +342,7 @@ impl Cx<'_> {
         let mut last = String::new();
         for mn in &mnemonics {
             for c in &combos {
-                let text = format!("{guard}{mn}{}{}", if c.is_empty() { "" } else { " " }, c.join(", "));
+                let text = format!("{guard}{mn}{}{}", if c.is_empty() { "" } else { " " }, join_operands(c));
                 match self.tables.parse(&text, addr) {
                     Ok(mut inst) => {
                         self.restore_imm_bits(&mut inst);
@@ -805,9 +813,10 @@ impl Cx<'_> {
                         let ntz = if dt.bits() <= 32 && st != Ty::F64 { "NTZ" } else { "" };
                         vec![if dn == "S32" { "" } else { dn }, if sn == "F32" { "" } else { sn }, r, ftz, ntz]
                     }
+                    Opcode::F2F if dt == st => return self.same_type_f2f(dt),
                     Opcode::F2F => {
                         if m.rnd.is_some_and(Rnd::is_integral) {
-                            return Err("F2F with integral rounding (FRND) is not supported".into());
+                            return Err(format!("F2F.{dn}.{sn} with an integral rounding"));
                         }
                         vec![dn, sn, rnd(m.rnd), ftz, sat]
                     }
@@ -910,6 +919,7 @@ impl Cx<'_> {
                 };
                 (self.spell("SHFL", &[mode])?, vec![dst(1)?, dst(0)?, s(0)?, s(1)?, s(2)?])
             }
+            Opcode::HADD2 | Opcode::HMUL2 | Opcode::HFMA2 | Opcode::HMNMX2 | Opcode::HSETP2 => self.half()?,
             Opcode::CALL | Opcode::RET => {
                 return Err("CALL/RET need the module layout and a return-address register: not supported yet".into());
             }
@@ -982,6 +992,112 @@ impl Cx<'_> {
         Ok((self.spell("ATOMS", &toks)?, ops))
     }
 
+    /// The half-precision family (`HADD2`, `HMUL2`, `HFMA2`, `HMNMX2`, `HSETP2`) as ptxas
+    /// spells it on sm_90: `.BF16_V2` for bf16 types; a packed type (`.F16x2`/`.BF16x2`)
+    /// uses the registers as they are, a scalar one (`.F16`/`.BF16`, the value in the low
+    /// half) reads every source with the `.H0_H0` selector — the instruction then writes the
+    /// result to both halves (the high half of a scalar result is not meaningful). `HSETP2`
+    /// compares the low halves (its type is scalar).
+    fn half(&self) -> R<(Vec<String>, Vec<Alts>)> {
+        let d = self.d;
+        let m = &d.mods;
+        let (base, nsrc) = match d.opcode {
+            Opcode::HADD2 => ("HADD2", 2),
+            Opcode::HMUL2 => ("HMUL2", 2),
+            Opcode::HFMA2 => ("HFMA2", 3),
+            Opcode::HMNMX2 => ("HMNMX2", 2),
+            _ => ("HSETP2", 2),
+        };
+        let ty = self.ty().ok_or("half-precision op without a type")?;
+        let (bf, scalar) = match ty {
+            Ty::F16x2 => (false, false),
+            Ty::BF16x2 => (true, false),
+            Ty::F16 => (false, true),
+            Ty::BF16 => (true, true),
+            t => return Err(format!("{base} on {t}")),
+        };
+        if m.rnd.is_some_and(|r| r != Rnd::Rn) {
+            return Err(format!("{base} with rounding {:?} (sm_90 half ops round to nearest only)", m.rnd));
+        }
+        let mut toks: Vec<&str> = vec![if bf { "BF16_V2" } else { "" }];
+        for (flag, tok) in [(Flag::Ftz, "FTZ"), (Flag::Sat, "SAT"), (Flag::Relu, "RELU")] {
+            if m.has(flag) {
+                toks.push(tok);
+            }
+        }
+        let mut ops = Vec::new();
+        if d.opcode == Opcode::HSETP2 {
+            let cmp = m.cmp.ok_or("HSETP2 without a comparison")?;
+            if matches!(cmp, Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs) {
+                return Err(format!("comparison `{cmp}` on HSETP2"));
+            }
+            toks.push(cmp_token(cmp));
+            toks.push(match m.bop.unwrap_or(BoolOp::And) {
+                BoolOp::And => "AND",
+                BoolOp::Or => "OR",
+                BoolOp::Xor => "XOR",
+            });
+            // SASS HSETP2's second destination is the high halves' result, not Ori's complement
+            // (ISETP style): only `PT` there has the same meaning.
+            if self.dst(1)? != "PT" {
+                return Err(
+                    "HSETP2 with a second destination other than PT (SASS writes the high halves' result there)".into(),
+                );
+            }
+            ops.push(one(self.dst(0)?));
+            ops.push(one(self.dst(1)?));
+        } else {
+            ops.push(one(self.dst(0)?));
+        }
+        let sel = if scalar || d.opcode == Opcode::HSETP2 { ".H0_H0" } else { "" };
+        for k in 0..nsrc {
+            let o = self.d.srcs.get(k).ok_or_else(|| format!("missing source {k}"))?;
+            if !matches!(o, Operand::Reg(_)) {
+                return Err(format!("{base} with a non-register source `{}` (only register forms are modelled)", k));
+            }
+            ops.push(self.src(k)?.into_iter().map(|t| format!("{t}{sel}")).collect());
+        }
+        if matches!(d.opcode, Opcode::HMNMX2 | Opcode::HSETP2) {
+            ops.push(self.src(nsrc)?);
+        }
+        Ok((self.spell(base, &toks)?, ops))
+    }
+
+    /// `F2F` between equal float types, as ptxas selects it: an integral rounding is `FRND`
+    /// (`cvt.rmi.f32.f32` → `FRND.FLOOR`); otherwise the value is only flushed and/or clamped,
+    /// which is an add of zero: `FADD.SAT Rd, RZ, Rs` for `.sat` (ptxas's choice: `-0`
+    /// becomes `+0`, as the clamp to [0, 1] gives), `FADD Rd, -RZ, Rs` otherwise (keeps `-0`).
+    fn same_type_f2f(&self, t: Ty) -> R<(Vec<String>, Vec<Alts>)> {
+        let m = &self.d.mods;
+        let ftz = if m.has(Flag::Ftz) { "FTZ" } else { "" };
+        let sat = m.has(Flag::Sat);
+        let ops = vec![one(self.dst(0)?), self.src(0)?];
+        if let Some(r) = m.rnd.filter(|r| r.is_integral()) {
+            if sat {
+                return Err("F2F with an integral rounding and .SAT (FRND has no .SAT)".into());
+            }
+            let r = match r {
+                Rnd::Rzi => "TRUNC",
+                Rnd::Rmi => "FLOOR",
+                Rnd::Rpi => "CEIL",
+                _ => "",
+            };
+            let ty = match t {
+                Ty::F32 => "",
+                Ty::F64 => "F64",
+                t => return Err(format!("FRND on {t}")),
+            };
+            return Ok((self.spell("FRND", &[ty, r, ftz])?, ops));
+        }
+        if t != Ty::F32 {
+            return Err(format!("F2F.{t}.{t} without an integral rounding"));
+        }
+        let zero = if sat { "RZ" } else { "-RZ" };
+        let mut ops = ops;
+        ops.insert(1, one(zero));
+        Ok((self.spell("FADD", &[ftz, if sat { "SAT" } else { "" }])?, ops))
+    }
+
     fn single_word(&self, n: usize) -> R<()> {
         let r = *self.d.dsts.get(n).ok_or("missing destination")?;
         match self.phys(r)? {
@@ -1031,4 +1147,40 @@ fn store_size_tok(t: Option<Ty>) -> R<&'static str> {
         "S16" => "U16",
         s => s,
     })
+}
+
+/// SASS spelling of a comparison (`LT`, `GEU`, `NUM`); unsigned integer comparisons have none.
+fn cmp_token(c: Cmp) -> &'static str {
+    match c {
+        Cmp::Eq => "EQ",
+        Cmp::Ne => "NE",
+        Cmp::Lt => "LT",
+        Cmp::Le => "LE",
+        Cmp::Gt => "GT",
+        Cmp::Ge => "GE",
+        Cmp::Equ => "EQU",
+        Cmp::Neu => "NEU",
+        Cmp::Ltu => "LTU",
+        Cmp::Leu => "LEU",
+        Cmp::Gtu => "GTU",
+        Cmp::Geu => "GEU",
+        Cmp::Num => "NUM",
+        Cmp::Nan => "NAN",
+        _ => "",
+    }
+}
+
+/// Operands joined as nvdisasm prints them: `, ` between, with a space before the comma after
+/// an `INF`/`QNAN`/`-0.0` immediate (`FSETP.GTU.AND P2, PT, R4, +INF , PT`).
+fn join_operands(ops: &[String]) -> String {
+    let mut s = String::new();
+    for (i, o) in ops.iter().enumerate() {
+        if i > 0 {
+            let prev = &ops[i - 1];
+            let padded = prev.ends_with("INF") || prev.ends_with("QNAN") || prev.ends_with("-0.0");
+            s.push_str(if padded { " , " } else { ", " });
+        }
+        s.push_str(o);
+    }
+    s
 }

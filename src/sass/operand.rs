@@ -61,12 +61,16 @@ pub struct Operand {
     pub not: bool,
     /// `.reuse` (mirrors the control word's reuse bit for this slot).
     pub reuse: bool,
+    /// Half-precision operand selector (slots with [`crate::sass::form::Slot::hsel`]): 0 none
+    /// (both halves in place, `H1_H0`), 2 `.H0_H0`, 3 `.H1_H1`; 1 is not modelled (nvdisasm
+    /// prints `.INVALID1` or, on some slots, `.F32`).
+    pub sel: u8,
 }
 
 impl Operand {
     /// A plain operand without decorations.
     pub fn plain(value: Value) -> Operand {
-        Operand { value, neg: false, abs: false, not: false, reuse: false }
+        Operand { value, neg: false, abs: false, not: false, reuse: false, sel: 0 }
     }
 }
 
@@ -143,7 +147,8 @@ fn fp_text(v: f64, negative: bool) -> String {
         return if negative { "-INF".into() } else { "+INF".into() };
     }
     if v == 0.0 {
-        return if negative { "-0".into() } else { "0".into() };
+        // nvdisasm spells a negative zero `-0.0` (and pads it like INF before a comma).
+        return if negative { "-0.0".into() } else { "0".into() };
     }
     let a = v.abs();
     if v == v.trunc() && a < 1e9 {
@@ -171,6 +176,16 @@ fn exp_form(s: &str, trim: bool) -> String {
 
 fn trim_frac(s: &str) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s.to_string() }
+}
+
+/// The printed half selector of [`Operand::sel`] (`""`, `".H0_H0"`, `".H1_H1"`).
+pub fn hsel_text(sel: u8) -> &'static str {
+    match sel {
+        0 => "",
+        2 => ".H0_H0",
+        3 => ".H1_H1",
+        _ => ".INVALID1",
+    }
 }
 
 #[cfg(test)]

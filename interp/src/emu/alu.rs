@@ -854,6 +854,17 @@ pub fn frnd32(x: u32, r: IntRnd, ftz: bool) -> u32 {
     t.to_bits()
 }
 
+/// `FRND.F64`: f64 rounded to an integral value (NaN → the canonical NaN, zero signs kept).
+pub fn frnd64(x: u64, r: IntRnd) -> u64 {
+    let v = f64::from_bits(x);
+    if v.is_nan() {
+        return 0x7fff_ffff_ffff_ffff;
+    }
+    let t = round_int(v, r);
+    let t = if t == 0.0 && v.is_sign_negative() { -0.0 } else { t };
+    t.to_bits()
+}
+
 /// Converts an f16 (bits) to f32, exactly.
 pub fn f16_to_f32(h: u16) -> f32 {
     let s = u32::from(h >> 15) << 31;
@@ -899,6 +910,117 @@ pub fn h2(op: u8, a: u32, b: u32, c: u32) -> u32 {
     r
 }
 
+/// Modifiers of the sm_90 half-precision family (`HADD2`, `HMUL2`, `HFMA2`, `HMNMX2`,
+/// `HSETP2`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HalfMods {
+    /// `.BF16_V2`: the halves are bfloat16 (otherwise binary16).
+    pub bf16: bool,
+    /// `.FTZ`: subnormal inputs and results flush to (sign-preserving) zero.
+    pub ftz: bool,
+    /// `.SAT`: results clamp to [+0, 1], NaN to +0.
+    pub sat: bool,
+    /// `.RELU`: negative results become +0, NaN the canonical NaN.
+    pub relu: bool,
+}
+
+/// A half operand selector applied to a 32-bit register (`.H0_H0` = 2 copies the low half to
+/// both halves, `.H1_H1` = 3 the high half; anything else leaves the pair as it is).
+pub fn hsel(v: u32, sel: u8) -> u32 {
+    match sel {
+        2 => (v & 0xffff) * 0x1_0001,
+        3 => (v >> 16) * 0x1_0001,
+        _ => v,
+    }
+}
+
+fn half_exp_zero(h: u16, bf16: bool) -> bool {
+    if bf16 { h & 0x7f80 == 0 } else { h & 0x7c00 == 0 }
+}
+
+/// One half's exact value (subnormals flushed under `.FTZ`).
+fn half_in(h: u16, m: HalfMods) -> f64 {
+    let h = if m.ftz && half_exp_zero(h, m.bf16) { h & 0x8000 } else { h };
+    if m.bf16 { crate::launch::float::bf16_to_f64(h) } else { crate::launch::float::f16_to_f64(h) }
+}
+
+/// A result rounded once to the half format (RN), then `.SAT`/`.FTZ`/`.RELU`.
+fn half_out(v: f64, m: HalfMods) -> u16 {
+    // The canonical NaN is 0x7fff in both formats.
+    if v.is_nan() {
+        return if m.sat { 0 } else { 0x7fff };
+    }
+    let mut h = if m.bf16 { crate::launch::float::f64_to_bf16(v) } else { crate::launch::float::f64_to_f16(v) };
+    if m.sat {
+        let one = if m.bf16 { 0x3f80 } else { 0x3c00 };
+        h = if h & 0x8000 != 0 { 0 } else { h.min(one) };
+    }
+    if m.ftz && half_exp_zero(h, m.bf16) {
+        h &= 0x8000;
+    }
+    if m.relu && h & 0x8000 != 0 {
+        h = 0;
+    }
+    h
+}
+
+/// `HADD2` (op 0: `a + b`), `HMUL2` (op 1: `a * b`) and `HFMA2` (op 2: `a * b + c`) on both
+/// halves, with modifiers; the operands already carry their selectors and signs. Each half is
+/// computed exactly (in `f64`, with the FMA's rounding error kept) and rounded once.
+pub fn half2(op: u8, a: u32, b: u32, c: u32, m: HalfMods) -> u32 {
+    let mut r = 0u32;
+    for sh in [0, 16] {
+        let (x, y, z) = (half_in((a >> sh) as u16, m), half_in((b >> sh) as u16, m), half_in((c >> sh) as u16, m));
+        // Sums and products of halves are exact in f64 except the FMA's final add: keep its
+        // error term and nudge the sum one f64 ulp toward it, so the one rounding to the half
+        // format breaks an exact-midpoint tie the way the exact value does.
+        let v = match op {
+            0 => x + y,
+            1 => x * y,
+            _ => {
+                let (s, e) = two_sum(x * y, z);
+                if s.is_finite() && e != 0.0 && s != 0.0 {
+                    let toward_larger_magnitude = (e > 0.0) == (s > 0.0);
+                    let b = s.to_bits();
+                    f64::from_bits(if toward_larger_magnitude { b + 1 } else { b - 1 })
+                } else {
+                    s
+                }
+            }
+        };
+        r |= u32::from(half_out(v, m)) << sh;
+    }
+    r
+}
+
+/// `HMNMX2` on both halves: the minimum when `min`, else the maximum; a NaN operand gives the
+/// other one (both NaN: the canonical NaN); `-0 < +0`.
+pub fn hmnmx2(a: u32, b: u32, min: bool, m: HalfMods) -> u32 {
+    let mut r = 0u32;
+    for sh in [0, 16] {
+        let (ha, hb) = ((a >> sh) as u16, (b >> sh) as u16);
+        let (x, y) = (half_in(ha, m), half_in(hb, m));
+        let pick =
+            |v: f64| if m.bf16 { crate::launch::float::f64_to_bf16(v) } else { crate::launch::float::f64_to_f16(v) };
+        let h = match (x.is_nan(), y.is_nan()) {
+            (true, true) => 0x7fff,
+            (true, false) => pick(y),
+            (false, true) => pick(x),
+            _ => {
+                let lt = x < y || (x == y && x.is_sign_negative() && !y.is_sign_negative());
+                pick(if lt == min { x } else { y })
+            }
+        };
+        r |= u32::from(h) << sh;
+    }
+    r
+}
+
+/// `HSETP2`'s comparison of the low halves (the operands carry their selectors).
+pub fn hsetp_lo(a: u32, b: u32, cmp: Cmp, m: HalfMods) -> bool {
+    cmp.eval(half_in(a as u16, m).partial_cmp(&half_in(b as u16, m)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -915,5 +1037,123 @@ mod tests {
         assert_eq!(lop3(0xf0, 0xcc, 0xaa, 0xc0), 0xf0 & 0xcc);
         assert_eq!(lop3(0xf0, 0xcc, 0xaa, 0xfc), 0xf0 | 0xcc);
         assert_eq!(lop3(0xf0, 0xcc, 0xaa, 0x3c), 0xf0 ^ 0xcc);
+    }
+
+    /// Edge-biased random 16-bit half: zeros, subnormals, ones, infinities, NaNs, extremes, or
+    /// any pattern.
+    fn half_bits(x: &mut u64, bf16: bool) -> u32 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        let edges: &[u16] = if bf16 {
+            &[0, 0x8000, 0x0001, 0x807f, 0x3f80, 0xbf80, 0x7f80, 0xff80, 0x7fc0, 0x7f7f, 0x0080, 0x3f00]
+        } else {
+            &[0, 0x8000, 0x0001, 0x83ff, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7bff, 0x0400, 0x3800]
+        };
+        let r = (*x >> 20) as u16;
+        if *x & 3 == 0 { u32::from(edges[usize::from(r) % edges.len()]) } else { u32::from(r) }
+    }
+
+    /// The half-precision family against the interpreter's semantics
+    /// (`ptxas_rs::ori::semantics::eval` of `HADD2`/`HMUL2`/`HFMA2`/`HMNMX2`/`HSETP2`), random
+    /// full-width operands, every modifier combination the emission spells.
+    #[test]
+    fn half_family_matches_the_interpreter() {
+        use ptxas_rs::ori::semantics::{Arg as OArg, Val, eval};
+        use ptxas_rs::ori::{self as o, Flag, Opcode};
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for case in 0..60_000u32 {
+            let bf16 = case & 1 == 1;
+            let ftz = case & 2 != 0 && !bf16;
+            let sat = case & 4 != 0 && !bf16;
+            let relu = case & 8 != 0;
+            let op = (case >> 4) % 5;
+            let pair = |x: &mut u64| half_bits(x, bf16) | half_bits(x, bf16) << 16;
+            let (a, b, c) = (pair(&mut x), pair(&mut x), pair(&mut x));
+            let m = HalfMods { bf16, ftz, sat: sat && op < 3, relu: relu && op == 2 };
+            let ty = if bf16 { o::Ty::BF16x2 } else { o::Ty::F16x2 };
+            let mut mods = o::Mods::ty(ty);
+            if m.ftz {
+                mods.set(Flag::Ftz);
+            }
+            if m.sat {
+                mods.set(Flag::Sat);
+            }
+            if m.relu {
+                mods.set(Flag::Relu);
+            }
+            let bits = |v: u32| OArg { val: Val::Bits(u64::from(v)), neg: false, abs: false, not: false };
+            let pred = |p: bool| OArg { val: Val::Pred(p), neg: false, abs: false, not: false };
+            match op {
+                0..=2 => {
+                    let (opc, args, ours) = match op {
+                        0 => (Opcode::HADD2, vec![bits(a), bits(b)], half2(0, a, b, 0, m)),
+                        1 => (Opcode::HMUL2, vec![bits(a), bits(b)], half2(1, a, b, 0, m)),
+                        _ => (Opcode::HFMA2, vec![bits(a), bits(b), bits(c)], half2(2, a, b, c, m)),
+                    };
+                    let want = eval(opc, &mods, &args).expect("eval");
+                    let want = want[0].bits() as u32;
+                    // NaN payloads: both sides give a NaN (hardware: the canonical one).
+                    let nan = |h: u32| {
+                        if bf16 {
+                            h & 0x7f80 == 0x7f80 && h & 0x7f != 0
+                        } else {
+                            h & 0x7c00 == 0x7c00 && h & 0x3ff != 0
+                        }
+                    };
+                    for sh in [0, 16] {
+                        let (u, v) = ((ours >> sh) & 0xffff, (want >> sh) & 0xffff);
+                        assert!(
+                            u == v || (nan(u) && nan(v)),
+                            "{opc} {m:?} {a:#x} {b:#x} {c:#x}: ours {ours:#x} interpreter {want:#x}"
+                        );
+                    }
+                }
+                3 => {
+                    let min = case & 32 != 0;
+                    let want = eval(Opcode::HMNMX2, &mods, &[bits(a), bits(b), pred(min)]).expect("eval");
+                    let want = want[0].bits() as u32;
+                    let ours = hmnmx2(a, b, min, m);
+                    assert_eq!(ours, want, "HMNMX2 min={min} {m:?} {a:#x} {b:#x}");
+                }
+                _ => {
+                    let cmps = [
+                        o::Cmp::Eq,
+                        o::Cmp::Ne,
+                        o::Cmp::Lt,
+                        o::Cmp::Le,
+                        o::Cmp::Gt,
+                        o::Cmp::Ge,
+                        o::Cmp::Equ,
+                        o::Cmp::Neu,
+                        o::Cmp::Ltu,
+                        o::Cmp::Leu,
+                        o::Cmp::Gtu,
+                        o::Cmp::Geu,
+                        o::Cmp::Num,
+                        o::Cmp::Nan,
+                    ];
+                    let oc = cmps[(x % 14) as usize];
+                    let sc = Cmp::from_token(&oc.to_string().to_uppercase()).expect("token");
+                    let mut mods = mods.clone();
+                    mods.ty = Some(if bf16 { o::Ty::BF16 } else { o::Ty::F16 });
+                    mods.cmp = Some(oc);
+                    mods.bop = Some(o::BoolOp::And);
+                    let want = eval(Opcode::HSETP2, &mods, &[bits(a), bits(b), pred(true)]).expect("eval");
+                    let ours = hsetp_lo(a, b, sc, m);
+                    assert_eq!(
+                        Some(ours),
+                        match want[0] {
+                            Val::Pred(p) => Some(p),
+                            _ => None,
+                        },
+                        "HSETP2.{sc:?} {m:?} {a:#x} {b:#x}"
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 60_000);
     }
 }

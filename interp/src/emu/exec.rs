@@ -1115,35 +1115,48 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write32(&a[0], &d, g))?;
             }
         }
-        Kind::Frnd { rnd, ftz } => {
+        Kind::Frnd { rnd, f64: true, .. } => {
+            let mut v = lift(w.reg64(&a[1]))?;
+            fmod64(&a[1], &mut v);
+            let d = map64(g, |lane| alu::frnd64(v[lane], *rnd));
+            lift(w.write64(&a[0], &d, g))?;
+        }
+        Kind::Frnd { rnd, ftz, .. } => {
             let mut v = lift(w.reg32(&a[1]))?;
             fmod32(&a[1], &mut v);
             let d = map1(g, |lane| alu::frnd32(v[lane], *rnd, *ftz));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::H2 { op } => {
-            let hneg = |arg: &Arg, v: &mut [u32; 32]| {
-                if arg.abs {
-                    v.iter_mut().for_each(|x| *x &= 0x7fff_7fff);
-                }
-                if arg.neg {
-                    v.iter_mut().for_each(|x| *x ^= 0x8000_8000);
-                }
-            };
-            let mut va = lift(w.reg32(&a[1]))?;
-            let mut vb = lift(w.reg32(&a[2]))?;
-            hneg(&a[1], &mut va);
-            hneg(&a[2], &mut vb);
+        Kind::H2 { op, m } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let (va, vb) = (hmod(&a[1], &va), hmod(&a[2], &vb));
             let d = match op {
-                0 => map1(g, |lane| alu::h2(0, va[lane], 0, vb[lane])),
-                1 => map1(g, |lane| alu::h2(1, va[lane], vb[lane], 0)),
+                0 => map1(g, |lane| alu::half2(0, va[lane], vb[lane], 0, *m)),
+                1 => map1(g, |lane| alu::half2(1, va[lane], vb[lane], 0, *m)),
+                2 => {
+                    let vc = lift(w.reg32(&a[3]))?;
+                    let vc = hmod(&a[3], &vc);
+                    map1(g, |lane| alu::half2(2, va[lane], vb[lane], vc[lane], *m))
+                }
                 _ => {
-                    let mut vc = lift(w.reg32(&a[3]))?;
-                    hneg(&a[3], &mut vc);
-                    map1(g, |lane| alu::h2(2, va[lane], vb[lane], vc[lane]))
+                    let p = w.pred(&pr[0]);
+                    map1(g, |lane| alu::hmnmx2(va[lane], vb[lane], p >> lane & 1 == 1, *m))
                 }
             };
             lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Hsetp2 { cmp, bop, m } => {
+            let va = lift(w.reg32(&a[0]))?;
+            let vb = lift(w.reg32(&a[1]))?;
+            let (va, vb) = (hmod(&a[0], &va), hmod(&a[1], &vb));
+            let pp = w.pred(&pr[2]);
+            let lo = pmask(g, |lane| alu::hsetp_lo(va[lane], vb[lane], *cmp, *m));
+            let hi = pmask(g, |lane| alu::hsetp_lo(va[lane] >> 16, vb[lane] >> 16, *cmp, *m));
+            let (u, _) = combine(*bop, lo, pp, g);
+            let (v, _) = combine(*bop, hi, pp, g);
+            w.set_pred(&pr[0], u, g);
+            w.set_pred(&pr[1], v, g);
         }
         Kind::Fchk => {
             let va = lift(w.reg32(&a[0]))?;
@@ -1696,6 +1709,23 @@ pub fn atom_apply(op: AtomOp, ty: AtomTy, cur: u64, b: u64, c: Option<u64>) -> u
         }
     };
     r & mask
+}
+
+/// A half-precision operand as the instruction reads it: selector, then `|x|`, then `-x`, per
+/// half.
+fn hmod(arg: &Arg, v: &[u32; 32]) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    for (o, x) in out.iter_mut().zip(v) {
+        let mut y = alu::hsel(*x, arg.sel);
+        if arg.abs {
+            y &= 0x7fff_7fff;
+        }
+        if arg.neg {
+            y ^= 0x8000_8000;
+        }
+        *o = y;
+    }
+    out
 }
 
 #[cfg(test)]

@@ -76,6 +76,8 @@ pub struct Arg {
     pub n: u8,
     /// Written by the instruction.
     pub dst: bool,
+    /// Half selector (`.H0_H0` = 2, `.H1_H1` = 3; 0 none) of a half-precision operand.
+    pub sel: u8,
 }
 
 /// A predicate operand.
@@ -357,17 +359,31 @@ pub enum Kind {
         /// `.FTZ`.
         ftz: bool,
     },
-    /// `FRND` (f32).
+    /// `FRND` (f32, or f64 with `f64`).
     Frnd {
         /// Rounding.
         rnd: IntRnd,
         /// `.FTZ`.
         ftz: bool,
+        /// `.F64` (register pairs).
+        f64: bool,
     },
-    /// `HADD2`/`HMUL2`/`HFMA2` (op 0/1/2), plain f16x2 forms.
+    /// `HADD2`/`HMUL2`/`HFMA2`/`HMNMX2` (op 0/1/2/3).
     H2 {
-        /// 0 add, 1 mul, 2 fma.
+        /// 0 add, 1 mul, 2 fma, 3 min/max (by the predicate operand).
         op: u8,
+        /// Modifiers.
+        m: super::alu::HalfMods,
+    },
+    /// `HSETP2` (the low halves compared: both destinations as ptxas uses them with
+    /// `.H0_H0` sources; the second destination is the high halves' result).
+    Hsetp2 {
+        /// Comparison.
+        cmp: Cmp,
+        /// Combiner.
+        bop: BoolOp,
+        /// Modifiers.
+        m: super::alu::HalfMods,
     },
     /// `FCHK`.
     Fchk,
@@ -639,7 +655,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     let mut vals: Vec<Arg> = Vec::new();
     let mut preds: Vec<PArg> = Vec::new();
     for op in &d.operands {
-        let Operand { value, neg, abs, not, .. } = *op;
+        let Operand { value, neg, abs, not, sel, .. } = *op;
         let o = match value {
             Value::P(i) => {
                 preds.push(PArg { idx: i, uniform: false, not, dst: false });
@@ -670,7 +686,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             Value::B(b) => Opnd::B(b),
         };
-        vals.push(Arg { o, neg, abs, not, n: 1, dst: false });
+        vals.push(Arg { o, neg, abs, not, n: 1, dst: false, sel });
     }
     let uni = base.starts_with('U') && base != "UBLKCP";
     let alu_base = if uni { &base[1..] } else { base };
@@ -958,25 +974,43 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         }
         "FRND" => {
             need(2, 0, &vals, &preds)?;
-            if has("F64") {
-                return Err("FRND.F64".into());
+            let f64 = has("F64");
+            if f64 {
+                vals[0].n = 2;
+                vals[1].n = 2;
             }
             vals[0].dst = true;
-            Kind::Frnd { rnd: int_rnd, ftz: has("FTZ") }
+            Kind::Frnd { rnd: int_rnd, ftz: has("FTZ"), f64 }
         }
-        "HADD2" | "HMUL2" | "HFMA2" => {
-            if toks.iter().any(|t| t.starts_with('H') || *t == "BF16_V2" || *t == "F32" || *t == "SAT" || *t == "RELU")
-            {
-                return Err("f16x2 modifiers".into());
+        "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2" => {
+            let known = ["MMA", "BF16_V2", "FTZ", "SAT", "RELU", "AND", "OR", "XOR"];
+            if let Some(t) = toks.iter().find(|t| !known.contains(t) && Cmp::from_token(t).is_none()) {
+                return Err(format!("half-precision modifier .{t}"));
             }
-            let op = match alu_base {
-                "HADD2" => 0,
-                "HMUL2" => 1,
-                _ => 2,
-            };
-            need(if op == 2 { 4 } else { 3 }, 0, &vals, &preds)?;
-            vals[0].dst = true;
-            Kind::H2 { op }
+            if vals.iter().any(|a| a.sel == 1) {
+                return Err("half selector 1".into());
+            }
+            let m = super::alu::HalfMods { bf16: has("BF16_V2"), ftz: has("FTZ"), sat: has("SAT"), relu: has("RELU") };
+            if alu_base == "HSETP2" {
+                need(2, 3, &vals, &preds)?;
+                preds[0].dst = true;
+                preds[1].dst = true;
+                Kind::Hsetp2 { cmp: cmp.ok_or("HSETP2 comparison")?, bop: bop.ok_or("HSETP2 combiner")?, m }
+            } else {
+                let op = match alu_base {
+                    "HADD2" => 0,
+                    "HMUL2" => 1,
+                    "HFMA2" => 2,
+                    _ => 3,
+                };
+                // HFMA2's predicate operand (shown with .RELU unless PT) is not modelled.
+                if op == 2 && preds.iter().any(|p| p.idx != 7 || p.not) {
+                    return Err("HFMA2 with a predicate operand".into());
+                }
+                need(if op == 2 { 4 } else { 3 }, usize::from(op == 3), &vals, &preds)?;
+                vals[0].dst = true;
+                Kind::H2 { op, m }
+            }
         }
         "FCHK" => {
             need(2, 1, &vals, &preds)?;
@@ -1107,7 +1141,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             // Normalise to [dst?, mem, b, c?] with dst always present (RZ when not returning).
             if !ret {
-                vals.insert(0, Arg { o: Opnd::R(255), neg: false, abs: false, not: false, n, dst: true });
+                vals.insert(0, Arg { o: Opnd::R(255), neg: false, abs: false, not: false, n, dst: true, sel: 0 });
             }
             preds.clear();
             Kind::Atom { space: space_of(alu_base), op, ty, ret }

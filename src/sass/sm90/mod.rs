@@ -298,9 +298,11 @@ fn more(f: &mut Vec<Form>) {
     // WARPSYNC R: the target shows only for .COLLECTIVE (bit 86).
     f.push(form(0x348, "WARPSYNC", vec![p(87).not(90).opt(), r(24), target().if_bit(86)]));
     f.push(form(0x3c4, "REDUX", vec![ur(16), r(24).reuse(0)]));
-    f.push(form(0x98c, "ATOMS", vec![r(16), mem(true, None, Some(64), None, None), r(32)]));
+    // Bit 91 (set in every corpus residue) shows the uniform register even when URZ.
+    f.push(form(0x98c, "ATOMS", vec![r(16), mem(true, None, Some(64), Some(91), None), r(32)]));
     f.push(form(0x38d, "ATOMS", vec![r(16), mem(true, None, None, None, None), r(32), r(64)]));
-    f.push(form(0x988, "STS", vec![mem(true, None, Some(64), None, None), r(32)]));
+    // Bit 91 (set in every corpus residue) shows the uniform register even when URZ.
+    f.push(form(0x988, "STS", vec![mem(true, None, Some(64), Some(91), None), r(32)]));
     f.push(form(0x23c, "HMMA", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
     f.push(form(0x355, "BMOV", vec![r(16), Slot::new(Kind::B(24))]));
     f.push(form(0x356, "BMOV", vec![Slot::new(Kind::B(24)), r(32)]));
@@ -332,6 +334,22 @@ fn more(f: &mut Vec<Form>) {
     f.push(form(0x35d, "NANOSLEEP", vec![r(32)]));
     f.push(form(0x20f, "VIMNMX3", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2), p(87).not(90)]));
     f.push(form(0x236, "VIADD", vec![r(16), r(24).reuse(0), r(32).neg(63).reuse(1)]));
+    // Half-precision register forms: each source has a 2-bit half selector (`.H0_H0` = 2,
+    // `.H1_H1` = 3) after its negation/abs bits; `.BF16_V2` is bit 85 (HSETP2: 65).
+    let ha = || r(24).neg(72).abs(73).hsel(74).reuse(0);
+    let hb = || r(32).neg(63).abs(62).hsel(60).reuse(1);
+    // HADD2's and HSETP2's B takes the third reuse slot (it is HFMA2's C position).
+    let hb2 = || r(32).neg(63).abs(62).hsel(60).reuse(2);
+    f.push(form(0x230, "HADD2", vec![r(16), ha(), hb2()]));
+    f.push(form(0x232, "HMUL2", vec![r(16), ha(), hb()]));
+    // HFMA2.RELU (bit 79) shows its predicate unless PT.
+    f.push(form(
+        0x231,
+        "HFMA2",
+        vec![r(16), ha(), hb(), r(64).neg(84).abs(83).hsel(81).reuse(2), p(87).not(90).if_bit_opt(79)],
+    ));
+    f.push(form(0x234, "HSETP2", vec![p(81), p(84), ha(), hb2(), p(87).not(90)]));
+    f.push(form(0x240, "HMNMX2", vec![r(16), ha(), hb(), p(87).not(90)]));
 }
 
 fn build() -> Vec<Form> {
