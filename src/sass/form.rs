@@ -947,7 +947,8 @@ impl Tables {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
         if sl.hsel.is_some() {
-            for sel in [2u8, 3] {
+            // Selector 1 is not modelled; it prints (and so parses) as `.INVALID1`.
+            for sel in [1u8, 2, 3] {
                 if let Some(r) = t.strip_suffix(hsel_text(sel)) {
                     op.sel = sel;
                     t = r;
