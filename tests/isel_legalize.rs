@@ -374,7 +374,8 @@ fn refused_corpus_shapes_are_legalized() {
         &["%r40 = IMAD.HI.U32 %r12, %r11, %r12"],
         &["%rd43 = DMUL %rd19, 0d41E65A0BC0000000"],
         &["%rd43 = DADD -%rd19, 0dBFB999999999999A"],
-        &["%r40 = SHF.L.U64 %r11, 0x2, RZ"],
+        // `SHF.L.U64 %r, 0x2, RZ` left this list when the modifier sweep gave sm_90 an
+        // `SHF.L.U64` form; its rewrite to `SHF.L.U32` is still covered by the random kernels.
         &["%r40 = IMAD %r11, -%r12, %r13"],
         &["%r40, %p41 = IADD3C %r11, ~%r12, %r13", "%r42 = IADD3X %r12, RZ, RZ, %p41"],
     ];
