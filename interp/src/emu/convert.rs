@@ -148,6 +148,14 @@ mod tests {
             .prop_map(|(h, junk)| u32::from(h) | (u32::from(junk) << 16))
     }
 
+    /// Each emulator rounding mode with its Ori twin.
+    const ROUNDINGS: [(Rnd, ptxas_rs::ori::Rnd); 4] = [
+        (Rnd::Rn, ptxas_rs::ori::Rnd::Rn),
+        (Rnd::Rz, ptxas_rs::ori::Rnd::Rz),
+        (Rnd::Rm, ptxas_rs::ori::Rnd::Rm),
+        (Rnd::Rp, ptxas_rs::ori::Rnd::Rp),
+    ];
+
     /// `I2F.F16` agrees with the Ori semantics of `I2F` to f16 (= PTX `cvt.<rnd>.f16.<int>`)
     /// in every rounding mode.
     #[test]
@@ -164,12 +172,7 @@ mod tests {
                 _ => (1u32 << ((rng >> 59) as u32)).wrapping_add((rng >> 62) as u32).wrapping_sub(2),
             };
             for (de, dt) in INTS {
-                for (er, or) in [
-                    (Rnd::Rn, ptxas_rs::ori::Rnd::Rn),
-                    (Rnd::Rz, ptxas_rs::ori::Rnd::Rz),
-                    (Rnd::Rm, ptxas_rs::ori::Rnd::Rm),
-                    (Rnd::Rp, ptxas_rs::ori::Rnd::Rp),
-                ] {
+                for (er, or) in ROUNDINGS {
                     let m = Mods { ty: Some(Ty::F16), src_ty: Some(dt), rnd: Some(or), ..Mods::new() };
                     let want = ori(Opcode::I2F, &m, u64::from(x)) & 0xffff;
                     assert_eq!(u64::from(i2f_f16(u64::from(x), de, er)), want, "I2F.F16.{de:?} {er:?} of {x:#x}");
@@ -190,12 +193,7 @@ mod tests {
                 _ => (1u64 << (rng >> 58)).wrapping_add((rng >> 40) & 3).wrapping_sub(2),
             };
             for (de, dt) in [(IntTy::U64, Ty::U64), (IntTy::S64, Ty::S64)] {
-                for (er, or) in [
-                    (Rnd::Rn, ptxas_rs::ori::Rnd::Rn),
-                    (Rnd::Rz, ptxas_rs::ori::Rnd::Rz),
-                    (Rnd::Rm, ptxas_rs::ori::Rnd::Rm),
-                    (Rnd::Rp, ptxas_rs::ori::Rnd::Rp),
-                ] {
+                for (er, or) in ROUNDINGS {
                     let m = Mods { ty: Some(Ty::F16), src_ty: Some(dt), rnd: Some(or), ..Mods::new() };
                     let want = ori(Opcode::I2F, &m, x) & 0xffff;
                     assert_eq!(u64::from(i2f_f16(x, de, er)), want, "I2F.F16.{de:?} {er:?} of {x:#x}");

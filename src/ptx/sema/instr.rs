@@ -298,32 +298,26 @@ pub fn check(
         mismatch = true;
         sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
     }
-    // A variable's address moves only as an integer (probed: `mov.f64`, `mov.f32`, `mov.pred`
-    // of a `.shared` array are `Arguments mismatch`; a function's address only warns).
-    // Packing and unpacking moves take a bit type (probed: `mov.u64 {%r1, %r2}, %rd1`,
-    // `mov.f64 %rd1, {%r1, %r2}`, `mov.u32 {%h1, %h2}, %r1` are `Arguments mismatch`).
+    // Two mov shapes ptxas refuses as `Arguments mismatch`: a variable's address moved as a
+    // float or predicate (probed: `mov.f64`, `mov.f32`, `mov.pred` of a `.shared` array; a
+    // function's address only warns), and a packing or unpacking move without a bit type
+    // (probed: `mov.u64 {%r1, %r2}, %rd1`, `mov.f64 %rd1, {%r1, %r2}`, `mov.u32 {%h1, %h2}, %r1`).
     if !mismatch
         && !types_bad
         && op == "mov"
         && let [t] = &types[..]
-        && !t.starts_with(".b")
-        && !mods.iter().any(|m| m.starts_with(".v"))
-        && ins.operands.iter().any(|o| matches!(o, Operand::Vector(..)))
     {
-        mismatch = true;
-        sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
-    }
-    if !mismatch
-        && !types_bad
-        && op == "mov"
-        && let [t] = &types[..]
-        && (t.starts_with(".f") || *t == ".pred")
-        && let Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })) = ins.operands.get(1)
-        && (fs.lookup(&id.name).is_some_and(|d| d.contains(' '))
-            || matches!(md.globals.get(id.name.as_str()), Some(Global::Var { .. })))
-    {
-        mismatch = true;
-        sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+        let packs = !t.starts_with(".b")
+            && !mods.iter().any(|m| m.starts_with(".v"))
+            && ins.operands.iter().any(|o| matches!(o, Operand::Vector(..)));
+        let float_address = (t.starts_with(".f") || *t == ".pred")
+            && matches!(ins.operands.get(1), Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. }))
+                if fs.lookup(&id.name).is_some_and(|d| d.contains(' '))
+                    || matches!(md.globals.get(id.name.as_str()), Some(Global::Var { .. })));
+        if packs || float_address {
+            mismatch = true;
+            sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+        }
     }
     if !mismatch
         && !types_bad
