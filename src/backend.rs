@@ -178,7 +178,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         }
     }
     let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
-    lower::isel::select_module(&mut m, opts.sm).map_err(|e| lower_err("instruction selection", e))?;
+    lower::isel::select_module_framed(&mut m, opts.sm, &frames).map_err(|e| lower_err("instruction selection", e))?;
 
     let decls: std::collections::HashMap<&str, &ast::Function> = module
         .items

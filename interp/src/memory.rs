@@ -96,6 +96,10 @@ pub enum FaultKind {
     BadSize,
     /// A store to a read-only space (param, const).
     ReadOnly,
+    /// A shared address whose CTA-slot bits (24 and up, `SR_CgaCtaId << 24` on sm_90) name
+    /// another CTA than the one accessing it (the emulator runs no clusters, so any other slot
+    /// is a fault).
+    OtherCta,
 }
 
 /// A failed memory access: the GPU's memory exception, as a value.
@@ -120,6 +124,7 @@ impl fmt::Display for Fault {
             FaultKind::Misaligned => "misaligned",
             FaultKind::BadSize => "bad-size",
             FaultKind::ReadOnly => "read-only",
+            FaultKind::OtherCta => "other-CTA (CTA slot bits != SR_CgaCtaId)",
         };
         let rw = if self.write { "store" } else { "load" };
         write!(f, "{what} {}-byte {} {rw} at {:#x}", self.size, self.space, self.addr)

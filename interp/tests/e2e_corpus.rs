@@ -37,10 +37,9 @@ const WARPSYNC_DIVERGENT: &str = "the emulator reports a deadlock (warps wait at
      builds a `WARPSYNC.COLLECTIVE` region, which is equivalent only for converged warps; this kernel \
      shuffles in cooperative-group tiles (not yet confirmed as the only cause)";
 const SQRT_EDGE: &str = "41 of 8680 outputs differ, all in the sqrt(x) columns (o[5], o[7], o[9]) where \
-     the interpreter gives -0.0 and our cubin NaN, at both levels (so not the schedule); the IEEE \
-     sqrt.f32 sequence takes MUFU.SQRT for x <= 0 and the listing looks right: cause not found yet \
-     (suspects: the input is a negative subnormal and the Ori MUFU/FSETP and the emulator disagree \
-     on flushing it)";
+     the interpreter gives -0.0 and our cubin NaN, at both levels. On an H200 (corpus/gpu) NVIDIA's cubin gives \
+     -0.0 like the interpreter and our -O0 cubin gives the same NaN as in the emulator, so our IEEE sqrt.f32 \
+     selection is what is wrong (negative subnormal inputs), not the emulator";
 
 /// Kernel-levels that pass end to end when this test landed; a regression fails.
 const MIN_PASSED: usize = 117;

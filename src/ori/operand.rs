@@ -173,6 +173,7 @@ special_regs! {
     ClockLo = "SR_CLOCKLO", ClockHi = "SR_CLOCKHI",
     GlobalTimerLo = "SR_GLOBALTIMERLO", GlobalTimerHi = "SR_GLOBALTIMERHI",
     DynSmemSize = "SR_DYNAMIC_SMEM_SIZE", TotalSmemSize = "SR_TOTAL_SMEM_SIZE",
+    CgaCtaId = "SR_CgaCtaId",
 }
 
 /// An instruction source operand.

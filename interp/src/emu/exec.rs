@@ -43,6 +43,13 @@ pub(crate) struct Warp {
     hz: Option<LaneHazards>,
     /// Lanes arrived at a convergence wait, or lanes exited, since the last release scan.
     waiting: bool,
+    /// Per lane, the strand it belongs to: a divergent branch gives its taken lanes a fresh
+    /// strand, and lanes released together from a `BSYNC`/`WARPSYNC` share a fresh one. Lanes
+    /// of different strands that the min-pc rule runs together have not reconverged on the GPU
+    /// (it reconverges only where the code says so), so a `BAR.SYNC` whose lanes are of several
+    /// strands is a divergent barrier.
+    strand: [u32; 32],
+    next_strand: u32,
     /// Thread index (x, y, z) per lane.
     tid: [[u32; 3]; 32],
 }
@@ -145,6 +152,8 @@ pub(crate) struct State {
 
 struct Cta {
     id: [u32; 3],
+    /// The CTA's slot in its cluster, what `SR_CgaCtaId` reads (see [`cta_slot`]).
+    slot: u32,
     shared: Region,
     /// Local memory, `local_bytes` per thread, threads in linear order.
     local: Vec<u8>,
@@ -193,6 +202,8 @@ impl Warp {
             id,
             hz: hazards.then(LaneHazards::default),
             waiting: false,
+            strand: [0; 32],
+            next_strand: 1,
             tid,
         }
     }
@@ -244,14 +255,18 @@ impl Warp {
                 })
                 .fold(0u32, |m, k| m | 1 << k);
             if arrived == want {
+                let strand = self.next_strand;
+                self.next_strand += 1;
                 for k in lanes(want) {
                     self.state[k] = Lane::Run;
                     self.lane_pc[k] = pc + 1;
+                    self.strand[k] = strand;
                 }
                 // The lane itself may not be in `want` (a mask that excludes it): release it too.
                 if self.state[l] != Lane::Run {
                     self.state[l] = Lane::Run;
                     self.lane_pc[l] = pc + 1;
+                    self.strand[l] = strand;
                 }
             }
         }
@@ -446,7 +461,27 @@ fn bit(m: u32, l: usize) -> u64 {
     u64::from(m >> l & 1)
 }
 
+/// The CTA slot the emulator gives CTA number `linear` (x fastest): `1 + linear % 7`.
+///
+/// sm_90 shared addresses carry the CTA's slot in its cluster in bits 24 and up (ptxas builds
+/// every shared address as `SR_CgaCtaId << 24 | offset`). The hardware's slot is not 0 in
+/// general even without clusters: on an H200, cubins that left the bits 0 wrote into other
+/// CTAs' shared memory (see `corpus/gpu/README.md`). The emulator therefore gives every CTA a
+/// nonzero slot that differs between neighbours, and faults on an access with other slot bits.
+pub(crate) fn cta_slot(linear: u64) -> u32 {
+    1 + (linear % 7) as u32
+}
+
 impl Cta {
+    /// The offset in this CTA's shared memory of shared address `addr`, checking its slot bits.
+    fn shared_offset(&self, addr: u64, size: u32, write: bool) -> Result<u64, Fault> {
+        let a = addr & 0xffff_ffff;
+        if (a >> 24) as u32 != self.slot {
+            return Err(Fault { kind: FaultKind::OtherCta, space: MemSpace::Shared, addr: a, size, write });
+        }
+        Ok(a & 0xff_ffff)
+    }
+
     fn local_load(&self, lane_thread: usize, lb: u32, addr: u64, size: u32) -> Result<u128, Fault> {
         let r = self.local_range(lane_thread, lb, addr, size, false)?;
         Ok(self.local[r].iter().rev().fold(0u128, |a, &b| a << 8 | u128::from(b)))
@@ -473,10 +508,11 @@ impl Cta {
         if !addr.is_multiple_of(u64::from(size)) {
             return Err(f(FaultKind::Misaligned));
         }
-        if addr + u64::from(size) > u64::from(lb) {
+        let low = u64::from(super::LOCAL_TOP - lb);
+        if addr < low || addr + u64::from(size) > u64::from(super::LOCAL_TOP) {
             return Err(f(FaultKind::OutOfBounds));
         }
-        let base = t * lb as usize + addr as usize;
+        let base = t * lb as usize + (addr - low) as usize;
         Ok(base..base + size as usize)
     }
 }
@@ -498,8 +534,10 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
     let [bx, by, bz] = l.block;
     let nthreads = bx * by * bz;
     let nwarps = nthreads.div_ceil(32);
+    let linear = (u64::from(id[2]) * u64::from(l.grid[1]) + u64::from(id[1])) * u64::from(l.grid[0]) + u64::from(id[0]);
     let mut cta = Cta {
         id,
+        slot: cta_slot(linear),
         shared: Region::zeroed(MemSpace::Shared, l.shared_bytes as usize, true),
         local: vec![0u8; nthreads as usize * l.local_bytes as usize],
     };
@@ -656,7 +694,8 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
         "SR_TID" => t[0] | t[1] << 16 | t[2] << 26,
         "SR_NTID" => l.block[0] | l.block[1] << 16 | l.block[2] << 26,
         "SR_LANEID" => lane as u32,
-        "SR_VIRTUALSMID" | "SR_VIRTID" | "SR_CgaCtaId" | "SR_GpcLocalCgaId" | "SR_SWINLO" | "SR_LWINLO" => 0,
+        "SR_CgaCtaId" => cta.slot,
+        "SR_VIRTUALSMID" | "SR_VIRTID" | "SR_GpcLocalCgaId" | "SR_SWINLO" | "SR_LWINLO" => 0,
         "SR_SWINHI" => SHARED_HI,
         "SR_LWINHI" => LOCAL_HI,
         "SR_SWINSZ" | "SR_SMEMSZ" => l.shared_bytes,
@@ -1526,6 +1565,16 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         Kind::Bar => {
             let id = a.first().map_or(Ok(splat(0)), |x| w.reg32(x)).map_err(|k| (None, k))?[0];
             if g != 0 {
+                let live = w.live();
+                if g != live {
+                    let m = format!("BAR.SYNC by lanes {g:#010x} of the warp's live lanes {live:#010x}");
+                    return Err((None, EmuErrorKind::DivergentBarrier(m)));
+                }
+                if lanes(g).any(|l| w.strand[l] != w.strand[g.trailing_zeros() as usize]) {
+                    let m = "BAR.SYNC after the warp diverged and its groups met again without a BSYNC or \
+                             WARPSYNC (the GPU keeps them apart)";
+                    return Err((None, EmuErrorKind::DivergentBarrier(m.into())));
+                }
                 park(w, g, next, Lane::Bar(id));
                 return Ok(());
             }
@@ -1567,8 +1616,13 @@ fn branch(w: &mut Warp, taken: u32, target: u32, next: u32) {
         w.pc = next;
         return;
     }
+    let strand = w.next_strand;
+    w.next_strand += 1;
     for lane in lanes(act) {
         w.lane_pc[lane] = if taken >> lane & 1 == 1 { target } else { next };
+        if taken >> lane & 1 == 1 {
+            w.strand[lane] = strand;
+        }
     }
     regroup_keep(w);
 }
@@ -1634,7 +1688,7 @@ fn mem_load(
 ) -> Result<u128, Fault> {
     match resolve(space, addr) {
         (Space::Global, a) => st.global.load(a, size),
-        (Space::Shared, a) => cta.shared.load(a, size),
+        (Space::Shared, a) => cta.shared.load(cta.shared_offset(a, size, false)?, size),
         (_, a) => cta.local_load(w.id as usize * 32 + lane, l.local_bytes, a, size),
     }
 }
@@ -1653,7 +1707,7 @@ fn mem_store(
 ) -> Result<(), Fault> {
     match resolve(space, addr) {
         (Space::Global, a) => st.global.store(a, size, v),
-        (Space::Shared, a) => cta.shared.store(a, size, v),
+        (Space::Shared, a) => cta.shared.store(cta.shared_offset(a, size, true)?, size, v),
         (_, a) => cta.local_store(w.id as usize * 32 + lane, l.local_bytes, a, size, v),
     }
 }

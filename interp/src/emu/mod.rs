@@ -10,8 +10,7 @@
 //! - **global memory**: the spec's buffers by [`crate::memory::GlobalMemory::from_spec`] (the
 //!   same addresses the Ori interpreter uses);
 //! - **constant bank 0** per [`ptxas_rs::cubin::Constant0Layout::for_sm`]: ntid at 0x0, nctaid at
-//!   0xc, the initial stack pointer at 0x28 (= the per-thread local size, the top of local
-//!   memory), the global memory descriptor at 0x208 (zero: `desc[UR]` operands are accepted and
+//!   0xc, the initial stack pointer at 0x28 ([`LOCAL_TOP`], the top of local memory), the global memory descriptor at 0x208 (zero: `desc[UR]` operands are accepted and
 //!   ignored), and the parameter block of [`crate::launch::LaunchSpec::param_block`] at the
 //!   kernel's `EIATTR_PARAM_CBANK` base (0x210 on sm_90). Other banks are the cubin's
 //!   `.nv.constantN` (3: `__constant__` data; 4: the addresses of global variables), with their
@@ -20,7 +19,9 @@
 //!   the spec's addresses do not move;
 //! - **shared memory** per CTA: `.nv.shared.<kernel>`'s size (which includes sm_90's reserved
 //!   0x400 bytes) rounded up to 16, plus the spec's dynamic `shared_bytes`; `LDS`/`STS`
-//!   addresses are offsets into it (`SR_CgaCtaId` reads 0: one CTA per cluster);
+//!   addresses are `SR_CgaCtaId << 24 | offset`, and `SR_CgaCtaId` reads a nonzero slot per
+//!   CTA (`exec::cta_slot`; an access with other slot bits is a fault, as the hardware's slot is
+//!   not 0 either);
 //! - **local memory** per thread: the largest of `FRAME_SIZE`, `MIN_STACK_SIZE`,
 //!   `MAX_STACK_SIZE` (rounded up to 16), at least [`DEFAULT_STACK_BYTES`] (the driver's
 //!   default stack limit, which recursive code relies on);
@@ -88,6 +89,12 @@ pub use program::{Banks, Program};
 
 /// High word of generic addresses that fall in the CTA's shared memory (`SR_SWINHI`).
 pub const SHARED_HI: u32 = 0x7ff0;
+
+/// The local address just past a thread's local memory, what `c[0x0][0x28]` (the initial
+/// stack pointer) holds: a thread's `local_bytes` are the addresses `[LOCAL_TOP - local_bytes,
+/// LOCAL_TOP)`. Not 0-based, as on the GPU, where a kernel that addressed its frame from 0
+/// instead of from the stack pointer faulted (an H200, `corpus/gpu/README.md`).
+pub const LOCAL_TOP: u32 = 0x0100_0000;
 /// High word of generic addresses that fall in the thread's local memory (`SR_LWINHI`).
 pub const LOCAL_HI: u32 = 0x7fe0;
 
@@ -128,6 +135,11 @@ pub enum EmuErrorKind {
     StepLimit(u64),
     /// Warps wait for each other forever.
     Deadlock(String),
+    /// A CTA barrier executed by a warp whose live lanes are not all active (the GPU counts the
+    /// warp when its first group arrives: measured on an H200, the other group's earlier shared
+    /// stores were not visible after the barrier; ptxas reconverges with `WARPSYNC.ALL` or
+    /// `BSYNC` before every `BAR.SYNC`).
+    DivergentBarrier(String),
 }
 
 impl fmt::Display for EmuErrorKind {
@@ -141,6 +153,7 @@ impl fmt::Display for EmuErrorKind {
             EmuErrorKind::Hazard(m) => write!(f, "hazard: {m}"),
             EmuErrorKind::StepLimit(n) => write!(f, "step limit of {n} warp-instructions reached"),
             EmuErrorKind::Deadlock(m) => write!(f, "deadlock: {m}"),
+            EmuErrorKind::DivergentBarrier(m) => write!(f, "divergent barrier: {m}"),
         }
     }
 }
@@ -348,7 +361,7 @@ impl Kernel {
             put(layout.ntid[d], spec.block[d]);
             put(layout.nctaid[d], spec.grid[d]);
         }
-        put(layout.stack_pointer, self.local_bytes);
+        put(layout.stack_pointer, LOCAL_TOP);
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);
         b

@@ -16,6 +16,7 @@
 //! - [`rng`]: the fixed generator, SplitMix64 ([`SplitMix64`]);
 //! - [`init`]: the exact rules that turn `fill`, `ramp`, `values`, `random` and `edge` into
 //!   bytes, with the edge-value tables;
+//! - [`plan`]: a spec written out for the CUDA-driver runner (`interp/gpu/`);
 //! - [`float`]: exact `f64` <-> `f16`/`bf16`/`f32` conversions (round to nearest even);
 //! - [`mod@compare`]: bit-exact and toleranced comparison of outputs ([`compare()`],
 //!   [`Mismatch`]).
@@ -54,6 +55,7 @@ pub mod compare;
 pub mod error;
 pub mod float;
 pub mod init;
+pub mod plan;
 pub mod rng;
 pub mod scalar;
 pub mod spec;

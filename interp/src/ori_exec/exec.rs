@@ -653,7 +653,8 @@ impl Engine<'_> {
             LaneId => u64::from(lane),
             WarpId => u64::from(w.id),
             NWarpId => u64::from(self.threads.div_ceil(32)),
-            SmId | GridId => 0,
+            // The interpreter's shared addresses are window offsets (no CTA-slot bits).
+            SmId | GridId | CgaCtaId => 0,
             NSmId => 1,
             LanemaskEq => 1 << lane,
             LanemaskLt => lt,

@@ -4,7 +4,7 @@
 //!   of a special register → `S2R`, except `%ntid.*`/`%nctaid.*`, read from constant bank 0
 //!   (`LDC c[0x0][0x0..0x8]`, `c[0x0][0xc..0x14]`) as ptxas does on sm_90.
 //! - `bra` → `BRA` (guard kept), `exit` and a kernel's `ret` → `EXIT`, a `.func`'s `ret`
-//!   without values → `RET`; `bar.sync` → `BAR.SYNC`; `membar` → `MEMBAR`; `bar.warp.sync`
+//!   without values → `RET`; `bar.sync` → `WARPSYNC.ALL` + `BAR.SYNC`; `membar` → `MEMBAR`; `bar.warp.sync`
 //!   → `WARPSYNC`.
 //! - Calls (`CALL` with the ABI lowered) are not selected yet: the interpreter and the
 //!   register allocator need the ABI first.
@@ -81,6 +81,10 @@ impl Sel<'_> {
                     Some(o) => self.src(o)?,
                     None => imm(0),
                 };
+                // The GPU needs the warp converged at a CTA barrier (measured on an H200: a
+                // warp that reached BAR.SYNC split lost its other lanes' earlier shared stores;
+                // `corpus/gpu/README.md`); ptxas reconverges with `WARPSYNC.ALL` first.
+                self.emit(WARPSYNC, Mods::new(), vec![], vec![imm(i64::from(u32::MAX))]);
                 let m = Mods { flags: vec![Flag::Sync], ..Mods::new() };
                 self.emit(BAR, m, vec![], vec![id]);
             }

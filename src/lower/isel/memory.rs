@@ -11,9 +11,12 @@
 //! - A stored immediate is moved into a register first (stores read registers only).
 //! - Shared addresses: sm_90 reserves the first [`SM90_SHARED_RESERVED`] (0x400) bytes of every
 //!   CTA's shared window, so a variable at offset `o` of the module's shared layout
-//!   ([`super::shared_layout`]) has the shared address `0x400 + o` (ptxas adds
-//!   `SR_CgaCtaId << 24`, the CTA's slot in its cluster, which is 0 without clusters and is
-//!   not modelled here). `mova` of a shared variable is that address; a shared access through
+//!   ([`super::shared_layout`]) has the shared address `SR_CgaCtaId << 24 | (0x400 + o)`: bits
+//!   24 and up of an sm_90 shared address are the CTA's slot in its cluster, and that slot is
+//!   not 0 in general even without clusters (measured on an H200: with the bits left 0, CTAs
+//!   wrote into each other's shared memory; `corpus/gpu/README.md`), so every materialised
+//!   shared address reads `SR_CgaCtaId` as ptxas does (`S2R`, `SHF.L`, `IADD3`).
+//!   `mova` of a shared variable is that address; a shared access through
 //!   a symbol (`ld.shared [s+8]`) loads the symbol's address into a register and keeps the
 //!   constant offset in the instruction (`LDS R, [Ra+0x8]`), as ptxas does with its base
 //!   register. A 64-bit shared address register is read through its low word (shared
@@ -22,7 +25,7 @@
 //!   shared/local windows are not selected.
 
 use super::{R, SM90_PARAM_BASE, Sel, imm};
-use crate::ori::{CBank, Flag, InstData, MemRef, Mods, Opcode, Operand, RegClass, Space, SubOp, Ty};
+use crate::ori::{CBank, Dir, Flag, InstData, MemRef, Mods, Opcode, Operand, RegClass, Space, SpecialReg, SubOp, Ty};
 
 /// Bytes reserved at the start of every CTA's shared window on sm_90: user shared variables
 /// start at this address.
@@ -75,7 +78,11 @@ impl Sel<'_> {
             Space::Generic | Space::Const => (Opcode::LD, Opcode::ST),
             Space::Param => unreachable!("handled above"),
         };
-        let m = &if m.space == Space::Shared { self.shared_ref(m)? } else { m.clone() };
+        let m = &match m.space {
+            Space::Shared => self.shared_ref(m)?,
+            Space::Local => self.local_ref(m)?,
+            _ => m.clone(),
+        };
         let mut mods = Mods { ty: d.mods.ty, ..Mods::new() };
         if d.mods.has(Flag::Volatile) && matches!(ld, Opcode::LDG | Opcode::LD) {
             mods.flags.push(Flag::Volatile);
@@ -113,9 +120,11 @@ impl Sel<'_> {
                 let sym = m.sym.as_deref().ok_or("mova without a symbol")?;
                 let v = self.shared_address(sym)? + m.offset;
                 if t.bits() == 64 {
-                    self.pack_into(dst, imm(v & 0xffff_ffff), imm(v >> 32));
+                    let lo = self.t32();
+                    self.slotted_shared_address(lo.into(), v);
+                    self.pack_into(dst, Operand::reg(lo), imm(0));
                 } else {
-                    self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![imm(v)]);
+                    self.slotted_shared_address(dst, v);
                 }
                 Ok(())
             }
@@ -128,7 +137,18 @@ impl Sel<'_> {
         }
     }
 
-    /// The shared address of the variable `sym` (see the module doc).
+    /// `dst = SR_CgaCtaId << 24 | offset`: the shared address of window offset `offset` in this
+    /// CTA (see the module doc).
+    pub(crate) fn slotted_shared_address(&mut self, dst: crate::ori::Reg, offset: i64) {
+        let slot = self.t32();
+        self.emit(Opcode::S2R, Mods::new(), vec![slot.into()], vec![Operand::SReg(SpecialReg::CgaCtaId)]);
+        let hi = self.t32();
+        let m = Mods { dir: Some(Dir::L), ty: Some(Ty::U32), ..Mods::new() };
+        self.emit(Opcode::SHF, m, vec![hi.into()], vec![Operand::reg(slot), imm(24), super::rz()]);
+        self.emit(Opcode::IADD3, Mods::new(), vec![dst], vec![Operand::reg(hi), imm(offset), super::rz()]);
+    }
+
+    /// The shared window offset of the variable `sym` (see the module doc).
     pub(crate) fn shared_address(&self, sym: &str) -> R<i64> {
         let off = self.shared_offset(sym).ok_or_else(|| format!("unknown shared variable `{sym}`"))?;
         Ok(SM90_SHARED_RESERVED + off)
@@ -145,7 +165,7 @@ impl Sel<'_> {
             }
             let a = self.shared_address(sym)?;
             let t = self.t32();
-            self.emit(Opcode::MOV, Mods::new(), vec![t.into()], vec![imm(a)]);
+            self.slotted_shared_address(t.into(), a);
             out.base = Some(t.into());
         } else if let Some(b) = m.base
             && !b.is_zero()
@@ -160,6 +180,39 @@ impl Sel<'_> {
             return Err(format!("shared offset {:#x} does not fit the 24-bit immediate", out.offset));
         }
         Ok(out)
+    }
+
+    /// A local memory reference rebased on the kernel's frame base (see [`Sel::local_base`]): the
+    /// lowered local address is an offset into the frame; the GPU's local window ends at the
+    /// initial stack pointer, so the frame is addressed from the stack pointer after the
+    /// prologue reserved it. Without a frame base (no frame, or not a kernel) unchanged.
+    pub(crate) fn local_ref(&mut self, m: &MemRef) -> R<MemRef> {
+        let Some(base) = self.local_base else { return Ok(m.clone()) };
+        if m.sym.is_some() {
+            return Err("a local reference through a symbol".into());
+        }
+        let addr = match m.base {
+            Some(b) if !b.is_zero() && self.class(b) == RegClass::R64 => match self.halves(&Operand::reg(b))?.0 {
+                Operand::Reg(u) => Some(u.reg),
+                _ => return Err("a 64-bit local address without a low word".into()),
+            },
+            Some(b) if !b.is_zero() => Some(b),
+            _ => None,
+        };
+        let out = match addr {
+            None => base.into(),
+            Some(a) => {
+                let t = self.t32();
+                self.emit(
+                    Opcode::IADD3,
+                    Mods::new(),
+                    vec![t.into()],
+                    vec![Operand::reg(a), Operand::reg(base), super::rz()],
+                );
+                t.into()
+            }
+        };
+        Ok(MemRef { space: Space::Local, sym: None, base: Some(out), offset: m.offset })
     }
 
     /// `dst = src` for any width.

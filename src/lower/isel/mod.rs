@@ -85,16 +85,29 @@ pub fn select_module(m: &mut Module, arch: u32) -> Result<(), LowerError> {
             message: format!("instruction selection supports sm_90 only, not sm_{arch}"),
         });
     }
+    select_module_framed(m, arch, &[])
+}
+
+/// [`select_module`] knowing each function's local frame size in bytes (in module order, as
+/// [`crate::lower::lower_module_framed`] returns them; missing entries count as 0). A kernel
+/// with a frame reserves it below the stack pointer in its prologue and addresses its local
+/// memory from there (see [`memory`]), as the GPU requires: its local window is below
+/// `c[0x0][0x28]`, not at 0.
+pub fn select_module_framed(m: &mut Module, arch: u32, frames: &[u64]) -> Result<(), LowerError> {
+    if arch != 90 {
+        return select_module(m, arch);
+    }
     let shared = shared_layout(m);
-    for f in &mut m.functions {
-        select_function_with(f, &shared)?;
+    for (i, f) in m.functions.iter_mut().enumerate() {
+        let frame = frames.get(i).copied().unwrap_or(0) as i64;
+        select_function_with(f, &shared, frame)?;
     }
     Ok(())
 }
 
 /// Selects one function (sm_90) without module context (no shared-variable addresses).
 pub fn select_function(f: &mut Function) -> Result<(), LowerError> {
-    select_function_with(f, &HashMap::new())
+    select_function_with(f, &HashMap::new(), 0)
 }
 
 /// The shared-memory offset of every shared module variable: static ones in module order at
@@ -120,7 +133,7 @@ pub fn shared_layout(m: &Module) -> HashMap<String, i64> {
     out
 }
 
-fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>) -> Result<(), LowerError> {
+fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>, frame: i64) -> Result<(), LowerError> {
     if f.sass {
         return Ok(());
     }
@@ -130,7 +143,17 @@ fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>) -> Resu
         b.insts.clear();
     }
     out.sass = true;
-    let mut s = Sel { old: f, f: out, cur: None, guard: None, unpacked: HashMap::new(), shared, line: String::new() };
+    let mut s = Sel {
+        old: f,
+        f: out,
+        cur: None,
+        guard: None,
+        unpacked: HashMap::new(),
+        shared,
+        line: String::new(),
+        frame,
+        local_base: None,
+    };
     s.run()?;
     let mut out = s.f;
     remove_dead(&mut out);
@@ -151,6 +174,11 @@ pub(crate) struct Sel<'a> {
     unpacked: HashMap<VReg, (VReg, VReg)>,
     shared: &'a HashMap<String, i64>,
     line: String,
+    /// The kernel's local frame (bytes) from lowering; 0 for none or unknown.
+    frame: i64,
+    /// In a kernel with a frame: the register holding the frame's base address (the stack
+    /// pointer after the prologue), which every local access is relative to.
+    local_base: Option<VReg>,
 }
 
 /// A selection error message (located by [`Sel::run`]).
@@ -212,6 +240,16 @@ impl<'a> Sel<'a> {
                 let r1 = Reg::Phys(PhysReg::new(RegFile::R, 1));
                 let cb = Operand::CBank(crate::ori::CBank { bank: 0, index: None, offset: SM90_STACK_PTR });
                 self.f.push_inst(b, InstData::new(Opcode::LDC, Mods::new(), vec![r1], vec![cb]));
+                if self.frame > 0 {
+                    let adj = vec![Operand::reg(r1), imm(-self.frame), rz()];
+                    self.f.push_inst(b, InstData::new(Opcode::IADD3, Mods::new(), vec![r1], adj));
+                    let base = self.t32();
+                    self.f.push_inst(
+                        b,
+                        InstData::new(Opcode::MOV, Mods::new(), vec![base.into()], vec![Operand::reg(r1)]),
+                    );
+                    self.local_base = Some(base);
+                }
             }
             let insts = old.block_insts(b).to_vec();
             for i in insts {
