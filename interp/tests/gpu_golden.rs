@@ -62,12 +62,16 @@ fn golden_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/gpu/sm_90")
 }
 
-/// The recorded GPU outputs of a kernel, or None when none were recorded.
-fn golden(spec: &LaunchSpec, name: &str) -> Option<BTreeMap<String, Vec<u8>>> {
-    let dir = golden_root().join(name);
+/// The output buffers `dir/<buffer>.bin` of `spec`, or None when one is missing.
+fn read_outputs(dir: &Path, spec: &LaunchSpec) -> Option<BTreeMap<String, Vec<u8>>> {
     spec.outputs()
         .map(|b| Some((b.name().to_string(), std::fs::read(dir.join(format!("{}.bin", b.name()))).ok()?)))
         .collect()
+}
+
+/// The recorded GPU outputs of a kernel, or None when none were recorded.
+fn golden(spec: &LaunchSpec, name: &str) -> Option<BTreeMap<String, Vec<u8>>> {
+    read_outputs(&golden_root().join(name), spec)
 }
 
 /// Compares outputs with the golden under the spec's tolerances.
@@ -285,8 +289,7 @@ fn nvidia_cubins_in_the_emulator_match_the_gpu() {
     let Some(t) = oracle::tools_or_skip("nvidia_cubins_in_the_emulator_match_the_gpu") else { return };
     let mut tally = Tally::default();
     for (e, spec, gold) in with_goldens() {
-        let out = t.ptxas_run(oracle::PtxInput::File { path: &e.ptx, cwd: None }, &["-arch", e.arch]).unwrap();
-        let cubin = out.cubin.unwrap_or_else(|| panic!("ptxas failed on {}: {}", e.ptx.display(), out.stderr));
+        let cubin = support::nvidia_cubin_with(t, &e.ptx, &["-arch", e.arch]);
         let result = (|| {
             let kernel = Kernel::load(&cubin, &spec.kernel).map_err(|x| format!("load: {x}"))?;
             let sfx = support::nvdisasm_suffixes(t, &cubin, &spec.kernel);
@@ -360,9 +363,7 @@ fn write_gpu_plans() {
     for e in runnable() {
         let spec = LaunchSpec::from_path(&e.spec).unwrap();
         for (set, level) in [("nv", "-O3"), ("nv0", "-O0")] {
-            let out =
-                t.ptxas_run(oracle::PtxInput::File { path: &e.ptx, cwd: None }, &["-arch", e.arch, level]).unwrap();
-            let cubin = out.cubin.unwrap_or_else(|| panic!("ptxas failed on {}: {}", e.ptx.display(), out.stderr));
+            let cubin = support::nvidia_cubin_with(t, &e.ptx, &["-arch", e.arch, level]);
             plan::write_plan(&spec, &cubin, &dir.join(set).join(&e.name)).unwrap();
             nv += 1;
         }
@@ -395,9 +396,7 @@ fn gpu_report() {
         if std::fs::read_to_string(d.join("status")).ok()?.trim() != "ok" {
             return None;
         }
-        spec.outputs()
-            .map(|b| Some((b.name().to_string(), std::fs::read(d.join(format!("{}.bin", b.name()))).ok()?)))
-            .collect()
+        read_outputs(&d, spec)
     };
     for set in ["nv0", "rs0", "rs3"] {
         let Ok(dir) = std::fs::read_dir(res.join(set)) else { continue };

@@ -203,7 +203,7 @@ impl Warp {
             hz: hazards.then(LaneHazards::default),
             waiting: false,
             strand: [0; 32],
-            next_strand: 1,
+            next_strand: 0,
             tid,
         }
     }
@@ -220,6 +220,12 @@ impl Warp {
 
     /// Saves the group's pc, releases satisfied convergence waits, and picks the next group:
     /// the runnable lanes at the lowest pc.
+    /// A strand id no lane has had yet (see [`Warp::strand`]).
+    fn new_strand(&mut self) -> u32 {
+        self.next_strand += 1;
+        self.next_strand
+    }
+
     fn regroup(&mut self) {
         for l in lanes(self.act) {
             self.lane_pc[l] = self.pc;
@@ -255,8 +261,7 @@ impl Warp {
                 })
                 .fold(0u32, |m, k| m | 1 << k);
             if arrived == want {
-                let strand = self.next_strand;
-                self.next_strand += 1;
+                let strand = self.new_strand();
                 for k in lanes(want) {
                     self.state[k] = Lane::Run;
                     self.lane_pc[k] = pc + 1;
@@ -1616,8 +1621,7 @@ fn branch(w: &mut Warp, taken: u32, target: u32, next: u32) {
         w.pc = next;
         return;
     }
-    let strand = w.next_strand;
-    w.next_strand += 1;
+    let strand = w.new_strand();
     for lane in lanes(act) {
         w.lane_pc[lane] = if taken >> lane & 1 == 1 { target } else { next };
         if taken >> lane & 1 == 1 {

@@ -10,11 +10,12 @@
 //! - **global memory**: the spec's buffers by [`crate::memory::GlobalMemory::from_spec`] (the
 //!   same addresses the Ori interpreter uses);
 //! - **constant bank 0** per [`ptxas_rs::cubin::Constant0Layout::for_sm`]: ntid at 0x0, nctaid at
-//!   0xc, the initial stack pointer at 0x28 ([`LOCAL_TOP`], the top of local memory), the global memory descriptor at 0x208 (zero: `desc[UR]` operands are accepted and
-//!   ignored), and the parameter block of [`crate::launch::LaunchSpec::param_block`] at the
-//!   kernel's `EIATTR_PARAM_CBANK` base (0x210 on sm_90). Other banks are the cubin's
-//!   `.nv.constantN` (3: `__constant__` data; 4: the addresses of global variables), with their
-//!   `R_CUDA_64` relocations applied;
+//!   0xc, the initial stack pointer at 0x28 ([`LOCAL_TOP`], the top of local memory), the
+//!   global memory descriptor at 0x208 (zero: `desc[UR]` operands are accepted and ignored),
+//!   and the parameter block of [`crate::launch::LaunchSpec::param_block`] at the kernel's
+//!   `EIATTR_PARAM_CBANK` base (0x210 on sm_90). Other banks are the cubin's `.nv.constantN`
+//!   (3: `__constant__` data; 4: the addresses of global variables), with their `R_CUDA_64`
+//!   relocations applied;
 //! - **module globals** (`.nv.global`, `.nv.global.init`): placed after the spec's buffers, so
 //!   the spec's addresses do not move;
 //! - **shared memory** per CTA: `.nv.shared.<kernel>`'s size (which includes sm_90's reserved

@@ -24,7 +24,12 @@ pub fn corpus() -> Vec<(String, PathBuf, PathBuf)> {
 
 /// Compiles with NVIDIA ptxas for sm_90.
 pub fn nvidia_cubin(t: &oracle::Tools, ptx: &Path) -> Vec<u8> {
-    let out = t.ptxas_run(oracle::PtxInput::File { path: ptx, cwd: None }, &["-arch", "sm_90"]).unwrap();
+    nvidia_cubin_with(t, ptx, &["-arch", "sm_90"])
+}
+
+/// Compiles with NVIDIA ptxas and the given arguments (panics with ptxas's message on failure).
+pub fn nvidia_cubin_with(t: &oracle::Tools, ptx: &Path, args: &[&str]) -> Vec<u8> {
+    let out = t.ptxas_run(oracle::PtxInput::File { path: ptx, cwd: None }, args).unwrap();
     out.cubin.unwrap_or_else(|| panic!("ptxas failed on {}: {}", ptx.display(), out.stderr))
 }
 

@@ -118,7 +118,7 @@ impl Sel<'_> {
                     return Err(format!("the address of a {} variable is not selected yet", m.space.name()));
                 }
                 let sym = m.sym.as_deref().ok_or("mova without a symbol")?;
-                let v = self.shared_address(sym)? + m.offset;
+                let v = self.shared_window_offset(sym)? + m.offset;
                 if t.bits() == 64 {
                     let lo = self.t32();
                     self.slotted_shared_address(lo.into(), v);
@@ -149,7 +149,7 @@ impl Sel<'_> {
     }
 
     /// The shared window offset of the variable `sym` (see the module doc).
-    pub(crate) fn shared_address(&self, sym: &str) -> R<i64> {
+    pub(crate) fn shared_window_offset(&self, sym: &str) -> R<i64> {
         let off = self.shared_offset(sym).ok_or_else(|| format!("unknown shared variable `{sym}`"))?;
         Ok(SM90_SHARED_RESERVED + off)
     }
@@ -163,23 +163,31 @@ impl Sel<'_> {
             if m.base.is_some() {
                 return Err("a shared reference with both a symbol and a register".into());
             }
-            let a = self.shared_address(sym)?;
+            let a = self.shared_window_offset(sym)?;
             let t = self.t32();
             self.slotted_shared_address(t.into(), a);
             out.base = Some(t.into());
         } else if let Some(b) = m.base
             && !b.is_zero()
-            && self.class(b) == RegClass::R64
         {
-            match self.halves(&Operand::reg(b))?.0 {
-                Operand::Reg(u) => out.base = Some(u.reg),
-                _ => return Err("a 64-bit shared address without a low word".into()),
-            }
+            out.base = Some(self.address_word(b, "shared")?);
         }
         if !(-(1 << 23)..(1 << 23)).contains(&out.offset) {
             return Err(format!("shared offset {:#x} does not fit the 24-bit immediate", out.offset));
         }
         Ok(out)
+    }
+
+    /// The 32-bit address register of a shared or local reference: `b` itself, or the low word
+    /// of a 64-bit `b` (those windows' addresses are 32-bit).
+    fn address_word(&mut self, b: crate::ori::Reg, space: &str) -> R<crate::ori::Reg> {
+        if self.class(b) != RegClass::R64 {
+            return Ok(b);
+        }
+        match self.halves(&Operand::reg(b))?.0 {
+            Operand::Reg(u) => Ok(u.reg),
+            _ => Err(format!("a 64-bit {space} address without a low word")),
+        }
     }
 
     /// A local memory reference rebased on the kernel's frame base (see [`Sel::local_base`]): the
@@ -192,11 +200,7 @@ impl Sel<'_> {
             return Err("a local reference through a symbol".into());
         }
         let addr = match m.base {
-            Some(b) if !b.is_zero() && self.class(b) == RegClass::R64 => match self.halves(&Operand::reg(b))?.0 {
-                Operand::Reg(u) => Some(u.reg),
-                _ => return Err("a 64-bit local address without a low word".into()),
-            },
-            Some(b) if !b.is_zero() => Some(b),
+            Some(b) if !b.is_zero() => Some(self.address_word(b, "local")?),
             _ => None,
         };
         let out = match addr {

@@ -77,14 +77,6 @@ pub const SM90_STACK_PTR: i32 = 0x28;
 /// Selects SASS instructions for every function of `m` (see the module doc). `arch` is the
 /// SM number; only 90 is supported.
 pub fn select_module(m: &mut Module, arch: u32) -> Result<(), LowerError> {
-    if arch != 90 {
-        return Err(LowerError {
-            line: 0,
-            column: 0,
-            function: None,
-            message: format!("instruction selection supports sm_90 only, not sm_{arch}"),
-        });
-    }
     select_module_framed(m, arch, &[])
 }
 
@@ -95,7 +87,12 @@ pub fn select_module(m: &mut Module, arch: u32) -> Result<(), LowerError> {
 /// `c[0x0][0x28]`, not at 0.
 pub fn select_module_framed(m: &mut Module, arch: u32, frames: &[u64]) -> Result<(), LowerError> {
     if arch != 90 {
-        return select_module(m, arch);
+        return Err(LowerError {
+            line: 0,
+            column: 0,
+            function: None,
+            message: format!("instruction selection supports sm_90 only, not sm_{arch}"),
+        });
     }
     let shared = shared_layout(m);
     for (i, f) in m.functions.iter_mut().enumerate() {
