@@ -137,3 +137,60 @@ fn cleared_wait_bit_reports_a_hazard() {
     }
     assert_eq!(checked, 4);
 }
+
+/// Mutation check of the pipe-throughput rule (`ptxas_rs::sched::class::pipe`): in NVIDIA's code
+/// for a few kernels, take the first two consecutive instructions of the straight-line code that
+/// go to the same pipe (ALU, and IMAD-class on the FMA pipe) with the second not reading the
+/// first's results, issued exactly the pipe's hold time apart, and lower the first one's stall
+/// to 1. The original runs hazard-free; the mutated copy must report a pipe hazard at the
+/// second instruction, and compute the same outputs without hazard checking.
+#[test]
+fn shortened_pipe_spacing_reports_a_hazard() {
+    use ptxas_rs::sched::class::{Pipe, pipe};
+    let Some(t) = oracle::tools_or_skip("shortened_pipe_spacing_reports_a_hazard") else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
+    let mut checked = BTreeMap::new();
+    for k in ["int_arith", "f32_arith", "i64_arith", "bits_lop3"] {
+        let ptx = root.join(k).join(format!("{k}.sm_90.ptx"));
+        let spec = LaunchSpec::from_path(&root.join(k).join(format!("{k}.run.toml"))).unwrap();
+        let bytes = nvidia_cubin(t, &ptx);
+        let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
+        let sfx = nvdisasm_suffixes(t, &bytes, &spec.kernel);
+        let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+        let plain = EmuConfig::default();
+        let want = kernel.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs;
+        kernel.run_with_suffixes(&spec, &cfg, &sfx).unwrap();
+        let mut banks = interp::emu::Banks::new();
+        banks.insert(0, vec![0; 0x400]);
+        let program = interp::emu::Program::with_suffixes(kernel.tables, &kernel.words, kernel.entry, &banks, &sfx);
+        let insts = &program.insts;
+        for want_pipe in [Pipe::Alu, Pipe::Fma] {
+            let pair = insts
+                .windows(2)
+                .take_while(|w| !matches!(w[0].kind, interp::emu::program::Kind::Bra { .. }))
+                .find(|w| {
+                    let (a, b) = (pipe(w[0].base), pipe(w[1].base));
+                    a.is_some_and(|(p, hold)| p == want_pipe && hold == 2 && u64::from(w[0].control.stall) == hold)
+                        && b.is_some_and(|(p, _)| p == want_pipe)
+                        && w[0].guard.idx == 7
+                        && w[1].guard.idx == 7
+                        && !w[1].regs.0.iter().any(|r| w[0].regs.1.contains(r))
+                });
+            let Some(w) = pair else { continue };
+            let (off0, off1) = (w[0].offset as usize, w[1].offset);
+            let mut mutated = kernel.clone();
+            mutated.words[off0 / 16] = mutated.words[off0 / 16] & !(0xfu128 << 105) | 1u128 << 105;
+            let e = mutated.run_with_suffixes(&spec, &cfg, &sfx).expect_err("mutated copy must report a hazard");
+            assert!(matches!(e.kind, interp::emu::EmuErrorKind::Hazard(_)), "{k}: {e}");
+            assert_eq!(e.offset, Some(off1), "{k}: {e}");
+            assert!(e.to_string().contains("pipe"), "{k}: {e}");
+            println!("{k}: stall of {off0:#06x} lowered to 1: {e}");
+            assert_eq!(mutated.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs, want);
+            *checked.entry(format!("{want_pipe:?}")).or_insert(0) += 1;
+        }
+    }
+    println!("mutations checked per pipe: {checked:?}");
+    // Measured: ALU pairs in int_arith, i64_arith, bits_lop3; IMAD pairs in int_arith, i64_arith.
+    assert!(checked.get("Alu").is_some_and(|n| *n >= 3), "{checked:?}");
+    assert!(checked.get("Fma").is_some_and(|n| *n >= 2), "{checked:?}");
+}

@@ -157,9 +157,6 @@ const MINMAX_NAN: &str = "min/max/select with a NaN operand: the GPU's results d
      (the GPU gives NaN 0x7fffffff where this executor gives the other operand): not investigated further";
 const SQRT_ZERO_SIGN: &str = "17 sqrt/division results: the GPU gives -0.0 where the emulator gives +0.0 (MUFU.RSQ/\
      FFMA sequences on negative zeros or subnormals; not investigated further)";
-const SQRT_SEQUENCE: &str = "41 sqrt results where our cubin gives NaN and the GPU (NVIDIA's cubin) and the \
-     interpreter -0.0: our cubin gives the same NaN on the GPU (measured), so the emulator is right and our IEEE \
-     sqrt.f32 selection is wrong for these inputs (negative subnormals); -O3 differs in more elements";
 const WARPSYNC_DIVERGENT: &str = "the emulator reports a deadlock: our shfl.sync selection puts a plain `WARPSYNC \
      mask` before SHFL where ptxas builds a `WARPSYNC.COLLECTIVE` region (see e2e_corpus's KNOWN)";
 const NO_CLUSTERS: &str = "a cluster launch: the executor runs CTAs one by one with no cluster (distributed shared \
@@ -207,8 +204,6 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("f64_minmax_cmp@O3", NOT_INVESTIGATED),
     ("f64_round_modes@O0", NAN_PAYLOAD),
     ("f64_round_modes@O3", NAN_PAYLOAD),
-    ("math_div_sqrt_f32@O0", SQRT_SEQUENCE),
-    ("math_div_sqrt_f32@O3", SQRT_SEQUENCE),
 ];
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("addr_exprs", NOT_INVESTIGATED),
@@ -347,7 +342,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 115);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 117);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

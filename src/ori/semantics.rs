@@ -33,7 +33,8 @@
 //!   rounded (within PTX's 2 ulp bound). Approximate f64 forms (`rcp.approx.ftz.f64`,
 //!   `rsqrt.approx.f64`) are computed the same way in f64.
 //! - SASS `MUFU.SIN`/`MUFU.COS` take their argument in revolutions (x · 2π radians), as the
-//!   hardware does, and always flush subnormal inputs and results; PTX `sin`/`cos` take radians.
+//!   hardware does; PTX `sin`/`cos` take radians. Every SASS `MUFU` flushes subnormal inputs
+//!   and results whatever the modifiers say.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -169,9 +170,12 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
         Sem::Mufu => {
             need(1)?;
             let func = mods.mufu.ok_or_else(|| EvalError::BadOperands("MUFU needs a function".into()))?;
+            // The unit flushes subnormal inputs and results whatever the modifiers say (as the
+            // emulator's MUFU; on an H200, `MUFU.SQRT` of a negative subnormal gives -0.0).
+            let ftz = Mods { flags: vec![Flag::Ftz], ..mods.clone() };
             let r = match func {
                 Mufu::Sin | Mufu::Cos => mufu_trig(func, args[0]),
-                _ => approx(F32, func, args[0], mods),
+                _ => approx(F32, func, args[0], &ftz),
             };
             Ok(vec![Val::Bits(r)])
         }

@@ -10,13 +10,15 @@
 //!    (WAW) and pending reads (WAR); a block start (instruction 0, a branch/BSSY target, the
 //!    instruction after a control transfer) waits on every scoreboard;
 //! 2. raise the previous instruction's stall until every source is ready, no destination's
-//!    older fixed-latency write can land after this one, and (hardware margin) a scoreboard set
-//!    by the previous instruction and waited on here has 2 cycles to register;
+//!    older fixed-latency write can land after this one, the instruction's pipe is free again
+//!    ([`super::class::pipe`]: two ALU instructions, or an IMAD and the next FMA-pipe
+//!    instruction, issue at least 2 cycles apart), and (hardware margin) a scoreboard set by
+//!    the previous instruction and waited on here has 2 cycles to register;
 //! 3. a variable-latency result gets a write scoreboard, and a late-reading instruction with
 //!    register sources a read scoreboard (a free one if any, else the least recently assigned:
 //!    sharing a scoreboard is always correct, it only makes a waiter wait for more);
 //! 4. the last instruction of a block gets the stall that lets every fixed-latency result of
-//!    the block land before the next block starts, so blocks start clean.
+//!    the block land and every pipe drain before the next block starts, so blocks start clean.
 //!
 //! Latencies (cycles, sm_90, at or above the minima ptxas relies on, §2.3): 5 for ALU results
 //! (ptxas: 4, MOV 5), 7 for HFMA2, 8 for FP64 (DADD/DMUL/DFMA/DSETP; ptxas 6–8), 13 for a
@@ -27,7 +29,7 @@
 //! Invariant: see [`super`] — no hazard of the §2.5 model on any path, given that blocks start
 //! with every scoreboard waited on and every fixed latency elapsed.
 
-use super::class::{Class, class, is_control};
+use super::class::{Class, PIPES, class, is_control, never_executes, pipe};
 use super::deps::{LOCS, Loc, effects};
 use crate::sass::{Control, Instruction, Value};
 
@@ -56,6 +58,8 @@ struct State {
     busy: [bool; 6],
     /// Per scoreboard: index of the instruction that last set it.
     last_set: [usize; 6],
+    /// Per pipe ([`pipe`]): the first cycle it accepts another instruction.
+    pipe_free: [u64; PIPES],
 }
 
 impl State {
@@ -68,6 +72,7 @@ impl State {
             rsb: vec![NONE; LOCS],
             busy: [false; 6],
             last_set: [0; 6],
+            pipe_free: [0; PIPES],
         }
     }
 
@@ -152,7 +157,11 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         c.wait &= 0x3f;
         // 2. Issue time.
         let mut need = st.t;
+        let uses_pipe = pipe(insts[i].form.base).filter(|_| !never_executes(&insts[i]));
         if !starts[i] {
+            if let Some((p, _)) = uses_pipe {
+                need = need.max(st.pipe_free[p as usize]);
+            }
             for r in &e.reads {
                 let ready = if control_op && r.is_pred() { st.ready_branch[r.index()] } else { st.ready[r.index()] };
                 need = need.max(ready);
@@ -180,6 +189,9 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             st.t = need;
         }
         st.retire(c.wait);
+        if let Some((p, hold)) = uses_pipe {
+            st.pipe_free[p as usize] = st.t + hold;
+        }
         // 3. Scoreboards and results.
         let cls = class(&insts[i]);
         let reg_reads: Vec<Loc> = e.reads.iter().copied().filter(|r| !r.is_pred()).collect();
@@ -212,8 +224,14 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         let end = starts[i + 1] || i + 1 == tail;
         if end {
             let t = st.t;
-            let pending =
-                st.ready.iter().chain(st.ready_branch.iter()).map(|&r| r.saturating_sub(t)).max().unwrap_or(0);
+            let pending = st
+                .ready
+                .iter()
+                .chain(st.ready_branch.iter())
+                .chain(st.pipe_free.iter())
+                .map(|&r| r.saturating_sub(t))
+                .max()
+                .unwrap_or(0);
             let s = u64::from(insts[i].control.stall).max(pending).min(15);
             insts[i].control.stall = s as u8;
             st.t += s;

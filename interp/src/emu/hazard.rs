@@ -16,6 +16,13 @@
 //! a later variable-latency instruction of the same in-order unit; (4) `t += max(stall, 1)`.
 //! IMAD.WIDE reads the high word of its 64-bit addend 2 cycles after issue.
 //!
+//! Pipe throughput (`ptxas_rs::sched::class::pipe`, the scheduler's table, which this checker
+//! validates on NVIDIA's code): a fixed-latency instruction occupies its execution pipe for a
+//! number of cycles, and the next instruction for that pipe must not issue earlier (a
+//! structural hazard; on an H200 our cubins that issued ALU instructions back to back lost
+//! predicate and register results, `interp/gpu/README.md`). Issuing into a busy pipe is a
+//! hazard.
+//!
 //! The state is per lane group: the executor keeps one per set of lanes that issued the same
 //! stream ([`HazardState::merge`] joins them at reconvergence).
 //!
@@ -26,6 +33,7 @@
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
 use super::program::{Inst, Kind, Opnd};
+use ptxas_rs::sched::class::{PIPES, pipe};
 
 /// Where a register lives.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,6 +91,8 @@ pub struct HazardState {
     /// order), so a wait on that one retires them.
     untracked: Vec<(usize, u8, u64)>,
     seq: u64,
+    /// Per [`Pipe`]: the first cycle it accepts another instruction.
+    pipe_free: [u64; PIPES],
 }
 
 impl Default for HazardState {
@@ -97,6 +107,7 @@ impl Default for HazardState {
             events: Default::default(),
             untracked: Vec::new(),
             seq: 0,
+            pipe_free: [0; PIPES],
         }
     }
 }
@@ -233,6 +244,20 @@ impl HazardState {
         if let Kind::Depbar(sb @ 0..6, n) = inst.kind {
             self.retire(sb as usize, n as usize);
         }
+        // `@!PT` fillers never execute and occupy no pipe.
+        let never = inst.guard.idx == 7 && inst.guard.not;
+        if let Some((p, hold)) = pipe(inst.base).filter(|_| !never) {
+            let free = self.pipe_free[p as usize];
+            if self.t < free {
+                return Err(format!(
+                    "issued {} cycle(s) after the previous {p:?}-pipe instruction, which holds the pipe {} cycles \
+                     (pipe throughput: missing stall)",
+                    self.t + hold - free,
+                    hold
+                ));
+            }
+            self.pipe_free[p as usize] = self.t + hold;
+        }
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         let branch = is_branch(inst);
         let late_hi = wide_addend_hi(inst);
@@ -354,6 +379,10 @@ impl HazardState {
                 self.rsb[s] = other.rsb[s];
                 self.rsb_unit[s] = other.rsb_unit[s];
             }
+        }
+        for p in 0..PIPES {
+            let rem = |st: &HazardState| st.pipe_free[p].saturating_sub(st.t);
+            self.pipe_free[p] = t + rem(self).max(rem(other));
         }
         self.t = t;
         for k in 0..6 {

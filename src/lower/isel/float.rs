@@ -8,8 +8,8 @@
 //!   immediate first source with the second.
 //! - `rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh.approx.f32` → `MUFU.RCP/SQRT/RSQ/EX2/LG2/SIN/COS/
 //!   TANH`. The `.ftz`-less forms keep ptxas's subnormal wrappers where the result is the same
-//!   number in exact arithmetic (`rsqrt`: scale by 2^24 and the result by 2^12; `rcp`/`sqrt`
-//!   likewise); `lg2`/`ex2` are emitted bare (ptxas's `-24`/squaring wrappers change the
+//!   number in exact arithmetic (`rsqrt`: scale by 2^24 and the result by 2^12; `sqrt`
+//!   likewise; `rcp`: scale by 2^24 or, for |x| > 2^126, 1/4, operand and result); `lg2`/`ex2` are emitted bare (ptxas's `-24`/squaring wrappers change the
 //!   rounding of the model's correctly rounded MUFU). `sin`/`cos`: Ori's `MUFU.SIN/COS` take
 //!   radians (see `ori::semantics`), so no `1/2π` pre-scale is emitted; emitting real SASS
 //!   needs that scale (`FMUL.RZ x, 0.15915494`) — noted for the emitter.
@@ -253,9 +253,12 @@ impl Sel<'_> {
             self.emit(MUFU, m, vec![dst], vec![a]);
             return Ok(());
         }
-        // ptxas's subnormal wrapper: p = |x| >= 2^-126; if !p, x *= 2^24 and the result is
-        // rescaled (rsqrt: *2^12, rcp: *2^24, sqrt: *2^-12). Done with FSEL, not predication.
         let a = self.reg_src(&a)?;
+        if func == Mufu::Rcp {
+            return self.rcp_approx_scaled(dst, a, m);
+        }
+        // ptxas's subnormal wrapper: p = |x| >= 2^-126; if !p, x *= 2^24 and the result is
+        // rescaled (rsqrt: *2^12, sqrt: *2^-12). Done with FSEL, not predication.
         let (p, xs, x, y) = (self.tp(), self.t32(), self.t32(), self.t32());
         let abs = match a.clone() {
             Operand::Reg(u) => Operand::Reg(crate::ori::RegUse { abs: true, ..u }),
@@ -268,12 +271,30 @@ impl Sel<'_> {
         self.emit(MUFU, m, vec![y.into()], vec![r(x)]);
         let k = match func {
             Mufu::Rsq => 0x4580_0000, // 2^12
-            Mufu::Rcp => 0x4B80_0000, // 2^24
             _ => 0x3980_0000,         // 2^-12
         };
         let ys = self.t32();
         self.emit(FMUL, Mods::new(), vec![ys.into()], vec![r(y), Operand::Imm(Imm::F32(k))]);
         self.emit(FSEL, Mods::new(), vec![dst], vec![r(y), r(ys), r(p)]);
+        Ok(())
+    }
+
+    /// `rcp.approx.f32` without `.ftz`, as ptxas selects it: a scale `s` (2^24 for
+    /// |x| < 2^-126, 1/4 for |x| > 2^126, else 1) and `s * MUFU.RCP(x * s)`, so neither the
+    /// unit's input nor its result is subnormal (MUFU flushes both); the final FMUL makes the
+    /// subnormal reciprocals of huge operands.
+    fn rcp_approx_scaled(&mut self, dst: Reg, a: Operand, m: Mods) -> R<()> {
+        use Opcode::*;
+        let (normal, huge) = (self.tp(), self.tp());
+        let geu = Mods { cmp: Some(Cmp::Geu), bop: Some(BoolOp::And), ..Mods::new() };
+        self.emit(FSETP, geu, vec![normal.into(), pt_reg()], vec![fabs(&a), f32imm(0x0080_0000), pt()]);
+        self.fsetp(huge.into(), Cmp::Gt, fabs(&a), f32imm(0x7e80_0000), None); // 2^126
+        let s1 = self.fsel(f32imm(0x3f80_0000), f32imm(0x4b80_0000), normal.into()); // 1 : 2^24
+        let s = self.fsel(f32imm(0x3e80_0000), r(s1), huge.into()); // 1/4
+        let (xs, y) = (self.t32(), self.t32());
+        self.emit(FMUL, Mods::new(), vec![xs.into()], vec![a, r(s)]);
+        self.emit(MUFU, m, vec![y.into()], vec![r(xs)]);
+        self.emit(FMUL, Mods::new(), vec![dst], vec![r(s), r(y)]);
         Ok(())
     }
 
@@ -409,16 +430,19 @@ impl Sel<'_> {
 
     /// IEEE `sqrt.{rn,rz,rm,rp}.f32`: the root computed in f64 from a scaled MUFU.RSQ seed
     /// (two Newton steps on the reciprocal root, then the correction `s + (a - s²)·y/2`),
-    /// rounded once to f32; zero, negative, infinite and NaN operands take `MUFU.SQRT`, exact
-    /// for them.
+    /// rounded once to f32; zero, negative, infinite and NaN operands take `MUFU.SQRT` of the
+    /// scaled operand, exact for them.
     pub(crate) fn sqrt_rn_f32(&mut self, dst: Reg, a: Operand, rnd: Rnd) -> R<()> {
         use Opcode::*;
         let a = self.reg_src(&a)?;
         let (as_, back) = self.seed_scale(&a, true);
         let y32 = self.t32();
         self.emit(MUFU, Mods { mufu: Some(Mufu::Rsq), ..Mods::new() }, vec![y32.into()], vec![r(as_)]);
+        // The special path takes the scaled operand: MUFU.SQRT flushes a subnormal input to
+        // zero, so `MUFU.SQRT(a)` of a negative subnormal would be -0.0 where IEEE (and
+        // NVIDIA's code, on an H200) gives NaN; scaled by 2^64 it is a negative normal.
         let sp = self.t32();
-        self.emit(MUFU, Mods { mufu: Some(Mufu::Sqrt), ..Mods::new() }, vec![sp.into()], vec![a.clone()]);
+        self.emit(MUFU, Mods { mufu: Some(Mufu::Sqrt), ..Mods::new() }, vec![sp.into()], vec![r(as_)]);
         let da = self.widen_f64(a.clone());
         let y0 = self.widen_f64(r(y32));
         let mut y = self.vreg(RegClass::R64);
