@@ -22,11 +22,16 @@ use ptxas_rs::lower::lower_source;
 const KNOWN: &[(&str, &str)] = &[
     (
         "f32_compare_select",
-        "emulator wrong (interp/src/emu/program.rs/exec.rs, FMNMX): ptxas turns `x > 1 ? 1 : x` into \
-         `FMNMX.NAN R12, R2, 1, PT` but the `.NAN` modifier is dropped, so a NaN x gives 1.0 instead of \
-         NaN in sel[3i+2]; alu::fmnmx_nan now models it (tested in emu_alu.rs) and needs wiring in the \
-         dispatcher. Even then the bits differ: PTX `selp` keeps x's NaN payload (interpreter) while \
-         ptxas's FMNMX.NAN yields the canonical 0x7fffffff",
+        "not a bug of either: ptxas turns `x > 1 ? 1 : x` into `FMNMX.NAN R12, R2, 1, PT`, which gives \
+         the canonical 0x7fffffff for a NaN x (the emulator, as the GPU: gpu_golden), while PTX `selp` \
+         keeps x's NaN bits (the interpreter) in sel[3i+2]",
+    ),
+    (
+        "f32_minmax_sign",
+        "interpreter wrong (the lowering, src/lower/mods.rs): PtxMods::of matches `NaN` of inline \
+         `min.NaN.f32`/`max.NaN.f32` case-insensitively as the comparison `nan` and drops it, so the \
+         interpreter computes min/max (the other operand) where the emulator's FMNMX.NAN gives \
+         0x7fffffff, as the GPU does (gpu_golden) in out[8i+6], out[8i+7]",
     ),
     (
         "f32_horner_axpby",
@@ -49,11 +54,6 @@ const KNOWN: &[(&str, &str)] = &[
          copysign(0.5, x), add.rz, cvt.rzi, differs by one (the emulator's value nearer zero) on \
          117 of 600 elements; the interpreter's earlier -inf for floorf(-FLT_MAX) was an \
          interpreter bug (float::round_integral saturated above 2^127), fixed with a unit test",
-    ),
-    (
-        "math_div_sqrt_f32",
-        "NOT ISOLATED YET: 17 of 8680 elements are +0.0 in the emulator and -0.0 in the \
-         interpreter; the instruction and the correct sign are not established",
     ),
     (
         "math_libdevice_f32",

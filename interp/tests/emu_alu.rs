@@ -118,10 +118,18 @@ proptest! {
     #[test]
     fn fp64_round_to_nearest(a in edge64(), b in edge64(), c in edge64()) {
         let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
-        let canon = |v: f64| if v.is_nan() { 0x7fff_ffff_ffff_ffffu64 } else { v.to_bits() };
-        prop_assert_eq!(alu::dadd(a, b, Rnd::Rn), canon(x + y));
-        prop_assert_eq!(alu::dmul(a, b, Rnd::Rn), canon(x * y));
-        prop_assert_eq!(alu::dfma(a, b, c, Rnd::Rn), canon(x.mul_add(y, z)));
+        // A NaN operand wins (B, then C, then A), quieted; an invalid operation gives
+        // 0xfff8000000000000.
+        let quiet = |v: u64| v | 1 << 51;
+        let nan = |v: u64| f64::from_bits(v).is_nan();
+        let want = |ops: &[u64], r: f64| match ops.iter().find(|&&v| nan(v)) {
+            Some(&v) => quiet(v),
+            None if r.is_nan() => 0xfff8_0000_0000_0000,
+            None => r.to_bits(),
+        };
+        prop_assert_eq!(alu::dadd(a, b, Rnd::Rn), want(&[b, a], x + y));
+        prop_assert_eq!(alu::dmul(a, b, Rnd::Rn), want(&[b, a], x * y));
+        prop_assert_eq!(alu::dfma(a, b, c, Rnd::Rn), want(&[b, c, a], x.mul_add(y, z)));
         prop_assert_eq!(alu::dsetp(a, b, Cmp::Lt), x < y);
         prop_assert_eq!(alu::dsetp(a, b, Cmp::Neu), x != y);
     }
@@ -191,21 +199,31 @@ proptest! {
     #[test]
     fn conversions(a in edge32(), d in edge64()) {
         let x = f32::from_bits(a);
-        // F2I with saturation and NaN -> 0 is Rust's `as`.
-        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::S32, IntRnd::Trunc, false) as u32, x as i32 as u32);
-        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::U32, IntRnd::Trunc, false) as u32, x as u32);
-        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::S64, IntRnd::Floor, false), x.floor() as i64 as u64);
-        prop_assert_eq!(alu::f2i(d, true, IntTy::U64, IntRnd::Ceil, false), f64::from_bits(d).ceil() as u64);
-        prop_assert_eq!(alu::f2i(d, true, IntTy::S32, IntRnd::Rni, false) as u32, f64::from_bits(d).round_ties_even() as i32 as u32);
+        // F2I.NTZ (saturation, NaN -> 0) is Rust's `as`; without .NTZ a NaN gives the sign bit.
+        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::S32, IntRnd::Trunc, false, true) as u32, x as i32 as u32);
+        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::U32, IntRnd::Trunc, false, true) as u32, x as u32);
+        let y = f64::from_bits(d);
+        let nan_or = |nan: bool, sign: u64, v: u64| if nan { sign } else { v };
+        prop_assert_eq!(alu::f2i(u64::from(a), false, IntTy::S64, IntRnd::Floor, false, false),
+                        nan_or(x.is_nan(), 1 << 63, x.floor() as i64 as u64));
+        prop_assert_eq!(alu::f2i(d, true, IntTy::U64, IntRnd::Ceil, false, false), nan_or(y.is_nan(), 1 << 63, y.ceil() as u64));
+        prop_assert_eq!(alu::f2i(d, true, IntTy::S32, IntRnd::Rni, false, false) as u32,
+                        nan_or(y.is_nan(), 1 << 31, u64::from(y.round_ties_even() as i32 as u32)) as u32);
         // I2F round-to-nearest is Rust's `as`.
         prop_assert_eq!(alu::i2f(u64::from(a), IntTy::S32, false, Rnd::Rn) as u32, (a as i32 as f32).to_bits());
         prop_assert_eq!(alu::i2f(d, IntTy::U64, false, Rnd::Rn) as u32, (d as f32).to_bits());
         prop_assert_eq!(alu::i2f(d, IntTy::S64, true, Rnd::Rn), (d as i64 as f64).to_bits());
-        // F2F.
-        let y = f64::from_bits(d);
-        prop_assert_eq!(alu::f2f_f64_f32(d, Rnd::Rn, false), canon32(y as f32));
+        // F2F: NaNs keep sign and payload, quieted.
+        let narrowed = if y.is_nan() { ((d >> 32) as u32 & 0x8000_0000) | 0x7fc0_0000 | (d >> 29) as u32 & 0x3f_ffff } else { (y as f32).to_bits() };
+        prop_assert_eq!(alu::f2f_f64_f32(d, Rnd::Rn, false), narrowed);
         let w = alu::f2f_f32_f64(a, false);
-        if x.is_nan() { prop_assert!(f64::from_bits(w).is_nan()); } else { prop_assert_eq!(w, f64::from(x).to_bits()); }
+        if x.is_nan() {
+            prop_assert_eq!(w, (u64::from(a >> 31) << 63) | 0x7ff8_0000_0000_0000 | u64::from(a & 0x3f_ffff) << 29);
+            // The round trip gives the f32 NaN back, quieted.
+            prop_assert_eq!(alu::f2f_f64_f32(w, Rnd::Rn, false), a | 0x40_0000);
+        } else {
+            prop_assert_eq!(w, f64::from(x).to_bits());
+        }
         // FLO / POPC / BREV-like helpers.
         prop_assert_eq!(alu::flo(a, false, false), if a == 0 { u32::MAX } else { 31 - a.leading_zeros() });
     }
@@ -227,7 +245,7 @@ fn mufu_is_close_to_the_exact_function() {
 /// -128 = 0xffffff80, not 0x80; unsigned narrow results are zero-extended.
 #[test]
 fn f2i_narrow_signed_is_sign_extended() {
-    let f = |x: f32, t| alu::f2i(u64::from(x.to_bits()), false, t, IntRnd::Rni, false);
+    let f = |x: f32, t| alu::f2i(u64::from(x.to_bits()), false, t, IntRnd::Rni, false, true);
     assert_eq!(f(-1e9, IntTy::S8), 0xffff_ff80);
     assert_eq!(f(-33.0, IntTy::S8), (-33i32) as u32 as u64);
     assert_eq!(f(1e9, IntTy::S8), 127);
@@ -314,5 +332,66 @@ proptest! {
         prop_assert!(same(m, want_m), "dmul {a:#x} {b:#x} {r:?}: {m:#x} vs {want_m:#x}");
         let (f, want_f) = (alu::dfma(a, b, c, r), float::fma(F64, a, b, c, ori_rnd(r)));
         prop_assert!(same(f, want_f), "dfma {a:#x} {b:#x} {c:#x} {r:?}: {f:#x} vs {want_f:#x}");
+    }
+}
+
+/// NaN results measured on the GPU (H200 goldens `corpus/gpu/sm_90`): the cases the rules in
+/// `alu` were derived from.
+#[test]
+fn nan_results_measured_on_the_gpu() {
+    // cvt_f64_f32: F2F both ways keeps sign and payload, quieted; FRND.F64 keeps the NaN.
+    assert_eq!(alu::f2f_f32_f64(0x7f80_0001, false), 0x7ff8_0000_2000_0000);
+    assert_eq!(alu::f2f_f32_f64(0xffff_ffff, false), 0xffff_ffff_e000_0000);
+    assert_eq!(alu::f2f_f64_f32(0x7ff0_0000_0000_0001, Rnd::Rz, false), 0x7fc0_0000);
+    assert_eq!(alu::f2f_f64_f32(0xffff_ffff_ffff_ffff, Rnd::Rm, false), 0xffff_ffff);
+    assert_eq!(alu::frnd64(0xffff_ffff_e000_0000, IntRnd::Rni), 0xffff_ffff_e000_0000);
+    // f64_round_modes: DADD/DMUL/DFMA keep a NaN operand's payload, B before C before A.
+    let (snan, neg_qnan, qnan) = (0x7ff0_0000_0000_0001u64, 0xffff_ffff_ffff_ffffu64, 0x7ff8_0000_0000_0000u64);
+    assert_eq!(alu::dadd(neg_qnan, snan, Rnd::Rn), 0x7ff8_0000_0000_0001);
+    assert_eq!(alu::dadd(1.0f64.to_bits(), snan, Rnd::Rz), 0x7ff8_0000_0000_0001);
+    assert_eq!(alu::dmul(snan, 3.0f64.to_bits(), Rnd::Rp), 0x7ff8_0000_0000_0001);
+    assert_eq!(alu::dfma(0x8000_0000_0000_0001, snan, neg_qnan, Rnd::Rn), 0x7ff8_0000_0000_0001);
+    assert_eq!(alu::dfma(neg_qnan, 2.0f64.to_bits(), qnan, Rnd::Rn), qnan);
+    assert_eq!(alu::dfma(snan, 1.0f64.to_bits(), neg_qnan, Rnd::Rn), neg_qnan);
+    // Invalid FP64 operations give 0xfff8000000000000, whatever the signs.
+    assert_eq!(alu::dmul(0xfff0_0000_0000_0000, 1 << 63, Rnd::Rn), 0xfff8_0000_0000_0000);
+    assert_eq!(alu::dmul(0, 0x7ff0_0000_0000_0000, Rnd::Rz), 0xfff8_0000_0000_0000);
+    assert_eq!(alu::dfma(0x7ff0_0000_0000_0000, 0x2eb6_5f1a_ef4e_0906, 0xfff0_0000_0000_0000, Rnd::Rm), 0xfff8_0000_0000_0000);
+    assert_eq!(alu::dadd(0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000, Rnd::Rn), 0xfff8_0000_0000_0000);
+    // FP32 arithmetic gives the canonical NaN (f32_compare_select: x - y of a NaN x).
+    assert_eq!(alu::fadd(0x7f80_0001, 0x3f80_0000 ^ 0x8000_0000, Rnd::Rn, false, false), 0x7fff_ffff);
+    assert_eq!(alu::fadd(0xffff_ffff, 0x8000_0000, Rnd::Rn, false, false), 0x7fff_ffff);
+    // cvt_f2ll_round / cvt_f2i_round: F2I of NaN without .NTZ gives the sign bit, with it 0.
+    let f2i = |x: u64, src64, dst, ntz| alu::f2i(x, src64, dst, IntRnd::Trunc, false, ntz);
+    assert_eq!(f2i(0x7fc0_0000, false, IntTy::S64, false), 0x8000_0000_0000_0000);
+    assert_eq!(f2i(0xffff_ffff, false, IntTy::U64, false), 0x8000_0000_0000_0000);
+    assert_eq!(f2i(snan, true, IntTy::S64, false), 0x8000_0000_0000_0000);
+    assert_eq!(f2i(snan, true, IntTy::S32, false), 0x8000_0000);
+    assert_eq!(f2i(neg_qnan, true, IntTy::U32, false), 0x8000_0000);
+    assert_eq!(f2i(0x7f80_0001, false, IntTy::S32, true), 0);
+    assert_eq!(f2i(0xffff_ffff, false, IntTy::U32, true), 0);
+    // f32_minmax_sign: FMNMX.NAN with a NaN operand gives the canonical NaN.
+    assert_eq!(alu::fmnmx_nan(0x0000_0001, 0x7fc0_0000, true, false), 0x7fff_ffff);
+    assert_eq!(alu::fmnmx_nan(0x34cc_d148, 0xffff_ffff, false, false), 0x7fff_ffff);
+}
+
+/// `FCHK`: a zero dividend takes the slow path (math_div_sqrt_f32 golden: `0 / -c` is `-0`);
+/// normal operands well inside the range take the fast path; NaN, inf, subnormals the slow one.
+#[test]
+fn fchk_sends_zero_dividends_to_the_slow_path() {
+    assert!(alu::fchk(0, 0xc421_93b1));
+    assert!(alu::fchk(0x8000_0000, 0x43ee_0f29));
+    assert!(!alu::fchk(0x3f80_0000, 0xc421_93b1));
+    assert!(alu::fchk(0x7fc0_0000, 0x3f80_0000));
+    assert!(alu::fchk(0x3f80_0000, 0x7f80_0000));
+    assert!(alu::fchk(0x3f80_0000, 0x0000_0001));
+    // Random normal operands of moderate exponent take the fast path.
+    let mut x = 0x9e37_79b9u32;
+    for _ in 0..10_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let (a, b) = ((x & 0x807f_ffff) | 0x3f00_0000, (x.rotate_left(7) & 0x807f_ffff) | 0x4000_0000);
+        assert!(!alu::fchk(a, b), "{a:#x} / {b:#x}");
     }
 }

@@ -7,8 +7,10 @@
 //! once, in [`round`].
 //!
 //! Conventions (the GPU's, as far as this module models them):
-//! - A NaN result is the canonical NaN ([`canonical_nan`]: `0x7FFFFFFF` for f32; for f64 we
-//!   use `0x7FFFFFFF_FFFFFFFF` by analogy — to be calibrated against hardware).
+//! - NaN results follow the GPU (H200 goldens in `corpus/gpu/sm_90`): f32 (and f16/bf16)
+//!   arithmetic gives the canonical NaN ([`canonical_nan`], `0x7FFFFFFF`) whatever its operands;
+//!   f64 arithmetic and f32<->f64 conversions keep a NaN operand's payload, quieted
+//!   ([`nan_operand`]); an invalid f64 operation gives [`default_nan`] `0xFFF80000_00000000`.
 //! - Flush-to-zero (`.ftz`) is applied by the caller with [`flush`] on inputs and outputs.
 //! - An exact zero sum has sign `+` except in round-toward-minus (IEEE 754 §6.3).
 //!
@@ -75,6 +77,25 @@ impl Format {
 /// The canonical NaN the GPU produces.
 pub fn canonical_nan(f: Format) -> u64 {
     f.mask() >> 1
+}
+
+/// The NaN an invalid operation (`inf - inf`, `0 * inf`, `0 / 0`) produces: the canonical NaN,
+/// except f64's `0xFFF80000_00000000` (golden of `f64_round_modes`: `DMUL -inf, -0` and
+/// `DFMA x, inf, -inf` give it whatever the product's sign).
+pub fn default_nan(f: Format) -> u64 {
+    if f == F64 { 0xfff8_0000_0000_0000 } else { canonical_nan(f) }
+}
+
+/// The result of an arithmetic operation when an operand is a NaN, `None` when none is. f32
+/// (and f16/bf16): the canonical NaN. f64: the first NaN of `ops`, quieted (top fraction bit
+/// set), sign and payload kept — callers pass the PTX operands in the GPU's priority order,
+/// `a, c, b` (ptxas puts PTX's `a` in the SASS B slot, which wins over C, then A: golden of
+/// `f64_round_modes`, e.g. `fma(0x7ff0000000000001, y, 0xffffffffffffffff)` is
+/// `0x7ff8000000000001`, `fma(x, 0xffffffffffffffff, 0x7ff8000000000000)` is
+/// `0x7ff8000000000000`; `sub(x, NaN)` keeps the NaN's sign).
+pub fn nan_operand(f: Format, ops: &[u64]) -> Option<u64> {
+    let n = ops.iter().map(|&x| x & f.mask()).find(|&x| is_nan(f, x))?;
+    Some(if f == F64 { n | 1 << (f.frac - 1) } else { canonical_nan(f) })
 }
 
 /// A decoded value: finite values are `(-1)^neg * m * 2^e`.
@@ -226,7 +247,7 @@ fn add_exact(f: Format, x: (bool, u128, i32), y: (bool, u128, i32), mode: Rnd) -
 }
 
 /// Round-to-nearest binary32/binary64 arithmetic on the host, which is IEEE 754 correctly
-/// rounded and so equal to the soft-float path here, except for NaN payloads (canonicalised).
+/// rounded and so equal to the soft-float path here (NaN operands are handled before).
 /// A fast path only; `tests/ori_proptest.rs` checks the soft-float path in every mode.
 fn host(
     f: Format,
@@ -242,17 +263,20 @@ fn host(
     if f == F32 {
         let (x, y, z) = (f32::from_bits(get(0) as u32), f32::from_bits(get(1) as u32), f32::from_bits(get(2) as u32));
         let r = op32(x, y, z);
-        return Some(if r.is_nan() { canonical_nan(f) } else { u64::from(r.to_bits()) });
+        return Some(if r.is_nan() { default_nan(f) } else { u64::from(r.to_bits()) });
     }
     if f == F64 {
         let r = op(f64::from_bits(get(0)), f64::from_bits(get(1)), f64::from_bits(get(2)));
-        return Some(if r.is_nan() { canonical_nan(f) } else { r.to_bits() });
+        return Some(if r.is_nan() { default_nan(f) } else { r.to_bits() });
     }
     None
 }
 
-/// `a + b`.
+/// `a + b` (a NaN operand: [`nan_operand`], `a` first).
 pub fn add(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
+    if let Some(n) = nan_operand(f, &[a, b]) {
+        return n;
+    }
     if let Some(r) = host(f, mode, &[a, b], |x, y, _| x + y, |x, y, _| x + y) {
         return r;
     }
@@ -262,8 +286,8 @@ pub fn add(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
 fn add_soft(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
     use Class::*;
     match (unpack(f, a), unpack(f, b)) {
-        (Nan, _) | (_, Nan) => canonical_nan(f),
-        (Inf(x), Inf(y)) if x != y => canonical_nan(f),
+        (Nan, _) | (_, Nan) => nan_operand(f, &[a, b]).unwrap_or(default_nan(f)),
+        (Inf(x), Inf(y)) if x != y => default_nan(f),
         (Inf(x), _) | (_, Inf(x)) => f.inf(x),
         (Zero(x), Zero(y)) => f.zero(if x == y { x } else { mode.direction() == Rnd::Rm }),
         (Zero(_), _) => b & f.mask(),
@@ -274,16 +298,19 @@ fn add_soft(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
     }
 }
 
-/// `a - b`.
+/// `a - b` (a NaN operand: [`nan_operand`], `a` first; a NaN `b` keeps its sign).
 pub fn sub(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
-    if is_nan(f, b) {
-        return canonical_nan(f);
+    if let Some(n) = nan_operand(f, &[a, b]) {
+        return n;
     }
     add(f, a, b ^ f.sign_bit(), mode)
 }
 
-/// `a * b`.
+/// `a * b` (a NaN operand: [`nan_operand`], `a` first).
 pub fn mul(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
+    if let Some(n) = nan_operand(f, &[a, b]) {
+        return n;
+    }
     if let Some(r) = host(f, mode, &[a, b], |x, y, _| x * y, |x, y, _| x * y) {
         return r;
     }
@@ -293,8 +320,8 @@ pub fn mul(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
 fn mul_soft(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
     use Class::*;
     match (unpack(f, a), unpack(f, b)) {
-        (Nan, _) | (_, Nan) => canonical_nan(f),
-        (Inf(_), Zero(_)) | (Zero(_), Inf(_)) => canonical_nan(f),
+        (Nan, _) | (_, Nan) => nan_operand(f, &[a, b]).unwrap_or(default_nan(f)),
+        (Inf(_), Zero(_)) | (Zero(_), Inf(_)) => default_nan(f),
         (Inf(x), Inf(y)) => f.inf(x != y),
         (Zero(x), Zero(y)) => f.zero(x != y),
         (Inf(x), Finite { neg: y, .. }) | (Finite { neg: y, .. }, Inf(x)) => f.inf(x != y),
@@ -305,8 +332,11 @@ fn mul_soft(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
     }
 }
 
-/// `a * b + c` with a single rounding.
+/// `a * b + c` with a single rounding (a NaN operand: [`nan_operand`], `a`, then `c`, then `b`).
 pub fn fma(f: Format, a: u64, b: u64, c: u64, mode: Rnd) -> u64 {
+    if let Some(n) = nan_operand(f, &[a, c, b]) {
+        return n;
+    }
     if let Some(r) = host(f, mode, &[a, b, c], f64::mul_add, f32::mul_add) {
         return r;
     }
@@ -316,18 +346,18 @@ pub fn fma(f: Format, a: u64, b: u64, c: u64, mode: Rnd) -> u64 {
 fn fma_soft(f: Format, a: u64, b: u64, c: u64, mode: Rnd) -> u64 {
     use Class::*;
     let (ca, cb, cc) = (unpack(f, a), unpack(f, b), unpack(f, c));
-    if ca == Nan || cb == Nan || cc == Nan {
-        return canonical_nan(f);
+    if let Some(n) = nan_operand(f, &[a, c, b]) {
+        return n;
     }
     let pneg = sign_of(ca) != sign_of(cb);
     let p_inf = matches!(ca, Inf(_)) || matches!(cb, Inf(_));
     let p_zero = matches!(ca, Zero(_)) || matches!(cb, Zero(_));
     if p_inf && p_zero {
-        return canonical_nan(f);
+        return default_nan(f);
     }
     if p_inf {
         return match cc {
-            Inf(x) if x != pneg => canonical_nan(f),
+            Inf(x) if x != pneg => default_nan(f),
             _ => f.inf(pneg),
         };
     }
@@ -357,7 +387,8 @@ pub fn div(f: Format, a: u64, b: u64, mode: Rnd) -> u64 {
     let (ca, cb) = (unpack(f, a), unpack(f, b));
     let neg = sign_of(ca) != sign_of(cb);
     match (ca, cb) {
-        (Nan, _) | (_, Nan) | (Inf(_), Inf(_)) | (Zero(_), Zero(_)) => canonical_nan(f),
+        (Nan, _) | (_, Nan) => nan_operand(f, &[a, b]).unwrap_or(default_nan(f)),
+        (Inf(_), Inf(_)) | (Zero(_), Zero(_)) => default_nan(f),
         (Inf(_), _) | (_, Zero(_)) => f.inf(neg),
         (Zero(_), _) | (_, Inf(_)) => f.zero(neg),
         (Finite { m: m1, e: e1, .. }, Finite { m: m2, e: e2, .. }) => {
@@ -388,7 +419,8 @@ fn isqrt(n: u128) -> u128 {
 /// `sqrt(a)`.
 pub fn sqrt(f: Format, a: u64, mode: Rnd) -> u64 {
     match unpack(f, a) {
-        Class::Nan | Class::Inf(true) | Class::Finite { neg: true, .. } => canonical_nan(f),
+        Class::Nan => nan_operand(f, &[a]).unwrap_or(default_nan(f)),
+        Class::Inf(true) | Class::Finite { neg: true, .. } => default_nan(f),
         Class::Inf(false) => f.inf(false),
         Class::Zero(n) => f.zero(n),
         Class::Finite { m, e, .. } => {
@@ -414,9 +446,19 @@ fn sign_of(c: Class) -> bool {
     }
 }
 
-/// Converts between formats (`from` to `to`), rounding with `mode`.
+/// Converts between formats (`from` to `to`), rounding with `mode`. A NaN between f32 and f64
+/// keeps its sign and the top of its payload, quieted (golden of `cvt_f64_f32`: `cvt.f64.f32`
+/// of `0x7f800001` is `0x7ff8000020000000`, `cvt.rn.f32.f64` of `0xffffffffffffffff` is
+/// `0xffffffff`); other NaN conversions give the canonical NaN.
 pub fn convert(from: Format, to: Format, a: u64, mode: Rnd) -> u64 {
     match unpack(from, a) {
+        Class::Nan if matches!((from, to), (F32, F64) | (F64, F32) | (F64, F64) | (F32, F32)) => {
+            let a = a & from.mask();
+            let sign = if a & from.sign_bit() != 0 { to.sign_bit() } else { 0 };
+            let frac = a & from.frac_mask();
+            let frac = if to.frac >= from.frac { frac << (to.frac - from.frac) } else { frac >> (from.frac - to.frac) };
+            sign | to.inf(false) | 1 << (to.frac - 1) | frac
+        }
         Class::Nan => canonical_nan(to),
         Class::Inf(n) => to.inf(n),
         Class::Zero(n) => to.zero(n),
@@ -425,9 +467,11 @@ pub fn convert(from: Format, to: Format, a: u64, mode: Rnd) -> u64 {
 }
 
 /// Rounds to an integral value in the same format (`cvt.rni.f32.f32`).
+/// A NaN: f64 keeps it, quieted (golden of `cvt_f64_f32`: `cvt.rni.f64.f64` of
+/// `0xffffffffe0000000`); f32 gives the canonical NaN.
 pub fn round_integral(f: Format, a: u64, mode: Rnd) -> u64 {
     match unpack(f, a) {
-        Class::Nan => canonical_nan(f),
+        Class::Nan => nan_operand(f, &[a]).unwrap_or(canonical_nan(f)),
         // Already integral (and possibly beyond to_integer's 2^127 saturation: f32::MAX).
         Class::Finite { e, .. } if e >= 0 => a & f.mask(),
         Class::Finite { neg, m, e } => match to_integer(neg, m, e, mode) {
@@ -467,11 +511,16 @@ fn to_integer(neg: bool, m: u128, e: i32, mode: Rnd) -> u128 {
 }
 
 /// Converts to an integer of `bits` bits (`signed` or not), rounding with `mode` and
-/// saturating to the range; NaN converts to 0 (PTX `cvt` float-to-int semantics).
+/// saturating to the range. A NaN converts as the GPU's `F2I` does: to 0 from f32 (and f16) to
+/// 32 bits or fewer (ptxas's `F2I.NTZ`, PTX's NaN → 0), otherwise to the destination's sign bit
+/// alone, signed or not (golden of `cvt_f2ll_round`: `cvt.rni.s64.f32`, `cvt.rzi.u64.f32`,
+/// `cvt.rni.s64.f64`, `cvt.rni.s32.f64`, `cvt.rni.u32.f64` of NaN give `0x8000000000000000`,
+/// `0x8000000000000000`, `0x8000000000000000`, `0x80000000`, `0x80000000`).
 pub fn to_int(f: Format, a: u64, bits: u32, signed: bool, mode: Rnd) -> u64 {
     let (min, max): (i128, i128) =
         if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
     let v: i128 = match unpack(f, a) {
+        Class::Nan if (f == F64 && bits >= 32) || bits == 64 => return 1 << (bits - 1),
         Class::Nan | Class::Zero(_) => 0,
         Class::Inf(n) => {
             if n {
@@ -522,8 +571,9 @@ pub fn compare(f: Format, a: u64, b: u64) -> Option<Ordering> {
     Some(key(ca).cmp(&key(cb)))
 }
 
-/// `min(a, b)` per PTX: a NaN operand yields the other; two NaNs the canonical NaN;
-/// `-0 < +0`.
+/// `min(a, b)` per PTX: a NaN operand yields the other; `-0 < +0`. Two NaNs: the canonical NaN,
+/// except f64's `a`, quieted (golden of `f64_minmax_cmp`: `fmin`/`fmax(0xffffffffffffffff,
+/// 0x7ff8000000000000)` are `0xffffffffffffffff`; ptxas selects with `DSETP.MIN/MAX`).
 pub fn min(f: Format, a: u64, b: u64) -> u64 {
     minmax(f, a, b, true)
 }
@@ -536,7 +586,7 @@ pub fn max(f: Format, a: u64, b: u64) -> u64 {
 fn minmax(f: Format, a: u64, b: u64, want_min: bool) -> u64 {
     let (a, b) = (a & f.mask(), b & f.mask());
     match (is_nan(f, a), is_nan(f, b)) {
-        (true, true) => return canonical_nan(f),
+        (true, true) => return if f == F64 { a | 1 << (f.frac - 1) } else { canonical_nan(f) },
         (true, false) => return b,
         (false, true) => return a,
         _ => {}
@@ -613,6 +663,73 @@ mod tests {
         assert_eq!(compare(F32, f(0.0), f(-0.0)), Some(Ordering::Equal));
         assert_eq!(min(F32, f(0.0), f(-0.0)), f(-0.0));
         assert_eq!(max(F32, f(f32::NAN), f(3.0)), f(3.0));
+    }
+
+    /// NaN results as measured on the GPU (H200 goldens `corpus/gpu/sm_90`), with random
+    /// full-width operands (a quarter of them NaNs with random payloads) for the f64 priority
+    /// rule (`a`, then `c`, then `b`, quieted; invalid: `0xfff8000000000000`).
+    #[test]
+    fn nan_results_follow_the_gpu() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let is_nan64 = |v: u64| is_nan(F64, v);
+        for _ in 0..20_000 {
+            let mut pick = || {
+                let r = next();
+                if r % 4 == 0 { (r & 0x800f_ffff_ffff_ffff) | 0x7ff0_0000_0000_0001 } else { next() }
+            };
+            let (a, b, c) = (pick(), pick(), pick());
+            let want = |ops: &[u64], host: f64| match ops.iter().find(|&&v| is_nan64(v)) {
+                Some(&v) => v | 1 << 51,
+                None if host.is_nan() => 0xfff8_0000_0000_0000,
+                None => host.to_bits(),
+            };
+            let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+            for m in [Rnd::Rn, Rnd::Rz] {
+                let same = |got: u64, w: u64| got == w || (m != Rnd::Rn && !is_nan64(w) && !is_nan64(got));
+                assert!(same(add(F64, a, b, m), want(&[a, b], fa + fb)), "add {a:#x} {b:#x}");
+                assert!(same(sub(F64, a, b, m), want(&[a, b], fa - fb)), "sub {a:#x} {b:#x}");
+                assert!(same(mul(F64, a, b, m), want(&[a, b], fa * fb)), "mul {a:#x} {b:#x}");
+                assert!(same(fma(F64, a, b, c, m), want(&[a, c, b], fa.mul_add(fb, fc))), "fma {a:#x} {b:#x} {c:#x}");
+            }
+            // f32 arithmetic: the canonical NaN whatever the operands.
+            let (a32, b32) = (a >> 32, b >> 32);
+            if is_nan(F32, a32) || is_nan(F32, b32) {
+                assert_eq!(add(F32, a32, b32, Rnd::Rn), 0x7FFF_FFFF);
+                assert_eq!(mul(F32, a32, b32, Rnd::Rp), 0x7FFF_FFFF);
+            }
+            // f32 <-> f64 keeps sign and payload: the round trip gives the f32 NaN back, quieted.
+            if is_nan(F32, a32) {
+                assert_eq!(convert(F64, F32, convert(F32, F64, a32, Rnd::Rn), Rnd::Rn), a32 | 0x40_0000);
+            }
+        }
+        // The measured cases (cvt_f64_f32, f64_round_modes, cvt_f2ll_round, f64_minmax_cmp).
+        assert_eq!(convert(F32, F64, 0x7F80_0001, Rnd::Rn), 0x7FF8_0000_2000_0000);
+        assert_eq!(convert(F32, F64, 0xFFFF_FFFF, Rnd::Rn), 0xFFFF_FFFF_E000_0000);
+        assert_eq!(convert(F64, F32, 0x7FF0_0000_0000_0001, Rnd::Rz), 0x7FC0_0000);
+        assert_eq!(convert(F64, F32, u64::MAX, Rnd::Rm), 0xFFFF_FFFF);
+        assert_eq!(round_integral(F64, 0xFFFF_FFFF_E000_0000, Rnd::Rni), 0xFFFF_FFFF_E000_0000);
+        let (snan, nqnan, qnan) = (0x7FF0_0000_0000_0001u64, u64::MAX, 0x7FF8_0000_0000_0000u64);
+        assert_eq!(add(F64, snan, nqnan, Rnd::Rn), 0x7FF8_0000_0000_0001);
+        assert_eq!(sub(F64, 0x0010_0000_0000_0000, nqnan, Rnd::Rn), nqnan);
+        assert_eq!(fma(F64, snan, 0x8000_0000_0000_0001, nqnan, Rnd::Rn), 0x7FF8_0000_0000_0001);
+        assert_eq!(fma(F64, 0x0010_0000_0000_0000, snan, nqnan, Rnd::Rn), nqnan);
+        assert_eq!(fma(F64, 0xC076_85FE_24C3_30F8, nqnan, qnan, Rnd::Rp), qnan);
+        assert_eq!(mul(F64, 0xFFF0_0000_0000_0000, 1 << 63, Rnd::Rn), 0xFFF8_0000_0000_0000);
+        assert_eq!(fma(F64, 0x2EB6_5F1A_EF4E_0906, 0x7FF0_0000_0000_0000, 0xFFF0_0000_0000_0000, Rnd::Rm), 0xFFF8_0000_0000_0000);
+        assert_eq!(to_int(F32, 0x7FC0_0000, 64, true, Rnd::Rni), 1 << 63);
+        assert_eq!(to_int(F32, u32::MAX.into(), 64, false, Rnd::Rzi), 1 << 63);
+        assert_eq!(to_int(F64, snan, 32, true, Rnd::Rni), 0x8000_0000);
+        assert_eq!(to_int(F64, snan, 32, false, Rnd::Rmi), 0x8000_0000);
+        assert_eq!(to_int(F32, 0x7F80_0001, 32, false, Rnd::Rzi), 0);
+        assert_eq!(min(F64, nqnan, qnan), nqnan);
+        assert_eq!(max(F64, nqnan, qnan), nqnan);
+        assert_eq!(min(F32, 0x7FC0_0000, u32::MAX.into()), 0x7FFF_FFFF);
     }
 
     #[test]

@@ -582,9 +582,10 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                 let a = farg(f, args[0], mods);
                 let sign = 1u64 << (f.bits - 1);
                 // ptxas selects FADD/DADD (`|x| + -0`, `-x + -0`) for f32/f64 abs and neg,
-                // so a NaN operand comes out as the canonical NaN, not sign-flipped.
+                // so a NaN operand comes out as FADD/DADD's NaN (f32: canonical, golden of
+                // f32_minmax_sign `-fabsf(NaN)`; f64: the NaN quieted, sign not flipped).
                 let r = if (f == F32 || f == F64) && float::is_nan(f, a) {
-                    float::canonical_nan(f)
+                    float::nan_operand(f, &[a]).unwrap_or(float::canonical_nan(f))
                 } else if info.sem == Sem::Abs {
                     a & !sign
                 } else {

@@ -3,9 +3,11 @@
 //! tests (`interp/tests/emu_alu.rs`) compare them with independent references.
 //!
 //! Conventions (sm_90, what the hardware does as far as it is documented or observed):
-//! - FP32 arithmetic returns the canonical NaN `0x7fffffff` for any NaN result; FP64 arithmetic
-//!   returns `0x7fffffff_ffffffff`. (Not yet checked on a GPU; recorded here so a golden run can
-//!   confirm or correct it in one place.)
+//! - NaN results, as measured on an H200 (the goldens `corpus/gpu/sm_90/*`, see each function):
+//!   FP32 arithmetic (`FADD`/`FMUL`/`FFMA`, `FMNMX.NAN`) returns the canonical NaN `0x7fffffff`
+//!   whatever its operands; FP64 arithmetic (`DADD`/`DMUL`/`DFMA`) and the conversions `F2F`
+//!   and `FRND.F64` keep the payload of a NaN operand, quieted ([`nan64_operand`]); an invalid
+//!   FP64 operation (`inf - inf`, `0 * inf`) gives [`NAN64_INVALID`].
 //! - `.FTZ` flushes denormal inputs and denormal results to zero of the same sign; without it
 //!   FP32 denormals are kept. FP64 never flushes.
 //! - Rounding modes `.RN` (default), `.RZ`, `.RM`, `.RP` are exact: round-to-nearest uses Rust's
@@ -35,6 +37,21 @@ pub enum Rnd {
 pub const NAN32: u32 = 0x7fff_ffff;
 /// The FP64 canonical NaN.
 pub const NAN64: u64 = 0x7fff_ffff_ffff_ffff;
+/// The NaN an invalid FP64 operation (`inf - inf`, `0 * inf`, `inf * 0 + x`) produces: the
+/// golden of `f64_round_modes` has `0xfff8000000000000` for `DMUL -inf, -0`, `DFMA x, inf, -inf`
+/// (whatever the product's sign) and their directed-rounding forms.
+pub const NAN64_INVALID: u64 = 0xfff8_0000_0000_0000;
+
+/// The result of an FP64 arithmetic instruction with a NaN operand: the first NaN of `ops`, in
+/// the priority order the caller passes, quieted (bit 51 set), its sign and payload kept.
+/// `DADD`/`DMUL`/`DFMA` give the B operand priority, then C, then A; operand negation and
+/// absolute value do not change a NaN (they are not applied to NaNs, see `exec::fmod64`).
+/// Derived from the golden of `f64_round_modes` (`DADD b, a` and `DADD -c, a` keep `a`'s NaN
+/// over `b`'s and `c`'s, `DFMA b, a, c` gives `a`'s NaN, else `c`'s, else `b`'s; a NaN `-c`
+/// keeps `c`'s sign) and `cvt_f64_f32` (`DMUL` of a NaN by a constant keeps its payload).
+pub fn nan64_operand(ops: &[u64]) -> Option<u64> {
+    ops.iter().find(|&&x| f64::from_bits(x).is_nan()).map(|&x| x | 1 << 51)
+}
 
 /// Whether FP32 bits are a denormal (non-zero, exponent 0).
 pub fn is_denorm32(x: u32) -> bool {
@@ -240,12 +257,17 @@ pub fn ffma(a: u32, b: u32, c: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     finish32(r, ftz, sat)
 }
 
+/// An FP64 arithmetic result; a NaN here comes from an invalid operation (NaN operands are
+/// handled first, by [`nan64_operand`]).
 fn finish64(r: f64) -> u64 {
-    if r.is_nan() { NAN64 } else { r.to_bits() }
+    if r.is_nan() { NAN64_INVALID } else { r.to_bits() }
 }
 
-/// `DADD`: `a + b`.
+/// `DADD`: `a + b` (a NaN operand: see [`nan64_operand`], B before A).
 pub fn dadd(a: u64, b: u64, rnd: Rnd) -> u64 {
+    if let Some(n) = nan64_operand(&[b, a]) {
+        return n;
+    }
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
     let (s, e) = two_sum(x, y);
     if s == 0.0 && e == 0.0 && rnd != Rnd::Rn {
@@ -305,8 +327,11 @@ fn round_exact64(neg: bool, m: u128, e: i32, sticky: bool, rnd: Rnd) -> f64 {
     if neg { -r } else { r }
 }
 
-/// `DMUL`: `a * b`.
+/// `DMUL`: `a * b` (a NaN operand: see [`nan64_operand`], B before A).
 pub fn dmul(a: u64, b: u64, rnd: Rnd) -> u64 {
+    if let Some(n) = nan64_operand(&[b, a]) {
+        return n;
+    }
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
     if rnd != Rnd::Rn && x.is_finite() && y.is_finite() && x != 0.0 && y != 0.0 {
         let ((nx, mx, ex), (ny, my, ey)) = (split64(x), split64(y));
@@ -316,8 +341,12 @@ pub fn dmul(a: u64, b: u64, rnd: Rnd) -> u64 {
 }
 
 /// `DFMA`: `a * b + c` with one rounding (directed modes integer-exact for finite operands
-/// with a nonzero product; otherwise the residual path, exact there).
+/// with a nonzero product; otherwise the residual path, exact there). A NaN operand: see
+/// [`nan64_operand`], B before C before A.
 pub fn dfma(a: u64, b: u64, c: u64, rnd: Rnd) -> u64 {
+    if let Some(n) = nan64_operand(&[b, c, a]) {
+        return n;
+    }
     let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
     if rnd != Rnd::Rn && x.is_finite() && y.is_finite() && z.is_finite() && x != 0.0 && y != 0.0 {
         return dfma_exact(x, y, z, rnd).to_bits();
@@ -609,6 +638,17 @@ pub fn fmnmx(a: u32, b: u32, min: bool, ftz: bool) -> u32 {
     if ftz { ftz32(b) } else { b }
 }
 
+/// `FCHK P, x, y`: whether the division `x / y` must take ptxas's slow path. Modelled
+/// conservatively: the fast path only when both are normal and well inside the exponent range.
+/// A zero dividend takes the slow path: the fast path's `FFMA q, x, rcp(y), RZ` would give
+/// `+0` for `+0 / -y`, where the GPU gives `-0` (golden of `math_div_sqrt_f32`, 17 quotients
+/// `±0 / y` with a negative result).
+pub fn fchk(x: u32, y: u32) -> bool {
+    let exp = |v: u32| ((v >> 23) & 0xff) as i32;
+    let (ex, ey) = (exp(x), exp(y));
+    !(ex > 30 && ex < 225 && ey > 30 && ey < 225 && (ex - ey).abs() < 100)
+}
+
 /// A MUFU function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MufuFn {
@@ -769,10 +809,14 @@ fn round_int(x: f64, r: IntRnd) -> f64 {
     }
 }
 
-/// `F2I`: float (f32 bits, or f64 with `src64`) to integer, saturating, NaN → 0 (PTX cvt
-/// semantics: `cvt.rzi.s32.f32` of NaN is 0, out-of-range saturates). Returns the result bits
-/// (64 for 64-bit destinations).
-pub fn f2i(x: u64, src64: bool, dst: IntTy, r: IntRnd, ftz: bool) -> u64 {
+/// `F2I`: float (f32 bits, or f64 with `src64`) to integer, saturating. A NaN converts to 0 with
+/// `.NTZ` (`ntz`; ptxas puts it on f32 to 32-bit-or-narrower conversions, PTX's NaN → 0), and
+/// otherwise to the destination's sign bit alone, signed or not: `0x8000000000000000` for
+/// 64-bit destinations, `0x80000000` for 32-bit ones (golden of `cvt_f2ll_round`:
+/// `F2I.S64`, `F2I.U64`, `F2I.S64.F64`, `F2I.U64.F64`, `F2I.F64` (s32) and `F2I.U32.F64` of NaN;
+/// `cvt_f2i_round`: `F2I.NTZ`/`F2I.U32.NTZ` of NaN give 0). Returns the result bits (64 for
+/// 64-bit destinations).
+pub fn f2i(x: u64, src64: bool, dst: IntTy, r: IntRnd, ftz: bool, ntz: bool) -> u64 {
     let v = if src64 {
         f64::from_bits(x)
     } else {
@@ -780,7 +824,7 @@ pub fn f2i(x: u64, src64: bool, dst: IntTy, r: IntRnd, ftz: bool) -> u64 {
         f64::from(f32::from_bits(if ftz { ftz32(b) } else { b }))
     };
     if v.is_nan() {
-        return 0;
+        return if ntz { 0 } else { 1 << (dst.bits().max(32) - 1) };
     }
     let b = dst.bits();
     let (lo, hi): (i128, i128) =
@@ -824,11 +868,13 @@ pub fn i2f(x: u64, src: IntTy, dst64: bool, rnd: Rnd) -> u64 {
     }
 }
 
-/// `F2F` f64 → f32 with rounding (and `.FTZ`).
+/// `F2F` f64 → f32 with rounding (and `.FTZ`). A NaN keeps its sign and the top 22 bits of
+/// its payload, quieted: `0x7ff0000000000001` → `0x7fc00000`, `0xffffffffffffffff` →
+/// `0xffffffff` (golden of `cvt_f64_f32`, `cvt.rn/rz/rp/rm.f32.f64` of NaNs).
 pub fn f2f_f64_f32(x: u64, rnd: Rnd, ftz: bool) -> u32 {
     let v = f64::from_bits(x);
     if v.is_nan() {
-        return NAN32;
+        return ((x >> 32) as u32 & 0x8000_0000) | 0x7fc0_0000 | ((x >> 29) as u32 & 0x003f_ffff);
     }
     let c = v as f32;
     let r = if rnd == Rnd::Rn { c } else { round32(v, 0.0, rnd) };
@@ -836,10 +882,16 @@ pub fn f2f_f64_f32(x: u64, rnd: Rnd, ftz: bool) -> u32 {
     if ftz { ftz32(b) } else { b }
 }
 
-/// `F2F` f32 → f64 (exact).
+/// `F2F` f32 → f64 (exact). A NaN keeps its sign and payload (shifted to the top of the f64
+/// fraction), quieted: `0x7f800001` → `0x7ff8000020000000`, `0xffffffff` →
+/// `0xffffffffe0000000` (golden of `cvt_f64_f32`, `cvt.f64.f32` of NaNs).
 pub fn f2f_f32_f64(x: u32, ftz: bool) -> u64 {
     let v = f32::from_bits(if ftz { ftz32(x) } else { x });
-    if v.is_nan() { NAN64 } else { f64::from(v).to_bits() }
+    if v.is_nan() {
+        let x = u64::from(x);
+        return ((x & 0x8000_0000) << 32) | 0x7ff8_0000_0000_0000 | ((x & 0x003f_ffff) << 29);
+    }
+    f64::from(v).to_bits()
 }
 
 /// `FRND` (f32): round to an integral value.
@@ -854,11 +906,12 @@ pub fn frnd32(x: u32, r: IntRnd, ftz: bool) -> u32 {
     t.to_bits()
 }
 
-/// `FRND.F64`: f64 rounded to an integral value (NaN → the canonical NaN, zero signs kept).
+/// `FRND.F64`: f64 rounded to an integral value (zero signs kept). A NaN keeps its payload,
+/// quieted (golden of `cvt_f64_f32`: `cvt.rni.f64.f64` of `0xffffffffe0000000` is itself).
 pub fn frnd64(x: u64, r: IntRnd) -> u64 {
     let v = f64::from_bits(x);
     if v.is_nan() {
-        return 0x7fff_ffff_ffff_ffff;
+        return x | 1 << 51;
     }
     let t = round_int(v, r);
     let t = if t == 0.0 && v.is_sign_negative() { -0.0 } else { t };

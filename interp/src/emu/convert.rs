@@ -69,7 +69,7 @@ pub fn i2f_f16(x: u64, src: IntTy, rnd: Rnd) -> u16 {
 /// Returns the result bits (64 for 64-bit destinations).
 pub fn f2i_f16(x: u32, dst: IntTy, r: IntRnd) -> u64 {
     let f = alu::f16_to_f32(x as u16);
-    alu::f2i(u64::from(f.to_bits()), false, dst, r, false)
+    alu::f2i(u64::from(f.to_bits()), false, dst, r, false, true)
 }
 
 /// `I2I.<dst>.<src>[.SAT]` on the source bits `x` (see the module doc). Returns the 32-bit

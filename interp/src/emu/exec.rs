@@ -412,12 +412,16 @@ fn fmod32(a: &Arg, v: &mut [u32; 32]) {
     }
 }
 
+/// FP64 operand modifiers. They leave a NaN as it is: `DADD R, -c, a` with `c` =
+/// `0xffffffffffffffff` gives `0xffffffffffffffff`, not a positive NaN (golden of
+/// `f64_round_modes`, `sub.f64` and `-x - 0.1`); `|x|` is assumed to do the same.
 fn fmod64(a: &Arg, v: &mut [u64; 32]) {
+    let nan = |x: u64| f64::from_bits(x).is_nan();
     if a.abs {
-        v.iter_mut().for_each(|x| *x &= !(1u64 << 63));
+        v.iter_mut().filter(|x| !nan(**x)).for_each(|x| *x &= !(1u64 << 63));
     }
     if a.neg {
-        v.iter_mut().for_each(|x| *x ^= 1u64 << 63);
+        v.iter_mut().filter(|x| !nan(**x)).for_each(|x| *x ^= 1u64 << 63);
     }
 }
 
@@ -1061,13 +1065,14 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             };
             lift(w.write64(&a[0], &d, g))?;
         }
-        Kind::Fmnmx { ftz } => {
+        Kind::Fmnmx { ftz, nan } => {
             let mut va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
             fmod32(&a[1], &mut va);
             fmod32(&a[2], &mut vb);
             let p = w.pred(&pr[0]);
-            let d = map1(g, |lane| alu::fmnmx(va[lane], vb[lane], p >> lane & 1 == 1, *ftz));
+            let f = if *nan { alu::fmnmx_nan } else { alu::fmnmx };
+            let d = map1(g, |lane| f(va[lane], vb[lane], p >> lane & 1 == 1, *ftz));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Mufu(f) => {
@@ -1076,7 +1081,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| alu::mufu(*f, va[lane]));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::F2i { dst, src64, rnd, ftz } => {
+        Kind::F2i { dst, src64, rnd, ftz, ntz } => {
             let src = if *src64 {
                 let mut v = lift(w.reg64(&a[1]))?;
                 fmod64(&a[1], &mut v);
@@ -1086,7 +1091,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 fmod32(&a[1], &mut v);
                 map64(u32::MAX, |lane| u64::from(v[lane]))
             };
-            let d = map64(g, |lane| alu::f2i(src[lane], *src64, *dst, *rnd, *ftz));
+            let d = map64(g, |lane| alu::f2i(src[lane], *src64, *dst, *rnd, *ftz, *ntz));
             if dst.bits() == 64 {
                 lift(w.write64(&a[0], &d, g))?;
             } else {
@@ -1205,22 +1210,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         Kind::Fchk => {
             let va = lift(w.reg32(&a[0]))?;
             let vb = lift(w.reg32(&a[1]))?;
-            let exp = |x: u32| ((x >> 23) & 0xff) as i32;
-            let p = pmask(g, |lane| {
-                let (x, y) = (va[lane], vb[lane]);
-                let (ex, ey) = (exp(x), exp(y));
-                // Conservative: take the slow path unless both are normal and well inside range.
-                !(ex > 0
-                    && ex < 255
-                    && ey > 0
-                    && ey < 255
-                    && (ex - ey).abs() < 100
-                    && ex > 30
-                    && ey > 30
-                    && ex < 225
-                    && ey < 225)
-                    && !(x & 0x7fff_ffff == 0 && ey > 0 && ey < 255)
-            });
+            let p = pmask(g, |lane| alu::fchk(va[lane], vb[lane]));
             w.set_pred(&pr[0], p, g);
         }
         Kind::S2r => {

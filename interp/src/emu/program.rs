@@ -300,6 +300,8 @@ pub enum Kind {
     Fmnmx {
         /// `.FTZ`.
         ftz: bool,
+        /// `.NAN`: a NaN operand gives the canonical NaN (see [`super::alu::fmnmx_nan`]).
+        nan: bool,
     },
     /// `MUFU`.
     Mufu(MufuFn),
@@ -336,6 +338,8 @@ pub enum Kind {
         rnd: IntRnd,
         /// `.FTZ`.
         ftz: bool,
+        /// `.NTZ`: NaN converts to 0 (see [`super::alu::f2i`]).
+        ntz: bool,
     },
     /// `I2F`/`I2FP`.
     I2f {
@@ -885,7 +889,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "FMNMX" => {
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Fmnmx { ftz: has("FTZ") }
+            Kind::Fmnmx { ftz: has("FTZ"), nan: has("NAN") }
         }
         "MUFU" => {
             need(2, 0, &vals, &preds)?;
@@ -910,7 +914,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if toks.contains(&"F16") {
                 return Ok((Kind::F2iF16 { dst, rnd: int_rnd }, vals, preds));
             }
-            Kind::F2i { dst, src64, rnd: int_rnd, ftz: has("FTZ") }
+            Kind::F2i { dst, src64, rnd: int_rnd, ftz: has("FTZ"), ntz: has("NTZ") }
         }
         "I2F" | "I2FP" => {
             need(2, 0, &vals, &preds)?;
