@@ -440,6 +440,16 @@ fn canon32(x: f32) -> u32 {
 fn canon64(x: f64) -> u64 {
     if x.is_nan() { CANON64 } else { x.to_bits() }
 }
+/// An f64 result on the GPU (H200 goldens, `ori::float::nan_operand`): the first NaN among
+/// `ops` (in the unit's priority order), quieted with sign and payload kept; else an invalid
+/// operation's 0xfff8000000000000; else `r`.
+fn gpu64(ops: &[u64], r: f64) -> u64 {
+    match ops.iter().find(|&&o| f64::from_bits(o).is_nan()) {
+        Some(n) => n | 1 << 51,
+        None if r.is_nan() => 0xfff8_0000_0000_0000,
+        None => r.to_bits(),
+    }
+}
 fn ftz32(b: u32) -> u32 {
     if b & 0x7F80_0000 == 0 { b & 0x8000_0000 } else { b }
 }
@@ -997,7 +1007,9 @@ fn float_step(op: &FloatOp, a: u32, b: u32, c: u32) -> (u64, u64) {
         }
         FloatOp::F2F64 => {
             let md = Mods { src_ty: Some(Ty::F32), ..m(Ty::F64) };
-            (bits(&ev(Opcode::F2F, md, &[x])), canon64(f64::from(fa)))
+            // A NaN keeps its sign and payload, quieted (golden of cvt_f64_f32).
+            let want = if fa.is_nan() { f64::from(fa).to_bits() | 1 << 51 } else { f64::from(fa).to_bits() };
+            (bits(&ev(Opcode::F2F, md, &[x])), want)
         }
         FloatOp::Sat => {
             let mut md = m(Ty::F32);
@@ -1044,16 +1056,20 @@ proptest! {
     fn f64_ops_match_host(a in edge_f64(), b in edge_f64(), c in edge_f64()) {
         let (x, y, z) = (Arg::bits(a), Arg::bits(b), Arg::bits(c));
         let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
-        prop_assert_eq!(bits(&ev(Opcode::DADD, Mods::new(), &[x, y])), canon64(fa + fb));
-        prop_assert_eq!(bits(&ev(Opcode::DMUL, Mods::new(), &[x, y])), canon64(fa * fb));
-        prop_assert_eq!(bits(&ev(Opcode::DFMA, Mods::new(), &[x, y, z])), canon64(fa.mul_add(fb, fc)));
-        prop_assert_eq!(bits(&ev(Opcode::Div, Mods { rnd: Some(Rnd::Rn), ..m(Ty::F64) }, &[x, y])), canon64(fa / fb));
+        // SASS slots: B's NaN, then C's, then A's.
+        prop_assert_eq!(bits(&ev(Opcode::DADD, Mods::new(), &[x, y])), gpu64(&[b, a], fa + fb));
+        prop_assert_eq!(bits(&ev(Opcode::DMUL, Mods::new(), &[x, y])), gpu64(&[b, a], fa * fb));
+        prop_assert_eq!(bits(&ev(Opcode::DFMA, Mods::new(), &[x, y, z])), gpu64(&[b, c, a], fa.mul_add(fb, fc)));
+        prop_assert_eq!(bits(&ev(Opcode::Div, Mods { rnd: Some(Rnd::Rn), ..m(Ty::F64) }, &[x, y])), gpu64(&[a, b], fa / fb));
         let md = Mods { rnd: Some(Rnd::Rn), src_ty: Some(Ty::F64), ..m(Ty::F32) };
-        prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), u64::from(canon32(fa as f32)));
+        // f64 -> f32 of a NaN: sign and the top of the payload, quieted (golden of cvt_f64_f32).
+        let want = if fa.is_nan() { (((a >> 32) as u32 & 0x8000_0000) | 0x7fc0_0000 | ((a >> 29) as u32 & 0x003f_ffff)).into() } else { u64::from((fa as f32).to_bits()) };
+        prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), want);
         let md = Mods { rnd: Some(Rnd::Rn), src_ty: Some(Ty::S64), ..m(Ty::F64) };
         prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), (a as i64 as f64).to_bits());
         let md = Mods { rnd: Some(Rnd::Rzi), src_ty: Some(Ty::F64), ..m(Ty::U64) };
-        prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), fa.trunc() as u64);
+        // NaN: the destination's sign bit (golden of cvt_f2ll_round: F2I.U64 without .NTZ).
+        prop_assert_eq!(bits(&ev(Opcode::Cvt, md, &[x])), if fa.is_nan() { 1 << 63 } else { fa.trunc() as u64 });
     }
 
     #[test]
@@ -1115,16 +1131,18 @@ fn generator_covers_the_opcode_table() {
     assert!(seen.len() + 4 >= pure, "generator reached {} of {pure} opcodes: {seen:?}", seen.len());
 }
 
-/// f32/f64 `abs`/`neg` of a NaN give the canonical NaN: ptxas selects `FADD |x|, -RZ`,
-/// `FADD -|y|, -RZ` and `DADD -RZ, |x|` for them (f32_minmax_sign elements 26 and 52:
-/// `abs(0x7f800001)` and `-abs(0xffc00000)` are `0x7fffffff` on the GPU).
+/// f32 `abs`/`neg` of a NaN give the canonical NaN: ptxas selects `FADD |x|, -RZ`,
+/// `FADD -|y|, -RZ` for them (f32_minmax_sign elements 26 and 52: `abs(0x7f800001)` and
+/// `-abs(0xffc00000)` are `0x7fffffff` on the GPU); f64's `DADD -RZ, |x|` keeps the NaN,
+/// quieted, sign included (`ori::float`'s rule for DADD).
 #[test]
-fn abs_neg_of_nan_is_canonical() {
+fn abs_neg_of_nan() {
     let f = |op, ty, v: u64| bits(&ev(op, m(ty), &[Arg::bits(v)]));
     assert_eq!(f(Opcode::Abs, Ty::F32, 0x7f80_0001), 0x7fff_ffff);
     assert_eq!(f(Opcode::Neg, Ty::F32, 0x7fc0_0000), 0x7fff_ffff);
     assert_eq!(f(Opcode::Neg, Ty::F32, 0xffc0_0000), 0x7fff_ffff);
-    assert_eq!(f(Opcode::Abs, Ty::F64, 0xfff8_0000_0000_0001), 0x7fff_ffff_ffff_ffff);
+    assert_eq!(f(Opcode::Abs, Ty::F64, 0xfff8_0000_0000_0001), 0xfff8_0000_0000_0001);
+    assert_eq!(f(Opcode::Neg, Ty::F64, 0x7ff0_0000_0000_0001), 0x7ff8_0000_0000_0001);
     assert_eq!(f(Opcode::Neg, Ty::F32, 0xff80_0000), 0x7f80_0000);
     assert_eq!(f(Opcode::Abs, Ty::F32, 0x8000_0001), 0x0000_0001);
 }

@@ -356,7 +356,10 @@ fn nan_results_measured_on_the_gpu() {
     // Invalid FP64 operations give 0xfff8000000000000, whatever the signs.
     assert_eq!(alu::dmul(0xfff0_0000_0000_0000, 1 << 63, Rnd::Rn), 0xfff8_0000_0000_0000);
     assert_eq!(alu::dmul(0, 0x7ff0_0000_0000_0000, Rnd::Rz), 0xfff8_0000_0000_0000);
-    assert_eq!(alu::dfma(0x7ff0_0000_0000_0000, 0x2eb6_5f1a_ef4e_0906, 0xfff0_0000_0000_0000, Rnd::Rm), 0xfff8_0000_0000_0000);
+    assert_eq!(
+        alu::dfma(0x7ff0_0000_0000_0000, 0x2eb6_5f1a_ef4e_0906, 0xfff0_0000_0000_0000, Rnd::Rm),
+        0xfff8_0000_0000_0000
+    );
     assert_eq!(alu::dadd(0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000, Rnd::Rn), 0xfff8_0000_0000_0000);
     // FP32 arithmetic gives the canonical NaN (f32_compare_select: x - y of a NaN x).
     assert_eq!(alu::fadd(0x7f80_0001, 0x3f80_0000 ^ 0x8000_0000, Rnd::Rn, false, false), 0x7fff_ffff);

@@ -155,11 +155,6 @@ const MIN_NAN_DROPPED: &str = "the lowering drops the `.NaN` of inline `min.NaN.
      where the GPU gives 0x7fffffff for a NaN operand";
 const SELP_FOLDED: &str = "ptxas folds `setp.gt x, 1; selp 1, x` into `FMNMX.NAN x, 1`, which gives 0x7fffffff for a \
      NaN x; PTX selp (this executor) keeps x's NaN bits (0x7f800001, 0xffffffff): the GPU's result is not the PTX one";
-const NAN_SLOT_ORDER: &str = "fma.f64 with two NaN operands: the GPU keeps the NaN of the SASS B slot, then C, then A \
-     (alu::nan64_operand); ptxas puts PTX's a in slot B, our cubins in slot A, so another payload wins (28 elements; \
-     the emulator models the slot rule, so it is our operand order that differs from NVIDIA's cubin)";
-const F64_MINMAX_TWO_NAN: &str = "min/max.f64 of two NaNs: our selection (isel/wide.rs) gives the canonical NaN, \
-     ptxas's DSETP.MIN/MAX sequence gives the first operand's NaN (fmin(0xffffffffffffffff, 0x7ff8000000000000))";
 const WARPSYNC_DIVERGENT: &str = "the emulator reports a deadlock: our shfl.sync selection puts a plain `WARPSYNC \
      mask` before SHFL where ptxas builds a `WARPSYNC.COLLECTIVE` region (see e2e_corpus's KNOWN)";
 const NO_CLUSTERS: &str = "a cluster launch: the executor runs CTAs one by one with no cluster (distributed shared \
@@ -192,10 +187,6 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("f32_compare_select@O3", SELP_FOLDED),
     ("f32_minmax_sign@O0", MIN_NAN_DROPPED),
     ("f32_minmax_sign@O3", MIN_NAN_DROPPED),
-    ("f64_minmax_cmp@O0", F64_MINMAX_TWO_NAN),
-    ("f64_minmax_cmp@O3", F64_MINMAX_TWO_NAN),
-    ("f64_round_modes@O0", NAN_SLOT_ORDER),
-    ("f64_round_modes@O3", NAN_SLOT_ORDER),
 ];
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("addr_exprs", NOT_INVESTIGATED),
@@ -327,7 +318,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 121);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 125);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

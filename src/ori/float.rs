@@ -721,7 +721,10 @@ mod tests {
         assert_eq!(fma(F64, 0x0010_0000_0000_0000, snan, nqnan, Rnd::Rn), nqnan);
         assert_eq!(fma(F64, 0xC076_85FE_24C3_30F8, nqnan, qnan, Rnd::Rp), qnan);
         assert_eq!(mul(F64, 0xFFF0_0000_0000_0000, 1 << 63, Rnd::Rn), 0xFFF8_0000_0000_0000);
-        assert_eq!(fma(F64, 0x2EB6_5F1A_EF4E_0906, 0x7FF0_0000_0000_0000, 0xFFF0_0000_0000_0000, Rnd::Rm), 0xFFF8_0000_0000_0000);
+        assert_eq!(
+            fma(F64, 0x2EB6_5F1A_EF4E_0906, 0x7FF0_0000_0000_0000, 0xFFF0_0000_0000_0000, Rnd::Rm),
+            0xFFF8_0000_0000_0000
+        );
         assert_eq!(to_int(F32, 0x7FC0_0000, 64, true, Rnd::Rni), 1 << 63);
         assert_eq!(to_int(F32, u32::MAX.into(), 64, false, Rnd::Rzi), 1 << 63);
         assert_eq!(to_int(F64, snan, 32, true, Rnd::Rni), 0x8000_0000);

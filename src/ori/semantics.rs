@@ -150,6 +150,22 @@ fn fmt_of(t: Ty) -> Result<Format, EvalError> {
 
 /// Evaluates `op` with modifiers `mods` on `args`.
 pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
+    // SASS DADD/DMUL/DFMA with two NaN operands keep the NaN of slot B, then C, then A (golden
+    // of f64_round_modes; the emulator's `alu::nan64_operand`), while `float` ranks PTX's
+    // operands a, c, b: evaluate with A and B exchanged (the same number otherwise: both
+    // operations commute). An operand's `-`/`|.|` leaves a NaN as it is (golden of
+    // f64_minmax_cmp: `abs.f64` of 0xffffffffffffffff, selected as `DADD |x|, -0`, keeps the sign).
+    let swapped: Vec<Arg>;
+    let args = if matches!(op, Opcode::DADD | Opcode::DMUL | Opcode::DFMA) && args.len() >= 2 {
+        let keep_nan = |a: &Arg| match a.val {
+            Val::Bits(b) if float::is_nan(F64, b) => Arg { abs: false, neg: false, ..*a },
+            _ => *a,
+        };
+        swapped = [&args[1..2], &args[..1], &args[2..]].concat().iter().map(keep_nan).collect();
+        &swapped[..]
+    } else {
+        args
+    };
     let info = op.info();
     let ty = mods.ty.or(info.default_ty);
     if let Some(pt @ (Ty::F16x2 | Ty::BF16x2)) = ty

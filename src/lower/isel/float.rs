@@ -129,22 +129,14 @@ impl Sel<'_> {
                     b = fneg(b, t);
                 }
                 let op = if d.opcode == Mul { mul } else { add };
-                let (a, b) = match (&a, &b) {
-                    (Operand::Reg(_), _) => (a, b),
-                    (_, Operand::Reg(_)) => (b, a),
-                    _ => (self.freg(&a, t)?, b),
-                };
+                let (a, b) = self.commuted(a, b, t)?;
                 self.emit(op, m, vec![dst], vec![a, b]);
             }
             Fma | Mad => {
                 let a = self.fsrc(&s[0], t)?;
                 let b = self.fsrc(&s[1], t)?;
                 let c = self.fsrc(&s[2], t)?;
-                let (a, b) = match (&a, &b) {
-                    (Operand::Reg(_), _) => (a, b),
-                    (_, Operand::Reg(_)) => (b, a),
-                    _ => (self.freg(&a, t)?, b),
-                };
+                let (a, b) = self.commuted(a, b, t)?;
                 self.emit(fma, m, vec![dst], vec![a, b, c]);
             }
             Abs | Neg => {
@@ -167,6 +159,20 @@ impl Sel<'_> {
             op => return Err(format!("`{op}.{t}` is not selected yet")),
         }
         Ok(())
+    }
+
+    /// The SASS (A, B) slots of a commutative float operation's PTX operands `a`, `b`: A takes
+    /// a register. f64: PTX `a` goes to slot B where it can, because with two NaN operands
+    /// DADD/DMUL/DFMA keep the NaN of slot B, then C, then A (measured on an H200, the golden of
+    /// f64_round_modes, where ptxas put `a` in B) and the interpreter gives PTX `a`'s, then
+    /// `c`'s, then `b`'s (`ori::float`). f32 results are the canonical NaN either way.
+    fn commuted(&mut self, a: Operand, b: Operand, t: Ty) -> R<(Operand, Operand)> {
+        Ok(match (&a, &b) {
+            (_, Operand::Reg(_)) if t == Ty::F64 => (b, a),
+            (Operand::Reg(_), _) => (a, b),
+            (_, Operand::Reg(_)) => (b, a),
+            _ => (self.freg(&a, t)?, b),
+        })
     }
 
     /// `setp` on floats: `FSETP`/`DSETP`.

@@ -208,9 +208,17 @@ impl Legalizer<'_> {
             && b.abs
         {
             let a_abs = matches!(&d.srcs[0], Operand::Reg(a) if a.abs);
-            if !a_abs {
+            if matches!(d.opcode, DFMA | DMUL) {
+                // f64 keeps the slots (with two NaN operands the unit returns slot B's): |b|
+                // comes from `DADD |b|, -0`, which is |b| exactly and leaves a NaN as it is,
+                // like the modifier.
+                let t = self.vreg(RegClass::R64);
+                let plain = Operand::Reg(crate::ori::RegUse { neg: false, ..b });
+                self.pre(DADD, Mods::new(), t, vec![plain, Operand::Imm(Imm::F64(1 << 63))]);
+                d.srcs[1] = Operand::Reg(crate::ori::RegUse { reg: t, abs: false, neg: b.neg, not: false });
+            } else if !a_abs {
                 d.srcs.swap(0, 1);
-            } else if matches!(d.opcode, FFMA | FMUL) {
+            } else {
                 let t = self.vreg(RegClass::R32);
                 let plain = Operand::Reg(crate::ori::RegUse { abs: false, neg: false, ..b });
                 self.pre(
@@ -299,7 +307,8 @@ impl Legalizer<'_> {
             FFMA | DFMA => {
                 let wide = d.opcode == DFMA;
                 self.f64_imms(&mut d, &[0, 1, 2], wide);
-                if !is_reg(&d.srcs[0]) && is_reg(&d.srcs[1]) {
+                // f64 keeps its slots (slot B's NaN wins over A's): A is made a register instead.
+                if !wide && !is_reg(&d.srcs[0]) && is_reg(&d.srcs[1]) {
                     d.srcs.swap(0, 1);
                 }
                 self.force_reg(&mut d, 0, wide);
@@ -308,7 +317,7 @@ impl Legalizer<'_> {
             FADD | FMUL | DADD | DMUL => {
                 let wide = matches!(d.opcode, DADD | DMUL);
                 self.f64_imms(&mut d, &[0, 1], wide);
-                if !is_reg(&d.srcs[0]) && is_reg(&d.srcs[1]) {
+                if !wide && !is_reg(&d.srcs[0]) && is_reg(&d.srcs[1]) {
                     d.srcs.swap(0, 1);
                 }
                 self.force_reg(&mut d, 0, wide);

@@ -202,7 +202,8 @@ impl Sel<'_> {
         Ok(())
     }
 
-    /// `min/max.f64` (PTX semantics: a NaN operand yields the other, -0 < +0).
+    /// `min/max.f64` (PTX semantics: a NaN operand yields the other, -0 < +0; two NaNs give `a`,
+    /// quieted, as the GPU does).
     pub(crate) fn sel_minmax_f64(&mut self, d: &InstData, dst: Reg) -> R<()> {
         let is_min = d.opcode == Opcode::Min;
         let a = self.wide_reg(&d.srcs[0])?;
@@ -240,9 +241,8 @@ impl Sel<'_> {
         let (al, ah) = self.halves(&a)?;
         let (bl, bh) = self.halves(&b)?;
         let (lo, hi) = (self.t32(), self.t32());
-        self.sel32(lo.into(), al, bl, r(p2))?;
-        self.sel32(hi.into(), ah, bh, r(p2))?;
-        // Both NaN: the canonical NaN.
+        self.sel32(lo.into(), al.clone(), bl, r(p2))?;
+        self.sel32(hi.into(), ah.clone(), bh, r(p2))?;
         let both = self.tp();
         let l3 = lut3(|an, bn, _| an && bn);
         self.emit(
@@ -251,11 +251,12 @@ impl Sel<'_> {
             vec![both.into(), pt_reg()],
             vec![r(anan), r(bnan), pt(), imm(l3), imm(0)],
         );
-        let (lo2, hi2) = (self.t32(), self.t32());
-        let nl = self.reg_src(&imm(-1))?;
-        let nh = self.reg_src(&imm(0x7fff_ffff))?;
-        self.emit(Opcode::SEL, Mods::new(), vec![lo2.into()], vec![nl, r(lo), r(both)]);
-        self.emit(Opcode::SEL, Mods::new(), vec![hi2.into()], vec![nh, r(hi), r(both)]);
+        // Both NaN: `a`, quieted (as ptxas's DSETP.MIN/MAX sequence on an H200: the golden of
+        // f64_minmax_cmp; `ori::float::min`).
+        let (lo2, hi2, aq) = (self.t32(), self.t32(), self.t32());
+        self.emit(Opcode::LOP3, Mods::new(), vec![aq.into()], vec![ah, imm(0x0008_0000), rz(), imm(0xfc)]);
+        self.emit(Opcode::SEL, Mods::new(), vec![lo2.into()], vec![al, r(lo), r(both)]);
+        self.emit(Opcode::SEL, Mods::new(), vec![hi2.into()], vec![r(aq), r(hi), r(both)]);
         self.pack_into(dst, r(lo2), r(hi2));
         let _ = RegClass::R64;
         Ok(())
