@@ -432,13 +432,9 @@ fn edge_f64() -> impl Strategy<Value = u64> {
 }
 
 const CANON32: u32 = 0x7FFF_FFFF;
-const CANON64: u64 = 0x7FFF_FFFF_FFFF_FFFF;
 
 fn canon32(x: f32) -> u32 {
     if x.is_nan() { CANON32 } else { x.to_bits() }
-}
-fn canon64(x: f64) -> u64 {
-    if x.is_nan() { CANON64 } else { x.to_bits() }
 }
 /// An f64 result on the GPU (H200 goldens, `ori::float::nan_operand`): the first NaN among
 /// `ops` (in the unit's priority order), quieted with sign and payload kept; else an invalid
