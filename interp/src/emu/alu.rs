@@ -1210,3 +1210,12 @@ mod tests {
         assert_eq!(checked, 60_000);
     }
 }
+
+/// `VIADDMNMX`: the 32-bit sum `a + b` (wrapping), then its minimum (`min`) or maximum with `c`,
+/// compared signed or unsigned. ptxas uses it to clamp exponent differences in its f64
+/// division/sqrt subroutines (`VIADDMNMX R14, R15, -R14, 0xb9600000, !PT`: max).
+pub fn viaddmnmx(a: u32, b: u32, c: u32, signed: bool, min: bool) -> u32 {
+    let s = a.wrapping_add(b);
+    let lt = if signed { (s as i32) < (c as i32) } else { s < c };
+    if lt == min { s } else { c }
+}

@@ -982,6 +982,16 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             });
             lift(w.write32(&a[0], &d, g))?;
         }
+        Kind::Viaddmnmx { signed } => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            imod(&a[1], &mut va);
+            imod(&a[2], &mut vb);
+            let p = w.pred(&pr[0]);
+            let d = map1(g, |lane| alu::viaddmnmx(va[lane], vb[lane], vc[lane], *signed, p >> lane & 1 == 1));
+            lift(w.write32(&a[0], &d, g))?;
+        }
         Kind::Sgxt { unsigned } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;

@@ -264,6 +264,11 @@ pub enum Kind {
         /// Signed.
         signed: bool,
     },
+    /// `VIADDMNMX d, a, b, c, p`: `min(a + b, c)` (`p` true) or `max` (`p` false).
+    Viaddmnmx {
+        /// Signed (`.U32` absent).
+        signed: bool,
+    },
     /// `SGXT`.
     Sgxt {
         /// `.U32` (zero-extend).
@@ -852,6 +857,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
             Kind::Imnmx { signed: !has("U32") }
+        }
+        "VIADDMNMX" => {
+            need(4, 1, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Viaddmnmx { signed: !has("U32") }
         }
         "SGXT" => {
             need(3, 0, &vals, &preds)?;
