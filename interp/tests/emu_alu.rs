@@ -399,28 +399,26 @@ fn fchk_sends_zero_dividends_to_the_slow_path() {
     }
 }
 
-/// `VIADDMNMX` against std's min/max on the wrapped sum, random full-width operands.
-#[test]
-fn viaddmnmx_is_a_wrapping_sum_then_min_or_max() {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x as u32
-    };
-    for _ in 0..100_000 {
-        let (a, b, c) = (next(), next(), next());
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100_000))]
+
+    /// `VIADDMNMX` against std's min/max on the wrapped sum, random full-width operands.
+    #[test]
+    fn viaddmnmx_is_a_wrapping_sum_then_min_or_max(a in any::<u32>(), b in any::<u32>(), c in any::<u32>()) {
         let s = a.wrapping_add(b);
         for min in [true, false] {
             let want_s = if min { (s as i32).min(c as i32) } else { (s as i32).max(c as i32) } as u32;
             let want_u = if min { s.min(c) } else { s.max(c) };
-            assert_eq!(interp::emu::alu::viaddmnmx(a, b, c, true, min), want_s, "{a:#x} {b:#x} {c:#x} {min}");
-            assert_eq!(interp::emu::alu::viaddmnmx(a, b, c, false, min), want_u, "{a:#x} {b:#x} {c:#x} {min}");
+            prop_assert_eq!(alu::viaddmnmx(a, b, c, true, min), want_s, "{:#x} {:#x} {:#x} {}", a, b, c, min);
+            prop_assert_eq!(alu::viaddmnmx(a, b, c, false, min), want_u, "{:#x} {:#x} {:#x} {}", a, b, c, min);
         }
     }
-    // ptxas's exponent clamp, `VIADDMNMX R, Ra, -Rb, 0xb9600000, !PT`: max(0x3ff00000 -
-    // 0x7fe00000, 0xb9600000) compared signed; -Rb is 0x80200000.
+}
+
+/// ptxas's exponent clamp, `VIADDMNMX R, Ra, -Rb, 0xb9600000, !PT`: max(0x3ff00000 -
+/// 0x7fe00000, 0xb9600000) compared signed; -Rb is 0x80200000.
+#[test]
+fn viaddmnmx_exponent_clamp() {
     assert_eq!(alu::viaddmnmx(0x3ff0_0000, 0x8020_0000, 0xb960_0000, true, false), 0xc010_0000);
     assert_eq!(alu::viaddmnmx(0x0010_0000, 0x8020_0000, 0xb960_0000, true, false), 0xb960_0000);
 }

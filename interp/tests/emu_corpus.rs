@@ -82,6 +82,33 @@ fn nvidia_sm90_corpus_runs_hazard_free() {
     assert!(failed.is_empty(), "decodable kernels that failed:\n{}", failed.join("\n"));
 }
 
+/// The straight-line kernels the mutation checks alter.
+const MUTATED: [&str; 4] = ["int_arith", "f32_arith", "i64_arith", "bits_lop3"];
+
+/// A mutation check's subject: NVIDIA's sm_90 cubin of corpus kernel `k` (which must run
+/// hazard-free), its launch spec, nvdisasm's modifier suffixes and the decoded program.
+struct Subject {
+    spec: LaunchSpec,
+    kernel: Kernel,
+    sfx: BTreeMap<u32, String>,
+    program: interp::emu::Program,
+}
+
+fn subject(t: &oracle::Tools, k: &str) -> Subject {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
+    let ptx = root.join(k).join(format!("{k}.sm_90.ptx"));
+    let spec = LaunchSpec::from_path(&root.join(k).join(format!("{k}.run.toml"))).unwrap();
+    let bytes = nvidia_cubin(t, &ptx);
+    let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
+    let sfx = nvdisasm_suffixes(t, &bytes, &spec.kernel);
+    let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+    kernel.run_with_suffixes(&spec, &cfg, &sfx).unwrap();
+    let mut banks = interp::emu::Banks::new();
+    banks.insert(0, vec![0; 0x400]);
+    let program = interp::emu::Program::with_suffixes(kernel.tables, &kernel.words, kernel.entry, &banks, &sfx);
+    Subject { spec, kernel, sfx, program }
+}
+
 /// Mutation check of the hazard model: in NVIDIA's code for a few kernels, clear the wait-mask
 /// bit of an instruction that consumes a scoreboarded result (a register written by an earlier
 /// instruction of the straight-line code with that write scoreboard): the first such consumer,
@@ -90,19 +117,10 @@ fn nvidia_sm90_corpus_runs_hazard_free() {
 #[test]
 fn cleared_wait_bit_reports_a_hazard() {
     let Some(t) = oracle::tools_or_skip("cleared_wait_bit_reports_a_hazard") else { return };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
     let mut checked = 0;
-    for k in ["int_arith", "f32_arith", "i64_arith", "bits_lop3"] {
-        let ptx = root.join(k).join(format!("{k}.sm_90.ptx"));
-        let spec = LaunchSpec::from_path(&root.join(k).join(format!("{k}.run.toml"))).unwrap();
-        let bytes = nvidia_cubin(t, &ptx);
-        let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
-        let sfx = nvdisasm_suffixes(t, &bytes, &spec.kernel);
+    for k in MUTATED {
+        let Subject { spec, kernel, sfx, program } = subject(t, k);
         let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
-        kernel.run_with_suffixes(&spec, &cfg, &sfx).unwrap();
-        let mut banks = interp::emu::Banks::new();
-        banks.insert(0, vec![0; 0x400]);
-        let program = interp::emu::Program::with_suffixes(kernel.tables, &kernel.words, kernel.entry, &banks, &sfx);
         // Straight-line code up to the first BRA: every instruction that waits on the write
         // scoreboard of the earlier variable-latency producer of a register it reads. Check the
         // first one, and the first whose producer is a load.
@@ -160,21 +178,12 @@ fn cleared_wait_bit_reports_a_hazard() {
 fn shortened_pipe_spacing_reports_a_hazard() {
     use ptxas_rs::sched::class::{Pipe, pipe};
     let Some(t) = oracle::tools_or_skip("shortened_pipe_spacing_reports_a_hazard") else { return };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
     let mut checked = BTreeMap::new();
-    for k in ["int_arith", "f32_arith", "i64_arith", "bits_lop3"] {
-        let ptx = root.join(k).join(format!("{k}.sm_90.ptx"));
-        let spec = LaunchSpec::from_path(&root.join(k).join(format!("{k}.run.toml"))).unwrap();
-        let bytes = nvidia_cubin(t, &ptx);
-        let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
-        let sfx = nvdisasm_suffixes(t, &bytes, &spec.kernel);
+    for k in MUTATED {
+        let Subject { spec, kernel, sfx, program } = subject(t, k);
         let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
         let plain = EmuConfig::default();
         let want = kernel.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs;
-        kernel.run_with_suffixes(&spec, &cfg, &sfx).unwrap();
-        let mut banks = interp::emu::Banks::new();
-        banks.insert(0, vec![0; 0x400]);
-        let program = interp::emu::Program::with_suffixes(kernel.tables, &kernel.words, kernel.entry, &banks, &sfx);
         let insts = &program.insts;
         for want_pipe in [Pipe::Alu, Pipe::Fma] {
             let pair = insts

@@ -291,12 +291,8 @@ impl Sel<'_> {
     /// subnormal reciprocals of huge operands.
     fn rcp_approx_scaled(&mut self, dst: Reg, a: Operand, m: Mods) -> R<()> {
         use Opcode::*;
-        let (normal, huge) = (self.tp(), self.tp());
-        let geu = Mods { cmp: Some(Cmp::Geu), bop: Some(BoolOp::And), ..Mods::new() };
-        self.emit(FSETP, geu, vec![normal.into(), pt_reg()], vec![fabs(&a), f32imm(0x0080_0000), pt()]);
-        self.fsetp(huge.into(), Cmp::Gt, fabs(&a), f32imm(0x7e80_0000), None); // 2^126
-        let s1 = self.fsel(f32imm(0x3f80_0000), f32imm(0x4b80_0000), normal.into()); // 1 : 2^24
-        let s = self.fsel(f32imm(0x3e80_0000), r(s1), huge.into()); // 1/4
+        // 2^-126 → 2^24, 2^126 → 1/4.
+        let (_, _, s) = self.range_scale(&a, (0x0080_0000, 0x4b80_0000), (0x7e80_0000, 0x3e80_0000));
         let (xs, y) = (self.t32(), self.t32());
         self.emit(FMUL, Mods::new(), vec![xs.into()], vec![a, r(s)]);
         self.emit(MUFU, m, vec![y.into()], vec![r(xs)]);
@@ -375,15 +371,23 @@ impl Sel<'_> {
         d.into()
     }
 
+    /// The predicates `tiny` (|x| < `lo`) and `huge` (|x| > `hi`; both false for a NaN) and the
+    /// f32 scale `s`: `s_lo` when tiny, `s_hi` when huge, else 1 (bounds and scales are f32 bits).
+    fn range_scale(&mut self, x: &Operand, (lo, s_lo): (u32, u32), (hi, s_hi): (u32, u32)) -> (Reg, Reg, Reg) {
+        let (tiny, huge) = (self.tp(), self.tp());
+        self.fsetp(tiny.into(), Cmp::Lt, fabs(x), f32imm(lo), None);
+        self.fsetp(huge.into(), Cmp::Gt, fabs(x), f32imm(hi), None);
+        let s1 = self.fsel(f32imm(s_hi), f32imm(0x3f80_0000), huge.into());
+        let s = self.fsel(f32imm(s_lo), r(s1), tiny.into());
+        (tiny.into(), huge.into(), s)
+    }
+
     /// A power-of-two scale `s` (2^64 for |x| < 2^-100, 2^-64 for |x| > 2^100, else 1) that
     /// keeps a MUFU seed of `x * s` normal; returns (`x * s`, the f64 factor that undoes it
     /// on the seed: `s` for a reciprocal, `sqrt(s)` for a reciprocal square root).
     fn seed_scale(&mut self, x: &Operand, sqrt: bool) -> (Reg, Reg) {
-        let (tiny, huge) = (self.tp(), self.tp());
-        self.fsetp(tiny.into(), Cmp::Lt, fabs(x), f32imm(0x0d80_0000), None); // 2^-100
-        self.fsetp(huge.into(), Cmp::Gt, fabs(x), f32imm(0x7180_0000), None); // 2^100
-        let s1 = self.fsel(f32imm(0x1f80_0000), f32imm(0x3f80_0000), huge.into()); // 2^-64 : 1
-        let s = self.fsel(f32imm(0x5f80_0000), r(s1), tiny.into()); // 2^64
+        // 2^-100 → 2^64, 2^100 → 2^-64.
+        let (tiny, huge, s) = self.range_scale(x, (0x0d80_0000, 0x5f80_0000), (0x7180_0000, 0x1f80_0000));
         let xs = self.t32();
         self.emit(Opcode::FMUL, Mods::new(), vec![xs.into()], vec![x.clone(), r(s)]);
         let back = if sqrt {
