@@ -117,3 +117,38 @@ fn our_cubins_match_the_interpreter() {
     assert!(bad.is_empty(), "compiled but wrong:\n{}", bad.join("\n"));
     assert!(passed.len() >= MIN_PASSED, "only {} kernel-levels pass (expected at least {MIN_PASSED})", passed.len());
 }
+
+/// Selection puts `WARPSYNC.ALL` before a full-warp `SHFL` (we emit no `BSSY`/`BSYNC` to
+/// reconverge the warp after divergent code). The check that can fail: in our -O3 cubin of
+/// algo_spmv_csr (a warp-per-row loop with per-lane trip counts, then a `SHFL.DOWN` reduction),
+/// turning that `WARPSYNC.ALL` into a `NOP` must make the emulator report the divergent `SHFL`
+/// (on the H100 such a cubin computed other sums: `interp/gpu/README.md`, run 4), while the
+/// cubin as compiled runs hazard-free.
+#[test]
+fn shfl_after_divergence_needs_its_warpsync() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda/algo_spmv_csr");
+    let text = std::fs::read_to_string(root.join("algo_spmv_csr.sm_90.ptx")).unwrap();
+    let spec = LaunchSpec::from_path(&root.join("algo_spmv_csr.run.toml")).unwrap();
+    let ast = ptxas_rs::ptx::parse(&text, "in.ptx").unwrap();
+    let opts = backend::Options { opt_level: 3, ..backend::Options::default() };
+    let cubin = backend::compile(&ast, &opts).unwrap().cubin;
+    let kernel = Kernel::load(&cubin, &spec.kernel).unwrap();
+    let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+    kernel.run(&spec, &cfg).unwrap();
+    let mut banks = interp::emu::Banks::new();
+    banks.insert(0, vec![0; 0x400]);
+    let program = kernel.program(&banks);
+    let insts = &program.insts;
+    let shfl = insts.iter().position(|i| i.base == "SHFL").expect("a SHFL");
+    assert_eq!(insts[shfl - 1].base, "WARPSYNC", "the first SHFL's predecessor");
+    // `NOP` (opcode 0x918, guard PT), as in ptxas's padding.
+    let nop = 0x7918u128;
+    assert_eq!(kernel.tables.decode(nop).unwrap().form.base, "NOP");
+    let keep = (1u128 << 105) - 1;
+    let mut mutated = kernel.clone();
+    let w = (insts[shfl - 1].offset / 16) as usize;
+    mutated.words[w] = nop & keep | mutated.words[w] & !keep;
+    let e = mutated.run(&spec, &cfg).expect_err("the divergent SHFL must be reported");
+    assert!(matches!(e.kind, interp::emu::EmuErrorKind::DivergentBarrier(_)), "{e}");
+    assert_eq!(e.offset, Some(insts[shfl].offset), "{e}");
+}

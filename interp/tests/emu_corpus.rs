@@ -215,3 +215,135 @@ fn shortened_pipe_spacing_reports_a_hazard() {
     assert!(checked.get("Alu").is_some_and(|n| *n >= 3), "{checked:?}");
     assert!(checked.get("Fma").is_some_and(|n| *n >= 2), "{checked:?}");
 }
+
+/// A latency rule of the hazard checker that the H100 showed (`interp/gpu/README.md`, run 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rule {
+    /// A guard predicate written by a fixed-latency instruction is read 13 cycles later at the
+    /// earliest.
+    Guard,
+    /// An FP64 instruction reads another pipe's register result 6 cycles later at the earliest.
+    Fp64,
+    /// Nothing but pipe arithmetic issues within 6 cycles of a `BAR`.
+    Barrier,
+}
+
+/// In `program`, the consumers `i` that `rule` protects and whose distance from their producer
+/// falls below the rule's minimum when the stall of instruction `i - 1` is lowered to 1 (without
+/// making `i - 1` and `i` collide in one pipe), in layout order: `(i, text the hazard must
+/// mention)`. Straight-line reasoning: blocks start after control transfers and at targets.
+fn rule_candidates(program: &interp::emu::Program, rule: Rule) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    use interp::emu::hazard::{Reg, variable_latency};
+    use interp::emu::program::Kind;
+    use ptxas_rs::sched::class::{pipe, settles_after_barrier};
+    let insts = &program.insts;
+    let fp64 = |k: &Kind| matches!(k, Kind::Fp64 { .. } | Kind::Dsetp { .. });
+    let control = |k: &Kind| {
+        matches!(k, Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break)
+    };
+    let mut t = 0u64;
+    // Register -> (issue cycle, index) of its fixed-latency writer in the current block.
+    let mut writer: BTreeMap<Reg, (u64, usize)> = BTreeMap::new();
+    // Branch and BSSY targets start blocks too (byte offsets).
+    let targets: std::collections::BTreeSet<u32> = insts
+        .iter()
+        .flat_map(|x| x.args.iter())
+        .filter_map(|a| match a.o {
+            interp::emu::program::Opnd::Target(k) => Some(k * 16),
+            _ => None,
+        })
+        .collect();
+    for (i, inst) in insts.iter().enumerate() {
+        if targets.contains(&inst.offset) {
+            writer.clear();
+        }
+        if i > 0 && !control(&insts[i - 1].kind) && !targets.contains(&inst.offset) {
+            let p = &insts[i - 1];
+            let saved = u64::from(p.control.stall.max(1)) - 1;
+            let same_pipe = pipe(p.base).is_some_and(|(a, _)| pipe(inst.base).is_some_and(|(b, _)| a == b));
+            let found = match rule {
+                Rule::Guard if inst.guard.idx != 7 && !control(&inst.kind) => {
+                    let g = Reg::P(inst.guard.idx);
+                    writer
+                        .get(&g)
+                        .filter(|(tw, _)| t - saved - tw < 13 && !inst.guard.uniform)
+                        .map(|_| format!("{g} read"))
+                }
+                Rule::Fp64 if fp64(&inst.kind) => inst
+                    .regs
+                    .0
+                    .iter()
+                    .filter(|r| matches!(r, Reg::R(_)))
+                    .find(|r| {
+                        writer.get(r).is_some_and(|(tw, j)| !fp64(&insts[*j].kind) && t - saved - tw < 6 && t - tw >= 6)
+                    })
+                    .map(|r| format!("{r} read")),
+                Rule::Barrier if matches!(p.kind, Kind::Bar) && settles_after_barrier(inst.base) && saved > 0 => {
+                    Some("after a BAR".to_string())
+                }
+                _ => None,
+            };
+            if let Some(m) = found.filter(|_| saved > 0 && !same_pipe) {
+                out.push((i, m));
+            }
+        }
+        if !variable_latency(inst) {
+            for r in &inst.regs.1 {
+                writer.insert(*r, (t, i));
+            }
+        } else {
+            for r in &inst.regs.1 {
+                writer.remove(r);
+            }
+        }
+        if control(&inst.kind) {
+            writer.clear();
+        }
+        t += u64::from(inst.control.stall.max(1));
+    }
+    out
+}
+
+/// Mutation checks of the guard, FP64-operand and barrier rules (found on the H100, where our
+/// cubins that broke them computed wrong results): in NVIDIA's hazard-free code, lower the stall
+/// of the instruction before a protected consumer to 1 so the consumer issues closer to its
+/// producer than the rule allows; the mutated copy must report a hazard at exactly that
+/// consumer, naming the register or the barrier, and give unchanged outputs without the checker.
+/// A candidate the launch never executes (its block is skipped) runs clean and the next one is
+/// tried; a hazard anywhere else fails the test.
+#[test]
+fn shortened_guard_fp64_and_barrier_distances_report_hazards() {
+    let Some(t) = oracle::tools_or_skip("shortened_guard_fp64_and_barrier_distances_report_hazards") else { return };
+    let cases: [(Rule, &[&str]); 3] = [
+        (Rule::Guard, &["algo_bitonic_sort", "algo_nbody"]),
+        (Rule::Fp64, &["f64_horner_scalar", "f64_div_sqrt"]),
+        (Rule::Barrier, &["algo_stencil_1d", "algo_block_scan"]),
+    ];
+    let mut checked: BTreeMap<Rule, usize> = BTreeMap::new();
+    for (rule, kernels) in cases {
+        for k in kernels {
+            let Subject { spec, kernel, sfx, program } = subject(t, k);
+            let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+            let plain = EmuConfig::default();
+            let want = kernel.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs;
+            for (i, mention) in rule_candidates(&program, rule) {
+                let (prev, off) = (program.insts[i - 1].offset as usize, program.insts[i].offset);
+                let mut mutated = kernel.clone();
+                mutated.words[prev / 16] = mutated.words[prev / 16] & !(0xfu128 << 105) | 1u128 << 105;
+                let Err(e) = mutated.run_with_suffixes(&spec, &cfg, &sfx) else { continue };
+                assert!(matches!(e.kind, interp::emu::EmuErrorKind::Hazard(_)), "{k} {rule:?}: {e}");
+                assert_eq!(e.offset, Some(off), "{k} {rule:?}: {e}");
+                assert!(e.to_string().contains(&mention), "{k} {rule:?}: expected `{mention}` in: {e}");
+                println!("{k}: {rule:?}: stall of {prev:#06x} lowered to 1: {e}");
+                assert_eq!(mutated.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs, want);
+                *checked.entry(rule).or_insert(0) += 1;
+                break;
+            }
+        }
+    }
+    println!("mutations checked per rule: {checked:?}");
+    for rule in [Rule::Guard, Rule::Fp64, Rule::Barrier] {
+        assert!(checked.get(&rule).is_some_and(|n| *n >= 1), "no {rule:?} mutation found: {checked:?}");
+    }
+}

@@ -12,7 +12,8 @@
 //! 2. raise the previous instruction's stall until every source is ready, no destination's
 //!    older fixed-latency write can land after this one, the instruction's pipe is free again
 //!    ([`super::class::pipe`]: two ALU instructions, or an IMAD and the next FMA-pipe
-//!    instruction, issue at least 2 cycles apart), and (hardware margin) a scoreboard set by
+//!    instruction, issue at least 2 cycles apart), a `BAR` has settled before anything but pipe
+//!    arithmetic follows it ([`super::class::BARRIER_SETTLE`]), and (hardware margin) a scoreboard set by
 //!    the previous instruction and waited on here has 2 cycles to register;
 //! 3. a variable-latency result gets a write scoreboard, and a late-reading instruction with
 //!    register sources a read scoreboard (a free one if any, else the least recently assigned:
@@ -22,14 +23,18 @@
 //!
 //! Latencies (cycles, sm_90, at or above the minima ptxas relies on, §2.3): 5 for ALU results
 //! (ptxas: 4, MOV 5), 7 for HFMA2, 8 for FP64 (DADD/DMUL/DFMA/DSETP; ptxas 6–8), 13 for a
-//! predicate read by a branch, exit or other control instruction. Minimum stalls: 1; 5 on
+//! predicate read as any instruction's guard or by a branch, exit or other control instruction,
+//! and one more cycle for a general register read by an FP64 instruction when another pipe
+//! wrote it. The last two were measured on the H100 (our guarded instructions 5 cycles after
+//! their `ISETP` saw the old predicate; a `DMUL` 5 cycles after the `MOV` of its operand read the
+//! old value) and agree with ptxas's code (`interp::emu::hazard` has the figures). Minimum stalls: 1; 5 on
 //! control transfers (as ptxas). Yield is off in the body and on in the padding tail; reuse
 //! flags are cleared.
 //!
 //! Invariant: see [`super`] — no hazard of the §2.5 model on any path, given that blocks start
 //! with every scoreboard waited on and every fixed latency elapsed.
 
-use super::class::{Class, PIPES, class, is_control, never_executes, pipe};
+use super::class::{BARRIER_SETTLE, Class, PIPES, class, is_control, never_executes, pipe, settles_after_barrier};
 use super::deps::{LOCS, Loc, effects};
 use crate::sass::{Control, Instruction, Value};
 
@@ -38,20 +43,38 @@ const NONE: u8 = 0xff;
 /// Fixed latency of `inst`'s results for non-branch consumers.
 fn fixed_latency(inst: &Instruction) -> u64 {
     match inst.form.base {
-        "DADD" | "DMUL" | "DFMA" | "DSETP" => 8,
+        b if is_fp64(b) => 8,
         "HFMA2" => 7,
         _ => 5,
     }
 }
 
-/// Latency of a predicate result for a control-transfer consumer.
-const PRED_TO_BRANCH: u64 = 13;
+fn is_fp64(base: &str) -> bool {
+    matches!(base, "DADD" | "DMUL" | "DFMA" | "DSETP")
+}
+
+/// Latency of a predicate result read as a guard or by a control transfer.
+const PRED_TO_GUARD: u64 = 13;
+
+/// Extra cycles before an FP64 instruction may read a general register written by a
+/// fixed-latency instruction of another pipe.
+const FP64_EARLY_READ: u64 = 1;
+
+/// The guard predicate of `inst`, if it has one other than PT.
+fn guard_loc(inst: &Instruction) -> Option<Loc> {
+    match inst.guard.value {
+        Value::P(p) if p != 7 => Some(Loc::P(p)),
+        Value::Up(p) if p != 7 => Some(Loc::Up(p)),
+        _ => None,
+    }
+}
 
 struct State {
     /// Issue cycle of the instruction being placed.
     t: u64,
     ready: Vec<u64>,
     ready_branch: Vec<u64>,
+    ready_fp64: Vec<u64>,
     wsb: Vec<u8>,
     rsb: Vec<u8>,
     /// Per scoreboard: whether any event may be pending.
@@ -60,6 +83,8 @@ struct State {
     last_set: [usize; 6],
     /// Per pipe ([`pipe`]): the first cycle it accepts another instruction.
     pipe_free: [u64; PIPES],
+    /// The first cycle an instruction other than pipe arithmetic may issue after a `BAR`.
+    bar_settle: u64,
 }
 
 impl State {
@@ -68,11 +93,13 @@ impl State {
             t: 0,
             ready: vec![0; LOCS],
             ready_branch: vec![0; LOCS],
+            ready_fp64: vec![0; LOCS],
             wsb: vec![NONE; LOCS],
             rsb: vec![NONE; LOCS],
             busy: [false; 6],
             last_set: [0; 6],
             pipe_free: [0; PIPES],
+            bar_settle: 0,
         }
     }
 
@@ -162,8 +189,22 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             if let Some((p, _)) = uses_pipe {
                 need = need.max(st.pipe_free[p as usize]);
             }
-            for r in &e.reads {
-                let ready = if control_op && r.is_pred() { st.ready_branch[r.index()] } else { st.ready[r.index()] };
+            if settles_after_barrier(base) && !never_executes(&insts[i]) {
+                need = need.max(st.bar_settle);
+            }
+            let guard = guard_loc(&insts[i]);
+            let fp64 = is_fp64(base);
+            for (j, r) in e.reads.iter().enumerate() {
+                // `effects` lists the guard first.
+                let is_guard = j == 0 && guard == Some(*r);
+                let mut ready = if is_guard || (control_op && r.is_pred()) {
+                    st.ready_branch[r.index()]
+                } else {
+                    st.ready[r.index()]
+                };
+                if fp64 && matches!(r, Loc::R(_)) {
+                    ready = ready.max(st.ready_fp64[r.index()]);
+                }
                 need = need.max(ready);
             }
             let lat = match class(&insts[i]) {
@@ -192,6 +233,9 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         if let Some((p, hold)) = uses_pipe {
             st.pipe_free[p as usize] = st.t + hold;
         }
+        if base == "BAR" {
+            st.bar_settle = st.t + BARRIER_SETTLE;
+        }
         // 3. Scoreboards and results.
         let cls = class(&insts[i]);
         let reg_reads: Vec<Loc> = e.reads.iter().copied().filter(|r| !r.is_pred()).collect();
@@ -207,7 +251,8 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             let lat = fixed_latency(&insts[i]);
             for r in &e.writes {
                 st.ready[r.index()] = st.t + lat;
-                st.ready_branch[r.index()] = st.t + if r.is_pred() { PRED_TO_BRANCH } else { lat };
+                st.ready_branch[r.index()] = st.t + if r.is_pred() { PRED_TO_GUARD } else { lat };
+                st.ready_fp64[r.index()] = st.t + lat + if is_fp64(base) { 0 } else { FP64_EARLY_READ };
             }
         }
         if cls != Class::Fixed && !reg_reads.is_empty() {
@@ -228,7 +273,9 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
                 .ready
                 .iter()
                 .chain(st.ready_branch.iter())
+                .chain(st.ready_fp64.iter())
                 .chain(st.pipe_free.iter())
+                .chain(std::iter::once(&st.bar_settle))
                 .map(|&r| r.saturating_sub(t))
                 .max()
                 .unwrap_or(0);

@@ -1356,6 +1356,9 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::Shfl(mode) => {
+            if !one_strand(w, g) {
+                return Err((None, EmuErrorKind::DivergentBarrier(divergent_collective("SHFL"))));
+            }
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let vc = lift(w.reg32(&a[3]))?;
@@ -1407,6 +1410,9 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::Vote(m) => {
+            if !one_strand(w, g) {
+                return Err((None, EmuErrorKind::DivergentBarrier(divergent_collective("VOTE"))));
+            }
             let pin = w.pred(&pr[1]) & g;
             let r = match m {
                 0 => pin == g,
@@ -1419,6 +1425,9 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::Match { all } => {
+            if !one_strand(w, g) {
+                return Err((None, EmuErrorKind::DivergentBarrier(divergent_collective("MATCH"))));
+            }
             let v = lift(w.reg64(&a[1]))?;
             let v = if a[1].n == 2 { v } else { map64(u32::MAX, |lane| v[lane] & 0xffff_ffff) };
             let d = map1(g, |lane| pmask(g, |k| v[k] == v[lane]));
@@ -1434,6 +1443,9 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::Redux { op, signed } => {
+            if !one_strand(w, g) {
+                return Err((None, EmuErrorKind::DivergentBarrier(divergent_collective("REDUX"))));
+            }
             let v = lift(w.reg32(&a[1]))?;
             let mut acc: Option<u32> = None;
             for lane in lanes(g) {
@@ -1575,7 +1587,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                     let m = format!("BAR.SYNC by lanes {g:#010x} of the warp's live lanes {live:#010x}");
                     return Err((None, EmuErrorKind::DivergentBarrier(m)));
                 }
-                if lanes(g).any(|l| w.strand[l] != w.strand[g.trailing_zeros() as usize]) {
+                if !one_strand(w, g) {
                     let m = "BAR.SYNC after the warp diverged and its groups met again without a BSYNC or \
                              WARPSYNC (the GPU keeps them apart)";
                     return Err((None, EmuErrorKind::DivergentBarrier(m.into())));
@@ -1587,6 +1599,23 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
     }
     w.pc = next;
     Ok(())
+}
+
+/// Whether the lanes `g` all belong to one strand (see [`Warp::strand`]): they reconverged
+/// where the code says so, not only by reaching the same pc.
+fn one_strand(w: &Warp, g: u32) -> bool {
+    g == 0 || lanes(g).all(|l| w.strand[l] == w.strand[g.trailing_zeros() as usize])
+}
+
+/// The error of a warp-collective instruction run by lanes that have not reconverged: on the GPU
+/// the groups run it separately, and each reads the other's lanes as inactive (our -O3 cubin of
+/// algo_spmv_csr, a `SHFL.DOWN` reduction after a divergent loop with no `WARPSYNC`, gave other
+/// sums on the H100 than in an emulator that merged the groups at the same pc).
+fn divergent_collective(what: &str) -> String {
+    format!(
+        "{what} after the warp diverged and its groups met again without a BSYNC or WARPSYNC (the GPU keeps \
+         them apart, so each group sees the other's lanes as inactive)"
+    )
 }
 
 /// Parks the guarded lanes `g` of the running group at the current instruction in `state`

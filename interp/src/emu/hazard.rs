@@ -16,6 +16,10 @@
 //! a later variable-latency instruction of the same in-order unit; (4) `t += max(stall, 1)`.
 //! IMAD.WIDE reads the high word of its 64-bit addend 2 cycles after issue.
 //!
+//! Barrier settling (`ptxas_rs::sched::class::BARRIER_SETTLE`): after a `BAR`, an instruction
+//! that is not fixed-latency pipe arithmetic (a memory access, a control transfer, ...) issued
+//! less than 6 cycles later is a hazard.
+//!
 //! Pipe throughput (`ptxas_rs::sched::class::pipe`, the scheduler's table, which this checker
 //! validates on NVIDIA's code): a fixed-latency instruction occupies its execution pipe for a
 //! number of cycles, and the next instruction for that pipe must not issue earlier (a
@@ -28,12 +32,17 @@
 //!
 //! Latencies (sm_90, chosen at or below the minima observed in ptxas output, §2.3, so NVIDIA's
 //! code never reports a false hazard): 4 for ALU results, 6 for FP64 (fixed latency on sm_90),
-//! 13 for a predicate consumed by a branch/EXIT/BSYNC guard.
+//! 13 for a predicate consumed as any instruction's guard or by a branch/EXIT/BSYNC (ptxas never
+//! guards an instruction less than 13 cycles after a fixed-latency instruction set the predicate:
+//! 0 of the 2,360 guarded instructions, branches included, whose guard comes from a fixed-latency
+//! instruction of the same block, over the 128 corpus kernels at -O3; on the H100 our guarded
+//! `IADD3`/`MOV`/`STG` 5 cycles after their `ISETP` saw the predicate's old value), and 6 for
+//! general registers an FP64 instruction reads from another pipe ([`FP64_EARLY_READ`]).
 //!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
 use super::program::{Inst, Kind, Opnd};
-use ptxas_rs::sched::class::{PIPES, pipe};
+use ptxas_rs::sched::class::{BARRIER_SETTLE, PIPES, pipe, settles_after_barrier};
 
 /// Where a register lives.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -80,6 +89,8 @@ pub struct HazardState {
     t: u64,
     ready: Vec<u64>,
     ready_branch: Vec<u64>,
+    /// Per register: the cycle an FP64 instruction may read it ([`FP64_EARLY_READ`]).
+    ready_fp64: Vec<u64>,
     wsb: Vec<u8>,
     rsb: Vec<u8>,
     /// Per register: the in-order unit of the instruction whose pending read `rsb` records.
@@ -93,6 +104,8 @@ pub struct HazardState {
     seq: u64,
     /// Per [`Pipe`]: the first cycle it accepts another instruction.
     pipe_free: [u64; PIPES],
+    /// The first cycle after the last `BAR` that anything but pipe arithmetic may issue.
+    bar_settle: u64,
 }
 
 impl Default for HazardState {
@@ -101,6 +114,7 @@ impl Default for HazardState {
             t: 0,
             ready: vec![0; SLOTS],
             ready_branch: vec![0; SLOTS],
+            ready_fp64: vec![0; SLOTS],
             wsb: vec![NONE; SLOTS],
             rsb: vec![NONE; SLOTS],
             rsb_unit: vec![0xff; SLOTS],
@@ -108,6 +122,7 @@ impl Default for HazardState {
             untracked: Vec::new(),
             seq: 0,
             pipe_free: [0; PIPES],
+            bar_settle: 0,
         }
     }
 }
@@ -153,6 +168,16 @@ fn late_read(inst: &Inst) -> bool {
 fn is_branch(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break)
 }
+
+/// Extra cycles (over the 4-cycle ALU latency) an FP64 instruction (DADD/DMUL/DFMA/DSETP) needs
+/// before it reads a general register written by a fixed-latency instruction of another pipe (FP64 results forward to FP64
+/// consumers at the FP64 latency: DFMA→DMUL at 6 cycles across a BSYNC in math_libdevice_f64). Measured: over the 128 corpus kernels (ptxas 13.0.88 -O3 sm_90) no
+/// ALU→FP64 register dependency is closer than 6 cycles (62 pairs under 8 cycles; MOV→DMUL 7),
+/// against 4 for every other consumer; and on the H100 our cubins of cvt_f64_f32 and
+/// math_div_sqrt_f32 with `MOV R3, R0` 5 cycles before `DMUL R2, R6, R2` multiplied by the old
+/// R3 (`interp/gpu/README.md`, run 4). Uniform registers (latency 2) are not affected (ULDC→DADD
+/// at 2 cycles in f64_horner_scalar).
+pub const FP64_EARLY_READ: u64 = 2;
 
 fn latency(inst: &Inst) -> u64 {
     let uniform_dst =
@@ -258,13 +283,31 @@ impl HazardState {
             }
             self.pipe_free[p as usize] = self.t + hold;
         }
+        if !never && self.t < self.bar_settle && settles_after_barrier(inst.base) {
+            return Err(format!(
+                "issued {} cycle(s) after a BAR, which needs {BARRIER_SETTLE} before anything but pipe arithmetic \
+                 (barrier not yet in effect: missing stall)",
+                self.t + BARRIER_SETTLE - self.bar_settle
+            ));
+        }
+        if matches!(inst.kind, Kind::Bar) {
+            self.bar_settle = self.t + BARRIER_SETTLE;
+        }
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         let branch = is_branch(inst);
         let late_hi = wide_addend_hi(inst);
-        for r in rd {
+        let guard = (inst.guard.idx != 7)
+            .then_some(if inst.guard.uniform { Reg::Up(inst.guard.idx) } else { Reg::P(inst.guard.idx) });
+        let fp64 = matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. });
+        for (j, r) in rd.iter().enumerate() {
             let s = slot(*r);
-            let is_guard_pred = matches!(r, Reg::P(_) | Reg::Up(_));
-            let ready = if branch && is_guard_pred { self.ready_branch[s] } else { self.ready[s] };
+            let is_pred = matches!(r, Reg::P(_) | Reg::Up(_));
+            // `regs` lists the guard first. A guard, like a branch's predicate, needs the long
+            // predicate latency.
+            let is_guard = j == 0 && guard == Some(*r);
+            let ready = if is_guard || (branch && is_pred) { self.ready_branch[s] } else { self.ready[s] };
+            // FP64 instructions read the results of other pipes a cycle early.
+            let ready = if fp64 && matches!(r, Reg::R(_)) { ready.max(self.ready_fp64[s]) } else { ready };
             // IMAD.WIDE reads the high word of its 64-bit addend two cycles after issue.
             let t = if Some(*r) == late_hi { self.t + 2 } else { self.t };
             if ready > t {
@@ -329,6 +372,7 @@ impl HazardState {
                 let lat = if wide_lo && i == 0 { 2 } else { lat };
                 self.ready[s] = self.t + lat;
                 self.ready_branch[s] = self.t + if matches!(r, Reg::P(_) | Reg::Up(_)) { 13 } else { lat };
+                self.ready_fp64[s] = self.t + lat + if fp64 { 0 } else { FP64_EARLY_READ };
             }
             if let Some(k) = c.write_sb.filter(|k| *k < 6) {
                 // A fixed-latency op may still set a scoreboard (e.g. BAR, BSSY); count it.
@@ -372,6 +416,7 @@ impl HazardState {
             let rem = |st: &HazardState, v: &[u64]| v[s].saturating_sub(st.t);
             self.ready[s] = t + rem(self, &self.ready).max(rem(other, &other.ready));
             self.ready_branch[s] = t + rem(self, &self.ready_branch).max(rem(other, &other.ready_branch));
+            self.ready_fp64[s] = t + rem(self, &self.ready_fp64).max(rem(other, &other.ready_fp64));
             if self.wsb[s] == NONE {
                 self.wsb[s] = other.wsb[s];
             }
@@ -384,6 +429,7 @@ impl HazardState {
             let rem = |st: &HazardState| st.pipe_free[p].saturating_sub(st.t);
             self.pipe_free[p] = t + rem(self).max(rem(other));
         }
+        self.bar_settle = t + self.bar_settle.saturating_sub(self.t).max(other.bar_settle.saturating_sub(other.t));
         self.t = t;
         for k in 0..6 {
             self.events[k].extend(other.events[k].iter().copied());

@@ -85,12 +85,14 @@ impl Sel<'_> {
                 // warp that reached BAR.SYNC split lost its other lanes' earlier shared stores;
                 // `corpus/gpu/README.md`); ptxas reconverges with `WARPSYNC.ALL` first.
                 self.emit(WARPSYNC, Mods::new(), vec![], vec![imm(i64::from(u32::MAX))]);
+                self.warp_synced = self.guard.is_none();
                 let m = Mods { flags: vec![Flag::Sync], ..Mods::new() };
                 self.emit(BAR, m, vec![], vec![id]);
             }
             Membar => self.emit(MEMBAR, Mods::new(), vec![], vec![]),
             Warpsync => {
                 let m = self.src(&d.srcs[0])?;
+                self.warp_synced = self.guard.is_none() && matches!(m, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
                 self.emit(WARPSYNC, Mods::new(), vec![], vec![m]);
             }
             op => return Err(format!("`{op}` is not selected yet")),

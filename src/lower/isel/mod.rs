@@ -150,6 +150,7 @@ fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>, frame: 
         line: String::new(),
         frame,
         local_base: None,
+        warp_synced: false,
     };
     s.run()?;
     let mut out = s.f;
@@ -176,6 +177,9 @@ pub(crate) struct Sel<'a> {
     /// In a kernel with a frame: the register holding the frame's base address (the stack
     /// pointer after the prologue), which every local access is relative to.
     local_base: Option<VReg>,
+    /// Whether the warp is known converged at this point of the current block: a `WARPSYNC.ALL`
+    /// was selected since the block began (no branch can split the warp inside a block).
+    pub(crate) warp_synced: bool,
 }
 
 /// A selection error message (located by [`Sel::run`]).
@@ -233,6 +237,7 @@ impl<'a> Sel<'a> {
         for (bi, &b) in old.layout.iter().enumerate() {
             self.cur = Some(b);
             self.unpacked.clear();
+            self.warp_synced = false;
             if bi == 0 && is_kernel {
                 let r1 = Reg::Phys(PhysReg::new(RegFile::R, 1));
                 let cb = Operand::CBank(crate::ori::CBank { bank: 0, index: None, offset: SM90_STACK_PTR });

@@ -3,10 +3,14 @@
 //! - `shfl.sync.{idx,up,down,bfly}.b32 d[|p], a, b, c, membermask` → `SHFL.<mode> Pd, Rd, a, b,
 //!   c` (`PT` when PTX has no predicate destination). `a` is a register; `b` (lane/offset) and
 //!   `c` (segment mask and clamp, packed as in PTX) stay immediates where they fit SASS's
-//!   fields (5 and 13 bits) and go to registers otherwise. A member mask other than the
-//!   full-warp immediate first synchronises the lanes with `WARPSYNC mask` (ptxas builds a
-//!   `WARPSYNC.COLLECTIVE` region there; for the converged warps the corpus runs this is the
-//!   same). The Ori `SHFL` keeps the mask as its last source for the interpreter's check.
+//!   fields (5 and 13 bits) and go to registers otherwise. The lanes are first synchronised
+//!   with `WARPSYNC mask` (ptxas builds a `WARPSYNC.COLLECTIVE` region for a partial mask, and
+//!   reconverges with `BSSY`/`BSYNC` before a full-warp one, which we do not emit): a warp that
+//!   diverged earlier (a loop with per-lane trip counts) is not reconverged by reaching the same
+//!   pc, and the H100 ran our `SHFL.DOWN` reduction once per lane group, each reading the other
+//!   group's lanes as inactive (algo_spmv_csr at -O3). A full-warp mask needs no new `WARPSYNC`
+//!   when one was selected earlier in the same block. The Ori `SHFL` keeps the mask as its last
+//!   source for the interpreter's check.
 
 use super::{R, Sel, pt_reg};
 use crate::ori::{Imm, InstData, Mods, Opcode, Operand, SubOp};
@@ -58,8 +62,9 @@ impl Sel<'_> {
         }
         let mask = self.src(&d.srcs[3])?;
         let full = matches!(mask, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
-        if !full {
+        if !full || !self.warp_synced {
             self.emit(Opcode::WARPSYNC, Mods::new(), vec![], vec![mask.clone()]);
+            self.warp_synced = full && self.guard.is_none();
         }
         let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
         self.emit(Opcode::SHFL, m, vec![dst, pd], vec![a, b, c, mask]);
