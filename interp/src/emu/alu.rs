@@ -1079,6 +1079,15 @@ pub fn hsetp_lo(a: u32, b: u32, cmp: Cmp, m: HalfMods) -> bool {
     cmp.eval(half_in(a as u16, m).partial_cmp(&half_in(b as u16, m)))
 }
 
+/// `VIADDMNMX`: the 32-bit sum `a + b` (wrapping), then its minimum (`min`) or maximum with `c`,
+/// compared signed or unsigned. ptxas uses it to clamp exponent differences in its f64
+/// division/sqrt subroutines (`VIADDMNMX R14, R15, -R14, 0xb9600000, !PT`: max).
+pub fn viaddmnmx(a: u32, b: u32, c: u32, signed: bool, min: bool) -> u32 {
+    let s = a.wrapping_add(b);
+    let lt = if signed { (s as i32) < (c as i32) } else { s < c };
+    if lt == min { s } else { c }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1218,13 +1227,4 @@ mod tests {
         }
         assert_eq!(checked, 60_000);
     }
-}
-
-/// `VIADDMNMX`: the 32-bit sum `a + b` (wrapping), then its minimum (`min`) or maximum with `c`,
-/// compared signed or unsigned. ptxas uses it to clamp exponent differences in its f64
-/// division/sqrt subroutines (`VIADDMNMX R14, R15, -R14, 0xb9600000, !PT`: max).
-pub fn viaddmnmx(a: u32, b: u32, c: u32, signed: bool, min: bool) -> u32 {
-    let s = a.wrapping_add(b);
-    let lt = if signed { (s as i32) < (c as i32) } else { s < c };
-    if lt == min { s } else { c }
 }

@@ -399,8 +399,8 @@ impl Sel<'_> {
         let xs = self.t32();
         self.emit(Opcode::FMUL, Mods::new(), vec![xs.into()], vec![x.clone(), r(s)]);
         let back = if sqrt {
-            let b1 = self.fsel(f32imm(0x2f80_0000), f32imm(0x3f80_0000), huge.into()); // 2^-32
-            self.fsel(f32imm(0x4f80_0000), r(b1), tiny.into()) // 2^32
+            let b1 = self.fsel(f32imm(0x2f80_0000), f32imm(0x3f80_0000), huge); // 2^-32
+            self.fsel(f32imm(0x4f80_0000), r(b1), tiny) // 2^32
         } else {
             s
         };
