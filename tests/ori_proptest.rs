@@ -1090,6 +1090,119 @@ proptest! {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// min.NaN / max.NaN against a reference on decoded values
+// ---------------------------------------------------------------------------------------------
+
+/// An f16 or bf16 value, exactly, decoded from its bits here (bf16 is the top half of an f32;
+/// f16 by its fields); `None` for a NaN.
+fn half_value(h: u16, bf16: bool) -> Option<f64> {
+    if bf16 {
+        let x = f32::from_bits(u32::from(h) << 16);
+        return (!x.is_nan()).then_some(f64::from(x));
+    }
+    let (neg, exp, frac) = (h & 0x8000 != 0, (h >> 10) & 0x1f, f64::from(h & 0x3ff));
+    let mag = match exp {
+        0x1f if frac != 0.0 => return None,
+        0x1f => f64::INFINITY,
+        0 => frac * 2f64.powi(-24),
+        e => (1024.0 + frac) * 2f64.powi(i32::from(e) - 25),
+    };
+    Some(if neg { -mag } else { mag })
+}
+
+/// The PTX `min.NaN`/`max.NaN` of `a` and `b` (bit patterns of one format, `value` decodes
+/// them, `None` for NaN): the canonical NaN `canon` when either is a NaN, else the smaller
+/// (`min`) or larger operand with `-0 < +0`. `flush` is `.ftz`'s input flush.
+fn ref_minmax_nan(
+    a: u64,
+    b: u64,
+    min: bool,
+    canon: u64,
+    flush: impl Fn(u64) -> u64,
+    value: impl Fn(u64) -> Option<f64>,
+) -> u64 {
+    let (a, b) = (flush(a), flush(b));
+    let (Some(x), Some(y)) = (value(a), value(b)) else { return canon };
+    let a_less = x < y || (x == y && x.is_sign_negative() && !y.is_sign_negative());
+    if a_less == min { a } else { b }
+}
+
+fn edge_half() -> impl Strategy<Value = u16> {
+    prop_oneof![
+        // f16 and bf16 zeros, ones, extremes, infinities, NaNs (quiet, signalling, negative,
+        // all ones), denormals.
+        3 => prop::sample::select(vec![
+            0u16, 0x8000, 0x3c00, 0xbc00, 0xfbff, 0x7bff, 0x7e00, 0x7c00, 0xfc00, 0x0001, 0xffff, 0x0400, 0x03ff,
+            0x8001, 0x7c01, 0xfe01, 0x3f80, 0xbf80, 0xff7f, 0x7f7f, 0x7fc0, 0x7f80, 0xff80, 0x0080, 0x007f, 0x7f81,
+            0xffc1,
+        ]),
+        2 => any::<u16>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+    /// `min.NaN.f32`/`max.NaN.f32` (PTX stage) and `FMNMX.NAN` (SASS stage; the predicate picks
+    /// min), with and without `.ftz`.
+    #[test]
+    fn min_max_nan_f32_match_reference(a in edge_f32(), b in edge_f32(), ftz in any::<bool>()) {
+        let flush = |v: u64| if ftz { u64::from(ftz32(v as u32)) } else { v };
+        let value = |v: u64| {
+            let x = f32::from_bits(v as u32);
+            (!x.is_nan()).then_some(f64::from(x))
+        };
+        let mut flags = vec![Flag::NaN];
+        if ftz {
+            flags.insert(0, Flag::Ftz);
+        }
+        for min in [true, false] {
+            let want = ref_minmax_nan(u64::from(a), u64::from(b), min, u64::from(CANON32), flush, value);
+            let (x, y) = (Arg::bits(u64::from(a)), Arg::bits(u64::from(b)));
+            let md = Mods { flags: flags.clone(), ..m(Ty::F32) };
+            let ptx = bits(&ev(if min { Opcode::Min } else { Opcode::Max }, md, &[x, y]));
+            prop_assert_eq!(ptx, want, "min={} ftz={} {:#010x} {:#010x}", min, ftz, a, b);
+            let sass = bits(&ev(Opcode::FMNMX, Mods { flags: flags.clone(), ..Mods::new() }, &[x, y, Arg::pred(min)]));
+            prop_assert_eq!(sass, want, "FMNMX min={} ftz={} {:#010x} {:#010x}", min, ftz, a, b);
+        }
+    }
+
+    /// `min.NaN`/`max.NaN` on f16 and bf16 (`.ftz`: f16 only, as in PTX), scalar and packed
+    /// (`.f16x2`, `.bf16x2`: each half on its own), and `HMNMX2.NAN` typed like them.
+    #[test]
+    fn min_max_nan_halves_match_reference(
+        a in prop::array::uniform2(edge_half()),
+        b in prop::array::uniform2(edge_half()),
+        bf16 in any::<bool>(),
+        ftz in any::<bool>(),
+    ) {
+        let ftz = ftz && !bf16;
+        let exp_mask = if bf16 { 0x7f80 } else { 0x7c00 };
+        let flush = |v: u64| if ftz && v & exp_mask == 0 { v & 0x8000 } else { v };
+        let value = |v: u64| half_value(v as u16, bf16);
+        let (scalar, pair) = if bf16 { (Ty::BF16, Ty::BF16x2) } else { (Ty::F16, Ty::F16x2) };
+        let mut flags = vec![Flag::NaN];
+        if ftz {
+            flags.insert(0, Flag::Ftz);
+        }
+        let pack = |h: [u16; 2]| u64::from(h[0]) | u64::from(h[1]) << 16;
+        let (pa, pb) = (Arg::bits(pack(a)), Arg::bits(pack(b)));
+        for min in [true, false] {
+            let want: Vec<u64> =
+                (0..2).map(|k| ref_minmax_nan(u64::from(a[k]), u64::from(b[k]), min, 0x7fff, flush, value)).collect();
+            let opc = if min { Opcode::Min } else { Opcode::Max };
+            let lo = bits(&ev(opc, Mods { flags: flags.clone(), ..m(scalar) }, &[Arg::bits(u64::from(a[0])), Arg::bits(u64::from(b[0]))]));
+            prop_assert_eq!(lo, want[0], "{} min={} ftz={} {:#06x} {:#06x}", scalar, min, ftz, a[0], b[0]);
+            let want2 = want[0] | want[1] << 16;
+            let x2 = bits(&ev(opc, Mods { flags: flags.clone(), ..m(pair) }, &[pa, pb]));
+            prop_assert_eq!(x2, want2, "{} min={} ftz={} {:?} {:?}", pair, min, ftz, a, b);
+            let sass = bits(&ev(Opcode::HMNMX2, Mods { flags: flags.clone(), ..m(pair) }, &[pa, pb, Arg::pred(min)]));
+            prop_assert_eq!(sass, want2, "HMNMX2 {} min={} ftz={} {:?} {:?}", pair, min, ftz, a, b);
+        }
+    }
+}
+
 #[test]
 fn semantics_table_rejects_impure_and_unmodelled_ops() {
     use ptxas_rs::ori::semantics::EvalError;

@@ -106,9 +106,11 @@ fn generate_sm90_tables() {
 }
 
 /// Mnemonic bases whose modifier fields are swept compositionally (compare, shift, convert,
-/// half-precision families).
-const SWEPT: &[&str] =
-    &["ISETP", "FSETP", "DSETP", "SHF", "F2F", "FRND", "F2FP", "FADD", "HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2"];
+/// half-precision families, FMNMX's `.FTZ`/`.NAN`).
+const SWEPT: &[&str] = &[
+    "ISETP", "FSETP", "DSETP", "SHF", "F2F", "FRND", "F2FP", "FADD", "HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2",
+    "FMNMX",
+];
 
 /// Swept modifiers whose operand decorations the slot layouts do not model (found by
 /// `tests/sass_random.rs`): `HADD2.F32`'s A operand has no `|x|` at bit 73.

@@ -27,13 +27,6 @@ const KNOWN: &[(&str, &str)] = &[
          keeps x's NaN bits (the interpreter) in sel[3i+2]",
     ),
     (
-        "f32_minmax_sign",
-        "interpreter wrong (the lowering, src/lower/mods.rs): PtxMods::of matches `NaN` of inline \
-         `min.NaN.f32`/`max.NaN.f32` case-insensitively as the comparison `nan` and drops it, so the \
-         interpreter computes min/max (the other operand) where the emulator's FMNMX.NAN gives \
-         0x7fffffff, as the GPU does (gpu_golden) in out[8i+6], out[8i+7]",
-    ),
-    (
         "f32_horner_axpby",
         "emulator wrong (interp/src/emu/program.rs/exec.rs, HFMA2): ptxas materialises the constant \
          0.0078125 (0x3c000000) as `HFMA2.MMA R9, -RZ, RZ, 1, 0` (two f16 immediates, high then low), \

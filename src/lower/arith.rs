@@ -97,8 +97,11 @@ impl FnCx<'_> {
             "div" => (simple(Opcode::Div), 2),
             "rem" => (simple(Opcode::Rem), 2),
             "min" | "max" => {
-                if m.has("NaN") || m.take(&["xorsign", "abs"]).is_some() {
-                    return self.err(format!("`{name}` with .NaN/.xorsign is not supported"));
+                if m.take(&["xorsign", "abs"]).is_some() {
+                    return self.err(format!("`{name}` with .xorsign.abs is not supported"));
+                }
+                if m.has("NaN") && !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) {
+                    return self.err(format!("`{name}.NaN` takes f32, f16, f16x2, bf16 or bf16x2, not {ty}"));
                 }
                 (simple(if name == "min" { Opcode::Min } else { Opcode::Max }), 2)
             }
@@ -184,6 +187,12 @@ impl FnCx<'_> {
             return self.err(format!("`{name}` takes {} operands, not {}", n + 1, i.operands.len()));
         }
         let mut md = self.base_mods(&m, ty);
+        if m.has("NaN") {
+            if !matches!(op, Opcode::Min | Opcode::Max) {
+                return self.err(format!("`{name}` has no `.NaN`"));
+            }
+            md.set(Flag::NaN);
+        }
         if matches!(op, Opcode::Bfind | Opcode::Bmsk | Opcode::Testp) {
             if m.has("shiftamt") {
                 md.sub = Some(SubOp::ShiftAmt);

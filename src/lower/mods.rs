@@ -22,7 +22,8 @@ pub struct PtxMods {
     pub space: Option<Space>,
     /// Vector width (`.v2`, `.v4`).
     pub vec: u8,
-    /// Flags, without the dot: ftz sat approx full cc uni sync aligned volatile wide lo hi to.
+    /// Flags, without the dot: ftz sat approx full cc uni sync aligned volatile wide lo hi to
+    /// shiftamt relu, and `NaN` (exactly so spelled; lower-case `nan` is a comparison).
     pub flags: Vec<String>,
     /// Opcode-specific words, without the dot.
     pub rest: Vec<String>,
@@ -50,6 +51,10 @@ impl PtxMods {
             let t = md.text.trim_start_matches('.');
             if TYPES.contains(&t) {
                 m.types.push(t.to_owned());
+            } else if t == "NaN" {
+                // `min.NaN`/`max.NaN`: PTX's word for NaN propagation, which the comparison
+                // `nan` (matched case-insensitively below) would otherwise take.
+                m.flags.push(t.to_owned());
             } else if let Some(c) = Cmp::from_name(t).filter(|_| cmp_words || !matches!(t, "lo" | "hi" | "ls" | "hs")) {
                 m.cmp = Some(c);
             } else if let Some(r) = Rnd::from_name(t) {
@@ -94,4 +99,58 @@ pub fn space_of(t: &str) -> Option<Space> {
         "param" | "param::entry" | "param::func" => Space::Param,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(line: &str) -> String {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.entry k() {{\n.reg .f32 %f<4>;\n.reg .f64 %d<4>;\n\
+             .reg .b32 %r<4>;\n.reg .pred %p;\n{line}\n}}\n"
+        )
+    }
+
+    fn mods_of(line: &str) -> PtxMods {
+        let m = crate::ptx::parse(&kernel(line), "t.ptx").expect("parses");
+        let Some(crate::ptx::ast::Item::Function(f)) = m.items.first() else { panic!("no function") };
+        let body = f.body.as_deref().unwrap_or_default();
+        let i = body
+            .iter()
+            .find_map(|s| match s {
+                crate::ptx::ast::Statement::Instruction(i) => Some(i),
+                _ => None,
+            })
+            .expect("an instruction");
+        PtxMods::of(i, false)
+    }
+
+    /// `.NaN` is the min/max flag, `.nan` the setp comparison: the two differ in case only.
+    #[test]
+    fn nan_flag_and_nan_comparison() {
+        let m = mods_of("min.NaN.f32 %f1, %f2, %f3;");
+        assert!(m.has("NaN"), "{m:?}");
+        assert_eq!(m.cmp, None);
+        let m = mods_of("max.ftz.NaN.f32 %f1, %f2, %f3;");
+        assert!(m.has("NaN") && m.has("ftz"), "{m:?}");
+        let m = mods_of("setp.nan.f32 %p, %f2, %f3;");
+        assert_eq!(m.cmp, Some(Cmp::Nan));
+        assert!(!m.has("NaN"), "{m:?}");
+    }
+
+    /// The flag reaches the Ori `min`/`max` (f32 and the half types); PTX has no `.NaN` for
+    /// f64 or integer min/max, and lowering says so.
+    #[test]
+    fn nan_flag_lowers_to_ori_min_max() {
+        let ori = |line: &str| crate::lower::lower_source(&kernel(line)).map(|m| m.to_string());
+        assert!(ori("min.NaN.f32 %f1, %f2, %f3;").unwrap().contains("min.NaN.f32"));
+        assert!(ori("max.ftz.NaN.f32 %f1, %f2, %f3;").unwrap().contains("max.ftz.NaN.f32"));
+        assert!(ori("max.NaN.bf16x2 %r1, %r2, %r3;").unwrap().contains("max.NaN.bf16x2"));
+        assert!(ori("min.f32 %f1, %f2, %f3;").unwrap().contains("min.f32"));
+        for bad in ["min.NaN.f64 %d1, %d2, %d3;", "max.NaN.s32 %r1, %r2, %r3;"] {
+            let e = ori(bad).expect_err(bad);
+            assert!(e.message.contains(".NaN` takes f32, f16, f16x2, bf16 or bf16x2"), "{bad}: {e:?}");
+        }
+    }
 }

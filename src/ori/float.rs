@@ -583,6 +583,26 @@ pub fn max(f: Format, a: u64, b: u64) -> u64 {
     minmax(f, a, b, false)
 }
 
+/// `min.NaN(a, b)`: a NaN operand, whatever its payload and sign, gives the canonical NaN;
+/// otherwise [`min`] (`-0 < +0`). As the GPU computes it (`FMNMX.NAN`/`HMNMX2.NAN`), in every
+/// format PTX has it for (f32, f16, bf16): golden of f32_minmax_sign, out[30] = `min.NaN(
+/// 0x7f800001, 0x6a3e7dc1)` is `0x7fffffff` where `fminf` gives `0x6a3e7dc1` (out[24]); of
+/// f16_compare_minmax, out[190] = `__hmin2_nan` is `0x7fff` where `__hmin2` gives `0xc000`
+/// (out[186]); of bf16_compare_minmax, out[20] = `__hmax2_nan` is `0x7fff` where `__hmax2`
+/// gives `0x3949` (out[16]).
+pub fn min_nan(f: Format, a: u64, b: u64) -> u64 {
+    minmax_nan(f, a, b, true)
+}
+
+/// `max.NaN(a, b)` (see [`min_nan`]).
+pub fn max_nan(f: Format, a: u64, b: u64) -> u64 {
+    minmax_nan(f, a, b, false)
+}
+
+fn minmax_nan(f: Format, a: u64, b: u64, want_min: bool) -> u64 {
+    if is_nan(f, a) || is_nan(f, b) { canonical_nan(f) } else { minmax(f, a, b, want_min) }
+}
+
 fn minmax(f: Format, a: u64, b: u64, want_min: bool) -> u64 {
     let (a, b) = (a & f.mask(), b & f.mask());
     match (is_nan(f, a), is_nan(f, b)) {

@@ -19,7 +19,7 @@ macro_rules! name_enum {
         impl $name {
             /// Every value.
             pub const ALL: &'static [$name] = &[$($name::$v),*];
-            /// The lower-case text name.
+            /// The text name: lower-case, except [`Flag::NaN`] (PTX's spelling).
             pub fn name(self) -> &'static str {
                 match self { $($name::$v => $s),* }
             }
@@ -357,12 +357,18 @@ name_enum!(
         Sync = "sync",
         /// Clamp a negative float result to +0 (NaN stays a canonical NaN).
         Relu = "relu",
+        /// Float min/max that propagates NaN: a NaN operand gives the canonical NaN (PTX
+        /// `min.NaN`/`max.NaN`, SASS `FMNMX.NAN`/`HMNMX2.NAN`). Spelled as PTX spells it, so
+        /// the name differs from the comparison `nan` ([`Cmp::Nan`]) in case only; an opcode
+        /// takes at most one of the two kinds, and the parser resolves the name by what the
+        /// opcode takes.
+        NaN = "NaN",
     }
 );
 
 /// A set of modifier kinds (what an opcode accepts or requires).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub struct ModSet(pub u16);
+pub struct ModSet(pub u32);
 
 impl ModSet {
     /// No modifiers.
@@ -399,6 +405,8 @@ impl ModSet {
     pub const SUBOP: ModSet = ModSet(1 << 14);
     /// `.relu`.
     pub const RELU: ModSet = ModSet(1 << 15);
+    /// `.NaN` ([`Flag::NaN`]).
+    pub const NAN: ModSet = ModSet(1 << 16);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -418,6 +426,7 @@ impl ModSet {
             Flag::HiWord => ModSet::HIWORD,
             Flag::Sync => ModSet::SYNC,
             Flag::Relu => ModSet::RELU,
+            Flag::NaN => ModSet::NAN,
         }
     }
 }
@@ -512,8 +521,8 @@ impl Mods {
         v
     }
     /// Adds the modifier named `tok` (any case), given the kinds the opcode `allowed`.
-    /// Names that mean two things (`lo`/`hi`: comparison or multiply half) resolve by what
-    /// the opcode takes. Errors say why the token does not fit.
+    /// Names that mean two things (`lo`/`hi`: comparison or multiply half; `nan`: comparison
+    /// or the flag [`Flag::NaN`]) resolve by what the opcode takes. Errors say why the token does not fit.
     pub fn add_token(&mut self, tok: &str, allowed: ModSet) -> Result<(), String> {
         let dup = |what: &str| Err(format!("second {what} modifier `.{tok}`"));
         if allowed.contains(ModSet::SUBOP)
@@ -541,13 +550,16 @@ impl Mods {
                 Err(format!("modifier `.{tok}` is not allowed here"))
             };
         }
+        // A name of a kind the opcode does not take may name another kind it does take (`nan`:
+        // the comparison or the flag `.NaN`); the token is refused only when no kind takes it.
+        let mut known = false;
         macro_rules! slot {
             ($field:ident, $kind:expr, $ty:ident, $what:expr) => {
                 if let Some(x) = $ty::from_name(tok) {
-                    if !allowed.contains($kind) {
-                        return Err(format!("modifier `.{tok}` is not allowed here"));
+                    if allowed.contains($kind) {
+                        return if self.$field.replace(x).is_some() { dup($what) } else { Ok(()) };
                     }
-                    return if self.$field.replace(x).is_some() { dup($what) } else { Ok(()) };
+                    known = true;
                 }
             };
         }
@@ -557,15 +569,44 @@ impl Mods {
         slot!(mufu, ModSet::MUFU, Mufu, "function");
         slot!(dir, ModSet::DIR, Dir, "direction");
         if let Some(f) = Flag::from_name(tok) {
-            if !allowed.contains(ModSet::of_flag(f)) {
-                return Err(format!("modifier `.{tok}` is not allowed here"));
+            if allowed.contains(ModSet::of_flag(f)) {
+                if self.has(f) {
+                    return dup("flag");
+                }
+                self.set(f);
+                return Ok(());
             }
-            if self.has(f) {
-                return dup("flag");
-            }
-            self.set(f);
-            return Ok(());
+            known = true;
         }
-        Err(format!("unknown modifier `.{tok}`"))
+        Err(if known { format!("modifier `.{tok}` is not allowed here") } else { format!("unknown modifier `.{tok}`") })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `nan` names the comparison where the opcode takes one and the flag `.NaN` where it takes
+    /// that (no opcode takes both), in any case; the printer spells the flag `NaN`.
+    #[test]
+    fn nan_resolves_by_what_the_opcode_takes() {
+        let minmax = ModSet::TY | ModSet::FTZ | ModSet::NAN;
+        for tok in ["NaN", "NAN", "nan"] {
+            let mut m = Mods::new();
+            m.add_token(tok, minmax).unwrap();
+            assert_eq!(m.flags, [Flag::NaN]);
+            assert_eq!(m.cmp, None);
+            let mut m = Mods::new();
+            m.add_token(tok, ModSet::TY | ModSet::CMP).unwrap();
+            assert_eq!(m.cmp, Some(Cmp::Nan));
+            assert!(m.flags.is_empty());
+        }
+        let mut m = Mods::new();
+        m.add_token("NaN", minmax).unwrap();
+        assert_eq!(m.add_token("nan", minmax), Err("second flag modifier `.nan`".into()));
+        m.add_token("f32", minmax).unwrap();
+        assert_eq!(m.tokens(), ["NaN", "f32"]);
+        assert_eq!(Mods::new().add_token("NaN", ModSet::TY), Err("modifier `.NaN` is not allowed here".into()));
+        assert_eq!(Mods::new().add_token("nanx", minmax), Err("unknown modifier `.nanx`".into()));
     }
 }

@@ -39,7 +39,8 @@
 //! times (phi: value, block, value, block, ...).
 //!
 //! Invariant: every signature string parses (unit-tested); no opcode allows both `CMP` and
-//! `HALF` (their `lo`/`hi` names overlap).
+//! `HALF` (their `lo`/`hi` names overlap), nor both `CMP` and `NAN` (the comparison `nan` and
+//! the flag `NaN` differ in case only).
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -305,8 +306,8 @@ struct Row {
     dsts: &'static str,
     srcs: &'static str,
     flags: u16,
-    allowed: u16,
-    required: u16,
+    allowed: u32,
+    required: u32,
     default_ty: Option<Ty>,
     sem: Sem,
 }
@@ -356,10 +357,10 @@ opcodes! {
     Div "div" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|APPROX) req(TY) ty() Div;
     /// Remainder (integers).
     Rem "rem" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Rem;
-    /// Minimum.
-    Min "min" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU) req(TY) ty() Min;
-    /// Maximum.
-    Max "max" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU) req(TY) ty() Max;
+    /// Minimum (floats: a NaN operand gives the other; `.NaN`: the canonical NaN).
+    Min "min" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU|NAN) req(TY) ty() Min;
+    /// Maximum (NaN operands as [`Opcode::Min`]).
+    Max "max" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU|NAN) req(TY) ty() Max;
     /// Absolute value.
     Abs "abs" Ptx ["T" => "T:r"] flags() mods(TY|FTZ) req(TY) ty() Abs;
     /// Negation.
@@ -521,8 +522,8 @@ opcodes! {
     DMUL "DMUL" Sass ["D" => "D:r, D:ric"] flags() mods(RND) req() ty(F64) Mul;
     /// f64 fused multiply-add.
     DFMA "DFMA" Sass ["D" => "D:r, D:ric, D:ric"] flags() mods(RND) req() ty(F64) Fma;
-    /// f32 min (`PT`) or max (`!PT`).
-    FMNMX "FMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(FTZ) req() ty(F32) Mnmx;
+    /// f32 min (`PT`) or max (`!PT`); `.NAN`: a NaN operand gives the canonical NaN.
+    FMNMX "FMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(FTZ|NAN) req() ty(F32) Mnmx;
     /// Integer min (`PT`) or max (`!PT`).
     IMNMX "IMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY) req() ty(S32) Mnmx;
     /// Select: `p ? a : b`.
@@ -627,8 +628,9 @@ opcodes! {
     /// Half-precision fused multiply-add (SASS `HFMA2`), typed like `HADD2`; `.RELU` clamps
     /// negative results to 0.
     HFMA2 "HFMA2" Sass ["W" => "W:r, W:ric, W:ric"] flags() mods(TY|RND|FTZ|SAT|RELU) req() ty(F16x2) Fma;
-    /// Half-precision min (`PT`) or max (`!PT`) (SASS `HMNMX2`), typed like `HADD2`.
-    HMNMX2 "HMNMX2" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY|FTZ) req() ty(F16x2) Mnmx;
+    /// Half-precision min (`PT`) or max (`!PT`) (SASS `HMNMX2`), typed like `HADD2`; `.NAN`:
+    /// a NaN half gives the canonical NaN half.
+    HMNMX2 "HMNMX2" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY|FTZ|NAN) req() ty(F16x2) Mnmx;
     /// Half-precision compare of the low halves, combined like ISETP (SASS `HSETP2` with
     /// `.H0_H0` selectors); `.F16` or `.BF16`.
     HSETP2 "HSETP2" Sass ["P, P" => "W:r, W:ric, P"] flags() mods(CMP|TY|BOP|FTZ) req(CMP|BOP) ty(F16) SetpBop;
@@ -774,6 +776,7 @@ mod tests {
             let info = r.opcode.info();
             assert!(info.allowed.contains(info.required), "{} requires what it does not allow", r.mnemonic);
             assert!(!(info.allowed.contains(ModSet::CMP) && info.allowed.contains(ModSet::HALF)));
+            assert!(!(info.allowed.contains(ModSet::CMP) && info.allowed.contains(ModSet::NAN)));
             assert_eq!(Opcode::from_mnemonic(r.mnemonic), Some(r.opcode));
         }
     }

@@ -16,6 +16,8 @@
 //!   results are canonical; `.ftz` flushes subnormal inputs and results; `.sat` clamps to
 //!   [0, 1] with NaN to 0. f16 arithmetic rounds once, in binary16. bf16 and packed types
 //!   are not modelled.
+//! - Float `min`/`max` (`FMNMX`, `HMNMX2`): a NaN operand gives the other operand, `-0 < +0`;
+//!   with `.NaN` ([`Flag::NaN`]) a NaN operand gives the canonical NaN ([`float::min_nan`]).
 //! - Integer division by zero gives all ones (unsigned) / -1 (signed), remainder by zero the
 //!   dividend; `MIN / -1` wraps. PTX leaves these undefined; these values are ours and are to
 //!   be calibrated against hardware.
@@ -581,7 +583,12 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             if t.is_float() {
                 let f = fmt_of(t)?;
                 let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
-                let r = if is_min { float::min(f, a, b) } else { float::max(f, a, b) };
+                let r = match (is_min, mods.has(Flag::NaN)) {
+                    (true, false) => float::min(f, a, b),
+                    (false, false) => float::max(f, a, b),
+                    (true, true) => float::min_nan(f, a, b),
+                    (false, true) => float::max_nan(f, a, b),
+                };
                 return Ok(vec![Val::Bits(fout(f, r, mods))]);
             }
             let w = t.bits();

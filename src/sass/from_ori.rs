@@ -757,7 +757,10 @@ impl Cx<'_> {
                 }
                 (self.spell(base, &[rnd(m.rnd)])?, ops)
             }
-            Opcode::FMNMX => (self.spell("FMNMX", &[ftz])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::FMNMX => {
+                let nan = if m.has(Flag::NaN) { "NAN" } else { "" };
+                (self.spell("FMNMX", &[ftz, nan])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
             Opcode::IMNMX => {
                 let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
                 (self.spell("VIMNMX", &[u])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
@@ -1020,7 +1023,7 @@ impl Cx<'_> {
             return Err(format!("{base} with rounding {:?} (sm_90 half ops round to nearest only)", m.rnd));
         }
         let mut toks: Vec<&str> = vec![if bf { "BF16_V2" } else { "" }];
-        for (flag, tok) in [(Flag::Ftz, "FTZ"), (Flag::Sat, "SAT"), (Flag::Relu, "RELU")] {
+        for (flag, tok) in [(Flag::Ftz, "FTZ"), (Flag::Sat, "SAT"), (Flag::Relu, "RELU"), (Flag::NaN, "NAN")] {
             if m.has(flag) {
                 toks.push(tok);
             }

@@ -975,6 +975,8 @@ pub struct HalfMods {
     pub sat: bool,
     /// `.RELU`: negative results become +0, NaN the canonical NaN.
     pub relu: bool,
+    /// `.NAN` (`HMNMX2` only, PTX `min/max.NaN`): a NaN half gives the canonical NaN half.
+    pub nan: bool,
 }
 
 /// A half operand selector applied to a 32-bit register (`.H0_H0` = 2 copies the low half to
@@ -1047,7 +1049,9 @@ pub fn half2(op: u8, a: u32, b: u32, c: u32, m: HalfMods) -> u32 {
 }
 
 /// `HMNMX2` on both halves: the minimum when `min`, else the maximum; a NaN operand gives the
-/// other one (both NaN: the canonical NaN); `-0 < +0`.
+/// other one (both NaN: the canonical NaN); `-0 < +0`. `.NAN`: a NaN operand gives the
+/// canonical NaN `0x7fff`, in f16 and bf16 alike (goldens of f16_compare_minmax, out[190]:
+/// `__hmin2_nan`, and bf16_compare_minmax, out[20]: `__hmax2_nan`).
 pub fn hmnmx2(a: u32, b: u32, min: bool, m: HalfMods) -> u32 {
     let mut r = 0u32;
     for sh in [0, 16] {
@@ -1056,6 +1060,7 @@ pub fn hmnmx2(a: u32, b: u32, min: bool, m: HalfMods) -> u32 {
         let pick =
             |v: f64| if m.bf16 { crate::launch::float::f64_to_bf16(v) } else { crate::launch::float::f64_to_f16(v) };
         let h = match (x.is_nan(), y.is_nan()) {
+            (true, _) | (_, true) if m.nan => 0x7fff,
             (true, true) => 0x7fff,
             (true, false) => pick(y),
             (false, true) => pick(x),
@@ -1130,10 +1135,11 @@ mod tests {
             let ftz = case & 2 != 0 && !bf16;
             let sat = case & 4 != 0 && !bf16;
             let relu = case & 8 != 0;
+            let nan = case & 64 != 0;
             let op = (case >> 4) % 5;
             let pair = |x: &mut u64| half_bits(x, bf16) | half_bits(x, bf16) << 16;
             let (a, b, c) = (pair(&mut x), pair(&mut x), pair(&mut x));
-            let m = HalfMods { bf16, ftz, sat: sat && op < 3, relu: relu && op == 2 };
+            let m = HalfMods { bf16, ftz, sat: sat && op < 3, relu: relu && op == 2, nan: nan && op == 3 };
             let ty = if bf16 { o::Ty::BF16x2 } else { o::Ty::F16x2 };
             let mut mods = o::Mods::ty(ty);
             if m.ftz {
@@ -1144,6 +1150,9 @@ mod tests {
             }
             if m.relu {
                 mods.set(Flag::Relu);
+            }
+            if m.nan {
+                mods.set(Flag::NaN);
             }
             let bits = |v: u32| OArg { val: Val::Bits(u64::from(v)), neg: false, abs: false, not: false };
             let pred = |p: bool| OArg { val: Val::Pred(p), neg: false, abs: false, not: false };

@@ -897,6 +897,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Fp64 { op, rnd }
         }
         "FMNMX" => {
+            if let Some(t) = toks.iter().find(|t| !matches!(**t, "FTZ" | "NAN")) {
+                return Err(format!("FMNMX modifier .{t}"));
+            }
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
             Kind::Fmnmx { ftz: has("FTZ"), nan: has("NAN") }
@@ -997,14 +1000,23 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Frnd { rnd: int_rnd, ftz: has("FTZ"), f64 }
         }
         "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2" => {
+            // `NAN` is HMNMX2's NaN propagation, a comparison only on HSETP2.
             let known = ["MMA", "BF16_V2", "FTZ", "SAT", "RELU", "AND", "OR", "XOR"];
-            if let Some(t) = toks.iter().find(|t| !known.contains(t) && Cmp::from_token(t).is_none()) {
+            let is_cmp = |t: &str| alu_base == "HSETP2" && Cmp::from_token(t).is_some();
+            let is_nan = |t: &str| alu_base == "HMNMX2" && t == "NAN";
+            if let Some(t) = toks.iter().find(|t| !known.contains(t) && !is_cmp(t) && !is_nan(t)) {
                 return Err(format!("half-precision modifier .{t}"));
             }
             if vals.iter().any(|a| a.sel == 1) {
                 return Err("half selector 1".into());
             }
-            let m = super::alu::HalfMods { bf16: has("BF16_V2"), ftz: has("FTZ"), sat: has("SAT"), relu: has("RELU") };
+            let m = super::alu::HalfMods {
+                bf16: has("BF16_V2"),
+                ftz: has("FTZ"),
+                sat: has("SAT"),
+                relu: has("RELU"),
+                nan: alu_base == "HMNMX2" && has("NAN"),
+            };
             if alu_base == "HSETP2" {
                 need(2, 3, &vals, &preds)?;
                 preds[0].dst = true;

@@ -3,7 +3,8 @@
 //!
 //! - `sub a, b` is `FADD a, -b`; `abs`/`neg` are `FADD |a|, -0` / `FADD -a, -0` (as ptxas
 //!   selects them; a NaN comes out canonical), f64 likewise with `DADD`.
-//! - Rounding, `.ftz` and `.sat` carry over as modifiers.
+//! - Rounding, `.ftz` and `.sat` carry over as modifiers; `min/max.NaN` is `FMNMX.NAN`
+//!   (`HMNMX2.NAN` for the half types), as ptxas selects it.
 //! - FADD/FMUL/FFMA read their first source from a register: a commutative operation swaps an
 //!   immediate first source with the second.
 //! - `rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh.approx.f32` → `MUFU.RCP/SQRT/RSQ/EX2/LG2/SIN/COS/
@@ -81,6 +82,14 @@ fn fmods(d: &InstData, allow_sat: bool) -> Mods {
     m
 }
 
+/// The modifiers of `FMNMX` (`ty: None`) or `HMNMX2` (typed `ty`) for a PTX `min`/`max`:
+/// `.ftz`, and `.NaN` as the SASS `.NAN` that ptxas selects for it (`min.NaN.f32` is
+/// `FMNMX.NAN`, `max.NaN.bf16x2` is `HMNMX2.BF16_V2.NAN`, ptxas 13.0 on sm_90).
+fn minmax_mods(ptx: &Mods, ty: Option<Ty>) -> Mods {
+    let flags = [Flag::Ftz, Flag::NaN].into_iter().filter(|f| ptx.has(*f)).collect();
+    Mods { ty, flags, ..Mods::new() }
+}
+
 impl Sel<'_> {
     /// A float source as its data operand (f64 sources stay 64-bit).
     fn fsrc(&mut self, o: &Operand, t: Ty) -> R<Operand> {
@@ -152,8 +161,7 @@ impl Sel<'_> {
                 let a = self.freg(&s[0], t)?;
                 let b = self.fsrc(&s[1], t)?;
                 let p = if d.opcode == Min { pt() } else { not_pt() };
-                let m = Mods { flags: if d.mods.has(Flag::Ftz) { vec![Flag::Ftz] } else { vec![] }, ..Mods::new() };
-                self.emit(FMNMX, m, vec![dst], vec![a, b, p]);
+                self.emit(FMNMX, minmax_mods(&d.mods, None), vec![dst], vec![a, b, p]);
             }
             Min | Max => return self.sel_minmax_f64(d, dst),
             op => return Err(format!("`{op}.{t}` is not selected yet")),
@@ -552,11 +560,7 @@ impl Sel<'_> {
                 let a = self.reg_src(&s[0])?;
                 let b = self.src(&s[1])?;
                 let p = if d.opcode == Min { pt() } else { not_pt() };
-                let mut m = Mods { ty: Some(t), ..Mods::new() };
-                if d.mods.has(Flag::Ftz) {
-                    m.flags.push(Flag::Ftz);
-                }
-                self.emit(HMNMX2, m, vec![dst], vec![a, b, p]);
+                self.emit(HMNMX2, minmax_mods(&d.mods, Some(t)), vec![dst], vec![a, b, p]);
             }
             Neg | Abs => {
                 if d.mods.has(Flag::Ftz) {
