@@ -26,8 +26,11 @@ fn main() {
             let (rd, wr) = regs(inst);
             let guarded_off = inst.guard.idx == 7 && inst.guard.not;
             if !guarded_off {
-                let guard = (inst.guard.idx != 7)
-                    .then_some(if inst.guard.uniform { Reg::Up(inst.guard.idx) } else { Reg::P(inst.guard.idx) });
+                let guard = (inst.guard.idx != 7).then_some(if inst.guard.uniform {
+                    Reg::Up(inst.guard.idx)
+                } else {
+                    Reg::P(inst.guard.idx)
+                });
                 for (j, r) in rd.iter().enumerate() {
                     let consumer =
                         if j == 0 && guard == Some(*r) { format!("@{}", inst.base) } else { inst.base.to_string() };

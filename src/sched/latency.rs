@@ -4,7 +4,8 @@
 //! The pass walks the code in layout order, tracking per register ([`super::deps::Loc`]) the
 //! cycle its fixed-latency result is ready (for ALU consumers and, separately, for branch
 //! consumers of predicates), the scoreboard of a pending variable-latency write and the
-//! scoreboard of a pending late read. For each instruction:
+//! scoreboards of its pending late reads (a mask: two late readers of one register may hold
+//! different read scoreboards). For each instruction:
 //!
 //! 1. wait on the scoreboards of its pending sources (RAW), of its destinations' pending writes
 //!    (WAW) and pending reads (WAR); a block start (instruction 0, a branch/BSSY target, the
@@ -76,6 +77,8 @@ struct State {
     ready_branch: Vec<u64>,
     ready_fp64: Vec<u64>,
     wsb: Vec<u8>,
+    /// Per register: the mask of scoreboards of its pending late reads (several instructions
+    /// may read it late, each with its own read scoreboard; a write waits for all of them).
     rsb: Vec<u8>,
     /// Per scoreboard: whether any event may be pending.
     busy: [bool; 6],
@@ -95,7 +98,7 @@ impl State {
             ready_branch: vec![0; LOCS],
             ready_fp64: vec![0; LOCS],
             wsb: vec![NONE; LOCS],
-            rsb: vec![NONE; LOCS],
+            rsb: vec![0; LOCS],
             busy: [false; 6],
             last_set: [0; 6],
             pipe_free: [0; PIPES],
@@ -111,9 +114,7 @@ impl State {
                     if self.wsb[s] == k {
                         self.wsb[s] = NONE;
                     }
-                    if self.rsb[s] == k {
-                        self.rsb[s] = NONE;
-                    }
+                    self.rsb[s] &= !(1 << k);
                 }
             }
         }
@@ -175,11 +176,11 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             }
         }
         for r in &e.writes {
-            for k in [st.wsb[r.index()], st.rsb[r.index()]] {
-                if k != NONE {
-                    c.wait |= 1 << k;
-                }
+            let k = st.wsb[r.index()];
+            if k != NONE {
+                c.wait |= 1 << k;
             }
+            c.wait |= st.rsb[r.index()];
         }
         c.wait &= 0x3f;
         // 2. Issue time.
@@ -261,7 +262,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             st.busy[k as usize] = true;
             st.last_set[k as usize] = i + 1;
             for r in &reg_reads {
-                st.rsb[r.index()] = k;
+                st.rsb[r.index()] |= 1 << k;
             }
         }
         insts[i].control = c;
@@ -300,5 +301,31 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         for o in &mut inst.operands {
             o.reuse = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(lines: &[&str]) -> Vec<Instruction> {
+        let t = crate::sass::tables_for("sm_90").unwrap();
+        lines.iter().enumerate().map(|(i, l)| t.parse(l, 16 * i as u64).unwrap()).collect()
+    }
+
+    /// Two late readers of R18 hold different read scoreboards; retiring the second one (the
+    /// `MOV` overwriting R17 waits for it) must not drop the first: the write of R18 still waits
+    /// for it. (Found by `compile_diff`'s random kernels: our -O3 cubin overwrote the source of
+    /// an `F2I.S64` still being read.)
+    #[test]
+    fn a_write_waits_for_every_pending_late_read() {
+        let mut v =
+            parse(&["F2I.S64 R12, R18", "F2I.U64.CEIL R6, R17", "MOV R17, 0x1", "FFMA R18, R19, R16, R18", "EXIT"]);
+        assign(&mut v, 5);
+        let first = v[0].control.read_sb.expect("F2I reads late");
+        let second = v[1].control.read_sb.expect("F2I reads late");
+        assert_ne!(first, second);
+        assert_eq!(v[2].control.wait >> second & 1, 1, "{:?}", v[2].control);
+        assert_eq!(v[3].control.wait >> first & 1, 1, "{:?}", v[3].control);
     }
 }

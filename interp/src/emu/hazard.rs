@@ -296,8 +296,11 @@ impl HazardState {
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         let branch = is_branch(inst);
         let late_hi = wide_addend_hi(inst);
-        let guard = (inst.guard.idx != 7)
-            .then_some(if inst.guard.uniform { Reg::Up(inst.guard.idx) } else { Reg::P(inst.guard.idx) });
+        let guard = (inst.guard.idx != 7).then_some(if inst.guard.uniform {
+            Reg::Up(inst.guard.idx)
+        } else {
+            Reg::P(inst.guard.idx)
+        });
         let fp64 = matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. });
         for (j, r) in rd.iter().enumerate() {
             let s = slot(*r);
@@ -467,7 +470,10 @@ impl HazardState {
             }
             if read {
                 if self.rsb[s] == k as u8 {
-                    self.rsb[s] = NONE;
+                    // Another late reader of the register may still be pending on another SB.
+                    let events = &self.events;
+                    self.rsb[s] =
+                        (0..6u8).find(|&j| events[j as usize].iter().any(|e| e.0 == s && e.1)).unwrap_or(NONE);
                 }
             } else if self.wsb[s] == k as u8 {
                 self.wsb[s] = NONE;
