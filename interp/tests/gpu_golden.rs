@@ -163,6 +163,10 @@ const MODULE_GLOBALS: &str = "reads a module global at address 0: the emulator's
 const CONST_BANK2: &str = "a jump table in constant bank 2 (BRX through LDC c[0x2][R]): the emulator does not load \
      ptxas's bank-2 data yet";
 
+const AS_INTERPRETER: &str = "our cubin computes what the Ori interpreter computes (e2e_corpus passes it), and the \
+     interpreter disagrees with the GPU here (KNOWN_INTERP): cvt_f16_bf16's f32/f64 → f16/bf16 NaNs, where the GPU \
+     keeps the sign and top payload, quieted (0x7e00, 0xffff), and PTX-stage semantics give the canonical 0x7fff; \
+     the compare kernels' `mask` bits (e.g. GPU 34, ours 2) are not investigated yet";
 const KNOWN_INTERP: &[(&str, &str)] = &[
     ("addr_exprs", NOT_IMPLEMENTED),
     ("bf16_arith2", NOT_INVESTIGATED),
@@ -177,8 +181,14 @@ const KNOWN_INTERP: &[(&str, &str)] = &[
 const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("bf16_arith2@O0", NOT_INVESTIGATED),
     ("bf16_arith2@O3", NOT_INVESTIGATED),
+    ("bf16_compare_minmax@O0", AS_INTERPRETER),
+    ("bf16_compare_minmax@O3", AS_INTERPRETER),
     ("cg_block_float@O0", WARPSYNC_DIVERGENT),
     ("cg_block_float@O3", WARPSYNC_DIVERGENT),
+    ("cvt_f16_bf16@O0", AS_INTERPRETER),
+    ("cvt_f16_bf16@O3", AS_INTERPRETER),
+    ("f16_compare_minmax@O0", AS_INTERPRETER),
+    ("f16_compare_minmax@O3", AS_INTERPRETER),
     ("f16_half2_arith@O0", NOT_INVESTIGATED),
     ("f16_half2_arith@O3", NOT_INVESTIGATED),
     ("f32_compare_select@O0", SELP_FOLDED),

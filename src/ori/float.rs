@@ -449,8 +449,13 @@ fn sign_of(c: Class) -> bool {
 /// Converts between formats (`from` to `to`), rounding with `mode`. A NaN between f32 and f64
 /// keeps its sign and the top of its payload, quieted (golden of `cvt_f64_f32`: `cvt.f64.f32`
 /// of `0x7f800001` is `0x7ff8000020000000`, `cvt.rn.f32.f64` of `0xffffffffffffffff` is
-/// `0xffffffff`); other NaN conversions give the canonical NaN.
+/// `0xffffffff`); bf16 → f32 is the bits shifted into the high half, NaN payloads and
+/// signalling NaNs included (ptxas 13.0.88 selects `cvt.f32.bf16` as `IMAD.U32 Rd, Rs,
+/// 0x10000, RZ` or `SHF.L.U32 Rd, Rs, 0x10, RZ`); other NaN conversions give the canonical NaN.
 pub fn convert(from: Format, to: Format, a: u64, mode: Rnd) -> u64 {
+    if (from, to) == (BF16, F32) {
+        return (a & 0xffff) << 16;
+    }
     match unpack(from, a) {
         Class::Nan if matches!((from, to), (F32, F64) | (F64, F32) | (F64, F64) | (F32, F32)) => {
             let a = a & from.mask();

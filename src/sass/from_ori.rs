@@ -817,6 +817,7 @@ impl Cx<'_> {
                         vec![if dn == "S32" { "" } else { dn }, if sn == "F32" { "" } else { sn }, r, ftz, ntz]
                     }
                     Opcode::F2F if dt == st => return self.same_type_f2f(dt),
+                    Opcode::F2F if (dt, st) == (Ty::F32, Ty::F16) => return self.f16_to_f32(),
                     Opcode::F2F => {
                         if m.rnd.is_some_and(Rnd::is_integral) {
                             return Err(format!("F2F.{dn}.{sn} with an integral rounding"));
@@ -1099,6 +1100,22 @@ impl Cx<'_> {
         let mut ops = ops;
         ops.insert(1, one(zero));
         Ok((self.spell("FADD", &[ftz, if sat { "SAT" } else { "" }])?, ops))
+    }
+
+    /// `F2F.F32.F16`, which sm_90 lacks, as ptxas 13.0.88 selects `cvt.f32.f16`:
+    /// `HADD2.F32 Rd, -RZ, Rs.H0_H0`, the low half plus `-0` computed into an f32 (exact: every
+    /// f16 is an f32, `-0 + x = x` for `x = ±0` too; a NaN gives the canonical f32 NaN, as the
+    /// interpreter's `cvt` does). Only the plain form is encoded (see `sm90::HAND_MODS`).
+    fn f16_to_f32(&self) -> R<(Vec<String>, Vec<Alts>)> {
+        let m = &self.d.mods;
+        if m.has(Flag::Ftz) || m.has(Flag::Sat) {
+            return Err("F2F.F32.F16 with .ftz/.sat (HADD2.F32 is encoded plain only)".into());
+        }
+        if !matches!(self.d.srcs.first(), Some(Operand::Reg(u)) if !u.neg && !u.abs) {
+            return Err("F2F.F32.F16 from a non-register or modified source".into());
+        }
+        let src = self.src(0)?.into_iter().map(|t| format!("{t}.H0_H0")).collect();
+        Ok((self.spell("HADD2", &["F32"])?, vec![one(self.dst(0)?), one("-RZ"), src]))
     }
 
     fn single_word(&self, n: usize) -> R<()> {

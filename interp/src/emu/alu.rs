@@ -937,6 +937,49 @@ pub fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
+/// `HADD2.F32`: two f16s (bits) summed into an f32, rounded to nearest even; a NaN operand
+/// or result gives the canonical NaN. The sum of two f16s is exact in f64 (11-bit significands,
+/// exponents 2^-24..2^15), so one rounding to f32 is the correctly rounded result. With
+/// `a = -0` (ptxas's `cvt.f32.f16`) it is the exact conversion of `b`, `-0` kept.
+pub fn hadd2_f32(a: u16, b: u16) -> u32 {
+    let v = f64::from(f16_to_f32(a)) + f64::from(f16_to_f32(b));
+    if v.is_nan() { NAN32 } else { (v as f32).to_bits() }
+}
+
+/// `F2F.F16`/`F2F.BF16` from f32 or f64 (`x`, exact in f64): rounded once to the half format
+/// (`bf16`: bfloat16, else binary16) with `rnd`; a NaN gives the canonical NaN `0x7fff`.
+/// A directed rounding starts from the nearest value and steps one unit in the last place
+/// (magnitude ±1 in the bit pattern, which is monotonic within a sign) when the nearest value
+/// lies on the wrong side of `x`: toward zero that turns an overflow into the largest finite
+/// value, away from zero a tiny value into the smallest subnormal.
+pub fn f2f_half(x: f64, bf16: bool, rnd: Rnd) -> u16 {
+    use crate::launch::float::{bf16_to_f64, f16_to_f64, f64_to_bf16, f64_to_f16};
+    if x.is_nan() {
+        return 0x7fff;
+    }
+    let h = if bf16 { f64_to_bf16(x) } else { f64_to_f16(x) };
+    let v = if bf16 { bf16_to_f64(h) } else { f16_to_f64(h) };
+    // Exact (zeros included: the nearest value keeps x's sign).
+    if v == x {
+        return h;
+    }
+    let neg = x.is_sign_negative();
+    let toward_zero = match rnd {
+        Rnd::Rn => return h,
+        Rnd::Rz => true,
+        Rnd::Rm => !neg,
+        Rnd::Rp => neg,
+    };
+    // Whether the nearest value lies farther from zero than x (|v| > |x|).
+    let beyond = if neg { v < x } else { v > x };
+    let (sign, mag) = (h & 0x8000, h & 0x7fff);
+    match (toward_zero, beyond) {
+        (true, true) => sign | (mag - 1),
+        (false, false) => sign | (mag + 1),
+        _ => h,
+    }
+}
+
 /// Converts an f32 to f16 bits, round to nearest even.
 pub fn f32_to_f16(x: f32) -> u16 {
     crate::launch::float::f64_to_f16(f64::from(x))

@@ -202,6 +202,37 @@ mod tests {
         }
     }
 
+    /// `F2F.F16`/`F2F.BF16` from f32 and f64 ([`alu::f2f_half`]) agrees with the Ori semantics
+    /// of `cvt.<rnd>.{f16,bf16}.{f32,f64}` in every rounding mode, on full-width random bits
+    /// and on values around the half formats' rounding boundaries (midpoints, overflow, the
+    /// subnormal range).
+    #[test]
+    fn f2f_half_matches_ori() {
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        for k in 0..40_000u32 {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let x64 = match k % 3 {
+                0 => rng,
+                // Exponents of the half formats' range, with a low-order fraction.
+                1 => (rng & 0x800f_ffff_ffff_ffff) | ((1023 - 30 + (rng >> 58) % 48) << 52),
+                _ => f64::from(f32::from_bits(rng as u32)).to_bits(),
+            };
+            let x32 = f32::from_bits((rng >> 16) as u32);
+            for (src, sty, bits) in
+                [(f64::from_bits(x64), Ty::F64, x64), (f64::from(x32), Ty::F32, u64::from(x32.to_bits()))]
+            {
+                for (dty, bf) in [(Ty::F16, false), (Ty::BF16, true)] {
+                    for (er, or) in ROUNDINGS {
+                        let m = Mods { ty: Some(dty), src_ty: Some(sty), rnd: Some(or), ..Mods::new() };
+                        let want = ori(Opcode::F2F, &m, bits) & 0xffff;
+                        let got = u64::from(alu::f2f_half(src, bf, er));
+                        assert_eq!(got, want, "F2F.{dty:?}.{sty:?} {er:?} of {bits:#x}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The upper bits of narrow results are exactly the extension of the low ones.
     #[test]
     fn narrow_results_are_extended() {

@@ -1146,18 +1146,23 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write32(&a[0], &map1(g, |lane| d[lane] as u32), g))?;
             }
         }
-        Kind::F2f { to64, to16, from16, rnd, ftz } => {
+        Kind::F2f { to64, to16, bf16, from64, from16, rnd, ftz } => {
             if *to64 {
                 let mut v = lift(w.reg32(&a[1]))?;
                 fmod32(&a[1], &mut v);
                 let d = map64(g, |lane| alu::f2f_f32_f64(v[lane], *ftz));
                 lift(w.write64(&a[0], &d, g))?;
+            } else if *to16 && *from64 {
+                let mut v = lift(w.reg64(&a[1]))?;
+                fmod64(&a[1], &mut v);
+                let d = map1(g, |lane| u32::from(alu::f2f_half(f64::from_bits(v[lane]), *bf16, *rnd)));
+                lift(w.write32(&a[0], &d, g))?;
             } else if *to16 {
                 let mut v = lift(w.reg32(&a[1]))?;
                 fmod32(&a[1], &mut v);
                 let d = map1(g, |lane| {
                     let x = f32::from_bits(if *ftz { alu::ftz32(v[lane]) } else { v[lane] });
-                    if x.is_nan() { 0x7fff } else { u32::from(alu::f32_to_f16(x)) }
+                    u32::from(alu::f2f_half(f64::from(x), *bf16, *rnd))
                 });
                 lift(w.write32(&a[0], &d, g))?;
             } else if *from16 {
@@ -1184,6 +1189,13 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let mut v = lift(w.reg32(&a[1]))?;
             fmod32(&a[1], &mut v);
             let d = map1(g, |lane| alu::frnd32(v[lane], *rnd, *ftz));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Hadd2F32 => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let (va, vb) = (hmod(&a[1], &va), hmod(&a[2], &vb));
+            let d = map1(g, |lane| alu::hadd2_f32(va[lane] as u16, vb[lane] as u16));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::H2 { op, m } => {

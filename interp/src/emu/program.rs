@@ -355,12 +355,16 @@ pub enum Kind {
         /// Rounding.
         rnd: Rnd,
     },
-    /// `F2F` between f32 and f64 (`to64`), or f32→f16 (`to16`).
+    /// `F2F` between f32 and f64 (`to64`), f32/f64 → f16/bf16 (`to16`), or f16 → f32.
     F2f {
         /// f32 → f64.
         to64: bool,
-        /// f32 → f16.
+        /// f32 or f64 (`from64`) → f16, or bf16 with `bf16`.
         to16: bool,
+        /// The 16-bit destination is bf16.
+        bf16: bool,
+        /// The source is f64.
+        from64: bool,
         /// f16 → f32.
         from16: bool,
         /// Rounding.
@@ -377,6 +381,9 @@ pub enum Kind {
         /// `.F64` (register pairs).
         f64: bool,
     },
+    /// `HADD2.F32`: the low halves (after selectors and signs) as f16, summed into one f32
+    /// (round to nearest; a NaN gives the canonical NaN). ptxas's `cvt.f32.f16`.
+    Hadd2F32,
     /// `HADD2`/`HMUL2`/`HFMA2`/`HMNMX2` (op 0/1/2/3).
     H2 {
         /// 0 add, 1 mul, 2 fma, 3 min/max (by the predicate operand).
@@ -963,17 +970,18 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             let (to64, to16, from16) = match (to, from) {
                 ("F64", "F32") => (true, false, false),
                 ("F32", "F64") => (false, false, false),
-                ("F16", "F32") => (false, true, false),
+                ("F16" | "BF16", "F32" | "F64") => (false, true, false),
                 ("F32", "F16") => (false, false, true),
                 _ => return Err(format!("F2F.{to}.{from}")),
             };
+            let (bf16, from64) = (to == "BF16", from == "F64");
             if to64 {
                 vals[0].n = 2;
             }
             if from == "F64" {
                 vals[1].n = 2;
             }
-            Kind::F2f { to64, to16, from16, rnd, ftz: has("FTZ") }
+            Kind::F2f { to64, to16, bf16, from64, from16, rnd, ftz: has("FTZ") }
         }
         "I2I" => {
             need(2, 0, &vals, &preds)?;
@@ -998,6 +1006,18 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             vals[0].dst = true;
             Kind::Frnd { rnd: int_rnd, ftz: has("FTZ"), f64 }
+        }
+        "HADD2" if has("F32") => {
+            // Only the plain form is modelled (`.F32.FTZ`/`.F32.SAT` are not calibrated).
+            if let Some(t) = toks.iter().find(|t| **t != "F32") {
+                return Err(format!("HADD2.F32 with .{t}"));
+            }
+            if vals.iter().any(|a| a.sel == 1) {
+                return Err("half selector 1".into());
+            }
+            need(3, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Hadd2F32
         }
         "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2" => {
             // `NAN` is HMNMX2's NaN propagation, a comparison only on HSETP2.

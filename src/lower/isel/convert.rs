@@ -3,8 +3,18 @@
 //! - int → float: `I2F.dst.src` with the rounding mode (sub-word sources extended to 32
 //!   bits first; 64-bit sources read as a register pair).
 //! - float → int: `F2I.dst.src` with the integral rounding (`.TRUNC` = `rzi`, ...) and `.ftz`.
+//! - float → int with a `u8` destination: sm_90 has no `F2I.U8.F32`; ptxas selects
+//!   `F2IP.U8.F32.NTZ Rd, RZ, Rs, RZ` (a packing convert). We select `F2I.U32` with the same
+//!   rounding and clamp with `VIMNMX.U32 Rd, Rt, 0xff, PT`: both saturate to [0, 255] with NaN
+//!   to 0, and F2IP's packing semantics (which byte each source lands in, what `Rc` merges) are
+//!   not calibrated on hardware, whereas `F2I.U32` and `VIMNMX` are.
 //! - float → float: `F2F.dst.src` (also for same-format integral rounding, which ptxas spells
-//!   `FRND`; the semantics are the same).
+//!   `FRND`; the semantics are the same). Emission spells the forms sm_90 has no `F2F` for:
+//!   f16 → f32 is `HADD2.F32 Rd, -RZ, Rs.H0_H0` (what ptxas emits). bf16 → f32 is selected
+//!   here as ptxas does, `IMAD.U32 Rd, Rs, 0x10000, RZ` (the bf16 bits are the high half of
+//!   the f32; exact, NaN payloads included; the multiply drops the register's high half).
+//!   Same-format integral rounding with `.sat` is `FRND` then `FADD.SAT Rd, RZ, Rt` (ptxas's
+//!   pair for `cvt.rni.sat.f32.f32`: FRND has no `.SAT`).
 //! - int → int: 32↔32 is a `MOV`; widening to 64 bits is a pair of (value, `RZ` or
 //!   `SHF.R.S32.HI RZ, 31, value`); narrowing from 64 takes the low word; a sub-word
 //!   destination is masked (`LOP3 0xff/0xffff`) or sign-replicated (`PRMT 0x8880/0x9910`),
@@ -42,11 +52,40 @@ impl Sel<'_> {
                 if d.mods.has(Flag::Sat) && dt.bits() >= 32 {
                     // float → int saturates anyway.
                 }
+                if dt == Ty::U8 {
+                    // No `F2I.U8` on sm_90 (see the module docs): convert to u32, then clamp.
+                    let t = self.t32();
+                    let m = Mods { ty: Some(Ty::U32), src_ty: Some(st), rnd: d.mods.rnd, flags, ..Mods::new() };
+                    self.emit(Opcode::F2I, m, vec![t.into()], vec![a]);
+                    self.emit(Opcode::IMNMX, super::ty(Ty::U32), vec![dst], vec![r(t), imm(0xff), super::pt()]);
+                    return Ok(());
+                }
                 let m = Mods { ty: Some(dt), src_ty: Some(st), rnd: d.mods.rnd, flags, ..Mods::new() };
                 self.emit(Opcode::F2I, m, vec![dst], vec![a]);
             }
+            (true, true) if dt == Ty::F32 && st == Ty::BF16 && !d.mods.has(Flag::Ftz) => {
+                // ptxas: `IMAD.U32 Rd, Rs, 0x10000, RZ` — the bf16 bits become the f32's high half.
+                let a = self.src(s)?;
+                let a = self.reg_src(&a)?;
+                self.emit(Opcode::IMAD, super::ty(Ty::U32), vec![dst], vec![a, imm(0x10000), rz()]);
+            }
             (true, true) => {
                 let a = if st == Ty::F64 { self.wide_reg(s)? } else { self.src(s)? };
+                if d.mods.has(Flag::Sat)
+                    && dt == Ty::F32
+                    && st == Ty::F32
+                    && d.mods.rnd.is_some_and(|r| r.is_integral())
+                {
+                    // ptxas: `FRND` (no `.SAT` form), then `FADD.SAT Rd, RZ, Rt`.
+                    let t = self.t32();
+                    let m =
+                        Mods { ty: Some(dt), src_ty: Some(st), rnd: d.mods.rnd, flags: flags.clone(), ..Mods::new() };
+                    self.emit(Opcode::F2F, m, vec![t.into()], vec![a]);
+                    flags.push(Flag::Sat);
+                    let m = Mods { ty: Some(dt), src_ty: Some(st), flags, ..Mods::new() };
+                    self.emit(Opcode::F2F, m, vec![dst], vec![r(t)]);
+                    return Ok(());
+                }
                 if d.mods.has(Flag::Sat) {
                     flags.push(Flag::Sat);
                 }
