@@ -652,11 +652,13 @@ opcodes! {
     ACTIVEMASK "ACTIVEMASK" Sass ["W" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Warp reduction into a uniform register (SASS `REDUX.op URd, Ra`), the meaning of PTX
     /// `redux.sync` (operation in the sub-op, `.s32` for signed min/max). The second source is
-    /// the member mask the interpreter checks; emission drops it.
-    REDUX "REDUX" Sass ["W" => "W:r, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// the member mask the interpreter checks; emission drops it. The destination is a uniform
+    /// register written from per-thread sources (slot kind `X`, which the verifier's
+    /// per-thread-op rule lets be uniform).
+    REDUX "REDUX" Sass ["X" => "W:r, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
     /// Warp match (SASS `MATCH.ANY Rd, Ra` / `MATCH.ALL Pd, Rd, Ra`, `.U64` for a 64-bit
     /// value): sub-op `any` or `all` with the meaning of PTX `match.any`/`match.all`; the
-    /// predicate destination (`PT` when unused) only for `all`. The second source is the member
+    /// predicate destination (`PT` when unused; always `PT` for `any`). The second source is the member
     /// mask the interpreter checks; emission drops it.
     MATCH "MATCH" Sass ["W, P" => "T:r, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
     /// Global atomic (SASS `ATOMG.E.op.STRONG.GPU`; with the destination RZ, whose old value

@@ -13,7 +13,8 @@
 //!   signed, `.OR`, `.XOR`, plain `REDUX` for `and`) and `MOV Rd, URk` (ptxas: `MOV` or
 //!   `IMAD.U32 Rd, RZ, RZ, URk`); `URk` is a uniform virtual register.
 //! - `match.any.sync.{b32,b64} d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32 d[|p],
-//!   a, m` → `MATCH.ALL Pp, Rd, Ra` (`PT` without `p`). `match.all.b64` (`MATCH.ALL.U64`) is
+//!   a, m` → `MATCH.ALL Pp, Rd, Ra` (the Ori `MATCH` always has a predicate destination, `PT`
+//!   without `p` and for `any`). `match.all.b64` (`MATCH.ALL.U64`) is
 //!   refused: no modifier-table entry yet.
 //!
 //! Invariant: every collective (SHFL, VOTE, REDUX, MATCH; not `activemask`) is preceded in its
@@ -160,20 +161,19 @@ impl Sel<'_> {
         }
         let wide = d.ty().is_some_and(|t| t.bits() == 64);
         let (sub, pd) = match d.opcode {
-            Opcode::MatchAny => (SubOp::Any, None),
+            Opcode::MatchAny => (SubOp::Any, pt_reg()),
             _ => {
                 if wide {
                     return Err("match.all.b64 (SASS `MATCH.ALL.U64`) has no entry in our sm_90 modifier table".into());
                 }
-                (SubOp::All, Some(d.dsts.get(1).copied().unwrap_or_else(pt_reg)))
+                (SubOp::All, d.dsts.get(1).copied().unwrap_or_else(pt_reg))
             }
         };
         let dst = Self::dst(d)?;
         let a = if wide { self.wide_reg(&d.srcs[0])? } else { self.reg_src(&d.srcs[0])? };
         let mask = self.warp_sync(&d.srcs[1])?;
         let m = Mods { ty: d.mods.ty, sub: Some(sub), ..Mods::new() };
-        let dsts = std::iter::once(dst).chain(pd).collect();
-        self.emit(Opcode::MATCH, m, dsts, vec![a, mask]);
+        self.emit(Opcode::MATCH, m, vec![dst, pd], vec![a, mask]);
         Ok(())
     }
 }
