@@ -156,6 +156,9 @@ const SELP_FOLDED: &str = "ptxas folds `setp.gt x, 1; selp 1, x` into `FMNMX.NAN
      NaN x; PTX selp (this executor) keeps x's NaN bits (0x7f800001, 0xffffffff): the GPU's result is not the PTX one";
 const WARPSYNC_DIVERGENT: &str = "the emulator reports a deadlock: our shfl.sync selection puts a plain `WARPSYNC \
      mask` before SHFL where ptxas builds a `WARPSYNC.COLLECTIVE` region (see e2e_corpus's KNOWN)";
+const WARPSYNC_PER_TILE: &str = "the emulator reports a deadlock: the tiles pass a different member mask per lane \
+     to `WARPSYNC Rm`, and the emulator's WARPSYNC takes the first lane's mask for the whole group (see e2e_corpus's \
+     KNOWN)";
 const NO_CLUSTERS: &str = "a cluster launch: the executor runs CTAs one by one with no cluster (distributed shared \
      memory, cluster special registers) model";
 const MODULE_GLOBALS: &str = "reads a module global at address 0: the emulator's placement of initialised globals \
@@ -185,6 +188,8 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("bf16_compare_minmax@O3", AS_INTERPRETER),
     ("cg_block_float@O0", WARPSYNC_DIVERGENT),
     ("cg_block_float@O3", WARPSYNC_DIVERGENT),
+    ("cg_tiled_reduce@O0", WARPSYNC_PER_TILE),
+    ("cg_tiled_reduce@O3", WARPSYNC_PER_TILE),
     ("cvt_f16_bf16@O0", AS_INTERPRETER),
     ("cvt_f16_bf16@O3", AS_INTERPRETER),
     ("f16_compare_minmax@O0", AS_INTERPRETER),

@@ -44,7 +44,7 @@ use super::{Pass, PassError, PassKind};
 use crate::ori::cfg::{Cfg, DomTree};
 use crate::ori::opcode::{OpFlags, Sem};
 use crate::ori::semantics::{Arg, Val, eval};
-use crate::ori::{Block, Function, Guard, InstData, Operand, Reg, RegUse, VReg};
+use crate::ori::{Block, Function, Guard, InstData, Opcode, Operand, Reg, RegUse, VReg};
 
 /// Most rounds per run.
 pub const ROUND_BUDGET: usize = 16;
@@ -310,6 +310,10 @@ fn substitute(f: &Function, d: &mut InstData, local: &HashMap<VReg, Fact>, globa
                     Fact::Copy(y) => u.reg = y,
                     Fact::Const(bits) if full => {
                         let Some(slot) = src_slot(&snapshot, k) else { continue };
+                        // sm_90's `WARPSYNC` takes a register mask or `.ALL`, no other immediate.
+                        if snapshot.opcode == Opcode::WARPSYNC && bits as u32 != u32::MAX {
+                            continue;
+                        }
                         if class.file.is_pred() {
                             if !u.neg && !u.abs {
                                 let eff = (bits != 0) != u.not;

@@ -643,6 +643,26 @@ opcodes! {
     /// the interpreter checks; emission drops it (selection places a `WARPSYNC` before the
     /// shuffle when the mask is not the full-warp immediate).
     SHFL "SHFL" Sass ["W, P" => "W:r, W:ri, W:ri, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(SUBOP) ty(B32) None;
+    /// Warp vote (SASS `VOTE.ALL/ANY/EQ Rd, Pd, Ps`; sub-op `all`, `any` or `uni`): `Rd` is the
+    /// ballot (the member lanes whose predicate is true; `RZ` when unused), `Pd` the vote (`PT`
+    /// when unused). PTX `vote.ballot` is `VOTE.ANY Rd, PT, Ps`. The second source is the
+    /// member mask the interpreter checks; emission drops it (selection synchronises the lanes
+    /// with `WARPSYNC` first).
+    VOTE "VOTE" Sass ["W, P" => "P, W:ri"] flags(SIDE_EFFECT) mods(SUBOP) req(SUBOP) ty() None;
+    /// The mask of the lanes executing it, the meaning of PTX `activemask` (SASS `VOTE.ANY Rd,
+    /// PT, PT`, as ptxas emits it, with no `WARPSYNC`: it reads the lanes that run together).
+    ACTIVEMASK "ACTIVEMASK" Sass ["W" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Warp reduction into a uniform register (SASS `REDUX.op URd, Ra`), the meaning of PTX
+    /// `redux.sync` (operation in the sub-op, `.s32` for signed min/max). The second source is
+    /// the member mask the interpreter checks; emission drops it. The destination is a uniform
+    /// register written from per-thread sources (slot kind `X`, which the verifier's
+    /// per-thread-op rule lets be uniform).
+    REDUX "REDUX" Sass ["X" => "W:r, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// Warp match (SASS `MATCH.ANY Rd, Ra` / `MATCH.ALL Pd, Rd, Ra`, `.U64` for a 64-bit
+    /// value): sub-op `any` or `all` with the meaning of PTX `match.any`/`match.all`; the
+    /// predicate destination (`PT` when unused; always `PT` for `any`). The second source is the member
+    /// mask the interpreter checks; emission drops it.
+    MATCH "MATCH" Sass ["W, P" => "T:r, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
     /// Global atomic (SASS `ATOMG.E.op.STRONG.GPU`; with the destination RZ, whose old value
     /// nobody reads, `REDG`): like `atom` (operation in the sub-op, `.rn`/`.ftz` for float add).
     ATOMG "ATOMG" Sass ["T" => "Mg, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|FTZ|RND) req(TY|SUBOP) ty() None;

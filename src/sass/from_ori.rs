@@ -923,6 +923,48 @@ impl Cx<'_> {
                 };
                 (self.spell("SHFL", &[mode])?, vec![dst(1)?, dst(0)?, s(0)?, s(1)?, s(2)?])
             }
+            // Added by instruction selection (warp ops), the member mask (last source) dropped:
+            // `VOTE.ALL/ANY Rd, Pd, Ps`, printed without `Rd` when it is `RZ` (ptxas:
+            // `VOTE.ANY R7, PT, P4` for a ballot, `VOTE.ALL P1, P1` for `vote.all.pred`).
+            Opcode::VOTE => {
+                let mode = match m.sub {
+                    Some(ori::SubOp::All) => "ALL",
+                    Some(ori::SubOp::Any) => "ANY",
+                    Some(ori::SubOp::Uni) => "EQ",
+                    s => return Err(format!("VOTE mode {s:?}")),
+                };
+                let ballot = self.phys(*d.dsts.first().ok_or("VOTE without destinations")?)?;
+                let mut ops = if ballot.is_zero() { vec![] } else { vec![dst(0)?] };
+                ops.extend([dst(1)?, s(0)?]);
+                (self.spell("VOTE", &[mode])?, ops)
+            }
+            // `activemask`: ptxas's `VOTE.ANY Rd, PT, PT`.
+            Opcode::ACTIVEMASK => (self.spell("VOTE", &["ANY"])?, vec![dst(0)?, one("PT"), one("PT")]),
+            // `REDUX.op URd, Ra` (ptxas: `REDUX.SUM`, `.MIN`/`.MAX` with `.S32` when signed,
+            // `.OR`, `.XOR`, and plain `REDUX` for `and`).
+            Opcode::REDUX => {
+                let op = match m.sub {
+                    Some(ori::SubOp::AddOp) => "SUM",
+                    Some(ori::SubOp::MinOp) => "MIN",
+                    Some(ori::SubOp::MaxOp) => "MAX",
+                    Some(ori::SubOp::AndOp) => "",
+                    Some(ori::SubOp::OrOp) => "OR",
+                    Some(ori::SubOp::XorOp) => "XOR",
+                    s => return Err(format!("REDUX operation {s:?}")),
+                };
+                let signed = matches!(m.sub, Some(ori::SubOp::MinOp | ori::SubOp::MaxOp))
+                    && self.ty().is_some_and(Ty::is_signed);
+                (self.spell("REDUX", &[op, if signed { "S32" } else { "" }])?, vec![dst(0)?, s(0)?])
+            }
+            // `MATCH.ANY Rd, Ra` / `MATCH.ALL Pd, Rd, Ra`, `.U64` with a register pair.
+            Opcode::MATCH => {
+                let wide = if self.ty().is_some_and(|t| t.bits() == 64) { "U64" } else { "" };
+                match m.sub {
+                    Some(ori::SubOp::Any) => (self.spell("MATCH", &["ANY", wide])?, vec![dst(0)?, s(0)?]),
+                    Some(ori::SubOp::All) => (self.spell("MATCH", &["ALL", wide])?, vec![dst(1)?, dst(0)?, s(0)?]),
+                    s => return Err(format!("MATCH mode {s:?}")),
+                }
+            }
             Opcode::HADD2 | Opcode::HMUL2 | Opcode::HFMA2 | Opcode::HMNMX2 | Opcode::HSETP2 => self.half()?,
             Opcode::CALL | Opcode::RET => {
                 return Err("CALL/RET need the module layout and a return-address register: not supported yet".into());
@@ -1142,6 +1184,12 @@ fn sreg_name(s: SpecialReg) -> R<String> {
         | SpecialReg::NctaidZ => {
             return Err(format!("{} is read from constant bank 0 on sm_90, not a special register", s.name()));
         }
+        // nvdisasm's names of the lane masks.
+        SpecialReg::LanemaskEq => "SR_EQMASK".into(),
+        SpecialReg::LanemaskLt => "SR_LTMASK".into(),
+        SpecialReg::LanemaskLe => "SR_LEMASK".into(),
+        SpecialReg::LanemaskGt => "SR_GTMASK".into(),
+        SpecialReg::LanemaskGe => "SR_GEMASK".into(),
         s => s.name().to_string(),
     })
 }

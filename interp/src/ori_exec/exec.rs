@@ -451,9 +451,8 @@ impl Engine<'_> {
             CALL => return Err((ErrorKind::Unsupported("ABI-lowered calls (CALL)".into()), None)),
             Atom | AtomCas | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
-            Shfl | SHFL | Vote | Ballot | MatchAny | MatchAll | Redux | Activemask => {
-                self.warp_op(cta, w, d, active, exec)?
-            }
+            Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
+            | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             _ => self.pure(cta, w, d, exec)?,
         }
         self.advance(w);

@@ -5,7 +5,7 @@
 //!   (`LDC c[0x0][0x0..0x8]`, `c[0x0][0xc..0x14]`) as ptxas does on sm_90.
 //! - `bra` → `BRA` (guard kept), `exit` and a kernel's `ret` → `EXIT`, a `.func`'s `ret`
 //!   without values → `RET`; `bar.sync` → `WARPSYNC.ALL` + `BAR.SYNC`; `membar` → `MEMBAR`; `bar.warp.sync`
-//!   → `WARPSYNC`.
+//!   → `WARPSYNC` (a register mask unless full; see [`Sel::warp_sync`]).
 //! - Calls (`CALL` with the ABI lowered) are not selected yet: the interpreter and the
 //!   register allocator need the ABI first.
 
@@ -91,9 +91,7 @@ impl Sel<'_> {
             }
             Membar => self.emit(MEMBAR, Mods::new(), vec![], vec![]),
             Warpsync => {
-                let m = self.src(&d.srcs[0])?;
-                self.warp_synced = self.guard.is_none() && matches!(m, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
-                self.emit(WARPSYNC, Mods::new(), vec![], vec![m]);
+                self.warp_sync(&d.srcs[0])?;
             }
             op => return Err(format!("`{op}` is not selected yet")),
         }

@@ -295,6 +295,10 @@ impl<'a> Sel<'a> {
             Bra | Exit | Ret | Bar | Membar | Warpsync => self.sel_control(d),
             Brx => self.sel_brx(d),
             Shfl => self.sel_shfl(d),
+            Vote | Ballot => self.sel_vote(d),
+            Redux => self.sel_redux(d),
+            Activemask => self.sel_activemask(d),
+            MatchAny | MatchAll => self.sel_match(d),
             op => Err(format!("`{op}` is not selected yet")),
         }
     }

@@ -1,19 +1,42 @@
-//! Warp-wide operations.
+//! Warp-wide operations, selected to the SASS ptxas 13.0 emits for sm_90.
 //!
 //! - `shfl.sync.{idx,up,down,bfly}.b32 d[|p], a, b, c, membermask` → `SHFL.<mode> Pd, Rd, a, b,
 //!   c` (`PT` when PTX has no predicate destination). `a` is a register; `b` (lane/offset) and
 //!   `c` (segment mask and clamp, packed as in PTX) stay immediates where they fit SASS's
-//!   fields (5 and 13 bits) and go to registers otherwise. The lanes are first synchronised
-//!   with `WARPSYNC mask` (ptxas builds a `WARPSYNC.COLLECTIVE` region for a partial mask, and
-//!   reconverges with `BSSY`/`BSYNC` before a full-warp one, which we do not emit): a warp that
-//!   diverged earlier (a loop with per-lane trip counts) is not reconverged by reaching the same
-//!   pc, and the H100 ran our `SHFL.DOWN` reduction once per lane group, each reading the other
-//!   group's lanes as inactive (algo_spmv_csr at -O3). A full-warp mask needs no new `WARPSYNC`
-//!   when one was selected earlier in the same block. The Ori `SHFL` keeps the mask as its last
-//!   source for the interpreter's check.
+//!   fields (5 and 13 bits) and go to registers otherwise.
+//! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`; `vote.sync.{all,any}.pred d, p, m`
+//!   → `VOTE.{ALL,ANY} Pd, Pp` (no register result). `vote.uni` (ptxas: `VOTE.EQ`) is refused:
+//!   our sm_90 modifier table has no `VOTE.EQ` entry yet.
+//! - `activemask.b32 d` → `VOTE.ANY Rd, PT, PT`, as ptxas emits it, with no `WARPSYNC` (it
+//!   reads the lanes that run it).
+//! - `redux.sync.op.t d, a, m` → `REDUX.op URk, Ra` (`.SUM`, `.MIN`/`.MAX` with `.S32` when
+//!   signed, `.OR`, `.XOR`, plain `REDUX` for `and`) and `MOV Rd, URk` (ptxas: `MOV` or
+//!   `IMAD.U32 Rd, RZ, RZ, URk`); `URk` is a uniform virtual register.
+//! - `match.any.sync.{b32,b64} d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32 d[|p],
+//!   a, m` → `MATCH.ALL Pp, Rd, Ra` (the Ori `MATCH` always has a predicate destination, `PT`
+//!   without `p` and for `any`). `match.all.b64` (`MATCH.ALL.U64`) is
+//!   refused: no modifier-table entry yet.
+//!
+//! Invariant: every collective (SHFL, VOTE, REDUX, MATCH; not `activemask`) is preceded in its
+//! block by a `WARPSYNC` of its member mask ([`Sel::warp_sync`]): `WARPSYNC.ALL` for the
+//! full-warp immediate, `WARPSYNC Rm` otherwise (sm_90 has no other immediate form). ptxas
+//! builds a `WARPSYNC.COLLECTIVE`/`.EXCLUSIVE` region for a partial mask and reconverges with
+//! `BSSY`/`BSYNC` before a full-warp one, which we do not emit: a warp that diverged earlier (a
+//! loop with per-lane trip counts) is not reconverged by reaching the same pc, and the H100 ran
+//! our `SHFL.DOWN` reduction once per lane group, each reading the other group's lanes as
+//! inactive (algo_spmv_csr at -O3). A full-warp mask needs no new `WARPSYNC` when an unguarded
+//! `WARPSYNC.ALL` was selected earlier in the same block (no branch splits a warp inside a
+//! block). The Ori SASS-level collective keeps the member mask as its last source for the
+//! interpreter's check; emission drops it.
 
-use super::{R, Sel, pt_reg};
+use super::{R, Sel, pt_reg, r};
 use crate::ori::{Imm, InstData, Mods, Opcode, Operand, SubOp};
+use crate::ori::{PhysReg, Reg, RegClass, RegFile};
+
+/// The zero register as a destination.
+fn rz_reg() -> Reg {
+    Reg::Phys(PhysReg::zero(RegFile::R).expect("RZ"))
+}
 
 impl Sel<'_> {
     /// `shfl.sync`.
@@ -60,14 +83,97 @@ impl Sel<'_> {
         if ci && !kc {
             c = self.reg_src(&c)?;
         }
-        let mask = self.src(&d.srcs[3])?;
+        let mask = self.warp_sync(&d.srcs[3])?;
+        let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
+        self.emit(Opcode::SHFL, m, vec![dst, pd], vec![a, b, c, mask]);
+        Ok(())
+    }
+
+    /// Synchronises the member lanes of a warp-collective instruction: `WARPSYNC mask`
+    /// (`WARPSYNC.ALL` for the full-warp immediate), left out for a full mask when an unguarded
+    /// `WARPSYNC.ALL` was already selected in the current block. Returns the mask as an operand
+    /// for the collective's last source.
+    pub(crate) fn warp_sync(&mut self, mask: &Operand) -> R<Operand> {
+        let mut mask = self.src(mask)?;
         let full = matches!(mask, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
+        if !full {
+            // sm_90 has `WARPSYNC.ALL` and `WARPSYNC Rmask`, no other immediate.
+            mask = self.reg_src(&mask)?;
+        }
         if !full || !self.warp_synced {
             self.emit(Opcode::WARPSYNC, Mods::new(), vec![], vec![mask.clone()]);
             self.warp_synced = full && self.guard.is_none();
         }
+        Ok(mask)
+    }
+
+    /// `vote.sync.{all,any,uni}.pred` and `vote.sync.ballot.b32`.
+    pub(crate) fn sel_vote(&mut self, d: &InstData) -> R<()> {
+        if d.srcs.len() != 2 || d.dsts.len() != 1 {
+            return Err("vote takes a predicate and a member mask".into());
+        }
+        let (sub, dsts) = match (d.opcode, d.mods.sub) {
+            (Opcode::Ballot, _) => (SubOp::Any, vec![Self::dst(d)?, pt_reg()]),
+            (Opcode::Vote, Some(s @ (SubOp::All | SubOp::Any))) => (s, vec![rz_reg(), Self::dst(d)?]),
+            (Opcode::Vote, Some(SubOp::Uni)) => {
+                return Err("vote.uni (SASS `VOTE.EQ`) has no entry in our sm_90 modifier table".into());
+            }
+            _ => return Err("vote without a mode".into()),
+        };
+        let p = self.pred_src(&d.srcs[0])?;
+        let mask = self.warp_sync(&d.srcs[1])?;
+        self.emit(Opcode::VOTE, Mods { sub: Some(sub), ..Mods::new() }, dsts, vec![p, mask]);
+        Ok(())
+    }
+
+    /// `activemask`: `VOTE.ANY Rd, PT, PT` (ptxas), no `WARPSYNC`.
+    pub(crate) fn sel_activemask(&mut self, d: &InstData) -> R<()> {
+        let dst = Self::dst(d)?;
+        self.emit(Opcode::ACTIVEMASK, Mods::new(), vec![dst], vec![]);
+        Ok(())
+    }
+
+    /// `redux.sync.{add,min,max,and,or,xor}`: the uniform result is copied to the destination.
+    pub(crate) fn sel_redux(&mut self, d: &InstData) -> R<()> {
+        if d.srcs.len() != 2 || d.dsts.len() != 1 {
+            return Err("redux takes a value and a member mask".into());
+        }
+        if !matches!(
+            d.mods.sub,
+            Some(SubOp::AddOp | SubOp::MinOp | SubOp::MaxOp | SubOp::AndOp | SubOp::OrOp | SubOp::XorOp)
+        ) {
+            return Err("redux without an integer operation".into());
+        }
+        let dst = Self::dst(d)?;
+        let a = self.reg_src(&d.srcs[0])?;
+        let mask = self.warp_sync(&d.srcs[1])?;
+        let u = self.vreg(RegClass::UR32);
         let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
-        self.emit(Opcode::SHFL, m, vec![dst, pd], vec![a, b, c, mask]);
+        self.emit(Opcode::REDUX, m, vec![u.into()], vec![a, mask]);
+        self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
+        Ok(())
+    }
+
+    /// `match.{any,all}.sync.{b32,b64}`.
+    pub(crate) fn sel_match(&mut self, d: &InstData) -> R<()> {
+        if d.srcs.len() != 2 || d.dsts.is_empty() {
+            return Err("match takes a value and a member mask".into());
+        }
+        let wide = d.ty().is_some_and(|t| t.bits() == 64);
+        let (sub, pd) = match d.opcode {
+            Opcode::MatchAny => (SubOp::Any, pt_reg()),
+            _ => {
+                if wide {
+                    return Err("match.all.b64 (SASS `MATCH.ALL.U64`) has no entry in our sm_90 modifier table".into());
+                }
+                (SubOp::All, d.dsts.get(1).copied().unwrap_or_else(pt_reg))
+            }
+        };
+        let dst = Self::dst(d)?;
+        let a = if wide { self.wide_reg(&d.srcs[0])? } else { self.reg_src(&d.srcs[0])? };
+        let mask = self.warp_sync(&d.srcs[1])?;
+        let m = Mods { ty: d.mods.ty, sub: Some(sub), ..Mods::new() };
+        self.emit(Opcode::MATCH, m, vec![dst, pd], vec![a, mask]);
         Ok(())
     }
 }

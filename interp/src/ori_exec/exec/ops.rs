@@ -300,7 +300,7 @@ impl Engine<'_> {
         let first = exec.trailing_zeros();
         let locs: Vec<Loc> = d.dsts.iter().map(|r| self.loc(*r)).collect::<Result<_, _>>()?;
         let member = match d.opcode {
-            Opcode::Activemask => exec,
+            Opcode::Activemask | Opcode::ACTIVEMASK => exec,
             _ => {
                 let n = d.srcs.len() - 1;
                 let m = self.lane_val(w, cta, d, n, first)? as u32;
@@ -314,7 +314,7 @@ impl Engine<'_> {
         };
         let group = exec & member;
         match d.opcode {
-            Opcode::Activemask => {
+            Opcode::Activemask | Opcode::ACTIVEMASK => {
                 for l in lanes(exec) {
                     self.write(w, locs[0], l, u128::from(exec));
                 }
@@ -363,7 +363,7 @@ impl Engine<'_> {
                     }
                 }
             }
-            Opcode::Vote | Opcode::Ballot => {
+            Opcode::Vote | Opcode::Ballot | Opcode::VOTE => {
                 let mut ballot = 0u32;
                 for l in lanes(group) {
                     if self.lane_val(w, cta, d, 0, l)? != 0 {
@@ -378,10 +378,18 @@ impl Engine<'_> {
                     (_, s) => return Err((ErrorKind::Invalid(format!("vote mode {s:?}")), None)),
                 };
                 for l in lanes(exec) {
-                    self.write(w, locs[0], l, u128::from(v));
+                    if d.opcode == Opcode::VOTE {
+                        // SASS `VOTE Rd, Pd, Ps`: the ballot and the vote.
+                        self.write(w, locs[0], l, u128::from(ballot));
+                        if let Some(p) = locs.get(1) {
+                            self.write(w, *p, l, u128::from(v));
+                        }
+                    } else {
+                        self.write(w, locs[0], l, u128::from(v));
+                    }
                 }
             }
-            Opcode::MatchAny | Opcode::MatchAll => {
+            Opcode::MatchAny | Opcode::MatchAll | Opcode::MATCH => {
                 let mut vals = [0u128; WARP];
                 for l in lanes(group) {
                     vals[l as usize] = match &d.srcs[0] {
@@ -393,7 +401,7 @@ impl Engine<'_> {
                 for l in lanes(exec) {
                     let same: u32 =
                         lanes(group).filter(|&k| vals[k as usize] == vals[l as usize]).fold(0, |m, k| m | 1 << k);
-                    if d.opcode == Opcode::MatchAny {
+                    if d.opcode == Opcode::MatchAny || (d.opcode == Opcode::MATCH && d.mods.sub == Some(Any)) {
                         self.write(w, locs[0], l, u128::from(same));
                     } else {
                         self.write(w, locs[0], l, u128::from(if all_eq { group } else { 0 }));
@@ -403,7 +411,7 @@ impl Engine<'_> {
                     }
                 }
             }
-            Opcode::Redux => {
+            Opcode::Redux | Opcode::REDUX => {
                 let signed = d.ty().is_some_and(Ty::is_signed);
                 let mut acc: Option<u32> = None;
                 for l in lanes(group) {
