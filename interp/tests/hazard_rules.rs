@@ -18,7 +18,8 @@ fn scheduled(lines: &[&str]) -> Vec<Inst> {
         .enumerate()
         .map(|(i, d)| {
             let w = t.encode(d).unwrap();
-            lower(&t.decode(w).unwrap(), "", 16 * i as u32, w, &banks)
+            let sfx = interp::emu::program::listing_suffix(&t.print(d, 16 * i as u64, None));
+            lower(&t.decode(w).unwrap(), &sfx, 16 * i as u32, w, &banks)
         })
         .collect()
 }
@@ -49,4 +50,18 @@ fn two_late_readers_of_one_register_both_protect_it() {
     let (i, e) = first_hazard(&v).expect("the write of R18 must wait for the first F2I's read");
     assert_eq!(i, 3, "{e}");
     assert!(e.contains("R18") && e.contains("WAR"), "{e}");
+}
+
+/// `VOTE` reads its predicate like a guard: 13 cycles after the `ISETP` (on an H200 our cubin of
+/// warp_vote balloted the old P0 when the VOTE issued 5 cycles after it). The scheduler keeps the
+/// distance; with the ISETP's stall cut to 5 the checker reports the VOTE.
+#[test]
+fn vote_reads_its_predicate_13_cycles_after_the_setp() {
+    let mut v = scheduled(&["ISETP.LT.U32.AND P0, PT, R9, R8, PT", "VOTE.ANY R13, PT, P0", "EXIT"]);
+    assert_eq!(first_hazard(&v), None);
+    assert!(v[0].control.stall >= 13, "{:?}", v[0].control);
+    v[0].control.stall = 5;
+    let (i, e) = first_hazard(&v).expect("a VOTE 5 cycles after its ISETP");
+    assert_eq!(i, 1, "{e}");
+    assert!(e.contains("P0 read"), "{e}");
 }

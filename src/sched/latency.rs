@@ -61,6 +61,14 @@ const PRED_TO_GUARD: u64 = 13;
 /// fixed-latency instruction of another pipe.
 const FP64_EARLY_READ: u64 = 1;
 
+/// Whether `base` reads its predicate operands like a guard (13 cycles after a fixed-latency
+/// producer): `VOTE`/`VOTEU`. Measured on an H200 (2026-11-26, GPU run 6): our -O3 cubin of
+/// warp_vote with `VOTE.ANY R13, PT, P0` 5 cycles after the `ISETP` writing P0 balloted P0's old
+/// value (ptxas's corpus code never places a VOTE within a block of its predicate's producer).
+pub fn reads_preds_late(base: &str) -> bool {
+    matches!(base, "VOTE" | "VOTEU")
+}
+
 /// The guard predicate of `inst`, if it has one other than PT.
 fn guard_loc(inst: &Instruction) -> Option<Loc> {
     match inst.guard.value {
@@ -198,7 +206,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             for (j, r) in e.reads.iter().enumerate() {
                 // `effects` lists the guard first.
                 let is_guard = j == 0 && guard == Some(*r);
-                let mut ready = if is_guard || (control_op && r.is_pred()) {
+                let mut ready = if is_guard || ((control_op || reads_preds_late(base)) && r.is_pred()) {
                     st.ready_branch[r.index()]
                 } else {
                     st.ready[r.index()]

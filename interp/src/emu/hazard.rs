@@ -308,7 +308,8 @@ impl HazardState {
             // `regs` lists the guard first. A guard, like a branch's predicate, needs the long
             // predicate latency.
             let is_guard = j == 0 && guard == Some(*r);
-            let ready = if is_guard || (branch && is_pred) { self.ready_branch[s] } else { self.ready[s] };
+            let late_preds = branch || ptxas_rs::sched::latency::reads_preds_late(inst.base);
+            let ready = if is_guard || (late_preds && is_pred) { self.ready_branch[s] } else { self.ready[s] };
             // FP64 instructions read the results of other pipes a cycle early.
             let ready = if fp64 && matches!(r, Reg::R(_)) { ready.max(self.ready_fp64[s]) } else { ready };
             // IMAD.WIDE reads the high word of its 64-bit addend two cycles after issue.
