@@ -7,15 +7,17 @@
 //! cycles. Run on NVIDIA's cubins it measures the latencies ptxas relies on.
 use std::collections::BTreeMap;
 
-use interp::emu::hazard::{Reg, regs, variable_latency};
-use interp::emu::program::Kind;
+use interp::emu::hazard::{Reg, guard_reg, is_branch, regs, variable_latency};
 use interp::emu::{Banks, Kernel};
 
 fn main() {
     let mut min: BTreeMap<(String, String), (u64, usize, String)> = BTreeMap::new();
     for arg in std::env::args().skip(1) {
         let (name, path) = arg.split_once('=').expect("KERNEL=CUBIN");
-        let bytes = std::fs::read(path).unwrap();
+        let bytes = std::fs::read(path).unwrap_or_else(|e| {
+            eprintln!("latency_census: {path}: {e}");
+            std::process::exit(2)
+        });
         let Ok(kernel) = Kernel::load(&bytes, name) else { continue };
         let mut banks = Banks::new();
         banks.insert(0, vec![0; 0x400]);
@@ -26,11 +28,7 @@ fn main() {
             let (rd, wr) = regs(inst);
             let guarded_off = inst.guard.idx == 7 && inst.guard.not;
             if !guarded_off {
-                let guard = (inst.guard.idx != 7).then_some(if inst.guard.uniform {
-                    Reg::Up(inst.guard.idx)
-                } else {
-                    Reg::P(inst.guard.idx)
-                });
+                let guard = guard_reg(inst);
                 for (j, r) in rd.iter().enumerate() {
                     let consumer =
                         if j == 0 && guard == Some(*r) { format!("@{}", inst.base) } else { inst.base.to_string() };
@@ -55,10 +53,7 @@ fn main() {
                 }
             }
             t += u64::from(inst.control.stall.max(1));
-            if matches!(
-                inst.kind,
-                Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break
-            ) {
+            if is_branch(inst) {
                 writer.clear();
             }
         }

@@ -234,14 +234,10 @@ enum Rule {
 /// mention)`. Straight-line reasoning: blocks start after control transfers and at targets.
 fn rule_candidates(program: &interp::emu::Program, rule: Rule) -> Vec<(usize, String)> {
     let mut out = Vec::new();
-    use interp::emu::hazard::{Reg, variable_latency};
+    use interp::emu::hazard::{Reg, guard_reg, is_branch, is_fp64, variable_latency};
     use interp::emu::program::Kind;
     use ptxas_rs::sched::class::{pipe, settles_after_barrier};
     let insts = &program.insts;
-    let fp64 = |k: &Kind| matches!(k, Kind::Fp64 { .. } | Kind::Dsetp { .. });
-    let control = |k: &Kind| {
-        matches!(k, Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break)
-    };
     let mut t = 0u64;
     // Register -> (issue cycle, index) of its fixed-latency writer in the current block.
     let mut writer: BTreeMap<Reg, (u64, usize)> = BTreeMap::new();
@@ -258,25 +254,22 @@ fn rule_candidates(program: &interp::emu::Program, rule: Rule) -> Vec<(usize, St
         if targets.contains(&inst.offset) {
             writer.clear();
         }
-        if i > 0 && !control(&insts[i - 1].kind) && !targets.contains(&inst.offset) {
+        if i > 0 && !is_branch(&insts[i - 1]) && !targets.contains(&inst.offset) {
             let p = &insts[i - 1];
             let saved = u64::from(p.control.stall.max(1)) - 1;
             let same_pipe = pipe(p.base).is_some_and(|(a, _)| pipe(inst.base).is_some_and(|(b, _)| a == b));
             let found = match rule {
-                Rule::Guard if inst.guard.idx != 7 && !control(&inst.kind) => {
-                    let g = Reg::P(inst.guard.idx);
-                    writer
-                        .get(&g)
-                        .filter(|(tw, _)| t - saved - tw < 13 && !inst.guard.uniform)
-                        .map(|_| format!("{g} read"))
+                Rule::Guard if !is_branch(inst) && matches!(guard_reg(inst), Some(Reg::P(_))) => {
+                    let g = guard_reg(inst).unwrap();
+                    writer.get(&g).filter(|(tw, _)| t - saved - tw < 13).map(|_| format!("{g} read"))
                 }
-                Rule::Fp64 if fp64(&inst.kind) => inst
+                Rule::Fp64 if is_fp64(inst) => inst
                     .regs
                     .0
                     .iter()
                     .filter(|r| matches!(r, Reg::R(_)))
                     .find(|r| {
-                        writer.get(r).is_some_and(|(tw, j)| !fp64(&insts[*j].kind) && t - saved - tw < 6 && t - tw >= 6)
+                        writer.get(r).is_some_and(|(tw, j)| !is_fp64(&insts[*j]) && t - saved - tw < 6 && t - tw >= 6)
                     })
                     .map(|r| format!("{r} read")),
                 Rule::Barrier if matches!(p.kind, Kind::Bar) && settles_after_barrier(inst.base) && saved > 0 => {
@@ -297,7 +290,7 @@ fn rule_candidates(program: &interp::emu::Program, rule: Rule) -> Vec<(usize, St
                 writer.remove(r);
             }
         }
-        if control(&inst.kind) {
+        if is_branch(inst) {
             writer.clear();
         }
         t += u64::from(inst.control.stall.max(1));

@@ -50,8 +50,9 @@ fn fixed_latency(inst: &Instruction) -> u64 {
     }
 }
 
+/// Whether `base` runs on the FP64 pipe ([`pipe`]'s table).
 fn is_fp64(base: &str) -> bool {
-    matches!(base, "DADD" | "DMUL" | "DFMA" | "DSETP")
+    pipe(base).is_some_and(|(p, _)| p == super::class::Pipe::Fp64)
 }
 
 /// Latency of a predicate result read as a guard or by a control transfer.

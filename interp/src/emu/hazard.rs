@@ -165,8 +165,20 @@ fn late_read(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::St { .. } | Kind::Atom { .. } | Kind::Ld { .. }) || variable_latency(inst)
 }
 
-fn is_branch(inst: &Inst) -> bool {
+/// Whether `inst` transfers control (its predicates are read with the guard latency).
+pub fn is_branch(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break)
+}
+
+/// Whether `inst` runs on the FP64 pipe (DADD/DMUL/DFMA/DSETP).
+pub fn is_fp64(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. })
+}
+
+/// The guard predicate of `inst`, unless it is PT.
+pub fn guard_reg(inst: &Inst) -> Option<Reg> {
+    let g = inst.guard;
+    (g.idx != 7).then_some(if g.uniform { Reg::Up(g.idx) } else { Reg::P(g.idx) })
 }
 
 /// Extra cycles (over the 4-cycle ALU latency) an FP64 instruction (DADD/DMUL/DFMA/DSETP) needs
@@ -210,10 +222,7 @@ fn wide_addend_hi(inst: &Inst) -> Option<Reg> {
 pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
     let mut rd = Vec::new();
     let mut wr = Vec::new();
-    let g = inst.guard;
-    if g.idx != 7 {
-        rd.push(if g.uniform { Reg::Up(g.idx) } else { Reg::P(g.idx) });
-    }
+    rd.extend(guard_reg(inst));
     for p in &inst.preds {
         if p.idx == 7 {
             continue;
@@ -296,12 +305,8 @@ impl HazardState {
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         let branch = is_branch(inst);
         let late_hi = wide_addend_hi(inst);
-        let guard = (inst.guard.idx != 7).then_some(if inst.guard.uniform {
-            Reg::Up(inst.guard.idx)
-        } else {
-            Reg::P(inst.guard.idx)
-        });
-        let fp64 = matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. });
+        let guard = guard_reg(inst);
+        let fp64 = is_fp64(inst);
         for (j, r) in rd.iter().enumerate() {
             let s = slot(*r);
             let is_pred = matches!(r, Reg::P(_) | Reg::Up(_));
