@@ -1131,6 +1131,130 @@ pub fn viaddmnmx(a: u32, b: u32, c: u32, signed: bool, min: bool) -> u32 {
     if lt == min { s } else { c }
 }
 
+/// `PRMT`'s byte-selection modes (PTX `prmt.f4e` ...): the low two bits of the selector pick a
+/// pattern of four byte indices into the eight bytes `{b, a}` (`a` = bytes 0–3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PrmtMode {
+    /// Forward 4 extract: bytes `s, s+1, s+2, s+3`.
+    F4e,
+    /// Backward 4 extract: bytes `s, s-1, s-2, s-3` (mod 8).
+    B4e,
+    /// Replicate byte `s`.
+    Rc8,
+    /// Edge clamp left: bytes `s, max(s,1), max(s,2), 3`.
+    Ecl,
+    /// Edge clamp right: bytes `0, min(s,1), min(s,2), s`.
+    Ecr,
+    /// Replicate the 16-bit half `s & 1`.
+    Rc16,
+}
+
+impl PrmtMode {
+    /// The mode of a `PRMT` modifier token.
+    pub fn from_token(t: &str) -> Option<PrmtMode> {
+        Some(match t {
+            "F4E" => PrmtMode::F4e,
+            "B4E" => PrmtMode::B4e,
+            "RC8" => PrmtMode::Rc8,
+            "ECL" => PrmtMode::Ecl,
+            "ECR" => PrmtMode::Ecr,
+            "RC16" => PrmtMode::Rc16,
+            _ => return None,
+        })
+    }
+}
+
+/// `PRMT` with a byte-selection mode: result byte `k` is byte `idx[k]` of `{b, a}`.
+pub fn prmt_mode(a: u32, sel: u32, b: u32, mode: PrmtMode) -> u32 {
+    let src = u64::from(b) << 32 | u64::from(a);
+    let s = sel & 3;
+    let idx = match mode {
+        PrmtMode::F4e => [s, s + 1, s + 2, s + 3],
+        PrmtMode::B4e => [s, (s + 7) & 7, (s + 6) & 7, (s + 5) & 7],
+        PrmtMode::Rc8 => [s; 4],
+        PrmtMode::Ecl => [s, s.max(1), s.max(2), 3],
+        PrmtMode::Ecr => [0, s.min(1), s.min(2), s],
+        PrmtMode::Rc16 => {
+            let h = (s & 1) * 2;
+            [h, h + 1, h, h + 1]
+        }
+    };
+    idx.iter().rev().fold(0u32, |r, &k| r << 8 | (src >> (8 * k)) as u32 & 0xff)
+}
+
+/// `DSETP.MIN`/`DSETP.MAX a, b`: `(pick_a, both_nan)`, ptxas's f64 `min`/`max` (the result is
+/// `a` where `pick_a`, else `b`, and `b` quieted where `both_nan`). A NaN operand loses to a
+/// number; of two equal zeros the minimum is the negative one.
+pub fn dsetp_minmax(a: u64, b: u64, min: bool) -> (bool, bool) {
+    let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => (false, true),
+        (true, false) => (false, false),
+        (false, true) => (true, false),
+        _ if x == y => (x.is_sign_negative() == min || x.is_sign_negative() == y.is_sign_negative(), false),
+        _ => ((x < y) == min, false),
+    }
+}
+
+/// `F2IP.U8.F32`/`F2IP.S8.F32` of one f32: rounded to the nearest integer (ties to even),
+/// saturated to the byte's range; NaN gives 0 (`.NTZ`, the only form ptxas emits for
+/// `cvt.rni.{u8,s8}.f32`). The byte's bits (`s8` two's complement).
+pub fn f2ip(x: u32, signed: bool) -> u32 {
+    let f = f32::from_bits(x);
+    if f.is_nan() {
+        return 0;
+    }
+    let (lo, hi) = if signed { (-128.0, 127.0) } else { (0.0, 255.0) };
+    (f.round_ties_even().clamp(lo, hi) as i32 as u32) & 0xff
+}
+
+/// `VABSDIFF4` byte by byte: `|a_k - b_k|` per byte (`signed`: the bytes as s8). With `acc`, the
+/// sum of the four differences plus `c`; else the differences packed.
+pub fn vabsdiff4(a: u32, b: u32, c: u32, signed: bool, acc: bool) -> u32 {
+    let byte = |v: u32, k: u32| -> i32 {
+        let x = (v >> (8 * k)) & 0xff;
+        if signed { x as u8 as i8 as i32 } else { x as i32 }
+    };
+    let d: [u32; 4] = std::array::from_fn(|k| byte(a, k as u32).abs_diff(byte(b, k as u32)));
+    if acc { d.iter().fold(c, |s, &x| s.wrapping_add(x)) } else { d.iter().rev().fold(0, |r, &x| r << 8 | (x & 0xff)) }
+}
+
+/// `VABSDIFF a, b, c`: `|a - b| + c` on 32-bit integers (wrapping).
+pub fn vabsdiff(a: u32, b: u32, c: u32, signed: bool) -> u32 {
+    let d = if signed { (a as i32).abs_diff(b as i32) } else { a.abs_diff(b) };
+    d.wrapping_add(c)
+}
+
+/// `VIMNMX3 a, b, c`: the minimum (`min`) or maximum of three 32-bit integers.
+pub fn vimnmx3(a: u32, b: u32, c: u32, signed: bool, min: bool) -> u32 {
+    let pick = |x: u32, y: u32| {
+        let lt = if signed { (x as i32) < (y as i32) } else { x < y };
+        if lt == min { x } else { y }
+    };
+    pick(pick(a, b), c)
+}
+
+/// `IDP`: `c` plus the dot product of `a`'s parts and `b`'s bytes (wrapping): four bytes each
+/// (`.4A`), or `a`'s two 16-bit halves with `b`'s bytes 0–1 (2–3 with `hi`) (`.2A`).
+pub fn idp(a: u32, b: u32, c: u32, two: bool, hi: bool, sa: bool, sb: bool) -> u32 {
+    let part = |v: u32, k: u32, bits: u32, signed: bool| -> i64 {
+        let x = (v >> (k * bits)) & ((1u32 << bits) - 1);
+        if signed { i64::from(x) - (i64::from(x >> (bits - 1)) << bits) } else { i64::from(x) }
+    };
+    let mut acc = i64::from(c);
+    if two {
+        let off = if hi { 2 } else { 0 };
+        for k in 0..2 {
+            acc += part(a, k, 16, sa) * part(b, k + off, 8, sb);
+        }
+    } else {
+        for k in 0..4 {
+            acc += part(a, k, 8, sa) * part(b, k, 8, sb);
+        }
+    }
+    acc as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,11 +17,22 @@ enum Lane {
     Run,
     /// Waiting at a `BSYNC` on barrier register `b`.
     Bsync(u8),
-    /// Waiting at a `WARPSYNC` for these lanes.
-    Warpsync(u32),
+    /// Waiting at a `WARPSYNC` for these lanes, and how the released group runs.
+    Warpsync(u32, Release),
     /// Waiting at `BAR.SYNC` id.
     Bar(u32),
     Exit,
+}
+
+/// How the lanes a `WARPSYNC` releases run (see [`Warp::apart`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Release {
+    /// `.ALL`: with any lanes at the same pc.
+    Merge,
+    /// `WARPSYNC mask`: apart from other groups, taking turns with them.
+    Apart,
+    /// `WARPSYNC.EXCLUSIVE mask`: apart, and running on once started.
+    Exclusive,
 }
 
 /// One warp.
@@ -50,6 +61,25 @@ pub(crate) struct Warp {
     /// strands is a divergent barrier.
     strand: [u32; 32],
     next_strand: u32,
+    /// Lanes whose strand was released by a `WARPSYNC mask` (plain or `.EXCLUSIVE`, not
+    /// `.ALL`): a strand of them runs as a group of its own, never merged with other lanes at
+    /// the same pc, until its lanes meet a `BSYNC` or another `WARPSYNC`. Such groups at one pc
+    /// take turns instruction by instruction, so a uniform register one writes may be
+    /// overwritten by another before it reads it back.
+    ///
+    /// The H200 goldens support this reading (the notes are silent on convergence): in
+    /// NVIDIA's cg_tiled_reduce, after a per-tile `WARPSYNC R8`, `VOTE.ANY` gives each 16-lane
+    /// tile only its own ballot bits (`per_thread[8i+6]`), which one merged 32-lane group would
+    /// not; our cubin, `WARPSYNC R0` / `REDUX.MAX UR0, R10` / a read of UR0 per tile, gave other
+    /// sums and maxima than NVIDIA's on the GPU (run 6), which tiles reading each other's UR0
+    /// explain, while NVIDIA's code stays right under any interleaving.
+    apart: u32,
+    /// Lanes of `apart` released by `WARPSYNC.EXCLUSIVE`: a group of them, once started, runs
+    /// on before any other group does (ptxas reads a uniform `REDUX` result back inside such
+    /// a `BSSY`…`BSYNC` region in cg_tiled_reduce).
+    exclusive: u32,
+    /// The strand of the group that ran last.
+    last_strand: u32,
     /// Thread index (x, y, z) per lane.
     tid: [[u32; 3]; 32],
 }
@@ -204,6 +234,9 @@ impl Warp {
             waiting: false,
             strand: [0; 32],
             next_strand: 0,
+            apart: 0,
+            exclusive: 0,
+            last_strand: 0,
             tid,
         }
     }
@@ -245,7 +278,7 @@ impl Warp {
             // notes are silent on convergence barriers; this is the per-thread reading.
             let (want, pc, bar) = match self.state[l] {
                 Lane::Bsync(b) => (self.b[b as usize][l], self.lane_pc[l], Some(b)),
-                Lane::Warpsync(m) => (m, self.lane_pc[l], None),
+                Lane::Warpsync(m, _) => (m, self.lane_pc[l], None),
                 _ => continue,
             };
             let want = want & live;
@@ -254,45 +287,49 @@ impl Warp {
                     want >> k & 1 == 1
                         && match (self.state[k], bar) {
                             (Lane::Bsync(b), Some(ob)) => b == ob && self.b[b as usize][k] == self.b[b as usize][l],
-                            (Lane::Bsync(_) | Lane::Warpsync(_), None) => true,
+                            (Lane::Bsync(_) | Lane::Warpsync(..), None) => true,
                             _ => false,
                         }
                         && self.lane_pc[k] == pc
                 })
                 .fold(0u32, |m, k| m | 1 << k);
             if arrived == want {
+                let (apart, exclusive) = match self.state[l] {
+                    Lane::Warpsync(_, Release::Apart) => (true, false),
+                    Lane::Warpsync(_, Release::Exclusive) => (true, true),
+                    _ => (false, false),
+                };
                 let strand = self.new_strand();
-                for k in lanes(want) {
+                // The lane itself may not be in `want` (a mask that excludes it): release it too.
+                for k in lanes(want | 1 << l) {
+                    if k == l && self.state[l] == Lane::Run {
+                        continue;
+                    }
                     self.state[k] = Lane::Run;
                     self.lane_pc[k] = pc + 1;
                     self.strand[k] = strand;
-                }
-                // The lane itself may not be in `want` (a mask that excludes it): release it too.
-                if self.state[l] != Lane::Run {
-                    self.state[l] = Lane::Run;
-                    self.lane_pc[l] = pc + 1;
-                    self.strand[l] = strand;
+                    let bit = 1u32 << k;
+                    self.apart = if apart { self.apart | bit } else { self.apart & !bit };
+                    self.exclusive = if exclusive { self.exclusive | bit } else { self.exclusive & !bit };
                 }
             }
         }
-        let mut min = u32::MAX;
-        for l in 0..32 {
-            if self.state[l] == Lane::Run {
-                min = min.min(self.lane_pc[l]);
-            }
+        // An exclusive strand that ran last runs on (lanes of it at its lowest pc).
+        let runnable = (0..32).filter(|&l| self.state[l] == Lane::Run).fold(0u32, |m, l| m | 1 << l);
+        let last = self.last_strand;
+        let own = pmask(runnable & self.exclusive, |l| self.strand[l] == last);
+        let pool = if own != 0 { own } else { runnable };
+        let min = lanes(pool).map(|l| self.lane_pc[l]).min().unwrap_or(u32::MAX);
+        let mut act = pmask(pool, |l| self.lane_pc[l] == min);
+        if act & self.apart != 0 {
+            // One strand kept apart runs: the first one (in lane order) that did not run last.
+            let first = lanes(act & self.apart).map(|l| self.strand[l]).find(|&s| s != last);
+            let s = first.unwrap_or(self.strand[(act & self.apart).trailing_zeros() as usize]);
+            act = pmask(act & self.apart, |l| self.strand[l] == s);
         }
-        let mut act = 0;
-        let mut other = u32::MAX;
-        if min != u32::MAX {
-            for l in 0..32 {
-                if self.state[l] == Lane::Run {
-                    if self.lane_pc[l] == min {
-                        act |= 1 << l;
-                    } else {
-                        other = other.min(self.lane_pc[l]);
-                    }
-                }
-            }
+        let other = lanes(runnable & !act).map(|l| self.lane_pc[l]).min().unwrap_or(u32::MAX);
+        if act != 0 {
+            self.last_strand = self.strand[act.trailing_zeros() as usize];
         }
         self.act = act;
         self.pc = min;
@@ -665,8 +702,8 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
                 return Err(located(l, Some(inst), Some(thread_of(cta, w, lane)), kind));
             }
         }
-        if w.pc == w.other {
-            // Caught up with another group: merge.
+        if w.pc >= w.other {
+            // Caught up with another group: merge (or, for groups kept apart, take turns).
             w.regroup();
         }
     }
@@ -922,6 +959,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             w.set_pred(&pr[0], u, g);
             w.set_pred(&pr[1], v, g);
         }
+        Kind::DsetpMinMax { min, bop } => {
+            let mut va = lift(w.reg64(&a[0]))?;
+            let mut vb = lift(w.reg64(&a[1]))?;
+            fmod64(&a[0], &mut va);
+            fmod64(&a[1], &mut vb);
+            let pp = w.pred(&pr[2]);
+            let pick = pmask(g, |lane| alu::dsetp_minmax(va[lane], vb[lane], *min).0);
+            let nan2 = pmask(g, |lane| alu::dsetp_minmax(va[lane], vb[lane], *min).1);
+            w.set_pred(&pr[0], combine(*bop, pick, pp, g).0, g);
+            w.set_pred(&pr[1], combine(*bop, nan2, pp, g).0, g);
+        }
         Kind::Sel => {
             let mut va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
@@ -963,11 +1011,50 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             });
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Prmt => {
+        Kind::Prmt { mode } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let vc = lift(w.reg32(&a[3]))?;
-            let d = map1(g, |lane| alu::prmt(va[lane], vb[lane], vc[lane]));
+            let d = map1(g, |lane| match mode {
+                None => alu::prmt(va[lane], vb[lane], vc[lane]),
+                Some(m) => alu::prmt_mode(va[lane], vb[lane], vc[lane], *m),
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::F2fp { bf16, rnd } => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            fmod32(&a[1], &mut va);
+            fmod32(&a[2], &mut vb);
+            let half = |x: u32| u32::from(alu::f2f_half(f64::from(f32::from_bits(x)), *bf16, *rnd));
+            let d = map1(g, |lane| half(va[lane]) << 16 | half(vb[lane]));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::F2ip { signed } => {
+            let vb = lift(w.reg32(&a[2]))?;
+            let d = map1(g, |lane| alu::f2ip(vb[lane], *signed));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Vabsdiff { signed } | Kind::Vabsdiff4 { signed, .. } | Kind::Vimnmx3 { signed } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            let p = pr.first().map_or(0, |p| w.pred(p));
+            let d = map1(g, |lane| {
+                let (x, y, z) = (va[lane], vb[lane], vc[lane]);
+                match inst.kind {
+                    Kind::Vabsdiff { .. } => alu::vabsdiff(x, y, z, *signed),
+                    Kind::Vabsdiff4 { acc, .. } => alu::vabsdiff4(x, y, z, *signed, acc),
+                    _ => alu::vimnmx3(x, y, z, *signed, p >> lane & 1 == 1),
+                }
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Idp { two, hi, sa, sb } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            let d = map1(g, |lane| alu::idp(va[lane], vb[lane], vc[lane], *two, *hi, *sa, *sb));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Imnmx { signed } => {
@@ -1260,6 +1347,15 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                         _ => 0,
                     };
                     lift(w.write_n(&a[0], k, &splat(src), g))?;
+                }
+                // The predicate output: whether the source was uniform over the active lanes
+                // (ptxas tests it before a collective on a per-tile mask: `R2UR P3, URZ, R8` /
+                // `@!P3 BRA.DIV` in cg_tiled_reduce). Inferred from that use; the notes are silent.
+                if let Some(p) = pr.first() {
+                    let v = lift(w.reg64(&Arg { n: a[1].n, ..a[1] }))?;
+                    let v = if a[1].n == 2 { v } else { map64(u32::MAX, |l| v[l] & 0xffff_ffff) };
+                    let uniform = lanes(g).all(|l| v[l] == v[lane]);
+                    w.set_pred(p, if uniform { u32::MAX } else { 0 }, g);
                 }
             }
         }
@@ -1582,12 +1678,20 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
             _ => return Err((None, EmuErrorKind::Unsupported("BMOV operands".into()))),
         },
-        Kind::Warpsync { all } => {
-            let mask =
-                if *all || a.is_empty() { u32::MAX } else { lift(w.reg32(&a[0]))?[g.trailing_zeros() as usize & 31] };
+        Kind::Warpsync { all, exclusive } => {
+            // Each lane waits for the lanes of its own mask: the tiles of a cooperative group pass
+            // different masks (cg_tiled_reduce's `WARPSYNC R4`) and converge separately.
+            let masks = if *all || a.is_empty() { splat(u32::MAX) } else { lift(w.reg32(&a[0]))? };
             if g != 0 {
                 w.waiting = true;
-                park(w, g, next, Lane::Warpsync(mask));
+                let how = if *exclusive {
+                    Release::Exclusive
+                } else if *all || a.is_empty() {
+                    Release::Merge
+                } else {
+                    Release::Apart
+                };
+                park_each(w, g, next, |lane| Lane::Warpsync(masks[lane], how));
                 return Ok(());
             }
         }
@@ -1633,9 +1737,14 @@ fn divergent_collective(what: &str) -> String {
 /// Parks the guarded lanes `g` of the running group at the current instruction in `state`
 /// (they wait there until released); the group's other lanes go on at `next`.
 fn park(w: &mut Warp, g: u32, next: u32, state: Lane) {
+    park_each(w, g, next, |_| state);
+}
+
+/// [`park`] with a state per lane.
+fn park_each(w: &mut Warp, g: u32, next: u32, state: impl Fn(usize) -> Lane) {
     let pc = w.pc;
     for lane in lanes(g) {
-        w.state[lane] = state;
+        w.state[lane] = state(lane);
     }
     for lane in lanes(w.act) {
         w.lane_pc[lane] = if g >> lane & 1 == 1 { pc } else { next };

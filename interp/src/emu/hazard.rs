@@ -135,13 +135,10 @@ pub fn variable_latency(inst: &Inst) -> bool {
             !(matches!(inst.kind, Kind::Ldc { .. }) && inst.base == "ULDC")
         }
         Kind::S2r => inst.base != "CS2R",
-        Kind::F2i { .. }
-        | Kind::F2iF16 { .. }
-        | Kind::F2f { .. }
-        | Kind::Fchk
-        | Kind::Popc
-        | Kind::Flo { .. }
-        | Kind::Brev => true,
+        Kind::F2i { .. } | Kind::F2iF16 { .. } | Kind::F2f { .. } | Kind::Fchk => true,
+        // On the uniform datapath these are fixed latency (atom_64bit: `UPOPC UR6` read 4
+        // cycles later with no scoreboard).
+        Kind::Popc | Kind::Flo { .. } | Kind::Brev => !inst.base.starts_with('U'),
         Kind::I2f { .. } | Kind::I2fF16 { .. } => inst.base == "I2F",
         Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } => true,
         _ => false,
@@ -190,6 +187,12 @@ pub fn guard_reg(inst: &Inst) -> Option<Reg> {
 /// R3 (`interp/gpu/README.md`, run 4). Uniform registers (latency 2) are not affected (ULDC→DADD
 /// at 2 cycles in f64_horner_scalar).
 pub const FP64_EARLY_READ: u64 = 2;
+
+/// Cycles over its producer's latency before a uniform predicate may guard an instruction:
+/// ptxas guards `UIADD3` with `@!UP0` 5 cycles after `VOTEU.ALL UP0` (async_mbarrier 0x00d0 →
+/// 0x00f0), where a general predicate needs 13 ([`ptxas_rs::sched::latency`]'s guard rule). The
+/// shortest distance seen is what is modelled; the notes are silent.
+const UP_GUARD_EXTRA: u64 = 3;
 
 fn latency(inst: &Inst) -> u64 {
     let uniform_dst =
@@ -301,6 +304,25 @@ impl HazardState {
         }
         if matches!(inst.kind, Kind::Bar) {
             self.bar_settle = self.t + BARRIER_SETTLE;
+            // The barrier completes only after the warp's earlier memory instructions have read
+            // their operands (cg_block_float: `STS [R12+UR4], R19` with read SB2, `BAR.SYNC`,
+            // then UR4 rewritten with no wait on SB2). The notes are silent; ptxas relies on it.
+            for k in 0..6 {
+                let mut i = 0;
+                while i < self.events[k].len() {
+                    let (s, read, _, u) = self.events[k][i];
+                    if read && matches!(u, 3 | 4) {
+                        self.events[k].remove(i);
+                        if s != usize::MAX && self.rsb[s] != NONE {
+                            let events = &self.events;
+                            self.rsb[s] =
+                                (0..6u8).find(|&j| events[j as usize].iter().any(|e| e.0 == s && e.1)).unwrap_or(NONE);
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
         }
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         let branch = is_branch(inst);
@@ -380,7 +402,12 @@ impl HazardState {
                 // IMAD.WIDE writes its low word earlier (observed: consumed 3 cycles later).
                 let lat = if wide_lo && i == 0 { 2 } else { lat };
                 self.ready[s] = self.t + lat;
-                self.ready_branch[s] = self.t + if matches!(r, Reg::P(_) | Reg::Up(_)) { 13 } else { lat };
+                self.ready_branch[s] = self.t
+                    + match r {
+                        Reg::P(_) => 13,
+                        Reg::Up(_) => lat + UP_GUARD_EXTRA,
+                        _ => lat,
+                    };
                 self.ready_fp64[s] = self.t + lat + if fp64 { 0 } else { FP64_EARLY_READ };
             }
             if let Some(k) = c.write_sb.filter(|k| *k < 6) {
@@ -400,10 +427,10 @@ impl HazardState {
             for &s in &late {
                 self.rsb[s] = k;
                 self.rsb_unit[s] = unit(inst);
-                self.events[k as usize].push((s, true, self.seq, 0xff));
+                self.events[k as usize].push((s, true, self.seq, unit(inst)));
             }
             if late.is_empty() {
-                self.events[k as usize].push((usize::MAX, true, self.seq, 0xff));
+                self.events[k as usize].push((usize::MAX, true, self.seq, unit(inst)));
             }
         }
         if matches!(inst.kind, Kind::Call | Kind::Ret) {
@@ -459,6 +486,28 @@ impl HazardState {
         let ev = &mut self.events[k];
         let n = ev.len().saturating_sub(keep);
         let retired: Vec<_> = ev.drain(..n).collect();
+        // An instruction reads its sources before it writes its results: once a write of it
+        // is complete, so are its reads, whatever scoreboard they are on (atom_scopes: a
+        // `SHFL` with read SB0 and write SB1, then its source rewritten after a wait on SB1 only).
+        let done: Vec<u64> = retired.iter().filter(|e| !e.1).map(|e| e.2).collect();
+        let mut retired = retired;
+        if !done.is_empty() {
+            for j in 0..6 {
+                if j == k {
+                    continue;
+                }
+                let ev = &mut self.events[j];
+                let mut i = 0;
+                while i < ev.len() {
+                    if ev[i].1 && done.contains(&ev[i].2) {
+                        let e = ev.remove(i);
+                        retired.push((e.0, true, e.2, e.3));
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+        }
         for (s, read, seq, u) in retired {
             if !read && u != 0xff {
                 // Earlier untracked results of the same in-order unit are complete too.
@@ -475,7 +524,7 @@ impl HazardState {
                 continue;
             }
             if read {
-                if self.rsb[s] == k as u8 {
+                if self.rsb[s] != NONE {
                     // Another late reader of the register may still be pending on another SB.
                     let events = &self.events;
                     self.rsb[s] =

@@ -238,6 +238,57 @@ pub enum Kind {
         /// Combiner.
         bop: BoolOp,
     },
+    /// `DSETP.MIN`/`DSETP.MAX`: the selection predicates of an f64 min/max (see
+    /// [`super::alu::dsetp_minmax`]).
+    DsetpMinMax {
+        /// `.MIN` (else `.MAX`).
+        min: bool,
+        /// Combiner.
+        bop: BoolOp,
+    },
+    /// `F2FP.{F16,BF16}.F32.PACK_AB d, a, b`: `a` and `b` rounded to the half format, `a` in the
+    /// high half.
+    F2fp {
+        /// bfloat16 (else binary16).
+        bf16: bool,
+        /// Rounding.
+        rnd: Rnd,
+    },
+    /// `F2IP.{U8,S8}.F32 d, a, b, c` (`.NTZ`): f32 `b` converted to a saturated byte (round to
+    /// nearest even), see [`super::alu::f2ip`].
+    F2ip {
+        /// Signed byte.
+        signed: bool,
+    },
+    /// `VABSDIFF d, a, b, c`: `|a - b| + c` (32-bit, `.U32` unsigned).
+    Vabsdiff {
+        /// Signed.
+        signed: bool,
+    },
+    /// `VABSDIFF4.{U8,S8} d, a, b, c`: per-byte `|a - b|`; with `.ACC` their sum plus `c`.
+    Vabsdiff4 {
+        /// Signed bytes.
+        signed: bool,
+        /// `.ACC`.
+        acc: bool,
+    },
+    /// `VIMNMX3 d, a, b, c, p, q`: the min/max of three 32-bit integers (see
+    /// [`super::alu::vimnmx3`]).
+    Vimnmx3 {
+        /// Signed.
+        signed: bool,
+    },
+    /// `IDP.4A.{S8,U8}.{S8,U8}` / `IDP.2A.{LO,HI}.{S16,U16}.{S8,U8}`: integer dot products.
+    Idp {
+        /// `.2A` (else `.4A`).
+        two: bool,
+        /// `.HI` (bytes 2–3 of `b` for `.2A`).
+        hi: bool,
+        /// `a`'s parts are signed.
+        sa: bool,
+        /// `b`'s bytes are signed.
+        sb: bool,
+    },
     /// `SEL`/`FSEL`.
     Sel,
     /// `MOV`/`UMOV`.
@@ -257,8 +308,11 @@ pub enum Kind {
         /// `.SH`.
         sh: bool,
     },
-    /// `PRMT`.
-    Prmt,
+    /// `PRMT` (`mode`: the `.F4E`-style byte-selection mode, or `None` for the nibble selector).
+    Prmt {
+        /// Mode.
+        mode: Option<super::alu::PrmtMode>,
+    },
     /// `IMNMX`/`VIMNMX`.
     Imnmx {
         /// Signed.
@@ -481,10 +535,13 @@ pub enum Kind {
         /// `.CLEAR`.
         clear: bool,
     },
-    /// `WARPSYNC mask` (`all`: `.ALL`).
+    /// `WARPSYNC mask` (`all`: `.ALL`; `exclusive`: `.EXCLUSIVE`, whose lane groups run the
+    /// following region apart from each other, see the executor's strands).
     Warpsync {
         /// `.ALL`.
         all: bool,
+        /// `.EXCLUSIVE`.
+        exclusive: bool,
     },
     /// `BAR.SYNC id` (and `BAR.RED`/`BAR.ARV` not modelled).
     Bar,
@@ -589,6 +646,25 @@ impl Program {
                 }
             })
             .collect();
+        let mut insts: Vec<Inst> = insts;
+        // A `WARPSYNC.COLLECTIVE` region must end with `ENDCOLLECTIVE` right before its target
+        // (the only shape the executor models, see `lower_inner`).
+        for i in 0..insts.len() {
+            let ins = &insts[i];
+            if ins.base != "WARPSYNC" || !ins.suffix.contains("COLLECTIVE") {
+                continue;
+            }
+            let t = ins.args.iter().find_map(|a| if let Opnd::Target(t) = a.o { Some(t as usize) } else { None });
+            let ends = t.is_some_and(|t| t > i + 1 && insts.get(t - 1).is_some_and(|e| e.base == "ENDCOLLECTIVE"));
+            if !ends {
+                let (off, w) = (ins.offset, ins.word);
+                insts[i] = invalid(
+                    off,
+                    w,
+                    "not implemented: WARPSYNC.COLLECTIVE whose target does not follow an ENDCOLLECTIVE".into(),
+                );
+            }
+        }
         Program { insts, entry: (entry / 16) as u32, tables }
     }
 
@@ -753,6 +829,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Iadd3 { x: has("X") }
         }
         "IMAD" => {
+            // UIMAD has no carry predicates: a write to PT and a false carry-in stand for them.
+            if uni && preds.is_empty() {
+                preds.push(PArg { idx: 7, uniform: true, not: false, dst: false });
+                preds.push(PArg { idx: 7, uniform: true, not: true, dst: false });
+            }
             need(4, 2, &vals, &preds)?;
             let wide = has("WIDE");
             let hi = has("HI");
@@ -820,6 +901,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             preds[1].dst = true;
             vals[0].n = 2;
             vals[1].n = 2;
+            if has("MIN") || has("MAX") {
+                return Ok((Kind::DsetpMinMax { min: has("MIN"), bop: bop.ok_or("no combiner")? }, vals, preds));
+            }
             Kind::Dsetp { cmp: cmp.ok_or("no comparison")?, bop: bop.ok_or("no combiner")? }
         }
         "SEL" | "FSEL" => {
@@ -855,10 +939,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "PRMT" => {
             need(4, 0, &vals, &preds)?;
             vals[0].dst = true;
-            if toks.iter().any(|t| matches!(*t, "F4E" | "B4E" | "RC8" | "ECL" | "ECR" | "RC16")) {
-                return Err("PRMT mode".into());
-            }
-            Kind::Prmt
+            let mode = match toks.first().copied() {
+                None => None,
+                Some(t) => Some(super::alu::PrmtMode::from_token(t).ok_or_else(|| format!("PRMT mode .{t}"))?),
+            };
+            Kind::Prmt { mode }
         }
         "IMNMX" | "VIMNMX" => {
             need(3, 1, &vals, &preds)?;
@@ -1078,6 +1163,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 vals[0].n = 2;
                 vals[1].n = 2;
             }
+            // `R2UR P, URd, Rs`: P tells whether Rs was the same in every active lane.
+            if let Some(p) = preds.first_mut() {
+                p.dst = true;
+            }
             Kind::R2ur
         }
         "P2R" => {
@@ -1211,7 +1300,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             };
             Kind::Shfl(m)
         }
-        "VOTE" => {
+        "VOTE" | "VOTEU" => {
             let m = if has("ALL") {
                 0
             } else if has("ANY") {
@@ -1308,7 +1397,80 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[0].dst = true;
             Kind::Bmov { clear: has("CLEAR") }
         }
-        "WARPSYNC" => Kind::Warpsync { all: has("ALL") },
+        // `WARPSYNC.COLLECTIVE Rm, L` ... `ENDCOLLECTIVE` (ptxas's slow path of a warp collective
+        // under a non-constant mask): the lanes of Rm converge as at `WARPSYNC Rm`, run the region
+        // together and go on at L, which [`Program::with_suffixes`] checks is the instruction
+        // after the region's `ENDCOLLECTIVE`. The notes are silent; this is the reading under
+        // which every corpus use (L right after `ENDCOLLECTIVE`) computes the PTX collective.
+        "WARPSYNC" => {
+            if has("COLLECTIVE") && !matches!(vals.get(1).map(|a| a.o), Some(Opnd::Target(_))) {
+                return Err("WARPSYNC.COLLECTIVE without a target".into());
+            }
+            Kind::Warpsync { all: has("ALL"), exclusive: has("EXCLUSIVE") }
+        }
+        "ENDCOLLECTIVE" => Kind::Nop,
+        "F2FP" => {
+            need(3, 0, &vals, &preds)?;
+            if !has("PACK_AB")
+                || !has("F32")
+                || toks.iter().any(|t| !matches!(*t, "F16" | "BF16" | "F32" | "PACK_AB" | "RZ" | "RN"))
+            {
+                return Err(format!("F2FP{suffix}"));
+            }
+            vals[0].dst = true;
+            Kind::F2fp { bf16: has("BF16"), rnd }
+        }
+        "F2IP" => {
+            need(4, 0, &vals, &preds)?;
+            if !(has("U8") || has("S8"))
+                || !has("F32")
+                || toks.iter().any(|t| !matches!(*t, "U8" | "S8" | "F32" | "NTZ"))
+            {
+                return Err(format!("F2IP{suffix}"));
+            }
+            // Only the corpus form `F2IP d, RZ, b, RZ` is calibrated (byte 0 = the conversion of
+            // b); what a nonzero `a` or `c` contributes is not known.
+            if vals[1].o != Opnd::R(255) || vals[3].o != Opnd::R(255) {
+                return Err("F2IP with a nonzero first or third source".into());
+            }
+            vals[0].dst = true;
+            Kind::F2ip { signed: has("S8") }
+        }
+        "VABSDIFF" => {
+            need(4, 0, &vals, &preds)?;
+            if let Some(t) = toks.iter().find(|t| **t != "U32") {
+                return Err(format!("VABSDIFF .{t}"));
+            }
+            vals[0].dst = true;
+            Kind::Vabsdiff { signed: !has("U32") }
+        }
+        "VABSDIFF4" => {
+            need(4, 0, &vals, &preds)?;
+            if let Some(t) = toks.iter().find(|t| !matches!(**t, "U8" | "S8" | "ACC")) {
+                return Err(format!("VABSDIFF4 .{t}"));
+            }
+            vals[0].dst = true;
+            Kind::Vabsdiff4 { signed: has("S8"), acc: has("ACC") }
+        }
+        "VIMNMX3" => {
+            need(4, 1, &vals, &preds)?;
+            if let Some(t) = toks.iter().find(|t| **t != "U32") {
+                return Err(format!("VIMNMX3 .{t}"));
+            }
+            vals[0].dst = true;
+            Kind::Vimnmx3 { signed: !has("U32") }
+        }
+        "IDP" => {
+            need(4, 0, &vals, &preds)?;
+            let two = has("2A");
+            if !two && !has("4A") {
+                return Err("IDP form".into());
+            }
+            let tys: Vec<&str> = toks.iter().copied().filter(|t| matches!(*t, "U8" | "S8" | "U16" | "S16")).collect();
+            let [ta, tb] = tys[..] else { return Err("IDP types".into()) };
+            vals[0].dst = true;
+            Kind::Idp { two, hi: has("HI"), sa: ta.starts_with('S'), sb: tb.starts_with('S') }
+        }
         "BAR" => {
             if !has("SYNC") {
                 return Err("only BAR.SYNC is modelled".into());
