@@ -451,13 +451,19 @@ fn sign_of(c: Class) -> bool {
 /// of `0x7f800001` is `0x7ff8000020000000`, `cvt.rn.f32.f64` of `0xffffffffffffffff` is
 /// `0xffffffff`); bf16 → f32 is the bits shifted into the high half, NaN payloads and
 /// signalling NaNs included (ptxas 13.0.88 selects `cvt.f32.bf16` as `IMAD.U32 Rd, Rs,
-/// 0x10000, RZ` or `SHF.L.U32 Rd, Rs, 0x10, RZ`); other NaN conversions give the canonical NaN.
+/// 0x10000, RZ` or `SHF.L.U32 Rd, Rs, 0x10, RZ`); f64 → f16/bf16 also keeps sign and top
+/// payload, quieted (H200 golden of `cvt_f16_bf16`: `cvt.rn.f16.f64` and `cvt.rn.bf16.f64`, which
+/// ptxas selects as `F2F.F16.F64`/`F2F.BF16.F64`, give `0x7e00`/`0x7fc0` for `0x7ff0000000000001`
+/// and `0xffff` for `0xffffffffffffffff`); other NaN conversions (f32 → f16/bf16 included: `0x7fff`
+/// in the same golden) give the canonical NaN.
 pub fn convert(from: Format, to: Format, a: u64, mode: Rnd) -> u64 {
     if (from, to) == (BF16, F32) {
         return (a & 0xffff) << 16;
     }
     match unpack(from, a) {
-        Class::Nan if matches!((from, to), (F32, F64) | (F64, F32) | (F64, F64) | (F32, F32)) => {
+        Class::Nan
+            if matches!((from, to), (F32, F64) | (F64, F32) | (F64, F64) | (F32, F32) | (F64, F16) | (F64, BF16)) =>
+        {
             let a = a & from.mask();
             let sign = if a & from.sign_bit() != 0 { to.sign_bit() } else { 0 };
             let frac = a & from.frac_mask();

@@ -980,6 +980,22 @@ pub fn f2f_half(x: f64, bf16: bool, rnd: Rnd) -> u16 {
     }
 }
 
+/// `F2F.F16.F64`/`F2F.BF16.F64`: as [`f2f_half`], except that a NaN keeps its sign and the top
+/// of its payload, quieted (H200 golden of cvt_f16_bf16: `0x7ff0000000000001` gives `0x7e00` /
+/// `0x7fc0`, `0xffffffffffffffff` gives `0xffff`, where the f32 sources of `F2F`/`F2FP` give
+/// `0x7fff`).
+pub fn f2f_half_from64(x: u64, bf16: bool, rnd: Rnd) -> u16 {
+    let v = f64::from_bits(x);
+    if !v.is_nan() {
+        return f2f_half(v, bf16, rnd);
+    }
+    let frac_bits = if bf16 { 7 } else { 10 };
+    let exp_all = if bf16 { 0x7f80 } else { 0x7c00 };
+    let sign = ((x >> 63) as u16) << 15;
+    let top = ((x & ((1u64 << 52) - 1)) >> (52 - frac_bits)) as u16;
+    sign | exp_all | 1 << (frac_bits - 1) | top
+}
+
 /// Converts an f32 to f16 bits, round to nearest even.
 pub fn f32_to_f16(x: f32) -> u16 {
     crate::launch::float::f64_to_f16(f64::from(x))

@@ -1242,7 +1242,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             } else if *to16 && *from64 {
                 let mut v = lift(w.reg64(&a[1]))?;
                 fmod64(&a[1], &mut v);
-                let d = map1(g, |lane| u32::from(alu::f2f_half(f64::from_bits(v[lane]), *bf16, *rnd)));
+                let d = map1(g, |lane| u32::from(alu::f2f_half_from64(v[lane], *bf16, *rnd)));
                 lift(w.write32(&a[0], &d, g))?;
             } else if *to16 {
                 let mut v = lift(w.reg32(&a[1]))?;

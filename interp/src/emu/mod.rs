@@ -347,6 +347,12 @@ impl Kernel {
         })
     }
 
+    /// The CTA's static shared memory: `.nv.shared.<kernel>`'s size, at least sm_90's reserved
+    /// 0x400 bytes, rounded up to 16.
+    fn shared_static_size(&self) -> u32 {
+        self.shared_static.max(0x400).next_multiple_of(16)
+    }
+
     /// Builds constant bank 0 for a launch.
     pub fn bank0(&self, spec: &LaunchSpec, params: &[u8]) -> Vec<u8> {
         let layout = ptxas_rs::cubin::Constant0Layout::for_sm(self.sm);
@@ -363,6 +369,12 @@ impl Kernel {
             put(layout.nctaid[d], spec.grid[d]);
         }
         put(layout.stack_pointer, LOCAL_TOP);
+        // The launch's dynamic shared size, at 0x2c on sm_90: ptxas reads `%dynamic_smem_size`
+        // as `LDC R7, c[0x0][0x2c]` (dyn_smem_extern, whose H200 golden stores the launch's
+        // 2,048 dynamic bytes from it). Inferred from that use; the notes are silent.
+        if self.sm >= 90 {
+            put(0x2c, spec.shared_bytes);
+        }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);
         b
@@ -428,7 +440,7 @@ impl Kernel {
         }
         let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {
-            self.shared_static.max(0x400).next_multiple_of(16) + spec.shared_bytes
+            self.shared_static_size() + spec.shared_bytes
         } else {
             0
         };

@@ -780,6 +780,17 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         };
         vals.push(Arg { o, neg, abs, not, n: 1, dst: false, sel });
     }
+    // A half-precision pair immediate prints (and decodes) as two values, high half first
+    // (`HFMA2.MMA R11, -RZ, RZ, 5.5, 0` is `0x45800000`, ptxas's way of moving 4096.0): one
+    // 32-bit operand to the executor.
+    if matches!(base, "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2") {
+        if let Some(i) = (1..vals.len()).find(|&i| matches!((vals[i - 1].o, vals[i].o), (Opnd::Imm(_), Opnd::Imm(_)))) {
+            if let (Opnd::Imm(hi), Opnd::Imm(lo)) = (vals[i - 1].o, vals[i].o) {
+                vals[i - 1].o = Opnd::Imm((hi & 0xffff) << 16 | (lo & 0xffff));
+                vals.remove(i);
+            }
+        }
+    }
     let uni = base.starts_with('U') && base != "UBLKCP";
     let alu_base = if uni { &base[1..] } else { base };
     // Helpers to mark roles.
@@ -1134,9 +1145,14 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                     "HFMA2" => 2,
                     _ => 3,
                 };
-                // HFMA2's predicate operand (shown with .RELU unless PT) is not modelled.
-                if op == 2 && preds.iter().any(|p| p.idx != 7 || p.not) {
-                    return Err("HFMA2 with a predicate operand".into());
+                // HFMA2's predicate operand is printed only with `.RELU` (nvdisasm hides it
+                // otherwise: `HFMA2 R5, R17, R5, R22` decodes with P0 there); it is not modelled
+                // with `.RELU`, and has no effect without.
+                if op == 2 {
+                    if has("RELU") && preds.iter().any(|p| p.idx != 7 || p.not) {
+                        return Err("HFMA2.RELU with a predicate operand".into());
+                    }
+                    preds.clear();
                 }
                 need(if op == 2 { 4 } else { 3 }, usize::from(op == 3), &vals, &preds)?;
                 vals[0].dst = true;
