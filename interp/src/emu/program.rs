@@ -783,13 +783,13 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     // A half-precision pair immediate prints (and decodes) as two values, high half first
     // (`HFMA2.MMA R11, -RZ, RZ, 5.5, 0` is `0x45800000`, ptxas's way of moving 4096.0): one
     // 32-bit operand to the executor.
-    if matches!(base, "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2") {
-        if let Some(i) = (1..vals.len()).find(|&i| matches!((vals[i - 1].o, vals[i].o), (Opnd::Imm(_), Opnd::Imm(_)))) {
-            if let (Opnd::Imm(hi), Opnd::Imm(lo)) = (vals[i - 1].o, vals[i].o) {
-                vals[i - 1].o = Opnd::Imm((hi & 0xffff) << 16 | (lo & 0xffff));
-                vals.remove(i);
-            }
-        }
+    let pair = (1..vals.len()).find(|&i| matches!((vals[i - 1].o, vals[i].o), (Opnd::Imm(_), Opnd::Imm(_))));
+    if matches!(base, "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2")
+        && let Some(i) = pair
+        && let (Opnd::Imm(hi), Opnd::Imm(lo)) = (vals[i - 1].o, vals[i].o)
+    {
+        vals[i - 1].o = Opnd::Imm((hi & 0xffff) << 16 | (lo & 0xffff));
+        vals.remove(i);
     }
     let uni = base.starts_with('U') && base != "UBLKCP";
     let alu_base = if uni { &base[1..] } else { base };
