@@ -741,7 +741,14 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
         "SR_NTID" => l.block[0] | l.block[1] << 16 | l.block[2] << 26,
         "SR_LANEID" => lane as u32,
         "SR_CgaCtaId" => cta.slot,
-        "SR_VIRTUALSMID" | "SR_VIRTID" | "SR_GpcLocalCgaId" | "SR_SWINLO" | "SR_LWINLO" => 0,
+        "SR_VIRTUALSMID" | "SR_GpcLocalCgaId" | "SR_SWINLO" | "SR_LWINLO" => 0,
+        // ptxas reads `%nwarpid` as bits 8..16 of SR_VIRTCFG and `%warpid` as bits 8..15 of
+        // SR_VIRTID (sreg_geometry: `S2UR UR6, SR_VIRTCFG` / `USHF.R.U32.HI UR6, URZ, 0x8, UR6` /
+        // `USGXT.U32 UR6, UR6, 0x8`, and `SHF.R.U32.HI` / `SGXT.U32 R26, R26, 0x7` of SR_VIRTID):
+        // the emulator reports 64 warp slots (an H100 SM's) and the warp's index in its CTA. The
+        // other bits are not known.
+        "SR_VIRTCFG" => 64 << 8,
+        "SR_VIRTID" => w.id << 8,
         "SR_SWINHI" => SHARED_HI,
         "SR_LWINHI" => LOCAL_HI,
         "SR_SWINSZ" | "SR_SMEMSZ" => l.shared_bytes,
@@ -1435,7 +1442,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let vb = lift(w.reg64(&a[2]))?;
             let vb = if wide { vb } else { map64(u32::MAX, |lane| vb[lane] & 0xffff_ffff) };
             let b32 = if wide { [0; 32] } else { lift(w.reg32(&a[2]))? };
-            let vc = if *op == AtomOp::Cas {
+            let vc = if matches!(op, AtomOp::Cas | AtomOp::CasSpin) {
                 Some(if wide {
                     lift(w.reg64(&a[3]))?
                 } else {
@@ -1455,7 +1462,16 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                     .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
                 old[lane] = cur;
             }
-            if *ret {
+            if *op == AtomOp::CasSpin {
+                // The success flag (1 when the compared value matched), as wide as the operation
+                // (atom_shared: `ATOMS.CAST.SPIN.64 R6, ...` then `R6 == 1 && R7 == 0`).
+                let ok = map64(g, |lane| u64::from(old[lane] == vb[lane]));
+                if wide {
+                    lift(w.write64(&a[0], &ok, g))?;
+                } else {
+                    lift(w.write32(&a[0], &map1(g, |lane| ok[lane] as u32), g))?;
+                }
+            } else if *ret {
                 if wide {
                     lift(w.write64(&a[0], &old, g))?;
                 } else {
@@ -1638,6 +1654,10 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 w.regroup();
                 return Ok(());
             }
+        }
+        Kind::Qspc(space) => {
+            let r = pmask(g, |lane| resolve(Space::Generic, address(w, &a[0], lane)).0 == *space);
+            w.set_pred(&pr[0], r, g);
         }
         Kind::Bssy => {
             let Opnd::B(b) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BSSY operand".into()))) };
@@ -1908,7 +1928,7 @@ pub fn atom_apply(op: AtomOp, ty: AtomTy, cur: u64, b: u64, c: Option<u64>) -> u
         (AtomOp::Or, _) => cur | b,
         (AtomOp::Xor, _) => cur ^ b,
         (AtomOp::Exch, _) => b,
-        (AtomOp::Cas, _) => {
+        (AtomOp::Cas | AtomOp::CasSpin, _) => {
             if (cur & mask) == (b & mask) {
                 c.unwrap_or(0)
             } else {

@@ -372,8 +372,16 @@ impl Kernel {
         // The launch's dynamic shared size, at 0x2c on sm_90: ptxas reads `%dynamic_smem_size`
         // as `LDC R7, c[0x0][0x2c]` (dyn_smem_extern, whose H200 golden stores the launch's
         // 2,048 dynamic bytes from it). Inferred from that use; the notes are silent.
+        // `%nsmid` is `c[0x0][0x10c]` (sreg_geometry: compared with SR_VIRTUALSMID, which the
+        // emulator reads as 0); the emulator reports an H100's 132 SMs.
+        // The generic address of local address 0 (64-bit, at 0x20): ptxas's `cvta.local` is
+        // `R1 + c[0x0][0x20]` with the carry into `c[0x0][0x24]` (addr_exprs); the emulator's
+        // local window is [`LOCAL_HI`] in the high word.
         if self.sm >= 90 {
+            put(0x20, 0);
+            put(0x24, LOCAL_HI);
             put(0x2c, spec.shared_bytes);
+            put(0x10c, 132);
         }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);

@@ -129,6 +129,10 @@ pub enum AtomOp {
     Exch,
     /// Compare and swap.
     Cas,
+    /// `ATOMS.CAST.SPIN`: compare and swap in shared memory whose result is a success flag (1 when
+    /// the store happened, else 0), ptxas's loop for shared float atomics (atom_float_double:
+    /// `ATOMS.CAST.SPIN R3, [R10], R2, R3` then `ISETP.EQ.U32.AND P1, PT, R3, 0x1`).
+    CasSpin,
 }
 
 /// Element type of an atomic.
@@ -545,6 +549,10 @@ pub enum Kind {
     },
     /// `BAR.SYNC id` (and `BAR.RED`/`BAR.ARV` not modelled).
     Bar,
+    /// `QSPC.E.{G,S,D,L} P, RZ, [Ra]`: whether the generic address is in the global window
+    /// (`G`), the shared window (`S`, and `D` for `shared::cluster`, the same window without
+    /// clusters) or the local window (`L`); ptxas's `isspacep`.
+    Qspc(Space),
 }
 
 /// One lowered instruction.
@@ -1230,6 +1238,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::St { space: space_of(alu_base), size }
         }
         "ATOM" | "ATOMG" | "ATOMS" | "RED" | "REDG" => {
+            // `ATOMS.POPC.INC.32 Rd, [a]`: each active lane adds one (the hardware counts the
+            // lanes per address; algo_histogram's shared `atomicAdd(&bin, 1)`).
+            if has("POPC") && has("INC") {
+                vals.push(Arg { o: Opnd::Imm(1), neg: false, abs: false, not: false, n: 1, dst: false, sel: 0 });
+            }
+            let popc_inc = has("POPC") && has("INC");
             let op = toks
                 .iter()
                 .find_map(|t| {
@@ -1244,10 +1258,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                         "XOR" => AtomOp::Xor,
                         "EXCH" => AtomOp::Exch,
                         "CAS" => AtomOp::Cas,
+                        "CAST" if has("SPIN") => AtomOp::CasSpin,
                         _ => return None,
                     })
                 })
                 .ok_or("atomic operation")?;
+            let op = if popc_inc { AtomOp::Add } else { op };
             let ty = if has("F32") {
                 AtomTy::F32
             } else if has("F64") {
@@ -1284,7 +1300,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 }
             }
             let srcs = vals.len() - mi - 1;
-            if srcs < if op == AtomOp::Cas { 2 } else { 1 } {
+            if srcs < if matches!(op, AtomOp::Cas | AtomOp::CasSpin) { 2 } else { 1 } {
                 return Err("atomic sources".into());
             }
             for a in vals.iter_mut().skip(mi + 1) {
@@ -1425,6 +1441,26 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Warpsync { all: has("ALL"), exclusive: has("EXCLUSIVE") }
         }
         "ENDCOLLECTIVE" => Kind::Nop,
+        "QSPC" => {
+            let space = if has("G") {
+                Space::Global
+            } else if has("S") || has("D") {
+                Space::Shared
+            } else if has("L") {
+                Space::Local
+            } else {
+                return Err(format!("QSPC{suffix}"));
+            };
+            need(2, 1, &vals, &preds)?;
+            let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
+            if let Opnd::Mem { wide, .. } = &mut vals[mi].o {
+                *wide = has("E");
+            }
+            vals.swap(0, mi);
+            vals.truncate(1);
+            preds[0].dst = true;
+            Kind::Qspc(space)
+        }
         "F2FP" => {
             need(3, 0, &vals, &preds)?;
             if !has("PACK_AB")
