@@ -7,7 +7,7 @@
 use super::alu::{self, Rnd};
 use super::hazard::HazardState;
 use super::program::{Arg, AtomOp, AtomTy, Inst, Kind, Opnd, PArg, Program, ShflMode, Space};
-use super::{EmuError, EmuErrorKind, LOCAL_HI, SHARED_HI};
+use super::{CONST_HI, EmuError, EmuErrorKind, LOCAL_HI, PARAM_HI, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
 
@@ -1843,6 +1843,8 @@ fn resolve(space: Space, addr: u64) -> (Space, u64) {
         Space::Generic => match (addr >> 32) as u32 {
             SHARED_HI => (Space::Shared, addr & 0xffff_ffff),
             LOCAL_HI => (Space::Local, addr & 0xffff_ffff),
+            CONST_HI => (Space::Const, addr & 0xffff_ffff),
+            PARAM_HI => (Space::Param, addr & 0xffff_ffff),
             _ => (Space::Global, addr),
         },
         s => (s, addr),
@@ -1863,6 +1865,17 @@ fn mem_load(
     match resolve(space, addr) {
         (Space::Global, a) => st.global.load(a, size),
         (Space::Shared, a) => cta.shared.load(cta.shared_offset(a, size, false)?, size),
+        (s @ (Space::Const | Space::Param), a) => {
+            let (bank, ms) = if s == Space::Const { (3, MemSpace::Const(3)) } else { (0, MemSpace::Param) };
+            let data = l.banks.get(&bank).map_or(&[][..], |b| b.as_slice());
+            let f = |kind| Fault { kind, space: ms, addr: a, size, write: false };
+            if !a.is_multiple_of(u64::from(size)) {
+                return Err(f(FaultKind::Misaligned));
+            }
+            let end =
+                a.checked_add(u64::from(size)).filter(|e| *e <= data.len() as u64).ok_or(f(FaultKind::OutOfBounds))?;
+            Ok(data[a as usize..end as usize].iter().rev().fold(0u128, |v, &b| v << 8 | u128::from(b)))
+        }
         (_, a) => cta.local_load(w.id as usize * 32 + lane, l.local_bytes, a, size),
     }
 }
@@ -1882,6 +1895,10 @@ fn mem_store(
     match resolve(space, addr) {
         (Space::Global, a) => st.global.store(a, size, v),
         (Space::Shared, a) => cta.shared.store(cta.shared_offset(a, size, true)?, size, v),
+        (s @ (Space::Const | Space::Param), a) => {
+            let space = if s == Space::Const { MemSpace::Const(3) } else { MemSpace::Param };
+            Err(Fault { kind: FaultKind::ReadOnly, space, addr: a, size, write: true })
+        }
         (_, a) => cta.local_store(w.id as usize * 32 + lane, l.local_bytes, a, size, v),
     }
 }

@@ -98,6 +98,11 @@ pub const SHARED_HI: u32 = 0x7ff0;
 pub const LOCAL_TOP: u32 = 0x0100_0000;
 /// High word of generic addresses that fall in the thread's local memory (`SR_LWINHI`).
 pub const LOCAL_HI: u32 = 0x7fe0;
+/// High word of generic addresses of constant bank 3 (`cvta.const`, base at `c[0x0][0xd0]`).
+pub const CONST_HI: u32 = 0x7fd0;
+/// High word of generic addresses of constant bank 0, the parameter block among it
+/// (`cvta.param`, the block's base at `c[0x0][0x198]`).
+pub const PARAM_HI: u32 = 0x7fc0;
 
 /// Per-thread stack the driver provides at least (`cudaLimitStackSize`'s default).
 pub const DEFAULT_STACK_BYTES: u32 = 1024;
@@ -377,7 +382,19 @@ impl Kernel {
         // The generic address of local address 0 (64-bit, at 0x20): ptxas's `cvta.local` is
         // `R1 + c[0x0][0x20]` with the carry into `c[0x0][0x24]` (addr_exprs); the emulator's
         // local window is [`LOCAL_HI`] in the high word.
+        // The generic bases of the constant window (bank 3) at 0xd0 and of the parameter block
+        // at 0x198: ptxas's `cvta.const` adds `c[0x0][0xd0]` and `cvta.param` loads
+        // `c[0x0][0x198]` (addr_exprs: `LD.E R10, desc[UR6][R18.64+0x10]` reads a parameter).
+        // Inferred from that use; the notes are silent.
         if self.sm >= 90 {
+            put(0xd0, 0);
+            put(0xd4, CONST_HI);
+            put(0x198, self.param_base);
+            put(0x19c, PARAM_HI);
+            // The window's end, which `isspacep.param` compares with (`ISETP.GT.U32` against
+            // `c[0x0][0x1a0]` in addr_exprs, whose H200 golden says a `cvta.param` pointer is in it).
+            put(0x1a0, self.param_base + self.param_size.max(params.len() as u32));
+            put(0x1a4, PARAM_HI);
             put(0x20, 0);
             put(0x24, LOCAL_HI);
             put(0x2c, spec.shared_bytes);

@@ -104,6 +104,12 @@ pub enum Space {
     Local,
     /// `LD`/`ST`/`ATOM`/`RED` (generic windows).
     Generic,
+    /// A generic address in the constant window (bank 3, `__constant__` data): what `cvta.const`
+    /// gives; read-only.
+    Const,
+    /// A generic address in the kernel parameter window (bank 0): what `cvta.param` gives;
+    /// read-only.
+    Param,
 }
 
 /// Atomic operations.
