@@ -208,6 +208,10 @@ pub struct EmuRun {
 
 /// `R_CUDA_64`: a 64-bit absolute address (notes §4.8).
 const R_CUDA_64: u32 = 2;
+/// `R_CUDA_G64`: a 64-bit generic address; for a global variable the same value as
+/// [`R_CUDA_64`] (global addresses are generic ones). ptxas uses it for a `__constant__`
+/// initialiser that points at a global (module_init's `.rela.nv.constant3`).
+const R_CUDA_G64: u32 = 4;
 
 /// A data section of the module (a constant bank or global variables) with its relocations.
 #[derive(Clone, Debug)]
@@ -328,7 +332,14 @@ impl Kernel {
         let mut banks = Vec::new();
         let mut globals = Vec::new();
         for sec in &cubin.sections {
-            if let Some(n) = sec.name.strip_prefix(".nv.constant").and_then(|n| n.parse::<u8>().ok()) {
+            // Module banks (`.nv.constant3`, `.nv.constant4`) and this kernel's own ones
+            // (`.nv.constant2.<kernel>`: ptxas's jump tables for `brx.idx` and dense switches).
+            let bank = sec.name.strip_prefix(".nv.constant").and_then(|n| match n.split_once('.') {
+                None => n.parse::<u8>().ok(),
+                Some((b, k)) if k == name => b.parse::<u8>().ok(),
+                Some(_) => None,
+            });
+            if let Some(n) = bank {
                 if n != 0 {
                     banks.push(data_of(sec, n));
                 }
@@ -425,13 +436,13 @@ impl Kernel {
     ) -> Result<EmuRun, EmuError> {
         let module = self.globals.iter().map(|g| (g.name.clone(), g.bytes.clone()));
         let mut global = GlobalMemory::from_buffers(spec.generate_buffers().into_iter().chain(module));
-        // Relocate the module's data as the driver does at load: R_CUDA_64 writes the target's
+        // Relocate the module's data as the driver does at load: R_CUDA_64 (and R_CUDA_G64) writes the target's
         // device address (its section's base + symbol value + addend). Global-variable data
         // is written into global memory, constant banks into the bank.
         let addr_of = |g: &GlobalMemory, r: &DataReloc| g.address_of(&r.target).map(|b| b.wrapping_add(r.addend));
         let mut fixups = Vec::new();
         for g in &self.globals {
-            for r in g.relocs.iter().filter(|r| r.kind == R_CUDA_64) {
+            for r in g.relocs.iter().filter(|r| matches!(r.kind, R_CUDA_64 | R_CUDA_G64)) {
                 if let (Some(v), Some(base)) = (addr_of(&global, r), global.address_of(&g.name)) {
                     fixups.push((base + r.offset, v));
                 }
@@ -455,7 +466,7 @@ impl Kernel {
         banks.insert(0, self.bank0(spec, &params));
         for b in &self.banks {
             let mut bytes = b.bytes.clone();
-            for r in b.relocs.iter().filter(|r| r.kind == R_CUDA_64) {
+            for r in b.relocs.iter().filter(|r| matches!(r.kind, R_CUDA_64 | R_CUDA_G64)) {
                 let o = r.offset as usize;
                 if let (Some(v), Some(dst)) = (addr_of(&global, r), bytes.get_mut(o..o + 8)) {
                     dst.copy_from_slice(&v.to_le_bytes());
