@@ -1271,6 +1271,83 @@ pub fn idp(a: u32, b: u32, c: u32, two: bool, hi: bool, sa: bool, sb: bool) -> u
     acc as u32
 }
 
+/// The element type of an `HMMA`'s a and b operands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MmaType {
+    /// binary16, two per register.
+    F16,
+    /// bfloat16, two per register.
+    Bf16,
+    /// TensorFloat-32: an f32 register of which the tensor core uses sign, exponent and the top
+    /// 10 fraction bits.
+    Tf32,
+}
+
+impl MmaType {
+    fn value(self, bits: u32) -> f64 {
+        match self {
+            MmaType::F16 => f64::from(f16_to_f32(bits as u16)),
+            MmaType::Bf16 => f64::from(f32::from_bits(bits << 16)),
+            MmaType::Tf32 => f64::from(f32::from_bits(bits & 0xffff_e000)),
+        }
+    }
+}
+
+/// A warp's `mma.sync.aligned.m16n8k{k}` with f32 accumulators: `a[lane]`, `b[lane]`, `c[lane]`
+/// are each lane's fragment registers in PTX's layout (groupID = lane / 4, t = lane % 4):
+/// - a (16 x k): 16-bit types, element `i` of a lane in register `i / 2` (low half first) at row
+///   `groupID + 8 * (i / 2 % 2)`, column `2t + i % 2 + 8 * (i / 4)`; tf32 (k = 4 or 8), element
+///   `i` in register `i` at row `groupID + 8 * (i % 2)`, column `t + 4 * (i / 2)`;
+/// - b (k x 8): 16-bit types, element `i` at row `2t + i % 2 + 8 * (i / 2)`, column groupID; tf32,
+///   element `i` at row `t + 4 i`, column groupID;
+/// - c, d (16 x 8 f32): element `i` at row `groupID + 8 * (i / 2)`, column `2t + i % 2`.
+///
+/// Each result is the exact sum of the products and c, rounded once to f32 (the tensor core's
+/// own accumulation order and precision are not modelled: corpus specs compare with a tolerance).
+#[allow(clippy::needless_range_loop)] // lane and element indices are the fragment coordinates
+pub fn mma_f32(k: usize, ty: MmaType, a: &[[u32; 4]; 32], b: &[[u32; 2]; 32], c: &[[u32; 4]; 32]) -> [[u32; 4]; 32] {
+    let mut ma = vec![[0f64; 16]; 16];
+    let mut mb = vec![[0f64; 8]; 16];
+    let mut mc = [[0f64; 8]; 16];
+    let half = ty != MmaType::Tf32;
+    for lane in 0..32 {
+        let (gid, t) = (lane / 4, lane % 4);
+        let a_elems = 16 * k / 32;
+        for i in 0..a_elems {
+            let (bits, row, col) = if half {
+                let r = a[lane][i / 2] >> (16 * (i % 2)) & 0xffff;
+                (r, gid + 8 * (i / 2 % 2), 2 * t + i % 2 + 8 * (i / 4))
+            } else {
+                (a[lane][i], gid + 8 * (i % 2), t + 4 * (i / 2))
+            };
+            ma[row][col] = ty.value(bits);
+        }
+        for i in 0..8 * k / 32 {
+            let (bits, row) = if half {
+                (b[lane][i / 2] >> (16 * (i % 2)) & 0xffff, 2 * t + i % 2 + 8 * (i / 2))
+            } else {
+                (b[lane][i], t + 4 * i)
+            };
+            mb[row][gid] = ty.value(bits);
+        }
+        for i in 0..4 {
+            mc[gid + 8 * (i / 2)][2 * t + i % 2] = f64::from(f32::from_bits(c[lane][i]));
+        }
+    }
+    let mut d = [[0u32; 4]; 32];
+    for (lane, dl) in d.iter_mut().enumerate() {
+        let (gid, t) = (lane / 4, lane % 4);
+        for (i, di) in dl.iter_mut().enumerate() {
+            let (row, col) = (gid + 8 * (i / 2), 2 * t + i % 2);
+            // Products of 11-bit (8-bit, 11-bit) significands are exact in f64; with k <= 16
+            // terms the sum's rounding error is far below f32's.
+            let s = (0..k).fold(mc[row][col], |s, x| s + ma[row][x] * mb[x][col]);
+            *di = (s as f32).to_bits();
+        }
+    }
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1409,5 +1486,142 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 60_000);
+    }
+
+    /// xorshift64: full-width random words for the checks below.
+    fn rnd(x: &mut u64) -> u32 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        (*x >> 16) as u32
+    }
+
+    /// PTX ISA's table of `prmt`'s modes: for each mode and `c & 3`, the source byte of result
+    /// bytes 3, 2, 1, 0 (written out from the manual, not derived from the implementation).
+    #[test]
+    fn prmt_modes_follow_the_ptx_table() {
+        let table: [(PrmtMode, [[u32; 4]; 4]); 6] = [
+            (PrmtMode::F4e, [[3, 2, 1, 0], [4, 3, 2, 1], [5, 4, 3, 2], [6, 5, 4, 3]]),
+            (PrmtMode::B4e, [[5, 6, 7, 0], [6, 7, 0, 1], [7, 0, 1, 2], [0, 1, 2, 3]]),
+            (PrmtMode::Rc8, [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]]),
+            (PrmtMode::Ecl, [[3, 2, 1, 0], [3, 2, 1, 1], [3, 2, 2, 2], [3, 3, 3, 3]]),
+            (PrmtMode::Ecr, [[0, 0, 0, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 2, 1, 0]]),
+            (PrmtMode::Rc16, [[1, 0, 1, 0], [3, 2, 3, 2], [1, 0, 1, 0], [3, 2, 3, 2]]),
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            let (a, b, c) = (rnd(&mut x), rnd(&mut x), rnd(&mut x));
+            let bytes = [a.to_le_bytes(), b.to_le_bytes()].concat();
+            for (mode, rows) in table {
+                let sel = &rows[(c & 3) as usize];
+                let want = u32::from_le_bytes([
+                    bytes[sel[3] as usize],
+                    bytes[sel[2] as usize],
+                    bytes[sel[1] as usize],
+                    bytes[sel[0] as usize],
+                ]);
+                assert_eq!(prmt_mode(a, c, b, mode), want, "{mode:?} a={a:#x} b={b:#x} c={c:#x}");
+            }
+        }
+    }
+
+    /// DSETP.MIN/MAX against Rust's f64 ordering, with the NaN and signed-zero rules spelled out.
+    #[test]
+    fn dsetp_minmax_picks_like_fmin_fmax() {
+        let edges =
+            [0.0f64, -0.0, 1.0, -1.0, f64::INFINITY, f64::NEG_INFINITY, f64::MIN_POSITIVE, 5e-324, f64::NAN, -f64::NAN];
+        let mut x = 7u64;
+        let mut vals: Vec<f64> = edges.to_vec();
+        vals.extend((0..40).map(|_| f64::from_bits(u64::from(rnd(&mut x)) << 32 | u64::from(rnd(&mut x)))));
+        for &p in &vals {
+            for &q in &vals {
+                for min in [true, false] {
+                    let (pick_a, nan2) = dsetp_minmax(p.to_bits(), q.to_bits(), min);
+                    assert_eq!(nan2, p.is_nan() && q.is_nan());
+                    if p.is_nan() || q.is_nan() {
+                        assert_eq!(pick_a, !p.is_nan() && q.is_nan());
+                        continue;
+                    }
+                    let got = if pick_a { p } else { q };
+                    let want = if p == q && p == 0.0 {
+                        // -0 < +0.
+                        let neg = if min {
+                            p.is_sign_negative() || q.is_sign_negative()
+                        } else {
+                            p.is_sign_negative() && q.is_sign_negative()
+                        };
+                        if neg { -0.0 } else { 0.0 }
+                    } else if min {
+                        p.min(q)
+                    } else {
+                        p.max(q)
+                    };
+                    assert_eq!(got.to_bits(), want.to_bits(), "p={p:e} q={q:e} min={min}");
+                }
+            }
+        }
+    }
+
+    /// VABSDIFF4 and IDP against byte-array arithmetic in i64.
+    #[test]
+    fn byte_simd_ops_match_byte_arithmetic() {
+        let mut x = 99u64;
+        for _ in 0..2000 {
+            let (a, b, c) = (rnd(&mut x), rnd(&mut x), rnd(&mut x));
+            let (ab, bb) = (a.to_le_bytes(), b.to_le_bytes());
+            for signed in [false, true] {
+                let v = |y: u8| if signed { i64::from(y as i8) } else { i64::from(y) };
+                let diffs: Vec<i64> = (0..4).map(|k| (v(ab[k]) - v(bb[k])).abs()).collect();
+                let packed = diffs.iter().rev().fold(0u32, |r, d| r << 8 | (*d as u32 & 0xff));
+                assert_eq!(vabsdiff4(a, b, c, signed, false), packed);
+                assert_eq!(vabsdiff4(a, b, c, signed, true), (i64::from(c) + diffs.iter().sum::<i64>()) as u32);
+            }
+            for (sa, sb) in [(false, false), (false, true), (true, false), (true, true)] {
+                let va = |y: u8| if sa { i64::from(y as i8) } else { i64::from(y) };
+                let vb = |y: u8| if sb { i64::from(y as i8) } else { i64::from(y) };
+                let dot4: i64 = (0..4).map(|k| va(ab[k]) * vb(bb[k])).sum();
+                assert_eq!(idp(a, b, c, false, false, sa, sb), (i64::from(c) + dot4) as u32);
+                let h = |k: usize| {
+                    let w = u16::from_le_bytes([ab[2 * k], ab[2 * k + 1]]);
+                    if sa { i64::from(w as i16) } else { i64::from(w) }
+                };
+                for hi in [false, true] {
+                    let o = if hi { 2 } else { 0 };
+                    let dot2 = h(0) * vb(bb[o]) + h(1) * vb(bb[o + 1]);
+                    assert_eq!(idp(a, b, c, true, hi, sa, sb), (i64::from(c) + dot2) as u32);
+                }
+            }
+        }
+    }
+
+    /// `mma.m16n8k16` with A = the identity's first 16 columns scaled by 2 (exact in f16): D must
+    /// be 2B + C element for element, which pins the A, B and C/D fragment layouts to each other.
+    #[test]
+    #[allow(clippy::needless_range_loop)] // lane and element indices are the fragment coordinates
+    fn mma_with_a_scaled_identity_returns_b() {
+        let f16 = |v: f32| u32::from(f32_to_f16(v));
+        let mut x = 5u64;
+        let bm: Vec<Vec<f32>> = (0..16).map(|_| (0..8).map(|_| (rnd(&mut x) % 64) as f32 - 32.0).collect()).collect();
+        let cm: Vec<Vec<f32>> = (0..16).map(|_| (0..8).map(|_| (rnd(&mut x) % 1000) as f32 / 8.0).collect()).collect();
+        let (mut a, mut b, mut c) = ([[0u32; 4]; 32], [[0u32; 2]; 32], [[0u32; 4]; 32]);
+        for lane in 0..32 {
+            let (g, t) = (lane / 4, lane % 4);
+            for i in 0..8 {
+                let (row, col) = (g + 8 * (i / 2 % 2), 2 * t + i % 2 + 8 * (i / 4));
+                a[lane][i / 2] |= f16(if row == col { 2.0 } else { 0.0 }) << (16 * (i % 2));
+            }
+            for i in 0..4 {
+                b[lane][i / 2] |= f16(bm[2 * t + i % 2 + 8 * (i / 2)][g]) << (16 * (i % 2));
+                c[lane][i] = cm[g + 8 * (i / 2)][2 * t + i % 2].to_bits();
+            }
+        }
+        let d = mma_f32(16, MmaType::F16, &a, &b, &c);
+        for lane in 0..32 {
+            let (g, t) = (lane / 4, lane % 4);
+            for i in 0..4 {
+                let (row, col) = (g + 8 * (i / 2), 2 * t + i % 2);
+                assert_eq!(f32::from_bits(d[lane][i]), 2.0 * bm[row][col] + cm[row][col], "lane {lane} element {i}");
+            }
+        }
     }
 }

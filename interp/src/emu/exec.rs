@@ -1655,6 +1655,66 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 return Ok(());
             }
         }
+        Kind::Ldsm { n, trans } => {
+            if g != u32::MAX {
+                return Err((None, EmuErrorKind::Unsupported(format!("LDSM by lanes {g:#010x}, not the whole warp"))));
+            }
+            let addr: [u64; 32] = std::array::from_fn(|lane| address(w, &a[1], lane));
+            let half = |lane: usize, addr: u64| -> Result<u32, StepErr> {
+                let off = cta.shared_offset(addr, 2, false).map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                cta.shared.load(off, 2).map(|v| v as u32).map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))
+            };
+            for m in 0..usize::from(*n) {
+                let mut d = [0u32; 32];
+                for (lane, dl) in d.iter_mut().enumerate() {
+                    let (r, t) = (lane / 4, lane % 4);
+                    let (lo, hi) = if *trans {
+                        // Elements (2t, r) and (2t + 1, r) of the matrix.
+                        (
+                            half(lane, addr[8 * m + 2 * t] + 2 * r as u64)?,
+                            half(lane, addr[8 * m + 2 * t + 1] + 2 * r as u64)?,
+                        )
+                    } else {
+                        // Elements (r, 2t) and (r, 2t + 1).
+                        (half(lane, addr[8 * m + r] + 4 * t as u64)?, half(lane, addr[8 * m + r] + 4 * t as u64 + 2)?)
+                    };
+                    *dl = lo | hi << 16;
+                }
+                lift(w.write_n(&a[0], m as u8, &d, g))?;
+            }
+        }
+        Kind::Hmma { k, ab } => {
+            if g != u32::MAX {
+                return Err((None, EmuErrorKind::Unsupported(format!("HMMA by lanes {g:#010x}, not the whole warp"))));
+            }
+            let regs = |x: &Arg, i: u8| -> R<[u32; 32]> {
+                match x.o {
+                    Opnd::R(255) => Ok([0; 32]),
+                    Opnd::R(r) if u16::from(r) + u16::from(i) < 255 => Ok(w.r[r as usize + i as usize]),
+                    o => Err(EmuErrorKind::Unsupported(format!("HMMA operand {o:?}"))),
+                }
+            };
+            let mut fa = [[0u32; 4]; 32];
+            let mut fb = [[0u32; 2]; 32];
+            let mut fc = [[0u32; 4]; 32];
+            for i in 0..a[1].n {
+                let v = lift(regs(&a[1], i))?;
+                (0..32).for_each(|l| fa[l][i as usize] = v[l]);
+            }
+            for i in 0..a[2].n {
+                let v = lift(regs(&a[2], i))?;
+                (0..32).for_each(|l| fb[l][i as usize] = v[l]);
+            }
+            for i in 0..4 {
+                let v = lift(regs(&a[3], i))?;
+                (0..32).for_each(|l| fc[l][i as usize] = v[l]);
+            }
+            let d = alu::mma_f32(usize::from(*k), *ab, &fa, &fb, &fc);
+            for i in 0..4u8 {
+                let v: [u32; 32] = std::array::from_fn(|l| d[l][i as usize]);
+                lift(w.write_n(&a[0], i, &v, g))?;
+            }
+        }
         Kind::Qspc(space) => {
             let r = pmask(g, |lane| resolve(Space::Generic, address(w, &a[0], lane)).0 == *space);
             w.set_pred(&pr[0], r, g);

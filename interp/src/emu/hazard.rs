@@ -140,7 +140,7 @@ pub fn variable_latency(inst: &Inst) -> bool {
         // cycles later with no scoreboard).
         Kind::Popc | Kind::Flo { .. } | Kind::Brev => !inst.base.starts_with('U'),
         Kind::I2f { .. } | Kind::I2fF16 { .. } => inst.base == "I2F",
-        Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) => true,
+        Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => true,
         _ => false,
     }
 }
@@ -152,7 +152,7 @@ fn unit(inst: &Inst) -> u8 {
         Kind::S2r => 2,
         // QSPC completes in order with shared loads: addr_exprs waits on a QSPC's scoreboard
         // and then reads the result of an earlier `LDS` issued without one.
-        Kind::Ld { space: super::program::Space::Shared, .. } | Kind::Qspc(_) => 4,
+        Kind::Ld { space: super::program::Space::Shared, .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => 4,
         Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } => 3,
         Kind::Shfl(_) | Kind::Redux { .. } | Kind::Match { .. } => 6,
         _ => 0,

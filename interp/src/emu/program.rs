@@ -555,6 +555,26 @@ pub enum Kind {
     },
     /// `BAR.SYNC id` (and `BAR.RED`/`BAR.ARV` not modelled).
     Bar,
+    /// `LDSM.16.M88.{1,2,4}` / `LDSM.16.MT88.{1,2,4}` (PTX `ldmatrix.sync.aligned.m8n8.b16`,
+    /// `.trans` for MT88): `n` 8x8 matrices of 16-bit elements from shared memory, the row
+    /// addresses supplied by lanes `8m..8m+8` for matrix `m`, one register per matrix per lane.
+    Ldsm {
+        /// Matrices (registers per lane).
+        n: u8,
+        /// Transposed.
+        trans: bool,
+    },
+    /// `HMMA.{16816,1688,1684}.F32[.BF16|.TF32] d, a, b, c`: a warp-wide matrix multiply-add
+    /// (PTX `mma.sync.aligned.m16n8k{16,8,4}` with f32 accumulators) on the fragments PTX
+    /// documents; see [`super::alu::mma_f32`]. The hazard checker gives it the ALU's 4-cycle
+    /// latency: the tensor pipe's real latency is not measured yet, so a consumer placed too
+    /// early is not reported.
+    Hmma {
+        /// K (16, 8 or 4).
+        k: u8,
+        /// Element type of a and b.
+        ab: super::alu::MmaType,
+    },
     /// `QSPC.E.{G,S,D,L} P, RZ, [Ra]`: whether the generic address is in the global window
     /// (`G`), the shared window (`S`, and `D` for `shared::cluster`, the same window without
     /// clusters) or the local window (`L`); ptxas's `isspacep`.
@@ -1447,6 +1467,49 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Warpsync { all: has("ALL"), exclusive: has("EXCLUSIVE") }
         }
         "ENDCOLLECTIVE" => Kind::Nop,
+        "LDSM" => {
+            need(2, 0, &vals, &preds)?;
+            let n = if has("4") {
+                4
+            } else if has("2") {
+                2
+            } else {
+                1
+            };
+            if !has("16") || !(has("M88") || has("MT88")) {
+                return Err(format!("LDSM{suffix}"));
+            }
+            if !matches!(vals[1].o, Opnd::Mem { .. }) {
+                return Err("LDSM operand order".into());
+            }
+            vals[0].dst = true;
+            vals[0].n = n;
+            Kind::Ldsm { n, trans: has("MT88") }
+        }
+        "HMMA" => {
+            need(4, 0, &vals, &preds)?;
+            let (k, ab) = match (toks.first().copied(), has("BF16"), has("TF32")) {
+                (Some("16816"), false, false) => (16, super::alu::MmaType::F16),
+                (Some("16816"), true, false) => (16, super::alu::MmaType::Bf16),
+                (Some("1688"), false, false) => (8, super::alu::MmaType::F16),
+                (Some("1688"), true, false) => (8, super::alu::MmaType::Bf16),
+                (Some("1684"), false, true) => (4, super::alu::MmaType::Tf32),
+                (Some("1688"), false, true) => (8, super::alu::MmaType::Tf32),
+                _ => return Err(format!("HMMA{suffix}")),
+            };
+            if !has("F32") {
+                return Err("HMMA with f16 accumulators".into());
+            }
+            // Registers per lane: a holds 16*k elements over 32 lanes, b 8*k, c and d 4 f32s.
+            let bits = if ab == super::alu::MmaType::Tf32 { 32 } else { 16 };
+            let regs = |elems: u32| (elems * bits / 32 / 32) as u8;
+            vals[0].dst = true;
+            vals[0].n = 4;
+            vals[1].n = regs(16 * u32::from(k));
+            vals[2].n = regs(8 * u32::from(k));
+            vals[3].n = 4;
+            Kind::Hmma { k, ab }
+        }
         "QSPC" => {
             let space = if has("G") {
                 Space::Global
