@@ -165,8 +165,6 @@ const WARPSYNC_PER_TILE: &str = "our shfl/redux selection for a cooperative-grou
      `R2UR P` / `BRA.DIV` (see e2e_corpus's KNOWN)";
 const NO_CLUSTERS: &str = "a cluster launch: the executor runs CTAs one by one with no cluster (distributed shared \
      memory, cluster special registers) model";
-const MODULE_GLOBALS: &str = "reads a module global at address 0: the emulator's placement of initialised globals \
-     (.nv.global.init) and their relocations is incomplete; not investigated further";
 const CONST_BANK2: &str = "a jump table in constant bank 2 (BRX through LDC c[0x2][R]): the emulator does not load \
      ptxas's bank-2 data yet";
 
@@ -198,15 +196,11 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("f32_compare_select@O3", SELP_FOLDED),
 ];
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
-    ("addr_exprs", NOT_INVESTIGATED),
-    ("algo_histogram", NOT_IMPLEMENTED),
     ("async_bulk_mbarrier", NOT_IMPLEMENTED),
     ("async_cg_memcpy", NOT_IMPLEMENTED),
     ("async_cp_async", NOT_IMPLEMENTED),
     ("async_mbarrier", NOT_IMPLEMENTED),
-    ("atom_float_double", NOT_IMPLEMENTED),
     ("atom_scopes", NOT_IMPLEMENTED),
-    ("atom_shared", NOT_IMPLEMENTED),
     ("atom_threadfence", NOT_IMPLEMENTED),
     ("atomics_scoped", NOT_IMPLEMENTED),
     ("bf16_arith2", NOT_IMPLEMENTED),
@@ -219,17 +213,11 @@ const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("f16_compare_minmax", NOT_IMPLEMENTED),
     ("f16_half2_arith", NOT_IMPLEMENTED),
     ("int_saturate_clamp", NOT_IMPLEMENTED),
-    ("int_simd_video", NOT_IMPLEMENTED),
     ("ldst_qualifiers", NOT_IMPLEMENTED),
     ("math_tanh_approx", NOT_IMPLEMENTED),
-    ("module_init", MODULE_GLOBALS),
     ("perf_reqntid_sm80", NOT_IMPLEMENTED),
     ("sreg_cluster_smem", NO_CLUSTERS),
-    ("sreg_geometry", NOT_IMPLEMENTED),
-    ("tc_ldmatrix", NOT_IMPLEMENTED),
-    ("tc_mma_bf16", NOT_IMPLEMENTED),
     ("tc_wgmma", NOT_IMPLEMENTED),
-    ("tc_wmma_f16", NOT_IMPLEMENTED),
     ("tc_wmma_s8", NOT_IMPLEMENTED),
     ("tc_wmma_tf32", NOT_IMPLEMENTED),
 ];
@@ -249,7 +237,7 @@ fn nvidia_cubins_in_the_emulator_match_the_gpu() {
         })();
         tally.record(e.name, result, KNOWN_EMU_NVIDIA);
     }
-    tally.finish("emulator(NVIDIA sm_90 cubin)", 94);
+    tally.finish("emulator(NVIDIA sm_90 cubin)", 104);
 }
 
 #[test]

@@ -1241,6 +1241,25 @@ pub fn vabsdiff(a: u32, b: u32, c: u32, signed: bool) -> u32 {
     d.wrapping_add(c)
 }
 
+/// `VIADD.16x2 a, b`: two independent 16-bit sums (no carry between the halves); a negated
+/// operand is negated per half.
+pub fn viadd_16x2(a: u32, b: u32, neg_a: bool, neg_b: bool) -> u32 {
+    let half = |v: u32, k: u32, neg: bool| {
+        let h = (v >> (16 * k)) as u16;
+        if neg { h.wrapping_neg() } else { h }
+    };
+    (0..2).fold(0, |r, k| r | u32::from(half(a, k, neg_a).wrapping_add(half(b, k, neg_b))) << (16 * k))
+}
+
+/// `VIMNMX.{S16x2,U16x2} a, b`: the minimum (`min`) or maximum of each 16-bit half.
+pub fn imnmx_16x2(a: u32, b: u32, signed: bool, min: bool) -> u32 {
+    (0..2).fold(0, |r, k| {
+        let (x, y) = ((a >> (16 * k)) as u16, (b >> (16 * k)) as u16);
+        let lt = if signed { (x as i16) < (y as i16) } else { x < y };
+        r | u32::from(if lt == min { x } else { y }) << (16 * k)
+    })
+}
+
 /// `VIMNMX3 a, b, c`: the minimum (`min`) or maximum of three 32-bit integers.
 pub fn vimnmx3(a: u32, b: u32, c: u32, signed: bool, min: bool) -> u32 {
     let pick = |x: u32, y: u32| {

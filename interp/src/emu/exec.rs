@@ -997,11 +997,18 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let va = lift(w.reg32(&a[1]))?;
             lift(w.write32(&a[0], &va, g))?;
         }
-        Kind::Viadd => {
+        Kind::Viadd { x2: false } => {
             let va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
             imod(&a[2], &mut vb);
             let d = map1(g, |lane| va[lane].wrapping_add(vb[lane]));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Viadd { x2: true } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let (na, nb) = (a[1].neg || a[1].not, a[2].neg || a[2].not);
+            let d = map1(g, |lane| alu::viadd_16x2(va[lane], vb[lane], na, nb));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Iabs | Kind::Popc | Kind::Brev | Kind::Flo { .. } => {
@@ -1064,7 +1071,14 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| alu::idp(va[lane], vb[lane], vc[lane], *two, *hi, *sa, *sb));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Imnmx { signed } => {
+        Kind::Imnmx { signed, x2: true } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let p = w.pred(&pr[0]);
+            let d = map1(g, |lane| alu::imnmx_16x2(va[lane], vb[lane], *signed, p >> lane & 1 == 1));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Imnmx { signed, x2: false } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let p = w.pred(&pr[0]);

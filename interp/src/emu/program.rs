@@ -303,8 +303,11 @@ pub enum Kind {
     Sel,
     /// `MOV`/`UMOV`.
     Mov,
-    /// `VIADD`.
-    Viadd,
+    /// `VIADD` (`.16x2`: two independent 16-bit lanes, a `-` operand negated per half).
+    Viadd {
+        /// `.16x2`.
+        x2: bool,
+    },
     /// `IABS`.
     Iabs,
     /// `POPC`.
@@ -323,10 +326,12 @@ pub enum Kind {
         /// Mode.
         mode: Option<super::alu::PrmtMode>,
     },
-    /// `IMNMX`/`VIMNMX`.
+    /// `IMNMX`/`VIMNMX` (`.S16x2`/`.U16x2`: per 16-bit half).
     Imnmx {
         /// Signed.
         signed: bool,
+        /// Per 16-bit half.
+        x2: bool,
     },
     /// `VIADDMNMX d, a, b, c, p`: `min(a + b, c)` (`p` true) or `max` (`p` false).
     Viaddmnmx {
@@ -964,7 +969,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "VIADD" => {
             need(3, 0, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Viadd
+            if let Some(t) = toks.iter().find(|t| **t != "16x2") {
+                return Err(format!("VIADD .{t}"));
+            }
+            Kind::Viadd { x2: has("16x2") }
         }
         "IABS" | "POPC" | "BREV" => {
             need(2, 0, &vals, &preds)?;
@@ -993,7 +1001,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "IMNMX" | "VIMNMX" => {
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Imnmx { signed: !has("U32") }
+            let x2 = has("S16x2") || has("U16x2");
+            if let Some(t) = toks.iter().find(|t| !matches!(**t, "U32" | "S32" | "S16x2" | "U16x2")) {
+                return Err(format!("IMNMX .{t}"));
+            }
+            Kind::Imnmx { signed: !(has("U32") || has("U16x2")), x2 }
         }
         "VIADDMNMX" => {
             need(4, 1, &vals, &preds)?;
