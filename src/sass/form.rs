@@ -32,6 +32,17 @@ pub enum ImmStyle {
     F64Hi,
     /// FP16 bits, printed as a float.
     F16,
+    /// BF16 bits (the high half of an FP32), printed as a float.
+    Bf16,
+    /// FP16 bits, or BF16 bits when the word's bit `at` is set (`HFMA2.MMA.BF16_V2`).
+    HalfBy {
+        /// The `.BF16_V2` bit.
+        at: u8,
+    },
+    /// A decimal number after a fixed prefix (`SB3`: DEPBAR's scoreboard).
+    Named(&'static str),
+    /// A set of bit indices, highest first (`{5,1,0}`: DEPBAR's scoreboard list).
+    BitList,
     /// FP32 bits, or the high half of an FP64 when the `width`-bit field at `at` holds one of
     /// `f64_when` (MUFU: `.RCP64H`/`.RSQ64H` take an FP64 immediate).
     FloatBy {
@@ -55,6 +66,13 @@ impl ImmStyle {
                     ImmStyle::F32
                 }
             }
+            ImmStyle::HalfBy { at } => {
+                if get(w, at.into(), 1) == 1 {
+                    ImmStyle::Bf16
+                } else {
+                    ImmStyle::F16
+                }
+            }
             s => s,
         }
     }
@@ -67,6 +85,9 @@ pub enum TargetKind {
     Split,
     /// Signed byte offset in [32:82) (BSSY on sm_90, everything before sm_90).
     Plain,
+    /// Stored as [`TargetKind::Split`] but printed as the raw signed offset, never resolved to
+    /// an address or a label (`BRX R2 -0x1a0`: the offset is relative to the next instruction).
+    SplitRelative,
 }
 
 /// Where a slot's value lives.
@@ -78,6 +99,19 @@ pub enum Kind {
     Ur(u8),
     /// Predicate, 3 bits.
     P(u8),
+    /// Predicate stored inverted (3 bits, the index XOR 7: 0 is `PT`), as in `LDG` without a
+    /// descriptor.
+    PInv(u8),
+    /// Uniform predicate stored inverted (the index XOR 7: 0 is `UPT`), as in `IMMA`.
+    UpInv(u8),
+    /// Predicate (3 bits at `at`) that is a uniform predicate when the word's bit `uniform` is
+    /// set (`PLOP3`'s third source: `PT` or `UP0`).
+    PredOrUp {
+        /// First bit of the index.
+        at: u8,
+        /// The bit that selects the uniform predicate file.
+        uniform: u8,
+    },
     /// Uniform predicate, 3 bits.
     Up(u8),
     /// Immediate of `width` bits at `at`.
@@ -128,6 +162,8 @@ pub enum Kind {
         ur_at: Option<u8>,
         /// Bit that makes the uniform register visible (`[R+UR0]`); `None`: visible unless URZ.
         ur_flag: Option<u8>,
+        /// The uniform register is always shown, `URZ` included (`SYNCS.EXCH.64 URZ, [URZ]`).
+        ur_always: bool,
         /// Offset field (signed).
         off_at: u8,
         /// Offset width.
@@ -159,6 +195,16 @@ pub enum Show {
     /// Printed when the word's bit is 1 and the operand is not its default
     /// (`HFMA2.RELU`'s predicate).
     IfBitOpt(u8),
+    /// Printed unless the `width`-bit field at `at` holds one of `values` (`CCTL.IVALL` has no
+    /// address).
+    UnlessField {
+        /// First bit of the field.
+        at: u8,
+        /// Its width.
+        width: u8,
+        /// Field values that hide the slot.
+        values: &'static [u8],
+    },
 }
 
 /// How a slot's negation bit is spelled.
@@ -195,6 +241,12 @@ pub struct Slot {
     pub lead: Option<&'static str>,
     /// First bit of a 2-bit half-precision selector (`R2.H0_H0` in `HADD2`), printed last.
     pub hsel: Option<u8>,
+    /// A 2-bit single-half selector `(at, when)`: value 1 prints `.H1` right after the register,
+    /// inside `|..|` (`MUFU.EX2.F16 R1, -|R0.H1|`), and only when the word's bit `when` is set;
+    /// 2 and 3 print as nvdisasm names them (`.INVALID2`, `.INVALID3`).
+    pub h1: Option<(u8, u8)>,
+    /// A fixed decoration printed after `.reuse`, owning no bits (`R8.SIGN` in `PLOP3`).
+    pub tail: Option<&'static str>,
 }
 
 impl Slot {
@@ -211,7 +263,24 @@ impl Slot {
             glue: false,
             lead: None,
             hsel: None,
+            h1: None,
+            tail: None,
         }
+    }
+    /// With a single-half selector at `at` (2 bits), printed when bit `when` is set.
+    pub const fn h1(mut self, at: u8, when: u8) -> Slot {
+        self.h1 = Some((at, when));
+        self
+    }
+    /// Followed by the fixed decoration `text` (`.SIGN`).
+    pub const fn tail(mut self, text: &'static str) -> Slot {
+        self.tail = Some(text);
+        self
+    }
+    /// Shown unless the `width`-bit field at `at` holds one of `values`.
+    pub const fn unless_field(mut self, at: u8, width: u8, values: &'static [u8]) -> Slot {
+        self.show = Show::UnlessField { at, width, values };
+        self
     }
     /// With a half-precision selector at `at` (2 bits).
     pub const fn hsel(mut self, at: u8) -> Slot {
@@ -286,7 +355,8 @@ impl Slot {
         let mut m = match self.kind {
             Kind::R(at) | Kind::Sr(at) => b(at, 8),
             Kind::Ur(at) => b(at, 6),
-            Kind::P(at) | Kind::Up(at) => b(at, 3),
+            Kind::P(at) | Kind::Up(at) | Kind::PInv(at) | Kind::UpInv(at) => b(at, 3),
+            Kind::PredOrUp { at, uniform } => b(at, 3) | b(uniform, 1),
             Kind::B(at) => b(at, 4),
             Kind::Imm { at, width, .. } => b(at, u32::from(width)),
             Kind::ImmSplit { lo_at, lo_width, hi_at, hi_width } => {
@@ -302,24 +372,25 @@ impl Slot {
                     | b(off_at, u32::from(off_width))
                     | desc_at.map_or(0, |a| b(a, 6))
             }
-            Kind::Target(TargetKind::Split) => b(16, 8) | b(34, 48),
+            Kind::Target(TargetKind::Split | TargetKind::SplitRelative) => b(16, 8) | b(34, 48),
             Kind::Target(TargetKind::Plain) => b(32, 50),
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
             m |= b(bit, 1);
         }
-        if let Some(at) = self.hsel {
+        if let Some(at) = self.hsel.or(self.h1.map(|h| h.0)) {
             m |= b(at, 2);
         }
         m
     }
 
-    fn default_value(&self) -> Value {
+    /// The value nvdisasm omits for an optional slot (RZ, URZ, PT, 0, ...).
+    pub fn default_value(&self) -> Value {
         match self.kind {
             Kind::R(_) => Value::R(255),
             Kind::Ur(_) => Value::Ur(63),
-            Kind::P(_) => Value::P(7),
-            Kind::Up(_) => Value::Up(7),
+            Kind::P(_) | Kind::PInv(_) | Kind::PredOrUp { .. } => Value::P(7),
+            Kind::Up(_) | Kind::UpInv(_) => Value::Up(7),
             Kind::B(_) => Value::B(0),
             Kind::Sr(_) => Value::Sr(0),
             Kind::Target(_) => Value::Target(0),
@@ -342,6 +413,15 @@ impl Slot {
             Kind::Ur(at) => Value::Ur(g(at, 6) as u8),
             Kind::P(at) => Value::P(g(at, 3) as u8),
             Kind::Up(at) => Value::Up(g(at, 3) as u8),
+            Kind::PInv(at) => Value::P(g(at, 3) as u8 ^ 7),
+            Kind::UpInv(at) => Value::Up(g(at, 3) as u8 ^ 7),
+            Kind::PredOrUp { at, uniform } => {
+                if g(uniform, 1) == 1 {
+                    Value::Up(g(at, 3) as u8)
+                } else {
+                    Value::P(g(at, 3) as u8)
+                }
+            }
             Kind::B(at) => Value::B(g(at, 4) as u8),
             Kind::Sr(at) => Value::Sr(g(at, 8) as u8),
             Kind::Imm { at, width, .. } => Value::Imm(g(at, u32::from(width))),
@@ -365,7 +445,9 @@ impl Slot {
                 offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
                 desc: desc_at.map(|a| g(a, 6) as u8),
             },
-            Kind::Target(TargetKind::Split) => Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)),
+            Kind::Target(TargetKind::Split | TargetKind::SplitRelative) => {
+                Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2))
+            }
             Kind::Target(TargetKind::Plain) => Value::Target(get_signed(w, 32, 50)),
         };
         let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
@@ -375,7 +457,7 @@ impl Slot {
             abs: flag(self.abs),
             not: flag(self.not),
             reuse: self.reuse.is_some_and(|i| reuse_flags >> i & 1 == 1),
-            sel: self.hsel.map_or(0, |a| g(a, 2) as u8),
+            sel: self.hsel.or(self.h1.map(|h| h.0)).map_or(0, |a| g(a, 2) as u8),
         }
     }
 
@@ -386,6 +468,16 @@ impl Slot {
             (Kind::Ur(at), Value::Ur(n)) => p(w, at, 6, n.into(), "uniform register")?,
             (Kind::P(at), Value::P(n)) => p(w, at, 3, n.into(), "predicate")?,
             (Kind::Up(at), Value::Up(n)) => p(w, at, 3, n.into(), "uniform predicate")?,
+            (Kind::PInv(at), Value::P(n)) if n < 8 => p(w, at, 3, (n ^ 7).into(), "predicate")?,
+            (Kind::UpInv(at), Value::Up(n)) if n < 8 => p(w, at, 3, (n ^ 7).into(), "uniform predicate")?,
+            (Kind::PredOrUp { at, uniform }, Value::P(n)) => {
+                p(w, at, 3, n.into(), "predicate")?;
+                p(w, uniform, 1, 0, "uniform predicate flag")?;
+            }
+            (Kind::PredOrUp { at, uniform }, Value::Up(n)) => {
+                p(w, at, 3, n.into(), "uniform predicate")?;
+                p(w, uniform, 1, 1, "uniform predicate flag")?;
+            }
             (Kind::B(at), Value::B(n)) => p(w, at, 4, n.into(), "barrier")?,
             (Kind::Sr(at), Value::Sr(n)) => p(w, at, 8, n.into(), "special register")?,
             (Kind::Imm { at, width, .. }, Value::Imm(v)) => p(w, at, u32::from(width), v, "immediate")?,
@@ -438,7 +530,11 @@ impl Slot {
                     None if ur != 63 => return Err(EncodeError::Shape("no uniform address register here")),
                     None => {}
                 }
-                put_signed(w, off_at.into(), off_width.into(), offset.into(), "address offset")?;
+                if off_width > 0 {
+                    put_signed(w, off_at.into(), off_width.into(), offset.into(), "address offset")?;
+                } else if offset != 0 {
+                    return Err(EncodeError::Shape("this address has no offset"));
+                }
                 match (desc_at, desc) {
                     (Some(a), Some(d)) => p(w, a, 6, d.into(), "descriptor")?,
                     (None, None) => {}
@@ -446,11 +542,11 @@ impl Slot {
                 }
             }
             (Kind::Target(k), Value::Target(off)) => {
-                if off % 4 != 0 && k == TargetKind::Split {
+                if off % 4 != 0 && k != TargetKind::Plain {
                     return Err(EncodeError::Field { what: "branch offset alignment", value: off as u64, width: 50 });
                 }
                 match k {
-                    TargetKind::Split => {
+                    TargetKind::Split | TargetKind::SplitRelative => {
                         p(w, 16, 8, ((off >> 2) & 0xff) as u64, "branch offset")?;
                         put_signed(w, 34, 48, off >> 10, "branch offset")?;
                     }
@@ -471,7 +567,7 @@ impl Slot {
         if op.reuse && self.reuse.is_none() {
             return Err(EncodeError::Shape(".reuse not available on this slot"));
         }
-        match self.hsel {
+        match self.hsel.or(self.h1.map(|h| h.0)) {
             Some(a) => p(w, a, 2, op.sel.into(), "half selector")?,
             None if op.sel != 0 => return Err(EncodeError::Shape("half selector not available on this slot")),
             None => {}
@@ -479,7 +575,8 @@ impl Slot {
         Ok(())
     }
 
-    fn shown(&self, op: &Operand, w: u128) -> bool {
+    /// Whether nvdisasm prints this slot's operand `op` in the word `w`.
+    pub fn shown(&self, op: &Operand, w: u128) -> bool {
         match self.show {
             Show::Always => true,
             Show::IfBit(b) => get(w, b.into(), 1) == 1,
@@ -487,6 +584,10 @@ impl Slot {
             Show::IfClear(b) => get(w, b.into(), 1) == 0,
             Show::IfNotDefault => *op != Operand::plain(self.default_value()),
             Show::IfBitOpt(b) => get(w, b.into(), 1) == 1 && *op != Operand::plain(self.default_value()),
+            Show::UnlessField { at, width, values } => {
+                let v = get(w, at.into(), width.into());
+                !values.iter().any(|&x| u64::from(x) == v)
+            }
         }
     }
 }
@@ -724,7 +825,14 @@ impl Tables {
                     ImmStyle::SignedHex => signed_hex(sext(v, width)),
                     ImmStyle::F32 | ImmStyle::FloatBy { .. } => f32_text(v as u32),
                     ImmStyle::F64Hi => f64hi_text(v as u32),
-                    ImmStyle::F16 => f16_text(v as u16),
+                    ImmStyle::F16 | ImmStyle::HalfBy { .. } => f16_text(v as u16),
+                    ImmStyle::Bf16 => bf16_text(v as u16),
+                    ImmStyle::Named(prefix) => format!("{prefix}{v}"),
+                    ImmStyle::BitList => {
+                        let bits: Vec<String> =
+                            (0..64).rev().filter(|b| v >> b & 1 == 1).map(|b| b.to_string()).collect();
+                        format!("{{{}}}", bits.join(","))
+                    }
                 },
                 _ => format!("{v:#x}"),
             },
@@ -749,6 +857,7 @@ impl Tables {
                     parts.push(format!("{}{}", reg_name(ra), if wide { ".64" } else { "" }));
                 }
                 let ur_shown = match sl.kind {
+                    Kind::Mem { ur_always: true, .. } => true,
                     Kind::Mem { ur_flag: Some(b), .. } => get(w, b.into(), 1) == 1,
                     _ => ur != 63,
                 };
@@ -778,6 +887,7 @@ impl Tables {
                     None => format!("[{inner}]"),
                 }
             }
+            Value::Target(off) if sl.kind == Kind::Target(TargetKind::SplitRelative) => signed_hex(off),
             Value::Target(off) => {
                 let abs = addr as i64 + 16 + off;
                 match label.and_then(|f| f(abs)) {
@@ -787,6 +897,11 @@ impl Tables {
             }
         };
         let mut t = core;
+        if let Some((_, when)) = sl.h1
+            && get(w, when.into(), 1) == 1
+        {
+            t.push_str(h1_text(op.sel));
+        }
         if op.abs {
             t = format!("|{t}|");
         }
@@ -803,6 +918,9 @@ impl Tables {
         }
         if op.reuse {
             t.push_str(".reuse");
+        }
+        if let Some(tail) = sl.tail {
+            t.push_str(tail);
         }
         if sl.hsel.is_some() {
             t.push_str(hsel_text(op.sel));
@@ -920,6 +1038,10 @@ impl Tables {
             Show::IfBit(b) => get(inst.residue, b.into(), 1) == 1,
             Show::IfBitNot(a, b) => get(inst.residue, a.into(), 1) == 1 && get(inst.residue, b.into(), 1) == 0,
             Show::IfClear(b) => get(inst.residue, b.into(), 1) == 0,
+            Show::UnlessField { at, width, values } => {
+                let v = get(inst.residue, at.into(), width.into());
+                !values.iter().any(|&x| u64::from(x) == v)
+            }
             Show::IfNotDefault | Show::IfBitOpt(_) => false,
         };
         let (lead, ops_here) = match sl.lead {
@@ -955,6 +1077,9 @@ impl Tables {
                 }
             }
         }
+        if let Some(tail) = sl.tail {
+            t = t.strip_suffix(tail)?;
+        }
         if let Some(r) = t.strip_suffix(".reuse") {
             op.reuse = true;
             t = r;
@@ -976,18 +1101,41 @@ impl Tables {
             op.abs = true;
             t = r;
         }
+        if sl.h1.is_some() {
+            for sel in [1u8, 2, 3] {
+                if let Some(r) = t.strip_suffix(h1_text(sel)) {
+                    op.sel = sel;
+                    t = r;
+                }
+            }
+        }
         op.value = match sl.kind {
             Kind::R(_) => Value::R(parse_reg(t, "R", 255)?),
             Kind::Ur(_) => Value::Ur(parse_reg(t, "UR", 63)?),
-            Kind::P(_) => parse_value_pred(t, false)?,
-            Kind::Up(_) => parse_value_pred(t, true)?,
+            Kind::P(_) | Kind::PInv(_) => parse_value_pred(t, false)?,
+            Kind::Up(_) | Kind::UpInv(_) => parse_value_pred(t, true)?,
+            Kind::PredOrUp { .. } => parse_value_pred(t, false).or_else(|| parse_value_pred(t, true))?,
             Kind::B(_) => Value::B(t.strip_prefix('B')?.parse().ok()?),
             Kind::Sr(_) => Value::Sr(self.sregs.iter().find(|(_, n)| *n == t)?.0),
             Kind::Imm { width, style, .. } => {
                 let v = match style {
                     ImmStyle::Hex => parse_hex(t)? as u64,
                     ImmStyle::SignedHex => (parse_hex(t)? as u64) & mask(0, width.into()) as u64,
-                    ImmStyle::F32 | ImmStyle::F64Hi | ImmStyle::F16 | ImmStyle::FloatBy { .. } => {
+                    ImmStyle::Named(prefix) => t.strip_prefix(prefix)?.parse().ok()?,
+                    ImmStyle::BitList => {
+                        let inner = t.strip_prefix('{')?.strip_suffix('}')?;
+                        let mut v = 0u64;
+                        for b in inner.split(',') {
+                            v |= 1u64.checked_shl(b.trim().parse().ok()?)?;
+                        }
+                        v
+                    }
+                    ImmStyle::F32
+                    | ImmStyle::F64Hi
+                    | ImmStyle::F16
+                    | ImmStyle::Bf16
+                    | ImmStyle::HalfBy { .. }
+                    | ImmStyle::FloatBy { .. } => {
                         return self.parse_float(sl, t, op, residue);
                     }
                 };
@@ -1040,6 +1188,7 @@ impl Tables {
                 }
                 Value::Mem { ra, wide, ur, offset, desc }
             }
+            Kind::Target(TargetKind::SplitRelative) => Value::Target(i64::try_from(parse_hex(t)?).ok()?),
             Kind::Target(_) => {
                 let abs = parse_hex(t)?;
                 Value::Target(i64::try_from(abs).ok()? - addr as i64 - 16)
@@ -1062,6 +1211,13 @@ impl Tables {
         let bits = match style.resolve(residue) {
             ImmStyle::F32 => u64::from((v as f32).to_bits()),
             ImmStyle::F16 => u64::from(f16_bits(v)?),
+            ImmStyle::Bf16 => {
+                let b = (v as f32).to_bits();
+                if b & 0xffff != 0 && !v.is_nan() {
+                    return None;
+                }
+                u64::from(b >> 16)
+            }
             _ => (v.to_bits() >> 32) & 0xffff_ffff,
         };
         if width < 64 && bits >> width != 0 {
