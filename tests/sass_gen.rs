@@ -106,18 +106,19 @@ fn generate_sm90_tables() {
 }
 
 /// Mnemonic bases whose modifier fields are swept compositionally (compare, shift, convert,
-/// half-precision families, FMNMX's `.FTZ`/`.NAN`).
+/// half-precision families, FMNMX's `.FTZ`/`.NAN`, DEPBAR's `.LE`, CCTL's operations).
 const SWEPT: &[&str] = &[
     "ISETP", "FSETP", "DSETP", "SHF", "F2F", "FRND", "F2FP", "FADD", "HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2",
-    "FMNMX",
+    "FMNMX", "HSET2", "DEPBAR", "CCTL",
 ];
 
 /// Swept modifiers whose operand decorations the slot layouts do not model (found by
 /// `tests/sass_random.rs`): `HADD2.F32`'s A operand has no `|x|` at bit 73.
 const UNMODELLED_SUFFIXES: &[(&str, &str)] = &[("HADD2", "F32")];
 
-/// Forms left out of the sweep: an FP16 immediate slot (`HFMA2.MMA`) prints as BF16 under
-/// `.BF16_V2`, which the immediate style does not model.
+/// Forms left out of the sweep: a plain FP16 immediate slot would print as BF16 under
+/// `.BF16_V2`, which that style does not model (`HFMA2.MMA`'s immediates use
+/// [`ImmStyle::HalfBy`], which does).
 fn unmodelled_sweep(form: &ptxas_rs::sass::form::Form) -> bool {
     form.slots.iter().any(|s| matches!(s.kind, Kind::Imm { style: ImmStyle::F16, .. }))
 }

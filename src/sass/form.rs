@@ -39,8 +39,14 @@ pub enum ImmStyle {
         /// The `.BF16_V2` bit.
         at: u8,
     },
-    /// A decimal number after a fixed prefix (`SB3`: DEPBAR's scoreboard).
-    Named(&'static str),
+    /// A decimal number after a fixed prefix (`SB3`: DEPBAR's scoreboard); values from
+    /// `count` on print as nvdisasm names them, `INVALID6`.
+    Named {
+        /// The prefix.
+        prefix: &'static str,
+        /// How many values have a name.
+        count: u8,
+    },
     /// A set of bit indices, highest first (`{5,1,0}`: DEPBAR's scoreboard list).
     BitList,
     /// FP32 bits, or the high half of an FP64 when the `width`-bit field at `at` holds one of
@@ -827,7 +833,8 @@ impl Tables {
                     ImmStyle::F64Hi => f64hi_text(v as u32),
                     ImmStyle::F16 | ImmStyle::HalfBy { .. } => f16_text(v as u16),
                     ImmStyle::Bf16 => bf16_text(v as u16),
-                    ImmStyle::Named(prefix) => format!("{prefix}{v}"),
+                    ImmStyle::Named { prefix, count } if v < u64::from(count) => format!("{prefix}{v}"),
+                    ImmStyle::Named { .. } => format!("INVALID{v}"),
                     ImmStyle::BitList => {
                         let bits: Vec<String> =
                             (0..64).rev().filter(|b| v >> b & 1 == 1).map(|b| b.to_string()).collect();
@@ -1121,7 +1128,9 @@ impl Tables {
                 let v = match style {
                     ImmStyle::Hex => parse_hex(t)? as u64,
                     ImmStyle::SignedHex => (parse_hex(t)? as u64) & mask(0, width.into()) as u64,
-                    ImmStyle::Named(prefix) => t.strip_prefix(prefix)?.parse().ok()?,
+                    ImmStyle::Named { prefix, .. } => {
+                        t.strip_prefix(prefix).or_else(|| t.strip_prefix("INVALID"))?.parse().ok()?
+                    }
                     ImmStyle::BitList => {
                         let inner = t.strip_prefix('{')?.strip_suffix('}')?;
                         let mut v = 0u64;
