@@ -799,6 +799,25 @@ mod tests {
         }
     }
 
+    /// Modifiers the sweep learns from no corpus word (`vote.uni`, `match.*.b64`), checked on
+    /// words `nvdisasm -b SM90` (13.0.88) decodes as these texts.
+    #[test]
+    fn vote_eq_and_match_u64_match_nvdisasm() {
+        let t = super::tables();
+        for (word, text) in [
+            (0x000f_c800_000e_0200_0000_0000_0004_7806u128, "VOTE.EQ R4, PT, P0"),
+            (0x000f_e200_0000_0200_0000_0000_003f_7886, "VOTEU.EQ UP0, P0"),
+            (0x000e_b000_000e_8200_0000_0000_110c_73a1, "MATCH.ANY.U64 R12, R17"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&inst, 0, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let parsed = t.parse(text, 0).expect("parses");
+            let mask = !crate::sass::control::CONTROL_MASK;
+            assert_eq!(t.encode(&parsed).expect("encodes") & mask, word & mask, "{text}");
+        }
+    }
+
     #[test]
     fn forms_sorted_unique() {
         let f = super::tables().forms;
