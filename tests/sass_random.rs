@@ -132,7 +132,8 @@ fn sm90_random_operands_match_nvdisasm() {
             // Measured the same way: control-flow ops (EXIT, BRA, ...) reject any write or read
             // scoreboard, and ops without a register result (stores, reductions, barriers)
             // reject a write scoreboard. Those are not drawn either.
-            // Scoreboard waits (DEPBAR, WARPGROUP) reject them too.
+            // Scoreboard waits (DEPBAR, WARPGROUP) and HGMMA (tracked by its group scoreboard)
+            // reject them too.
             let flow = matches!(
                 form.base,
                 "EXIT"
@@ -148,6 +149,7 @@ fn sm90_random_operands_match_nvdisasm() {
                     | "NOP"
                     | "DEPBAR"
                     | "WARPGROUP"
+                    | "HGMMA"
             );
             let no_result = flow
                 || matches!(

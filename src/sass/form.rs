@@ -253,6 +253,9 @@ pub struct Slot {
     pub h1: Option<(u8, u8)>,
     /// A fixed decoration printed after `.reuse`, owning no bits (`R8.SIGN` in `PLOP3`).
     pub tail: Option<&'static str>,
+    /// Fixed text printed right before the operand, owning no bits (`gdesc[` of HGMMA's
+    /// `gdesc[UR4]`, with the tail `]`).
+    pub prefix: Option<&'static str>,
 }
 
 impl Slot {
@@ -271,7 +274,14 @@ impl Slot {
             hsel: None,
             h1: None,
             tail: None,
+            prefix: None,
         }
+    }
+    /// Printed as `prefix` + operand + `tail` (`gdesc[UR4]`).
+    pub const fn wrapped(mut self, prefix: &'static str, tail: &'static str) -> Slot {
+        self.prefix = Some(prefix);
+        self.tail = Some(tail);
+        self
     }
     /// With a single-half selector at `at` (2 bits), printed when bit `when` is set.
     pub const fn h1(mut self, at: u8, when: u8) -> Slot {
@@ -903,7 +913,10 @@ impl Tables {
                 }
             }
         };
-        let mut t = core;
+        let mut t = match sl.prefix {
+            Some(p) => format!("{p}{core}"),
+            None => core,
+        };
         if let Some((_, when)) = sl.h1
             && get(w, when.into(), 1) == 1
         {
@@ -1115,6 +1128,9 @@ impl Tables {
                     t = r;
                 }
             }
+        }
+        if let Some(p) = sl.prefix {
+            t = t.strip_prefix(p)?;
         }
         op.value = match sl.kind {
             Kind::R(_) => Value::R(parse_reg(t, "R", 255)?),

@@ -2125,6 +2125,7 @@ pub static MODS: &[ModEntry] = &[
     ModEntry { key: 0x9c3, residue: 0x0, suffix: "" },
     ModEntry { key: 0x9c5, residue: 0x0, suffix: ".ARRIVE" },
     ModEntry { key: 0x9c5, residue: 0x100000000800000000000, suffix: ".DEPBAR.LE" },
+    ModEntry { key: 0x9f0, residue: 0x80008000000000000000000, suffix: ".64x8x16.F32" },
     ModEntry { key: 0xab9, residue: 0x0, suffix: ".U8" },
     ModEntry { key: 0xab9, residue: 0x2000000000000000000, suffix: ".S8" },
     ModEntry { key: 0xab9, residue: 0x4000000000000000000, suffix: ".U16" },

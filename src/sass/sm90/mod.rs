@@ -507,6 +507,21 @@ fn memory_sync(f: &mut Vec<Form>) {
     // WARPGROUP: `.DEPBAR.LE gsb0, n` (bit 80; n: 3 bits at 72), `.ARRIVE` (bit 80 clear) has
     // no operands. The group scoreboard field [84:87) stays in the residue (only gsb0 is named).
     f.push(form(0x9c5, "WARPGROUP", vec![imm(72, 3, Hex).lead("gsb0").if_bit(80)]));
+    // HGMMA (sm_90a): `Rd, gdesc[URa], Rc, !UPp, gsb0`. The predicate is stored inverted (0 is
+    // UPT, shown unless plain UPT); the group scoreboard (84, 3 bits) shows unless 7, only 0 is
+    // named. The descriptor's `.tnspA`/`.tnspB`/`.negA`/`.negB` bits (61, 62, 72, 63) and
+    // `.SP` (73) stay in the residue: only their corpus values (clear) decode.
+    f.push(form(
+        0x9f0,
+        "HGMMA",
+        vec![
+            r(16),
+            ur(24).wrapped("gdesc[", "]"),
+            r(64),
+            Slot::new(Kind::UpInv(87)).not(90).opt(),
+            imm(84, 3, Named { prefix: "gsb", count: 1 }).unless_field(84, 3, &[7]),
+        ],
+    ));
 }
 
 fn build() -> Vec<Form> {
@@ -792,6 +807,8 @@ mod tests {
             (0x0007_d800_0800_0206_0000_0008_0400_83ba, "@!UP0 UBLKCP.S.G [UR8], [UR4], UR6"),
             (0x000f_c800_0001_0000_0000_8000_0000_79c5, "WARPGROUP.DEPBAR.LE gsb0, 0x0"),
             (0x000f_cc00_0000_0000_0000_0000_0000_79c5, "WARPGROUP.ARRIVE"),
+            (0x000f_e200_0c70_08ff_0000_0000_0418_79f0, "HGMMA.64x8x16.F32 R24, gdesc[UR4], RZ, !UPT"),
+            (0x000f_e200_0800_0818_0000_0000_0418_79f0, "HGMMA.64x8x16.F32 R24, gdesc[UR4], R24, gsb0"),
         ] {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(t.print(&inst, 0, None), text);
