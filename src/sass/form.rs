@@ -1058,6 +1058,8 @@ impl Tables {
             Show::IfBit(b) => get(inst.residue, b.into(), 1) == 1,
             Show::IfBitNot(a, b) => get(inst.residue, a.into(), 1) == 1 && get(inst.residue, b.into(), 1) == 0,
             Show::IfClear(b) => get(inst.residue, b.into(), 1) == 0,
+            // A field of the slot's own value (HGMMA's group scoreboard) is decided below.
+            Show::UnlessField { at, width, .. } if sl.bits() & mask(at.into(), width.into()) != 0 => false,
             Show::UnlessField { at, width, values } => {
                 let v = get(inst.residue, at.into(), width.into());
                 !values.iter().any(|&x| u64::from(x) == v)
@@ -1082,7 +1084,19 @@ impl Tables {
         if must_show {
             return false;
         }
-        self.assign(inst, slot + 1, ops, addr)
+        // Skipped: an immediate hidden by its own value takes the first hiding value.
+        let saved = inst.operands[idx];
+        if let (Show::UnlessField { at, width, values: [v, ..] }, Kind::Imm { at: a, width: w, .. }) =
+            (sl.show, sl.kind)
+            && (at, width) == (a, w)
+        {
+            inst.operands[idx].value = Value::Imm((*v).into());
+        }
+        if self.assign(inst, slot + 1, ops, addr) {
+            return true;
+        }
+        inst.operands[idx] = saved;
+        false
     }
 
     fn parse_operand(&self, sl: &Slot, tok: &str, addr: u64, residue: u128) -> Option<Operand> {
@@ -1194,7 +1208,7 @@ impl Tables {
                     return None;
                 }
                 let inner = r.strip_prefix('[')?.strip_suffix(']')?;
-                let (mut ra, mut wide, mut ur, mut offset) = (255u8, false, 63u8, 0i32);
+                let (mut ra, mut wide, mut ur, mut offset) = (255u8, false, 63u8, 0i128);
                 for part in split_plus(inner) {
                     if let Some(x) = part.strip_prefix("UR").map(|_| part).or_else(|| (part == "URZ").then_some(part)) {
                         ur = parse_reg(x, "UR", 63)?;
@@ -1203,14 +1217,15 @@ impl Tables {
                         ra = parse_reg(reg, "R", 255)?;
                         wide = w;
                     } else {
-                        offset = i32::try_from(parse_hex(part)?).ok()?;
+                        offset = parse_hex(part)?;
                     }
                 }
                 // A bare offset is printed unsigned: fold it back to the signed field value.
                 let bare = ra == 255 && !wide && (ur == 63 || !inner.contains("UR"));
-                if bare && off_width < 32 && offset >= 1 << (off_width - 1) {
+                if bare && (1..=32).contains(&off_width) && offset >= 1 << (off_width - 1) {
                     offset -= 1 << off_width;
                 }
+                let offset = i32::try_from(offset).ok()?;
                 Value::Mem { ra, wide, ur, offset, desc }
             }
             Kind::Target(TargetKind::SplitRelative) => Value::Target(i64::try_from(parse_hex(t)?).ok()?),
@@ -1325,8 +1340,8 @@ fn split_operands(s: &str) -> Vec<String> {
     let mut cur = String::new();
     for c in s.chars() {
         match c {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
             _ => {}
         }
         if c == ',' && depth == 0 {

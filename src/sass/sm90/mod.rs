@@ -815,6 +815,21 @@ mod tests {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(t.print(&inst, 0, None), text);
             assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            // The text does not always carry every bit (HFMA2.MMA's predicate without .RELU is
+            // hidden), so parsing is checked to print back the same text.
+            let parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&parsed, 0, None), text, "{text} parsed");
+        }
+        // Texts the fuzz smoke test found unparsable: a scoreboard list, a bare 32-bit offset,
+        // `[URZ]` without offset field, HGMMA without a group scoreboard.
+        for text in [
+            "@P2 DEPBAR {4,2,1}",
+            "@P5 CCTL.PF2 [0xe9b9d138]",
+            "UBLKCP.S.G [UR39], [URZ], UR9",
+            "@!P1 HGMMA.64x8x16.F32 R47, gdesc[UR31], R182, UP6",
+        ] {
+            let parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&parsed, 0, None), text);
         }
     }
 
