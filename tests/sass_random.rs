@@ -16,7 +16,7 @@
 #[path = "sass_support/mod.rs"]
 mod sass_support;
 
-use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Show, Slot};
+use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Show, Slot, TargetKind};
 use ptxas_rs::sass::{Control, Operand, Value, sm90};
 use sass_support::XorShift;
 
@@ -88,6 +88,8 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
             offset: if off_width == 0 { 0 } else { (rng.below(1 << off_width) as i64 - (1 << (off_width - 1))) as i32 },
             desc: desc_at.map(|_| rng.below(64) as u8),
         },
+        // BRX's offset is an immediate (two's complement), not a branch target.
+        Kind::Target(TargetKind::SplitRelative) => Value::Imm(((rng.below(1 << 24) as i64 - (1 << 23)) * 16) as u64),
         Kind::Target(_) => Value::Target((rng.below(1 << 24) as i64 - (1 << 23)) * 16),
     };
     Operand {

@@ -91,8 +91,10 @@ pub enum TargetKind {
     Split,
     /// Signed byte offset in [32:82) (BSSY on sm_90, everything before sm_90).
     Plain,
-    /// Stored as [`TargetKind::Split`] but printed as the raw signed offset, never resolved to
-    /// an address or a label (`BRX R2 -0x1a0`: the offset is relative to the next instruction).
+    /// Stored as [`TargetKind::Split`] but not a branch target: the signed byte offset that
+    /// `BRX` adds to its register and the next instruction's address (`BRX R2 -0x1a0`). It
+    /// decodes to [`Value::Imm`] (two's complement) and prints raw, never as an address or a
+    /// label.
     SplitRelative,
 }
 
@@ -409,6 +411,7 @@ impl Slot {
             Kind::Up(_) | Kind::UpInv(_) => Value::Up(7),
             Kind::B(_) => Value::B(0),
             Kind::Sr(_) => Value::Sr(0),
+            Kind::Target(TargetKind::SplitRelative) => Value::Imm(0),
             Kind::Target(_) => Value::Target(0),
             Kind::Imm { .. } | Kind::ImmSplit { .. } => Value::Imm(0),
             Kind::CBank { .. } => Value::CBank { bank: 0, offset: 0, index: 255 },
@@ -461,8 +464,9 @@ impl Slot {
                 offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
                 desc: desc_at.map(|a| g(a, 6) as u8),
             },
-            Kind::Target(TargetKind::Split | TargetKind::SplitRelative) => {
-                Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2))
+            Kind::Target(TargetKind::Split) => Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)),
+            Kind::Target(TargetKind::SplitRelative) => {
+                Value::Imm(((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)) as u64)
             }
             Kind::Target(TargetKind::Plain) => Value::Target(get_signed(w, 32, 50)),
         };
@@ -479,7 +483,15 @@ impl Slot {
 
     fn encode(&self, op: &Operand, w: &mut u128) -> Result<(), EncodeError> {
         let p = |w: &mut u128, at: u8, width: u32, v: u64, what| put(w, u32::from(at), width, v, what);
-        match (self.kind, op.value) {
+        // BRX's relative offset is an immediate: encode it as the split offset it is stored as.
+        let value = match (self.kind, op.value) {
+            (Kind::Target(TargetKind::SplitRelative), Value::Imm(v)) => Value::Target(v as i64),
+            (Kind::Target(TargetKind::SplitRelative), _) => {
+                return Err(EncodeError::Shape("BRX's offset is an immediate"));
+            }
+            (_, v) => v,
+        };
+        match (self.kind, value) {
             (Kind::R(at), Value::R(n)) => p(w, at, 8, n.into(), "register")?,
             (Kind::Ur(at), Value::Ur(n)) => p(w, at, 6, n.into(), "uniform register")?,
             (Kind::P(at), Value::P(n)) => p(w, at, 3, n.into(), "predicate")?,
@@ -836,6 +848,7 @@ impl Tables {
                 None => format!("SR{n}"),
             },
             Value::Imm(v) => match sl.kind {
+                Kind::Target(TargetKind::SplitRelative) => signed_hex(v as i64),
                 Kind::Imm { width, style, .. } => match style.resolve(w) {
                     ImmStyle::Hex => format!("{v:#x}"),
                     ImmStyle::SignedHex => signed_hex(sext(v, width)),
@@ -904,7 +917,6 @@ impl Tables {
                     None => format!("[{inner}]"),
                 }
             }
-            Value::Target(off) if sl.kind == Kind::Target(TargetKind::SplitRelative) => signed_hex(off),
             Value::Target(off) => {
                 let abs = addr as i64 + 16 + off;
                 match label.and_then(|f| f(abs)) {
@@ -1228,7 +1240,7 @@ impl Tables {
                 let offset = i32::try_from(offset).ok()?;
                 Value::Mem { ra, wide, ur, offset, desc }
             }
-            Kind::Target(TargetKind::SplitRelative) => Value::Target(i64::try_from(parse_hex(t)?).ok()?),
+            Kind::Target(TargetKind::SplitRelative) => Value::Imm(i64::try_from(parse_hex(t)?).ok()? as u64),
             Kind::Target(_) => {
                 let abs = parse_hex(t)?;
                 Value::Target(i64::try_from(abs).ok()? - addr as i64 - 16)
