@@ -32,10 +32,16 @@ fn arch_of(cubin: &Cubin) -> String {
     format!("sm_{}{}", cubin.sm(), if cubin.accelerated() { "a" } else { "" })
 }
 
+/// Why an instruction the tables decode still needs cubin context this listing does not read:
 /// CALL/RET targets are other functions, which nvdisasm names from the cubin's symbols and
-/// relocations; the listing does not resolve them yet and leaves these instructions undecoded.
-fn cross_function(inst: &sass::Instruction) -> bool {
-    matches!(inst.form.base, "CALL" | "RET")
+/// relocations; BRX's possible targets (labels, and nvdisasm's `BRANCH_TARGETS` comment) come
+/// from `EIATTR_INDIRECT_BRANCH_TARGETS`. Such instructions are left undecoded.
+fn needs_context(inst: &sass::Instruction) -> Option<&'static str> {
+    match inst.form.base {
+        "CALL" | "RET" => Some("call/return targets name other functions (relocations not read yet)"),
+        "BRX" => Some("indirect branch targets come from EIATTR_INDIRECT_BRANCH_TARGETS (not read yet)"),
+        _ => None,
+    }
 }
 
 /// Lists every function of `cubin_bytes`.
@@ -60,7 +66,7 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
         };
         for (i, inst) in decoded.iter().enumerate() {
             let Ok(inst) = inst else { continue };
-            if cross_function(inst) {
+            if needs_context(inst).is_some() {
                 continue;
             }
             for op in &inst.operands {
@@ -79,9 +85,9 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
                 let _ = writeln!(out.text, "{l}:");
             }
             let text = match inst {
-                Ok(inst) if cross_function(inst) => {
+                Ok(inst) if let Some(why) = needs_context(inst) => {
                     out.undecoded += 1;
-                    "<not decoded: call/return targets name other functions (relocations not read yet)>".to_string()
+                    format!("<not decoded: {why}>")
                 }
                 Ok(inst) => tables.print(inst, addr, Some(&label_of)),
                 Err(e) => {

@@ -106,18 +106,26 @@ fn generate_sm90_tables() {
 }
 
 /// Mnemonic bases whose modifier fields are swept compositionally (compare, shift, convert,
-/// half-precision families, FMNMX's `.FTZ`/`.NAN`).
+/// half-precision families, FMNMX's `.FTZ`/`.NAN`, VOTE's and VOTEU's `.EQ`, MATCH's `.U64`,
+/// DEPBAR's `.LE`, CCTL's operations).
 const SWEPT: &[&str] = &[
     "ISETP", "FSETP", "DSETP", "SHF", "F2F", "FRND", "F2FP", "FADD", "HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2",
-    "FMNMX",
+    "FMNMX", "HSET2", "VOTE", "VOTEU", "MATCH", "DEPBAR", "CCTL",
 ];
+
+/// Field bits a base's single-bit flips cannot find, because flipping them alone in the sampled
+/// corpus word gives a value nvdisasm does not name: VOTE's mode is the 2-bit field [72:74)
+/// (`.ALL` 0, `.ANY` 1, `.EQ` 2, 3 invalid) and the corpus sample is `.ANY`, whose bit-73 flip
+/// is `INVALID3`. Their values are still swept and kept only when nvdisasm names them.
+const EXTRA_FIELD_BITS: &[(&str, &[u32])] = &[("VOTE", &[73])];
 
 /// Swept modifiers whose operand decorations the slot layouts do not model (found by
 /// `tests/sass_random.rs`): `HADD2.F32`'s A operand has no `|x|` at bit 73.
 const UNMODELLED_SUFFIXES: &[(&str, &str)] = &[("HADD2", "F32")];
 
-/// Forms left out of the sweep: an FP16 immediate slot (`HFMA2.MMA`) prints as BF16 under
-/// `.BF16_V2`, which the immediate style does not model.
+/// Forms left out of the sweep: a plain FP16 immediate slot would print as BF16 under
+/// `.BF16_V2`, which that style does not model (`HFMA2.MMA`'s immediates use
+/// [`ImmStyle::HalfBy`], which does).
 fn unmodelled_sweep(form: &ptxas_rs::sass::form::Form) -> bool {
     form.slots.iter().any(|s| matches!(s.kind, Kind::Imm { style: ImmStyle::F16, .. }))
 }
@@ -164,7 +172,8 @@ fn suffix_for(tables: &ptxas_rs::sass::Tables, word: u128, text: &str) -> Option
 /// The compositional modifier sweep. For each base in [`SWEPT`]: the *field bits* are the
 /// residue bits that differ between the corpus's accepted residues of that base, plus every
 /// residue bit whose single flip (in a corpus word) nvdisasm decodes to a *different* suffix our
-/// printer reproduces (a modifier field the corpus never varies, e.g. `.FTZ`). Every combination of
+/// printer reproduces (a modifier field the corpus never varies, e.g. `.FTZ`), plus the base's
+/// [`EXTRA_FIELD_BITS`]. Every combination of
 /// the field bits is then written into a corpus word of each key and decoded with
 /// `nvdisasm -b SM90`; a combination is kept only when nvdisasm accepts the word and our
 /// printer, given the suffix nvdisasm printed, reproduces nvdisasm's whole text. Corpus
@@ -196,6 +205,9 @@ fn sweep_modifiers(
             continue;
         };
         let mut fields = residues.iter().fold(0u128, |m, r| m | (r ^ r0));
+        for (_, bits) in EXTRA_FIELD_BITS.iter().filter(|(b, _)| *b == base) {
+            fields |= bits.iter().fold(0u128, |m, b| m | 1u128 << b);
+        }
         // Single-bit flips of each sample word's residue bits.
         for (&key, &word) in &sample {
             let form = tables.form(key).expect("sampled key has a form");

@@ -6,14 +6,17 @@
 //! Words nvdisasm rejects as illegal are counted and reported, not failed. One cause is
 //! characterised and avoided: a clear yield bit with stall 0 or 12..=15 (see the control draw
 //! below; it was 235 of the 410 rejections), and scoreboards on instructions that cannot use
-//! them (see the draw). Whatever is still rejected is reported per opcode; every word nvdisasm
-//! accepts must print exactly as ours. Reuse flags are not randomised (see below). FP immediates are drawn from random short dyadic values (sign × m / 2^k, m < 2^12) rather
-//! than raw bit patterns: nvdisasm's spelling of arbitrary floats is not fully reproduced yet.
+//! them, wait masks on WARPGROUP.DEPBAR, and non-default values in slots the modifiers hide
+//! (see the draw). Whatever is still rejected is reported per opcode; every word nvdisasm
+//! accepts must print exactly as ours. Reuse flags are not randomised (see below). FP
+//! immediates are drawn from random short dyadic values (sign × m / 2^k, m < 2^12; BF16:
+//! m < 2^8) rather than raw bit patterns: nvdisasm's spelling of arbitrary floats is not fully
+//! reproduced yet.
 
 #[path = "sass_support/mod.rs"]
 mod sass_support;
 
-use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Slot};
+use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Show, Slot, TargetKind};
 use ptxas_rs::sass::{Control, Operand, Value, sm90};
 use sass_support::XorShift;
 
@@ -29,8 +32,15 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
     let value = match slot.kind {
         Kind::R(_) => Value::R(rng.below(256) as u8),
         Kind::Ur(_) => Value::Ur(rng.below(64) as u8),
-        Kind::P(_) => Value::P(rng.below(8) as u8),
-        Kind::Up(_) => Value::Up(rng.below(8) as u8),
+        Kind::P(_) | Kind::PInv(_) => Value::P(rng.below(8) as u8),
+        Kind::Up(_) | Kind::UpInv(_) => Value::Up(rng.below(8) as u8),
+        Kind::PredOrUp { .. } => {
+            if bit(rng) {
+                Value::Up(rng.below(8) as u8)
+            } else {
+                Value::P(rng.below(8) as u8)
+            }
+        }
         Kind::B(_) => Value::B(rng.below(16) as u8),
         Kind::Sr(_) => Value::Sr(sregs.get(rng.below(sregs.len() as u64) as usize).map_or(0, |x| x.0)),
         Kind::Imm { width, style, .. } => match style.resolve(residue) {
@@ -46,6 +56,11 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
                 // Any finite FP16 pattern of a short dyadic value: m / 2^k, m < 2^10.
                 let v = (rng.below(1024) as f64) / f64::from(1u32 << rng.below(10)) * if bit(rng) { -1.0 } else { 1.0 };
                 Value::Imm(u64::from(ptxas_rs::sass::operand::f16_bits(v).unwrap_or(0)))
+            }
+            ImmStyle::Bf16 => {
+                // A short dyadic value exact in BF16 (8 significant bits): m / 2^k, m < 2^8.
+                let v = (rng.below(256) as f32) / (1u32 << rng.below(12)) as f32 * if bit(rng) { -1.0 } else { 1.0 };
+                Value::Imm(u64::from(v.to_bits() >> 16))
             }
             _ => Value::Imm(rng.next() & if width >= 64 { u64::MAX } else { (1u64 << width) - 1 }),
         },
@@ -70,9 +85,11 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
             } else {
                 63
             },
-            offset: (rng.below(1 << off_width) as i64 - (1 << (off_width - 1))) as i32,
+            offset: if off_width == 0 { 0 } else { (rng.below(1 << off_width) as i64 - (1 << (off_width - 1))) as i32 },
             desc: desc_at.map(|_| rng.below(64) as u8),
         },
+        // BRX's offset is an immediate (two's complement), not a branch target.
+        Kind::Target(TargetKind::SplitRelative) => Value::Imm(((rng.below(1 << 24) as i64 - (1 << 23)) * 16) as u64),
         Kind::Target(_) => Value::Target((rng.below(1 << 24) as i64 - (1 << 23)) * 16),
     };
     Operand {
@@ -82,7 +99,14 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
         not: slot.not.is_some() && bit(rng),
         reuse: false,
         // Half selectors: none, `.H0_H0`, `.H1_H1` (value 1 is not modelled).
-        sel: if slot.hsel.is_some() { [0, 2, 3][rng.below(3) as usize] } else { 0 },
+        sel: if slot.hsel.is_some() {
+            [0, 2, 3][rng.below(3) as usize]
+        } else if slot.h1.is_some() {
+            // Single-half selectors: none or `.H1` (2 and 3 are `.INVALIDn`).
+            rng.below(2) as u8
+        } else {
+            0
+        },
     }
 }
 
@@ -110,19 +134,50 @@ fn sm90_random_operands_match_nvdisasm() {
             // Measured the same way: control-flow ops (EXIT, BRA, ...) reject any write or read
             // scoreboard, and ops without a register result (stores, reductions, barriers)
             // reject a write scoreboard. Those are not drawn either.
+            // Scoreboard waits (DEPBAR, WARPGROUP) and HGMMA (tracked by its group scoreboard)
+            // reject them too.
             let flow = matches!(
                 form.base,
-                "EXIT" | "BRA" | "BSSY" | "BSYNC" | "BREAK" | "CALL" | "RET" | "WARPSYNC" | "YIELD" | "NOP"
+                "EXIT"
+                    | "BRA"
+                    | "BRX"
+                    | "BSSY"
+                    | "BSYNC"
+                    | "BREAK"
+                    | "CALL"
+                    | "RET"
+                    | "WARPSYNC"
+                    | "YIELD"
+                    | "NOP"
+                    | "DEPBAR"
+                    | "WARPGROUP"
+                    | "HGMMA"
             );
             let no_result = flow
                 || matches!(
                     form.base,
-                    "STG" | "STS" | "STL" | "ST" | "REDG" | "BAR" | "MEMBAR" | "FENCE" | "NANOSLEEP" | "BMOV"
+                    "STG"
+                        | "STS"
+                        | "STL"
+                        | "ST"
+                        | "REDG"
+                        | "BAR"
+                        | "MEMBAR"
+                        | "FENCE"
+                        | "NANOSLEEP"
+                        | "BMOV"
+                        | "CCTL"
+                        | "ARRIVES"
                 );
+            // Measured the same way: the whole-cache CCTL operations (no address shown) reject
+            // a read scoreboard, and WARPGROUP.DEPBAR rejects any wait mask.
+            let no_address = form.base == "CCTL"
+                && form.slots.iter().all(|s| !s.shown(&Operand::plain(s.default_value()), entry.residue));
             let control = Control {
                 reuse: 0,
                 write_sb: if no_result { None } else { sb(c >> 40) },
-                read_sb: if flow { None } else { sb(c >> 48) },
+                read_sb: if flow || no_address { None } else { sb(c >> 48) },
+                wait: if form.base == "WARPGROUP" { 0 } else { control.wait },
                 ..control
             };
             let gi = rng.below(8) as u8;
@@ -130,8 +185,24 @@ fn sm90_random_operands_match_nvdisasm() {
                 not: rng.below(2) == 1,
                 ..Operand::plain(if form.uniform_guard { Value::Up(gi) } else { Value::P(gi) })
             };
-            let operands =
-                form.slots.iter().map(|s| random_operand(&mut rng, s, tables.sregs, entry.residue)).collect();
+            // A slot the residue hides by a field or a bit (the address of `CCTL.IVALL`,
+            // `SYNCS.CCTL.IVALL`, the count of `WARPGROUP.ARRIVE`) holds its default: nvdisasm
+            // rejects other values there.
+            let operands = form
+                .slots
+                .iter()
+                .map(|s| {
+                    let op = random_operand(&mut rng, s, tables.sregs, entry.residue);
+                    match s.show {
+                        Show::UnlessField { .. } | Show::IfClear(_) | Show::IfBit(_)
+                            if !s.shown(&op, entry.residue) =>
+                        {
+                            Operand::plain(s.default_value())
+                        }
+                        _ => op,
+                    }
+                })
+                .collect();
             let mut inst = Instruction { form, guard, residue: entry.residue, suffix: entry.suffix, operands, control };
             // Mirror the control word's reuse flags into the operands that carry them.
             for (s, o) in form.slots.iter().zip(inst.operands.iter_mut()) {

@@ -32,6 +32,23 @@ pub enum ImmStyle {
     F64Hi,
     /// FP16 bits, printed as a float.
     F16,
+    /// BF16 bits (the high half of an FP32), printed as a float.
+    Bf16,
+    /// FP16 bits, or BF16 bits when the word's bit `at` is set (`HFMA2.MMA.BF16_V2`).
+    HalfBy {
+        /// The `.BF16_V2` bit.
+        at: u8,
+    },
+    /// A decimal number after a fixed prefix (`SB3`: DEPBAR's scoreboard); values from
+    /// `count` on print as nvdisasm names them, `INVALID6`.
+    Named {
+        /// The prefix.
+        prefix: &'static str,
+        /// How many values have a name.
+        count: u8,
+    },
+    /// A set of bit indices, highest first (`{5,1,0}`: DEPBAR's scoreboard list).
+    BitList,
     /// FP32 bits, or the high half of an FP64 when the `width`-bit field at `at` holds one of
     /// `f64_when` (MUFU: `.RCP64H`/`.RSQ64H` take an FP64 immediate).
     FloatBy {
@@ -55,6 +72,13 @@ impl ImmStyle {
                     ImmStyle::F32
                 }
             }
+            ImmStyle::HalfBy { at } => {
+                if get(w, at.into(), 1) == 1 {
+                    ImmStyle::Bf16
+                } else {
+                    ImmStyle::F16
+                }
+            }
             s => s,
         }
     }
@@ -67,6 +91,11 @@ pub enum TargetKind {
     Split,
     /// Signed byte offset in [32:82) (BSSY on sm_90, everything before sm_90).
     Plain,
+    /// Stored as [`TargetKind::Split`] but not a branch target: the signed byte offset that
+    /// `BRX` adds to its register and the next instruction's address (`BRX R2 -0x1a0`). It
+    /// decodes to [`Value::Imm`] (two's complement) and prints raw, never as an address or a
+    /// label.
+    SplitRelative,
 }
 
 /// Where a slot's value lives.
@@ -78,6 +107,19 @@ pub enum Kind {
     Ur(u8),
     /// Predicate, 3 bits.
     P(u8),
+    /// Predicate stored inverted (3 bits, the index XOR 7: 0 is `PT`), as in `LDG` without a
+    /// descriptor.
+    PInv(u8),
+    /// Uniform predicate stored inverted (the index XOR 7: 0 is `UPT`), as in `IMMA`.
+    UpInv(u8),
+    /// Predicate (3 bits at `at`) that is a uniform predicate when the word's bit `uniform` is
+    /// set (`PLOP3`'s third source: `PT` or `UP0`).
+    PredOrUp {
+        /// First bit of the index.
+        at: u8,
+        /// The bit that selects the uniform predicate file.
+        uniform: u8,
+    },
     /// Uniform predicate, 3 bits.
     Up(u8),
     /// Immediate of `width` bits at `at`.
@@ -128,6 +170,8 @@ pub enum Kind {
         ur_at: Option<u8>,
         /// Bit that makes the uniform register visible (`[R+UR0]`); `None`: visible unless URZ.
         ur_flag: Option<u8>,
+        /// The uniform register is always shown, `URZ` included (`SYNCS.EXCH.64 URZ, [URZ]`).
+        ur_always: bool,
         /// Offset field (signed).
         off_at: u8,
         /// Offset width.
@@ -159,6 +203,16 @@ pub enum Show {
     /// Printed when the word's bit is 1 and the operand is not its default
     /// (`HFMA2.RELU`'s predicate).
     IfBitOpt(u8),
+    /// Printed unless the `width`-bit field at `at` holds one of `values` (`CCTL.IVALL` has no
+    /// address).
+    UnlessField {
+        /// First bit of the field.
+        at: u8,
+        /// Its width.
+        width: u8,
+        /// Field values that hide the slot.
+        values: &'static [u8],
+    },
 }
 
 /// How a slot's negation bit is spelled.
@@ -195,6 +249,15 @@ pub struct Slot {
     pub lead: Option<&'static str>,
     /// First bit of a 2-bit half-precision selector (`R2.H0_H0` in `HADD2`), printed last.
     pub hsel: Option<u8>,
+    /// A 2-bit single-half selector `(at, when)`: value 1 prints `.H1` right after the register,
+    /// inside `|..|` (`MUFU.EX2.F16 R1, -|R0.H1|`), and only when the word's bit `when` is set;
+    /// 2 and 3 print as nvdisasm names them (`.INVALID2`, `.INVALID3`).
+    pub h1: Option<(u8, u8)>,
+    /// A fixed decoration printed after `.reuse`, owning no bits (`R8.SIGN` in `PLOP3`).
+    pub tail: Option<&'static str>,
+    /// Fixed text printed right before the operand, owning no bits (`gdesc[` of HGMMA's
+    /// `gdesc[UR4]`, with the tail `]`).
+    pub prefix: Option<&'static str>,
 }
 
 impl Slot {
@@ -211,7 +274,31 @@ impl Slot {
             glue: false,
             lead: None,
             hsel: None,
+            h1: None,
+            tail: None,
+            prefix: None,
         }
+    }
+    /// Printed as `prefix` + operand + `tail` (`gdesc[UR4]`).
+    pub const fn wrapped(mut self, prefix: &'static str, tail: &'static str) -> Slot {
+        self.prefix = Some(prefix);
+        self.tail = Some(tail);
+        self
+    }
+    /// With a single-half selector at `at` (2 bits), printed when bit `when` is set.
+    pub const fn h1(mut self, at: u8, when: u8) -> Slot {
+        self.h1 = Some((at, when));
+        self
+    }
+    /// Followed by the fixed decoration `text` (`.SIGN`).
+    pub const fn tail(mut self, text: &'static str) -> Slot {
+        self.tail = Some(text);
+        self
+    }
+    /// Shown unless the `width`-bit field at `at` holds one of `values`.
+    pub const fn unless_field(mut self, at: u8, width: u8, values: &'static [u8]) -> Slot {
+        self.show = Show::UnlessField { at, width, values };
+        self
     }
     /// With a half-precision selector at `at` (2 bits).
     pub const fn hsel(mut self, at: u8) -> Slot {
@@ -286,7 +373,8 @@ impl Slot {
         let mut m = match self.kind {
             Kind::R(at) | Kind::Sr(at) => b(at, 8),
             Kind::Ur(at) => b(at, 6),
-            Kind::P(at) | Kind::Up(at) => b(at, 3),
+            Kind::P(at) | Kind::Up(at) | Kind::PInv(at) | Kind::UpInv(at) => b(at, 3),
+            Kind::PredOrUp { at, uniform } => b(at, 3) | b(uniform, 1),
             Kind::B(at) => b(at, 4),
             Kind::Imm { at, width, .. } => b(at, u32::from(width)),
             Kind::ImmSplit { lo_at, lo_width, hi_at, hi_width } => {
@@ -302,26 +390,28 @@ impl Slot {
                     | b(off_at, u32::from(off_width))
                     | desc_at.map_or(0, |a| b(a, 6))
             }
-            Kind::Target(TargetKind::Split) => b(16, 8) | b(34, 48),
+            Kind::Target(TargetKind::Split | TargetKind::SplitRelative) => b(16, 8) | b(34, 48),
             Kind::Target(TargetKind::Plain) => b(32, 50),
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
             m |= b(bit, 1);
         }
-        if let Some(at) = self.hsel {
+        if let Some(at) = self.hsel.or(self.h1.map(|h| h.0)) {
             m |= b(at, 2);
         }
         m
     }
 
-    fn default_value(&self) -> Value {
+    /// The value nvdisasm omits for an optional slot (RZ, URZ, PT, 0, ...).
+    pub fn default_value(&self) -> Value {
         match self.kind {
             Kind::R(_) => Value::R(255),
             Kind::Ur(_) => Value::Ur(63),
-            Kind::P(_) => Value::P(7),
-            Kind::Up(_) => Value::Up(7),
+            Kind::P(_) | Kind::PInv(_) | Kind::PredOrUp { .. } => Value::P(7),
+            Kind::Up(_) | Kind::UpInv(_) => Value::Up(7),
             Kind::B(_) => Value::B(0),
             Kind::Sr(_) => Value::Sr(0),
+            Kind::Target(TargetKind::SplitRelative) => Value::Imm(0),
             Kind::Target(_) => Value::Target(0),
             Kind::Imm { .. } | Kind::ImmSplit { .. } => Value::Imm(0),
             Kind::CBank { .. } => Value::CBank { bank: 0, offset: 0, index: 255 },
@@ -342,6 +432,15 @@ impl Slot {
             Kind::Ur(at) => Value::Ur(g(at, 6) as u8),
             Kind::P(at) => Value::P(g(at, 3) as u8),
             Kind::Up(at) => Value::Up(g(at, 3) as u8),
+            Kind::PInv(at) => Value::P(g(at, 3) as u8 ^ 7),
+            Kind::UpInv(at) => Value::Up(g(at, 3) as u8 ^ 7),
+            Kind::PredOrUp { at, uniform } => {
+                if g(uniform, 1) == 1 {
+                    Value::Up(g(at, 3) as u8)
+                } else {
+                    Value::P(g(at, 3) as u8)
+                }
+            }
             Kind::B(at) => Value::B(g(at, 4) as u8),
             Kind::Sr(at) => Value::Sr(g(at, 8) as u8),
             Kind::Imm { at, width, .. } => Value::Imm(g(at, u32::from(width))),
@@ -366,6 +465,9 @@ impl Slot {
                 desc: desc_at.map(|a| g(a, 6) as u8),
             },
             Kind::Target(TargetKind::Split) => Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)),
+            Kind::Target(TargetKind::SplitRelative) => {
+                Value::Imm(((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)) as u64)
+            }
             Kind::Target(TargetKind::Plain) => Value::Target(get_signed(w, 32, 50)),
         };
         let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
@@ -375,17 +477,35 @@ impl Slot {
             abs: flag(self.abs),
             not: flag(self.not),
             reuse: self.reuse.is_some_and(|i| reuse_flags >> i & 1 == 1),
-            sel: self.hsel.map_or(0, |a| g(a, 2) as u8),
+            sel: self.hsel.or(self.h1.map(|h| h.0)).map_or(0, |a| g(a, 2) as u8),
         }
     }
 
     fn encode(&self, op: &Operand, w: &mut u128) -> Result<(), EncodeError> {
         let p = |w: &mut u128, at: u8, width: u32, v: u64, what| put(w, u32::from(at), width, v, what);
-        match (self.kind, op.value) {
+        // BRX's relative offset is an immediate: encode it as the split offset it is stored as.
+        let value = match (self.kind, op.value) {
+            (Kind::Target(TargetKind::SplitRelative), Value::Imm(v)) => Value::Target(v as i64),
+            (Kind::Target(TargetKind::SplitRelative), _) => {
+                return Err(EncodeError::Shape("BRX's offset is an immediate"));
+            }
+            (_, v) => v,
+        };
+        match (self.kind, value) {
             (Kind::R(at), Value::R(n)) => p(w, at, 8, n.into(), "register")?,
             (Kind::Ur(at), Value::Ur(n)) => p(w, at, 6, n.into(), "uniform register")?,
             (Kind::P(at), Value::P(n)) => p(w, at, 3, n.into(), "predicate")?,
             (Kind::Up(at), Value::Up(n)) => p(w, at, 3, n.into(), "uniform predicate")?,
+            (Kind::PInv(at), Value::P(n)) if n < 8 => p(w, at, 3, (n ^ 7).into(), "predicate")?,
+            (Kind::UpInv(at), Value::Up(n)) if n < 8 => p(w, at, 3, (n ^ 7).into(), "uniform predicate")?,
+            (Kind::PredOrUp { at, uniform }, Value::P(n)) => {
+                p(w, at, 3, n.into(), "predicate")?;
+                p(w, uniform, 1, 0, "uniform predicate flag")?;
+            }
+            (Kind::PredOrUp { at, uniform }, Value::Up(n)) => {
+                p(w, at, 3, n.into(), "uniform predicate")?;
+                p(w, uniform, 1, 1, "uniform predicate flag")?;
+            }
             (Kind::B(at), Value::B(n)) => p(w, at, 4, n.into(), "barrier")?,
             (Kind::Sr(at), Value::Sr(n)) => p(w, at, 8, n.into(), "special register")?,
             (Kind::Imm { at, width, .. }, Value::Imm(v)) => p(w, at, u32::from(width), v, "immediate")?,
@@ -438,7 +558,11 @@ impl Slot {
                     None if ur != 63 => return Err(EncodeError::Shape("no uniform address register here")),
                     None => {}
                 }
-                put_signed(w, off_at.into(), off_width.into(), offset.into(), "address offset")?;
+                if off_width > 0 {
+                    put_signed(w, off_at.into(), off_width.into(), offset.into(), "address offset")?;
+                } else if offset != 0 {
+                    return Err(EncodeError::Shape("this address has no offset"));
+                }
                 match (desc_at, desc) {
                     (Some(a), Some(d)) => p(w, a, 6, d.into(), "descriptor")?,
                     (None, None) => {}
@@ -446,11 +570,11 @@ impl Slot {
                 }
             }
             (Kind::Target(k), Value::Target(off)) => {
-                if off % 4 != 0 && k == TargetKind::Split {
+                if off % 4 != 0 && k != TargetKind::Plain {
                     return Err(EncodeError::Field { what: "branch offset alignment", value: off as u64, width: 50 });
                 }
                 match k {
-                    TargetKind::Split => {
+                    TargetKind::Split | TargetKind::SplitRelative => {
                         p(w, 16, 8, ((off >> 2) & 0xff) as u64, "branch offset")?;
                         put_signed(w, 34, 48, off >> 10, "branch offset")?;
                     }
@@ -471,7 +595,7 @@ impl Slot {
         if op.reuse && self.reuse.is_none() {
             return Err(EncodeError::Shape(".reuse not available on this slot"));
         }
-        match self.hsel {
+        match self.hsel.or(self.h1.map(|h| h.0)) {
             Some(a) => p(w, a, 2, op.sel.into(), "half selector")?,
             None if op.sel != 0 => return Err(EncodeError::Shape("half selector not available on this slot")),
             None => {}
@@ -479,7 +603,8 @@ impl Slot {
         Ok(())
     }
 
-    fn shown(&self, op: &Operand, w: u128) -> bool {
+    /// Whether nvdisasm prints this slot's operand `op` in the word `w`.
+    pub fn shown(&self, op: &Operand, w: u128) -> bool {
         match self.show {
             Show::Always => true,
             Show::IfBit(b) => get(w, b.into(), 1) == 1,
@@ -487,6 +612,10 @@ impl Slot {
             Show::IfClear(b) => get(w, b.into(), 1) == 0,
             Show::IfNotDefault => *op != Operand::plain(self.default_value()),
             Show::IfBitOpt(b) => get(w, b.into(), 1) == 1 && *op != Operand::plain(self.default_value()),
+            Show::UnlessField { at, width, values } => {
+                let v = get(w, at.into(), width.into());
+                !values.iter().any(|&x| u64::from(x) == v)
+            }
         }
     }
 }
@@ -719,12 +848,21 @@ impl Tables {
                 None => format!("SR{n}"),
             },
             Value::Imm(v) => match sl.kind {
+                Kind::Target(TargetKind::SplitRelative) => signed_hex(v as i64),
                 Kind::Imm { width, style, .. } => match style.resolve(w) {
                     ImmStyle::Hex => format!("{v:#x}"),
                     ImmStyle::SignedHex => signed_hex(sext(v, width)),
                     ImmStyle::F32 | ImmStyle::FloatBy { .. } => f32_text(v as u32),
                     ImmStyle::F64Hi => f64hi_text(v as u32),
-                    ImmStyle::F16 => f16_text(v as u16),
+                    ImmStyle::F16 | ImmStyle::HalfBy { .. } => f16_text(v as u16),
+                    ImmStyle::Bf16 => bf16_text(v as u16),
+                    ImmStyle::Named { prefix, count } if v < u64::from(count) => format!("{prefix}{v}"),
+                    ImmStyle::Named { .. } => format!("INVALID{v}"),
+                    ImmStyle::BitList => {
+                        let bits: Vec<String> =
+                            (0..64).rev().filter(|b| v >> b & 1 == 1).map(|b| b.to_string()).collect();
+                        format!("{{{}}}", bits.join(","))
+                    }
                 },
                 _ => format!("{v:#x}"),
             },
@@ -749,6 +887,7 @@ impl Tables {
                     parts.push(format!("{}{}", reg_name(ra), if wide { ".64" } else { "" }));
                 }
                 let ur_shown = match sl.kind {
+                    Kind::Mem { ur_always: true, .. } => true,
                     Kind::Mem { ur_flag: Some(b), .. } => get(w, b.into(), 1) == 1,
                     _ => ur != 63,
                 };
@@ -786,7 +925,15 @@ impl Tables {
                 }
             }
         };
-        let mut t = core;
+        let mut t = match sl.prefix {
+            Some(p) => format!("{p}{core}"),
+            None => core,
+        };
+        if let Some((_, when)) = sl.h1
+            && get(w, when.into(), 1) == 1
+        {
+            t.push_str(h1_text(op.sel));
+        }
         if op.abs {
             t = format!("|{t}|");
         }
@@ -803,6 +950,9 @@ impl Tables {
         }
         if op.reuse {
             t.push_str(".reuse");
+        }
+        if let Some(tail) = sl.tail {
+            t.push_str(tail);
         }
         if sl.hsel.is_some() {
             t.push_str(hsel_text(op.sel));
@@ -920,6 +1070,12 @@ impl Tables {
             Show::IfBit(b) => get(inst.residue, b.into(), 1) == 1,
             Show::IfBitNot(a, b) => get(inst.residue, a.into(), 1) == 1 && get(inst.residue, b.into(), 1) == 0,
             Show::IfClear(b) => get(inst.residue, b.into(), 1) == 0,
+            // A field of the slot's own value (HGMMA's group scoreboard) is decided below.
+            Show::UnlessField { at, width, .. } if sl.bits() & mask(at.into(), width.into()) != 0 => false,
+            Show::UnlessField { at, width, values } => {
+                let v = get(inst.residue, at.into(), width.into());
+                !values.iter().any(|&x| u64::from(x) == v)
+            }
             Show::IfNotDefault | Show::IfBitOpt(_) => false,
         };
         let (lead, ops_here) = match sl.lead {
@@ -940,7 +1096,19 @@ impl Tables {
         if must_show {
             return false;
         }
-        self.assign(inst, slot + 1, ops, addr)
+        // Skipped: an immediate hidden by its own value takes the first hiding value.
+        let saved = inst.operands[idx];
+        if let (Show::UnlessField { at, width, values: [v, ..] }, Kind::Imm { at: a, width: w, .. }) =
+            (sl.show, sl.kind)
+            && (at, width) == (a, w)
+        {
+            inst.operands[idx].value = Value::Imm((*v).into());
+        }
+        if self.assign(inst, slot + 1, ops, addr) {
+            return true;
+        }
+        inst.operands[idx] = saved;
+        false
     }
 
     fn parse_operand(&self, sl: &Slot, tok: &str, addr: u64, residue: u128) -> Option<Operand> {
@@ -954,6 +1122,9 @@ impl Tables {
                     t = r;
                 }
             }
+        }
+        if let Some(tail) = sl.tail {
+            t = t.strip_suffix(tail)?;
         }
         if let Some(r) = t.strip_suffix(".reuse") {
             op.reuse = true;
@@ -976,18 +1147,46 @@ impl Tables {
             op.abs = true;
             t = r;
         }
+        if sl.h1.is_some() {
+            for sel in [1u8, 2, 3] {
+                if let Some(r) = t.strip_suffix(h1_text(sel)) {
+                    op.sel = sel;
+                    t = r;
+                }
+            }
+        }
+        if let Some(p) = sl.prefix {
+            t = t.strip_prefix(p)?;
+        }
         op.value = match sl.kind {
             Kind::R(_) => Value::R(parse_reg(t, "R", 255)?),
             Kind::Ur(_) => Value::Ur(parse_reg(t, "UR", 63)?),
-            Kind::P(_) => parse_value_pred(t, false)?,
-            Kind::Up(_) => parse_value_pred(t, true)?,
+            Kind::P(_) | Kind::PInv(_) => parse_value_pred(t, false)?,
+            Kind::Up(_) | Kind::UpInv(_) => parse_value_pred(t, true)?,
+            Kind::PredOrUp { .. } => parse_value_pred(t, false).or_else(|| parse_value_pred(t, true))?,
             Kind::B(_) => Value::B(t.strip_prefix('B')?.parse().ok()?),
             Kind::Sr(_) => Value::Sr(self.sregs.iter().find(|(_, n)| *n == t)?.0),
             Kind::Imm { width, style, .. } => {
                 let v = match style {
                     ImmStyle::Hex => parse_hex(t)? as u64,
                     ImmStyle::SignedHex => (parse_hex(t)? as u64) & mask(0, width.into()) as u64,
-                    ImmStyle::F32 | ImmStyle::F64Hi | ImmStyle::F16 | ImmStyle::FloatBy { .. } => {
+                    ImmStyle::Named { prefix, .. } => {
+                        t.strip_prefix(prefix).or_else(|| t.strip_prefix("INVALID"))?.parse().ok()?
+                    }
+                    ImmStyle::BitList => {
+                        let inner = t.strip_prefix('{')?.strip_suffix('}')?;
+                        let mut v = 0u64;
+                        for b in inner.split(',') {
+                            v |= 1u64.checked_shl(b.trim().parse().ok()?)?;
+                        }
+                        v
+                    }
+                    ImmStyle::F32
+                    | ImmStyle::F64Hi
+                    | ImmStyle::F16
+                    | ImmStyle::Bf16
+                    | ImmStyle::HalfBy { .. }
+                    | ImmStyle::FloatBy { .. } => {
                         return self.parse_float(sl, t, op, residue);
                     }
                 };
@@ -1021,7 +1220,7 @@ impl Tables {
                     return None;
                 }
                 let inner = r.strip_prefix('[')?.strip_suffix(']')?;
-                let (mut ra, mut wide, mut ur, mut offset) = (255u8, false, 63u8, 0i32);
+                let (mut ra, mut wide, mut ur, mut offset) = (255u8, false, 63u8, 0i128);
                 for part in split_plus(inner) {
                     if let Some(x) = part.strip_prefix("UR").map(|_| part).or_else(|| (part == "URZ").then_some(part)) {
                         ur = parse_reg(x, "UR", 63)?;
@@ -1030,16 +1229,18 @@ impl Tables {
                         ra = parse_reg(reg, "R", 255)?;
                         wide = w;
                     } else {
-                        offset = i32::try_from(parse_hex(part)?).ok()?;
+                        offset = parse_hex(part)?;
                     }
                 }
                 // A bare offset is printed unsigned: fold it back to the signed field value.
                 let bare = ra == 255 && !wide && (ur == 63 || !inner.contains("UR"));
-                if bare && off_width < 32 && offset >= 1 << (off_width - 1) {
+                if bare && (1..=32).contains(&off_width) && offset >= 1 << (off_width - 1) {
                     offset -= 1 << off_width;
                 }
+                let offset = i32::try_from(offset).ok()?;
                 Value::Mem { ra, wide, ur, offset, desc }
             }
+            Kind::Target(TargetKind::SplitRelative) => Value::Imm(i64::try_from(parse_hex(t)?).ok()? as u64),
             Kind::Target(_) => {
                 let abs = parse_hex(t)?;
                 Value::Target(i64::try_from(abs).ok()? - addr as i64 - 16)
@@ -1062,6 +1263,13 @@ impl Tables {
         let bits = match style.resolve(residue) {
             ImmStyle::F32 => u64::from((v as f32).to_bits()),
             ImmStyle::F16 => u64::from(f16_bits(v)?),
+            ImmStyle::Bf16 => {
+                let b = (v as f32).to_bits();
+                if b & 0xffff != 0 && !v.is_nan() {
+                    return None;
+                }
+                u64::from(b >> 16)
+            }
             _ => (v.to_bits() >> 32) & 0xffff_ffff,
         };
         if width < 64 && bits >> width != 0 {
@@ -1144,8 +1352,8 @@ fn split_operands(s: &str) -> Vec<String> {
     let mut cur = String::new();
     for c in s.chars() {
         match c {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
             _ => {}
         }
         if c == ',' && depth == 0 {

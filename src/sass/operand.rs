@@ -63,7 +63,8 @@ pub struct Operand {
     pub reuse: bool,
     /// Half-precision operand selector (slots with [`crate::sass::form::Slot::hsel`]): 0 none
     /// (both halves in place, `H1_H0`), 2 `.H0_H0`, 3 `.H1_H1`; 1 is not modelled (nvdisasm
-    /// prints `.INVALID1` or, on some slots, `.F32`).
+    /// prints `.INVALID1` or, on some slots, `.F32`). On slots with
+    /// [`crate::sass::form::Slot::h1`]: 0 the low half, 1 `.H1`.
     pub sel: u8,
 }
 
@@ -176,6 +177,25 @@ fn exp_form(s: &str, trim: bool) -> String {
 
 fn trim_frac(s: &str) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s.to_string() }
+}
+
+/// nvdisasm's spelling of a BF16 immediate (the high 16 bits of an FP32).
+pub fn bf16_text(bits: u16) -> String {
+    if bits == 0x8000 {
+        return "-0.0".into();
+    }
+    f32_text(u32::from(bits) << 16)
+}
+
+/// The printed single-half selector of [`Operand::sel`] on a slot with
+/// [`crate::sass::form::Slot::h1`] (`""`, `".H1"`, `".INVALID2"`, `".INVALID3"`).
+pub fn h1_text(sel: u8) -> &'static str {
+    match sel {
+        0 => "",
+        1 => ".H1",
+        2 => ".INVALID2",
+        _ => ".INVALID3",
+    }
 }
 
 /// The printed half selector of [`Operand::sel`] (`""`, `".H0_H0"`, `".H1_H1"`).

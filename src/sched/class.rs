@@ -71,6 +71,13 @@ pub fn class(inst: &Instruction) -> Class {
         // from a register read late.
         "BMOV" if matches!(inst.operands.first().map(|o| o.value), Some(Value::R(_))) => Class::VarResult,
         "BMOV" => Class::LateRead,
+        // CCTL reads its address late (NVIDIA's -O0 code gives it read SB1); the whole-cache
+        // operations (`CCTL.IVALL`, no address) read nothing, and nvdisasm rejects a read
+        // scoreboard on them.
+        "CCTL" if inst.form.slots.first().zip(inst.operands.first()).is_some_and(|(s, o)| s.shown(o, inst.residue)) => {
+            Class::LateRead
+        }
+        "CCTL" => Class::Fixed,
         b => class_of(b),
     }
 }

@@ -93,7 +93,14 @@ fn compile_corpus(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
 }
 
 /// nvdisasm text with cubin branch labels (`` `(.L_x_3) ``) replaced by `` `(LABEL) ``.
+///
+/// Also drops nvdisasm's trailing `(*"BRANCH_TARGETS .L_x_8,.L_x_5"*)` comment on `BRX`: it
+/// comes from the cubin's indirect-branch attribute, not from the instruction word.
 pub fn normalize_labels(text: &str) -> String {
+    let text = match text.find("(*\"BRANCH_TARGETS") {
+        Some(i) => text[..i].trim_end(),
+        None => text,
+    };
     match text.find("`(") {
         Some(i) => match text[i..].find(')') {
             Some(j) => format!("{}`(LABEL){}", &text[..i], &text[i + j + 1..]),
