@@ -27,6 +27,29 @@ const KNOWN: &[(&str, &str)] = &[
          keeps x's NaN bits (the interpreter) in sel[3i+2]",
     ),
     (
+        "bf16_arith2",
+        "interpreter wrong (gpu_golden: the emulator on NVIDIA's cubin equals the H200 golden, the \
+         interpreter does not): bf16 arithmetic on a NaN gives the canonical 0x7fff on the GPU where \
+         the interpreter keeps a payload (0x7fc0, 0x7f81, 0xffc0); 5 `outs` elements differ by one bf16 \
+         ulp (not isolated)",
+    ),
+    (
+        "f16_half2_arith",
+        "interpreter wrong (gpu_golden, as bf16_arith2): f16x2 operations on a NaN give the canonical \
+         0x7fff on the GPU where the interpreter keeps the operand's NaN (0x7e00, 0xfc01, ...)",
+    ),
+    (
+        "f16_compare_minmax",
+        "interpreter wrong (gpu_golden): `set.<cmp>.f16x2.f16x2` gives 1.0 (0x3c00) per true half on the \
+         GPU (ptxas: `HSET2.BF`), the interpreter 0xffff; the `mask` bits of the setp/compare tests also \
+         differ (not isolated)",
+    ),
+    (
+        "bf16_compare_minmax",
+        "interpreter wrong (gpu_golden): the `mask` bits of the bf16 compares (e.g. GPU 34, interpreter 2; \
+         not isolated)",
+    ),
+    (
         "cg_tiled_reduce",
         "interpreter wrong (not isolated): the emulator equals the H200 golden on NVIDIA's cubin \
          (gpu_golden), the interpreter does not (gpu_golden's KNOWN_INTERP); they differ in \
@@ -36,7 +59,7 @@ const KNOWN: &[(&str, &str)] = &[
 ];
 
 /// Kernels compared when the differential landed; a regression fails.
-const MIN_COMPARED: usize = 79;
+const MIN_COMPARED: usize = 89;
 
 #[test]
 fn interpreter_equals_emulator_on_nvidia_code() {

@@ -165,8 +165,6 @@ const WARPSYNC_PER_TILE: &str = "our shfl/redux selection for a cooperative-grou
      `R2UR P` / `BRA.DIV` (see e2e_corpus's KNOWN)";
 const NO_CLUSTERS: &str = "a cluster launch: the executor runs CTAs one by one with no cluster (distributed shared \
      memory, cluster special registers) model";
-const CONST_BANK2: &str = "a jump table in constant bank 2 (BRX through LDC c[0x2][R]): the emulator does not load \
-     ptxas's bank-2 data yet";
 
 const AS_INTERPRETER: &str = "our cubin computes what the Ori interpreter computes (e2e_corpus passes it), and the \
      interpreter disagrees with the GPU here (KNOWN_INTERP): the compare kernels' `mask` bits (e.g. GPU 34, ours 2) \
@@ -198,28 +196,12 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("async_bulk_mbarrier", NOT_IMPLEMENTED),
     ("async_cg_memcpy", NOT_IMPLEMENTED),
-    ("async_cp_async", NOT_IMPLEMENTED),
     ("async_mbarrier", NOT_IMPLEMENTED),
-    ("atom_scopes", NOT_IMPLEMENTED),
-    ("atom_threadfence", NOT_IMPLEMENTED),
-    ("atomics_scoped", NOT_IMPLEMENTED),
-    ("bf16_arith2", NOT_IMPLEMENTED),
-    ("bf16_compare_minmax", NOT_IMPLEMENTED),
-    ("brx_idx", CONST_BANK2),
     ("call_fnptr", STEP_LIMIT),
     ("callproto_indirect", STEP_LIMIT),
-    ("ctrl_switch_dense", CONST_BANK2),
-    ("ctrl_switch_sparse", NOT_IMPLEMENTED),
-    ("f16_compare_minmax", NOT_IMPLEMENTED),
-    ("f16_half2_arith", NOT_IMPLEMENTED),
-    ("int_saturate_clamp", NOT_IMPLEMENTED),
-    ("ldst_qualifiers", NOT_IMPLEMENTED),
-    ("math_tanh_approx", NOT_IMPLEMENTED),
-    ("perf_reqntid_sm80", NOT_IMPLEMENTED),
     ("sreg_cluster_smem", NO_CLUSTERS),
     ("tc_wgmma", NOT_IMPLEMENTED),
     ("tc_wmma_s8", NOT_IMPLEMENTED),
-    ("tc_wmma_tf32", NOT_IMPLEMENTED),
 ];
 
 #[test]
@@ -237,7 +219,7 @@ fn nvidia_cubins_in_the_emulator_match_the_gpu() {
         })();
         tally.record(e.name, result, KNOWN_EMU_NVIDIA);
     }
-    tally.finish("emulator(NVIDIA sm_90 cubin)", 104);
+    tally.finish("emulator(NVIDIA sm_90 cubin)", 120);
 }
 
 #[test]

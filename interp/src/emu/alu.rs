@@ -723,6 +723,18 @@ pub fn mufu(f: MufuFn, a: u32) -> u32 {
     }
 }
 
+/// `MUFU.EX2.F16`/`MUFU.TANH.F16` of one f16 (bits): the function in f64, rounded once to f16
+/// (the unit's own approximation error is not modelled: corpus specs compare these with a
+/// tolerance). A NaN gives the canonical `0x7fff`.
+pub fn mufu_f16(f: MufuFn, h: u16) -> u16 {
+    let x = f64::from(f16_to_f32(h));
+    let r = match f {
+        MufuFn::Ex2 => x.exp2(),
+        _ => x.tanh(),
+    };
+    if r.is_nan() { 0x7fff } else { crate::launch::float::f64_to_f16(r) }
+}
+
 /// Integer types of conversions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IntTy {

@@ -925,6 +925,59 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             w.set_pred(&pr[0], r1, g);
             w.set_pred(&pr[1], r2, g);
         }
+        Kind::Plop3Sign => {
+            let sign = |x: &Arg| -> Result<u32, StepErr> {
+                let v = lift(w.reg32(x))?;
+                Ok(pmask(u32::MAX, |lane| v[lane] >> 31 == 1))
+            };
+            let (pa, pb, pc) = (sign(&a[0])?, sign(&a[1])?, sign(&a[2])?);
+            let lut1 = lift(w.reg32(&a[3]))?[0] as u8;
+            let lut2 = lift(w.reg32(&a[4]))?[0] as u8;
+            w.set_pred(&pr[0], alu::lop3(pa, pb, pc, lut1), g);
+            w.set_pred(&pr[1], alu::lop3(pa, pb, pc, lut2), g);
+        }
+        Kind::Hset2 { cmp, bop, one, m } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let (va, vb) = (hmod(&a[1], &va), hmod(&a[2], &vb));
+            let pp = w.pred(&pr[0]);
+            let lo = pmask(g, |lane| alu::hsetp_lo(va[lane], vb[lane], *cmp, *m));
+            let hi = pmask(g, |lane| alu::hsetp_lo(va[lane] >> 16, vb[lane] >> 16, *cmp, *m));
+            let (lo, _) = combine(*bop, lo, pp, g);
+            let (hi, _) = combine(*bop, hi, pp, g);
+            let t = if !*one {
+                0xffff
+            } else if m.bf16 {
+                0x3f80
+            } else {
+                0x3c00
+            };
+            let d = map1(g, |lane| {
+                (if lo >> lane & 1 == 1 { t } else { 0 }) | (if hi >> lane & 1 == 1 { t << 16 } else { 0 })
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::MufuF16(f) => {
+            let v = lift(w.reg32(&a[1]))?;
+            let shift = if a[1].sel == 1 { 16 } else { 0 };
+            let d = map1(g, |lane| u32::from(alu::mufu_f16(*f, (v[lane] >> shift) as u16)));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Ldgsts { size } => {
+            let copy = w.pred(&pr[0]);
+            for lane in lanes(g) {
+                let v = if copy >> lane & 1 == 1 {
+                    let src = address(w, &a[1], lane);
+                    mem_load(l, st, cta, w, Space::Global, src, *size, lane)
+                        .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?
+                } else {
+                    0
+                };
+                let dst = address(w, &a[0], lane);
+                mem_store(l, st, cta, w, Space::Shared, dst, *size, v, lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+            }
+        }
         Kind::Shf { left, wrap, ty, hi } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
@@ -1986,6 +2039,10 @@ pub fn atom_apply(op: AtomOp, ty: AtomTy, cur: u64, b: u64, c: Option<u64>) -> u
     let r = match (op, ty) {
         (AtomOp::Add, AtomTy::F32) => u64::from(alu::fadd(cur as u32, b as u32, Rnd::Rn, true, false)),
         (AtomOp::Add, AtomTy::F64) => alu::dadd(cur, b, Rnd::Rn),
+        (AtomOp::Add, AtomTy::F16x2 { bf16 }) => {
+            let m = alu::HalfMods { bf16, ftz: false, sat: false, relu: false, nan: false };
+            u64::from(alu::half2(0, cur as u32, b as u32, 0, m))
+        }
         (AtomOp::Add, _) => cur.wrapping_add(b),
         (AtomOp::Min, _) => {
             if signed {

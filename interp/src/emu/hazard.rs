@@ -130,7 +130,7 @@ impl Default for HazardState {
 /// Whether `inst` produces its results through a scoreboard (variable latency) on sm_90.
 pub fn variable_latency(inst: &Inst) -> bool {
     match &inst.kind {
-        Kind::Ld { .. } | Kind::Ldc { .. } | Kind::Atom { .. } | Kind::Shfl(_) | Kind::Mufu(_) => {
+        Kind::Ld { .. } | Kind::Ldc { .. } | Kind::Atom { .. } | Kind::Shfl(_) | Kind::Mufu(_) | Kind::MufuF16(_) => {
             // ULDC is fixed latency on sm_90.
             !(matches!(inst.kind, Kind::Ldc { .. }) && inst.base == "ULDC")
         }
@@ -153,7 +153,7 @@ fn unit(inst: &Inst) -> u8 {
         // QSPC completes in order with shared loads: addr_exprs waits on a QSPC's scoreboard
         // and then reads the result of an earlier `LDS` issued without one.
         Kind::Ld { space: super::program::Space::Shared, .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => 4,
-        Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } => 3,
+        Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } | Kind::Ldgsts { .. } => 3,
         Kind::Shfl(_) | Kind::Redux { .. } | Kind::Match { .. } => 6,
         _ => 0,
     }
@@ -161,7 +161,8 @@ fn unit(inst: &Inst) -> u8 {
 
 /// Whether `inst` may read its sources after issue (so a read scoreboard protects them).
 fn late_read(inst: &Inst) -> bool {
-    matches!(inst.kind, Kind::St { .. } | Kind::Atom { .. } | Kind::Ld { .. }) || variable_latency(inst)
+    matches!(inst.kind, Kind::St { .. } | Kind::Atom { .. } | Kind::Ld { .. } | Kind::Ldgsts { .. })
+        || variable_latency(inst)
 }
 
 /// Whether `inst` transfers control (its predicates are read with the guard latency).
@@ -367,7 +368,12 @@ impl HazardState {
             // its own sources, and so writes its results, only after that earlier read
             // (observed: a run of SHFLs with one read SB, a later SHFL overwriting an earlier
             // one's source with no wait). The notes are silent on this; ptxas relies on it.
-            let same_unit = variable_latency(inst) && unit(inst) != 0 && self.rsb_unit[s] == unit(inst);
+            // Loads and stores share one in-order memory queue in this sense (async_cp_async:
+            // `STG [R16.64], R19` with a read SB, then `LDS R16` with no wait on it).
+            let memory = |u: u8| matches!(u, 3 | 4);
+            let same_unit = variable_latency(inst)
+                && unit(inst) != 0
+                && (self.rsb_unit[s] == unit(inst) || (memory(unit(inst)) && memory(self.rsb_unit[s])));
             if self.rsb[s] != NONE && !same_unit {
                 return Err(format!(
                     "{r} written while a pending read on SB{} still needs it (WAR, missing wait)",

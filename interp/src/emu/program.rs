@@ -156,6 +156,11 @@ pub enum AtomTy {
     F32,
     /// f64 (add).
     F64,
+    /// Two f16 halves added separately (`.F16x2.RN`), or bf16 halves with `.BF16x2`.
+    F16x2 {
+        /// bfloat16 halves.
+        bf16: bool,
+    },
 }
 
 /// Shuffle modes.
@@ -210,6 +215,31 @@ pub enum Kind {
     Lop3,
     /// `PLOP3.LUT`.
     Plop3,
+    /// `PLOP3.LUT P, Q, Ra.SIGN, Rb.SIGN, Rc.SIGN, lut1, lut2`: the inputs are the registers'
+    /// sign bits.
+    Plop3Sign,
+    /// `HSET2[.BF16_V2][.BF].cmp.bop d, a, b, p`: per half, the comparison combined with `p`;
+    /// true gives `0xffff`, or 1.0 (`0x3c00`, bf16 `0x3f80`) with `.BF`; false gives 0.
+    Hset2 {
+        /// Comparison.
+        cmp: Cmp,
+        /// Combiner.
+        bop: BoolOp,
+        /// `.BF`: 1.0 for true.
+        one: bool,
+        /// Modifiers (`bf16`, `ftz`).
+        m: super::alu::HalfMods,
+    },
+    /// `MUFU.{EX2,TANH,...}.F16 d, a[.H1]`: the function of one f16 half (the high one with the
+    /// `.H1` selector), rounded to f16 in the low half of d (the high half 0).
+    MufuF16(MufuFn),
+    /// `LDGSTS.E[.BYPASS][.64|.128] [Rs], [Rg.64], p` (`cp.async`): copies `size` bytes from
+    /// global to shared memory, or stores zeros where `p` is false (the zero-filling form).
+    /// The copy happens at issue; `LDGDEPBAR`/`DEPBAR` only order it on the GPU.
+    Ldgsts {
+        /// Bytes.
+        size: u32,
+    },
     /// `SHF`.
     Shf {
         /// `.L`.
@@ -909,6 +939,14 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             preds[0].dst = true;
             Kind::Lop3
         }
+        "PLOP3" if vals.len() == 5 && preds.len() == 2 => {
+            if !vals[..3].iter().all(|a| matches!(a.o, Opnd::R(_))) {
+                return Err("PLOP3 register operands".into());
+            }
+            preds[0].dst = true;
+            preds[1].dst = true;
+            Kind::Plop3Sign
+        }
         "PLOP3" => {
             need(2, 5, &vals, &preds)?;
             preds[0].dst = true;
@@ -1057,6 +1095,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             need(2, 0, &vals, &preds)?;
             vals[0].dst = true;
             let f = toks.first().and_then(|t| MufuFn::from_token(t)).ok_or("MUFU function")?;
+            if toks.len() == 2 && toks[1] == "F16" && matches!(f, MufuFn::Ex2 | MufuFn::Tanh) {
+                return Ok((Kind::MufuF16(f), vals, preds));
+            }
             if toks.iter().any(|t| *t == "F16" || *t == "BF16") {
                 return Err("MUFU on f16".into());
             }
@@ -1255,6 +1296,14 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 return Err("operand order".into());
             }
             let (size, signed) = width(&toks);
+            // `.E` without a descriptor (`LDG.E.MMIO.SYS R29, [R2+0x10]`): a 64-bit address that
+            // nvdisasm prints without `.64`, as for ATOM's `.E` forms.
+            if let Opnd::Mem { wide, .. } = &mut vals[mi].o
+                && has("E")
+                && alu_base == "LDG"
+            {
+                *wide = true;
+            }
             vals[di].dst = true;
             vals[di].n = size.div_ceil(4) as u8;
             if di != 0 {
@@ -1302,7 +1351,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 })
                 .ok_or("atomic operation")?;
             let op = if popc_inc { AtomOp::Add } else { op };
-            let ty = if has("F32") {
+            let ty = if has("F16x2") || has("BF16x2") {
+                if op != AtomOp::Add || !has("RN") {
+                    return Err(format!("packed half atomic{suffix}"));
+                }
+                AtomTy::F16x2 { bf16: has("BF16x2") }
+            } else if has("F32") {
                 AtomTy::F32
             } else if has("F64") {
                 AtomTy::F64
@@ -1315,7 +1369,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             } else {
                 AtomTy::U32
             };
-            if has("F16x2") || has("BF16x2") || has("F16") {
+            if has("F16") {
                 return Err("f16 atomics".into());
             }
             let n = if matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64) { 2 } else { 1 };
@@ -1479,6 +1533,37 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Warpsync { all: has("ALL"), exclusive: has("EXCLUSIVE") }
         }
         "ENDCOLLECTIVE" => Kind::Nop,
+        "HSET2" => {
+            need(3, 1, &vals, &preds)?;
+            if let Some(t) = toks.iter().find(|t| {
+                !matches!(**t, "BF" | "BF16_V2" | "FTZ")
+                    && Cmp::from_token(t).is_none()
+                    && BoolOp::from_token(t).is_none()
+            }) {
+                return Err(format!("HSET2 .{t}"));
+            }
+            if vals.iter().any(|a| a.sel == 1) {
+                return Err("half selector 1".into());
+            }
+            vals[0].dst = true;
+            let m = super::alu::HalfMods { bf16: has("BF16_V2"), ftz: has("FTZ"), sat: false, relu: false, nan: false };
+            Kind::Hset2 { cmp: cmp.ok_or("HSET2 comparison")?, bop: bop.ok_or("HSET2 combiner")?, one: has("BF"), m }
+        }
+        "LDGSTS" => {
+            if vals.len() != 2 || !vals.iter().all(|a| matches!(a.o, Opnd::Mem { .. })) {
+                return Err("LDGSTS operand shape".into());
+            }
+            if let Some(t) =
+                toks.iter().find(|t| !matches!(**t, "E" | "BYPASS" | "64" | "128" | "LTC128B" | "LTC64B" | "LTC256B"))
+            {
+                return Err(format!("LDGSTS .{t}"));
+            }
+            let (size, _) = width(&toks);
+            if preds.is_empty() {
+                preds.push(PArg { idx: 7, uniform: false, not: false, dst: false });
+            }
+            Kind::Ldgsts { size }
+        }
         "LDSM" => {
             need(2, 0, &vals, &preds)?;
             let n = if has("4") {
