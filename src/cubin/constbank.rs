@@ -11,6 +11,9 @@
 //! | global memory descriptor (64-bit) | 0x118 (sm_80+) | 0x208 | 0x358 |
 //! | parameter base | 0x160 | 0x210 | 0x380 |
 //!
+//! sm_90 also has the [`DriverSlots`] that ptxas reads for generic windows and launch sizes,
+//! found from ptxas's code and confirmed on the H200 goldens (unknown for the other families).
+//!
 //! Invariant: [`Constant0Layout::for_sm`] is total (every SM number gets the layout of its
 //! family); the per-kernel [`Constant0`] takes the parameter base and size from the kernel's
 //! `EIATTR_PARAM_CBANK` when present, which the corpus test checks against the table.
@@ -31,6 +34,27 @@ pub struct Constant0Layout {
     pub global_desc: Option<u32>,
     /// Offset of the first kernel parameter.
     pub param_base: u32,
+    /// Further driver-filled slots, where known.
+    pub driver: Option<DriverSlots>,
+}
+
+/// Driver-filled slots of constant bank 0 that ptxas reads on sm_90, each inferred from the code
+/// ptxas emits and confirmed by a corpus kernel's H200 golden (the notes are silent on them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DriverSlots {
+    /// 64-bit generic address of local address 0: `cvta.local` is `R1 + c[0x0][0x20]` with the
+    /// carry into 0x24 (addr_exprs).
+    pub local_window: u32,
+    /// The launch's dynamic shared size: `%dynamic_smem_size` is `LDC c[0x0][0x2c]`
+    /// (dyn_smem_extern).
+    pub dynamic_smem: u32,
+    /// `%nsmid` (sreg_geometry, compared with `SR_VIRTUALSMID`).
+    pub sm_count: u32,
+    /// 64-bit generic address of constant bank 3: `cvta.const` adds `c[0x0][0xd0]` (addr_exprs).
+    pub const_window: u32,
+    /// 64-bit generic address of the parameter block (`cvta.param`), followed by the 64-bit
+    /// end of that window, which `isspacep.param` compares with (addr_exprs).
+    pub param_window: u32,
 }
 
 impl Constant0Layout {
@@ -43,6 +67,7 @@ impl Constant0Layout {
                 stack_pointer: 0x37c,
                 global_desc: Some(0x358),
                 param_base: 0x380,
+                driver: None,
             },
             90..=99 => Constant0Layout {
                 ntid: [0x0, 0x4, 0x8],
@@ -50,6 +75,13 @@ impl Constant0Layout {
                 stack_pointer: 0x28,
                 global_desc: Some(0x208),
                 param_base: 0x210,
+                driver: Some(DriverSlots {
+                    local_window: 0x20,
+                    dynamic_smem: 0x2c,
+                    sm_count: 0x10c,
+                    const_window: 0xd0,
+                    param_window: 0x198,
+                }),
             },
             _ => Constant0Layout {
                 ntid: [0x0, 0x4, 0x8],
@@ -57,6 +89,7 @@ impl Constant0Layout {
                 stack_pointer: 0x28,
                 global_desc: (sm >= 80).then_some(0x118),
                 param_base: 0x160,
+                driver: None,
             },
         }
     }

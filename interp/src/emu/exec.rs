@@ -937,14 +937,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             w.set_pred(&pr[1], alu::lop3(pa, pb, pc, lut2), g);
         }
         Kind::Hset2 { cmp, bop, one, m } => {
-            let va = lift(w.reg32(&a[1]))?;
-            let vb = lift(w.reg32(&a[2]))?;
-            let (va, vb) = (hmod(&a[1], &va), hmod(&a[2], &vb));
-            let pp = w.pred(&pr[0]);
-            let lo = pmask(g, |lane| alu::hsetp_lo(va[lane], vb[lane], *cmp, *m));
-            let hi = pmask(g, |lane| alu::hsetp_lo(va[lane] >> 16, vb[lane] >> 16, *cmp, *m));
-            let (lo, _) = combine(*bop, lo, pp, g);
-            let (hi, _) = combine(*bop, hi, pp, g);
+            let (lo, hi) = half_compare(w, (&a[1], &a[2]), &pr[0], (*cmp, *bop, *m), g)?;
             let t = if !*one {
                 0xffff
             } else if m.bf16 {
@@ -1379,16 +1372,9 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Hsetp2 { cmp, bop, m } => {
-            let va = lift(w.reg32(&a[0]))?;
-            let vb = lift(w.reg32(&a[1]))?;
-            let (va, vb) = (hmod(&a[0], &va), hmod(&a[1], &vb));
-            let pp = w.pred(&pr[2]);
-            let lo = pmask(g, |lane| alu::hsetp_lo(va[lane], vb[lane], *cmp, *m));
-            let hi = pmask(g, |lane| alu::hsetp_lo(va[lane] >> 16, vb[lane] >> 16, *cmp, *m));
-            let (u, _) = combine(*bop, lo, pp, g);
-            let (v, _) = combine(*bop, hi, pp, g);
-            w.set_pred(&pr[0], u, g);
-            w.set_pred(&pr[1], v, g);
+            let (lo, hi) = half_compare(w, (&a[0], &a[1]), &pr[2], (*cmp, *bop, *m), g)?;
+            w.set_pred(&pr[0], lo, g);
+            w.set_pred(&pr[1], hi, g);
         }
         Kind::Fchk => {
             let va = lift(w.reg32(&a[0]))?;
@@ -1926,6 +1912,24 @@ fn branch(w: &mut Warp, taken: u32, target: u32, next: u32) {
         }
     }
     regroup_keep(w);
+}
+
+/// The per-half comparison of `HSETP2`/`HSET2`: for the low and the high halves of the operands
+/// (after their selectors and signs), the lanes of `g` where the comparison, combined with `p`,
+/// holds.
+fn half_compare(
+    w: &Warp,
+    (x, y): (&Arg, &Arg),
+    p: &PArg,
+    (cmp, bop, m): (alu::Cmp, alu::BoolOp, alu::HalfMods),
+    g: u32,
+) -> Result<(u32, u32), StepErr> {
+    let va = hmod(x, &lift(w.reg32(x))?);
+    let vb = hmod(y, &lift(w.reg32(y))?);
+    let pp = w.pred(p);
+    let lo = pmask(g, |lane| alu::hsetp_lo(va[lane], vb[lane], cmp, m));
+    let hi = pmask(g, |lane| alu::hsetp_lo(va[lane] >> 16, vb[lane] >> 16, cmp, m));
+    Ok((combine(bop, lo, pp, g).0, combine(bop, hi, pp, g).0))
 }
 
 fn combine(bop: alu::BoolOp, r: u32, pp: u32, g: u32) -> (u32, u32) {

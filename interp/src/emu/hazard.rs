@@ -310,22 +310,7 @@ impl HazardState {
             // The barrier completes only after the warp's earlier memory instructions have read
             // their operands (cg_block_float: `STS [R12+UR4], R19` with read SB2, `BAR.SYNC`,
             // then UR4 rewritten with no wait on SB2). The notes are silent; ptxas relies on it.
-            for k in 0..6 {
-                let mut i = 0;
-                while i < self.events[k].len() {
-                    let (s, read, _, u) = self.events[k][i];
-                    if read && matches!(u, 3 | 4) {
-                        self.events[k].remove(i);
-                        if s != usize::MAX && self.rsb[s] != NONE {
-                            let events = &self.events;
-                            self.rsb[s] =
-                                (0..6u8).find(|&j| events[j as usize].iter().any(|e| e.0 == s && e.1)).unwrap_or(NONE);
-                        }
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
+            self.drop_reads(None, |_, unit| matches!(unit, 3 | 4));
         }
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         let branch = is_branch(inst);
@@ -487,6 +472,37 @@ impl HazardState {
         self.seq = self.seq.max(other.seq);
     }
 
+    /// Drops the pending read events (of every scoreboard but `except`) for which `drop(issue
+    /// sequence, unit)` holds: their instructions have read their sources.
+    fn drop_reads(&mut self, except: Option<usize>, drop: impl Fn(u64, u8) -> bool) {
+        let mut slots = Vec::new();
+        for (k, ev) in self.events.iter_mut().enumerate() {
+            if Some(k) == except {
+                continue;
+            }
+            ev.retain(|&(s, read, seq, unit)| {
+                let gone = read && drop(seq, unit);
+                if gone {
+                    slots.push(s);
+                }
+                !gone
+            });
+        }
+        for s in slots {
+            self.refresh_rsb(s);
+        }
+    }
+
+    /// Recomputes the pending-read scoreboard of register slot `s` after read events were
+    /// dropped: another late reader of it may still be pending on another SB.
+    fn refresh_rsb(&mut self, s: usize) {
+        if s == usize::MAX || self.rsb[s] == NONE {
+            return;
+        }
+        let events = &self.events;
+        self.rsb[s] = (0..6u8).find(|&j| events[j as usize].iter().any(|e| e.0 == s && e.1)).unwrap_or(NONE);
+    }
+
     /// Retires events of scoreboard `k` (oldest first) until at most `keep` remain
     /// (`usize::MAX`: all).
     fn retire(&mut self, k: usize, keep: usize) {
@@ -498,23 +514,8 @@ impl HazardState {
         // is complete, so are its reads, whatever scoreboard they are on (atom_scopes: a
         // `SHFL` with read SB0 and write SB1, then its source rewritten after a wait on SB1 only).
         let done: Vec<u64> = retired.iter().filter(|e| !e.1).map(|e| e.2).collect();
-        let mut retired = retired;
         if !done.is_empty() {
-            for j in 0..6 {
-                if j == k {
-                    continue;
-                }
-                let ev = &mut self.events[j];
-                let mut i = 0;
-                while i < ev.len() {
-                    if ev[i].1 && done.contains(&ev[i].2) {
-                        let e = ev.remove(i);
-                        retired.push((e.0, true, e.2, e.3));
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
+            self.drop_reads(Some(k), |seq, _| done.contains(&seq));
         }
         for (s, read, seq, u) in retired {
             if !read && u != 0xff {
@@ -532,12 +533,7 @@ impl HazardState {
                 continue;
             }
             if read {
-                if self.rsb[s] != NONE {
-                    // Another late reader of the register may still be pending on another SB.
-                    let events = &self.events;
-                    self.rsb[s] =
-                        (0..6u8).find(|&j| events[j as usize].iter().any(|e| e.0 == s && e.1)).unwrap_or(NONE);
-                }
+                self.refresh_rsb(s);
             } else if self.wsb[s] == k as u8 {
                 self.wsb[s] = NONE;
             }

@@ -385,31 +385,19 @@ impl Kernel {
             put(layout.nctaid[d], spec.grid[d]);
         }
         put(layout.stack_pointer, LOCAL_TOP);
-        // The launch's dynamic shared size, at 0x2c on sm_90: ptxas reads `%dynamic_smem_size`
-        // as `LDC R7, c[0x0][0x2c]` (dyn_smem_extern, whose H200 golden stores the launch's
-        // 2,048 dynamic bytes from it). Inferred from that use; the notes are silent.
-        // `%nsmid` is `c[0x0][0x10c]` (sreg_geometry: compared with SR_VIRTUALSMID, which the
-        // emulator reads as 0); the emulator reports an H100's 132 SMs.
-        // The generic address of local address 0 (64-bit, at 0x20): ptxas's `cvta.local` is
-        // `R1 + c[0x0][0x20]` with the carry into `c[0x0][0x24]` (addr_exprs); the emulator's
-        // local window is [`LOCAL_HI`] in the high word.
-        // The generic bases of the constant window (bank 3) at 0xd0 and of the parameter block
-        // at 0x198: ptxas's `cvta.const` adds `c[0x0][0xd0]` and `cvta.param` loads
-        // `c[0x0][0x198]` (addr_exprs: `LD.E R10, desc[UR6][R18.64+0x10]` reads a parameter).
-        // Inferred from that use; the notes are silent.
-        if self.sm >= 90 {
-            put(0xd0, 0);
-            put(0xd4, CONST_HI);
-            put(0x198, self.param_base);
-            put(0x19c, PARAM_HI);
-            // The window's end, which `isspacep.param` compares with (`ISETP.GT.U32` against
-            // `c[0x0][0x1a0]` in addr_exprs, whose H200 golden says a `cvta.param` pointer is in it).
-            put(0x1a0, self.param_base + self.param_size.max(params.len() as u32));
-            put(0x1a4, PARAM_HI);
-            put(0x20, 0);
-            put(0x24, LOCAL_HI);
-            put(0x2c, spec.shared_bytes);
-            put(0x10c, 132);
+        // The slots ptxas reads for generic windows and launch sizes (see `DriverSlots`): the
+        // emulator's windows are its own high words, and it reports an H100's 132 SMs.
+        if let Some(d) = layout.driver {
+            let mut put64 = |off: u32, lo: u32, hi: u32| {
+                put(off, lo);
+                put(off + 4, hi);
+            };
+            put64(d.local_window, 0, LOCAL_HI);
+            put64(d.const_window, 0, CONST_HI);
+            put64(d.param_window, self.param_base, PARAM_HI);
+            put64(d.param_window + 8, self.param_base + self.param_size.max(params.len() as u32), PARAM_HI);
+            put(d.dynamic_smem, spec.shared_bytes);
+            put(d.sm_count, 132);
         }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);

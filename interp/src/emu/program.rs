@@ -860,6 +860,16 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         vals[i - 1].o = Opnd::Imm((hi & 0xffff) << 16 | (lo & 0xffff));
         vals.remove(i);
     }
+    // `.E` is a 64-bit (extended) address even where nvdisasm prints the register without
+    // `.64`: the CAS form (0x3a9) prints `[R2]` yet ptxas builds the pointer in R2:R3
+    // (atom_cas_fmax 0x0260–0x0300); likewise `LDG.E.MMIO.SYS R29, [R2+0x10]` and `QSPC.E.G`.
+    if has("E") && matches!(base, "LDG" | "ATOM" | "ATOMG" | "RED" | "REDG" | "QSPC") {
+        for a in &mut vals {
+            if let Opnd::Mem { wide, .. } = &mut a.o {
+                *wide = true;
+            }
+        }
+    }
     let uni = base.starts_with('U') && base != "UBLKCP";
     let alu_base = if uni { &base[1..] } else { base };
     // Helpers to mark roles.
@@ -1296,14 +1306,6 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 return Err("operand order".into());
             }
             let (size, signed) = width(&toks);
-            // `.E` without a descriptor (`LDG.E.MMIO.SYS R29, [R2+0x10]`): a 64-bit address that
-            // nvdisasm prints without `.64`, as for ATOM's `.E` forms.
-            if let Opnd::Mem { wide, .. } = &mut vals[mi].o
-                && has("E")
-                && alu_base == "LDG"
-            {
-                *wide = true;
-            }
             vals[di].dst = true;
             vals[di].n = size.div_ceil(4) as u8;
             if di != 0 {
@@ -1374,15 +1376,6 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             let n = if matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64) { 2 } else { 1 };
             let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
-            // `.E` is a 64-bit (extended) address: the CAS form (0x3a9) has no `desc[]` and
-            // nvdisasm prints its address as `[R2]`, yet ptxas builds the pointer in R2:R3
-            // (atom_cas_fmax 0x0260–0x0300), as for `[R2.64]` elsewhere.
-            if let Opnd::Mem { wide, .. } = &mut vals[mi].o
-                && has("E")
-                && alu_base != "ATOMS"
-            {
-                *wide = true;
-            }
             let ret = mi > 0;
             if ret {
                 vals[0].dst = true;
@@ -1619,9 +1612,6 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             };
             need(2, 1, &vals, &preds)?;
             let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
-            if let Opnd::Mem { wide, .. } = &mut vals[mi].o {
-                *wide = has("E");
-            }
             vals.swap(0, mi);
             vals.truncate(1);
             preds[0].dst = true;
