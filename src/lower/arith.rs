@@ -372,11 +372,14 @@ impl FnCx<'_> {
                     (None, self.one_ty(&m.types)?)
                 };
                 let s = self.srcs(i, 1, &[st, st])?;
-                let t = self.tmp(RegClass::P);
                 let mut md = Mods { cmp: Some(cmp), ..Mods::ty(st) };
                 if m.has("ftz") {
                     md.set(Flag::Ftz);
                 }
+                if let Some(elem) = packed_elem(st) {
+                    return self.packed_compare(i, md, elem, s, bop, dt);
+                }
+                let t = self.tmp(RegClass::P);
                 self.emit(Opcode::Setp, md, vec![t.into()], s)?;
                 let c = match bop {
                     Some(_) => Some(self.src(self.operand(i, 3)?, Ty::Pred)?),
@@ -403,8 +406,7 @@ impl FnCx<'_> {
                 if let Some(dt) = dt {
                     let p = self.tmp(RegClass::P);
                     combine(self, p.into(), false)?;
-                    let one =
-                        if dt == Ty::F32 { Operand::Imm(Imm::F32(0x3F80_0000)) } else { Operand::Imm(Imm::Int(-1)) };
+                    let one = set_true(dt);
                     let d = self.dst(d0, class_of_ty(dt))?;
                     self.emit(
                         Opcode::Selp,
@@ -429,6 +431,89 @@ impl FnCx<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// `setp`/`set` on packed halves (`.f16x2`, `.bf16x2`): each half is compared on its own
+    /// (the halves are unpacked into 16-bit values and compared as scalars of type `elem`),
+    /// then combined with the optional boolean operand. `setp` writes the low halves' result to
+    /// `p` and the high halves' to `q` (`p|q`); `set` writes each half of `d` (all ones, or 1.0
+    /// in the destination's half type, for true; 0 for false).
+    fn packed_compare(
+        &mut self,
+        i: &ast::Instruction,
+        md: Mods,
+        elem: Ty,
+        s: Vec<Operand>,
+        bop: Option<BoolOp>,
+        dt: Option<Ty>,
+    ) -> Result<()> {
+        let md = Mods { ty: Some(elem), ..md };
+        let c = match bop {
+            Some(_) => Some(self.src(self.operand(i, 3)?, Ty::Pred)?),
+            None => None,
+        };
+        let mut halves = Vec::with_capacity(2);
+        for h in 0..2i64 {
+            let mut parts = Vec::with_capacity(2);
+            for o in &s {
+                let sh = self.tmp(RegClass::R32);
+                self.emit(
+                    Opcode::Shr,
+                    Mods::ty(Ty::B32),
+                    vec![sh.into()],
+                    vec![o.clone(), Operand::Imm(Imm::Int(16 * h))],
+                )?;
+                let x = self.tmp(RegClass::R32);
+                self.emit(Opcode::Cvt, cvt_mods(Ty::U16, Ty::U32), vec![x.into()], vec![Operand::reg(sh)])?;
+                parts.push(Operand::reg(x));
+            }
+            let p = self.tmp(RegClass::P);
+            self.emit(Opcode::Setp, md.clone(), vec![p.into()], parts)?;
+            let r = match (bop, &c) {
+                (Some(b), Some(c)) => {
+                    let op = match b {
+                        BoolOp::And => Opcode::And,
+                        BoolOp::Or => Opcode::Or,
+                        BoolOp::Xor => Opcode::Xor,
+                    };
+                    let q = self.tmp(RegClass::P);
+                    self.emit(op, Mods::ty(Ty::Pred), vec![q.into()], vec![Operand::reg(p), c.clone()])?;
+                    q
+                }
+                _ => p,
+            };
+            halves.push(r);
+        }
+        let d0 = self.operand(i, 0)?;
+        let Some(dt) = dt else {
+            let (p, q) = match d0 {
+                ast::Operand::Dual(p, q) => (ast::Operand::Expr(p.clone()), Some(ast::Operand::Expr(q.clone()))),
+                o => (o.clone(), None),
+            };
+            for (o, h) in std::iter::once(p).chain(q).zip(&halves) {
+                let r = self.dst(&o, RegClass::P)?;
+                self.emit(Opcode::Mov, Mods::ty(Ty::Pred), vec![r], vec![Operand::reg(*h)])?;
+            }
+            return Ok(());
+        };
+        let one = match set_true(dt) {
+            Operand::Imm(Imm::Int(v)) => v & 0xFFFF,
+            _ => return self.err(format!("`set` with destination type `.{dt}` on packed halves")),
+        };
+        let mut parts = Vec::with_capacity(2);
+        for (h, p) in halves.iter().enumerate() {
+            let r = self.tmp(RegClass::R32);
+            self.emit(
+                Opcode::Selp,
+                Mods::ty(Ty::B32),
+                vec![r.into()],
+                vec![Operand::Imm(Imm::Int(one << (16 * h))), Operand::Imm(Imm::Int(0)), Operand::reg(*p)],
+            )?;
+            parts.push(Operand::reg(r));
+        }
+        let d = self.dst(d0, RegClass::R32)?;
+        self.emit(Opcode::Or, Mods::ty(Ty::B32), vec![d], parts)?;
+        Ok(())
     }
 
     /// `cvt`.
@@ -609,5 +694,25 @@ fn wide_of(t: Ty) -> Ty {
         Ty::S32 => Ty::S64,
         Ty::U32 => Ty::U64,
         t => t,
+    }
+}
+
+/// The element type of a packed half type.
+fn packed_elem(t: Ty) -> Option<Ty> {
+    match t {
+        Ty::F16x2 => Some(Ty::F16),
+        Ty::BF16x2 => Some(Ty::BF16),
+        _ => None,
+    }
+}
+
+/// The value `set` writes for true in destination type `dt` (per half for the packed types):
+/// 1.0 for float types, all ones for integer types.
+fn set_true(dt: Ty) -> Operand {
+    match dt {
+        Ty::F32 => Operand::Imm(Imm::F32(0x3F80_0000)),
+        Ty::F16 | Ty::F16x2 => Operand::Imm(Imm::Int(0x3C00)),
+        Ty::BF16 | Ty::BF16x2 => Operand::Imm(Imm::Int(0x3F80)),
+        _ => Operand::Imm(Imm::Int(-1)),
     }
 }

@@ -14,8 +14,11 @@
 //! - Integers wrap at the type width; `.sat` on `s32` add/sub saturates.
 //! - Floats (f16, f32, f64) are correctly rounded in `rn/rz/rm/rp` by [`super::float`]; NaN
 //!   results are canonical; `.ftz` flushes subnormal inputs and results; `.sat` clamps to
-//!   [0, 1] with NaN to 0. f16 arithmetic rounds once, in binary16. bf16 and packed types
-//!   are not modelled.
+//!   [0, 1] with NaN to 0. f16 and bf16 arithmetic rounds once, in its own format. Packed
+//!   `f16x2`/`bf16x2` operations apply the scalar operation to each half; a packed comparison
+//!   (one predicate per half) is refused here and lowered half by half instead.
+//! - `neg`/`abs` on floats add -0 as ptxas's selection does: a NaN operand gives the
+//!   adder's NaN (canonical for f32/f16/bf16, the quieted operand for f64).
 //! - Float `min`/`max` (`FMNMX`, `HMNMX2`): a NaN operand gives the other operand, `-0 < +0`;
 //!   with `.NaN` ([`Flag::NaN`]) a NaN operand gives the canonical NaN ([`float::min_nan`]).
 //! - Integer division by zero gives all ones (unsigned) / -1 (signed), remainder by zero the
@@ -604,10 +607,12 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                 let f = fmt_of(t)?;
                 let a = farg(f, args[0], mods);
                 let sign = 1u64 << (f.bits - 1);
-                // ptxas selects FADD/DADD (`|x| + -0`, `-x + -0`) for f32/f64 abs and neg,
-                // so a NaN operand comes out as FADD/DADD's NaN (f32: canonical, golden of
-                // f32_minmax_sign `-fabsf(NaN)`; f64: the NaN quieted, sign not flipped).
-                let r = if (f == F32 || f == F64) && float::is_nan(f, a) {
+                // ptxas selects an addition of -0 (`|x| + -0`, `-x + -0`: FADD/DADD for f32/f64,
+                // HADD2/HFMA2 for f16/bf16 and their x2 forms) for abs and neg, so a NaN operand
+                // comes out as the adder's NaN (f32, f16, bf16: canonical, goldens of
+                // f32_minmax_sign `-fabsf(NaN)`, f16_half2_arith and bf16_arith2 `__hneg2`/
+                // `__habs2`; f64: the NaN quieted, sign not flipped).
+                let r = if float::is_nan(f, a) {
                     float::nan_operand(f, &[a]).unwrap_or(float::canonical_nan(f))
                 } else if info.sem == Sem::Abs {
                     a & !sign
@@ -800,7 +805,7 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
 
 /// A packed `f16x2`/`bf16x2` operation: the scalar operation (type `elem`) on the low halves
 /// and on the high halves (data sources split; predicate sources shared), results packed low
-/// half first.
+/// half first. Predicate results (packed comparisons) are refused.
 fn packed(op: Opcode, mods: &Mods, args: &[Arg], elem: Ty) -> R {
     let half = |hi: bool| -> Vec<Arg> {
         args.iter()
@@ -812,14 +817,15 @@ fn packed(op: Opcode, mods: &Mods, args: &[Arg], elem: Ty) -> R {
     };
     let m16 = Mods { ty: Some(elem), ..mods.clone() };
     let (lo, hi) = (eval(op, &m16, &half(false))?, eval(op, &m16, &half(true))?);
-    Ok(lo
-        .iter()
+    lo.iter()
         .zip(&hi)
         .map(|(l, h)| match (l, h) {
-            (Val::Bits(l), Val::Bits(h)) => Val::Bits((l & 0xFFFF) | ((h & 0xFFFF) << 16)),
-            (l, _) => *l,
+            (Val::Bits(l), Val::Bits(h)) => Ok(Val::Bits((l & 0xFFFF) | ((h & 0xFFFF) << 16))),
+            // A comparison of packed halves has one predicate per half: the lowering compares
+            // the halves one by one instead.
+            _ => Err(EvalError::BadOperands(format!("`{op}` on packed halves gives a predicate per half"))),
         })
-        .collect())
+        .collect()
 }
 
 fn rnd_of(mods: &Mods) -> Rnd {

@@ -186,8 +186,11 @@ impl Sel<'_> {
     /// `setp` on floats: `FSETP`/`DSETP`.
     pub(crate) fn sel_fsetp(&mut self, d: &InstData, dst: Reg, c: Cmp, t: Ty) -> R<()> {
         if t != Ty::F32 && t != Ty::F64 {
-            // f16/bf16 (x2: PTX-stage setp on packed halves compares the low halves).
-            let st = if matches!(t, Ty::BF16 | Ty::BF16x2) { Ty::BF16 } else { Ty::F16 };
+            // f16/bf16 scalars (the lowering compares packed halves one by one).
+            if matches!(t, Ty::F16x2 | Ty::BF16x2) {
+                return Err(format!("`setp.{c}.{t}`: packed halves are compared one by one by the lowering"));
+            }
+            let st = if t == Ty::BF16 { Ty::BF16 } else { Ty::F16 };
             let a = self.reg_src(&d.srcs[0])?;
             let b = self.src(&d.srcs[1])?;
             let mut m = Mods { cmp: Some(c), ty: Some(st), bop: Some(BoolOp::And), ..Mods::new() };
@@ -501,8 +504,9 @@ impl Sel<'_> {
     }
 
     /// f16/bf16 arithmetic (scalar in the low half, or packed x2): `HADD2`/`HMUL2`/`HFMA2`/
-    /// `HMNMX2` typed with the PTX type; `neg`/`abs` are sign-bit logic (`LOP3`), as the
-    /// semantics flip or clear the sign of every half, NaNs included.
+    /// `HMNMX2` typed with the PTX type; `neg`/`abs` add -0 (`HADD2 Rd, -Ra, -RZ` and
+    /// `HADD2 Rd, |Ra|, -RZ`, ptxas: `HADD2`/`HFMA2.BF16_V2` with `-RZ.H0_H0`), so a NaN half
+    /// comes out canonical (`0x7fff`) as on the GPU.
     fn sel_half(&mut self, d: &InstData, t: Ty) -> R<()> {
         use Opcode::*;
         let dst = Self::dst(d)?;
@@ -566,14 +570,12 @@ impl Sel<'_> {
                 if d.mods.has(Flag::Ftz) {
                     return Err(format!("`{}.ftz.{t}`", d.opcode));
                 }
-                let a = self.src(&s[0])?;
-                let (lut, mask) = if d.opcode == Neg { (0x3c, sign) } else { (0x30, sign) };
-                self.emit(
-                    LOP3,
-                    Mods::new(),
-                    vec![dst],
-                    vec![a, Operand::Imm(Imm::Int(mask)), super::rz(), Operand::Imm(Imm::Int(lut))],
-                );
+                let a = self.reg_src(&s[0])?;
+                let a = match (d.opcode, a) {
+                    (Abs, Operand::Reg(u)) => Operand::Reg(crate::ori::RegUse { abs: true, ..u }),
+                    (_, a) => neg(a),
+                };
+                self.emit(HADD2, keep(&d.mods, false), vec![dst], vec![a, neg(super::rz())]);
             }
             op => return Err(format!("`{op}.{t}` is not selected yet")),
         }
