@@ -69,7 +69,12 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
             if needs_context(inst).is_some() {
                 continue;
             }
-            for op in &inst.operands {
+            // Only printed targets name labels (`WARPSYNC Rm` carries a target field that
+            // nvdisasm shows for `.COLLECTIVE` only).
+            for (slot, op) in inst.form.slots.iter().zip(&inst.operands) {
+                if !slot.shown(op, inst.residue) {
+                    continue;
+                }
                 if let Value::Target(off) = op.value {
                     name_next(&mut labels, 16 * i as i64 + 16 + off);
                 }

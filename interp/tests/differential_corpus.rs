@@ -34,13 +34,6 @@ const KNOWN: &[(&str, &str)] = &[
          interpreter rounds the product and the sum (5 `outs` elements differ by one bf16 ulp; \
          ptxas -O0 keeps HMUL2 + HADD2)",
     ),
-    (
-        "cg_tiled_reduce",
-        "interpreter wrong (not isolated): the emulator equals the H200 golden on NVIDIA's cubin \
-         (gpu_golden), the interpreter does not (gpu_golden's KNOWN_INTERP); they differ in \
-         per_thread columns 2 (`cg::reduce(t16, x, bit_xor)`) and 6 (`t16.ballot`), the 16-lane \
-         tile collectives",
-    ),
 ];
 
 /// Kernels compared when the differential landed; a regression fails.

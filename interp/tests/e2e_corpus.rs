@@ -25,17 +25,10 @@ use interp::launch::{LaunchSpec, compare::compare};
 use ptxas_rs::backend;
 
 /// Kernel-levels (`kernel@O`) that compile but misbehave, with the cause investigated.
-const KNOWN: &[(&str, &str)] = &[("cg_tiled_reduce@O0", WARPSYNC_PER_TILE), ("cg_tiled_reduce@O3", WARPSYNC_PER_TILE)];
-
-const WARPSYNC_PER_TILE: &str = "our selection for a cooperative-groups tile puts `WARPSYNC R0` (the tile's \
-     member mask, `0xffff << (laneid & 16)`) before `REDUX.MAX UR0, R10` / `MOV R26, UR0`: the two 16-lane \
-     tiles run apart and take turns, so one tile reads the UR0 the other wrote (m16 and x16 wrong; on an \
-     H200 our cubin also gave other values than NVIDIA's, gpu_golden's KNOWN). ptxas reads such a uniform \
-     result inside a `BSSY`/`WARPSYNC.EXCLUSIVE`/`BSYNC` region, or checks convergence with \
-     `R2UR P, URZ, Rmask` / `BRA.DIV` and a `WARPSYNC.COLLECTIVE` slow path";
+const KNOWN: &[(&str, &str)] = &[];
 
 /// Kernel-levels that pass end to end when this test landed; a regression fails.
-const MIN_PASSED: usize = 145;
+const MIN_PASSED: usize = 147;
 
 fn tool_is_silent(cmd: &mut Command) -> Result<(), String> {
     let out = cmd.output().map_err(|e| e.to_string())?;
@@ -154,4 +147,37 @@ fn shfl_after_divergence_needs_its_warpsync() {
     let e = mutated.run(&spec, &cfg).expect_err("the divergent SHFL must be reported");
     assert!(matches!(e.kind, interp::emu::EmuErrorKind::DivergentBarrier(_)), "{e}");
     assert_eq!(e.offset, Some(insts[shfl].offset), "{e}");
+}
+
+/// A `redux.sync` on a 16-lane tile's member mask reads its uniform result inside a
+/// `BSSY`/`WARPSYNC.EXCLUSIVE`/`BSYNC` region. The check that can fail: in our -O3 cubin of
+/// cg_tiled_reduce, turning each `WARPSYNC.EXCLUSIVE` into a plain `WARPSYNC` (clearing bit 85)
+/// lets the two tiles take turns between `REDUX` and `MOV`, so one tile reads the other's
+/// uniform register and the `per_thread` outputs change (on an H200 such a cubin gave other
+/// values than NVIDIA's: gpu_golden's history).
+#[test]
+fn tile_redux_needs_its_exclusive_region() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda/cg_tiled_reduce");
+    let text = std::fs::read_to_string(root.join("cg_tiled_reduce.sm_90.ptx")).unwrap();
+    let spec = LaunchSpec::from_path(&root.join("cg_tiled_reduce.run.toml")).unwrap();
+    let ast = ptxas_rs::ptx::parse(&text, "in.ptx").unwrap();
+    let opts = backend::Options { opt_level: 3, ..backend::Options::default() };
+    let cubin = backend::compile(&ast, &opts).unwrap().cubin;
+    let kernel = Kernel::load(&cubin, &spec.kernel).unwrap();
+    let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+    let good = kernel.run(&spec, &cfg).unwrap();
+    let mut mutated = kernel.clone();
+    let mut n = 0;
+    for w in mutated.words.iter_mut() {
+        let text = kernel.tables.decode(*w).map(|i| kernel.tables.print(&i, 0, None)).unwrap_or_default();
+        if text.starts_with("WARPSYNC.EXCLUSIVE") {
+            *w &= !(1u128 << 85);
+            let plain = kernel.tables.decode(*w).map(|i| kernel.tables.print(&i, 0, None)).unwrap();
+            assert!(plain.starts_with("WARPSYNC R"), "{plain}");
+            n += 1;
+        }
+    }
+    assert!(n >= 2, "the two tile reductions (max, xor) each have a region: {n}");
+    let bad = mutated.run(&spec, &cfg).unwrap();
+    assert_ne!(good.outputs.get("per_thread"), bad.outputs.get("per_thread"), "the regions must matter");
 }

@@ -149,8 +149,6 @@ fn with_goldens() -> Vec<(Entry, LaunchSpec, BTreeMap<String, Vec<u8>>)> {
 // Causes of the disagreements with the GPU, as far as they are investigated. "expected" in a
 // message is the GPU's value.
 const NOT_IMPLEMENTED: &str = "the executor does not implement an instruction or operand form of this kernel yet";
-const NOT_INVESTIGATED: &str =
-    "outputs differ from the GPU's; not investigated yet (found by the first GPU run, 2026-11-26)";
 const STEP_LIMIT: &str =
     "the emulator runs past its step limit (indirect calls through a function pointer table: not investigated)";
 const CONTRACTED: &str = "ptxas -O3 contracts `mul.bf16` + `add.bf16` (no rounding modifier, which PTX allows) into \
@@ -158,27 +156,18 @@ const CONTRACTED: &str = "ptxas -O3 contracts `mul.bf16` + `add.bf16` (no roundi
      from PTX's two roundings (the interpreter, and our cubins, which do not contract)";
 const SELP_FOLDED: &str = "ptxas folds `setp.gt x, 1; selp 1, x` into `FMNMX.NAN x, 1`, which gives 0x7fffffff for a \
      NaN x; PTX selp (this executor) keeps x's NaN bits (0x7f800001, 0xffffffff): the GPU's result is not the PTX one";
-const WARPSYNC_PER_TILE: &str = "our shfl/redux selection for a cooperative-groups tile, `WARPSYNC R0` / `REDUX.MAX \
-     UR0, R10` / `MOV R26, UR0` per 16-lane tile: the tiles run apart and take turns, so one tile reads the other's \
-     UR0 (m16, x16: 752 of 7,200 per_thread elements in the emulator). On an H200 our cubin (both levels) also gave \
-     other per_thread values than NVIDIA's (1,648 of 7,200, run 6); the emulator's turn order is not the GPU's, so \
-     the counts differ. ptxas keeps the read inside a `WARPSYNC.EXCLUSIVE` region or checks the mask with \
-     `R2UR P` / `BRA.DIV` (see e2e_corpus's KNOWN)";
 const NO_CLUSTERS: &str = "a cluster launch: the executor runs CTAs one by one with no cluster (distributed shared \
      memory, cluster special registers) model";
 
 const KNOWN_INTERP: &[(&str, &str)] = &[
     ("addr_exprs", NOT_IMPLEMENTED),
     ("bf16_arith2", CONTRACTED),
-    ("cg_tiled_reduce", NOT_INVESTIGATED),
     ("f32_compare_select", SELP_FOLDED),
     ("sreg_cluster_smem", NO_CLUSTERS),
 ];
 const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("bf16_arith2@O0", CONTRACTED),
     ("bf16_arith2@O3", CONTRACTED),
-    ("cg_tiled_reduce@O0", WARPSYNC_PER_TILE),
-    ("cg_tiled_reduce@O3", WARPSYNC_PER_TILE),
     ("f32_compare_select@O0", SELP_FOLDED),
     ("f32_compare_select@O3", SELP_FOLDED),
 ];
@@ -228,7 +217,7 @@ fn interpreter_matches_the_gpu() {
         };
         tally.record(e.name, result, KNOWN_INTERP);
     }
-    tally.finish("interpreter(lowered PTX)", 108);
+    tally.finish("interpreter(lowered PTX)", 109);
 }
 
 #[test]
@@ -256,7 +245,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 155);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 157);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

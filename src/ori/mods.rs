@@ -363,6 +363,9 @@ name_enum!(
         /// takes at most one of the two kinds, and the parser resolves the name by what the
         /// opcode takes.
         NaN = "NaN",
+        /// `WARPSYNC.EXCLUSIVE`: the lanes of each member mask run the code up to the next
+        /// `BSYNC` as one group, one group after another.
+        Exclusive = "exclusive",
     }
 );
 
@@ -407,6 +410,8 @@ impl ModSet {
     pub const RELU: ModSet = ModSet(1 << 15);
     /// `.NaN` ([`Flag::NaN`]).
     pub const NAN: ModSet = ModSet(1 << 16);
+    /// `.exclusive` ([`Flag::Exclusive`]).
+    pub const EXCLUSIVE: ModSet = ModSet(1 << 17);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -427,6 +432,7 @@ impl ModSet {
             Flag::Sync => ModSet::SYNC,
             Flag::Relu => ModSet::RELU,
             Flag::NaN => ModSet::NAN,
+            Flag::Exclusive => ModSet::EXCLUSIVE,
         }
     }
 }

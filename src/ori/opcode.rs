@@ -587,7 +587,7 @@ opcodes! {
     /// Wait for convergence.
     BSYNC "BSYNC" Sass ["" => "B:r"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Warp synchronisation on a lane mask.
-    WARPSYNC "WARPSYNC" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    WARPSYNC "WARPSYNC" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(EXCLUSIVE) req() ty() None;
     /// No operation.
     NOP "NOP" Sass ["" => ""] flags() mods() req() ty() None;
     /// Uniform move.

@@ -909,6 +909,7 @@ impl Cx<'_> {
             Opcode::BSYNC => (vec!["BSYNC".into()], vec![s(0)?]),
             Opcode::WARPSYNC => match d.srcs.first() {
                 Some(Operand::Imm(i)) if i.bits() as u32 == u32::MAX => (vec!["WARPSYNC.ALL".into()], vec![]),
+                _ if d.mods.has(Flag::Exclusive) => (vec!["WARPSYNC.EXCLUSIVE".into()], vec![s(0)?]),
                 _ => (vec!["WARPSYNC".into()], vec![s(0)?]),
             },
             // Added by instruction selection (warp ops): `SHFL.<mode> Pd, Rd, a, b, c`; the Ori

@@ -11,7 +11,13 @@
 //!   reads the lanes that run it).
 //! - `redux.sync.op.t d, a, m` → `REDUX.op URk, Ra` (`.SUM`, `.MIN`/`.MAX` with `.S32` when
 //!   signed, `.OR`, `.XOR`, plain `REDUX` for `and`) and `MOV Rd, URk` (ptxas: `MOV` or
-//!   `IMAD.U32 Rd, RZ, RZ, URk`); `URk` is a uniform virtual register.
+//!   `IMAD.U32 Rd, RZ, RZ, URk`); `URk` is a uniform virtual register. With a member mask other
+//!   than the full-warp immediate (a cooperative-groups tile, `0xffff << (lane & 16)`), the
+//!   lane groups of different masks must not interleave between the `REDUX` and the `MOV` (the
+//!   uniform register is one per warp): as ptxas, the three run in a `BSSY B0` /
+//!   `WARPSYNC.EXCLUSIVE Rm` / `BSYNC B0` region ([`Sel::exclusive_region`]), where each group
+//!   runs to the `BSYNC` before the next starts. A plain `WARPSYNC Rm` let the two 16-lane
+//!   tiles of cg_tiled_reduce take turns and read each other's `UR0` (emulator and H200).
 //! - `match.any.sync.{b32,b64} d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32 d[|p],
 //!   a, m` → `MATCH.ALL Pp, Rd, Ra` (the Ori `MATCH` always has a predicate destination, `PT`
 //!   without `p` and for `any`). `match.all.b64` (`MATCH.ALL.U64`) is
@@ -30,7 +36,7 @@
 //! interpreter's check; emission drops it.
 
 use super::{R, Sel, pt_reg, r};
-use crate::ori::{Imm, InstData, Mods, Opcode, Operand, SubOp};
+use crate::ori::{Flag, Imm, InstData, Mods, Opcode, Operand, SubOp};
 use crate::ori::{PhysReg, Reg, RegClass, RegFile};
 
 /// The zero register as a destination.
@@ -146,11 +152,48 @@ impl Sel<'_> {
         }
         let dst = Self::dst(d)?;
         let a = self.reg_src(&d.srcs[0])?;
-        let mask = self.warp_sync(&d.srcs[1])?;
-        let u = self.vreg(RegClass::UR32);
+        let full = matches!(self.src(&d.srcs[1])?, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
         let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
-        self.emit(Opcode::REDUX, m, vec![u.into()], vec![a, mask]);
-        self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
+        let u = self.vreg(RegClass::UR32);
+        if full {
+            let mask = self.warp_sync(&d.srcs[1])?;
+            self.emit(Opcode::REDUX, m, vec![u.into()], vec![a, mask]);
+            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
+            return Ok(());
+        }
+        self.exclusive_region(|s| {
+            let mask = s.src(&d.srcs[1])?;
+            let mask = s.reg_src(&mask)?;
+            s.emit(Opcode::WARPSYNC, Mods { flags: vec![Flag::Exclusive], ..Mods::new() }, vec![], vec![mask.clone()]);
+            s.emit(Opcode::REDUX, m, vec![u.into()], vec![a, mask]);
+            s.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
+            Ok(())
+        })
+    }
+
+    /// Selects `body` inside a `BSSY B0` / `BSYNC B0` region of its own block (as ptxas does
+    /// for a uniform result read under a partial member mask): `BSSY B0, L` ends the current
+    /// code, `body` runs, a branch to `L` ends the region's block, and `L: BSYNC B0` starts
+    /// the next block. The lanes of each member mask then run the region one group after
+    /// another and reconverge at the `BSYNC`. Refused under a guard or in a function with phis
+    /// (the split would have to rename their predecessors).
+    fn exclusive_region(&mut self, body: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
+        if self.guard.is_some() || self.has_phis() {
+            return Err("a warp collective on a partial member mask under a guard or with phis (a BSSY region) \
+                        is not selected yet"
+                .into());
+        }
+        let b0 = Reg::Phys(PhysReg::new(RegFile::B, 0));
+        let before = self.cur.ok_or("no current block")?;
+        let region = self.split_block();
+        body(self)?;
+        let after = self.split_block();
+        let bssy = InstData::new(Opcode::BSSY, Mods::new(), vec![b0], vec![Operand::Block(after)]);
+        self.f.push_inst(before, bssy);
+        self.f.push_inst(before, InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(region)]));
+        self.f.push_inst(region, InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(after)]));
+        self.emit(Opcode::BSYNC, Mods::new(), vec![], vec![r(b0)]);
+        self.warp_synced = false;
         Ok(())
     }
 

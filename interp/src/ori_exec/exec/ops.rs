@@ -293,26 +293,41 @@ impl Engine<'_> {
         _active: u32,
         exec: u32,
     ) -> Result<(), Er> {
-        use ptxas_rs::ori::SubOp::*;
         if exec == 0 {
             return Ok(());
         }
+        if matches!(d.opcode, Opcode::Activemask | Opcode::ACTIVEMASK) {
+            return self.warp_group_op(cta, w, d, exec, exec);
+        }
+        // Each lane names its own member mask (cooperative-groups tiles: `0xffff << (lane &
+        // 16)`); the lanes naming one mask form one collective, run in order of the mask's
+        // lowest executing lane.
+        let n = d.srcs.len() - 1;
+        let live = w.live_init & !w.exited;
+        let mut groups: Vec<(u32, u32)> = Vec::new();
+        for l in lanes(exec) {
+            let m = self.lane_val(w, cta, d, n, l)? as u32;
+            if m & live & !exec != 0 {
+                let msg = format!("`{}` member lanes {:#010x} are not all executing ({exec:#010x})", d.opcode, m);
+                return Err((ErrorKind::Unsupported(msg), Some(l)));
+            }
+            match groups.iter_mut().find(|(gm, _)| *gm == m) {
+                Some((_, ls)) => *ls |= 1 << l,
+                None => groups.push((m, 1 << l)),
+            }
+        }
+        for (m, ls) in groups {
+            self.warp_group_op(cta, w, d, ls, m & exec)?;
+        }
+        Ok(())
+    }
+
+    /// One collective of a warp operation: the lanes `exec` that name the same member mask,
+    /// whose executing members are `group`.
+    fn warp_group_op(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32, group: u32) -> Result<(), Er> {
+        use ptxas_rs::ori::SubOp::*;
         let first = exec.trailing_zeros();
         let locs: Vec<Loc> = d.dsts.iter().map(|r| self.loc(*r)).collect::<Result<_, _>>()?;
-        let member = match d.opcode {
-            Opcode::Activemask | Opcode::ACTIVEMASK => exec,
-            _ => {
-                let n = d.srcs.len() - 1;
-                let m = self.lane_val(w, cta, d, n, first)? as u32;
-                let live = w.live_init & !w.exited;
-                if m & live & !exec != 0 {
-                    let msg = format!("`{}` member lanes {:#010x} are not all executing ({exec:#010x})", d.opcode, m);
-                    return Err((ErrorKind::Unsupported(msg), Some(first)));
-                }
-                m & exec
-            }
-        };
-        let group = exec & member;
         match d.opcode {
             Opcode::Activemask | Opcode::ACTIVEMASK => {
                 for l in lanes(exec) {
