@@ -17,12 +17,7 @@ mod support;
 use support::{corpus, nvdisasm_suffixes, nvidia_cubin};
 
 /// Decodable kernels that do not run yet, with the measured cause.
-const KNOWN: &[(&str, &str)] = &[(
-    "call_fnptr",
-    "indirect calls through function pointers loaded from constant bank 4 (`LDC.64 R4, c[0x4][RZ]`, \
-     filled by relocations): the emulator leaves bank 4 empty, so `CALL.REL.NOINC R2` calls offset 0 and the \
-     kernel loops to the step limit",
-)];
+const KNOWN: &[(&str, &str)] = &[];
 
 #[test]
 fn nvidia_sm90_corpus_runs_hazard_free() {

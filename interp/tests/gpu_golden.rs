@@ -149,8 +149,6 @@ fn with_goldens() -> Vec<(Entry, LaunchSpec, BTreeMap<String, Vec<u8>>)> {
 // Causes of the disagreements with the GPU, as far as they are investigated. "expected" in a
 // message is the GPU's value.
 const NOT_IMPLEMENTED: &str = "the executor does not implement an instruction or operand form of this kernel yet";
-const STEP_LIMIT: &str =
-    "the emulator runs past its step limit (indirect calls through a function pointer table: not investigated)";
 const CONTRACTED: &str = "ptxas -O3 contracts `mul.bf16` + `add.bf16` (no rounding modifier, which PTX allows) into \
      one `HFMA2.BF16_V2`, so 5 `outs` elements of the golden (NVIDIA's -O3 cubin) are the fused result, one bf16 ulp \
      from PTX's two roundings (the interpreter, and our cubins, which do not contract)";
@@ -175,8 +173,6 @@ const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("async_bulk_mbarrier", NOT_IMPLEMENTED),
     ("async_cg_memcpy", NOT_IMPLEMENTED),
     ("async_mbarrier", NOT_IMPLEMENTED),
-    ("call_fnptr", STEP_LIMIT),
-    ("callproto_indirect", STEP_LIMIT),
     ("sreg_cluster_smem", NO_CLUSTERS),
     ("tc_wgmma", NOT_IMPLEMENTED),
     ("tc_wmma_s8", NOT_IMPLEMENTED),
@@ -197,7 +193,7 @@ fn nvidia_cubins_in_the_emulator_match_the_gpu() {
         })();
         tally.record(e.name, result, KNOWN_EMU_NVIDIA);
     }
-    tally.finish("emulator(NVIDIA sm_90 cubin)", 120);
+    tally.finish("emulator(NVIDIA sm_90 cubin)", 122);
 }
 
 #[test]

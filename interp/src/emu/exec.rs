@@ -1667,7 +1667,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             branch(w, g, t, next);
             return Ok(());
         }
-        Kind::Ret | Kind::Brx => {
+        Kind::Ret | Kind::CallReg | Kind::Brx => {
             let v = lift(w.reg32(&a[0]))?;
             let off = match (&inst.kind, a.get(1).map(|x| x.o)) {
                 (Kind::Brx, Some(Opnd::Imm(o))) => i64::from(o as u32 as i32) + i64::from(next) * 16,

@@ -167,7 +167,10 @@ fn late_read(inst: &Inst) -> bool {
 
 /// Whether `inst` transfers control (its predicates are read with the guard latency).
 pub fn is_branch(inst: &Inst) -> bool {
-    matches!(inst.kind, Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break)
+    matches!(
+        inst.kind,
+        Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::CallReg | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break
+    )
 }
 
 /// Whether `inst` runs on the FP64 pipe (DADD/DMUL/DFMA/DSETP).
@@ -426,7 +429,7 @@ impl HazardState {
                 self.events[k as usize].push((usize::MAX, true, self.seq, unit(inst)));
             }
         }
-        if matches!(inst.kind, Kind::Call | Kind::Ret) {
+        if matches!(inst.kind, Kind::Call | Kind::CallReg | Kind::Ret) {
             for k in 0..6 {
                 self.retire(k, usize::MAX);
             }

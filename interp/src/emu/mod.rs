@@ -48,7 +48,10 @@
 //! recorded mask has arrived at that `BSYNC`, then they continue together; `BREAK Bn` removes the
 //! active lanes from every lane's `Bn`; `WARPSYNC mask` waits for the lanes of `mask`; `EXIT`
 //! retires lanes (they stop counting in masks). `CALL.REL` jumps (ptxas passes the return
-//! address in a register) and `RET.REL Rk` jumps per lane to the byte offset in `Rk`.
+//! address in a register) and `RET.REL Rk` jumps per lane to the byte offset in `Rk`; so does
+//! the indirect `CALL.REL Rk` (a function pointer is a .text byte offset in a linked cubin:
+//! ptxas resolves the `R_CUDA_64` of a function's address itself, e.g. call_fnptr's table in
+//! `.nv.global.init`).
 //!
 //! **Registers.** Per lane R0–R254 (RZ reads 0), P0–P6 (PT reads true); per warp UR0–UR62 and
 //! UP0–UP6. Uniform instructions (`U*`, `S2UR`, `R2UR`, `REDUX`, `VOTEU`) write the value of the

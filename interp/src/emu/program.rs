@@ -565,6 +565,9 @@ pub enum Kind {
     Brx,
     /// `CALL.REL`: jump to the target (the return address is passed in a register).
     Call,
+    /// `CALL.REL Ra`: jump to the byte offset held in Ra (an indirect call; lanes holding
+    /// different targets diverge like `RET`).
+    CallReg,
     /// `RET.REL Ra`: jump to the byte offset held in Ra.
     Ret,
     /// `EXIT`.
@@ -1487,9 +1490,16 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if !has("REL") {
                 return Err("only CALL.REL is modelled".into());
             }
-            let t = vals.iter().position(|a| matches!(a.o, Opnd::Target(_))).ok_or("CALL without a target")?;
-            vals.swap(0, t);
-            Kind::Call
+            // `CALL.REL.NOINC Ra off`: an indirect call (function pointers are .text offsets in
+            // a linked cubin, as return addresses are).
+            if let Some(r) = vals.iter().position(|a| matches!(a.o, Opnd::R(_))) {
+                vals.swap(0, r);
+                Kind::CallReg
+            } else {
+                let t = vals.iter().position(|a| matches!(a.o, Opnd::Target(_))).ok_or("CALL without a target")?;
+                vals.swap(0, t);
+                Kind::Call
+            }
         }
         "RET" => {
             let r = vals.iter().position(|a| matches!(a.o, Opnd::R(_))).ok_or("RET without a register")?;
