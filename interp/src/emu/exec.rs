@@ -54,6 +54,10 @@ pub(crate) struct Warp {
     hz: Option<LaneHazards>,
     /// Lanes arrived at a convergence wait, or lanes exited, since the last release scan.
     waiting: bool,
+    /// The group polled an mbarrier that has not completed the phase it waits for: the warp
+    /// hands over to the other warps of the CTA after this instruction (a spin loop
+    /// progresses only through them).
+    spinning: bool,
     /// Per lane, the strand it belongs to: a divergent branch gives its taken lanes a fresh
     /// strand, and lanes released together from a `BSYNC`/`WARPSYNC` share a fresh one. Lanes
     /// of different strands that the min-pc rule runs together have not reconverged on the GPU
@@ -187,6 +191,9 @@ struct Cta {
     shared: Region,
     /// Local memory, `local_bytes` per thread, threads in linear order.
     local: Vec<u8>,
+    /// Pending transactions (bytes or `LDGSTS` copies) of each mbarrier, by shared address
+    /// (see [`mbar`]).
+    mbar_tx: std::collections::BTreeMap<u64, i64>,
 }
 
 fn splat(v: u32) -> [u32; 32] {
@@ -232,6 +239,7 @@ impl Warp {
             id,
             hz: hazards.then(LaneHazards::default),
             waiting: false,
+            spinning: false,
             strand: [0; 32],
             next_strand: 0,
             apart: 0,
@@ -586,6 +594,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
         slot: cta_slot(linear),
         shared: Region::zeroed(MemSpace::Shared, l.shared_bytes as usize, true),
         local: vec![0u8; nthreads as usize * l.local_bytes as usize],
+        mbar_tx: std::collections::BTreeMap::new(),
     };
     let mut warps: Vec<Warp> = (0..nwarps)
         .map(|w| {
@@ -705,6 +714,9 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
         if w.pc >= w.other {
             // Caught up with another group: merge (or, for groups kept apart, take turns).
             w.regroup();
+        }
+        if std::mem::take(&mut w.spinning) {
+            return Ok(());
         }
     }
 }
@@ -970,6 +982,80 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 mem_store(l, st, cta, w, Space::Shared, dst, *size, v, lane)
                     .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
             }
+        }
+        Kind::MbarInit => {
+            let v = lift(w.reg64(&a[2]))?;
+            let mut old = [0u64; 32];
+            for lane in lanes(g) {
+                let at = address(w, &a[1], lane);
+                old[lane] = mem_load(l, st, cta, w, Space::Shared, at, 8, lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))? as u64;
+                mem_store(l, st, cta, w, Space::Shared, at, 8, u128::from(v[lane]), lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                cta.mbar_tx.insert(at, 0);
+            }
+            lift(w.write64(&a[0], &old, g))?;
+        }
+        Kind::MbarArrive { arrivals, tx } => {
+            let extra = lift(w.reg32(&a[2]))?;
+            let mut token = [0u64; 32];
+            for lane in lanes(g) {
+                let at = address(w, &a[1], lane);
+                let add = i64::from(*tx) + i64::from(extra[lane]);
+                token[lane] = mbar::update(l, st, cta, w, at, *arrivals, add, lane)?;
+            }
+            lift(w.write64(&a[0], &token, g))?;
+        }
+        Kind::MbarTest => {
+            let parity = lift(w.reg32(&a[1]))?;
+            let mut done = 0u32;
+            for lane in lanes(g) {
+                let at = address(w, &a[0], lane);
+                let word = mem_load(l, st, cta, w, Space::Shared, at, 8, lane)
+                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))? as u64;
+                if mbar::phase(word) != parity[lane] >> 31 {
+                    done |= 1 << lane;
+                }
+            }
+            w.set_pred(&pr[0], done, g);
+            if done != g {
+                w.spinning = true;
+            }
+        }
+        Kind::MbarLdgstsArrive => {
+            for lane in lanes(g) {
+                let at = address(w, &a[0], lane);
+                mbar::update(l, st, cta, w, at, 0, -1, lane)?;
+            }
+        }
+        Kind::Ublkcp => {
+            if g != 0 {
+                let lane = g.trailing_zeros() as usize;
+                let Opnd::Mem { ur: ud, .. } = a[0].o else {
+                    return Err((None, EmuErrorKind::Unsupported("UBLKCP destination".into())));
+                };
+                let dst = address(w, &a[0], lane);
+                let bar = u64::from(w.ur[(ud as usize + 1) & 63]);
+                // The source is a 64-bit global address in a uniform pair.
+                let Opnd::Mem { ur: us, .. } = a[1].o else {
+                    return Err((None, EmuErrorKind::Unsupported("UBLKCP source".into())));
+                };
+                let src = u64::from(w.ur[us as usize & 63]) | u64::from(w.ur[(us as usize + 1) & 63]) << 32;
+                let bytes = u64::from(lift(w.reg32(&a[2]))?[lane]) * 16;
+                for k in (0..bytes).step_by(4) {
+                    let v = mem_load(l, st, cta, w, Space::Global, src + k, 4, lane)
+                        .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                    mem_store(l, st, cta, w, Space::Shared, dst + k, 4, v, lane)
+                        .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                }
+                mbar::update(l, st, cta, w, bar, 0, -(bytes as i64), lane)?;
+            }
+        }
+        Kind::Elect => {
+            let m = g & w.pred(&pr[1]);
+            let leader = if m == 0 { 0 } else { 1u32 << m.trailing_zeros() };
+            w.set_pred(&pr[0], leader, g);
+            lift(w.write32(&a[0], &splat(m.trailing_zeros().min(31)), g))?;
         }
         Kind::Shf { left, wrap, ty, hi } => {
             let va = lift(w.reg32(&a[1]))?;
@@ -1655,10 +1741,16 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write32(&a[0], &splat(r), g))?;
             }
         }
-        Kind::Bra { div } => {
+        Kind::Bra { div, any } => {
             let Opnd::Target(t) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BRA target".into()))) };
             let g = g & pr.first().map_or(u32::MAX, |p| w.pred(p));
-            let taken = if *div { if act != w.live() { g } else { 0 } } else { g };
+            let taken = if *div {
+                if act != w.live() { g } else { 0 }
+            } else if *any {
+                if g != 0 { act } else { 0 }
+            } else {
+                g
+            };
             branch(w, taken, t, next);
             return Ok(());
         }
@@ -2116,5 +2208,61 @@ mod tests {
     fn lanes_iterates_set_bits() {
         assert_eq!(lanes(0b1010).collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(lanes(u32::MAX).count(), 32);
+    }
+}
+
+/// The mbarrier object (PTX `mbarrier`, SASS `SYNCS`) as a 64-bit word in shared memory, in
+/// the layout ptxas's `mbarrier.init` sequence writes (`count` → low word `(2^20 - count) << 1`,
+/// high word `(2^20 - count) << 11`): bits 1..=20 count arrivals up from `2^20 - expected`
+/// (the phase completes when they reach 2^20), bits 43..=62 hold `2^20 - expected`, bit 63 is
+/// the phase parity (what `try_wait.parity` and a token's bit 63 compare; ptxas passes
+/// `parity << 31` as the high word). Pending transactions (`expect_tx` bytes, `LDGSTS` copies)
+/// are kept beside the word, per CTA: the phase completes when no arrival and no transaction
+/// is pending, and the arrival count reloads.
+mod mbar {
+    use super::{Cta, EmuErrorKind, Launch, Space, State, StepErr, Warp, mem_load, mem_store};
+
+    const FIELD: u64 = 0xF_FFFF;
+    const TOP: u64 = 1 << 20;
+
+    /// The phase parity of an mbarrier word.
+    pub(super) fn phase(word: u64) -> u32 {
+        (word >> 63) as u32
+    }
+
+    /// Arrives `arrivals` times and adds `tx` pending transactions (negative: completes them)
+    /// at the mbarrier at shared address `at`; returns the word before (the arrival token).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn update(
+        l: &Launch,
+        st: &mut State,
+        cta: &mut Cta,
+        w: &Warp,
+        at: u64,
+        arrivals: u32,
+        tx: i64,
+        lane: usize,
+    ) -> Result<u64, StepErr> {
+        let fault = |f| (Some(lane), EmuErrorKind::Fault(f));
+        let word = mem_load(l, st, cta, w, Space::Shared, at, 8, lane).map_err(fault)? as u64;
+        let expected = TOP - ((word >> 43) & FIELD);
+        let mut pending = (TOP - ((word >> 1) & FIELD)) & FIELD;
+        let mut parity = word >> 63;
+        if u64::from(arrivals) > pending {
+            return Err((
+                Some(lane),
+                EmuErrorKind::Invalid(format!("mbarrier at {at:#x}: more arrivals than expected")),
+            ));
+        }
+        pending -= u64::from(arrivals);
+        let t = cta.mbar_tx.entry(at).or_insert(0);
+        *t += tx;
+        if pending == 0 && *t == 0 {
+            parity ^= 1;
+            pending = expected & FIELD;
+        }
+        let next = (word & !(FIELD << 1) & !(1 << 63)) | ((TOP - pending) & FIELD) << 1 | parity << 63;
+        mem_store(l, st, cta, w, Space::Shared, at, 8, u128::from(next), lane).map_err(fault)?;
+        Ok(word)
     }
 }

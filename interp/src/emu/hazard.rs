@@ -141,6 +141,9 @@ pub fn variable_latency(inst: &Inst) -> bool {
         Kind::Popc | Kind::Flo { .. } | Kind::Brev => !inst.base.starts_with('U'),
         Kind::I2f { .. } | Kind::I2fF16 { .. } => inst.base == "I2F",
         Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => true,
+        // mbarrier operations return through a scoreboard (`SYNCS.ARRIVE.TRANS64.A1T0 R4` with
+        // W0, the `PHASECHK` reading R5 waits on SB0 and writes its predicate with W0).
+        Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest => true,
         _ => false,
     }
 }
@@ -154,6 +157,7 @@ fn unit(inst: &Inst) -> u8 {
         // and then reads the result of an earlier `LDS` issued without one.
         Kind::Ld { space: super::program::Space::Shared, .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => 4,
         Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } | Kind::Ldgsts { .. } => 3,
+        Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest | Kind::MbarLdgstsArrive | Kind::Ublkcp => 4,
         Kind::Shfl(_) | Kind::Redux { .. } | Kind::Match { .. } => 6,
         _ => 0,
     }
@@ -161,8 +165,15 @@ fn unit(inst: &Inst) -> u8 {
 
 /// Whether `inst` may read its sources after issue (so a read scoreboard protects them).
 fn late_read(inst: &Inst) -> bool {
-    matches!(inst.kind, Kind::St { .. } | Kind::Atom { .. } | Kind::Ld { .. } | Kind::Ldgsts { .. })
-        || variable_latency(inst)
+    matches!(
+        inst.kind,
+        Kind::St { .. }
+            | Kind::Atom { .. }
+            | Kind::Ld { .. }
+            | Kind::Ldgsts { .. }
+            | Kind::Ublkcp
+            | Kind::MbarLdgstsArrive
+    ) || variable_latency(inst)
 }
 
 /// Whether `inst` transfers control (its predicates are read with the guard latency).

@@ -38,8 +38,15 @@
 //! **Scheduling (deterministic).** CTAs run one after another in linear order (x fastest). A
 //! CTA's threads are numbered linearly and grouped into warps of 32; lanes past the block size
 //! never run. Warps run in index order, each until it cannot progress (all its lanes exited or
-//! waiting at a barrier); when every warp waits, a CTA barrier whose every live lane waits at
-//! `BAR.SYNC` with one id releases, otherwise that is a deadlock error.
+//! waiting at a barrier, or polling an mbarrier whose phase has not completed: a
+//! `SYNCS.PHASECHK` that fails for a lane hands over to the next warp after it, since a spin
+//! loop progresses only through the other warps); when every warp waits, a CTA barrier whose
+//! every live lane waits at `BAR.SYNC` with one id releases, otherwise that is a deadlock error.
+//!
+//! **mbarriers** (`SYNCS.EXCH.64` init, `SYNCS.ARRIVE.TRANS64` arrive/expect-tx,
+//! `SYNCS.PHASECHK.TRANS64` test/try-wait, `ARRIVES.LDGSTSBAR` for cp.async, `UBLKCP` bulk
+//! copies completing transaction bytes, `ELECT`): the 64-bit word in shared memory in ptxas's
+//! init layout (`exec::mbar`), pending transactions beside it; copies complete at once.
 //!
 //! **Divergence (independent thread scheduling, min-pc rule).** Every lane has its own pc. The
 //! warp executes the group of runnable lanes at the *lowest* pc together; a group that reaches the

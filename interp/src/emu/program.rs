@@ -560,11 +560,36 @@ pub enum Kind {
     Bra {
         /// `.DIV`.
         div: bool,
+        /// `.U.ANY`: every active lane branches when the predicate holds in any of them.
+        any: bool,
     },
     /// `BRX Ra, off`: indirect branch to `next + Ra + off`.
     Brx,
     /// `CALL.REL`: jump to the target (the return address is passed in a register).
     Call,
+    /// `SYNCS.EXCH.64 URd, [a], URb`: `mbarrier.init` (stores the 64-bit URb pair; see
+    /// `exec::mbar` for the word's fields).
+    MbarInit,
+    /// `SYNCS.ARRIVE.TRANS64[.RED][.AaTt] Rd, [a], Rb`: each active lane arrives `arrivals`
+    /// times and adds `tx + Rb` pending transactions; `Rd` pair gets the word before (the token).
+    MbarArrive {
+        /// Arrivals per lane (`A1`, `A0`; 1 without the suffix).
+        arrivals: u32,
+        /// Transactions added per lane besides `Rb` (`T1`, `T0`).
+        tx: u32,
+    },
+    /// `SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [a], Rb`: whether the phase whose parity is bit 31 of
+    /// Rb has completed.
+    MbarTest,
+    /// `ARRIVES.LDGSTSBAR.64.TRANSCNT [a]`: the lane's earlier `LDGSTS` copies (already done
+    /// here) complete one pending transaction each.
+    MbarLdgstsArrive,
+    /// `UBLKCP.S.G [URd], [URs], URn`: bulk copy of `16 * URn` bytes from global to shared,
+    /// completing that many transaction bytes on the mbarrier at `UR(d+1)`.
+    Ublkcp,
+    /// `ELECT Pd, URd, Pm`: the lowest active lane of `Pm` is the leader (`Pd` true there, its
+    /// lane index in `URd`).
+    Elect,
     /// `CALL.REL Ra`: jump to the byte offset held in Ra (an indirect call; lanes holding
     /// different targets diverge like `RET`).
     CallReg,
@@ -1480,7 +1505,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals.swap(0, t);
             // `@P1 BRA P2, L`: the operand predicate is AND-ed with the guard.
             preds.truncate(1);
-            Kind::Bra { div: has("DIV") }
+            Kind::Bra { div: has("DIV"), any: has("ANY") }
         }
         "BRX" => {
             need(1, 0, &vals, &preds)?;
@@ -1609,6 +1634,49 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[2].n = regs(8 * u32::from(k));
             vals[3].n = 4;
             Kind::Hmma { k, ab }
+        }
+        "SYNCS" if has("EXCH") && has("64") => {
+            need(3, 0, &vals, &preds)?;
+            if !matches!(vals[1].o, Opnd::Mem { .. }) || !matches!(vals[2].o, Opnd::Ur(_)) {
+                return Err("SYNCS.EXCH operand shape".into());
+            }
+            vals[0].dst = true;
+            vals[0].n = 2;
+            vals[2].n = 2;
+            Kind::MbarInit
+        }
+        "SYNCS" if has("ARRIVE") && has("TRANS64") => {
+            need(3, 0, &vals, &preds)?;
+            let (arrivals, tx) = match toks.iter().find(|t| t.starts_with('A') && t.contains('T') && t.len() == 4) {
+                Some(t) => {
+                    let b = t.as_bytes();
+                    (u32::from(b[1] - b'0'), u32::from(b[3] - b'0'))
+                }
+                None => (1, 0),
+            };
+            vals[0].dst = true;
+            vals[0].n = 2;
+            Kind::MbarArrive { arrivals, tx }
+        }
+        "SYNCS" if has("PHASECHK") && has("TRANS64") => {
+            need(2, 1, &vals, &preds)?;
+            preds[0].dst = true;
+            Kind::MbarTest
+        }
+        "SYNCS" if has("CCTL") => Kind::Nop,
+        "ARRIVES" if has("LDGSTSBAR") && has("TRANSCNT") => {
+            need(1, 0, &vals, &preds)?;
+            Kind::MbarLdgstsArrive
+        }
+        "UBLKCP" if has("S") && has("G") => {
+            need(3, 0, &vals, &preds)?;
+            Kind::Ublkcp
+        }
+        "ELECT" => {
+            need(1, 2, &vals, &preds)?;
+            vals[0].dst = true;
+            preds[0].dst = true;
+            Kind::Elect
         }
         "QSPC" => {
             let space = if has("G") {
