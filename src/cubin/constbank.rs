@@ -55,6 +55,26 @@ pub struct DriverSlots {
     /// 64-bit generic address of the parameter block (`cvta.param`), followed by the 64-bit
     /// end of that window, which `isspacep.param` compares with (addr_exprs).
     pub param_window: u32,
+    /// The cluster shape, read by ptxas's sequences for the cluster special registers
+    /// (sreg_cluster_smem, whose SASS computes them from these slots):
+    /// `%cluster_nctaid.{x,y,z}` (three words from here); `%clusterid` is
+    /// `trunc(%ctaid * c[cluster_rcp + 4d])` (f32 reciprocals of the cluster dims) and
+    /// `%cluster_ctaid` `%ctaid - %clusterid * %cluster_nctaid`.
+    pub cluster_dims: u32,
+    /// Three f32 reciprocals of the cluster dims.
+    pub cluster_rcp: u32,
+    /// `%nclusterid.{x,y,z}` (three words).
+    pub nclusters: u32,
+    /// `%cluster_nctarank`: CTAs per cluster.
+    pub cluster_size: u32,
+    /// `%is_explicit_cluster` is this word `== 1`.
+    pub explicit_cluster: u32,
+    /// `%total_smem_size` is `SR_SMEMSZ` minus this word.
+    pub smem_total_sub: u32,
+    /// `%aggr_smem_size` is `min(this word, SR_SMEMSZ)`.
+    pub aggr_smem: u32,
+    /// `%reserved_smem_offset_end` (`%reserved_smem_offset_begin` is the constant 0).
+    pub reserved_smem_end: u32,
 }
 
 impl Constant0Layout {
@@ -81,6 +101,14 @@ impl Constant0Layout {
                     sm_count: 0x10c,
                     const_window: 0xd0,
                     param_window: 0x198,
+                    cluster_dims: 0x144,
+                    cluster_rcp: 0x150,
+                    nclusters: 0x15c,
+                    cluster_size: 0x188,
+                    explicit_cluster: 0x140,
+                    smem_total_sub: 0x114,
+                    aggr_smem: 0x13c,
+                    reserved_smem_end: 0x68,
                 }),
             },
             _ => Constant0Layout {

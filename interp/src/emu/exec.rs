@@ -170,6 +170,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) kernel: &'a str,
     pub(crate) grid: [u32; 3],
     pub(crate) block: [u32; 3],
+    /// CTAs per cluster dimension of a cluster launch.
+    pub(crate) cluster: Option<[u32; 3]>,
     pub(crate) banks: &'a super::program::Banks,
     pub(crate) local_bytes: u32,
     pub(crate) shared_bytes: u32,
@@ -591,7 +593,12 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
     let linear = (u64::from(id[2]) * u64::from(l.grid[1]) + u64::from(id[1])) * u64::from(l.grid[0]) + u64::from(id[0]);
     let mut cta = Cta {
         id,
-        slot: cta_slot(linear),
+        slot: match l.cluster {
+            // In a cluster launch `SR_CgaCtaId` is the CTA's rank in its cluster (x fastest),
+            // what `%cluster_ctarank` reads (the H100 golden of sreg_cluster_smem).
+            Some(c) => (id[0] % c[0]) + c[0] * ((id[1] % c[1]) + c[1] * (id[2] % c[2])),
+            None => cta_slot(linear),
+        },
         shared: Region::zeroed(MemSpace::Shared, l.shared_bytes as usize, true),
         local: vec![0u8; nthreads as usize * l.local_bytes as usize],
         mbar_tx: std::collections::BTreeMap::new(),

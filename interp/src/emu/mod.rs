@@ -408,6 +408,23 @@ impl Kernel {
             put64(d.param_window + 8, self.param_base + self.param_size.max(params.len() as u32), PARAM_HI);
             put(d.dynamic_smem, spec.shared_bytes);
             put(d.sm_count, 132);
+            // A launch without a cluster runs as clusters of one CTA (not explicit).
+            let cl = spec.cluster.unwrap_or([1, 1, 1]);
+            for k in 0..3 {
+                let o = 4 * k as u32;
+                put(d.cluster_dims + o, cl[k]);
+                put(d.cluster_rcp + o, (1.0 / cl[k] as f32).to_bits());
+                put(d.nclusters + o, spec.grid[k] / cl[k]);
+            }
+            put(d.cluster_size, cl.iter().product());
+            put(d.explicit_cluster, u32::from(spec.cluster.is_some()));
+            // Shared memory sizes: SR_SMEMSZ is the CTA's whole allocation (the reserved
+            // bytes included), all of which the emulator counts as used; it reports an H100's
+            // 228 KiB per SM as the aggregate. Chosen to satisfy PTX's relations between the
+            // sizes (sreg_cluster_smem checks them), not measured.
+            put(d.smem_total_sub, 0);
+            put(d.aggr_smem, 228 * 1024);
+            put(d.reserved_smem_end, ptxas_rs::cubin::writer::RESERVED_SHARED as u32);
         }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);
@@ -483,6 +500,7 @@ impl Kernel {
             kernel: &self.name,
             grid: spec.grid,
             block: spec.block,
+            cluster: spec.cluster,
             banks: &banks,
             local_bytes: self.local_bytes,
             shared_bytes: shared,
