@@ -410,11 +410,11 @@ impl Kernel {
             put(d.sm_count, 132);
             // A launch without a cluster runs as clusters of one CTA (not explicit).
             let cl = spec.cluster.unwrap_or([1, 1, 1]);
-            for k in 0..3 {
+            for (k, (&c, &g)) in cl.iter().zip(&spec.grid).enumerate() {
                 let o = 4 * k as u32;
-                put(d.cluster_dims + o, cl[k]);
-                put(d.cluster_rcp + o, (1.0 / cl[k] as f32).to_bits());
-                put(d.nclusters + o, spec.grid[k] / cl[k]);
+                put(d.cluster_dims + o, c);
+                put(d.cluster_rcp + o, (1.0 / c as f32).to_bits());
+                put(d.nclusters + o, g / c);
             }
             put(d.cluster_size, cl.iter().product());
             put(d.explicit_cluster, u32::from(spec.cluster.is_some()));
