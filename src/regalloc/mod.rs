@@ -6,6 +6,7 @@
 //! | [`liveness`] | per-block live sets and the live points of every virtual register |
 //! | [`fatpoint`] | the fat-point assignment of one round (spec p32–p33, digest §3.4) |
 //! | [`spill`] | spill code: slots in the local frame, reloads before uses, stores after defs |
+//! | [`callee_save`] | a device function's saves and restores of the registers it writes, and its frame |
 //! | [`check`] | the checker: abstract interpretation of the allocated code (regalloc2 style) |
 //!
 //! [`allocate_function`] works on either stage of Ori (PTX-stage or SASS-stage) and turns every
@@ -59,7 +60,10 @@
 //!   `LDC R1, c[0x0][0x28]` (or `MOV`) and any `IADD3 R1, R1, -F, RZ` frame of isel) is followed by one
 //!   inserted `IADD3 R1, R1, -S, RZ`; slot `o` is `STL/LDL [R1 + F + o]`, so the spill area
 //!   sits above the frame isel laid out and below the caller's stack pointer. Spilling at the
-//!   SASS stage needs that prologue, an entry block without predecessors, and no `CALL`.
+//!   SASS stage needs that prologue (a device function's is only `IADD3 R1, R1, -F, RZ`) and an
+//!   entry block without predecessors. A SASS `CALL` reads and writes only the physical
+//!   registers it names (`lower::isel::call`'s ABI; [`callee_save`] makes callees keep the
+//!   rest), so values live across it need nothing special, and spill slots survive it.
 //! - **PTX stage**: PTX-stage frames grow upwards from local address 0 (the lowering's ABI,
 //!   with callee frames after the caller's), so the spill area is placed at the top of the
 //!   thread's local window, `st/ld.bN local[local_top - S + o]`. A value live across a call is
@@ -81,6 +85,7 @@
 //!   their destinations are defined together at the top of the block.
 //! - On error the function is left unchanged.
 
+pub mod callee_save;
 pub mod check;
 pub mod components;
 pub mod fatpoint;
@@ -89,7 +94,7 @@ pub mod spill;
 
 use std::fmt;
 
-use crate::ori::{Function, Inst, Opcode, RegFile};
+use crate::ori::{Function, Inst, RegFile};
 
 pub use check::{CheckError, check};
 pub use components::split_components;
@@ -239,12 +244,6 @@ fn precheck(f: &Function) -> Result<(), Error> {
     }
     for (_, i) in f.inst_order() {
         let d = &f.insts[i];
-        if d.opcode == Opcode::CALL {
-            return Err(Error::Unsupported {
-                inst: Some(show(f, i)),
-                message: "ABI-lowered SASS calls (register clobbers are not modelled)".into(),
-            });
-        }
         for r in d.dsts.iter().copied().chain(d.uses()) {
             match r {
                 crate::ori::Reg::Virt(v) if !f.vregs.is_valid(v) => {
@@ -357,7 +356,7 @@ mod tests {
             .insts
             .iter()
             .enumerate()
-            .filter(|(_, i)| s.insts[**i].opcode == Opcode::Ld)
+            .filter(|(_, i)| s.insts[**i].opcode == crate::ori::Opcode::Ld)
             .map(|(k, _)| k)
             .collect();
         assert!(!reloads.is_empty());
