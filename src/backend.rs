@@ -16,9 +16,22 @@
 //! 0x400 reserved bytes (dynamic `extern` arrays after all of them), and each kernel that names
 //! a shared variable gets a `.nv.shared.<kernel>` section ([`kernel_shared`]).
 //!
-//! Not implemented yet, refused with a clear error: device functions and calls, `.const` variables, targets other than sm_90, relocatable output. Each kernel's
+//! Device functions (`.func` + direct `call`): isel applies the register ABI of
+//! [`lower::isel::call`]; every kernel gets its own copy of each device function it reaches
+//! (transitively, recursion included), allocated and checked like the kernel, then finished by
+//! [`regalloc::callee_save`] (saves, restores, the whole frame), and laid out after the kernel's
+//! code in its `.text` as ptxas does (symbol `$kernel$func`, local; the last function's symbol
+//! covers the padding tail). The kernel then has `EIATTR_CRS_STACK_SIZE` 0, an empty
+//! `.rela.text.<kernel>`, and `EIATTR_MIN_STACK_SIZE` = its frame plus the deepest chain of
+//! callee frames (each function counted once on a recursive chain: deeper recursion uses the
+//! driver's default stack, 1 KiB per thread, as with ptxas, which records no more); `-v` lists
+//! each device function's frame, its spill and save bytes counting as spill stores/loads.
+//!
+//! Not implemented yet, refused with a clear error: indirect calls (function pointers),
+//! `.const` variables, targets other than sm_90, relocatable output. Each kernel's
 //! `.debug_frame` entry has ptxas's CIE (CFA = R1, RZ and R1 unchanged) and an FDE without
-//! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers).
+//! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers); a device
+//! function's has ptxas's callable-function CIE (return address column 0x5000100, from R2).
 //!
 //! Invariants: [`compile`] either returns a whole cubin or an error naming the stage and the
 //! function; it never panics on a module the front end accepted; nothing is written to disk
@@ -270,16 +283,12 @@ fn direct_callees(f: &ori::Function) -> Vec<String> {
 struct Sub {
     f: ori::Function,
     report: regalloc::Report,
-    /// Its whole frame (locals, spills, saved registers).
-    frame: u32,
+    /// Its saved registers and whole frame (locals, spills, saved registers).
+    saved: regalloc::callee_save::Saved,
 }
 
 /// Compiles the device functions kernel `k` reaches (transitively), in order of first call.
-fn compile_callees(
-    k: &ori::Function,
-    funcs: &Funcs,
-    ropts: &regalloc::Options,
-) -> Result<Vec<Sub>, BackendError> {
+fn compile_callees(k: &ori::Function, funcs: &Funcs, ropts: &regalloc::Options) -> Result<Vec<Sub>, BackendError> {
     let mut order: Vec<String> = Vec::new();
     let mut work = direct_callees(k);
     work.reverse();
@@ -287,7 +296,8 @@ fn compile_callees(
         if order.contains(&n) {
             continue;
         }
-        let (g, _, _) = funcs.get(&n).ok_or_else(|| err("code generation", Some(&k.name), format!("no body for @{n}")))?;
+        let (g, _, _) =
+            funcs.get(&n).ok_or_else(|| err("code generation", Some(&k.name), format!("no body for @{n}")))?;
         let mut next = direct_callees(g);
         next.reverse();
         work.extend(next);
@@ -304,7 +314,7 @@ fn compile_callees(
         let locals = u32::try_from(*locals).map_err(|_| err("lowering", Some(&n), "local frame too large"))?;
         let saved = regalloc::callee_save::finish(&mut g, locals, report.frame_bytes, &own)
             .map_err(|e| err("register allocation", Some(&n), e))?;
-        out.push(Sub { f: g, report, frame: saved.frame });
+        out.push(Sub { f: g, report, saved });
     }
     Ok(out)
 }
@@ -325,7 +335,8 @@ fn compile_kernel(
     let recipe = if opts.opt_level == 0 { Recipe::O0 } else { Recipe::Latency };
     let eopts = from_ori::EmitOptions { recipe };
     if subs.is_empty() {
-        let emitted = from_ori::emit_function_with(f, opts.sm, &eopts).map_err(|e| err("emission", Some(&f.name), e))?;
+        let emitted =
+            from_ori::emit_function_with(f, opts.sm, &eopts).map_err(|e| err("emission", Some(&f.name), e))?;
         return Ok(kernel_image(f, decl, &report, &emitted, opts));
     }
     // Two passes: sizes first (they do not depend on the placement), then the real offsets.
@@ -365,7 +376,7 @@ fn compile_kernel(
     // The stack: the kernel's frame, then the deepest chain of callee frames (a recursive
     // chain counts each function once: the driver's default stack covers the rest, as ptxas
     // leaves it).
-    let frames: HashMap<&str, u32> = subs.iter().map(|s| (s.f.name.as_str(), s.frame)).collect();
+    let frames: HashMap<&str, u32> = subs.iter().map(|s| (s.f.name.as_str(), s.saved.frame)).collect();
     let deepest = deepest_chain(f, &subs, &frames);
     k.min_stack_size = k.frame_size + deepest;
     k.crs_stack_size = Some(0);
@@ -379,23 +390,25 @@ fn compile_kernel(
             offset: b,
             size,
             bind: image::Bind::Local,
-            frame_size: s.frame,
+            frame_size: s.saved.frame,
             aliases: Vec::new(),
         });
         k.frames.push(func_frame(b, size));
-        k.report.functions.push((s.f.name.clone(), u64::from(s.frame), u64::from(s.report.spill_store_bytes), u64::from(s.report.spill_load_bytes)));
+        k.report.functions.push((
+            s.f.name.clone(),
+            u64::from(s.saved.frame),
+            u64::from(s.report.spill_store_bytes + s.saved.store_bytes),
+            u64::from(s.report.spill_load_bytes + s.saved.load_bytes),
+        ));
     }
+    // ptxas prints the device functions by name.
+    k.report.functions.sort();
     Ok(k)
 }
 
 /// The largest sum of callee frames along a call chain from `k` (each function once per chain).
 fn deepest_chain(k: &ori::Function, subs: &[Sub], frames: &HashMap<&str, u32>) -> u32 {
-    fn walk<'a>(
-        name: &'a str,
-        subs: &'a [Sub],
-        frames: &HashMap<&str, u32>,
-        on_path: &mut Vec<&'a str>,
-    ) -> u32 {
+    fn walk<'a>(name: &'a str, subs: &'a [Sub], frames: &HashMap<&str, u32>, on_path: &mut Vec<&'a str>) -> u32 {
         if on_path.contains(&name) {
             return 0;
         }

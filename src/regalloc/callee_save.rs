@@ -38,6 +38,10 @@ pub struct Saved {
     pub preds: Vec<u16>,
     /// The whole frame: F + S + Z bytes.
     pub frame: u32,
+    /// Bytes the saves store (static; ptxas counts them as spill stores).
+    pub store_bytes: u32,
+    /// Bytes the restores load (static, over every return; ptxas's spill loads).
+    pub load_bytes: u32,
 }
 
 fn r(k: u16) -> PhysReg {
@@ -159,6 +163,7 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
     }
     f.blocks[e].insts = insts;
     // Epilogues.
+    let nrets = rets.len() as u32;
     for (b, ret) in rets {
         let mut epi = Vec::new();
         if let Some(s) = scratch {
@@ -183,7 +188,8 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
         let ids: Vec<_> = epi.into_iter().map(|d| f.insts.push(d)).collect();
         f.blocks[b].insts.splice(pos..pos, ids);
     }
-    Ok(Saved { gprs, preds, frame })
+    let n = 4 * (gprs.len() + preds.len()) as u32;
+    Ok(Saved { gprs, preds, frame, store_bytes: n, load_bytes: n * nrets })
 }
 
 #[cfg(test)]
@@ -199,11 +205,12 @@ mod tests {
         let rr = |k| Reg::Phys(r(k));
         f.push_inst(
             b,
-            InstData::new(Opcode::IADD3, Mods::new(), vec![rr(1)], vec![
-                Operand::reg(r(1)),
-                Operand::Imm(Imm::Int(-16)),
-                Operand::reg(PhysReg::RZ),
-            ]),
+            InstData::new(
+                Opcode::IADD3,
+                Mods::new(),
+                vec![rr(1)],
+                vec![Operand::reg(r(1)), Operand::Imm(Imm::Int(-16)), Operand::reg(PhysReg::RZ)],
+            ),
         );
         f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(7)], vec![Operand::reg(r(4))]));
         f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(4)], vec![Operand::reg(r(7))]));
@@ -211,11 +218,12 @@ mod tests {
         let p0 = Reg::Phys(PhysReg::new(RegFile::P, 0));
         f.push_inst(
             b,
-            InstData::new(Opcode::ISETP, m, vec![p0, Reg::Phys(PhysReg::PT)], vec![
-                Operand::reg(r(7)),
-                Operand::reg(PhysReg::RZ),
-                Operand::reg(PhysReg::PT),
-            ]),
+            InstData::new(
+                Opcode::ISETP,
+                m,
+                vec![p0, Reg::Phys(PhysReg::PT)],
+                vec![Operand::reg(r(7)), Operand::reg(PhysReg::RZ), Operand::reg(PhysReg::PT)],
+            ),
         );
         f.push_inst(b, InstData::new(Opcode::RET, Mods::new(), vec![], vec![Operand::reg(r(2)), Operand::reg(r(4))]));
         let s = finish(&mut f, 16, 8, &[r(4)]).unwrap();
@@ -235,9 +243,12 @@ mod tests {
         let mut g = f.clone();
         g.push_inst(
             b,
-            InstData::new(Opcode::MOV, Mods::new(), vec![Reg::Phys(PhysReg::new(RegFile::UR, 4))], vec![
-                Operand::Imm(Imm::Int(0)),
-            ]),
+            InstData::new(
+                Opcode::MOV,
+                Mods::new(),
+                vec![Reg::Phys(PhysReg::new(RegFile::UR, 4))],
+                vec![Operand::Imm(Imm::Int(0))],
+            ),
         );
         assert!(finish(&mut g, 0, 0, &[]).is_err());
     }

@@ -245,7 +245,7 @@ pub fn emit_function_placed(
     if place.tail {
         let addr = base + 16 * tail as u64;
         insts.push(tables.parse(&format!("BRA {addr:#x}"), addr).map_err(|e| ferr(e.to_string()))?);
-        while (base / 16 + insts.len() as u64) % 8 != 0 {
+        while !(base / 16 + insts.len() as u64).is_multiple_of(8) {
             insts.push(tables.parse("NOP", base + 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?);
         }
     }
