@@ -335,6 +335,35 @@ mod tests {
         assert!(check(&wide, &odd).is_err());
     }
 
+    /// A SASS `CALL` (the `.func` ABI of `lower::isel::call`): the allocator keeps a value live
+    /// across it out of the registers it names, and the checker rejects an allocation that
+    /// leaves it in one the call writes (R4, its result).
+    #[test]
+    fn values_live_across_a_call_avoid_its_registers() {
+        let text = "func @f() sass {\nbb0:\n    R1 = IADD3 R1, -16, RZ\n    %r0 = MOV 0x7\n    %r1 = MOV 0x9\n    R4 = MOV %r1\n    R3 = MOV 0x0\n    R2 = MOV 0x0\n    R4 = CALL @g, R1, R2, R3, R4\n    %r2 = MOV R4\n    %r3 = IADD3 %r2, %r0, RZ\n    R4 = MOV %r3\n    RET R2, R3, R4\n}\n";
+        let before = f(text);
+        let mut a = before.clone();
+        allocate_function(&mut a, &Options::default()).unwrap();
+        check(&before, &a).unwrap();
+        let shown: String =
+            a.inst_order().map(|(_, i)| crate::ori::print::inst_to_string(&a, &a.insts[i]) + "\n").collect();
+        let def = shown.lines().filter(|l| l.ends_with("= MOV 7")).collect::<Vec<_>>();
+        assert_eq!(def.len(), 1, "{shown}");
+        for line in def {
+            for fixed in ["R1 ", "R2 ", "R3 ", "R4 "] {
+                assert!(!line.trim_start().starts_with(fixed), "{shown}");
+            }
+        }
+        // %r0 kept in R4, which the call overwrites.
+        let bad = text
+            .replace("%r0 = MOV 0x7", "R4 = MOV 0x7")
+            .replace("%r3 = IADD3 %r2, %r0, RZ", "%r3 = IADD3 %r2, R4, RZ");
+        let bad =
+            bad.replace("%r1", "R0").replace("%r2", "R5").replace("%r3", "R6").replace("sass {", "sass allocated {");
+        let e = check(&before, &f(&bad)).unwrap_err();
+        assert!(e.message.contains("%r0"), "{e}");
+    }
+
     #[test]
     fn allocation_checks_and_spills() {
         let text = "func @g(%r0) -> (r32) {\nbb0:\n    %r1 = add.u32 %r0, 1\n    %r2 = add.u32 %r0, 2\n    %r3 = add.u32 %r0, 3\n    %r4 = add.u32 %r1, %r2\n    %r5 = add.u32 %r4, %r3\n    ret %r5\n}\n";

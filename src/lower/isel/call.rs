@@ -254,3 +254,20 @@ pub fn module_abi(m: &crate::ori::Module, addr: &HashMap<String, Vec<bool>>) -> 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_start_at_r4_with_pairs_on_even_registers() {
+        let (r32, r64, p) = (RegClass::R32, RegClass::R64, RegClass::P);
+        assert_eq!(words(&[r32, r64, r32, p]).unwrap(), vec![4, 6, 8, 9]);
+        assert_eq!(words(&[r64, r64]).unwrap(), vec![4, 6]);
+        let regs: Vec<u16> = word_regs(&[r32, r64, p]).unwrap().iter().map(|r| r.index).collect();
+        assert_eq!(regs, vec![4, 6, 7, 8]);
+        // Too many words is an error, not a wrap-around.
+        assert!(words(&vec![r64; 200]).is_err());
+        assert!(words(&[RegClass::R128]).is_err());
+    }
+}
