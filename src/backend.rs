@@ -14,7 +14,8 @@
 //!
 //! Shared memory: isel gives static `.shared` variables their module-wide offsets after sm_90's
 //! 0x400 reserved bytes (dynamic `extern` arrays after all of them), and each kernel that names
-//! a shared variable gets a `.nv.shared.<kernel>` section ([`kernel_shared`]).
+//! a shared variable (itself or in a device function it calls) gets a `.nv.shared.<kernel>`
+//! section ([`kernel_shared`]).
 //!
 //! Device functions (`.func` + direct `call`): isel applies the register ABI of
 //! [`lower::isel::call`]; every kernel gets its own copy of each device function it reaches
@@ -477,9 +478,23 @@ fn kernel_image(
 /// symbol (ptxas keeps one nameless `STV_INTERNAL` symbol per kernel with shared memory,
 /// whatever the number of variables: measured on the corpus by `tests/backend_shared.rs`).
 fn kernel_shared(m: &ori::Module, f: &ori::Function) -> Option<image::Shared> {
-    let named: std::collections::HashSet<&str> = f
-        .insts
-        .values()
+    // The kernel's own code and every device function it reaches (their code runs in its CTA).
+    let mut reach: Vec<&ori::Function> = vec![f];
+    let mut k = 0;
+    while k < reach.len() {
+        for d in reach[k].insts.values() {
+            if let (ori::Opcode::Call, Some(Operand::Func(n))) = (d.opcode, d.srcs.first())
+                && let Some(g) = m.functions.iter().find(|g| &g.name == n)
+                && !reach.iter().any(|r| r.name == g.name)
+            {
+                reach.push(g);
+            }
+        }
+        k += 1;
+    }
+    let named: std::collections::HashSet<&str> = reach
+        .iter()
+        .flat_map(|g| g.insts.values())
         .flat_map(|d| d.srcs.iter())
         .filter_map(|o| match o {
             Operand::Mem(r) if r.space == Space::Shared => r.sym.as_deref(),

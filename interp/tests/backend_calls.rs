@@ -9,6 +9,8 @@
 //!   per activation), recursion depth differing per lane;
 //! - `STRUCTS`: a by-value `.param` struct parameter and a two-field `.param` struct result,
 //!   a callee calling another callee, a callee with a local array;
+//! - `SHARED`: a shared array named only by the callees (the kernel's `.nv.shared` section
+//!   must cover it);
 //! - `LOCAL_PTR`: a generic pointer to the caller's local array passed to a callee that
 //!   writes through `cvta.to.local` (the caller's frame seen from the callee's frame).
 //!
@@ -315,6 +317,66 @@ init = { fill = 0 }
 output = true
 "#;
 
+const SHARED: &str = r#"
+.shared .align 4 .b8 tile[256];
+
+.func put(.param .b32 i, .param .b32 v)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<3>;
+    ld.param.u32 %r1, [i];
+    ld.param.u32 %r2, [v];
+    mul.wide.u32 %rd1, %r1, 4;
+    mov.u64 %rd2, tile;
+    add.u64 %rd2, %rd2, %rd1;
+    st.shared.u32 [%rd2], %r2;
+    ret;
+}
+
+.func (.param .b32 r) get(.param .b32 i)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<3>;
+    ld.param.u32 %r1, [i];
+    mul.wide.u32 %rd1, %r1, 4;
+    mov.u64 %rd2, tile;
+    add.u64 %rd2, %rd2, %rd1;
+    ld.shared.u32 %r2, [%rd2];
+    st.param.b32 [r], %r2;
+    ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<8>;
+    mov.u32 %r1, %tid.x;
+    mul.lo.u32 %r2, %r1, 11;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    st.param.b32 [a0], %r1;
+    st.param.b32 [a1], %r2;
+    call.uni put, (a0, a1);
+    }
+    bar.sync 0;
+    xor.b32 %r3, %r1, 63;
+    {
+    .param .b32 a0;
+    .param .b32 r0;
+    st.param.b32 [a0], %r3;
+    call.uni (r0), get, (a0);
+    ld.param.b32 %r4, [r0];
+    }
+    ld.param.u64 %rd4, [out];
+    cvta.to.global.u64 %rd4, %rd4;
+    mul.wide.u32 %rd5, %r1, 4;
+    add.u64 %rd6, %rd4, %rd5;
+    st.global.u32 [%rd6], %r4;
+    ret;
+}
+"#;
+
 /// Compiles `body` at both levels and checks each cubin against the interpreter.
 fn check(name: &str, body: &str, spec: &str) {
     let text = format!("{HEADER}{body}");
@@ -370,6 +432,12 @@ fn struct_parameters_and_results_through_two_levels() {
 #[test]
 fn a_local_pointer_passed_to_a_callee() {
     check("local_ptr", LOCAL_PTR, LOCAL_PTR_SPEC);
+}
+
+/// Shared memory used only by a device function still gets the kernel's `.nv.shared` section.
+#[test]
+fn shared_memory_used_by_a_callee() {
+    check("shared", SHARED, RECURSION_SPEC);
 }
 
 /// Indirect calls are refused with a clear error (not implemented yet).
