@@ -19,8 +19,11 @@
 //! and `NOP`s up to a multiple of 128 bytes. Control words come from [`crate::sched`]
 //! ([`Recipe::O0`] by default).
 //!
-//! Not supported (clear errors): `CALL`/`RET` (they need the module's layout and a
-//! return-address register convention), `phi`, unresolved symbols in memory operands, 64-bit
+//! Calls ([`emit_function_placed`]): a function placed at a section offset with its callees'
+//! offsets; `CALL` is `CALL.REL.NOINC <callee>` right after the `MOV R2` that receives its
+//! return address, `RET` is `RET.REL.NODEC R2 0x0` (`crate::lower::isel::call`'s ABI).
+//!
+//! Not supported (clear errors): a `CALL` without its `MOV R2` or with an unplaced callee, `phi`, unresolved symbols in memory operands, 64-bit
 //! `MOV`, `IMAD.HI` with a non-zero addend (sm_90's `IMAD.HI` adds a 64-bit addend), opcodes or
 //! modifier combinations the sm_90 tables have no form for, half-precision ops with an
 //! immediate or constant source (only their register forms are modelled), `HSETP2` with a
