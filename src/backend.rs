@@ -14,16 +14,31 @@
 //!
 //! Shared memory: isel gives static `.shared` variables their module-wide offsets after sm_90's
 //! 0x400 reserved bytes (dynamic `extern` arrays after all of them), and each kernel that names
-//! a shared variable gets a `.nv.shared.<kernel>` section ([`kernel_shared`]).
+//! a shared variable (itself or in a device function it calls) gets a `.nv.shared.<kernel>`
+//! section ([`kernel_shared`]).
 //!
-//! Not implemented yet, refused with a clear error: device functions and calls, `.const` variables, targets other than sm_90, relocatable output. Each kernel's
+//! Device functions (`.func` + direct `call`): isel applies the register ABI of
+//! [`lower::isel::call`]; every kernel gets its own copy of each device function it reaches
+//! (transitively, recursion included), allocated and checked like the kernel, then finished by
+//! [`regalloc::callee_save`] (saves, restores, the whole frame), and laid out after the kernel's
+//! code in its `.text` as ptxas does (symbol `$kernel$func`, local; the last function's symbol
+//! covers the padding tail). The kernel then has `EIATTR_CRS_STACK_SIZE` 0, an empty
+//! `.rela.text.<kernel>`, and `EIATTR_MIN_STACK_SIZE` = its frame plus the deepest chain of
+//! callee frames (each function counted once on a recursive chain: deeper recursion uses the
+//! driver's default stack, 1 KiB per thread, as with ptxas, which records no more); `-v` lists
+//! each device function's frame, its spill and save bytes counting as spill stores/loads.
+//!
+//! Not implemented yet, refused with a clear error: indirect calls (function pointers),
+//! `.const` variables, targets other than sm_90, relocatable output. Each kernel's
 //! `.debug_frame` entry has ptxas's CIE (CFA = R1, RZ and R1 unchanged) and an FDE without
-//! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers).
+//! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers); a device
+//! function's has ptxas's callable-function CIE (return address column 0x5000100, from R2).
 //!
 //! Invariants: [`compile`] either returns a whole cubin or an error naming the stage and the
 //! function; it never panics on a module the front end accepted; nothing is written to disk
 //! here (the driver writes the file only on success).
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::cubin::{self, image};
@@ -167,8 +182,12 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         .run(&mut m, &PipelineOptions::from_env(opts.opt_level.min(3)), &mut [])
         .map_err(|e| err("optimizer", None, e))?;
     for f in &m.functions {
-        if f.kind == FuncKind::Func {
-            return Err(err("code generation", Some(&f.name), "device functions are not implemented yet"));
+        if f.insts.values().any(|d| d.opcode == ori::Opcode::Calli) {
+            return Err(err(
+                "code generation",
+                Some(&f.name),
+                "indirect calls (through function pointers) are not implemented yet",
+            ));
         }
         let uses = |space: Space| {
             f.insts.values().any(|d| d.srcs.iter().any(|o| matches!(o, Operand::Mem(r) if r.space == space)))
@@ -178,7 +197,17 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         }
     }
     let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
-    lower::isel::select_module_framed(&mut m, opts.sm, &frames).map_err(|e| lower_err("instruction selection", e))?;
+    let addr = param_addresses(module);
+    let abis = lower::isel::call::module_abi(&m, &addr);
+    lower::isel::select_module_abi(&mut m, opts.sm, &frames, &addr)
+        .map_err(|e| lower_err("instruction selection", e))?;
+    let funcs: Funcs = m
+        .functions
+        .iter()
+        .zip(&frames)
+        .filter(|(f, _)| f.kind == FuncKind::Func)
+        .map(|(f, &fr)| (f.name.clone(), (f.clone(), fr, abis.get(&f.name).cloned().unwrap_or_default())))
+        .collect();
 
     let decls: std::collections::HashMap<&str, &ast::Function> = module
         .items
@@ -200,7 +229,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         };
         decl.frame = u32::try_from(frame).map_err(|_| err("lowering", Some(&f.name), "local frame too large"))?;
         decl.shared = shared;
-        img.kernels.push(compile_kernel(f, &decl, opts)?);
+        img.kernels.push(compile_kernel(f, &decl, &funcs, opts)?);
     }
     if m.functions.iter().any(|f| f.kind == FuncKind::Func) && img.kernels.is_empty() {
         return Err(err("code generation", None, "device functions without kernels are not implemented"));
@@ -209,16 +238,194 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     Ok(Compiled { cubin: bytes, image: img })
 }
 
-fn compile_kernel(f: &mut ori::Function, decl: &EntryDecl, opts: &Options) -> Result<image::Kernel, BackendError> {
-    let ropts = regalloc::Options::from_budget(opts.maxrregcount, decl.maxnreg, opts.override_directives);
+/// Which parameter word groups of each `.func` are `.param`-space addresses (its `.param`
+/// parameters, then its `.param` results; [`lower::isel::call`]).
+fn param_addresses(module: &ast::Module) -> HashMap<String, Vec<bool>> {
+    let mut out = HashMap::new();
+    for item in &module.items {
+        if let ast::Item::Function(f) = item
+            && f.kind == ast::FunctionKind::Func
+            && let Ok(sig) = lower::Sig::of(f.returns.as_deref(), f.params.as_deref())
+        {
+            let mem = |p: &lower::Passing| matches!(p, lower::Passing::Mem { .. });
+            let mut v: Vec<bool> = sig.params.iter().map(mem).collect();
+            v.extend(sig.rets.iter().filter(|p| mem(p)).map(|_| true));
+            out.insert(f.name.name.clone(), v);
+        }
+    }
+    out
+}
+
+/// Allocates `f`, proves the allocation, splits register tuples.
+fn allocate(f: &mut ori::Function, ropts: &regalloc::Options) -> Result<regalloc::Report, BackendError> {
     let before = f.clone();
-    let report = regalloc::allocate_function(f, &ropts).map_err(|e| err("register allocation", Some(&f.name), e))?;
+    let report = regalloc::allocate_function(f, ropts).map_err(|e| err("register allocation", Some(&f.name), e))?;
     regalloc::check(&before, f).map_err(|e| err("register allocation check", Some(&f.name), e))?;
     regalloc::split_components(f).map_err(|e| err("register allocation", Some(&f.name), e))?;
+    Ok(report)
+}
+
+/// The device functions `f` calls directly, in order of first call.
+fn direct_callees(f: &ori::Function) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, i) in f.inst_order() {
+        let d = &f.insts[i];
+        if d.opcode == ori::Opcode::CALL
+            && let Some(Operand::Func(n)) = d.srcs.first()
+            && !out.contains(n)
+        {
+            out.push(n.clone());
+        }
+    }
+    out
+}
+
+/// A device function compiled into a kernel's `.text`.
+struct Sub {
+    f: ori::Function,
+    report: regalloc::Report,
+    /// Its saved registers and whole frame (locals, spills, saved registers).
+    saved: regalloc::callee_save::Saved,
+}
+
+/// Compiles the device functions kernel `k` reaches (transitively), in order of first call.
+fn compile_callees(k: &ori::Function, funcs: &Funcs, ropts: &regalloc::Options) -> Result<Vec<Sub>, BackendError> {
+    let mut order: Vec<String> = Vec::new();
+    let mut work = direct_callees(k);
+    work.reverse();
+    while let Some(n) = work.pop() {
+        if order.contains(&n) {
+            continue;
+        }
+        let (g, _, _) =
+            funcs.get(&n).ok_or_else(|| err("code generation", Some(&k.name), format!("no body for @{n}")))?;
+        let mut next = direct_callees(g);
+        next.reverse();
+        work.extend(next);
+        order.push(n);
+    }
+    let mut out = Vec::new();
+    for n in order {
+        let (g, locals, abi) = &funcs[&n];
+        let mut g = g.clone();
+        let report = allocate(&mut g, ropts)?;
+        let classes: Vec<ori::RegClass> = abi.params.iter().map(|p| p.0).collect();
+        let mut own = lower::isel::call::word_regs(&classes).map_err(|e| err("code generation", Some(&n), e))?;
+        own.extend(lower::isel::call::word_regs(&abi.rets).map_err(|e| err("code generation", Some(&n), e))?);
+        let locals = u32::try_from(*locals).map_err(|_| err("lowering", Some(&n), "local frame too large"))?;
+        let saved = regalloc::callee_save::finish(&mut g, locals, report.frame_bytes, &own)
+            .map_err(|e| err("register allocation", Some(&n), e))?;
+        out.push(Sub { f: g, report, saved });
+    }
+    Ok(out)
+}
+
+/// The selected device functions by name: the function, its local frame (isel's F) and its
+/// signature.
+type Funcs = HashMap<String, (ori::Function, u64, lower::isel::call::FuncAbi)>;
+
+fn compile_kernel(
+    f: &mut ori::Function,
+    decl: &EntryDecl,
+    funcs: &Funcs,
+    opts: &Options,
+) -> Result<image::Kernel, BackendError> {
+    let ropts = regalloc::Options::from_budget(opts.maxrregcount, decl.maxnreg, opts.override_directives);
+    let report = allocate(f, &ropts)?;
+    let subs = compile_callees(f, funcs, &ropts)?;
     let recipe = if opts.opt_level == 0 { Recipe::O0 } else { Recipe::Latency };
-    let emitted = from_ori::emit_function_with(f, opts.sm, &from_ori::EmitOptions { recipe })
-        .map_err(|e| err("emission", Some(&f.name), e))?;
-    Ok(kernel_image(f, decl, &report, &emitted, opts))
+    let eopts = from_ori::EmitOptions { recipe };
+    if subs.is_empty() {
+        let emitted =
+            from_ori::emit_function_with(f, opts.sm, &eopts).map_err(|e| err("emission", Some(&f.name), e))?;
+        return Ok(kernel_image(f, decl, &report, &emitted, opts));
+    }
+    // Two passes: sizes first (they do not depend on the placement), then the real offsets.
+    let all: Vec<&ori::Function> = std::iter::once(&*f).chain(subs.iter().map(|s| &s.f)).collect();
+    let mut place = from_ori::Placement { base: 0, callees: HashMap::new(), tail: false };
+    for s in &subs {
+        place.callees.insert(s.f.name.clone(), 0);
+    }
+    let mut bases = Vec::new();
+    let mut at = 0u64;
+    for g in &all {
+        bases.push(at);
+        let e = from_ori::emit_function_placed(g, opts.sm, &eopts, &place)
+            .map_err(|e| err("emission", Some(&g.name), e))?;
+        at += e.code.len() as u64;
+    }
+    for (s, &b) in subs.iter().zip(&bases[1..]) {
+        place.callees.insert(s.f.name.clone(), b);
+    }
+    let mut parts = Vec::new();
+    for (n, (g, &b)) in all.iter().zip(&bases).enumerate() {
+        place.base = b;
+        place.tail = n + 1 == all.len();
+        parts.push(
+            from_ori::emit_function_placed(g, opts.sm, &eopts, &place)
+                .map_err(|e| err("emission", Some(&g.name), e))?,
+        );
+    }
+    let mut emitted = parts[0].clone();
+    for (p, &b) in parts.iter().zip(&bases).skip(1) {
+        emitted.code.extend_from_slice(&p.code);
+        emitted.exit_offsets.extend(p.exit_offsets.iter().map(|&o| o + b as u32));
+        emitted.gprs = emitted.gprs.max(p.gprs);
+        emitted.num_barriers = emitted.num_barriers.max(p.num_barriers);
+    }
+    let mut k = kernel_image(f, decl, &report, &emitted, opts);
+    // The stack: the kernel's frame, then the deepest chain of callee frames (a recursive
+    // chain counts each function once: the driver's default stack covers the rest, as ptxas
+    // leaves it).
+    let frames: HashMap<&str, u32> = subs.iter().map(|s| (s.f.name.as_str(), s.saved.frame)).collect();
+    let deepest = deepest_chain(f, &subs, &frames);
+    k.min_stack_size = k.frame_size + deepest;
+    k.crs_stack_size = Some(0);
+    k.code_relocation_section = true;
+    k.frames = vec![kernel_frame(parts[0].code.len() as u64)];
+    for (s, (p, &b)) in subs.iter().zip(parts.iter().zip(&bases).skip(1)) {
+        // As ptxas: the last function's symbol covers the padding tail too.
+        let size = p.code.len() as u64;
+        k.subroutines.push(image::Subroutine {
+            name: format!("${}${}", f.name, s.f.name),
+            offset: b,
+            size,
+            bind: image::Bind::Local,
+            frame_size: s.saved.frame,
+            aliases: Vec::new(),
+        });
+        k.frames.push(func_frame(b, size));
+        k.report.functions.push((
+            s.f.name.clone(),
+            u64::from(s.saved.frame),
+            u64::from(s.report.spill_store_bytes + s.saved.store_bytes),
+            u64::from(s.report.spill_load_bytes + s.saved.load_bytes),
+        ));
+    }
+    // ptxas prints the device functions by name.
+    k.report.functions.sort();
+    Ok(k)
+}
+
+/// The largest sum of callee frames along a call chain from `k` (each function once per chain).
+fn deepest_chain(k: &ori::Function, subs: &[Sub], frames: &HashMap<&str, u32>) -> u32 {
+    fn walk<'a>(name: &'a str, subs: &'a [Sub], frames: &HashMap<&str, u32>, on_path: &mut Vec<&'a str>) -> u32 {
+        if on_path.contains(&name) {
+            return 0;
+        }
+        let Some(s) = subs.iter().find(|s| s.f.name == name) else { return 0 };
+        on_path.push(name);
+        let callees = direct_callees(&s.f);
+        let mut best = 0;
+        for c in &callees {
+            if let Some(c) = subs.iter().find(|x| &x.f.name == c) {
+                best = best.max(walk(&c.f.name, subs, frames, on_path));
+            }
+        }
+        on_path.pop();
+        frames.get(name).copied().unwrap_or(0) + best
+    }
+    direct_callees(k).iter().map(|c| walk(c, subs, frames, &mut Vec::new())).max().unwrap_or(0)
 }
 
 fn kernel_image(
@@ -271,9 +478,23 @@ fn kernel_image(
 /// symbol (ptxas keeps one nameless `STV_INTERNAL` symbol per kernel with shared memory,
 /// whatever the number of variables: measured on the corpus by `tests/backend_shared.rs`).
 fn kernel_shared(m: &ori::Module, f: &ori::Function) -> Option<image::Shared> {
-    let named: std::collections::HashSet<&str> = f
-        .insts
-        .values()
+    // The kernel's own code and every device function it reaches (their code runs in its CTA).
+    let mut reach: Vec<&ori::Function> = vec![f];
+    let mut k = 0;
+    while k < reach.len() {
+        for d in reach[k].insts.values() {
+            if let (ori::Opcode::Call, Some(Operand::Func(n))) = (d.opcode, d.srcs.first())
+                && let Some(g) = m.functions.iter().find(|g| &g.name == n)
+                && !reach.iter().any(|r| r.name == g.name)
+            {
+                reach.push(g);
+            }
+        }
+        k += 1;
+    }
+    let named: std::collections::HashSet<&str> = reach
+        .iter()
+        .flat_map(|g| g.insts.values())
         .flat_map(|d| d.srcs.iter())
         .filter_map(|o| match o {
             Operand::Mem(r) if r.space == Space::Shared => r.sym.as_deref(),
@@ -315,6 +536,40 @@ fn kernel_frame(len: u64) -> image::Frame {
             image::Cfa::SameValue(dwarf_r(1)),
         ],
         start: 0,
+        range: len,
+        fde: Vec::new(),
+    }
+}
+
+/// The `.debug_frame` entry of a device function at `start`, `len` bytes long: ptxas's CIE
+/// for a callable function (CFA = R1; RZ, R1 and the return-address register unchanged; the
+/// return address column 0x5000100 is "the section address plus the return register", here
+/// R2 of [`lower::isel::call`]), and an FDE without rows.
+fn func_frame(start: u64, len: u64) -> image::Frame {
+    let ra = dwarf_r(2);
+    // DW_OP_addr 0; DW_OP_bregx ra, 0; DW_OP_plus (as ptxas writes it).
+    let mut expr = vec![0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0x92];
+    let mut v = ra;
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            expr.push(b);
+            break;
+        }
+        expr.push(b | 0x80);
+    }
+    expr.extend([0, 0x22]);
+    image::Frame {
+        return_address: 0x500_0100,
+        cie: vec![
+            image::Cfa::DefCfa { reg: dwarf_r(1), offset: 0 },
+            image::Cfa::SameValue(dwarf_r(255)),
+            image::Cfa::SameValue(dwarf_r(1)),
+            image::Cfa::SameValue(ra),
+            image::Cfa::ValExpression { reg: 0x500_0100, expr },
+        ],
+        start,
         range: len,
         fde: Vec::new(),
     }

@@ -102,7 +102,7 @@ fn emitted_words_print_like_nvdisasm() {
 #[test]
 fn unsupported_input_is_a_clear_error() {
     let cases = [
-        ("entry @k() sass allocated {\nbb0:\n    CALL @k\n    EXIT\n}\n", "CALL/RET"),
+        ("entry @k() sass allocated {\nbb0:\n    CALL @k\n    EXIT\n}\n", "MOV R2 of its return address"),
         ("entry @k() sass {\nbb0:\n    EXIT\n}\n", "not register-allocated"),
         ("entry @k() allocated {\nbb0:\n    exit\n}\n", "not SASS-stage"),
         ("entry @k() sass allocated {\nbb0:\n    R0:R1 = MOV R2:R3\n    EXIT\n}\n", "64-bit MOV"),

@@ -157,6 +157,12 @@ const SELP_FOLDED: &str = "ptxas folds `setp.gt x, 1; selp 1, x` into `FMNMX.NAN
 const NO_CLUSTERS: &str = "a cluster launch: the interpreter runs CTAs one by one with no cluster (distributed shared \
      memory, cluster special registers) model";
 
+const DEEP_RECURSION: &str = "our stack frames are too large for this recursion depth: is_even/is_odd recurse \
+     tid (up to 63) levels deep, and each of our activations takes 48 bytes (16 bytes of `.param` slots for the \
+     nested call's argument and result, which our ABI passes by local address, plus 7 saved registers and a \
+     saved predicate, `regalloc::callee_save`), so lane 20 onwards overflow the driver's default 1 KiB stack \
+     (the emulator faults at local address 0xfffbf0; a GPU would too). ptxas passes `.param` scalars in registers \
+     and needs 16 bytes per activation (63 x 16 = 1008 bytes)";
 const KNOWN_INTERP: &[(&str, &str)] = &[
     ("addr_exprs", NOT_IMPLEMENTED),
     ("bf16_arith2", CONTRACTED),
@@ -168,6 +174,8 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("bf16_arith2@O3", CONTRACTED),
     ("f32_compare_select@O0", SELP_FOLDED),
     ("f32_compare_select@O3", SELP_FOLDED),
+    ("func_recursion@O0", DEEP_RECURSION),
+    ("func_recursion@O3", DEEP_RECURSION),
 ];
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[("tc_wgmma", NOT_IMPLEMENTED), ("tc_wmma_s8", NOT_IMPLEMENTED)];
 
@@ -234,7 +242,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 157);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 169);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

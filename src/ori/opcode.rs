@@ -572,10 +572,14 @@ opcodes! {
     LDC "LDC" Sass ["T" => "T:c"] flags() mods(TY) req() ty(B32) Mov;
     /// Branch (guarded: falls through otherwise).
     BRA "BRA" Sass ["" => "L"] flags(TERM|BRANCH) mods() req() ty() None;
-    /// Call (ABI lowered: arguments in registers).
-    CALL "CALL" Sass ["" => "F"] flags(CALL|SIDE_EFFECT) mods() req() ty() None;
-    /// Return (ABI lowered).
-    RET "RET" Sass ["" => ""] flags(TERM|RETURN) mods() req() ty() None;
+    /// Call (ABI lowered): the callee, then the physical registers it reads (arguments, the
+    /// return address, the stack pointer); the destinations are the physical registers it
+    /// writes (return values). Every other register survives the call (callees save what they
+    /// write, `crate::regalloc::callee_save`).
+    CALL "CALL" Sass ["X" => "F, X:r"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
+    /// Return (ABI lowered): the physical registers it reads (the return address, the
+    /// returned values).
+    RET "RET" Sass ["" => "X:r"] flags(TERM|RETURN|VAR_SRCS) mods() req() ty() None;
     /// End the thread.
     EXIT "EXIT" Sass ["" => ""] flags(TERM) mods() req() ty() None;
     /// CTA barrier.

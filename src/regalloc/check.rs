@@ -38,7 +38,10 @@
 //!    - a spill store copies the register's set to the slot, a reload copies it back; a
 //!      predicate bit spill (P2R) puts the *encodings* of the predicate's tokens in the R
 //!      register, and R2P decodes them back;
-//!    - a call clears every spill slot (a callee's spill area is the same memory).
+//!    - at the PTX stage a call clears every spill slot (a callee's spill area is the same
+//!      memory); at the SASS stage slots survive (callee frames lie below R1), and a `CALL`
+//!      changes only its destinations (callees save what else they write,
+//!      [`super::callee_save`]).
 //!
 //! Assumed, not checked: the program's own local-memory accesses never alias the spill area
 //! (the frame layout of the parent module makes them disjoint; the interpreter comparisons of
@@ -653,7 +656,9 @@ impl<'a> Checker<'a> {
                             }
                         }
                     }
-                    if *call {
+                    // PTX stage: the callee's spill area is the same memory. SASS stage: the
+                    // callee's frame lies below R1 (`lower::isel::call`), slots survive.
+                    if *call && !self.before.sass {
                         for l in NLOC_REGS..s.locs.len() {
                             s.locs[l] = Loc { undef: false, ex: Vec::new() };
                         }

@@ -6,6 +6,7 @@
 //! | [`liveness`] | per-block live sets and the live points of every virtual register |
 //! | [`fatpoint`] | the fat-point assignment of one round (spec p32–p33, digest §3.4) |
 //! | [`spill`] | spill code: slots in the local frame, reloads before uses, stores after defs |
+//! | [`callee_save`] | a device function's saves and restores of the registers it writes, and its frame |
 //! | [`check`] | the checker: abstract interpretation of the allocated code (regalloc2 style) |
 //!
 //! [`allocate_function`] works on either stage of Ori (PTX-stage or SASS-stage) and turns every
@@ -59,7 +60,10 @@
 //!   `LDC R1, c[0x0][0x28]` (or `MOV`) and any `IADD3 R1, R1, -F, RZ` frame of isel) is followed by one
 //!   inserted `IADD3 R1, R1, -S, RZ`; slot `o` is `STL/LDL [R1 + F + o]`, so the spill area
 //!   sits above the frame isel laid out and below the caller's stack pointer. Spilling at the
-//!   SASS stage needs that prologue, an entry block without predecessors, and no `CALL`.
+//!   SASS stage needs that prologue (a device function's is only `IADD3 R1, R1, -F, RZ`) and an
+//!   entry block without predecessors. A SASS `CALL` reads and writes only the physical
+//!   registers it names (`lower::isel::call`'s ABI; [`callee_save`] makes callees keep the
+//!   rest), so values live across it need nothing special, and spill slots survive it.
 //! - **PTX stage**: PTX-stage frames grow upwards from local address 0 (the lowering's ABI,
 //!   with callee frames after the caller's), so the spill area is placed at the top of the
 //!   thread's local window, `st/ld.bN local[local_top - S + o]`. A value live across a call is
@@ -81,6 +85,7 @@
 //!   their destinations are defined together at the top of the block.
 //! - On error the function is left unchanged.
 
+pub mod callee_save;
 pub mod check;
 pub mod components;
 pub mod fatpoint;
@@ -89,7 +94,7 @@ pub mod spill;
 
 use std::fmt;
 
-use crate::ori::{Function, Inst, Opcode, RegFile};
+use crate::ori::{Function, Inst, RegFile};
 
 pub use check::{CheckError, check};
 pub use components::split_components;
@@ -239,12 +244,6 @@ fn precheck(f: &Function) -> Result<(), Error> {
     }
     for (_, i) in f.inst_order() {
         let d = &f.insts[i];
-        if d.opcode == Opcode::CALL {
-            return Err(Error::Unsupported {
-                inst: Some(show(f, i)),
-                message: "ABI-lowered SASS calls (register clobbers are not modelled)".into(),
-            });
-        }
         for r in d.dsts.iter().copied().chain(d.uses()) {
             match r {
                 crate::ori::Reg::Virt(v) if !f.vregs.is_valid(v) => {
@@ -336,6 +335,35 @@ mod tests {
         assert!(check(&wide, &odd).is_err());
     }
 
+    /// A SASS `CALL` (the `.func` ABI of `lower::isel::call`): the allocator keeps a value live
+    /// across it out of the registers it names, and the checker rejects an allocation that
+    /// leaves it in one the call writes (R4, its result).
+    #[test]
+    fn values_live_across_a_call_avoid_its_registers() {
+        let text = "func @f() sass {\nbb0:\n    R1 = IADD3 R1, -16, RZ\n    %r0 = MOV 0x7\n    %r1 = MOV 0x9\n    R4 = MOV %r1\n    R3 = MOV 0x0\n    R2 = MOV 0x0\n    R4 = CALL @g, R1, R2, R3, R4\n    %r2 = MOV R4\n    %r3 = IADD3 %r2, %r0, RZ\n    R4 = MOV %r3\n    RET R2, R3, R4\n}\n";
+        let before = f(text);
+        let mut a = before.clone();
+        allocate_function(&mut a, &Options::default()).unwrap();
+        check(&before, &a).unwrap();
+        let shown: String =
+            a.inst_order().map(|(_, i)| crate::ori::print::inst_to_string(&a, &a.insts[i]) + "\n").collect();
+        let def = shown.lines().filter(|l| l.ends_with("= MOV 7")).collect::<Vec<_>>();
+        assert_eq!(def.len(), 1, "{shown}");
+        for line in def {
+            for fixed in ["R1 ", "R2 ", "R3 ", "R4 "] {
+                assert!(!line.trim_start().starts_with(fixed), "{shown}");
+            }
+        }
+        // %r0 kept in R4, which the call overwrites.
+        let bad = text
+            .replace("%r0 = MOV 0x7", "R4 = MOV 0x7")
+            .replace("%r3 = IADD3 %r2, %r0, RZ", "%r3 = IADD3 %r2, R4, RZ");
+        let bad =
+            bad.replace("%r1", "R0").replace("%r2", "R5").replace("%r3", "R6").replace("sass {", "sass allocated {");
+        let e = check(&before, &f(&bad)).unwrap_err();
+        assert!(e.message.contains("%r0"), "{e}");
+    }
+
     #[test]
     fn allocation_checks_and_spills() {
         let text = "func @g(%r0) -> (r32) {\nbb0:\n    %r1 = add.u32 %r0, 1\n    %r2 = add.u32 %r0, 2\n    %r3 = add.u32 %r0, 3\n    %r4 = add.u32 %r1, %r2\n    %r5 = add.u32 %r4, %r3\n    ret %r5\n}\n";
@@ -357,7 +385,7 @@ mod tests {
             .insts
             .iter()
             .enumerate()
-            .filter(|(_, i)| s.insts[**i].opcode == Opcode::Ld)
+            .filter(|(_, i)| s.insts[**i].opcode == crate::ori::Opcode::Ld)
             .map(|(k, _)| k)
             .collect();
         assert!(!reloads.is_empty());

@@ -124,9 +124,12 @@ impl Frame {
             let cfg = Cfg::compute(f);
             let insts = f.block_insts(e);
             let pro: Vec<&InstData> = insts.iter().map(|&i| &f.insts[i]).take_while(|d| is_prologue(d)).collect();
-            let mut ok =
-                cfg.preds(e).is_empty() && !pro.is_empty() && matches!(pro[0].opcode, Opcode::MOV | Opcode::LDC);
-            for d in pro.iter().skip(1) {
+            // A kernel's prologue loads R1 first; a device function's only moves it down
+            // (`lower::isel::call`).
+            let first_loads = !pro.is_empty() && matches!(pro[0].opcode, Opcode::MOV | Opcode::LDC);
+            let func = f.kind == crate::ori::FuncKind::Func && !pro.is_empty();
+            let mut ok = cfg.preds(e).is_empty() && (first_loads || func);
+            for d in pro.iter().skip(usize::from(first_loads)) {
                 match (d.opcode, &d.srcs[..]) {
                     (Opcode::IADD3, [Operand::Reg(a), Operand::Imm(Imm::Int(x)), Operand::Reg(z)])
                         if a.reg == Reg::Phys(R1) && !a.has_mods() && z.reg.is_zero() && *x <= 0 =>

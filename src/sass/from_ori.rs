@@ -19,8 +19,11 @@
 //! and `NOP`s up to a multiple of 128 bytes. Control words come from [`crate::sched`]
 //! ([`Recipe::O0`] by default).
 //!
-//! Not supported (clear errors): `CALL`/`RET` (they need the module's layout and a
-//! return-address register convention), `phi`, unresolved symbols in memory operands, 64-bit
+//! Calls ([`emit_function_placed`]): a function placed at a section offset with its callees'
+//! offsets; `CALL` is `CALL.REL.NOINC <callee>` right after the `MOV R2` that receives its
+//! return address, `RET` is `RET.REL.NODEC R2 0x0` (`crate::lower::isel::call`'s ABI).
+//!
+//! Not supported (clear errors): a `CALL` without its `MOV R2` or with an unplaced callee, `phi`, unresolved symbols in memory operands, 64-bit
 //! `MOV`, `IMAD.HI` with a non-zero addend (sm_90's `IMAD.HI` adds a 64-bit addend), opcodes or
 //! modifier combinations the sm_90 tables have no form for, half-precision ops with an
 //! immediate or constant source (only their register forms are modelled), `HSETP2` with a
@@ -115,8 +118,40 @@ pub fn emit_function(f: &Function, arch: u32) -> Result<Emitted, EmitError> {
     emit_function_with(f, arch, &EmitOptions::default())
 }
 
+/// Where a function's code goes in its kernel's `.text` (for kernels with calls).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// Byte offset of the function's first instruction in the section.
+    pub base: u64,
+    /// Section offsets of the functions its `CALL`s name.
+    pub callees: std::collections::HashMap<String, u64>,
+    /// Whether the padding tail follows this function (the last one of the section).
+    pub tail: bool,
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Placement { base: 0, callees: Default::default(), tail: true }
+    }
+}
+
 /// Emits `f` for `arch` (90).
 pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result<Emitted, EmitError> {
+    emit_function_placed(f, arch, opts, &Placement::default())
+}
+
+/// Emits `f` for `arch` (90) at `place` in its section: branch targets, return addresses and
+/// call targets are section offsets (so `Emitted`'s offsets and `block_offsets` are relative to
+/// `place.base`, but the encoded words are only valid at `place.base`). A `CALL` is
+/// `CALL.REL.NOINC <callee>`, and the `MOV R2` right before it (`lower::isel::call`'s
+/// convention) gets the return address, the offset after the `CALL`; a `RET` is
+/// `RET.REL.NODEC R2 0x0` (to the address in R2).
+pub fn emit_function_placed(
+    f: &Function,
+    arch: u32,
+    opts: &EmitOptions,
+    place: &Placement,
+) -> Result<Emitted, EmitError> {
     let ferr = |why: String| EmitError::Function { function: f.name.clone(), why };
     let tables = match arch {
         90 => super::tables_for("sm_90").ok_or_else(|| ferr("no sm_90 tables".into()))?,
@@ -158,13 +193,16 @@ pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result
         all_offsets.push((b, next));
     }
     all_offsets.reverse();
-    let target_of = |b: ori::Block| all_offsets.iter().find(|(x, _)| *x == b).map(|&(_, o)| o);
+    let base = place.base;
+    let target_of = |b: ori::Block| {
+        all_offsets.iter().find(|(x, _)| *x == b).and_then(|&(_, o)| u32::try_from(u64::from(o) + base).ok())
+    };
 
     let mut insts = Vec::new();
     let emit_desc = |insts: &mut Vec<Instruction>| -> Result<(), EmitError> {
         if let Some(k) = desc_ur {
             let text = format!("ULDC.64 UR{k}, c[0x0][{DESC_OFFSET:#x}]");
-            let i = tables.parse(&text, 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?;
+            let i = tables.parse(&text, base + 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?;
             insts.push(i);
         }
         Ok(())
@@ -174,8 +212,27 @@ pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result
             emit_desc(&mut insts)?;
         }
         let d = &f.insts[*id];
-        let addr = 16 * insts.len() as u64;
-        let cx = Cx { f, d, tables, desc: desc_ur, target_of: &target_of };
+        let addr = base + 16 * insts.len() as u64;
+        if d.opcode == Opcode::CALL {
+            // The return address goes into the `MOV R2` right before the call.
+            let prev = k.checked_sub(1).map(|j| &f.insts[order[j].1]);
+            let is_ra = prev.is_some_and(|p| {
+                p.opcode == Opcode::MOV && p.guard.is_none() && p.dsts == [Reg::Phys(ori::PhysReg::new(RegFile::R, 2))]
+            });
+            if !is_ra || k == desc_at {
+                return Err(EmitError::Inst {
+                    function: f.name.clone(),
+                    inst: ori::print::inst_to_string(f, d),
+                    why: "a CALL not right after the MOV R2 of its return address".into(),
+                });
+            }
+            let text = format!("MOV R2, {:#x}", addr + 16);
+            let i = tables.parse(&text, addr - 16).map_err(|e| ferr(e.to_string()))?;
+            if let Some(last) = insts.last_mut() {
+                *last = i;
+            }
+        }
+        let cx = Cx { f, d, tables, desc: desc_ur, target_of: &target_of, callees: &place.callees };
         let inst = cx.lower(addr).map_err(|why| EmitError::Inst {
             function: f.name.clone(),
             inst: ori::print::inst_to_string(f, d),
@@ -186,12 +243,14 @@ pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result
     if order.len() == desc_at {
         emit_desc(&mut insts)?;
     }
-    // Tail: BRA to itself, NOPs up to 128 bytes.
+    // Tail: BRA to itself, NOPs up to 128 bytes (of the section).
     let tail = insts.len();
-    let addr = 16 * tail as u64;
-    insts.push(tables.parse(&format!("BRA {addr:#x}"), addr).map_err(|e| ferr(e.to_string()))?);
-    while insts.len() % 8 != 0 {
-        insts.push(tables.parse("NOP", 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?);
+    if place.tail {
+        let addr = base + 16 * tail as u64;
+        insts.push(tables.parse(&format!("BRA {addr:#x}"), addr).map_err(|e| ferr(e.to_string()))?);
+        while !(base / 16 + insts.len() as u64).is_multiple_of(8) {
+            insts.push(tables.parse("NOP", base + 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?);
+        }
     }
     sched::assign(&mut insts, tail, opts.recipe);
     let mut code = Vec::with_capacity(16 * insts.len());
@@ -310,6 +369,7 @@ struct Cx<'a> {
     tables: &'static Tables,
     desc: Option<u8>,
     target_of: &'a dyn Fn(ori::Block) -> Option<u32>,
+    callees: &'a std::collections::HashMap<String, u64>,
 }
 
 type R<T> = Result<T, String>;
@@ -967,9 +1027,12 @@ impl Cx<'_> {
                 }
             }
             Opcode::HADD2 | Opcode::HMUL2 | Opcode::HFMA2 | Opcode::HMNMX2 | Opcode::HSETP2 => self.half()?,
-            Opcode::CALL | Opcode::RET => {
-                return Err("CALL/RET need the module layout and a return-address register: not supported yet".into());
+            Opcode::CALL => {
+                let Some(Operand::Func(n)) = d.srcs.first() else { return Err("a CALL without a callee".into()) };
+                let t = self.callees.get(n).ok_or_else(|| format!("the callee @{n} is not placed"))?;
+                (vec!["CALL.REL.NOINC".into()], vec![one(format!("{t:#x}"))])
             }
+            Opcode::RET => (vec!["RET.REL.NODEC".into()], vec![one("R2 0x0")]),
             op => return Err(format!("`{op}` is not a SASS-stage opcode emission handles")),
         })
     }

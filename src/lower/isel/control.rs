@@ -6,8 +6,8 @@
 //! - `bra` → `BRA` (guard kept), `exit` and a kernel's `ret` → `EXIT`, a `.func`'s `ret`
 //!   without values → `RET`; `bar.sync` → `WARPSYNC.ALL` + `BAR.SYNC`; `membar` → `MEMBAR`; `bar.warp.sync`
 //!   → `WARPSYNC` (a register mask unless full; see [`Sel::warp_sync`]).
-//! - Calls (`CALL` with the ABI lowered) are not selected yet: the interpreter and the
-//!   register allocator need the ABI first.
+//! - A `.func`'s `ret` and direct calls follow the ABI of [`super::call`]; indirect calls
+//!   (`calli`, through function pointers) are not selected yet.
 
 use super::{R, Sel, imm, pt, pt_reg};
 use crate::ori::{CBank, Flag, FuncKind, InstData, Mods, Opcode, Operand, Reg, SpecialReg, Ty};
@@ -70,10 +70,8 @@ impl Sel<'_> {
             Ret => {
                 if self.f.kind == FuncKind::Entry {
                     self.emit(EXIT, Mods::new(), vec![], vec![]);
-                } else if d.srcs.is_empty() {
-                    self.emit(RET, Mods::new(), vec![], vec![]);
                 } else {
-                    return Err("returning values (the .func ABI) is not selected yet".into());
+                    self.sel_func_ret(d)?;
                 }
             }
             Bar => {

@@ -128,6 +128,7 @@ impl Sel<'_> {
                 }
                 Ok(())
             }
+            Opcode::Cvta | Opcode::CvtaTo if d.mods.sub == Some(SubOp::SpLocal) => self.cvta_local(d, dst, t),
             _ => {
                 if d.mods.sub != Some(SubOp::SpGlobal) {
                     return Err(format!("`{}` of a non-global space is not selected yet", d.opcode));
@@ -135,6 +136,68 @@ impl Sel<'_> {
                 self.copy(dst, &d.srcs[0], t)
             }
         }
+    }
+
+    /// `cvta.local` / `cvta.to.local`: a generic address of local memory is the absolute local
+    /// address plus the local window's generic base (`c[0x0][0x20]`, 64-bit, as ptxas reads
+    /// it); a local address in the code is frame-relative (see [`Sel::local_ref`]), so the
+    /// frame base is added going to generic and subtracted coming back. The generic form is
+    /// what crosses function boundaries.
+    fn cvta_local(&mut self, d: &InstData, dst: crate::ori::Reg, t: Ty) -> R<()> {
+        let window = Operand::CBank(crate::ori::CBank { bank: 0, index: None, offset: 0x20 });
+        let base = self.local_base;
+        let rel_to_abs = |s: &mut Self, v: Operand| -> R<Operand> {
+            let lo = match &v {
+                Operand::Reg(u) if s.class(u.reg) == crate::ori::RegClass::R64 => s.halves(&v)?.0,
+                _ => s.src(&v)?,
+            };
+            let Some(b) = base else { return Ok(lo) };
+            let a = s.t32();
+            s.emit(Opcode::IADD3, Mods::new(), vec![a.into()], vec![lo, Operand::reg(b), super::rz()]);
+            Ok(Operand::reg(a))
+        };
+        if d.opcode == Opcode::Cvta {
+            let abs = rel_to_abs(self, d.srcs[0].clone())?;
+            let wide = self.vreg(crate::ori::RegClass::R64);
+            self.pack_into(wide.into(), abs, imm(0));
+            let add = InstData::new(Opcode::Add, Mods::ty(Ty::U64), vec![], vec![Operand::reg(wide), window]);
+            if t.bits() == 64 {
+                return self.sel_arith(&InstData { dsts: vec![dst], ..add });
+            }
+            let g = self.vreg(crate::ori::RegClass::R64);
+            self.sel_arith(&InstData { dsts: vec![g.into()], ..add })?;
+            let lo = self.halves(&Operand::reg(g))?.0;
+            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![lo]);
+            return Ok(());
+        }
+        // Generic to local: the low word of (generic - window), made frame-relative.
+        let src = match &d.srcs[0] {
+            o @ Operand::Reg(_) if t.bits() == 64 => o.clone(),
+            o => {
+                let w = self.vreg(crate::ori::RegClass::R64);
+                let v = self.src(o)?;
+                self.pack_into(w.into(), v, imm(0));
+                Operand::reg(w)
+            }
+        };
+        let diff = self.vreg(crate::ori::RegClass::R64);
+        self.sel_arith(&InstData::new(Opcode::Sub, Mods::ty(Ty::U64), vec![diff.into()], vec![src, window]))?;
+        let lo = self.halves(&Operand::reg(diff))?.0;
+        let rel = match base {
+            Some(b) => {
+                let r = self.t32();
+                let nb = Operand::Reg(crate::ori::RegUse { neg: true, ..crate::ori::RegUse::new(b) });
+                self.emit(Opcode::IADD3, Mods::new(), vec![r.into()], vec![lo, nb, super::rz()]);
+                Operand::reg(r)
+            }
+            None => lo,
+        };
+        if t.bits() == 64 {
+            self.pack_into(dst, rel, imm(0));
+        } else {
+            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![rel]);
+        }
+        Ok(())
     }
 
     /// `dst = SR_CgaCtaId << 24 | offset`: the shared address of window offset `offset` in this

@@ -51,6 +51,7 @@
 mod arith;
 mod atomic;
 mod bits;
+pub mod call;
 mod control;
 mod convert;
 mod float;
@@ -86,6 +87,18 @@ pub fn select_module(m: &mut Module, arch: u32) -> Result<(), LowerError> {
 /// memory from there (see [`memory`]), as the GPU requires: its local window is below
 /// `c[0x0][0x28]`, not at 0.
 pub fn select_module_framed(m: &mut Module, arch: u32, frames: &[u64]) -> Result<(), LowerError> {
+    select_module_abi(m, arch, frames, &HashMap::new())
+}
+
+/// [`select_module_framed`] with calls between the module's functions ([`call`]): `addr[f]`
+/// says which parameter word groups of `.func` `f` are `.param`-space local addresses (its
+/// `.param` parameters, then its `.param` results), as the PTX signature declares them.
+pub fn select_module_abi(
+    m: &mut Module,
+    arch: u32,
+    frames: &[u64],
+    addr: &HashMap<String, Vec<bool>>,
+) -> Result<(), LowerError> {
     if arch != 90 {
         return Err(LowerError {
             line: 0,
@@ -95,16 +108,17 @@ pub fn select_module_framed(m: &mut Module, arch: u32, frames: &[u64]) -> Result
         });
     }
     let shared = shared_layout(m);
+    let abi = call::module_abi(m, addr);
     for (i, f) in m.functions.iter_mut().enumerate() {
         let frame = frames.get(i).copied().unwrap_or(0) as i64;
-        select_function_with(f, &shared, frame)?;
+        select_function_with(f, &shared, frame, &abi)?;
     }
     Ok(())
 }
 
 /// Selects one function (sm_90) without module context (no shared-variable addresses).
 pub fn select_function(f: &mut Function) -> Result<(), LowerError> {
-    select_function_with(f, &HashMap::new(), 0)
+    select_function_with(f, &HashMap::new(), 0, &HashMap::new())
 }
 
 /// The shared-memory offset of every shared module variable: static ones in module order at
@@ -130,7 +144,12 @@ pub fn shared_layout(m: &Module) -> HashMap<String, i64> {
     out
 }
 
-fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>, frame: i64) -> Result<(), LowerError> {
+fn select_function_with(
+    f: &mut Function,
+    shared: &HashMap<String, i64>,
+    frame: i64,
+    abi: &HashMap<String, call::FuncAbi>,
+) -> Result<(), LowerError> {
     if f.sass {
         return Ok(());
     }
@@ -151,6 +170,7 @@ fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>, frame: 
         frame,
         local_base: None,
         warp_synced: false,
+        abi,
     };
     s.run()?;
     let mut out = s.f;
@@ -180,6 +200,8 @@ pub(crate) struct Sel<'a> {
     /// Whether the warp is known converged at this point of the current block: a `WARPSYNC.ALL`
     /// was selected since the block began (no branch can split the warp inside a block).
     pub(crate) warp_synced: bool,
+    /// The signatures of the module's `.func`s ([`call`]).
+    abi: &'a HashMap<String, call::FuncAbi>,
 }
 
 /// A selection error message (located by [`Sel::run`]).
@@ -253,6 +275,18 @@ impl<'a> Sel<'a> {
                     self.local_base = Some(base);
                 }
             }
+            if bi == 0 && !is_kernel {
+                let abi = self.abi.get(&old.name).cloned().unwrap_or_default();
+                self.guard = None;
+                if let Err(m) = self.func_prologue(&abi) {
+                    return Err(LowerError {
+                        line: 0,
+                        column: 0,
+                        function: Some(old.name.clone()),
+                        message: format!("instruction selection: the function's prologue: {m}"),
+                    });
+                }
+            }
             let insts = old.block_insts(b).to_vec();
             for i in insts {
                 let d = &old.insts[i];
@@ -293,6 +327,7 @@ impl<'a> Sel<'a> {
             Ld | St => self.sel_mem(d),
             Atom | AtomCas => self.sel_atom(d),
             Bra | Exit | Ret | Bar | Membar | Warpsync => self.sel_control(d),
+            Call => self.sel_call(d),
             Brx => self.sel_brx(d),
             Shfl => self.sel_shfl(d),
             Vote | Ballot => self.sel_vote(d),

@@ -1,0 +1,476 @@
+//! Non-inlined device functions end to end (issue 7, `ptxas_rs::lower::isel::call`): small PTX
+//! modules with `.func` calls are compiled by our backend at -O0 and -O3, run in the SASS
+//! emulator with the hazard checker, and must give the Ori interpreter's outputs. Each module
+//! exercises one part of the ABI:
+//!
+//! - `REGS`: `.reg` parameters and results of 32/64-bit integer and f32 types, a call under
+//!   divergence, values and a predicate live across the call (callee-saved registers);
+//! - `RECURSION`: a recursive `.func` with `.param` parameters and result (a real stack frame
+//!   per activation), recursion depth differing per lane;
+//! - `STRUCTS`: a by-value `.param` struct parameter and a two-field `.param` struct result,
+//!   a callee calling another callee, a callee with a local array;
+//! - `SHARED`: a shared array named only by the callees (the kernel's `.nv.shared` section
+//!   must cover it);
+//! - `LOCAL_PTR`: a generic pointer to the caller's local array passed to a callee that
+//!   writes through `cvta.to.local` (the caller's frame seen from the callee's frame).
+//!
+//! When NVIDIA's tools are installed, the cubins must also pass `nvdisasm` and `cuobjdump -elf`
+//! silently.
+
+use interp::ExecConfig;
+use interp::emu::{EmuConfig, Kernel};
+use interp::launch::{LaunchSpec, compare::compare};
+use ptxas_rs::backend;
+
+const HEADER: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+const REGS: &str = r#"
+.func (.reg .u32 r0, .reg .u64 r1, .reg .f32 r2) mix(.reg .u32 a, .reg .u64 b, .reg .f32 c)
+{
+    .reg .u32 %t<4>;
+    .reg .u64 %d<3>;
+    .reg .pred %q;
+    mul.lo.u32 %t0, a, 3;
+    cvt.rzi.u32.f32 %t1, c;
+    add.u32 r0, %t0, %t1;
+    setp.gt.u32 %q, a, 20;
+    @%q add.u32 r0, r0, 1000;
+    cvt.u64.u32 %d0, a;
+    add.u64 r1, b, %d0;
+    mul.f32 r2, c, 0f3FC00000;
+    ret;
+}
+
+.visible .entry k(.param .u64 out, .param .u64 fout)
+{
+    .reg .u32 %r<10>;
+    .reg .u64 %rd<10>;
+    .reg .f32 %f<4>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    ld.param.u64 %rd7, [fout];
+    cvta.to.global.u64 %rd7, %rd7;
+    mul.lo.u32 %r2, %r1, 7;
+    cvt.u64.u32 %rd2, %r1;
+    shl.b64 %rd3, %rd2, 33;
+    cvt.rn.f32.u32 %f1, %r1;
+    setp.lt.u32 %p1, %r1, 5;
+    mov.u32 %r3, 0;
+    mov.u64 %rd4, 0;
+    mov.f32 %f2, 0f00000000;
+    @%p1 bra SKIP;
+    call (%r3, %rd4, %f2), mix, (%r1, %rd3, %f1);
+SKIP:
+    selp.u32 %r4, 100, 0, %p1;
+    add.u32 %r5, %r3, %r2;
+    add.u32 %r5, %r5, %r4;
+    mul.wide.u32 %rd5, %r1, 16;
+    add.u64 %rd6, %rd1, %rd5;
+    st.global.u32 [%rd6], %r5;
+    st.global.u64 [%rd6+8], %rd4;
+    mul.wide.u32 %rd5, %r1, 4;
+    add.u64 %rd6, %rd7, %rd5;
+    st.global.f32 [%rd6], %f2;
+    ret;
+}
+"#;
+
+const REGS_SPEC: &str = r#"
+kernel = "k"
+grid = [2, 1, 1]
+block = [64, 1, 1]
+[[param]]
+buffer = "out"
+[[param]]
+buffer = "fout"
+[buffer.out]
+type = "u32"
+len = 256
+init = { fill = 0 }
+output = true
+[buffer.fout]
+type = "f32"
+len = 64
+init = { fill = 0.0 }
+output = true
+"#;
+
+const RECURSION: &str = r#"
+.func (.param .b32 ret) sum(.param .b32 n, .param .b32 k)
+{
+    .reg .u32 %r<8>;
+    .reg .pred %p;
+    ld.param.u32 %r1, [n];
+    ld.param.u32 %r2, [k];
+    setp.eq.u32 %p, %r1, 0;
+    mov.u32 %r5, 0;
+    @%p bra DONE;
+    add.u32 %r3, %r1, -1;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    .param .b32 r0;
+    st.param.b32 [a0], %r3;
+    st.param.b32 [a1], %r2;
+    call.uni (r0), sum, (a0, a1);
+    ld.param.b32 %r4, [r0];
+    }
+    mul.lo.u32 %r6, %r1, %r2;
+    add.u32 %r5, %r4, %r6;
+DONE:
+    st.param.b32 [ret], %r5;
+    ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<4>;
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 15;
+    add.u32 %r3, %r1, 3;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    .param .b32 r0;
+    st.param.b32 [a0], %r2;
+    st.param.b32 [a1], %r3;
+    call.uni (r0), sum, (a0, a1);
+    ld.param.b32 %r4, [r0];
+    }
+    add.u32 %r5, %r4, %r3;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r5;
+    ret;
+}
+"#;
+
+const RECURSION_SPEC: &str = r#"
+kernel = "k"
+grid = [1, 1, 1]
+block = [64, 1, 1]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 64
+init = { fill = 0 }
+output = true
+"#;
+
+const STRUCTS: &str = r#"
+.func (.param .align 8 .b8 ret[16]) inner(.param .align 8 .b8 s[16])
+{
+    .reg .u32 %r<6>;
+    .reg .u64 %rd<3>;
+    .local .align 4 .b8 buf[16];
+    ld.param.u32 %r1, [s];
+    ld.param.u32 %r2, [s+4];
+    ld.param.u64 %rd1, [s+8];
+    st.local.u32 [buf], %r1;
+    st.local.u32 [buf+4], %r2;
+    ld.local.u32 %r3, [buf];
+    ld.local.u32 %r4, [buf+4];
+    add.u32 %r5, %r3, %r4;
+    add.u64 %rd2, %rd1, 5;
+    st.param.u32 [ret], %r5;
+    st.param.u32 [ret+4], %r4;
+    st.param.u64 [ret+8], %rd2;
+    ret;
+}
+
+.func (.param .align 8 .b8 ret[16]) outer(.param .align 8 .b8 s[16], .param .b32 m)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<3>;
+    ld.param.u32 %r1, [s];
+    ld.param.u32 %r2, [s+4];
+    ld.param.u64 %rd1, [s+8];
+    ld.param.u32 %r3, [m];
+    mul.lo.u32 %r1, %r1, %r3;
+    {
+    .param .align 8 .b8 a0[16];
+    .param .align 8 .b8 r0[16];
+    st.param.u32 [a0], %r1;
+    st.param.u32 [a0+4], %r2;
+    st.param.u64 [a0+8], %rd1;
+    call.uni (r0), inner, (a0);
+    ld.param.u32 %r4, [r0];
+    ld.param.u32 %r5, [r0+4];
+    ld.param.u64 %rd2, [r0+8];
+    }
+    add.u32 %r6, %r4, %r3;
+    st.param.u32 [ret], %r6;
+    st.param.u32 [ret+4], %r5;
+    st.param.u64 [ret+8], %rd2;
+    ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .u32 %r<10>;
+    .reg .u64 %rd<8>;
+    mov.u32 %r1, %tid.x;
+    mul.lo.u32 %r2, %r1, 3;
+    cvt.u64.u32 %rd1, %r1;
+    shl.b64 %rd1, %rd1, 32;
+    ld.param.u64 %rd4, [out];
+    cvta.to.global.u64 %rd4, %rd4;
+    {
+    .param .align 8 .b8 a0[16];
+    .param .b32 a1;
+    .param .align 8 .b8 r0[16];
+    st.param.u32 [a0], %r1;
+    st.param.u32 [a0+4], %r2;
+    st.param.u64 [a0+8], %rd1;
+    st.param.b32 [a1], 9;
+    call.uni (r0), outer, (a0, a1);
+    ld.param.u32 %r4, [r0];
+    ld.param.u32 %r5, [r0+4];
+    ld.param.u64 %rd2, [r0+8];
+    }
+    mul.wide.u32 %rd5, %r1, 16;
+    add.u64 %rd6, %rd4, %rd5;
+    st.global.u32 [%rd6], %r4;
+    st.global.u32 [%rd6+4], %r5;
+    st.global.u64 [%rd6+8], %rd2;
+    ret;
+}
+"#;
+
+const STRUCTS_SPEC: &str = r#"
+kernel = "k"
+grid = [1, 1, 1]
+block = [64, 1, 1]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 256
+init = { fill = 0 }
+output = true
+"#;
+
+const LOCAL_PTR: &str = r#"
+.func split(.param .b32 v, .param .b64 lo, .param .b64 hi)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<5>;
+    ld.param.u32 %r1, [v];
+    ld.param.u64 %rd1, [lo];
+    ld.param.u64 %rd2, [hi];
+    cvta.to.local.u64 %rd3, %rd2;
+    cvta.to.local.u64 %rd4, %rd1;
+    and.b32 %r2, %r1, 65535;
+    st.local.u32 [%rd4], %r2;
+    shr.u32 %r3, %r1, 16;
+    st.local.u32 [%rd3], %r3;
+    ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .local .align 4 .b8 depot[8];
+    .reg .u32 %r<10>;
+    .reg .u64 %rd<10>;
+    mov.u64 %rd1, depot;
+    cvta.local.u64 %rd2, %rd1;
+    add.u64 %rd3, %rd2, 4;
+    mov.u32 %r1, %tid.x;
+    mul.lo.u32 %r2, %r1, 0x10003;
+    {
+    .param .b32 a0;
+    .param .b64 a1;
+    .param .b64 a2;
+    st.param.b32 [a0], %r2;
+    st.param.b64 [a1], %rd2;
+    st.param.b64 [a2], %rd3;
+    call.uni split, (a0, a1, a2);
+    }
+    ld.local.u32 %r3, [depot];
+    ld.local.u32 %r4, [depot+4];
+    ld.param.u64 %rd4, [out];
+    cvta.to.global.u64 %rd4, %rd4;
+    mul.wide.u32 %rd5, %r1, 8;
+    add.u64 %rd6, %rd4, %rd5;
+    st.global.u32 [%rd6], %r3;
+    st.global.u32 [%rd6+4], %r4;
+    ret;
+}
+"#;
+
+const LOCAL_PTR_SPEC: &str = r#"
+kernel = "k"
+grid = [1, 1, 1]
+block = [32, 1, 1]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 64
+init = { fill = 0 }
+output = true
+"#;
+
+const SHARED: &str = r#"
+.shared .align 4 .b8 tile[256];
+
+.func put(.param .b32 i, .param .b32 v)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<3>;
+    ld.param.u32 %r1, [i];
+    ld.param.u32 %r2, [v];
+    mul.wide.u32 %rd1, %r1, 4;
+    mov.u64 %rd2, tile;
+    add.u64 %rd2, %rd2, %rd1;
+    st.shared.u32 [%rd2], %r2;
+    ret;
+}
+
+.func (.param .b32 r) get(.param .b32 i)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<3>;
+    ld.param.u32 %r1, [i];
+    mul.wide.u32 %rd1, %r1, 4;
+    mov.u64 %rd2, tile;
+    add.u64 %rd2, %rd2, %rd1;
+    ld.shared.u32 %r2, [%rd2];
+    st.param.b32 [r], %r2;
+    ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<8>;
+    mov.u32 %r1, %tid.x;
+    mul.lo.u32 %r2, %r1, 11;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    st.param.b32 [a0], %r1;
+    st.param.b32 [a1], %r2;
+    call.uni put, (a0, a1);
+    }
+    bar.sync 0;
+    xor.b32 %r3, %r1, 63;
+    {
+    .param .b32 a0;
+    .param .b32 r0;
+    st.param.b32 [a0], %r3;
+    call.uni (r0), get, (a0);
+    ld.param.b32 %r4, [r0];
+    }
+    ld.param.u64 %rd4, [out];
+    cvta.to.global.u64 %rd4, %rd4;
+    mul.wide.u32 %rd5, %r1, 4;
+    add.u64 %rd6, %rd4, %rd5;
+    st.global.u32 [%rd6], %r4;
+    ret;
+}
+"#;
+
+/// Compiles `body` at both levels and checks each cubin against the interpreter.
+fn check(name: &str, body: &str, spec: &str) {
+    let text = format!("{HEADER}{body}");
+    let spec = LaunchSpec::from_toml_str_named(spec, name).unwrap();
+    let ast = ptxas_rs::ptx::parse(&text, name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let module = ptxas_rs::lower::lower_source(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let exec = ExecConfig { local_bytes: 16 * 1024, ..ExecConfig::default() };
+    let reference = interp::run_ori_with(&module, &spec.kernel, &spec, &exec).unwrap();
+    let tools = oracle::tools().ok();
+    for level in [0u8, 3] {
+        let opts = backend::Options { opt_level: level, ..backend::Options::default() };
+        let c = backend::compile(&ast, &opts).unwrap_or_else(|e| panic!("{name}@O{level}: {e}"));
+        let k = &c.image.kernels[0];
+        assert!(!k.subroutines.is_empty(), "{name}@O{level}: the device functions are not subroutines");
+        let kernel = Kernel::load(&c.cubin, &spec.kernel).unwrap();
+        let run = kernel
+            .run(&spec, &EmuConfig { hazards: true, ..EmuConfig::default() })
+            .unwrap_or_else(|e| panic!("{name}@O{level}: emulator: {e}"));
+        for buf in spec.outputs() {
+            let n = buf.name();
+            if let Err(m) = compare(buf, run.outputs.get(n).unwrap(), reference.get(n).unwrap()) {
+                panic!("{name}@O{level}: {n}: {m}");
+            }
+        }
+        if let Some(t) = tools {
+            let path = std::env::temp_dir().join(format!("ptxas-rs-calls-{}-{name}-{level}.cubin", std::process::id()));
+            std::fs::write(&path, &c.cubin).unwrap();
+            for (tool, args) in [(t.nvdisasm(), vec![]), (t.cuobjdump(), vec!["-elf"])] {
+                let out = std::process::Command::new(tool).args(&args).arg(&path).output().unwrap();
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success() && err.trim().is_empty(), "{name}@O{level}: {err}");
+            }
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+#[test]
+fn register_parameters_and_results() {
+    check("regs", REGS, REGS_SPEC);
+}
+
+#[test]
+fn recursion_with_a_frame_per_activation() {
+    check("recursion", RECURSION, RECURSION_SPEC);
+}
+
+#[test]
+fn struct_parameters_and_results_through_two_levels() {
+    check("structs", STRUCTS, STRUCTS_SPEC);
+}
+
+#[test]
+fn a_local_pointer_passed_to_a_callee() {
+    check("local_ptr", LOCAL_PTR, LOCAL_PTR_SPEC);
+}
+
+/// Shared memory used only by a device function still gets the kernel's `.nv.shared` section.
+#[test]
+fn shared_memory_used_by_a_callee() {
+    check("shared", SHARED, RECURSION_SPEC);
+}
+
+/// Indirect calls are refused with a clear error (not implemented yet).
+#[test]
+fn indirect_calls_are_a_clear_error() {
+    let text = format!(
+        "{HEADER}{}",
+        r#"
+.func (.param .b32 r) f(.param .b32 a)
+{
+    .reg .u32 %r<2>;
+    ld.param.u32 %r1, [a];
+    st.param.b32 [r], %r1;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .u64 %rd<2>;
+    .reg .u32 %r<2>;
+    mov.u64 %rd1, f;
+    {
+    .param .b32 a0;
+    .param .b32 r0;
+    st.param.b32 [a0], 1;
+    proto: .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (r0), %rd1, (a0), proto;
+    ld.param.b32 %r1, [r0];
+    }
+    ret;
+}
+"#
+    );
+    let ast = ptxas_rs::ptx::parse(&text, "fnptr").unwrap();
+    let e = backend::compile(&ast, &backend::Options::default()).unwrap_err();
+    assert!(e.to_string().contains("indirect calls"), "{e}");
+}

@@ -1,0 +1,273 @@
+//! The `.func` calling convention (phase `EnforceArgumentRestrictions`'s job at this stage):
+//! non-inlined device functions called with `CALL.REL.NOINC` and returning with
+//! `RET.REL.NODEC`, as ptxas does on sm_90 (digest-optimizer §4).
+//!
+//! # The convention
+//!
+//! - **Words.** A parameter or return value travels in 32-bit words: a 32-bit value or a
+//!   predicate (as 0/1) in one, a 64-bit value in two (low first, from an even register), a
+//!   `.param`-space parameter or return slot as one word holding its *absolute* local address
+//!   (the data itself stays in the caller's frame, where the PTX put it).
+//! - **Registers.** Parameter words occupy consecutive registers from `R4` (R0–R3 are the
+//!   ABI's reserved range), 64-bit words aligned to an even register; returned values start
+//!   again at `R4` ([`words`]). The return address is `R2` (low word; `R3` = 0, the pair
+//!   `RET.REL.NODEC R2` reads), the stack pointer is `R1`.
+//! - **Caller.** `Rk = <arg>` for every word, `R2 = MOV 0` (emission writes the address of the
+//!   instruction after the `CALL` there: it must immediately precede the `CALL`),
+//!   `R3 = MOV 0`, `CALL f` reading `R1, R2, R3` and the argument registers and writing the
+//!   return registers, then `v = MOV Rk` for every returned word. These physical registers are
+//!   thus present in the caller, and the allocator never hands out a register present in the
+//!   input: values live across the call sit elsewhere.
+//! - **Callee.** Its prologue is `IADD3 R1, R1, -F, RZ` (F: its local frame, possibly 0),
+//!   `base = MOV R1` (every local access is relative to `base`, as in a kernel), then the
+//!   parameter registers are copied into the parameter's virtual registers (an address is
+//!   made frame-relative: `p = a - base`; the frame pointer vreg of the PTX lowering is 0). A
+//!   return copies the values into `R4..` and `RET` reads `R2, R3` and those registers.
+//! - **Preservation.** Everything else is callee-saved: after allocation,
+//!   [`crate::regalloc::callee_save`] stores every register and predicate the callee writes
+//!   (its own parameter and return registers excepted) in its frame on entry and reloads them
+//!   before each return. So a `CALL`'s only effects on the caller's registers are its
+//!   destinations.
+//!
+//! Invariants: an argument/return register assignment depends only on the callee's signature
+//! ([`FuncAbi`]), so callers and callee agree; guarded calls and returns are refused with an
+//! error (a guarded epilogue would need the guard predicate it restores).
+
+use std::collections::HashMap;
+
+use super::{R, Sel, imm, r, rz};
+use crate::ori::{BoolOp, Cmp, InstData, Mods, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Ty};
+
+/// The first register of the parameter and return words.
+pub const FIRST_WORD: u16 = 4;
+/// Registers past the last one a word may use (R254 is the last general register; keep clear
+/// of the top).
+const WORD_LIMIT: u16 = 200;
+
+/// What a caller needs of a callee's signature.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FuncAbi {
+    /// The words of each parameter, in order (the PTX lowering's frame pointer excluded;
+    /// `.param` return slots follow the parameters, as in the PTX-stage `call`): its class and
+    /// whether it is a local address.
+    pub params: Vec<(RegClass, bool)>,
+    /// Classes of the values returned in registers.
+    pub rets: Vec<RegClass>,
+}
+
+/// The first register of each value's words (see the module doc), or an error when they do
+/// not fit.
+pub fn words(classes: &[RegClass]) -> Result<Vec<u16>, String> {
+    let mut k = FIRST_WORD;
+    let mut out = Vec::new();
+    for c in classes {
+        let n = match (c.file, c.count) {
+            (RegFile::R, 1) | (RegFile::P, 1) => 1,
+            (RegFile::R, 2) => {
+                k = k.next_multiple_of(2);
+                2
+            }
+            _ => return Err(format!("a {c} value as a call parameter or result")),
+        };
+        out.push(k);
+        k += n;
+        if k > WORD_LIMIT {
+            return Err("call parameters or results need more registers than the ABI has".into());
+        }
+    }
+    Ok(out)
+}
+
+/// The physical registers holding the words of values of `classes` (32-bit each).
+pub fn word_regs(classes: &[RegClass]) -> Result<Vec<PhysReg>, String> {
+    let starts = words(classes)?;
+    let mut out = Vec::new();
+    for (c, s) in classes.iter().zip(starts) {
+        for k in 0..u16::from(c.count.max(1)).min(2) {
+            if c.file == RegFile::P && k > 0 {
+                break;
+            }
+            out.push(PhysReg::new(RegFile::R, s + k));
+        }
+    }
+    Ok(out)
+}
+
+fn phys(k: u16) -> Reg {
+    Reg::Phys(PhysReg::new(RegFile::R, k))
+}
+
+impl Sel<'_> {
+    /// Copies the value `v` of class `c` into the words from `Rk`.
+    fn put_words(&mut self, k: u16, c: RegClass, v: &Operand) -> R<()> {
+        match (c.file, c.count) {
+            (RegFile::P, _) => {
+                let p = self.pred_src(v)?;
+                let np = match p {
+                    Operand::Reg(u) => Operand::Reg(RegUse { not: !u.not, ..u }),
+                    o => return Err(format!("a {} predicate argument", o.kind_name())),
+                };
+                // SEL Rk, RZ, 1, !p == p ? 1 : 0
+                self.emit(Opcode::SEL, Mods::new(), vec![phys(k)], vec![rz(), imm(1), np]);
+            }
+            (_, 2) => {
+                let (lo, hi) = self.halves(v)?;
+                self.emit(Opcode::MOV, Mods::new(), vec![phys(k)], vec![lo]);
+                self.emit(Opcode::MOV, Mods::new(), vec![phys(k + 1)], vec![hi]);
+            }
+            _ => {
+                let a = self.src(v)?;
+                self.emit(Opcode::MOV, Mods::new(), vec![phys(k)], vec![a]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the words from `Rk` into `dst` of class `c`.
+    fn take_words(&mut self, k: u16, c: RegClass, dst: Reg) {
+        match (c.file, c.count) {
+            (RegFile::P, _) => {
+                let m = Mods { cmp: Some(Cmp::Ne), bop: Some(BoolOp::And), ..Mods::ty(Ty::U32) };
+                let pt = super::pt_reg();
+                self.emit(Opcode::ISETP, m, vec![dst, pt], vec![r(phys(k)), rz(), super::pt()]);
+            }
+            (_, 2) => {
+                let (lo, hi) = (self.t32(), self.t32());
+                self.emit(Opcode::MOV, Mods::new(), vec![lo.into()], vec![r(phys(k))]);
+                self.emit(Opcode::MOV, Mods::new(), vec![hi.into()], vec![r(phys(k + 1))]);
+                self.emit(Opcode::PACK64, Mods::new(), vec![dst], vec![r(lo), r(hi)]);
+            }
+            _ => self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(phys(k))]),
+        }
+    }
+
+    /// The callee's prologue (see the module doc): frame, frame base, parameters.
+    pub(crate) fn func_prologue(&mut self, abi: &FuncAbi) -> R<()> {
+        let r1 = phys(1);
+        self.emit(Opcode::IADD3, Mods::new(), vec![r1], vec![r(r1), imm(-self.frame), rz()]);
+        let base = self.t32();
+        self.emit(Opcode::MOV, Mods::new(), vec![base.into()], vec![r(r1)]);
+        self.local_base = Some(base);
+        let params = self.old.params.clone();
+        let Some((&sp, rest)) = params.split_first() else {
+            return Err("a device function without its frame-pointer parameter".into());
+        };
+        self.emit(Opcode::MOV, Mods::new(), vec![sp], vec![imm(0)]);
+        if rest.len() != abi.params.len() {
+            return Err("the device function's parameters do not match its signature".into());
+        }
+        let classes: Vec<RegClass> = abi.params.iter().map(|p| p.0).collect();
+        let starts = words(&classes)?;
+        for ((&p, &(c, addr)), k) in rest.iter().zip(&abi.params).zip(starts) {
+            if addr {
+                let t = self.t32();
+                self.emit(Opcode::MOV, Mods::new(), vec![t.into()], vec![r(phys(k))]);
+                let nb = Operand::Reg(RegUse { neg: true, ..RegUse::new(base) });
+                self.emit(Opcode::IADD3, Mods::new(), vec![p], vec![r(t), nb, rz()]);
+            } else {
+                self.take_words(k, c, p);
+            }
+        }
+        self.f.params.clear();
+        Ok(())
+    }
+
+    /// A `.func`'s `ret v..`: values into `R4..`, then `RET`.
+    pub(crate) fn sel_func_ret(&mut self, d: &InstData) -> R<()> {
+        if self.guard.is_some() {
+            return Err("a guarded return from a device function is not selected yet".into());
+        }
+        let classes: Vec<RegClass> = self.f.rets.clone();
+        if classes.len() != d.srcs.len() {
+            return Err("the returned values do not match the function's results".into());
+        }
+        let starts = words(&classes)?;
+        for ((c, k), v) in classes.iter().zip(&starts).zip(&d.srcs) {
+            self.put_words(*k, *c, v)?;
+        }
+        let mut srcs = vec![r(phys(2)), r(phys(3))];
+        srcs.extend(word_regs(&classes)?.into_iter().map(Operand::reg));
+        self.emit(Opcode::RET, Mods::new(), vec![], srcs);
+        Ok(())
+    }
+
+    /// A direct `call` (see the module doc).
+    pub(crate) fn sel_call(&mut self, d: &InstData) -> R<()> {
+        if self.guard.is_some() {
+            return Err("a guarded call is not selected yet".into());
+        }
+        let Some(Operand::Func(name)) = d.srcs.first() else {
+            return Err("a call without a callee".into());
+        };
+        let abi = self.abi.get(name).cloned().ok_or_else(|| format!("call to `{name}`, which has no body here"))?;
+        // srcs: callee, the callee's frame pointer (unused: the callee frames itself below R1),
+        // then one operand per parameter word group.
+        let args = d.srcs.get(2..).unwrap_or(&[]);
+        if args.len() != abi.params.len() || d.dsts.len() != abi.rets.len() {
+            return Err(format!("the call does not match the signature of `{name}`"));
+        }
+        let classes: Vec<RegClass> = abi.params.iter().map(|p| p.0).collect();
+        let starts = words(&classes)?;
+        for ((a, &(c, addr)), k) in args.iter().zip(&abi.params).zip(starts) {
+            if addr {
+                let base = self.local_base.ok_or("a local address passed by a function without a local frame")?;
+                let v = self.reg_src(a)?;
+                self.emit(Opcode::IADD3, Mods::new(), vec![phys(k)], vec![v, r(base), rz()]);
+            } else {
+                self.put_words(k, c, a)?;
+            }
+        }
+        let mut srcs = vec![Operand::Func(name.clone()), r(phys(1)), r(phys(2)), r(phys(3))];
+        srcs.extend(word_regs(&classes)?.into_iter().map(Operand::reg));
+        let ret_regs = word_regs(&abi.rets)?;
+        self.emit(Opcode::MOV, Mods::new(), vec![phys(3)], vec![imm(0)]);
+        self.emit(Opcode::MOV, Mods::new(), vec![phys(2)], vec![imm(0)]);
+        self.emit(Opcode::CALL, Mods::new(), ret_regs.into_iter().map(Reg::Phys).collect(), srcs);
+        let starts = words(&abi.rets)?;
+        for ((&c, k), &dst) in abi.rets.iter().zip(starts).zip(&d.dsts) {
+            self.take_words(k, c, dst);
+        }
+        Ok(())
+    }
+}
+
+/// The ABI of every `.func` of `m`, from the `.param`-passing flags of each signature
+/// (`addr[name][i]`: whether parameter word group `i` is a local address).
+pub fn module_abi(m: &crate::ori::Module, addr: &HashMap<String, Vec<bool>>) -> HashMap<String, FuncAbi> {
+    let mut out = HashMap::new();
+    for f in &m.functions {
+        if f.kind != crate::ori::FuncKind::Func {
+            continue;
+        }
+        let flags = addr.get(&f.name);
+        let params = f
+            .params
+            .iter()
+            .skip(1)
+            .enumerate()
+            .map(|(i, &p)| {
+                let c = f.reg_class(p).unwrap_or(RegClass::R32);
+                (c, flags.and_then(|v| v.get(i)).copied().unwrap_or(false))
+            })
+            .collect();
+        out.insert(f.name.clone(), FuncAbi { params, rets: f.rets.clone() });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_start_at_r4_with_pairs_on_even_registers() {
+        let (r32, r64, p) = (RegClass::R32, RegClass::R64, RegClass::P);
+        assert_eq!(words(&[r32, r64, r32, p]).unwrap(), vec![4, 6, 8, 9]);
+        assert_eq!(words(&[r64, r64]).unwrap(), vec![4, 6]);
+        let regs: Vec<u16> = word_regs(&[r32, r64, p]).unwrap().iter().map(|r| r.index).collect();
+        assert_eq!(regs, vec![4, 6, 7, 8]);
+        // Too many words is an error, not a wrap-around.
+        assert!(words(&vec![r64; 200]).is_err());
+        assert!(words(&[RegClass::R128]).is_err());
+    }
+}
