@@ -355,6 +355,12 @@ const TEMPLATES: &[Tpl] = &[
     t("bfi.b64 {s0}, {s1}, 8, 40", &["rd"], &["rd", "rd"], 64),
     t("bfi.b64 {s0}, {s1}, 32, 32", &["rd"], &["rd", "rd"], 64),
     t("bfi.b64 {s0}, {s1}, 40, 30", &["rd"], &["rd", "rd"], 64),
+    t("bfi.b64 {s0}, {s1}, {s2}, {s3}", &["rd"], &["rd", "rd", "r", "r"], 64),
+    t("bfi.b64 {s0}, {s1}, {s2}, 24", &["rd"], &["rd", "rd", "r"], 64),
+    t("fns.b32 {s0}, {s1}, {s2}", &["r"], &["r", "r", "r"], 32),
+    t("tanh.approx.f16x2 {s0}", &["r"], &["r"], 32),
+    t("ex2.approx.f16x2 {s0}", &["r"], &["r"], 32),
+    t("tanh.approx.f16 {s0}", &["r"], &["r"], 16),
     t("bmsk.clamp.b32 {s0}, {s1}", &["r"], &["r", "r"], 32),
     t("bmsk.wrap.b32 {s0}, {s1}", &["r"], &["r", "r"], 32),
     t("prmt.b32 {s0}, {s1}, {s2}", &["r"], &["r", "r", "r"], 32),
@@ -553,4 +559,72 @@ fn prologue_r1_is_allowed_only_in_sass_functions() {
     let mut ptx = f.clone();
     ptx.sass = false;
     assert!(verify_function(&ptx).is_err_and(|e| e.to_string().contains("before register allocation")));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4_000, ..ProptestConfig::default() })]
+
+    /// `fns.b32`'s branch-free search against a Rust reference written from the PTX ISA
+    /// (walk from `base` toward the MSB for a positive offset, toward the LSB for a negative
+    /// one, counting set bits; offset 0 tests `base` itself; all ones when not found or when
+    /// `base > 31`), with bases and offsets concentrated where the search is subtle.
+    #[test]
+    fn fns_finds_the_nth_set_bit(mask in edge32(), base in prop_oneof![4 => 0u32..34, 1 => any::<u32>()],
+                                 off in prop_oneof![4 => -34i32..34, 1 => any::<i32>()]) {
+        thread_local! { static K: Function = {
+            let tp = Tpl { inst: "fns.b32 {s0}, {s1}, {s2}", dsts: &["r"], srcs: &["r", "r", "r"], width: 32 };
+            let mut f = parse_function(&template_kernel(&tp)).unwrap();
+            select_function(&mut f).unwrap();
+            verify_function(&f).unwrap();
+            f
+        }; }
+        let want = if base > 31 {
+            u32::MAX
+        } else if off == 0 {
+            if mask >> base & 1 == 1 { base } else { u32::MAX }
+        } else {
+            let mut n = off.unsigned_abs();
+            let mut found = u32::MAX;
+            let mut p = base as i64;
+            while (0..32).contains(&p) {
+                if mask >> p & 1 == 1 {
+                    n -= 1;
+                    if n == 0 {
+                        found = p as u32;
+                        break;
+                    }
+                }
+                p += if off > 0 { 1 } else { -1 };
+            }
+            found
+        };
+        let got = K.with(|f| run(f, &[u64::from(mask), u64::from(base), u64::from(off as u32)]));
+        prop_assert_eq!(got[0] as u32, want, "fns({:#x}, {}, {})", mask, base, off);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    /// `rcp.approx.ftz.f64` (ptxas's `MUFU.RCP64H` of the high word, low word 0): within
+    /// 2^-19 of the exact reciprocal for normal operands and results (the unit ignores the
+    /// operand's low word and the result has only a high word); NaN for NaN.
+    #[test]
+    fn rcp_approx_f64_is_close(x in any::<u64>()) {
+        thread_local! { static K: Function = {
+            let tp = Tpl { inst: "rcp.approx.ftz.f64 {s0}", dsts: &["rd"], srcs: &["rd"], width: 64 };
+            let mut f = parse_function(&template_kernel(&tp)).unwrap();
+            select_function(&mut f).unwrap();
+            verify_function(&f).unwrap();
+            f
+        }; }
+        let got = f64::from_bits(K.with(|f| run(f, &[x]))[0]);
+        let xf = f64::from_bits(x);
+        let want = 1.0 / xf;
+        if xf.is_nan() {
+            prop_assert!(got.is_nan());
+        } else if xf.is_normal() && want.is_normal() {
+            prop_assert!(((got - want) / want).abs() < 2f64.powi(-19), "1/{:e}: {:e} want {:e}", xf, got, want);
+        }
+    }
 }

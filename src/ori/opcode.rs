@@ -551,7 +551,7 @@ opcodes! {
     /// Integer to integer.
     I2I "I2I" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|SAT) req(TY|SRC_TY) ty() Cvt;
     /// Special-function unit (approximate).
-    MUFU "MUFU" Sass ["W" => "W:ric"] flags() mods(MUFU|FTZ) req(MUFU) ty(F32) Mufu;
+    MUFU "MUFU" Sass ["W" => "W:ric"] flags() mods(MUFU|FTZ|TY) req(MUFU) ty(F32) Mufu;
     /// Global load.
     LDG "LDG" Sass ["T" => "Mg"] flags(MEM_READ) mods(TY|VOLATILE) req() ty(B32) None;
     /// Global store.

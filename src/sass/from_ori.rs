@@ -866,8 +866,13 @@ impl Cx<'_> {
                     ori::Mufu::Ex2 => "EX2",
                     ori::Mufu::Lg2 => "LG2",
                     ori::Mufu::Tanh => "TANH",
+                    ori::Mufu::Rcp64h => "RCP64H",
+                    ori::Mufu::Rsq64h => "RSQ64H",
                 };
-                (self.spell("MUFU", &[f, ftz])?, vec![dst(0)?, s(0)?])
+                // sm_90's MUFU has no `.FTZ`: the unit flushes f32 subnormals whatever the
+                // modifiers say (the Ori semantics of MUFU do too), so `.ftz` is dropped.
+                let half = if self.ty() == Some(Ty::F16) { "F16" } else { "" };
+                (self.spell("MUFU", &[f, half])?, vec![dst(0)?, s(0)?])
             }
             Opcode::LDG | Opcode::LD => {
                 let base = if d.opcode == Opcode::LDG { "LDG" } else { "LD" };

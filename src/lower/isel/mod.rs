@@ -6,7 +6,7 @@
 //! | module | family |
 //! |---|---|
 //! | `arith` | integer and bit arithmetic, 64-bit arithmetic split into 32-bit halves, compares and selects, predicate logic |
-//! | `bits` | bit fields (`bfe`, `bfi`), `prmt` modes, `copysign`, `bfind.shiftamt` |
+//! | `bits` | bit fields (`bfe`, `bfi`), `prmt` modes, `copysign`, `bfind.shiftamt`, `fns` |
 //! | `int_div` | the inline 32-bit integer division/remainder sequence (MUFU.RCP based) |
 //! | `float` | f32/f64 arithmetic, compares, min/max, MUFU functions, approximate division |
 //! | `convert` | `cvt`: I2F/F2I/F2F/I2I and the integer width changes |
@@ -285,7 +285,7 @@ impl<'a> Sel<'a> {
             Mov | Mova | Cvta | CvtaTo => self.sel_mov(d),
             Add | Sub | Mul | Mad | Fma | Min | Max | Abs | Neg | And | Or | Xor | Not | Shl | Shr | Popc | Clz
             | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Dp4a | Dp2a
-            | Madc => self.sel_arith(d),
+            | Madc | Fns => self.sel_arith(d),
             Setp | Selp => self.sel_cmp(d),
             Div | Rem => self.sel_div(d),
             Rcp | Sqrt | Rsqrt | Ex2 | Lg2 | Sin | Cos | Tanh | Testp => self.sel_float_fn(d),
