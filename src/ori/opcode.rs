@@ -672,6 +672,9 @@ opcodes! {
     ATOMS "ATOMS" Sass ["T" => "Ms, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
     /// Shared-memory compare-and-swap (SASS `ATOMS.CAS`): memory, compare, new value.
     ATOMSCAS "ATOMSCAS" Sass ["T" => "Ms, T:r, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
+    /// Generic-address atomic (SASS `ATOM.E.op.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`,
+    /// also with the destination RZ): like `ATOMG` on a generic address.
+    ATOM "ATOM" Sass ["T" => "M, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|FTZ|RND) req(TY|SUBOP) ty() None;
 }
 
 fn parse_slot(s: &str) -> Result<Slot, String> {

@@ -131,7 +131,7 @@ pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result
     // Layout: the Ori instructions in order, and where the descriptor load goes.
     let order: Vec<(ori::Block, ori::Inst)> = f.inst_order().collect();
     let needs_desc = order.iter().any(|(_, i)| {
-        matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG)
+        matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG | Opcode::ATOM)
     });
     let desc_ur = if needs_desc {
         Some(free_ur_pair(f).ok_or_else(|| ferr("no free uniform register pair for the memory descriptor".into()))?)
@@ -907,7 +907,7 @@ impl Cx<'_> {
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
-            Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
+            Opcode::ATOM | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
             Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
             Opcode::MEMBAR => (vec!["MEMBAR.SC.GPU".into()], vec![]),
             Opcode::BSSY => (vec!["BSSY".into()], vec![dst(0)?, s(0)?]),
@@ -978,7 +978,8 @@ impl Cx<'_> {
         })
     }
 
-    /// `ATOMG`/`REDG`/`ATOMS` and their compare-and-swap forms, spelled as ptxas prints them:
+    /// `ATOM` (generic), `ATOMG`/`REDG`/`ATOMS` and their compare-and-swap forms, spelled as
+    /// ptxas prints them (`ATOM.E.ADD.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`):
     /// `ATOMG.E.ADD.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb` (`REDG.E.ADD.STRONG.GPU
     /// desc[..], Rb` when the destination is RZ), `ATOMG.E.CAS.STRONG.GPU PT, Rd, [Ra+off], Rb,
     /// Rc` (no descriptor), `ATOMS.ADD Rd, [Ra+off], Rb`, `ATOMS.CAS Rd, [Ra+off], Rb, Rc`.
@@ -1020,6 +1021,15 @@ impl Cx<'_> {
         let mut vals = Vec::new();
         for n in 1..d.srcs.len() {
             vals.push(self.src(n)?);
+        }
+        if d.opcode == Opcode::ATOM {
+            // Generic address: ptxas keeps `ATOM` with the RZ destination (no generic `RED`).
+            let mut toks = vec!["E", op];
+            toks.extend(&ty_toks);
+            toks.extend(["STRONG", "GPU"]);
+            let mut ops = vec![one("PT"), one(self.dst(0)?), self.mem(0, true)?];
+            ops.extend(vals);
+            return Ok((self.spell("ATOM", &toks)?, ops));
         }
         let global = matches!(d.opcode, Opcode::ATOMG | Opcode::ATOMGCAS);
         if global {

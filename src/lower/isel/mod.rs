@@ -44,6 +44,10 @@
 //!   sign-extended, as the PTX-stage semantics do.
 //! - Kernel parameters are read from constant bank 0 at `c[0x0][0x210 + offset]`, `%ntid`
 //!   and `%nctaid` at `c[0x0][0x0..0x14]`, other special registers with `S2R`.
+//! - Module `.const` variables are read from constant bank 3 at their [`DataLayout`] offsets;
+//!   the address of a `.global` variable is read from its 8-byte slot of constant bank 4 (the
+//!   address table the cubin relocates, as ptxas does); the backend writes both banks from the
+//!   same [`data_layout`].
 //!
 //! Anything not covered is a [`LowerError`] naming the function and the instruction, never a
 //! panic; the function is then left unchanged.
@@ -57,6 +61,8 @@ mod float;
 mod int_div;
 pub mod legalize;
 mod memory;
+
+pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
 mod warp;
 mod wide;
 
@@ -95,16 +101,17 @@ pub fn select_module_framed(m: &mut Module, arch: u32, frames: &[u64]) -> Result
         });
     }
     let shared = shared_layout(m);
+    let data = memory::data_layout(m);
     for (i, f) in m.functions.iter_mut().enumerate() {
         let frame = frames.get(i).copied().unwrap_or(0) as i64;
-        select_function_with(f, &shared, frame)?;
+        select_function_with(f, &shared, &data, frame)?;
     }
     Ok(())
 }
 
 /// Selects one function (sm_90) without module context (no shared-variable addresses).
 pub fn select_function(f: &mut Function) -> Result<(), LowerError> {
-    select_function_with(f, &HashMap::new(), 0)
+    select_function_with(f, &HashMap::new(), &DataLayout::default(), 0)
 }
 
 /// The shared-memory offset of every shared module variable: static ones in module order at
@@ -130,7 +137,12 @@ pub fn shared_layout(m: &Module) -> HashMap<String, i64> {
     out
 }
 
-fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>, frame: i64) -> Result<(), LowerError> {
+fn select_function_with(
+    f: &mut Function,
+    shared: &HashMap<String, i64>,
+    data: &DataLayout,
+    frame: i64,
+) -> Result<(), LowerError> {
     if f.sass {
         return Ok(());
     }
@@ -147,6 +159,7 @@ fn select_function_with(f: &mut Function, shared: &HashMap<String, i64>, frame: 
         guard: None,
         unpacked: HashMap::new(),
         shared,
+        data,
         line: String::new(),
         frame,
         local_base: None,
@@ -171,6 +184,8 @@ pub(crate) struct Sel<'a> {
     /// 64-bit register -> its halves, valid in the current block until the register is written.
     unpacked: HashMap<VReg, (VReg, VReg)>,
     shared: &'a HashMap<String, i64>,
+    /// Where `.const` and `.global` module variables live ([`DataLayout`]).
+    data: &'a DataLayout,
     line: String,
     /// The kernel's local frame (bytes) from lowering; 0 for none or unknown.
     frame: i64,

@@ -3,7 +3,8 @@
 //! - `shfl.sync.{idx,up,down,bfly}.b32 d[|p], a, b, c, membermask` → `SHFL.<mode> Pd, Rd, a, b,
 //!   c` (`PT` when PTX has no predicate destination). `a` is a register; `b` (lane/offset) and
 //!   `c` (segment mask and clamp, packed as in PTX) stay immediates where they fit SASS's
-//!   fields (5 and 13 bits) and go to registers otherwise.
+//!   fields (5 and 13 bits) and go to registers otherwise; every mode has all four operand
+//!   shapes.
 //! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`; `vote.sync.{all,any}.pred d, p, m`
 //!   → `VOTE.{ALL,ANY} Pd, Pp` (no register result). `vote.uni` (ptxas: `VOTE.EQ`) is refused:
 //!   our sm_90 modifier table has no `VOTE.EQ` entry yet.
@@ -58,31 +59,10 @@ impl Sel<'_> {
                 o => s.reg_src(&o),
             }
         };
-        let mut b = field(self, &d.srcs[1], 5)?;
-        let mut c = field(self, &d.srcs[2], 13)?;
-        // The (immediate B, immediate C) shapes our sm_90 tables list per mode (the modifier
-        // table holds the combinations seen in ptxas output; `SHFL.IDX` only with a register
-        // lane and an immediate clamp): drop immediates into registers until one fits.
-        let allowed: &[(bool, bool)] = match d.mods.sub {
-            Some(SubOp::Idx) => &[(false, true)],
-            Some(SubOp::Up) => &[(false, false), (true, false), (true, true)],
-            Some(SubOp::Down) => &[(false, false), (false, true), (true, true)],
-            _ => &[(false, false), (true, true)],
-        };
-        let (bi, ci) = (matches!(b, Operand::Imm(_)), matches!(c, Operand::Imm(_)));
-        let Some(&(kb, kc)) = [(bi, ci), (false, ci), (bi, false), (false, false)].iter().find(|x| allowed.contains(x))
-        else {
-            return Err(format!(
-                "SHFL.{} with a register clamp/segment operand has no form in our sm_90 tables",
-                d.mods.sub.map_or("", |s| s.name())
-            ));
-        };
-        if bi && !kb {
-            b = self.reg_src(&b)?;
-        }
-        if ci && !kc {
-            c = self.reg_src(&c)?;
-        }
+        // Every mode has all four (immediate or register B, immediate or register C) forms in
+        // the sm_90 tables (the modifier sweep fills the shapes the corpus never shows).
+        let b = field(self, &d.srcs[1], 5)?;
+        let c = field(self, &d.srcs[2], 13)?;
         let mask = self.warp_sync(&d.srcs[3])?;
         let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
         self.emit(Opcode::SHFL, m, vec![dst, pd], vec![a, b, c, mask]);
