@@ -36,7 +36,8 @@ fn facts(d: &image::ModuleData) -> Vec<String> {
             image::Space::GlobalInit => d.global_init.as_ref(),
             image::Space::Global => None,
         };
-        sec.and_then(|s| s.bytes.get(v.offset as usize..(v.offset + v.size) as usize)).map_or(Vec::new(), <[u8]>::to_vec)
+        sec.and_then(|s| s.bytes.get(v.offset as usize..(v.offset + v.size) as usize))
+            .map_or(Vec::new(), <[u8]>::to_vec)
     };
     let mut vars: Vec<String> = d
         .variables
@@ -94,5 +95,9 @@ fn module_data_matches_ptxas() {
         println!("    not compiled: {s}");
     }
     assert!(diffs.is_empty(), "module data differs:\n{}", diffs.join("\n"));
-    assert!(compared.len() >= FLOOR_COMPARED, "only {} kernel-levels compared (floor {FLOOR_COMPARED})", compared.len());
+    assert!(
+        compared.len() >= FLOOR_COMPARED,
+        "only {} kernel-levels compared (floor {FLOOR_COMPARED})",
+        compared.len()
+    );
 }

@@ -12,7 +12,9 @@
 //! - approximate f32 functions (`div.approx/full`, `rcp/sqrt/rsqrt.approx` with ptxas's
 //!   subnormal wrappers): the correctly rounded result within 2 ulp (NaN for NaN, infinities
 //!   and zeros exactly), the PTX ISA's bounds for these forms on normal results;
-//! - 64-bit add/sub/mul/shift/compare on halves: Rust's `u64`/`i64` arithmetic.
+//! - 64-bit add/sub/mul/shift/compare on halves: Rust's `u64`/`i64` arithmetic;
+//! - every template (64-bit division's loop included: the evaluator follows branches): the
+//!   PTX-stage semantics of the original instruction.
 
 use std::collections::HashMap;
 
@@ -32,69 +34,81 @@ fn run(f: &Function, params: &[u64]) -> Vec<u64> {
         }
         regs.get(&r).copied().unwrap_or(0)
     };
-    for (_, i) in f.inst_order() {
-        let d = &f.insts[i];
-        if let Some(g) = d.guard
-            && (read(&regs, g.reg) != 0) == g.not
-        {
-            continue;
-        }
-        match d.opcode {
-            Opcode::EXIT | Opcode::Exit => break,
-            Opcode::Ld => {
-                // PTX stage: `ld param[off]`, the parameter (8-byte slots) at its type width.
-                let Operand::Mem(m) = &d.srcs[0] else { panic!() };
-                let w = d.ty().map_or(32, |t| t.bits());
-                let v = params[(m.offset / 8) as usize];
-                regs.insert(d.dsts[0], if w >= 64 { v } else { v & ((1 << w) - 1) });
+    // Blocks in layout order; a taken `BRA` continues at its target (loops of 64-bit division).
+    let (mut next, mut steps) = (0usize, 0u32);
+    'blocks: while let Some(&b) = f.layout.get(next) {
+        next += 1;
+        for &i in f.block_insts(b) {
+            let d = &f.insts[i];
+            if let Some(g) = d.guard
+                && (read(&regs, g.reg) != 0) == g.not
+            {
                 continue;
             }
-            Opcode::St => {
-                let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
-                stored.push(read(&regs, u.reg));
-                continue;
-            }
-            Opcode::STG => {
-                let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
-                stored.push(read(&regs, u.reg));
-                continue;
-            }
-            Opcode::LDC => {
-                let Operand::CBank(c) = &d.srcs[0] else { panic!() };
-                if d.dsts[0] == Reg::Phys(ptxas_rs::ori::PhysReg::new(ptxas_rs::ori::RegFile::R, 1)) {
+            steps += 1;
+            assert!(steps < 1_000_000, "the selected code does not terminate");
+            match d.opcode {
+                Opcode::EXIT | Opcode::Exit => break 'blocks,
+                Opcode::BRA => {
+                    let Operand::Block(t) = d.srcs[0] else { panic!("BRA without a block") };
+                    next = f.layout.iter().position(|&x| x == t).expect("branch target in the layout");
+                    continue 'blocks;
+                }
+                Opcode::Ld => {
+                    // PTX stage: `ld param[off]`, the parameter (8-byte slots) at its type width.
+                    let Operand::Mem(m) = &d.srcs[0] else { panic!() };
+                    let w = d.ty().map_or(32, |t| t.bits());
+                    let v = params[(m.offset / 8) as usize];
+                    regs.insert(d.dsts[0], if w >= 64 { v } else { v & ((1 << w) - 1) });
                     continue;
                 }
-                let k = ((c.offset - 0x210) / 8) as usize;
-                regs.insert(d.dsts[0], params[k]);
-                continue;
-            }
-            _ => {}
-        }
-        let args: Vec<Arg> = d
-            .srcs
-            .iter()
-            .map(|o| match o {
-                Operand::Reg(u) => {
-                    let v = read(&regs, u.reg);
-                    let val = if f.reg_class(u.reg).is_some_and(|c| c.file.is_pred()) {
-                        Val::Pred(v != 0)
-                    } else {
-                        Val::Bits(v)
-                    };
-                    Arg { val, neg: u.neg, abs: u.abs, not: u.not }
+                Opcode::St => {
+                    let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
+                    stored.push(read(&regs, u.reg));
+                    continue;
                 }
-                Operand::Imm(i) => Arg::bits(i.bits()),
-                o => panic!("operand {o:?}"),
-            })
-            .collect();
-        let out = eval(d.opcode, &d.mods, &args).unwrap_or_else(|e| panic!("`{}`: {e}", d.opcode));
-        for (r, v) in d.dsts.iter().zip(out) {
-            let v = match v {
-                Val::Pred(p) => u64::from(p),
-                Val::Bits(b) => b,
-            };
-            if !r.is_zero() {
-                regs.insert(*r, v);
+                Opcode::STG => {
+                    let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
+                    stored.push(read(&regs, u.reg));
+                    continue;
+                }
+                Opcode::LDC => {
+                    let Operand::CBank(c) = &d.srcs[0] else { panic!() };
+                    if d.dsts[0] == Reg::Phys(ptxas_rs::ori::PhysReg::new(ptxas_rs::ori::RegFile::R, 1)) {
+                        continue;
+                    }
+                    let k = ((c.offset - 0x210) / 8) as usize;
+                    regs.insert(d.dsts[0], params[k]);
+                    continue;
+                }
+                _ => {}
+            }
+            let args: Vec<Arg> = d
+                .srcs
+                .iter()
+                .map(|o| match o {
+                    Operand::Reg(u) => {
+                        let v = read(&regs, u.reg);
+                        let val = if f.reg_class(u.reg).is_some_and(|c| c.file.is_pred()) {
+                            Val::Pred(v != 0)
+                        } else {
+                            Val::Bits(v)
+                        };
+                        Arg { val, neg: u.neg, abs: u.abs, not: u.not }
+                    }
+                    Operand::Imm(i) => Arg::bits(i.bits()),
+                    o => panic!("operand {o:?}"),
+                })
+                .collect();
+            let out = eval(d.opcode, &d.mods, &args).unwrap_or_else(|e| panic!("`{}`: {e}", d.opcode));
+            for (r, v) in d.dsts.iter().zip(out) {
+                let v = match v {
+                    Val::Pred(p) => u64::from(p),
+                    Val::Bits(b) => b,
+                };
+                if !r.is_zero() {
+                    regs.insert(*r, v);
+                }
             }
         }
     }
@@ -358,6 +372,10 @@ const TEMPLATES: &[Tpl] = &[
     t("bfi.b64 {s0}, {s1}, {s2}, {s3}", &["rd"], &["rd", "rd", "r", "r"], 64),
     t("bfi.b64 {s0}, {s1}, {s2}, 24", &["rd"], &["rd", "rd", "r"], 64),
     t("fns.b32 {s0}, {s1}, {s2}", &["r"], &["r", "r", "r"], 32),
+    t("div.u64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
+    t("rem.u64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
+    t("div.s64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
+    t("rem.s64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
     t("tanh.approx.f16x2 {s0}", &["r"], &["r"], 32),
     t("ex2.approx.f16x2 {s0}", &["r"], &["r"], 32),
     t("tanh.approx.f16 {s0}", &["r"], &["r"], 16),

@@ -112,22 +112,18 @@ fn generate_sm90_tables() {
 /// operand shape).
 const SWEPT: &[&str] = &[
     "ISETP", "FSETP", "DSETP", "SHF", "F2F", "FRND", "F2FP", "FADD", "HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2",
-    "FMNMX", "HSET2", "VOTE", "VOTEU", "MATCH", "DEPBAR", "CCTL", "SHFL", "ATOM", "ATOMG", "REDG",
-    "FFMA", "FMUL", "DFMA", "DADD", "DMUL",
+    "FMNMX", "HSET2", "VOTE", "VOTEU", "MATCH", "DEPBAR", "CCTL", "SHFL", "ATOM", "ATOMG", "REDG", "FFMA", "FMUL",
+    "DFMA", "DADD", "DMUL",
 ];
 
 /// Swept bases whose swept entries are kept only when every suffix token is listed: the
 /// atomics' operation, type and scope (`.STRONG.{SM,GPU,SYS}`), without the cache-policy,
 /// `.MMIO`/`.PRIVATE`/`.CONSTANT` and vector combinations nobody selects (thousands of
 /// entries otherwise).
-const SWEPT_TOKENS: &[(&str, &[&str])] = &[
-    ("ATOM", ATOMIC_TOKENS),
-    ("ATOMG", ATOMIC_TOKENS),
-    ("REDG", ATOMIC_TOKENS),
-];
+const SWEPT_TOKENS: &[(&str, &[&str])] = &[("ATOM", ATOMIC_TOKENS), ("ATOMG", ATOMIC_TOKENS), ("REDG", ATOMIC_TOKENS)];
 const ATOMIC_TOKENS: &[&str] = &[
-    "E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "S32", "64", "S64", "F32", "FTZ", "RN",
-    "F64", "F16x2", "BF16x2", "STRONG", "SM", "GPU", "SYS",
+    "E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "S32", "64", "S64", "F32", "FTZ", "RN", "F64",
+    "F16x2", "BF16x2", "STRONG", "SM", "GPU", "SYS",
 ];
 
 /// Whether a swept `suffix` of `base` passes [`SWEPT_TOKENS`].

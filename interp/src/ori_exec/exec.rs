@@ -254,9 +254,10 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
     if !table.is_empty() {
         let mut slots = Vec::with_capacity(8 * table.len());
         for name in &table {
-            let a = global_syms.get(name).copied().ok_or_else(|| {
-                fail(ErrorKind::Invalid(format!("the address table names unknown variable ${name}")))
-            })?;
+            let a = global_syms
+                .get(name)
+                .copied()
+                .ok_or_else(|| fail(ErrorKind::Invalid(format!("the address table names unknown variable ${name}"))))?;
             slots.extend_from_slice(&a.to_le_bytes());
         }
         let b = ptxas_rs::lower::isel::ADDRESS_TABLE_BANK;

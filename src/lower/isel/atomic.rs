@@ -57,7 +57,9 @@ impl Sel<'_> {
             }
             Space::Generic => {
                 if cas {
-                    return Err("generic-address compare-and-swap (SASS `ATOM.E.CAS`) has no form in our sm_90 tables".into());
+                    return Err(
+                        "generic-address compare-and-swap (SASS `ATOM.E.CAS`) has no form in our sm_90 tables".into()
+                    );
                 }
                 if let Some(b) = m.base
                     && !b.is_zero()

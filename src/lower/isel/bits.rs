@@ -288,7 +288,12 @@ impl Sel<'_> {
         let (mut cur, mut k, mut pos) = (m, n, None::<crate::ori::VReg>);
         for width in [16i64, 8, 4, 2, 1] {
             let (low, c, p) = (self.t32(), self.t32(), self.tp());
-            self.emit(Opcode::LOP3, Mods::new(), vec![low.into()], vec![r(cur), imm((1 << width) - 1), rz(), imm(0xc0)]);
+            self.emit(
+                Opcode::LOP3,
+                Mods::new(),
+                vec![low.into()],
+                vec![r(cur), imm((1 << width) - 1), rz(), imm(0xc0)],
+            );
             self.emit(Opcode::POPC, Mods::new(), vec![c.into()], vec![r(low)]);
             self.isetp(p.into(), Cmp::Lt, Ty::U32, r(c), r(k));
             let np = self.t32();

@@ -327,12 +327,7 @@ impl Sel<'_> {
             return Ok(());
         }
         let (hi, lo, rh) = (self.t32(), self.t32(), self.t32());
-        let sh = Mods {
-            dir: Some(crate::ori::Dir::R),
-            ty: Some(Ty::U32),
-            flags: vec![Flag::HiWord],
-            ..Mods::new()
-        };
+        let sh = Mods { dir: Some(crate::ori::Dir::R), ty: Some(Ty::U32), flags: vec![Flag::HiWord], ..Mods::new() };
         self.emit(Opcode::SHF, sh, vec![hi.into()], vec![super::rz(), super::imm(16), a.clone()]);
         self.emit(Opcode::MUFU, m.clone(), vec![lo.into()], vec![a]);
         self.emit(Opcode::MUFU, m, vec![rh.into()], vec![r(hi)]);

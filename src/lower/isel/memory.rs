@@ -206,9 +206,19 @@ impl Sel<'_> {
                         return Err("a 32-bit address of a global variable".into());
                     }
                     let (l, h, c) = (self.t32(), self.t32(), self.tp());
-                    self.emit(Opcode::IADD3C, Mods::new(), vec![l.into(), c.into()], vec![lo, imm(r.offset), super::rz()]);
+                    self.emit(
+                        Opcode::IADD3C,
+                        Mods::new(),
+                        vec![l.into(), c.into()],
+                        vec![lo, imm(r.offset), super::rz()],
+                    );
                     let carry_hi = imm(if r.offset < 0 { -1 } else { 0 });
-                    self.emit(Opcode::IADD3X, Mods::new(), vec![h.into()], vec![hi, carry_hi, super::rz(), Operand::reg(c)]);
+                    self.emit(
+                        Opcode::IADD3X,
+                        Mods::new(),
+                        vec![h.into()],
+                        vec![hi, carry_hi, super::rz(), Operand::reg(c)],
+                    );
                     self.pack_into(dst, Operand::reg(l), Operand::reg(h));
                     return Ok(());
                 }
