@@ -3,7 +3,8 @@
 //! decoder's listing) against the shapes NVIDIA's ptxas 13.0 emits for sm_90:
 //!
 //! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`;
-//! - `vote.sync.{all,any}.pred d, p, m` → `VOTE.{ALL,ANY} Pd, Pp` (no register destination);
+//! - `vote.sync.{all,any,uni}.pred d, p, m` → `VOTE.{ALL,ANY,EQ} Pd, Pp` (no register
+//!   destination);
 //! - `activemask.b32 d` → `VOTE.ANY Rd, PT, PT`, with no `WARPSYNC`;
 //! - `redux.sync.op.t d, a, m` → `REDUX.op URk, Ra` (`.SUM`, `.MIN`/`.MAX` with `.S32` when
 //!   signed, `.OR`, `.XOR`, plain `REDUX` for `and`), then `MOV Rd, URk`;
@@ -80,7 +81,7 @@ fn ballot_is_vote_any_with_a_register() {
 
 #[test]
 fn vote_all_and_any_write_only_a_predicate() {
-    for (op, sass) in [("all", "VOTE.ALL"), ("any", "VOTE.ANY")] {
+    for (op, sass) in [("all", "VOTE.ALL"), ("any", "VOTE.ANY"), ("uni", "VOTE.EQ")] {
         let body = format!("vote.sync.{op}.pred %p2, %p1, -1;\nselp.u32 %r2, 1, 0, %p2;");
         let is = insts(&listing(&body, 3));
         let (_, v) = find(&is, sass);

@@ -5,9 +5,8 @@
 //!   `c` (segment mask and clamp, packed as in PTX) stay immediates where they fit SASS's
 //!   fields (5 and 13 bits) and go to registers otherwise; every mode has all four operand
 //!   shapes.
-//! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`; `vote.sync.{all,any}.pred d, p, m`
-//!   → `VOTE.{ALL,ANY} Pd, Pp` (no register result). `vote.uni` (ptxas: `VOTE.EQ`) is refused:
-//!   our sm_90 modifier table has no `VOTE.EQ` entry yet.
+//! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`; `vote.sync.{all,any,uni}.pred d,
+//!   p, m` → `VOTE.{ALL,ANY,EQ} Pd, Pp` (no register result), as ptxas selects them.
 //! - `activemask.b32 d` → `VOTE.ANY Rd, PT, PT`, as ptxas emits it, with no `WARPSYNC` (it
 //!   reads the lanes that run it).
 //! - `redux.sync.op.t d, a, m` → `REDUX.op URk, Ra` (`.SUM`, `.MIN`/`.MAX` with `.S32` when
@@ -94,10 +93,7 @@ impl Sel<'_> {
         }
         let (sub, dsts) = match (d.opcode, d.mods.sub) {
             (Opcode::Ballot, _) => (SubOp::Any, vec![Self::dst(d)?, pt_reg()]),
-            (Opcode::Vote, Some(s @ (SubOp::All | SubOp::Any))) => (s, vec![rz_reg(), Self::dst(d)?]),
-            (Opcode::Vote, Some(SubOp::Uni)) => {
-                return Err("vote.uni (SASS `VOTE.EQ`) has no entry in our sm_90 modifier table".into());
-            }
+            (Opcode::Vote, Some(s @ (SubOp::All | SubOp::Any | SubOp::Uni))) => (s, vec![rz_reg(), Self::dst(d)?]),
             _ => return Err("vote without a mode".into()),
         };
         let p = self.pred_src(&d.srcs[0])?;
