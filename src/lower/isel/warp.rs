@@ -14,8 +14,7 @@
 //!   `IMAD.U32 Rd, RZ, RZ, URk`); `URk` is a uniform virtual register.
 //! - `match.any.sync.{b32,b64} d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32 d[|p],
 //!   a, m` → `MATCH.ALL Pp, Rd, Ra` (the Ori `MATCH` always has a predicate destination, `PT`
-//!   without `p` and for `any`). `match.all.b64` (`MATCH.ALL.U64`) is
-//!   refused: no modifier-table entry yet.
+//!   without `p` and for `any`); `match.all.sync.b64` → `MATCH.ALL.U64`.
 //!
 //! Invariant: every collective (SHFL, VOTE, REDUX, MATCH; not `activemask`) is preceded in its
 //! block by a `WARPSYNC` of its member mask ([`Sel::warp_sync`]): `WARPSYNC.ALL` for the
@@ -138,12 +137,7 @@ impl Sel<'_> {
         let wide = d.ty().is_some_and(|t| t.bits() == 64);
         let (sub, pd) = match d.opcode {
             Opcode::MatchAny => (SubOp::Any, pt_reg()),
-            _ => {
-                if wide {
-                    return Err("match.all.b64 (SASS `MATCH.ALL.U64`) has no entry in our sm_90 modifier table".into());
-                }
-                (SubOp::All, d.dsts.get(1).copied().unwrap_or_else(pt_reg))
-            }
+            _ => (SubOp::All, d.dsts.get(1).copied().unwrap_or_else(pt_reg)),
         };
         let dst = Self::dst(d)?;
         let a = if wide { self.wide_reg(&d.srcs[0])? } else { self.reg_src(&d.srcs[0])? };
