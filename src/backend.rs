@@ -28,8 +28,12 @@
 //! driver's default stack, 1 KiB per thread, as with ptxas, which records no more); `-v` lists
 //! each device function's frame, its spill and save bytes counting as spill stores/loads.
 //!
-//! Not implemented yet, refused with a clear error: indirect calls (function pointers),
-//! `.const` variables, targets other than sm_90, relocatable output. Each kernel's
+//! Module data: `.const` variables go to `.nv.constant3` (read as `c[0x3][..]`), `.global`
+//! ones to `.nv.global.init` / `.nv.global`, and the addresses code takes of globals to the
+//! relocated table `.nv.constant4` ([`module_data`], laid out by [`lower::isel::data_layout`]).
+//!
+//! Not implemented yet, refused with a clear error: indirect calls (function pointers), `.extern`
+//! variables and addresses inside initialisers, targets other than sm_90, relocatable output. Each kernel's
 //! `.debug_frame` entry has ptxas's CIE (CFA = R1, RZ and R1 unchanged) and an FDE without
 //! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers); a device
 //! function's has ptxas's callable-function CIE (return address column 0x5000100, from R2).
@@ -132,6 +136,8 @@ struct EntryDecl {
     frame: u32,
     /// `.nv.shared.<kernel>`, when the kernel uses shared memory.
     shared: Option<image::Shared>,
+    /// Whether the kernel reads module `.const` data or global-variable addresses.
+    names_module_data: bool,
 }
 
 fn dims(v: &[ast::IntLit]) -> Option<[u32; 3]> {
@@ -189,13 +195,8 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
                 "indirect calls (through function pointers) are not implemented yet",
             ));
         }
-        let uses = |space: Space| {
-            f.insts.values().any(|d| d.srcs.iter().any(|o| matches!(o, Operand::Mem(r) if r.space == space)))
-        };
-        if uses(Space::Const) || m.vars.iter().any(|v| v.space == Space::Const) {
-            return Err(err("code generation", Some(&f.name), ".const variables are not implemented yet"));
-        }
     }
+    let data = module_data(&m, module)?;
     let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
     let addr = param_addresses(module);
     let abis = lower::isel::call::module_abi(&m, &addr);
@@ -220,6 +221,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
 
     let mut img = image::Image::sm90();
     img.tool.arguments = opts.tool_arguments.clone();
+    img.data = data;
     for ((f, &frame), &shared) in
         m.functions.iter_mut().zip(&frames).zip(&shared).filter(|((f, _), _)| f.kind == FuncKind::Entry)
     {
@@ -229,6 +231,11 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         };
         decl.frame = u32::try_from(frame).map_err(|_| err("lowering", Some(&f.name), "local frame too large"))?;
         decl.shared = shared;
+        // ptxas creates an (empty, self-resolved) `.rela.text.<k>` for a kernel that names
+        // module data.
+        decl.names_module_data = f.insts.values().flat_map(|d| d.srcs.iter()).any(|o| {
+            matches!(o, Operand::CBank(c) if c.bank == lower::isel::USER_CONST_BANK || c.bank == lower::isel::ADDRESS_TABLE_BANK)
+        });
         img.kernels.push(compile_kernel(f, &decl, &funcs, opts)?);
     }
     if m.functions.iter().any(|f| f.kind == FuncKind::Func) && img.kernels.is_empty() {
@@ -456,13 +463,88 @@ fn kernel_image(
         subroutines: Vec::new(),
         frames: vec![kernel_frame(emitted.code.len() as u64)],
         constant2: None,
-        code_relocation_section: false,
+        code_relocation_section: decl.names_module_data,
         report: image::Report {
             spill_stores: u64::from(report.spill_store_bytes),
             spill_loads: u64::from(report.spill_load_bytes),
             functions: Vec::new(),
         },
     }
+}
+
+/// The cubin's module data from the module's `.const` and `.global` variables, placed where
+/// instruction selection addresses them ([`lower::isel::data_layout`]): `.nv.constant3` with
+/// the `.const` initialisers, `.nv.global.init` / `.nv.global`, and the address table
+/// `.nv.constant4` (relocated to the variables). Symbols bind as the PTX declares them
+/// (`.visible` global, `.weak` weak, otherwise local), ordered as ptxas processes them: weak,
+/// then visible, then internal, PTX order within each group. Refused: `.extern` variables
+/// (nothing to link against in an executable cubin) and addresses stored in initialisers.
+fn module_data(m: &ori::Module, module: &ast::Module) -> Result<image::ModuleData, BackendError> {
+    let layout = lower::isel::data_layout(m);
+    let linkage: std::collections::HashMap<&str, &[ast::Linkage]> = module
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Var(v) => Some(v),
+            _ => None,
+        })
+        .flat_map(|v| v.decls.iter().map(move |d| (d.name.name.as_str(), v.linkage.as_slice())))
+        .collect();
+    let mut vars = Vec::new();
+    let mut const_bytes = vec![0u8; layout.constant_size as usize];
+    let mut init_bytes = vec![0u8; layout.global_sizes[0].0 as usize];
+    for v in m.vars.iter().filter(|v| matches!(v.space, Space::Const | Space::Global)) {
+        let l = linkage.get(v.name.as_str()).copied().unwrap_or(&[]);
+        if l.contains(&ast::Linkage::Extern) {
+            return Err(err("code generation", None, format!("`.extern` variable `{}` is not implemented", v.name)));
+        }
+        if !v.relocs.is_empty() {
+            return Err(err(
+                "code generation",
+                None,
+                format!("addresses in the initialiser of `{}` are not implemented yet", v.name),
+            ));
+        }
+        let bind = if l.contains(&ast::Linkage::Weak) {
+            image::Bind::Weak
+        } else if l.contains(&ast::Linkage::Visible) || l.contains(&ast::Linkage::Common) {
+            image::Bind::Global
+        } else {
+            image::Bind::Local
+        };
+        let (space, offset, bytes) = match v.space {
+            Space::Const => (image::Space::Constant, layout.constant[&v.name], Some(&mut const_bytes)),
+            _ => match layout.global[&v.name] {
+                (true, off) => (image::Space::GlobalInit, off, Some(&mut init_bytes)),
+                (false, off) => (image::Space::Global, off, None),
+            },
+        };
+        if let Some(b) = bytes {
+            let at = offset as usize;
+            b[at..at + v.init.len().min(v.size as usize)].copy_from_slice(&v.init[..v.init.len().min(v.size as usize)]);
+        }
+        let rank = match bind {
+            image::Bind::Weak => 0,
+            image::Bind::Global => 1,
+            image::Bind::Local => 2,
+        };
+        vars.push((rank, image::Variable { name: v.name.clone(), bind, space, offset, size: v.size }));
+    }
+    vars.sort_by_key(|(rank, _)| *rank);
+    let section = |bytes: Vec<u8>, align: u64| image::DataSection {
+        bytes,
+        align,
+        relocations: Vec::new(),
+        relocation_section: false,
+    };
+    let has = |s: image::Space| vars.iter().any(|(_, v)| v.space == s);
+    Ok(image::ModuleData {
+        global_init: has(image::Space::GlobalInit).then(|| section(init_bytes, layout.global_sizes[0].1)),
+        global: has(image::Space::Global).then_some(layout.global_sizes[1]),
+        constant3: has(image::Space::Constant).then(|| section(const_bytes, layout.constant_align)),
+        address_table: layout.address_table.clone(),
+        variables: vars.into_iter().map(|(_, v)| v).collect(),
+    })
 }
 
 /// The shared variables `f` names (in module order), or `None` when it names none.

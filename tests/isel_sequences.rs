@@ -12,7 +12,9 @@
 //! - approximate f32 functions (`div.approx/full`, `rcp/sqrt/rsqrt.approx` with ptxas's
 //!   subnormal wrappers): the correctly rounded result within 2 ulp (NaN for NaN, infinities
 //!   and zeros exactly), the PTX ISA's bounds for these forms on normal results;
-//! - 64-bit add/sub/mul/shift/compare on halves: Rust's `u64`/`i64` arithmetic.
+//! - 64-bit add/sub/mul/shift/compare on halves: Rust's `u64`/`i64` arithmetic;
+//! - every template (64-bit division's loop included: the evaluator follows branches): the
+//!   PTX-stage semantics of the original instruction.
 
 use std::collections::HashMap;
 
@@ -32,69 +34,81 @@ fn run(f: &Function, params: &[u64]) -> Vec<u64> {
         }
         regs.get(&r).copied().unwrap_or(0)
     };
-    for (_, i) in f.inst_order() {
-        let d = &f.insts[i];
-        if let Some(g) = d.guard
-            && (read(&regs, g.reg) != 0) == g.not
-        {
-            continue;
-        }
-        match d.opcode {
-            Opcode::EXIT | Opcode::Exit => break,
-            Opcode::Ld => {
-                // PTX stage: `ld param[off]`, the parameter (8-byte slots) at its type width.
-                let Operand::Mem(m) = &d.srcs[0] else { panic!() };
-                let w = d.ty().map_or(32, |t| t.bits());
-                let v = params[(m.offset / 8) as usize];
-                regs.insert(d.dsts[0], if w >= 64 { v } else { v & ((1 << w) - 1) });
+    // Blocks in layout order; a taken `BRA` continues at its target (loops of 64-bit division).
+    let (mut next, mut steps) = (0usize, 0u32);
+    'blocks: while let Some(&b) = f.layout.get(next) {
+        next += 1;
+        for &i in f.block_insts(b) {
+            let d = &f.insts[i];
+            if let Some(g) = d.guard
+                && (read(&regs, g.reg) != 0) == g.not
+            {
                 continue;
             }
-            Opcode::St => {
-                let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
-                stored.push(read(&regs, u.reg));
-                continue;
-            }
-            Opcode::STG => {
-                let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
-                stored.push(read(&regs, u.reg));
-                continue;
-            }
-            Opcode::LDC => {
-                let Operand::CBank(c) = &d.srcs[0] else { panic!() };
-                if d.dsts[0] == Reg::Phys(ptxas_rs::ori::PhysReg::new(ptxas_rs::ori::RegFile::R, 1)) {
+            steps += 1;
+            assert!(steps < 1_000_000, "the selected code does not terminate");
+            match d.opcode {
+                Opcode::EXIT | Opcode::Exit => break 'blocks,
+                Opcode::BRA => {
+                    let Operand::Block(t) = d.srcs[0] else { panic!("BRA without a block") };
+                    next = f.layout.iter().position(|&x| x == t).expect("branch target in the layout");
+                    continue 'blocks;
+                }
+                Opcode::Ld => {
+                    // PTX stage: `ld param[off]`, the parameter (8-byte slots) at its type width.
+                    let Operand::Mem(m) = &d.srcs[0] else { panic!() };
+                    let w = d.ty().map_or(32, |t| t.bits());
+                    let v = params[(m.offset / 8) as usize];
+                    regs.insert(d.dsts[0], if w >= 64 { v } else { v & ((1 << w) - 1) });
                     continue;
                 }
-                let k = ((c.offset - 0x210) / 8) as usize;
-                regs.insert(d.dsts[0], params[k]);
-                continue;
-            }
-            _ => {}
-        }
-        let args: Vec<Arg> = d
-            .srcs
-            .iter()
-            .map(|o| match o {
-                Operand::Reg(u) => {
-                    let v = read(&regs, u.reg);
-                    let val = if f.reg_class(u.reg).is_some_and(|c| c.file.is_pred()) {
-                        Val::Pred(v != 0)
-                    } else {
-                        Val::Bits(v)
-                    };
-                    Arg { val, neg: u.neg, abs: u.abs, not: u.not }
+                Opcode::St => {
+                    let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
+                    stored.push(read(&regs, u.reg));
+                    continue;
                 }
-                Operand::Imm(i) => Arg::bits(i.bits()),
-                o => panic!("operand {o:?}"),
-            })
-            .collect();
-        let out = eval(d.opcode, &d.mods, &args).unwrap_or_else(|e| panic!("`{}`: {e}", d.opcode));
-        for (r, v) in d.dsts.iter().zip(out) {
-            let v = match v {
-                Val::Pred(p) => u64::from(p),
-                Val::Bits(b) => b,
-            };
-            if !r.is_zero() {
-                regs.insert(*r, v);
+                Opcode::STG => {
+                    let Operand::Reg(u) = &d.srcs[1] else { panic!("store of a non-register") };
+                    stored.push(read(&regs, u.reg));
+                    continue;
+                }
+                Opcode::LDC => {
+                    let Operand::CBank(c) = &d.srcs[0] else { panic!() };
+                    if d.dsts[0] == Reg::Phys(ptxas_rs::ori::PhysReg::new(ptxas_rs::ori::RegFile::R, 1)) {
+                        continue;
+                    }
+                    let k = ((c.offset - 0x210) / 8) as usize;
+                    regs.insert(d.dsts[0], params[k]);
+                    continue;
+                }
+                _ => {}
+            }
+            let args: Vec<Arg> = d
+                .srcs
+                .iter()
+                .map(|o| match o {
+                    Operand::Reg(u) => {
+                        let v = read(&regs, u.reg);
+                        let val = if f.reg_class(u.reg).is_some_and(|c| c.file.is_pred()) {
+                            Val::Pred(v != 0)
+                        } else {
+                            Val::Bits(v)
+                        };
+                        Arg { val, neg: u.neg, abs: u.abs, not: u.not }
+                    }
+                    Operand::Imm(i) => Arg::bits(i.bits()),
+                    o => panic!("operand {o:?}"),
+                })
+                .collect();
+            let out = eval(d.opcode, &d.mods, &args).unwrap_or_else(|e| panic!("`{}`: {e}", d.opcode));
+            for (r, v) in d.dsts.iter().zip(out) {
+                let v = match v {
+                    Val::Pred(p) => u64::from(p),
+                    Val::Bits(b) => b,
+                };
+                if !r.is_zero() {
+                    regs.insert(*r, v);
+                }
             }
         }
     }
@@ -355,6 +369,16 @@ const TEMPLATES: &[Tpl] = &[
     t("bfi.b64 {s0}, {s1}, 8, 40", &["rd"], &["rd", "rd"], 64),
     t("bfi.b64 {s0}, {s1}, 32, 32", &["rd"], &["rd", "rd"], 64),
     t("bfi.b64 {s0}, {s1}, 40, 30", &["rd"], &["rd", "rd"], 64),
+    t("bfi.b64 {s0}, {s1}, {s2}, {s3}", &["rd"], &["rd", "rd", "r", "r"], 64),
+    t("bfi.b64 {s0}, {s1}, {s2}, 24", &["rd"], &["rd", "rd", "r"], 64),
+    t("fns.b32 {s0}, {s1}, {s2}", &["r"], &["r", "r", "r"], 32),
+    t("div.u64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
+    t("rem.u64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
+    t("div.s64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
+    t("rem.s64 {s0}, {s1}", &["rd"], &["rd", "rd"], 64),
+    t("tanh.approx.f16x2 {s0}", &["r"], &["r"], 32),
+    t("ex2.approx.f16x2 {s0}", &["r"], &["r"], 32),
+    t("tanh.approx.f16 {s0}", &["r"], &["r"], 16),
     t("bmsk.clamp.b32 {s0}, {s1}", &["r"], &["r", "r"], 32),
     t("bmsk.wrap.b32 {s0}, {s1}", &["r"], &["r", "r"], 32),
     t("prmt.b32 {s0}, {s1}, {s2}", &["r"], &["r", "r", "r"], 32),
@@ -553,4 +577,102 @@ fn prologue_r1_is_allowed_only_in_sass_functions() {
     let mut ptx = f.clone();
     ptx.sass = false;
     assert!(verify_function(&ptx).is_err_and(|e| e.to_string().contains("before register allocation")));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4_000, ..ProptestConfig::default() })]
+
+    /// `fns.b32`'s branch-free search against a Rust reference written from the PTX ISA
+    /// (walk from `base` toward the MSB for a positive offset, toward the LSB for a negative
+    /// one, counting set bits; offset 0 tests `base` itself; all ones when not found or when
+    /// `base > 31`), with bases and offsets concentrated where the search is subtle.
+    #[test]
+    fn fns_finds_the_nth_set_bit(mask in edge32(), base in prop_oneof![4 => 0u32..34, 1 => any::<u32>()],
+                                 off in prop_oneof![4 => -34i32..34, 1 => any::<i32>()]) {
+        thread_local! { static K: Function = {
+            let tp = Tpl { inst: "fns.b32 {s0}, {s1}, {s2}", dsts: &["r"], srcs: &["r", "r", "r"], width: 32 };
+            let mut f = parse_function(&template_kernel(&tp)).unwrap();
+            select_function(&mut f).unwrap();
+            verify_function(&f).unwrap();
+            f
+        }; }
+        let want = if base > 31 {
+            u32::MAX
+        } else if off == 0 {
+            if mask >> base & 1 == 1 { base } else { u32::MAX }
+        } else {
+            let mut n = off.unsigned_abs();
+            let mut found = u32::MAX;
+            let mut p = base as i64;
+            while (0..32).contains(&p) {
+                if mask >> p & 1 == 1 {
+                    n -= 1;
+                    if n == 0 {
+                        found = p as u32;
+                        break;
+                    }
+                }
+                p += if off > 0 { 1 } else { -1 };
+            }
+            found
+        };
+        let got = K.with(|f| run(f, &[u64::from(mask), u64::from(base), u64::from(off as u32)]));
+        prop_assert_eq!(got[0] as u32, want, "fns({:#x}, {}, {})", mask, base, off);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    /// `rcp.approx.ftz.f64` (ptxas's `MUFU.RCP64H` of the high word, low word 0): within
+    /// 2^-19 of the exact reciprocal for normal operands and results (the unit ignores the
+    /// operand's low word and the result has only a high word); NaN for NaN.
+    #[test]
+    fn rcp_approx_f64_is_close(x in any::<u64>()) {
+        thread_local! { static K: Function = {
+            let tp = Tpl { inst: "rcp.approx.ftz.f64 {s0}", dsts: &["rd"], srcs: &["rd"], width: 64 };
+            let mut f = parse_function(&template_kernel(&tp)).unwrap();
+            select_function(&mut f).unwrap();
+            verify_function(&f).unwrap();
+            f
+        }; }
+        let got = f64::from_bits(K.with(|f| run(f, &[x]))[0]);
+        let xf = f64::from_bits(x);
+        let want = 1.0 / xf;
+        if xf.is_nan() {
+            prop_assert!(got.is_nan());
+        } else if xf.is_normal() && want.is_normal() {
+            prop_assert!(((got - want) / want).abs() < 2f64.powi(-19), "1/{:e}: {:e} want {:e}", xf, got, want);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3_000, ..ProptestConfig::default() })]
+
+    /// `ex2.approx.f32` without `.ftz` keeps subnormal results (ptxas's `ex2(x/2)^2` below
+    /// -126): within 2 ulp of the correctly rounded 2^x everywhere, subnormal results included
+    /// (not flushed to zero), and exactly the PTX-stage result above -126.
+    #[test]
+    fn ex2_approx_keeps_subnormals(x in prop_oneof![3 => -160f32..-110f32, 1 => any::<f32>()]) {
+        thread_local! { static K: (Function, Function) = {
+            let tp = Tpl { inst: "ex2.approx.f32 {s0}", dsts: &["r"], srcs: &["r"], width: 32 };
+            let orig = parse_function(&template_kernel(&tp)).unwrap();
+            let mut f = orig.clone();
+            select_function(&mut f).unwrap();
+            verify_function(&f).unwrap();
+            (orig, f)
+        }; }
+        let (want, got) = K.with(|(o, f)| (run(o, &[u64::from(x.to_bits())])[0] as u32, run(f, &[u64::from(x.to_bits())])[0] as u32));
+        if x.is_nan() {
+            prop_assert!(f32::from_bits(got).is_nan());
+        } else if x >= -126.0 {
+            prop_assert_eq!(got, want, "ex2({:e})", x);
+        } else {
+            let exact = (f64::from(x)).exp2() as f32;
+            let d = (i64::from(got) - i64::from(exact.to_bits())).abs();
+            prop_assert!(d <= 2, "ex2({:e}) = {:#x}, exact {:#x}", x, got, exact.to_bits());
+            prop_assert!(exact.to_bits() == 0 || got != 0 || d <= 2);
+        }
+    }
 }

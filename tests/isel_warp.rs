@@ -3,12 +3,13 @@
 //! decoder's listing) against the shapes NVIDIA's ptxas 13.0 emits for sm_90:
 //!
 //! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`;
-//! - `vote.sync.{all,any}.pred d, p, m` → `VOTE.{ALL,ANY} Pd, Pp` (no register destination);
+//! - `vote.sync.{all,any,uni}.pred d, p, m` → `VOTE.{ALL,ANY,EQ} Pd, Pp` (no register
+//!   destination);
 //! - `activemask.b32 d` → `VOTE.ANY Rd, PT, PT`, with no `WARPSYNC`;
 //! - `redux.sync.op.t d, a, m` → `REDUX.op URk, Ra` (`.SUM`, `.MIN`/`.MAX` with `.S32` when
 //!   signed, `.OR`, `.XOR`, plain `REDUX` for `and`), then `MOV Rd, URk`;
-//! - `match.any.sync.b32/b64 d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32 d|p, a,
-//!   m` → `MATCH.ALL Pp, Rd, Ra`.
+//! - `match.any.sync.b32/b64 d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32/b64
+//!   d|p, a, m` → `MATCH.ALL[.U64] Pp, Rd, Ra`.
 //!
 //! Every collective is preceded by a `WARPSYNC` of its member mask (`WARPSYNC.ALL` for the
 //! full warp, once per block), since our backend builds no `BSSY`/`BSYNC` reconvergence
@@ -80,7 +81,7 @@ fn ballot_is_vote_any_with_a_register() {
 
 #[test]
 fn vote_all_and_any_write_only_a_predicate() {
-    for (op, sass) in [("all", "VOTE.ALL"), ("any", "VOTE.ANY")] {
+    for (op, sass) in [("all", "VOTE.ALL"), ("any", "VOTE.ANY"), ("uni", "VOTE.EQ")] {
         let body = format!("vote.sync.{op}.pred %p2, %p1, -1;\nselp.u32 %r2, 1, 0, %p2;");
         let is = insts(&listing(&body, 3));
         let (_, v) = find(&is, sass);
@@ -146,6 +147,12 @@ fn match_any_and_all() {
     let body = "match.all.sync.b32 %r5|%p2, %r1, -1;\nselp.u32 %r6, 1, 0, %p2;\nadd.u32 %r2, %r5, %r6;";
     let is = insts(&listing(body, 3));
     let (_, v) = find(&is, "MATCH.ALL ");
+    let ops = operands(v);
+    assert!(ops.len() == 3 && ops[0].starts_with('P') && ops[1].starts_with('R') && ops[2].starts_with('R'), "{v}");
+
+    let body = "cvt.u64.u32 %rd6, %r1;\nmatch.all.sync.b64 %r5|%p2, %rd6, -1;\nselp.u32 %r6, 1, 0, %p2;\nadd.u32 %r2, %r5, %r6;";
+    let is = insts(&listing(body, 3));
+    let (_, v) = find(&is, "MATCH.ALL.U64 ");
     let ops = operands(v);
     assert!(ops.len() == 3 && ops[0].starts_with('P') && ops[1].starts_with('R') && ops[2].starts_with('R'), "{v}");
 }

@@ -107,11 +107,32 @@ fn generate_sm90_tables() {
 
 /// Mnemonic bases whose modifier fields are swept compositionally (compare, shift, convert,
 /// half-precision families, FMNMX's `.FTZ`/`.NAN`, VOTE's and VOTEU's `.EQ`, MATCH's `.U64`,
-/// DEPBAR's `.LE`, CCTL's operations).
+/// DEPBAR's `.LE`, CCTL's operations, SHFL's mode with every immediate/register operand shape,
+/// the atomics' operation, type and scope, the f32/f64 arithmetic's rounding on every
+/// operand shape).
 const SWEPT: &[&str] = &[
     "ISETP", "FSETP", "DSETP", "SHF", "F2F", "FRND", "F2FP", "FADD", "HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2",
-    "FMNMX", "HSET2", "VOTE", "VOTEU", "MATCH", "DEPBAR", "CCTL",
+    "FMNMX", "HSET2", "VOTE", "VOTEU", "MATCH", "DEPBAR", "CCTL", "SHFL", "ATOM", "ATOMG", "REDG", "FFMA", "FMUL",
+    "DFMA", "DADD", "DMUL",
 ];
+
+/// Swept bases whose swept entries are kept only when every suffix token is listed: the
+/// atomics' operation, type and scope (`.STRONG.{SM,GPU,SYS}`), without the cache-policy,
+/// `.MMIO`/`.PRIVATE`/`.CONSTANT` and vector combinations nobody selects (thousands of
+/// entries otherwise).
+const SWEPT_TOKENS: &[(&str, &[&str])] = &[("ATOM", ATOMIC_TOKENS), ("ATOMG", ATOMIC_TOKENS), ("REDG", ATOMIC_TOKENS)];
+const ATOMIC_TOKENS: &[&str] = &[
+    "E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "S32", "64", "S64", "F32", "FTZ", "RN", "F64",
+    "F16x2", "BF16x2", "STRONG", "SM", "GPU", "SYS",
+];
+
+/// Whether a swept `suffix` of `base` passes [`SWEPT_TOKENS`].
+fn swept_suffix_kept(base: &str, suffix: &str) -> bool {
+    SWEPT_TOKENS
+        .iter()
+        .find(|(b, _)| *b == base)
+        .is_none_or(|(_, ok)| suffix.split('.').filter(|t| !t.is_empty()).all(|t| ok.contains(&t)))
+}
 
 /// Field bits a base's single-bit flips cannot find, because flipping them alone in the sampled
 /// corpus word gives a value nvdisasm does not name: VOTE's mode is the 2-bit field [72:74)
@@ -285,6 +306,9 @@ fn sweep_modifiers(
             for (w, text) in chunk.iter().zip(&texts) {
                 let Some(text) = text else { continue };
                 let Some((key, residue, suffix)) = suffix_for(tables, *w, text) else { continue };
+                if !swept_suffix_kept(base, &suffix) {
+                    continue;
+                }
                 if let std::collections::btree_map::Entry::Vacant(e) = table.entry((key, residue)) {
                     e.insert(Ok(suffix));
                     new += 1;

@@ -232,6 +232,11 @@ name_enum!(
         Lg2 = "lg2",
         /// Hyperbolic tangent.
         Tanh = "tanh",
+        /// The high word of the f64 reciprocal of the f64 whose high word is the operand
+        /// (low word 0): SASS `MUFU.RCP64H`.
+        Rcp64h = "rcp64h",
+        /// The high word of the f64 reciprocal square root likewise: SASS `MUFU.RSQ64H`.
+        Rsq64h = "rsq64h",
     }
 );
 

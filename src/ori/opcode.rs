@@ -551,7 +551,7 @@ opcodes! {
     /// Integer to integer.
     I2I "I2I" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|SAT) req(TY|SRC_TY) ty() Cvt;
     /// Special-function unit (approximate).
-    MUFU "MUFU" Sass ["W" => "W:ric"] flags() mods(MUFU|FTZ) req(MUFU) ty(F32) Mufu;
+    MUFU "MUFU" Sass ["W" => "W:ric"] flags() mods(MUFU|FTZ|TY) req(MUFU) ty(F32) Mufu;
     /// Global load.
     LDG "LDG" Sass ["T" => "Mg"] flags(MEM_READ) mods(TY|VOLATILE) req() ty(B32) None;
     /// Global store.
@@ -676,6 +676,9 @@ opcodes! {
     ATOMS "ATOMS" Sass ["T" => "Ms, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
     /// Shared-memory compare-and-swap (SASS `ATOMS.CAS`): memory, compare, new value.
     ATOMSCAS "ATOMSCAS" Sass ["T" => "Ms, T:r, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
+    /// Generic-address atomic (SASS `ATOM.E.op.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`,
+    /// also with the destination RZ): like `ATOMG` on a generic address.
+    ATOM "ATOM" Sass ["T" => "M, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|FTZ|RND) req(TY|SUBOP) ty() None;
 }
 
 fn parse_slot(s: &str) -> Result<Slot, String> {

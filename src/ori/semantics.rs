@@ -194,6 +194,23 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             // The unit flushes subnormal inputs and results whatever the modifiers say (as the
             // emulator's MUFU; on an H200, `MUFU.SQRT` of a negative subnormal gives -0.0).
             let ftz = Mods { flags: vec![Flag::Ftz], ..mods.clone() };
+            if ty == Some(Ty::F16) {
+                // `MUFU.{EX2,TANH}.F16`: the function of the low f16 half, rounded once to f16
+                // in the low half (the high half 0); no flush (the emulator's `mufu_f16`).
+                if !matches!(func, Mufu::Ex2 | Mufu::Tanh) {
+                    return Err(EvalError::Unsupported(format!("MUFU.{func:?}.F16")));
+                }
+                let h = Arg { val: Val::Bits(args[0].val.bits() & 0xFFFF), ..args[0] };
+                return Ok(vec![Val::Bits(approx(F16, func, h, &Mods::new()))]);
+            }
+            if matches!(func, Mufu::Rcp64h | Mufu::Rsq64h) {
+                // The exact f64 function of the operand as an f64 high word (low word 0),
+                // truncated to its high word; a NaN gives 0x7fffffff (the emulator's `mufu`).
+                let a = args[0].val.bits() & 0xFFFF_FFFF;
+                let x = f64::from_bits(a << 32);
+                let r = if func == Mufu::Rcp64h { 1.0 / x } else { 1.0 / x.sqrt() };
+                return Ok(vec![Val::Bits(if r.is_nan() { 0x7FFF_FFFF } else { r.to_bits() >> 32 })]);
+            }
             let r = match func {
                 Mufu::Sin | Mufu::Cos => mufu_trig(func, args[0]),
                 _ => approx(F32, func, args[0], &ftz),
@@ -846,6 +863,8 @@ fn approx(f: Format, func: Mufu, a: Arg, mods: &Mods) -> u64 {
         Mufu::Ex2 => x.exp2(),
         Mufu::Lg2 => x.log2(),
         Mufu::Tanh => x.tanh(),
+        Mufu::Rcp64h => 1.0 / x,
+        Mufu::Rsq64h => 1.0 / x.sqrt(),
     };
     let bits = if r.is_nan() { float::canonical_nan(F64) } else { r.to_bits() };
     let out = float::convert(F64, f, bits, Rnd::Rn);

@@ -166,7 +166,7 @@ pub fn emit_function_placed(
     // Layout: the Ori instructions in order, and where the descriptor load goes.
     let order: Vec<(ori::Block, ori::Inst)> = f.inst_order().collect();
     let needs_desc = order.iter().any(|(_, i)| {
-        matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG)
+        matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG | Opcode::ATOM)
     });
     let desc_ur = if needs_desc {
         Some(free_ur_pair(f).ok_or_else(|| ferr("no free uniform register pair for the memory descriptor".into()))?)
@@ -926,8 +926,13 @@ impl Cx<'_> {
                     ori::Mufu::Ex2 => "EX2",
                     ori::Mufu::Lg2 => "LG2",
                     ori::Mufu::Tanh => "TANH",
+                    ori::Mufu::Rcp64h => "RCP64H",
+                    ori::Mufu::Rsq64h => "RSQ64H",
                 };
-                (self.spell("MUFU", &[f, ftz])?, vec![dst(0)?, s(0)?])
+                // sm_90's MUFU has no `.FTZ`: the unit flushes f32 subnormals whatever the
+                // modifiers say (the Ori semantics of MUFU do too), so `.ftz` is dropped.
+                let half = if self.ty() == Some(Ty::F16) { "F16" } else { "" };
+                (self.spell("MUFU", &[f, half])?, vec![dst(0)?, s(0)?])
             }
             Opcode::LDG | Opcode::LD => {
                 let base = if d.opcode == Opcode::LDG { "LDG" } else { "LD" };
@@ -962,7 +967,7 @@ impl Cx<'_> {
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
-            Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
+            Opcode::ATOM | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
             Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
             Opcode::MEMBAR => (vec!["MEMBAR.SC.GPU".into()], vec![]),
             Opcode::BSSY => (vec!["BSSY".into()], vec![dst(0)?, s(0)?]),
@@ -1037,7 +1042,8 @@ impl Cx<'_> {
         })
     }
 
-    /// `ATOMG`/`REDG`/`ATOMS` and their compare-and-swap forms, spelled as ptxas prints them:
+    /// `ATOM` (generic), `ATOMG`/`REDG`/`ATOMS` and their compare-and-swap forms, spelled as
+    /// ptxas prints them (`ATOM.E.ADD.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`):
     /// `ATOMG.E.ADD.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb` (`REDG.E.ADD.STRONG.GPU
     /// desc[..], Rb` when the destination is RZ), `ATOMG.E.CAS.STRONG.GPU PT, Rd, [Ra+off], Rb,
     /// Rc` (no descriptor), `ATOMS.ADD Rd, [Ra+off], Rb`, `ATOMS.CAS Rd, [Ra+off], Rb, Rc`.
@@ -1079,6 +1085,15 @@ impl Cx<'_> {
         let mut vals = Vec::new();
         for n in 1..d.srcs.len() {
             vals.push(self.src(n)?);
+        }
+        if d.opcode == Opcode::ATOM {
+            // Generic address: ptxas keeps `ATOM` with the RZ destination (no generic `RED`).
+            let mut toks = vec!["E", op];
+            toks.extend(&ty_toks);
+            toks.extend(["STRONG", "GPU"]);
+            let mut ops = vec![one("PT"), one(self.dst(0)?), self.mem(0, true)?];
+            ops.extend(vals);
+            return Ok((self.spell("ATOM", &toks)?, ops));
         }
         let global = matches!(d.opcode, Opcode::ATOMG | Opcode::ATOMGCAS);
         if global {

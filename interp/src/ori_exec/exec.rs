@@ -247,6 +247,22 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
     if !bank.is_empty() {
         mem.banks.insert(USER_CONST_BANK, Region::with_bytes(MemSpace::Const(USER_CONST_BANK), bank, false));
     }
+    // The address table of selected (SASS-stage) code: slot i of constant bank 4 holds the
+    // address of the i-th global variable instruction selection reads it for (the cubin's
+    // relocated `.nv.constant4`).
+    let table = ptxas_rs::lower::isel::data_layout(module).address_table;
+    if !table.is_empty() {
+        let mut slots = Vec::with_capacity(8 * table.len());
+        for name in &table {
+            let a = global_syms
+                .get(name)
+                .copied()
+                .ok_or_else(|| fail(ErrorKind::Invalid(format!("the address table names unknown variable ${name}"))))?;
+            slots.extend_from_slice(&a.to_le_bytes());
+        }
+        let b = ptxas_rs::lower::isel::ADDRESS_TABLE_BANK;
+        mem.banks.insert(b, Region::with_bytes(MemSpace::Const(b), slots, false));
+    }
     let mut e = Engine {
         module,
         f,
@@ -449,7 +465,7 @@ impl Engine<'_> {
                 }
             }
             CALL => return Err((ErrorKind::Unsupported("ABI-lowered calls (CALL)".into()), None)),
-            Atom | AtomCas | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
+            Atom | AtomCas | ATOM | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,

@@ -81,7 +81,8 @@
 //! **Module variables**: `shared` ones are laid out after [`ExecConfig::shared_symbols`] (a
 //! size-0 one is the dynamic shared memory base); `global` ones are allocated after the spec's
 //! buffers (whose addresses do not move) with their initial bytes; `const` ones are laid out
-//! at their alignment in the user constant bank. `mova` gives a variable's space-relative
+//! at their alignment in the user constant bank (bank 3), and bank 4 holds the addresses of the
+//! global variables selected code reads them for ([`ptxas_rs::lower::isel::data_layout`]). `mova` gives a variable's space-relative
 //! address; `cvta`/`cvtato` convert shared and local addresses to and from the generic windows
 //! of [`crate::memory`] (const and param have no generic window: unsupported), and `isspacep`
 //! tests them.

@@ -104,6 +104,7 @@ impl Sel<'_> {
             Bfe if w == 64 => return self.sel_bfe64(d, dst, t),
             Bfe => return self.sel_bfe(d, dst, t),
             Bfi => return self.sel_bfi(d, dst, t),
+            Fns => return self.sel_fns(d, dst),
             PrmtP if d.mods.sub.is_some() => return self.sel_prmt_mode(d, dst, d.mods.sub.unwrap_or(SubOp::F4e)),
             Bfind if w == 64 => return self.sel_bfind64(d, dst, t),
             Bfind if d.mods.sub == Some(SubOp::ShiftAmt) => return self.sel_bfind_shiftamt(d, dst, t),

@@ -8,7 +8,11 @@
 //!   ([`Sel::shared_ref`]). Shared f32 add and 64-bit add have no `ATOMS` form: they become a
 //!   compare-and-swap loop (`Sel::shared_cas_loop`; ptxas uses an `ATOMS.CAST.SPIN` loop, and
 //!   warp-aggregates some shared atomics, which is not done here).
-//! - generic space atomics are not selected.
+//! - generic: `ATOM` (SASS `ATOM.E.op.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`, RZ when
+//!   the old value is unused, as ptxas emits it); generic compare-and-swap is refused.
+//! - Scopes and memory-order qualifiers are dropped by lowering: every atomic is
+//!   `.STRONG.GPU` (ptxas: `.SM` for `.cta`, `.SYS` for `.sys`, and `MEMBAR`/`CCTL` fences around
+//!   acquire/release forms), which orders no more than `.gpu` scope.
 //!
 //! The operation, type, rounding (`.rn` of float add) and `.ftz` are kept in the modifiers;
 //! the value operands are registers (immediates are moved into one).
@@ -50,6 +54,23 @@ impl Sel<'_> {
                 }
                 let m = self.shared_ref(m)?;
                 (if cas { Opcode::ATOMSCAS } else { Opcode::ATOMS }, m)
+            }
+            Space::Generic => {
+                if cas {
+                    return Err(
+                        "generic-address compare-and-swap (SASS `ATOM.E.CAS`) has no form in our sm_90 tables".into()
+                    );
+                }
+                if let Some(b) = m.base
+                    && !b.is_zero()
+                    && self.class(b) != RegClass::R64
+                {
+                    return Err("a generic atomic needs a 64-bit address register".into());
+                }
+                if m.sym.is_some() {
+                    return Err("a generic atomic on a variable's symbol is not selected yet".into());
+                }
+                (Opcode::ATOM, m.clone())
             }
             s => return Err(format!("atomics on {} space are not selected yet", s.name())),
         };

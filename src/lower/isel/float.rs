@@ -10,10 +10,15 @@
 //! - `rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh.approx.f32` → `MUFU.RCP/SQRT/RSQ/EX2/LG2/SIN/COS/
 //!   TANH`. The `.ftz`-less forms keep ptxas's subnormal wrappers where the result is the same
 //!   number in exact arithmetic (`rsqrt`: scale by 2^24 and the result by 2^12; `sqrt`
-//!   likewise; `rcp`: scale by 2^24 or, for |x| > 2^126, 1/4, operand and result); `lg2`/`ex2` are emitted bare (ptxas's `-24`/squaring wrappers change the
-//!   rounding of the model's correctly rounded MUFU). `sin`/`cos`: Ori's `MUFU.SIN/COS` take
+//!   likewise; `rcp`: scale by 2^24 or, for |x| > 2^126, 1/4, operand and result; `ex2`: below -126
+//!   the square of `ex2(x/2)`, which keeps subnormal results, rounding them twice); `lg2`
+//!   is emitted bare (ptxas's `-24` wrapper changes the rounding of the model's correctly
+//!   rounded MUFU). `sin`/`cos`: Ori's `MUFU.SIN/COS` take
 //!   radians (see `ori::semantics`), so no `1/2π` pre-scale is emitted; emitting real SASS
 //!   needs that scale (`FMUL.RZ x, 0.15915494`) — noted for the emitter.
+//! - `tanh/ex2.approx.{f16,f16x2}` → `MUFU.TANH.F16`/`MUFU.EX2.F16` per half, joined with
+//!   `PRMT` (see `Sel::sel_mufu_f16`).
+//! - `rcp.approx.ftz.f64` → `MUFU.RCP64H` of the high word, the low word 0 (as ptxas).
 //! - `div.approx.f32`/`div.full.f32` → `MUFU.RCP` + `FMUL`, with ptxas's guard (a subnormal
 //!   divisor scales both operands by 2^24, selected with FSEL); the result is approximate,
 //!   so checks compare it with a tolerance.
@@ -225,6 +230,18 @@ impl Sel<'_> {
         use Opcode::*;
         let t = d.ty().ok_or("no type")?;
         let dst = Self::dst(d)?;
+        if matches!(t, Ty::F16 | Ty::F16x2) && matches!(d.opcode, Tanh | Ex2) && d.mods.has(Flag::Approx) {
+            return self.sel_mufu_f16(d, dst, t);
+        }
+        if t == Ty::F64 && d.opcode == Rcp && d.mods.has(Flag::Approx) && d.mods.has(Flag::Ftz) {
+            // `rcp.approx.ftz.f64`: ptxas's `MUFU.RCP64H` of the high word, low word 0.
+            let (_, hi) = self.halves(&d.srcs[0])?;
+            let hi = self.reg_src(&hi)?;
+            let h = self.t32();
+            self.emit(MUFU, Mods { mufu: Some(Mufu::Rcp64h), ..Mods::new() }, vec![h.into()], vec![hi]);
+            self.pack_into(dst, super::rz(), r(h));
+            return Ok(());
+        }
         if t != Ty::F32 {
             return Err(format!("`{}.{t}` is not selected yet", d.opcode));
         }
@@ -265,6 +282,9 @@ impl Sel<'_> {
             self.emit(MUFU, Mods { mufu: Some(func), ..Mods::new() }, vec![dst], vec![r(rev)]);
             return Ok(());
         }
+        if !ftz && func == Mufu::Ex2 {
+            return self.ex2_approx_subnormal(dst, a, m);
+        }
         let scale = !ftz && matches!(func, Mufu::Rsq | Mufu::Rcp | Mufu::Sqrt);
         if !scale {
             self.emit(MUFU, m, vec![dst], vec![a]);
@@ -292,6 +312,47 @@ impl Sel<'_> {
         };
         let ys = self.t32();
         self.emit(FMUL, Mods::new(), vec![ys.into()], vec![r(y), Operand::Imm(Imm::F32(k))]);
+        self.emit(FSEL, Mods::new(), vec![dst], vec![r(y), r(ys), r(p)]);
+        Ok(())
+    }
+
+    /// `tanh.approx` / `ex2.approx` of `f16` and `f16x2`: `MUFU.{TANH,EX2}.F16` per half (the
+    /// unit reads the low half and writes the result zero-extended). A pair's high half is
+    /// moved down first (`SHF.R.U32.HI`; ptxas reads it in place with the `.H1` selector) and
+    /// the halves are joined with `PRMT 0x5410`, as ptxas joins them. `.ftz` changes nothing
+    /// for these (f16 results are not flushed).
+    fn sel_mufu_f16(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
+        let func = if d.opcode == Opcode::Tanh { Mufu::Tanh } else { Mufu::Ex2 };
+        let m = Mods { mufu: Some(func), ty: Some(Ty::F16), ..Mods::new() };
+        let a = self.reg_src(&d.srcs[0])?;
+        if t == Ty::F16 {
+            self.emit(Opcode::MUFU, m, vec![dst], vec![a]);
+            return Ok(());
+        }
+        let (hi, lo, rh) = (self.t32(), self.t32(), self.t32());
+        let sh = Mods { dir: Some(crate::ori::Dir::R), ty: Some(Ty::U32), flags: vec![Flag::HiWord], ..Mods::new() };
+        self.emit(Opcode::SHF, sh, vec![hi.into()], vec![super::rz(), super::imm(16), a.clone()]);
+        self.emit(Opcode::MUFU, m.clone(), vec![lo.into()], vec![a]);
+        self.emit(Opcode::MUFU, m, vec![rh.into()], vec![r(hi)]);
+        self.emit(Opcode::PRMT, Mods::new(), vec![dst], vec![r(lo), super::imm(0x5410), r(rh)]);
+        Ok(())
+    }
+
+    /// `ex2.approx.f32` without `.ftz`, as ptxas selects it: the unit flushes subnormal
+    /// results, so for `x < -126` it computes `ex2(x / 2)` (a normal number down to
+    /// `x = -252`) and squares it with an `FMUL` that keeps the subnormal result
+    /// (`FSETP.GEU p, x, -126`, then FSEL instead of ptxas's predication). The square rounds
+    /// twice, so such results may differ from the correctly rounded one by an ulp.
+    fn ex2_approx_subnormal(&mut self, dst: Reg, a: Operand, m: Mods) -> R<()> {
+        use Opcode::*;
+        let a = self.reg_src(&a)?;
+        let (p, xs, x, y, ys) = (self.tp(), self.t32(), self.t32(), self.t32(), self.t32());
+        let fm = Mods { cmp: Some(Cmp::Geu), bop: Some(BoolOp::And), ..Mods::new() };
+        self.emit(FSETP, fm, vec![p.into(), pt_reg()], vec![a.clone(), f32imm(0xc2fc_0000), pt()]);
+        self.emit(FMUL, Mods::new(), vec![xs.into()], vec![a.clone(), f32imm(0x3f00_0000)]);
+        self.emit(FSEL, Mods::new(), vec![x.into()], vec![a, r(xs), r(p)]);
+        self.emit(MUFU, m, vec![y.into()], vec![r(x)]);
+        self.emit(FMUL, Mods::new(), vec![ys.into()], vec![r(y), r(y)]);
         self.emit(FSEL, Mods::new(), vec![dst], vec![r(y), r(ys), r(p)]);
         Ok(())
     }

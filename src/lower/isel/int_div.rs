@@ -19,12 +19,16 @@
 //! doc of `isel` for why sequences do not predicate internally. Sub-word types are extended
 //! to 32 bits first. Division by zero gives all ones for the quotient (as the PTX-stage
 //! semantics) and **all ones for the remainder** (ptxas's and the hardware's result; the
-//! PTX-stage semantics return the dividend there — PTX leaves it undefined). 64-bit division
-//! (ptxas: an inline fast path when both high words are zero, else a call to
-//! `__cuda_sm20_{div,rem}_{s64,u64}`) is not selected yet.
+//! PTX-stage semantics return the dividend there — PTX leaves it undefined).
+//!
+//! 64-bit division and remainder (ptxas: an inline fast path when both high words are zero,
+//! else a call to `__cuda_sm20_{div,rem}_{s64,u64}`) are a restoring shift-subtract loop of
+//! 64 iterations in a block of its own ([`Sel::div64_loop`]), built from the selections of
+//! 64-bit PTX operations; division by zero gives what the PTX-stage semantics give (quotient
+//! all ones, or -1 signed; remainder the dividend).
 
 use super::{R, Sel, imm, neg, r, rz};
-use crate::ori::{Cmp, Flag, Half, InstData, Mods, Opcode, Operand, Reg, Rnd, Ty};
+use crate::ori::{Cmp, Flag, Guard, Half, InstData, Mods, Opcode, Operand, Reg, RegClass, Rnd, Ty};
 
 impl Sel<'_> {
     pub(crate) fn sel_div(&mut self, d: &InstData) -> R<()> {
@@ -34,16 +38,91 @@ impl Sel<'_> {
         }
         let dst = Self::dst(d)?;
         if t.bits() > 32 {
-            return Err(format!(
-                "`{}.{t}` needs ptxas's 64-bit division subroutine (CALL.REL.NOINC), not selected yet",
-                d.opcode
-            ));
+            return self.div64_loop(d, dst, t);
         }
         let a = self.ext(&d.srcs[0], t)?;
         let b = self.ext(&d.srcs[1], t)?;
         let b = self.reg_src(&b)?;
         let rem = d.opcode == Opcode::Rem;
         if t.is_signed() { self.sdiv32(dst, a, b, rem) } else { self.udiv32(dst, a, b, rem) }
+    }
+
+    /// `div`/`rem` of `u64`/`s64`: on `n = |a|`, `d = |b|`, 64 times: `(r:n) <<= 1` (the bit
+    /// shifted out of `r` is kept as `carry`), and when `carry || r >= d`, `r -= d` and the new
+    /// low bit of `n` is set. Then `n` is the quotient and `r` the remainder; signed results
+    /// take the signs (`q` negative when the signs differ, `r` with the dividend's sign), and a
+    /// zero divisor gives the quotient -1. The loop needs a block of its own, so a guarded
+    /// division or one in a function with phis is refused.
+    pub(crate) fn div64_loop(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
+        use Opcode::*;
+        if self.guard.is_some() || self.has_phis() {
+            return Err(format!("`{}.{t}` under a guard or with phis (a loop block) is not selected yet", d.opcode));
+        }
+        let signed = t.is_signed();
+        let want_rem = d.opcode == Rem;
+        let (u, s) = (Mods::ty(Ty::U64), Mods::ty(Ty::S64));
+        let r64 = |s: &mut Self| -> Reg { s.vreg(RegClass::R64).into() };
+        let p1 = |s: &mut Self| -> Reg { s.tp().into() };
+        let a = self.wide_reg(&d.srcs[0])?;
+        let b = self.wide_reg(&d.srcs[1])?;
+        let cmp = |c: Cmp, m: &Mods| Mods { cmp: Some(c), ..m.clone() };
+        // |a|, |b| (signed).
+        let (mut na, mut nb, mut sa, mut sb) = (a.clone(), b.clone(), None, None);
+        if signed {
+            for (x, out, sign) in [(&a, &mut na, &mut sa), (&b, &mut nb, &mut sb)] {
+                let (p, ng, ab) = (p1(self), r64(self), r64(self));
+                self.sel_cmp(&InstData::new(Setp, cmp(Cmp::Lt, &s), vec![p], vec![x.clone(), imm(0)]))?;
+                self.sel_arith(&InstData::new(Neg, s.clone(), vec![ng], vec![x.clone()]))?;
+                self.sel_cmp(&InstData::new(Selp, u.clone(), vec![ab], vec![r(ng), x.clone(), r(p)]))?;
+                *out = r(ab);
+                *sign = Some(p);
+            }
+        }
+        let (rr, n, i) = (r64(self), r64(self), self.t32());
+        self.pack_into(rr, rz(), rz());
+        self.copy(n, &na, Ty::U64)?;
+        self.emit(MOV, Mods::new(), vec![i.into()], vec![imm(64)]);
+        // The loop block.
+        let before = self.cur.ok_or("no current block")?;
+        let head = self.split_block();
+        self.f.push_inst(before, InstData::new(BRA, Mods::new(), vec![], vec![crate::ori::Operand::Block(head)]));
+        let (carry, r2, top, r3, n2, ge, ge2, rs, n3) =
+            (p1(self), r64(self), r64(self), r64(self), r64(self), p1(self), p1(self), r64(self), r64(self));
+        self.sel_cmp(&InstData::new(Setp, cmp(Cmp::Lt, &s), vec![carry], vec![r(rr), imm(0)]))?;
+        self.sel_arith(&InstData::new(Shl, Mods::ty(Ty::B64), vec![r2], vec![r(rr), imm(1)]))?;
+        self.sel_arith(&InstData::new(Shr, u.clone(), vec![top], vec![r(n), imm(63)]))?;
+        self.sel_arith(&InstData::new(Or, Mods::ty(Ty::B64), vec![r3], vec![r(r2), r(top)]))?;
+        self.sel_arith(&InstData::new(Shl, Mods::ty(Ty::B64), vec![n2], vec![r(n), imm(1)]))?;
+        self.sel_cmp(&InstData::new(Setp, cmp(Cmp::Ge, &u), vec![ge], vec![r(r3), nb.clone()]))?;
+        self.sel_arith(&InstData::new(Or, Mods::ty(Ty::Pred), vec![ge2], vec![r(ge), r(carry)]))?;
+        self.sel_arith(&InstData::new(Sub, u.clone(), vec![rs], vec![r(r3), nb.clone()]))?;
+        self.sel_cmp(&InstData::new(Selp, u.clone(), vec![rr], vec![r(rs), r(r3), r(ge2)]))?;
+        self.sel_arith(&InstData::new(Or, Mods::ty(Ty::B64), vec![n3], vec![r(n2), imm(1)]))?;
+        self.sel_cmp(&InstData::new(Selp, u.clone(), vec![n], vec![r(n3), r(n2), r(ge2)]))?;
+        let (i2, more) = (self.t32(), self.tp());
+        self.emit(IADD3, Mods::new(), vec![i2.into()], vec![r(i), imm(-1), rz()]);
+        self.emit(MOV, Mods::new(), vec![i.into()], vec![r(i2)]);
+        self.isetp(more.into(), Cmp::Ne, Ty::U32, r(i2), rz());
+        let back = InstData::new(BRA, Mods::new(), vec![], vec![crate::ori::Operand::Block(head)]);
+        self.push(InstData { guard: Some(Guard { reg: more.into(), not: false }), ..back });
+        self.split_block();
+        // Signs and the zero divisor.
+        let (q, rem) = match (sa, sb) {
+            (Some(sa), Some(sb)) => {
+                let (sq, nq, q1, nr, r1, bz, q2) =
+                    (p1(self), r64(self), r64(self), r64(self), r64(self), p1(self), r64(self));
+                self.sel_arith(&InstData::new(Xor, Mods::ty(Ty::Pred), vec![sq], vec![r(sa), r(sb)]))?;
+                self.sel_arith(&InstData::new(Neg, s.clone(), vec![nq], vec![r(n)]))?;
+                self.sel_cmp(&InstData::new(Selp, u.clone(), vec![q1], vec![r(nq), r(n), r(sq)]))?;
+                self.sel_arith(&InstData::new(Neg, s.clone(), vec![nr], vec![r(rr)]))?;
+                self.sel_cmp(&InstData::new(Selp, u.clone(), vec![r1], vec![r(nr), r(rr), r(sa)]))?;
+                self.sel_cmp(&InstData::new(Setp, cmp(Cmp::Eq, &s), vec![bz], vec![b.clone(), imm(0)]))?;
+                self.sel_cmp(&InstData::new(Selp, u.clone(), vec![q2], vec![imm(-1), r(q1), r(bz)]))?;
+                (q2, r1)
+            }
+            _ => (n, rr),
+        };
+        self.copy(dst, &r(if want_rem { rem } else { q }), Ty::U64)
     }
 
     /// The unsigned estimate and corrections: returns (quotient, remainder) registers for

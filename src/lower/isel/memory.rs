@@ -6,8 +6,14 @@
 //!   the global/local bases are resolved by the later stages.
 //! - `ld.param` of a kernel at a constant offset → `LDC[.64] d, c[0x0][0x210 + offset]`
 //!   (sm_90's parameter base); a parameter address in a register is not selected.
-//! - `ld.const` keeps a const-space `LD` for now (ptxas: `LDC c[0x3][..]`, which needs the
-//!   user bank's layout).
+//! - `ld.const` of a module variable → `LDC d, c[0x3][offset]` (the variable's offset in
+//!   constant bank 3 by [`data_layout`], plus the access's; a register base indexes the bank,
+//!   `c[0x3][Ra+offset]`). A const access without a symbol (a const-space address in a
+//!   register) keeps a const-space `LD`, which emission refuses.
+//! - The address of a `.global` variable (`mova`, and `ld`/`st`/generic accesses naming one)
+//!   is read from its slot of the address table in constant bank 4 (`LDC.64 Rd, c[0x4][8*slot]`;
+//!   the cubin relocates the slot to the variable, `R_CUDA_64`, as ptxas does), then the access
+//!   goes through that register with the symbol's offset.
 //! - A stored immediate is moved into a register first (stores read registers only).
 //! - Shared addresses: sm_90 reserves the first [`SM90_SHARED_RESERVED`] (0x400) bytes of every
 //!   CTA's shared window, so a variable at offset `o` of the module's shared layout
@@ -24,8 +30,83 @@
 //! - `cvta`/`cvta.to` of global addresses are copies (the global window is the identity);
 //!   shared/local windows are not selected.
 
+use std::collections::HashMap;
+
 use super::{R, SM90_PARAM_BASE, Sel, imm};
-use crate::ori::{CBank, Dir, Flag, InstData, MemRef, Mods, Opcode, Operand, RegClass, Space, SpecialReg, SubOp, Ty};
+use crate::ori::{
+    CBank, Dir, Flag, InstData, MemRef, Mods, Module, Opcode, Operand, Reg, RegClass, Space, SpecialReg, SubOp, Ty,
+};
+
+/// The constant bank of module `.const` variables (`.nv.constant3`).
+pub const USER_CONST_BANK: u8 = 3;
+/// The constant bank of the table of global-variable addresses (`.nv.constant4`).
+pub const ADDRESS_TABLE_BANK: u8 = 4;
+
+/// Where a module's `.const` and `.global` variables live (sm_90).
+///
+/// Invariants: offsets respect each variable's alignment and variables do not overlap; every
+/// name in `address_table` is a `.global` variable of the module, once; the layout is a
+/// function of the module alone, so instruction selection and the cubin writer (which both
+/// call [`data_layout`]) agree on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DataLayout {
+    /// `.const` variable → its byte offset in constant bank 3, in module order.
+    pub constant: HashMap<String, u64>,
+    /// Bytes of constant bank 3 (the end of the last `.const` variable) and its alignment.
+    pub constant_size: u64,
+    /// Largest `.const` alignment (at least 1).
+    pub constant_align: u64,
+    /// `.global` variable → (initialised?, byte offset): initialised ones (a non-empty
+    /// initialiser) in `.nv.global.init`, the others in `.nv.global`, each in module order.
+    pub global: HashMap<String, (bool, u64)>,
+    /// Sizes of `.nv.global.init` and `.nv.global`, and their alignments.
+    pub global_sizes: [(u64, u64); 2],
+    /// The `.global` variables, in module order: slot `i` of constant bank 4 (bytes
+    /// `8i..8i+8`) holds the address of `address_table[i]`.
+    pub address_table: Vec<String>,
+}
+
+impl DataLayout {
+    /// The constant-bank-4 byte offset of `sym`'s address slot.
+    pub fn address_slot(&self, sym: &str) -> Option<i32> {
+        self.address_table.iter().position(|n| n == sym).map(|i| 8 * i as i32)
+    }
+}
+
+/// The [`DataLayout`] of `m`: `.const` variables at their alignment from 0 in bank 3,
+/// initialised and uninitialised `.global` variables likewise in their sections, and an address
+/// slot for every `.global` variable. It depends on the module's variables only, not on its
+/// code, so it is the same before and after instruction selection.
+pub fn data_layout(m: &Module) -> DataLayout {
+    let mut out = DataLayout { constant_align: 1, global_sizes: [(0, 1), (0, 1)], ..DataLayout::default() };
+    let place = |end: &mut u64, align: &mut u64, v: &crate::ori::ModuleVar| {
+        let a = u64::from(v.align.max(1));
+        let off = end.div_ceil(a) * a;
+        *end = off + v.size;
+        *align = (*align).max(a);
+        off
+    };
+    for v in &m.vars {
+        match v.space {
+            Space::Const => {
+                let off = place(&mut out.constant_size, &mut out.constant_align, v);
+                out.constant.insert(v.name.clone(), off);
+            }
+            Space::Global => {
+                let init = !v.init.is_empty();
+                let (end, align) = &mut out.global_sizes[usize::from(!init)];
+                let off = place(end, align, v);
+                out.global.insert(v.name.clone(), (init, off));
+            }
+            _ => {}
+        }
+    }
+    // Every global variable gets a slot, as ptxas gives one (cg_block_float's ten unused
+    // globals all have one; `tests/backend_data.rs`); the layout is then the same before and
+    // after selection, which removes the symbols from the code.
+    out.address_table = m.vars.iter().filter(|v| v.space == Space::Global).map(|v| v.name.clone()).collect();
+    out
+}
 
 /// Bytes reserved at the start of every CTA's shared window on sm_90: user shared variables
 /// start at this address.
@@ -56,23 +137,19 @@ impl Sel<'_> {
                 Some(b) => Some(b),
             };
             let dst = Self::dst(d)?;
-            let cb = CBank { bank: 0, index, offset: SM90_PARAM_BASE + m.offset as i32 };
-            let ty = match t.bits() {
-                64 => Some(Ty::U64),
-                8 => Some(Ty::U8),
-                16 => Some(Ty::U16),
-                _ => None,
-            };
-            self.emit(Opcode::LDC, Mods { ty, ..Mods::new() }, vec![dst], vec![Operand::CBank(cb)]);
-            if t.bits() < 32 && t.is_signed() {
-                // LDC of a sub-word is zero-extended here; a signed load sign-extends.
-                let sel = if t.bits() == 8 { 0x8880 } else { 0x9910 };
-                self.emit(Opcode::PRMT, Mods::new(), vec![dst], vec![Operand::reg(dst), imm(sel), super::rz()]);
-            }
+            self.load_bank(dst, t, CBank { bank: 0, index, offset: SM90_PARAM_BASE + m.offset as i32 });
             return Ok(());
         }
+        if m.space == Space::Const && m.sym.is_some() {
+            if !load {
+                return Err("a store to const space".into());
+            }
+            return self.load_user_const(d, m, t);
+        }
+        let global_sym = m.sym.as_deref().is_some_and(|s| self.data.global.contains_key(s));
         let (ld, st) = match m.space {
             Space::Global => (Opcode::LDG, Opcode::STG),
+            Space::Generic if global_sym => (Opcode::LD, Opcode::ST),
             Space::Shared => (Opcode::LDS, Opcode::STS),
             Space::Local => (Opcode::LDL, Opcode::STL),
             Space::Generic | Space::Const => (Opcode::LD, Opcode::ST),
@@ -81,6 +158,7 @@ impl Sel<'_> {
         let m = &match m.space {
             Space::Shared => self.shared_ref(m)?,
             Space::Local => self.local_ref(m)?,
+            Space::Global | Space::Generic if global_sym => self.global_var_ref(m)?,
             _ => m.clone(),
         };
         let mut mods = Mods { ty: d.mods.ty, ..Mods::new() };
@@ -114,6 +192,36 @@ impl Sel<'_> {
         match d.opcode {
             Opcode::Mova => {
                 let Some(Operand::Mem(m)) = d.srcs.first() else { return Err("mova without a memory operand".into()) };
+                if matches!(m.space, Space::Global | Space::Generic)
+                    && m.base.is_none()
+                    && m.sym.as_deref().is_some_and(|s| self.data.global.contains_key(s))
+                {
+                    let r = self.global_var_ref(m)?;
+                    let base = r.base.ok_or("a global variable without an address register")?;
+                    let (lo, hi) = self.halves(&Operand::reg(base))?;
+                    if r.offset == 0 {
+                        return self.copy(dst, &Operand::reg(base), t);
+                    }
+                    if t.bits() != 64 {
+                        return Err("a 32-bit address of a global variable".into());
+                    }
+                    let (l, h, c) = (self.t32(), self.t32(), self.tp());
+                    self.emit(
+                        Opcode::IADD3C,
+                        Mods::new(),
+                        vec![l.into(), c.into()],
+                        vec![lo, imm(r.offset), super::rz()],
+                    );
+                    let carry_hi = imm(if r.offset < 0 { -1 } else { 0 });
+                    self.emit(
+                        Opcode::IADD3X,
+                        Mods::new(),
+                        vec![h.into()],
+                        vec![hi, carry_hi, super::rz(), Operand::reg(c)],
+                    );
+                    self.pack_into(dst, Operand::reg(l), Operand::reg(h));
+                    return Ok(());
+                }
                 if m.space != Space::Shared || m.base.is_some() {
                     return Err(format!("the address of a {} variable is not selected yet", m.space.name()));
                 }
@@ -200,6 +308,52 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// `ld.const` of a module variable: `LDC` from constant bank 3 (see the module doc).
+    fn load_user_const(&mut self, d: &InstData, m: &MemRef, t: Ty) -> R<()> {
+        let sym = m.sym.as_deref().ok_or("a const access without a symbol")?;
+        let off = *self.data.constant.get(sym).ok_or_else(|| format!("unknown const variable `{sym}`"))?;
+        let index = match m.base {
+            Some(b) if !b.is_zero() => Some(self.address_word(b, "const")?),
+            _ => None,
+        };
+        let offset = i32::try_from(off as i64 + m.offset)
+            .ok()
+            .filter(|o| (0..0x1_0000).contains(o))
+            .ok_or_else(|| format!("const offset {:#x} outside the 64 KiB bank", off as i64 + m.offset))?;
+        self.load_bank(Self::dst(d)?, t, CBank { bank: USER_CONST_BANK, index, offset });
+        Ok(())
+    }
+
+    /// `dst = c[bank][..]` of type `t`: `LDC` of the width (sub-words zero-extended by the
+    /// load, then sign-extended with `PRMT` for signed types).
+    fn load_bank(&mut self, dst: Reg, t: Ty, cb: CBank) {
+        let ty = match t.bits() {
+            64 => Some(Ty::U64),
+            8 => Some(Ty::U8),
+            16 => Some(Ty::U16),
+            _ => None,
+        };
+        self.emit(Opcode::LDC, Mods { ty, ..Mods::new() }, vec![dst], vec![Operand::CBank(cb)]);
+        if t.bits() < 32 && t.is_signed() {
+            let sel = if t.bits() == 8 { 0x8880 } else { 0x9910 };
+            self.emit(Opcode::PRMT, Mods::new(), vec![dst], vec![Operand::reg(dst), imm(sel), super::rz()]);
+        }
+    }
+
+    /// A reference to a `.global` variable (`[sym+off]`, global or generic space): its
+    /// address is loaded from the address table (constant bank 4) into a 64-bit register,
+    /// which becomes the base; the offset stays.
+    fn global_var_ref(&mut self, m: &MemRef) -> R<MemRef> {
+        let sym = m.sym.as_deref().ok_or("a global reference without a symbol")?;
+        if m.base.is_some_and(|b| !b.is_zero()) {
+            return Err("a global variable reference with a register base is not selected yet".into());
+        }
+        let slot = self.data.address_slot(sym).ok_or_else(|| format!("no address slot for `{sym}`"))?;
+        let a = self.vreg(RegClass::R64);
+        self.load_bank(a.into(), Ty::U64, CBank { bank: ADDRESS_TABLE_BANK, index: None, offset: slot });
+        Ok(MemRef { space: m.space, sym: None, base: Some(a.into()), offset: m.offset })
+    }
+
     /// `dst = SR_CgaCtaId << 24 | offset`: the shared address of window offset `offset` in this
     /// CTA (see the module doc).
     pub(crate) fn slotted_shared_address(&mut self, dst: crate::ori::Reg, offset: i64) {
@@ -243,7 +397,7 @@ impl Sel<'_> {
 
     /// The 32-bit address register of a shared or local reference: `b` itself, or the low word
     /// of a 64-bit `b` (those windows' addresses are 32-bit).
-    fn address_word(&mut self, b: crate::ori::Reg, space: &str) -> R<crate::ori::Reg> {
+    fn address_word(&mut self, b: Reg, space: &str) -> R<Reg> {
         if self.class(b) != RegClass::R64 {
             return Ok(b);
         }

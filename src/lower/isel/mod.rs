@@ -6,7 +6,7 @@
 //! | module | family |
 //! |---|---|
 //! | `arith` | integer and bit arithmetic, 64-bit arithmetic split into 32-bit halves, compares and selects, predicate logic |
-//! | `bits` | bit fields (`bfe`, `bfi`), `prmt` modes, `copysign`, `bfind.shiftamt` |
+//! | `bits` | bit fields (`bfe`, `bfi`), `prmt` modes, `copysign`, `bfind.shiftamt`, `fns` |
 //! | `int_div` | the inline 32-bit integer division/remainder sequence (MUFU.RCP based) |
 //! | `float` | f32/f64 arithmetic, compares, min/max, MUFU functions, approximate division |
 //! | `convert` | `cvt`: I2F/F2I/F2F/I2I and the integer width changes |
@@ -44,6 +44,10 @@
 //!   sign-extended, as the PTX-stage semantics do.
 //! - Kernel parameters are read from constant bank 0 at `c[0x0][0x210 + offset]`, `%ntid`
 //!   and `%nctaid` at `c[0x0][0x0..0x14]`, other special registers with `S2R`.
+//! - Module `.const` variables are read from constant bank 3 at their [`DataLayout`] offsets;
+//!   the address of a `.global` variable is read from its 8-byte slot of constant bank 4 (the
+//!   address table the cubin relocates, as ptxas does); the backend writes both banks from the
+//!   same [`data_layout`].
 //!
 //! Anything not covered is a [`LowerError`] naming the function and the instruction, never a
 //! panic; the function is then left unchanged.
@@ -58,6 +62,8 @@ mod float;
 mod int_div;
 pub mod legalize;
 mod memory;
+
+pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
 mod warp;
 mod wide;
 
@@ -109,16 +115,17 @@ pub fn select_module_abi(
     }
     let shared = shared_layout(m);
     let abi = call::module_abi(m, addr);
+    let data = memory::data_layout(m);
     for (i, f) in m.functions.iter_mut().enumerate() {
         let frame = frames.get(i).copied().unwrap_or(0) as i64;
-        select_function_with(f, &shared, frame, &abi)?;
+        select_function_with(f, &shared, &data, frame, &abi)?;
     }
     Ok(())
 }
 
 /// Selects one function (sm_90) without module context (no shared-variable addresses).
 pub fn select_function(f: &mut Function) -> Result<(), LowerError> {
-    select_function_with(f, &HashMap::new(), 0, &HashMap::new())
+    select_function_with(f, &HashMap::new(), &DataLayout::default(), 0, &HashMap::new())
 }
 
 /// The shared-memory offset of every shared module variable: static ones in module order at
@@ -147,6 +154,7 @@ pub fn shared_layout(m: &Module) -> HashMap<String, i64> {
 fn select_function_with(
     f: &mut Function,
     shared: &HashMap<String, i64>,
+    data: &DataLayout,
     frame: i64,
     abi: &HashMap<String, call::FuncAbi>,
 ) -> Result<(), LowerError> {
@@ -166,6 +174,7 @@ fn select_function_with(
         guard: None,
         unpacked: HashMap::new(),
         shared,
+        data,
         line: String::new(),
         frame,
         local_base: None,
@@ -191,6 +200,8 @@ pub(crate) struct Sel<'a> {
     /// 64-bit register -> its halves, valid in the current block until the register is written.
     unpacked: HashMap<VReg, (VReg, VReg)>,
     shared: &'a HashMap<String, i64>,
+    /// Where `.const` and `.global` module variables live ([`DataLayout`]).
+    data: &'a DataLayout,
     line: String,
     /// The kernel's local frame (bytes) from lowering; 0 for none or unknown.
     frame: i64,
@@ -319,7 +330,7 @@ impl<'a> Sel<'a> {
             Mov | Mova | Cvta | CvtaTo => self.sel_mov(d),
             Add | Sub | Mul | Mad | Fma | Min | Max | Abs | Neg | And | Or | Xor | Not | Shl | Shr | Popc | Clz
             | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Dp4a | Dp2a
-            | Madc => self.sel_arith(d),
+            | Madc | Fns => self.sel_arith(d),
             Setp | Selp => self.sel_cmp(d),
             Div | Rem => self.sel_div(d),
             Rcp | Sqrt | Rsqrt | Ex2 | Lg2 | Sin | Cos | Tanh | Testp => self.sel_float_fn(d),

@@ -3,10 +3,10 @@
 //! - `shfl.sync.{idx,up,down,bfly}.b32 d[|p], a, b, c, membermask` → `SHFL.<mode> Pd, Rd, a, b,
 //!   c` (`PT` when PTX has no predicate destination). `a` is a register; `b` (lane/offset) and
 //!   `c` (segment mask and clamp, packed as in PTX) stay immediates where they fit SASS's
-//!   fields (5 and 13 bits) and go to registers otherwise.
-//! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`; `vote.sync.{all,any}.pred d, p, m`
-//!   → `VOTE.{ALL,ANY} Pd, Pp` (no register result). `vote.uni` (ptxas: `VOTE.EQ`) is refused:
-//!   our sm_90 modifier table has no `VOTE.EQ` entry yet.
+//!   fields (5 and 13 bits) and go to registers otherwise; every mode has all four operand
+//!   shapes.
+//! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`; `vote.sync.{all,any,uni}.pred d,
+//!   p, m` → `VOTE.{ALL,ANY,EQ} Pd, Pp` (no register result), as ptxas selects them.
 //! - `activemask.b32 d` → `VOTE.ANY Rd, PT, PT`, as ptxas emits it, with no `WARPSYNC` (it
 //!   reads the lanes that run it).
 //! - `redux.sync.op.t d, a, m` → `REDUX.op URk, Ra` (`.SUM`, `.MIN`/`.MAX` with `.S32` when
@@ -20,8 +20,7 @@
 //!   tiles of cg_tiled_reduce take turns and read each other's `UR0` (emulator and H200).
 //! - `match.any.sync.{b32,b64} d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32 d[|p],
 //!   a, m` → `MATCH.ALL Pp, Rd, Ra` (the Ori `MATCH` always has a predicate destination, `PT`
-//!   without `p` and for `any`). `match.all.b64` (`MATCH.ALL.U64`) is
-//!   refused: no modifier-table entry yet.
+//!   without `p` and for `any`); `match.all.sync.b64` → `MATCH.ALL.U64`.
 //!
 //! Invariant: every collective (SHFL, VOTE, REDUX, MATCH; not `activemask`) is preceded in its
 //! block by a `WARPSYNC` of its member mask ([`Sel::warp_sync`]): `WARPSYNC.ALL` for the
@@ -64,31 +63,10 @@ impl Sel<'_> {
                 o => s.reg_src(&o),
             }
         };
-        let mut b = field(self, &d.srcs[1], 5)?;
-        let mut c = field(self, &d.srcs[2], 13)?;
-        // The (immediate B, immediate C) shapes our sm_90 tables list per mode (the modifier
-        // table holds the combinations seen in ptxas output; `SHFL.IDX` only with a register
-        // lane and an immediate clamp): drop immediates into registers until one fits.
-        let allowed: &[(bool, bool)] = match d.mods.sub {
-            Some(SubOp::Idx) => &[(false, true)],
-            Some(SubOp::Up) => &[(false, false), (true, false), (true, true)],
-            Some(SubOp::Down) => &[(false, false), (false, true), (true, true)],
-            _ => &[(false, false), (true, true)],
-        };
-        let (bi, ci) = (matches!(b, Operand::Imm(_)), matches!(c, Operand::Imm(_)));
-        let Some(&(kb, kc)) = [(bi, ci), (false, ci), (bi, false), (false, false)].iter().find(|x| allowed.contains(x))
-        else {
-            return Err(format!(
-                "SHFL.{} with a register clamp/segment operand has no form in our sm_90 tables",
-                d.mods.sub.map_or("", |s| s.name())
-            ));
-        };
-        if bi && !kb {
-            b = self.reg_src(&b)?;
-        }
-        if ci && !kc {
-            c = self.reg_src(&c)?;
-        }
+        // Every mode has all four (immediate or register B, immediate or register C) forms in
+        // the sm_90 tables (the modifier sweep fills the shapes the corpus never shows).
+        let b = field(self, &d.srcs[1], 5)?;
+        let c = field(self, &d.srcs[2], 13)?;
         let mask = self.warp_sync(&d.srcs[3])?;
         let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
         self.emit(Opcode::SHFL, m, vec![dst, pd], vec![a, b, c, mask]);
@@ -120,10 +98,7 @@ impl Sel<'_> {
         }
         let (sub, dsts) = match (d.opcode, d.mods.sub) {
             (Opcode::Ballot, _) => (SubOp::Any, vec![Self::dst(d)?, pt_reg()]),
-            (Opcode::Vote, Some(s @ (SubOp::All | SubOp::Any))) => (s, vec![rz_reg(), Self::dst(d)?]),
-            (Opcode::Vote, Some(SubOp::Uni)) => {
-                return Err("vote.uni (SASS `VOTE.EQ`) has no entry in our sm_90 modifier table".into());
-            }
+            (Opcode::Vote, Some(s @ (SubOp::All | SubOp::Any | SubOp::Uni))) => (s, vec![rz_reg(), Self::dst(d)?]),
             _ => return Err("vote without a mode".into()),
         };
         let p = self.pred_src(&d.srcs[0])?;
@@ -205,12 +180,7 @@ impl Sel<'_> {
         let wide = d.ty().is_some_and(|t| t.bits() == 64);
         let (sub, pd) = match d.opcode {
             Opcode::MatchAny => (SubOp::Any, pt_reg()),
-            _ => {
-                if wide {
-                    return Err("match.all.b64 (SASS `MATCH.ALL.U64`) has no entry in our sm_90 modifier table".into());
-                }
-                (SubOp::All, d.dsts.get(1).copied().unwrap_or_else(pt_reg))
-            }
+            _ => (SubOp::All, d.dsts.get(1).copied().unwrap_or_else(pt_reg)),
         };
         let dst = Self::dst(d)?;
         let a = if wide { self.wide_reg(&d.srcs[0])? } else { self.reg_src(&d.srcs[0])? };

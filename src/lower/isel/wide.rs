@@ -289,7 +289,13 @@ impl Sel<'_> {
     }
 
     /// A 64-bit shift of halves by `n` (left, or right logical/arithmetic), clamped like PTX.
-    fn shift64(&mut self, left: bool, signed: bool, (lo, hi): (Operand, Operand), n: Operand) -> R<(Reg, Reg)> {
+    pub(crate) fn shift64(
+        &mut self,
+        left: bool,
+        signed: bool,
+        (lo, hi): (Operand, Operand),
+        n: Operand,
+    ) -> R<(Reg, Reg)> {
         let lo = self.reg_src(&lo)?;
         let (l, h) = (self.t32(), self.t32());
         let sh = |dir, t: Ty, hiw: bool| Mods {
