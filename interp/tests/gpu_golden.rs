@@ -169,6 +169,10 @@ const NO_CLUSTERS: &str = "a cluster launch: the executor runs CTAs one by one w
 const AS_INTERPRETER: &str = "our cubin computes what the Ori interpreter computes (e2e_corpus passes it), and the \
      interpreter disagrees with the GPU here (KNOWN_INTERP): the compare kernels' `mask` bits (e.g. GPU 34, ours 2) \
      are not investigated yet";
+const HMMA_O0_STALL: &str = "the hazard check stops the run: the -O0 recipe gives `HMMA` stall 0 as ptxas does, and \
+     the checker's 4-cycle HMMA model reports the next instruction's read of the result (it reports NVIDIA's own \
+     -O0 code the same way; see e2e_corpus's KNOWN). Without the check the outputs equal the interpreter's, \
+     which agree with the GPU";
 const KNOWN_INTERP: &[(&str, &str)] = &[
     ("addr_exprs", NOT_IMPLEMENTED),
     ("bf16_arith2", NOT_INVESTIGATED),
@@ -192,6 +196,9 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("f16_half2_arith@O3", NOT_INVESTIGATED),
     ("f32_compare_select@O0", SELP_FOLDED),
     ("f32_compare_select@O3", SELP_FOLDED),
+    ("tc_mma_bf16@O0", HMMA_O0_STALL),
+    ("tc_wmma_f16@O0", HMMA_O0_STALL),
+    ("tc_wmma_tf32@O0", HMMA_O0_STALL),
 ];
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[
     ("async_bulk_mbarrier", NOT_IMPLEMENTED),
@@ -239,7 +246,7 @@ fn interpreter_matches_the_gpu() {
         };
         tally.record(e.name, result, KNOWN_INTERP);
     }
-    tally.finish("interpreter(lowered PTX)", 105);
+    tally.finish("interpreter(lowered PTX)", 113);
 }
 
 #[test]
@@ -267,7 +274,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 149);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 160);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

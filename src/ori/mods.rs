@@ -78,6 +78,9 @@ name_enum!(
         BF16 = "bf16",
         /// Two bfloat16 values packed in 32 bits (low half first).
         BF16x2 = "bf16x2",
+        /// TensorFloat-32 (tensor-core operands): an f32 register of which the tensor core
+        /// uses the sign, the exponent and the top 10 fraction bits.
+        TF32 = "tf32",
     }
 );
 
@@ -89,14 +92,14 @@ impl Ty {
             Pred => 1,
             B8 | U8 | S8 => 8,
             B16 | U16 | S16 | F16 | BF16 => 16,
-            B32 | U32 | S32 | F32 | F16x2 | BF16x2 => 32,
+            B32 | U32 | S32 | F32 | F16x2 | BF16x2 | TF32 => 32,
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
         }
     }
     /// Whether this is a floating-point type.
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::F32 | Ty::F64 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::TF32)
     }
     /// Whether this is a signed integer type.
     pub fn is_signed(self) -> bool {
@@ -337,6 +340,14 @@ name_enum!(
         SpConst = "const",
         /// State space: param.
         SpParam = "param",
+        /// SIMD video: per-lane subtraction.
+        SubtractOp = "sub",
+        /// SIMD video: per-lane absolute difference.
+        Absdiff = "absdiff",
+        /// `cp.async.ca`: cache at all levels.
+        Ca = "ca",
+        /// `cp.async.cg`: cache in L2 only (bypass L1).
+        Cg = "cg",
     }
 );
 
@@ -363,6 +374,8 @@ name_enum!(
         /// takes at most one of the two kinds, and the parser resolves the name by what the
         /// opcode takes.
         NaN = "NaN",
+        /// `ldmatrix.trans`: each 8x8 matrix is transposed on the way to the registers.
+        Trans = "trans",
     }
 );
 
@@ -407,6 +420,8 @@ impl ModSet {
     pub const RELU: ModSet = ModSet(1 << 15);
     /// `.NaN` ([`Flag::NaN`]).
     pub const NAN: ModSet = ModSet(1 << 16);
+    /// `.trans` ([`Flag::Trans`]).
+    pub const TRANS: ModSet = ModSet(1 << 17);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -427,6 +442,7 @@ impl ModSet {
             Flag::Sync => ModSet::SYNC,
             Flag::Relu => ModSet::RELU,
             Flag::NaN => ModSet::NAN,
+            Flag::Trans => ModSet::TRANS,
         }
     }
 }
