@@ -246,7 +246,7 @@ fn interpreter_matches_the_gpu() {
         };
         tally.record(e.name, result, KNOWN_INTERP);
     }
-    tally.finish("interpreter(lowered PTX)", 113);
+    tally.finish("interpreter(lowered PTX)", 114);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Tensor-core, asynchronous-copy and SIMD video instructions: `ldmatrix`, `mma.sync`,
 //! `wmma.load/mma/store`, `cp.async` (with `commit_group`, `wait_group`, `wait_all`), the SIMD
-//! video instructions (`vadd2/4 vsub2/4 vabsdiff2/4 vmin2/4 vmax2/4`) and PTX's packed 16-bit
+//! video instructions (`vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4`) and PTX's packed 16-bit
 //! integer arithmetic (`add sub min max .{s,u}16x2`), and `cvt.rna.tf32.f32`.
 //!
 //! `ldmatrix` and `mma` become the warp-collective Ori opcodes of the same names (semantics in
@@ -27,10 +27,11 @@
 //! `cp.async` is [`Opcode::CpAsync`], a copy at issue (so `wait_group` has nothing to wait for
 //! in the executors; the opcodes stay for instruction selection). A SIMD video instruction is
 //! [`Opcode::Vop4`]/[`Opcode::Vop2`] (merge form) or `vop4add`/`vop2add` (`.add` secondary
-//! operation); masks and lane selectors other than the defaults are refused.
+//! operation), lane selectors, destination mask and b's signedness as immediate operands.
 //!
 //! Invariant: everything not listed here (other shapes and layouts, f16 accumulators, integer
-//! `wmma`, non-default video masks) is a located [`super::LowerError`], never a guess.
+//! `wmma` layouts other than the ones above, scalar video) is a located [`super::LowerError`],
+//! never a guess.
 
 use super::Result;
 use super::func::FnCx;
@@ -575,84 +576,119 @@ impl FnCx<'_> {
 
     /// SIMD video instructions and packed 16-bit integer arithmetic.
     fn video(&mut self, i: &ast::Instruction, op: &str) -> Result<()> {
-        let mut m = PtxMods::of(i, false);
+        let mut m = PtxMods::of(i, true);
+        let simd = op.starts_with('v');
         let (base, lanes) = match op.strip_suffix('4').or_else(|| op.strip_suffix('2')) {
-            Some(b) if op.starts_with('v') => (&b[1..], if op.ends_with('4') { 4 } else { 2 }),
+            Some(b) if simd => (&b[1..], if op.ends_with('4') { 4u32 } else { 2 }),
             _ => (op, 2),
         };
         let sub = match base {
             "add" => SubOp::AddOp,
             "sub" => SubOp::SubtractOp,
-            "absdiff" => SubOp::Absdiff,
+            "absdiff" if simd => SubOp::Absdiff,
+            "avrg" if simd => SubOp::Avrg,
             "min" => SubOp::MinOp,
             "max" => SubOp::MaxOp,
+            "set" if simd => SubOp::SetOp,
             _ => return self.err(format!("instruction `{op}` is not supported")),
         };
         let sat = m.flags.iter().any(|f| f == "sat");
         m.flags.retain(|f| f != "sat");
-        let (dt, at, acc) = if op.starts_with('v') {
+        let cmp = m.cmp.take();
+        if (sub == SubOp::SetOp) != cmp.is_some() {
+            return self.err(format!("`{op}`: a comparison belongs to vset only"));
+        }
+        let int_ty = |s: &str| match s {
+            "s32" => Some(Ty::S32),
+            "u32" => Some(Ty::U32),
+            _ => None,
+        };
+        let (dt, at, bt, acc) = if simd {
             let acc = m.take(&["add"]).is_some();
-            let ts: Vec<&str> = m.types.iter().map(String::as_str).collect();
-            let [d, a, b] = ts.as_slice() else { return self.err(format!("`{op}` needs three types")) };
-            let ty = |s: &str| {
-                if s == "s32" {
-                    Some(Ty::S32)
-                } else if s == "u32" {
-                    Some(Ty::U32)
-                } else {
-                    None
-                }
+            let ts: Vec<Option<Ty>> = m.types.iter().map(|t| int_ty(t)).collect();
+            let (d, a, b) = match (sub, ts.as_slice()) {
+                (SubOp::SetOp, [Some(a), Some(b)]) => (Ty::U32, *a, *b),
+                (_, [Some(d), Some(a), Some(b)]) if sub != SubOp::SetOp => (*d, *a, *b),
+                _ => return self.err(format!("`{op}` takes .u32 or .s32 types (d, a, b; vset: a, b)")),
             };
-            let (Some(d), Some(a), Some(b)) = (ty(d), ty(a), ty(b)) else {
-                return self.err(format!("`{op}` takes .u32 or .s32 types"));
-            };
-            if a != b {
-                return self.err(format!("`{op}` with different a and b types is not supported"));
-            }
             if acc && sat {
                 return self.err(format!("`{op}`: .sat does not apply to the .add form"));
             }
-            (d, a, acc)
+            (d, a, b, acc)
         } else {
             let t = match (m.take(&["s16x2", "u16x2"]).as_deref(), m.types.is_empty()) {
                 (Some("s16x2"), true) => Ty::S32,
                 (Some(_), true) => Ty::U32,
                 _ => return self.err(format!("`{op}` of these types is not supported")),
             };
-            if base == "absdiff" {
-                return self.err(format!("`{op}` is not supported"));
-            }
-            (t, t, false)
+            (t, t, t, false)
         };
         self.leftovers(&m)?;
         if !m.flags.is_empty() {
             return self.err(format!("modifier `.{}` is not supported here", m.flags[0]));
         }
-        let nsrc = if op.starts_with('v') { 3 } else { 2 };
-        let selector = i.operands.iter().any(|o| {
-            matches!(o, ast::Operand::Expr(ast::Expr { kind: ast::ExprKind::Sym(id, Some(_)), .. })
-                if self.vector_component(&id.name, "x").is_none())
-        });
-        if selector || i.operands.len() != nsrc + 1 {
-            return self
-                .err(format!("`{op}` needs {} operands (masks and lane selectors are not supported)", nsrc + 1));
+        let nsrc = if simd { 3 } else { 2 };
+        if i.operands.len() != nsrc + 1 {
+            return self.err(format!("`{op}` needs {} operands", nsrc + 1));
         }
+        // Lane selectors (`a.h10`, `b.b7654`) and the destination mask (`d.h1`, `d.b30`).
+        let (sel_a, sel_b, full) = if lanes == 2 { (0x10, 0x32, 0x3) } else { (0x3210, 0x7654, 0xf) };
+        let (prefix, max) = if lanes == 2 { ('h', 3) } else { ('b', 7) };
+        let split = |o: &ast::Operand| -> Option<(ast::Operand, String)> {
+            match o {
+                ast::Operand::Expr(ast::Expr { kind: ast::ExprKind::Sym(id, Some(c)), span })
+                    if c.starts_with(prefix) =>
+                {
+                    let e = ast::Expr { kind: ast::ExprKind::Sym(id.clone(), None), span: *span };
+                    Some((ast::Operand::Expr(e), c[1..].to_owned()))
+                }
+                _ => None,
+            }
+        };
+        let digits = |s: &str, n: usize| -> Option<Vec<u64>> {
+            let d: Option<Vec<u64>> = s.chars().map(|c| c.to_digit(10).map(u64::from)).collect();
+            d.filter(|d| (n == 0 || d.len() == n) && !d.is_empty() && d.iter().all(|x| *x <= max))
+        };
         let mut srcs = Vec::new();
+        let mut sels = [sel_a, sel_b];
         for k in 1..=nsrc {
-            srcs.push(self.src(self.operand(i, k)?, Ty::B32)?);
+            let o = self.operand(i, k)?;
+            let o = match (k, split(o)) {
+                (1 | 2, Some((reg, sel))) if simd => {
+                    // `.hxy` / `.bxyzw`: the source of the highest lane first.
+                    let Some(d) = digits(&sel, lanes as usize) else {
+                        return self.err(format!("lane selector `.{prefix}{sel}` is not supported"));
+                    };
+                    sels[k - 1] = d.iter().rev().enumerate().fold(0, |s, (lane, x)| s | x << (4 * lane));
+                    reg
+                }
+                _ => o.clone(),
+            };
+            srcs.push(self.src(&o, Ty::B32)?);
         }
-        let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
+        if !simd {
+            srcs.push(Operand::Imm(Imm::Int(0)));
+        }
+        let mut dmask = full;
+        let d_op = match split(self.operand(i, 0)?) {
+            Some((reg, sel)) if simd => {
+                let Some(d) = digits(&sel, 0).filter(|d| d.iter().all(|x| *x < u64::from(lanes))) else {
+                    return self.err(format!("destination mask `.{prefix}{sel}` is not supported"));
+                };
+                dmask = d.iter().fold(0, |m, x| m | 1 << x);
+                reg
+            }
+            _ => self.operand(i, 0)?.clone(),
+        };
+        let d = self.dst(&d_op, RegClass::R32)?;
+        srcs.extend([sels[0], sels[1], dmask, u64::from(bt.is_signed())].map(|v| Operand::Imm(Imm::Int(v as i64))));
         let opc = match (lanes, acc) {
             (4, false) => Opcode::Vop4,
             (4, true) => Opcode::Vop4Add,
             (_, false) => Opcode::Vop2,
             (_, true) => Opcode::Vop2Add,
         };
-        if !acc {
-            // Merge form with the full mask: c's bytes are all replaced.
-            srcs.truncate(2);
-        }
-        let mut md = Mods { sub: Some(sub), src_ty: Some(at), ..Mods::ty(dt) };
+        let mut md = Mods { sub: Some(sub), src_ty: Some(at), cmp, ..Mods::ty(dt) };
         if sat {
             md.set(Flag::Sat);
         }
@@ -689,8 +725,14 @@ mod tests {
         assert!(t.contains("cpasync.cg.b128 shared[$k.buf], global[%"), "{t}");
         assert!(t.contains("cpasynccommit") && t.contains("cpasyncwait 1"), "{t}");
         let t = ori("vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;\nmin.s16x2 %r5, %r6, %r7;").unwrap();
-        assert!(t.contains("vop4add.absdiff.u32.u32"), "{t}");
-        assert!(t.contains("vop2.min.s32.s32"), "{t}");
+        assert!(t.contains("vop4add.absdiff.u32.u32 ") && t.contains(", 0x3210, 0x7654, 15, 0\n"), "{t}");
+        assert!(t.contains("vop2.min.s32.s32 ") && t.contains(", 0, 16, 50, 3, 1\n"), "{t}");
+        let t =
+            ori("vadd4.u32.u32.s32.sat %r1.b20, %r2.b0123, %r3.b4444, %r4;\nvset2.s32.u32.lt.add %r5, %r6, %r7, %r8;")
+                .unwrap();
+        // .b0123: lane 3 takes byte 0, ..., lane 0 byte 3; .b20: lanes 2 and 0; b is s32.
+        assert!(t.contains("vop4.add.sat.u32.u32 ") && t.contains(", 291, 0x4444, 5, 1\n"), "{t}");
+        assert!(t.contains("vop2add.set.lt.u32.s32 ") && t.contains(", 16, 50, 3, 0\n"), "{t}");
         // wmma: plain loads at lane-dependent addresses and two mma per m16n16k16.
         let t =
             ori("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1], 32;\n\
@@ -712,8 +754,9 @@ mod tests {
                 "f32 accumulators",
             ),
             ("cp.async.cg.shared.global [buf], [%rd1], 8;", "cp.async.cg of 8 bytes"),
-            ("vabsdiff4.u32.s32.u32 %r1, %r2, %r3, %r4;", "different a and b types"),
-            ("vabsdiff4.u32.u32.u32 %r1.b0, %r2, %r3, %r4;", "masks and lane selectors"),
+            ("vabsdiff4.u32.f32.u32 %r1, %r2, %r3, %r4;", "takes .u32 or .s32 types"),
+            ("vabsdiff4.u32.u32.u32 %r1, %r2.b9876, %r3, %r4;", "lane selector `.b9876`"),
+            ("vadd2.u32.u32.u32 %r1.h2, %r2, %r3, %r4;", "destination mask `.h2`"),
             (
                 "wmma.load.a.sync.aligned.row.m32n8k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1], 32;",
                 "`.m32n8k16` is not supported",

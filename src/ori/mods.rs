@@ -344,6 +344,10 @@ name_enum!(
         SubtractOp = "sub",
         /// SIMD video: per-lane absolute difference.
         Absdiff = "absdiff",
+        /// SIMD video: per-lane average, rounded away from zero at .5 (`vavrg`).
+        Avrg = "avrg",
+        /// SIMD video: per-lane comparison to 0 or 1 (`vset`; the comparison is the `cmp`).
+        SetOp = "set",
         /// `cp.async.ca`: cache at all levels.
         Ca = "ca",
         /// `cp.async.cg`: cache in L2 only (bypass L1).

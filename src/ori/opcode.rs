@@ -511,18 +511,23 @@ opcodes! {
     /// `cp.async.wait_group n` (`wait_all` is a commit and `wait_group 0`): waits until at
     /// most `n` groups are pending.
     CpAsyncWait "cpasyncwait" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
-    /// Four-lane SIMD video operation (`vadd4 vsub4 vabsdiff4 vmin4 vmax4`), merge form with
-    /// the full mask: per byte lane, `a op b` (lane types from `src_ty`), saturated to `ty`'s
-    /// lane range under `.sat`, else truncated.
-    Vop4 "vop4" Ptx ["W" => "W:ric, W:ric"] flags() mods(TY|SRC_TY|SUBOP|SAT) req(TY|SRC_TY|SUBOP) ty() Vop;
+    /// Four-lane SIMD video operation (`vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 vset4`), merge
+    /// form: sources a, b, c, then immediates: a's and b's lane selectors (lane i's source byte
+    /// of the pair {b, a}, 0..7, in bits 4i..4i+3; defaults 0x3210 and 0x7654), the destination
+    /// mask (bit i: lane i is the result's, else c's; default 0xf) and b's signedness (1 signed).
+    /// Lanes are sign- or zero-extended (a by `src_ty`, b by that flag), combined exactly
+    /// (sub-op; `set` compares by `cmp` to 0/1), saturated to `ty`'s lane range under `.sat`,
+    /// else truncated. SASS-stage siblings take only the sources they encode, with the defaults.
+    Vop4 "vop4" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|SAT|CMP) req(TY|SRC_TY|SUBOP) ty() Vop;
     /// Two-lane SIMD video operation (`vadd2 ...`, and PTX's `add/sub/min/max.{s,u}16x2`): as
-    /// [`Opcode::Vop4`] on 16-bit lanes.
-    Vop2 "vop2" Ptx ["W" => "W:ric, W:ric"] flags() mods(TY|SRC_TY|SUBOP|SAT) req(TY|SRC_TY|SUBOP) ty() Vop;
+    /// [`Opcode::Vop4`] on 16-bit lanes (selectors: half indices 0..3, defaults 0x10 and 0x32;
+    /// mask default 0x3).
+    Vop2 "vop2" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|SAT|CMP) req(TY|SRC_TY|SUBOP) ty() Vop;
     /// Four-lane SIMD video operation with the `.add` secondary operation: `c` plus the sum of
-    /// the four lane results.
-    Vop4Add "vop4add" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|SRC_TY|SUBOP) req(TY|SRC_TY|SUBOP) ty() VopAdd;
+    /// the masked lane results (operands as [`Opcode::Vop4`]).
+    Vop4Add "vop4add" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|CMP) req(TY|SRC_TY|SUBOP) ty() VopAdd;
     /// Two-lane SIMD video operation with the `.add` secondary operation.
-    Vop2Add "vop2add" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|SRC_TY|SUBOP) req(TY|SRC_TY|SUBOP) ty() VopAdd;
+    Vop2Add "vop2add" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|CMP) req(TY|SRC_TY|SUBOP) ty() VopAdd;
 
     // ---- both stages ---------------------------------------------------------------------
     /// SSA merge (Ori's MovPhi): `%r3 = phi %r1, bb1, %r2, bb2`.

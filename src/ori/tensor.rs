@@ -170,6 +170,7 @@ pub fn ldmatrix_source(m: usize, lane: usize, h: usize, trans: bool) -> (usize, 
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)] // lane and element indices are the fragment coordinates
 mod tests {
     use super::*;
 

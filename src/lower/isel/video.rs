@@ -22,6 +22,22 @@ impl Sel<'_> {
             return Err("saturating SIMD video operations are not selected yet".into());
         }
         let sub = d.mods.sub.ok_or("no operation")?;
+        // PTX stage: a, b, c, a-selector, b-selector, mask, b signed. The SASS forms below take
+        // the default selectors, the full mask and b typed as a.
+        let imm = |k: usize| match d.srcs.get(k) {
+            Some(Operand::Imm(Imm::Int(v))) => Some(*v),
+            _ => None,
+        };
+        let four = matches!(d.opcode, Opcode::Vop4 | Opcode::Vop4Add);
+        let defaults = if four { [0x3210, 0x7654, 0xf] } else { [0x10, 0x32, 0x3] };
+        let b_signed = i64::from(d.mods.src_ty.is_some_and(|t| t.is_signed()));
+        if d.srcs.len() != 7
+            || (3..6).any(|k| imm(k) != Some(defaults[k - 3]))
+            || imm(6) != Some(b_signed)
+            || d.mods.cmp.is_some()
+        {
+            return Err("SIMD video with lane selectors, a mask, mixed types or vset is not selected yet".into());
+        }
         let op = match (d.opcode, sub) {
             (Opcode::Vop4, SubOp::Absdiff) => Opcode::VABSDIFF4,
             (Opcode::Vop4Add, SubOp::Absdiff) => Opcode::VABSDIFF4ACC,
@@ -30,7 +46,8 @@ impl Sel<'_> {
             (op, s) => return Err(format!("`{op}.{s}` is not selected yet")),
         };
         let mut srcs = Vec::new();
-        for s in &d.srcs {
+        let n = if op == Opcode::VABSDIFF4ACC { 3 } else { 2 };
+        for s in &d.srcs[..n] {
             srcs.push(self.reg_src(s)?);
         }
         let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, sub: Some(sub), ..Mods::new() };
