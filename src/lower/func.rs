@@ -886,6 +886,9 @@ fn slot_accepts(slot: &Slot, o: &Operand) -> bool {
 impl FnCx<'_> {
     /// Lowers one PTX instruction by family.
     fn instruction(&mut self, i: &ast::Instruction) -> Result<()> {
+        if super::tensor::lowers_here(i) {
+            return self.tensor(i);
+        }
         match i.opcode.name.as_str() {
             "mov" => self.mov(i),
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "abs" | "neg" | "and" | "or"
@@ -902,6 +905,8 @@ impl FnCx<'_> {
                 self.control(i)
             }
             "shfl" | "vote" | "match" | "redux" | "activemask" => self.warp(i),
+            "ldmatrix" | "mma" | "wmma" | "cp" | "vadd4" | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4" | "vmax4"
+            | "vset4" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2" | "vmax2" | "vset2" => self.tensor(i),
             op => self.err(format!("instruction `{op}` is not supported")),
         }
     }

@@ -16,6 +16,7 @@
 //! | `memory` | loads, stores, atomics, address-of, `cvta`, `isspacep`, hints |
 //! | `control` | branches, `brx.idx`, calls and returns, barriers and fences |
 //! | `warp` | shuffles, votes, match, redux, activemask |
+//! | `tensor` | `ldmatrix`, `mma`, `wmma`, `cp.async`, SIMD video and packed 16-bit integer arithmetic |
 //!
 //! # Blocks
 //!
@@ -56,6 +57,7 @@ pub mod func;
 pub mod isel;
 mod memory;
 pub mod mods;
+mod tensor;
 pub mod types;
 pub mod vars;
 mod warp;

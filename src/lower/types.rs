@@ -141,7 +141,7 @@ mod tests {
         assert_eq!(ty_of(".u32"), Some(Ty::U32));
         assert_eq!(ty_of(".bf16"), Some(Ty::BF16));
         assert_eq!(ty_of(".f16x2"), Some(Ty::F16x2));
-        assert_eq!(ty_of(".tf32"), None);
+        assert_eq!(ty_of(".tf32"), Some(Ty::TF32));
         assert_eq!(class_of(".b16"), Some(RegClass::R32));
         assert_eq!(class_of(".f64"), Some(RegClass::R64));
         assert_eq!(class_of(".pred"), Some(RegClass::P));

@@ -16,6 +16,7 @@
 //! | [`function`] | instructions, blocks, functions, modules, layout |
 //! | [`cfg`] | the CFG derived from terminators, dominators |
 //! | [`semantics`] | what the pure opcodes compute, bit-exactly (shared by interpreter and folding) |
+//! | [`tensor`] | what the warp-collective tensor-core opcodes compute (shared by interpreter and emulator) |
 //! | [`float`] | correctly rounded IEEE binary32/binary64 arithmetic with all four rounding modes |
 //! | [`print`], [`parse`] | the text format |
 //! | [`verify`] | the invariants, checked |
@@ -75,6 +76,7 @@ pub mod parse;
 pub mod print;
 pub mod reg;
 pub mod semantics;
+pub mod tensor;
 pub mod verify;
 
 pub use entity::{Block, EntityRef, EntityVec, Inst, VReg};

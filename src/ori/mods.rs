@@ -78,6 +78,9 @@ name_enum!(
         BF16 = "bf16",
         /// Two bfloat16 values packed in 32 bits (low half first).
         BF16x2 = "bf16x2",
+        /// TensorFloat-32 (tensor-core operands): an f32 register of which the tensor core
+        /// uses the sign, the exponent and the top 10 fraction bits.
+        TF32 = "tf32",
     }
 );
 
@@ -89,14 +92,14 @@ impl Ty {
             Pred => 1,
             B8 | U8 | S8 => 8,
             B16 | U16 | S16 | F16 | BF16 => 16,
-            B32 | U32 | S32 | F32 | F16x2 | BF16x2 => 32,
+            B32 | U32 | S32 | F32 | F16x2 | BF16x2 | TF32 => 32,
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
         }
     }
     /// Whether this is a floating-point type.
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::F32 | Ty::F64 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::TF32)
     }
     /// Whether this is a signed integer type.
     pub fn is_signed(self) -> bool {
@@ -342,6 +345,18 @@ name_enum!(
         SpConst = "const",
         /// State space: param.
         SpParam = "param",
+        /// SIMD video: per-lane subtraction.
+        SubtractOp = "sub",
+        /// SIMD video: per-lane absolute difference.
+        Absdiff = "absdiff",
+        /// SIMD video: per-lane average, rounded away from zero at .5 (`vavrg`).
+        Avrg = "avrg",
+        /// SIMD video: per-lane comparison to 0 or 1 (`vset`; the comparison is the `cmp`).
+        SetOp = "set",
+        /// `cp.async.ca`: cache at all levels.
+        Ca = "ca",
+        /// `cp.async.cg`: cache in L2 only (bypass L1).
+        Cg = "cg",
     }
 );
 
@@ -371,6 +386,8 @@ name_enum!(
         /// `WARPSYNC.EXCLUSIVE`: the lanes of each member mask run the code up to the next
         /// `BSYNC` as one group, one group after another.
         Exclusive = "exclusive",
+        /// `ldmatrix.trans`: each 8x8 matrix is transposed on the way to the registers.
+        Trans = "trans",
     }
 );
 
@@ -417,6 +434,8 @@ impl ModSet {
     pub const NAN: ModSet = ModSet(1 << 16);
     /// `.exclusive` ([`Flag::Exclusive`]).
     pub const EXCLUSIVE: ModSet = ModSet(1 << 17);
+    /// `.trans` ([`Flag::Trans`]).
+    pub const TRANS: ModSet = ModSet(1 << 18);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -438,6 +457,7 @@ impl ModSet {
             Flag::Relu => ModSet::RELU,
             Flag::NaN => ModSet::NAN,
             Flag::Exclusive => ModSet::EXCLUSIVE,
+            Flag::Trans => ModSet::TRANS,
         }
     }
 }

@@ -193,6 +193,10 @@ pub enum Sem {
     Pack64,
     /// Split a 64-bit value into its words.
     Unpack64,
+    /// SIMD video operation, merge form (lanes by opcode: `vop2`/`vop4`).
+    Vop,
+    /// SIMD video operation with the `.add` secondary operation.
+    VopAdd,
 }
 
 /// A slot kind (see the module doc).
@@ -487,6 +491,44 @@ opcodes! {
     /// Indirect call through a function address (see the interpreter for the address scheme).
     Calli "calli" Ptx ["X" => "D:r, X:ri"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
 
+    // ---- tensor-core, asynchronous-copy and SIMD video families (see `super::tensor`) -------
+    /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16`: one destination per 8x8
+    /// matrix; lanes `8m..8m+8` supply matrix `m`'s row addresses ([`super::tensor::ldmatrix`]).
+    /// Warp-collective: the whole warp executes it.
+    Ldmatrix "ldmatrix" Ptx ["W" => "Ms"] flags(MEM_READ|SIDE_EFFECT|VAR_DSTS) mods(TY|TRANS) req() ty(B16) None;
+    /// `mma.sync.aligned.m16n8k{4,8,16}.row.col.f32.T.T.f32 d, a, b, c` (T = `src_ty`: f16,
+    /// bf16 or tf32) and `mma.sync.aligned.m16n8k{16,32}.row.col.s32.T.T.s32` (`ty` s32, T = s8
+    /// or u8): four destinations, then the a, b and c fragments (a has 2 or 4 words, b half as
+    /// many, c four); k follows from a's size and the type. Warp-collective
+    /// ([`super::tensor::mma_f32`], [`super::tensor::mma_s32`]).
+    Mma "mma" Ptx ["W" => "W:r"] flags(SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}`: copies `ty`'s width
+    /// (4, 8 or 16 bytes); bytes at and after `src_size` are written as zero. Modelled as a
+    /// copy at issue (the wait instructions only order it on the GPU).
+    CpAsync "cpasync" Ptx ["" => "Ms, Mg, W:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY) ty() None;
+    /// `cp.async.commit_group`: closes the current group of copies.
+    CpAsyncCommit "cpasynccommit" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `cp.async.wait_group n` (`wait_all` is a commit and `wait_group 0`): waits until at
+    /// most `n` groups are pending.
+    CpAsyncWait "cpasyncwait" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Four-lane SIMD video operation (`vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 vset4`), merge
+    /// form: sources a, b, c, then immediates: a's and b's lane selectors (lane i's source byte
+    /// of the pair {b, a}, 0..7, in bits 4i..4i+3; defaults 0x3210 and 0x7654), the destination
+    /// mask (bit i: lane i is the result's, else c's; default 0xf) and b's signedness (1 signed).
+    /// Lanes are sign- or zero-extended (a by `src_ty`, b by that flag), combined exactly
+    /// (sub-op; `set` compares by `cmp` to 0/1), saturated to `ty`'s lane range under `.sat`,
+    /// else truncated. SASS-stage siblings take only the sources they encode, with the defaults.
+    Vop4 "vop4" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|SAT|CMP) req(TY|SRC_TY|SUBOP) ty() Vop;
+    /// Two-lane SIMD video operation (`vadd2 ...`, and PTX's `add/sub/min/max.{s,u}16x2`): as
+    /// [`Opcode::Vop4`] on 16-bit lanes (selectors: half indices 0..3, defaults 0x10 and 0x32;
+    /// mask default 0x3).
+    Vop2 "vop2" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|SAT|CMP) req(TY|SRC_TY|SUBOP) ty() Vop;
+    /// Four-lane SIMD video operation with the `.add` secondary operation: `c` plus the sum of
+    /// the masked lane results (operands as [`Opcode::Vop4`]).
+    Vop4Add "vop4add" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|CMP) req(TY|SRC_TY|SUBOP) ty() VopAdd;
+    /// Two-lane SIMD video operation with the `.add` secondary operation.
+    Vop2Add "vop2add" Ptx ["W" => "W:ric, W:ric, W:ric, I, I, I, I"] flags() mods(TY|SRC_TY|SUBOP|CMP) req(TY|SRC_TY|SUBOP) ty() VopAdd;
+
     // ---- both stages ---------------------------------------------------------------------
     /// SSA merge (Ori's MovPhi): `%r3 = phi %r1, bb1, %r2, bb2`.
     Phi "phi" Both ["X" => "X:r, L"] flags(PAIRS|PHI) mods() req() ty() None;
@@ -612,6 +654,42 @@ opcodes! {
     UPLOP3 "UPLOP3" Sass ["P, P" => "P, P, P, I, I"] flags(UNIFORM) mods() req() ty() PLop3;
     /// Uniform constant-bank load.
     ULDC "ULDC" Sass ["T" => "T:c"] flags(UNIFORM) mods(TY) req() ty(B32) Mov;
+
+    // ---- SIMD video (see `Opcode::Vop4`; the same semantics per lane) ----
+    /// `VABSDIFF4.{U8,S8} d, a, b, RZ`: per-byte absolute differences (sub-op `absdiff`,
+    /// `src_ty` s32 for signed bytes), the merge form of [`Opcode::Vop4`].
+    VABSDIFF4 "VABSDIFF4" Sass ["W" => "W:r, W:r"] flags() mods(TY|SRC_TY|SUBOP) req(TY|SRC_TY|SUBOP) ty() Vop;
+    /// `VABSDIFF4.{U8,S8}.ACC d, a, b, c`: `c` plus the four absolute differences
+    /// ([`Opcode::Vop4Add`]).
+    VABSDIFF4ACC "VABSDIFF4ACC" Sass ["W" => "W:r, W:r, W:r"] flags() mods(TY|SRC_TY|SUBOP) req(TY|SRC_TY|SUBOP) ty() VopAdd;
+    /// `VIADD.16x2 d, a, b` (sub-op `add`) or `VIADD.16x2 d, a, -b` (`sub`): two independent
+    /// 16-bit sums ([`Opcode::Vop2`] without `.sat`).
+    VIADD2 "VIADD2" Sass ["W" => "W:r, W:r"] flags() mods(TY|SRC_TY|SUBOP) req(TY|SRC_TY|SUBOP) ty() Vop;
+    /// `VIMNMX.{S16x2,U16x2} d, a, b, PT` (sub-op `min`) or `!PT` (`max`): per 16-bit half.
+    VIMNMX2 "VIMNMX2" Sass ["W" => "W:r, W:r"] flags() mods(TY|SRC_TY|SUBOP) req(TY|SRC_TY|SUBOP) ty() Vop;
+
+    // ---- tensor cores (see `super::tensor`) ----
+    /// `LDSM.16.{M88,MT88}{,.2,.4} d, [Ra]`: [`Opcode::Ldmatrix`] into one register tuple
+    /// (1, 2 or 4 registers: matrix `m` in component `m`).
+    LDSM "LDSM" Sass ["X" => "Ms"] flags(MEM_READ|SIDE_EFFECT) mods(TY|TRANS) req() ty(B16) None;
+    /// `HMMA.{16816,1688,1684}.F32[.BF16|.TF32] d, a, b, c`: [`Opcode::Mma`] on register tuples
+    /// (d and c 4 registers, a 2 or 4, b half of a).
+    HMMA "HMMA" Sass ["X" => "X:r, X:r, X:r"] flags(SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// Register-quad join `d = {a, b, c, e}` (a parallel copy, like [`Opcode::PACK64`]).
+    PACK128 "PACK128" Sass ["X" => "W:r, W:r, W:r, W:r"] flags() mods() req() ty() None;
+    /// Register-quad split `a, b, c, e = s` (a parallel copy, like [`Opcode::UNPACK64`]).
+    UNPACK128 "UNPACK128" Sass ["W, W, W, W" => "X:r"] flags() mods() req() ty() None;
+
+    // ---- asynchronous copies (`cp.async`) ----
+    /// `LDGSTS.E[.BYPASS][.64|.128] [Rs], desc[URk][Rg.64], p`: copies `ty`'s width from global
+    /// to shared memory when `p` holds, else writes zeros (PTX `cp.async` with a source size of
+    /// the full width or 0); sub-op `cg` bypasses L1 (`.BYPASS`). A copy at issue in the
+    /// executors.
+    LDGSTS "LDGSTS" Sass ["" => "Ms, Mg, P"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY) ty() None;
+    /// `LDGDEPBAR`: closes the group of `LDGSTS`s issued since the last one (scoreboard SB0).
+    LDGDEPBAR "LDGDEPBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `DEPBAR.LE SB0, n`: waits until at most `n` `LDGDEPBAR` groups are pending.
+    DEPBAR "DEPBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
 
     // ---- added by isel ----
     /// Add with carry out (SASS `IADD3 Rd, Pco, a, b, c`): `d = a + b + c` (32-bit); `co` is

@@ -469,6 +469,46 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             let v = int_arg(args[0], 64);
             Ok(vec![Val::Bits(v & mask(32)), Val::Bits(v >> 32)])
         }
+        Sem::Vop | Sem::VopAdd => {
+            let acc = info.sem == Sem::VopAdd;
+            let (Some(dt), Some(st)) = (ty, mods.src_ty) else {
+                return Err(EvalError::BadOperands("a SIMD video operation needs two types".into()));
+            };
+            let lanes: u32 =
+                if matches!(op, Opcode::Vop2 | Opcode::Vop2Add | Opcode::VIADD2 | Opcode::VIMNMX2) { 2 } else { 4 };
+            let full = if lanes == 2 { (0x10, 0x32, 0x3) } else { (0x3210, 0x7654, 0xf) };
+            // PTX stage: a, b, c, a-selector, b-selector, mask, b signed; SASS stage: a, b (and c
+            // for the accumulating form) with the default selectors, full mask and b typed as a.
+            let v = |i: usize| int_arg(args[i], 32);
+            let (a, b, c, asel, bsel, dmask, bs) = match args.len() {
+                7 => (v(0), v(1), v(2), v(3), v(4), v(5), v(6) != 0),
+                2 if !acc => (v(0), v(1), 0, full.0, full.1, full.2, st.is_signed()),
+                3 if acc => (v(0), v(1), v(2), full.0, full.1, full.2, st.is_signed()),
+                n => return Err(EvalError::BadOperands(format!("`{op}` with {n} operands"))),
+            };
+            let r = video_lanes(lanes, mods, (st.is_signed(), bs), a, b, asel, bsel)?;
+            let bits = 32 / lanes;
+            if acc {
+                let sum =
+                    (0..lanes as usize).filter(|i| dmask >> i & 1 == 1).fold(c as i64, |s, i| s.wrapping_add(r[i]));
+                return Ok(vec![Val::Bits(sum as u64 & mask(32))]);
+            }
+            let sat = mods.has(Flag::Sat);
+            let (lo, hi) = if dt.is_signed() {
+                (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+            } else {
+                (0, (1i64 << bits) - 1)
+            };
+            let d = r.iter().enumerate().fold(0u64, |d, (i, v)| {
+                let lane = if dmask >> i & 1 == 1 {
+                    (if sat { (*v).clamp(lo, hi) } else { *v }) as u64
+                } else {
+                    c >> (bits * i as u32)
+                };
+                d | (lane & mask(bits)) << (bits * i as u32)
+            });
+            Ok(vec![Val::Bits(d)])
+        }
         Sem::Dp4a | Sem::Dp2a => {
             need(3)?;
             let (Some(ta), Some(tb)) = (ty, mods.src_ty) else {
@@ -1041,5 +1081,139 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
             let r = wide as u64 & mask(dw);
             Ok(if dt.is_signed() && dw < 32 { sext(r, dw) as u64 & mask(32) } else { r })
         }
+    }
+}
+
+/// The per-lane results of a SIMD video operation (`vadd2/4`, `vsub`, `vavrg`, `vabsdiff`,
+/// `vmin`, `vmax`, `vset`; PTX's `add/sub/min/max.{s,u}16x2`) on `lanes` lanes: lane i of a is
+/// the lane of the pair {b, a} that selector `asel` names in its bits 4i.. (of b likewise with
+/// `bsel`), sign- or zero-extended by `signed` (a's, b's); results exact (before any saturation
+/// or truncation). `vavrg` is PTX's `(x + y + 1) >> 1` for a non-negative sum, `(x + y) >> 1`
+/// otherwise; `vset` gives 1 or 0 by `mods.cmp`.
+fn video_lanes(
+    lanes: u32,
+    mods: &Mods,
+    signed: (bool, bool),
+    a: u64,
+    b: u64,
+    asel: u64,
+    bsel: u64,
+) -> Result<Vec<i64>, EvalError> {
+    let bits = 32 / lanes;
+    let pair = (b & mask(32)) << 32 | (a & mask(32));
+    let lane = |sel: u64, i: u32, s: bool| {
+        let k = ((sel >> (4 * i)) & 0xf) as u32 % (2 * lanes);
+        let x = (pair >> (bits * k)) & mask(bits);
+        if s { sext(x, bits) } else { x as i64 }
+    };
+    (0..lanes)
+        .map(|i| {
+            let (x, y) = (lane(asel, i, signed.0), lane(bsel, i, signed.1));
+            Ok(match mods.sub {
+                Some(SubOp::AddOp) => x + y,
+                Some(SubOp::SubtractOp) => x - y,
+                Some(SubOp::Absdiff) => (x - y).abs(),
+                Some(SubOp::MinOp) => x.min(y),
+                Some(SubOp::MaxOp) => x.max(y),
+                Some(SubOp::Avrg) if x + y >= 0 => (x + y + 1) >> 1,
+                Some(SubOp::Avrg) => (x + y) >> 1,
+                Some(SubOp::SetOp) => {
+                    let r = match mods.cmp {
+                        Some(Cmp::Eq) => x == y,
+                        Some(Cmp::Ne) => x != y,
+                        Some(Cmp::Lt) => x < y,
+                        Some(Cmp::Le) => x <= y,
+                        Some(Cmp::Gt) => x > y,
+                        Some(Cmp::Ge) => x >= y,
+                        c => return Err(EvalError::BadOperands(format!("vset comparison {c:?}"))),
+                    };
+                    i64::from(r)
+                }
+                o => return Err(EvalError::BadOperands(format!("SIMD video operation {o:?}"))),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod video_tests {
+    use super::*;
+
+    /// The PTX-stage form with the default selectors and mask (c = `args[2]` or 0), checked
+    /// against the SASS-stage form where it has one.
+    fn vop(op: Opcode, sub: SubOp, dt: Ty, at: Ty, sat: bool, args: &[u64]) -> u64 {
+        let mut m = Mods { sub: Some(sub), src_ty: Some(at), ..Mods::ty(dt) };
+        if sat {
+            m.set(Flag::Sat);
+        }
+        let four = matches!(op, Opcode::Vop4 | Opcode::Vop4Add);
+        let (asel, bsel, dmask) = if four { (0x3210, 0x7654, 0xf) } else { (0x10, 0x32, 0x3) };
+        let c = args.get(2).copied().unwrap_or(0);
+        let full = [args[0], args[1], c, asel, bsel, dmask, u64::from(at.is_signed())];
+        let a: Vec<Arg> = full.iter().map(|v| Arg::bits(*v)).collect();
+        let r = eval(op, &m, &a).unwrap()[0].bits();
+        let sass = match (op, sub) {
+            (Opcode::Vop4, SubOp::Absdiff) => Some(Opcode::VABSDIFF4),
+            (Opcode::Vop4Add, SubOp::Absdiff) => Some(Opcode::VABSDIFF4ACC),
+            (Opcode::Vop2, SubOp::AddOp | SubOp::SubtractOp) if !sat => Some(Opcode::VIADD2),
+            (Opcode::Vop2, SubOp::MinOp | SubOp::MaxOp) => Some(Opcode::VIMNMX2),
+            _ => None,
+        };
+        if let Some(s) = sass {
+            let a: Vec<Arg> = args.iter().map(|v| Arg::bits(*v)).collect();
+            assert_eq!(eval(s, &m, &a).unwrap()[0].bits(), r, "{s} against {op}");
+        }
+        r
+    }
+
+    /// Selectors (lanes of b picked for a, and the other way round), a partial mask keeping c's
+    /// other lanes, mixed signedness, vavrg's rounding and vset.
+    #[test]
+    fn simd_video_selectors_masks_and_set() {
+        let m = |sub, cmp| Mods { sub: Some(sub), cmp, src_ty: Some(Ty::U32), ..Mods::ty(Ty::U32) };
+        let ev = |op, md: &Mods, v: [u64; 7]| {
+            let a: Vec<Arg> = v.iter().map(|x| Arg::bits(*x)).collect();
+            eval(op, md, &a).unwrap()[0].bits()
+        };
+        // a's lanes from b's bytes and b's from a's: vadd4 b.b7654 + a.b3210 = the plain sum.
+        let add = m(SubOp::AddOp, None);
+        let plain = ev(Opcode::Vop4, &add, [0x0102_0304, 0x1020_3040, 0, 0x3210, 0x7654, 0xf, 0]);
+        assert_eq!(plain, 0x1122_3344);
+        assert_eq!(ev(Opcode::Vop4, &add, [0x0102_0304, 0x1020_3040, 0, 0x7654, 0x3210, 0xf, 0]), plain);
+        // Mask .b0: only lane 0 is the result's; the rest is c's.
+        assert_eq!(
+            ev(Opcode::Vop4, &add, [0x0102_0304, 0x1020_3040, 0xaabb_ccdd, 0x3210, 0x7654, 0x1, 0]),
+            0xaabb_cc44
+        );
+        // vavrg2 signed: (-3 + 0) >> 1 = -2 (floor for a negative sum), (1 + 2 + 1) >> 1 = 2.
+        let avrg = Mods { src_ty: Some(Ty::S32), ..m(SubOp::Avrg, None) };
+        assert_eq!(ev(Opcode::Vop2, &avrg, [0x0001_fffd, 0x0002_0000, 0, 0x10, 0x32, 0x3, 1]), 0x0002_fffe);
+        // vset4.u32.u32.lt with .add: count of lanes where a < b.
+        let set = m(SubOp::SetOp, Some(Cmp::Lt));
+        assert_eq!(ev(Opcode::Vop4Add, &set, [0x0105_0109, 0x0204_0208, 10, 0x3210, 0x7654, 0xf, 0]), 12);
+        // Mixed: a unsigned 0xff (255), b signed 0xff (-1): absdiff 256 saturates to 255.
+        let sat = Mods { flags: vec![Flag::Sat], ..m(SubOp::Absdiff, None) };
+        assert_eq!(ev(Opcode::Vop4, &sat, [0xff, 0xff, 0, 0x3210, 0x7654, 0xf, 1]), 0xff);
+        assert_eq!(ev(Opcode::Vop4, &m(SubOp::Absdiff, None), [0xff, 0xff, 0, 0x3210, 0x7654, 0xf, 1]), 0x00);
+    }
+
+    /// Hand-computed lanes: unsigned byte absolute differences (and their sum with `.add`),
+    /// signed 16-bit lanes wrapping or saturating, signed and unsigned minimum.
+    #[test]
+    fn simd_video_lanes() {
+        let (u, s) = (Ty::U32, Ty::S32);
+        assert_eq!(vop(Opcode::Vop4, SubOp::Absdiff, u, u, false, &[0x00ff_1080, 0xff00_2001]), 0xffff_107f);
+        assert_eq!(
+            vop(Opcode::Vop4Add, SubOp::Absdiff, u, u, false, &[0x00ff_1080, 0xff00_2001, 5]),
+            5 + 0x1fe + 0x10 + 0x7f
+        );
+        // s16 lanes: 0x7fff + 1 wraps to 0x8000; with .sat it stays 0x7fff. -2 + -3 = -5.
+        assert_eq!(vop(Opcode::Vop2, SubOp::AddOp, s, s, false, &[0x7fff_fffe, 0x0001_fffd]), 0x8000_fffb);
+        assert_eq!(vop(Opcode::Vop2, SubOp::AddOp, s, s, true, &[0x7fff_fffe, 0x0001_fffd]), 0x7fff_fffb);
+        assert_eq!(vop(Opcode::Vop2, SubOp::MinOp, s, s, false, &[0x8000_0001, 0x7fff_ffff]), 0x8000_ffff);
+        assert_eq!(vop(Opcode::Vop2, SubOp::MinOp, u, u, false, &[0x8000_0001, 0x7fff_ffff]), 0x7fff_0001);
+        // Unsigned bytes saturated to an unsigned result: 0x10 - 0x20 clamps to 0.
+        assert_eq!(vop(Opcode::Vop4, SubOp::SubtractOp, u, u, true, &[0x0000_0010, 0x0000_0020]), 0);
+        assert_eq!(vop(Opcode::Vop4, SubOp::SubtractOp, u, u, false, &[0x0000_0010, 0x0000_0020]), 0xf0);
     }
 }

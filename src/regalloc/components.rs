@@ -51,6 +51,22 @@ fn copies(d: &InstData) -> Result<Vec<(PhysReg, PhysReg)>, String> {
             let hi = components(*hi, 1)?[0];
             Ok(vec![(lo, src[0]), (hi, src[1])])
         }
+        (Opcode::PACK128, [dst], srcs) if srcs.len() == 4 => {
+            let dst = components(*dst, 4)?;
+            let mut out = Vec::new();
+            for (d, s) in dst.into_iter().zip(srcs) {
+                out.push((d, components(src_reg(s)?, 1)?[0]));
+            }
+            Ok(out)
+        }
+        (Opcode::UNPACK128, dsts, [src]) if dsts.len() == 4 => {
+            let src = components(src_reg(src)?, 4)?;
+            let mut out = Vec::new();
+            for (d, s) in dsts.iter().zip(src) {
+                out.push((components(*d, 1)?[0], s));
+            }
+            Ok(out)
+        }
         _ => Err("malformed register-pair pseudo-operation".into()),
     }
 }
@@ -100,7 +116,8 @@ fn sequence(mut moves: Vec<(PhysReg, PhysReg)>) -> Vec<InstData> {
     out
 }
 
-/// Rewrites every `PACK64`/`UNPACK64` of the allocated function `f`; returns how many.
+/// Rewrites every `PACK64`/`UNPACK64` (and the quad forms `PACK128`/`UNPACK128`) of the
+/// allocated function `f`; returns how many.
 pub fn split_components(f: &mut Function) -> Result<usize, String> {
     if !f.allocated {
         return Err(format!("@{}: register-pair splitting needs an allocated function", f.name));
@@ -111,7 +128,7 @@ pub fn split_components(f: &mut Function) -> Result<usize, String> {
         let mut new = Vec::with_capacity(old.len());
         for i in old {
             let d = f.insts[i].clone();
-            if !matches!(d.opcode, Opcode::PACK64 | Opcode::UNPACK64) {
+            if !matches!(d.opcode, Opcode::PACK64 | Opcode::UNPACK64 | Opcode::PACK128 | Opcode::UNPACK128) {
                 new.push(i);
                 continue;
             }

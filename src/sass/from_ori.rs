@@ -166,7 +166,10 @@ pub fn emit_function_placed(
     // Layout: the Ori instructions in order, and where the descriptor load goes.
     let order: Vec<(ori::Block, ori::Inst)> = f.inst_order().collect();
     let needs_desc = order.iter().any(|(_, i)| {
-        matches!(f.insts[*i].opcode, Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG | Opcode::ATOM)
+        matches!(
+            f.insts[*i].opcode,
+            Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG | Opcode::ATOM | Opcode::LDGSTS
+        )
     });
     let desc_ur = if needs_desc {
         Some(free_ur_pair(f).ok_or_else(|| ferr("no free uniform register pair for the memory descriptor".into()))?)
@@ -840,6 +843,31 @@ impl Cx<'_> {
                 (self.spell("FLO", &[u])?, vec![dst(0)?, s(0)?])
             }
             Opcode::PRMT => (vec!["PRMT".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::VABSDIFF4 | Opcode::VABSDIFF4ACC => {
+                let sign = if m.src_ty.is_some_and(Ty::is_signed) { "S8" } else { "U8" };
+                let acc = if d.opcode == Opcode::VABSDIFF4ACC { "ACC" } else { "" };
+                let c = if acc.is_empty() { one("RZ") } else { s(2)? };
+                (self.spell("VABSDIFF4", &[sign, acc])?, vec![dst(0)?, s(0)?, s(1)?, c])
+            }
+            Opcode::VIADD2 => {
+                let b = match (m.sub, d.srcs.get(1)) {
+                    (Some(SubOp::SubtractOp), Some(Operand::Reg(u))) => {
+                        self.operand(&Operand::Reg(ori::RegUse { neg: !u.neg, ..*u }))?
+                    }
+                    (Some(SubOp::AddOp), _) => s(1)?,
+                    _ => return Err("VIADD.16x2 needs add, or sub of a register".into()),
+                };
+                (self.spell("VIADD", &["16x2"])?, vec![dst(0)?, s(0)?, b])
+            }
+            Opcode::VIMNMX2 => {
+                let t = if m.src_ty.is_some_and(Ty::is_signed) { "S16x2" } else { "U16x2" };
+                let p = match m.sub {
+                    Some(SubOp::MinOp) => "PT",
+                    Some(SubOp::MaxOp) => "!PT",
+                    _ => return Err("VIMNMX.16x2 needs min or max".into()),
+                };
+                (self.spell("VIMNMX", &[t])?, vec![dst(0)?, s(0)?, s(1)?, one(p)])
+            }
             Opcode::I2F | Opcode::F2I | Opcode::F2F | Opcode::I2I => {
                 let dt = self.ty().ok_or("conversion without a destination type")?;
                 let st = m.src_ty.ok_or("conversion without a source type")?;
@@ -964,6 +992,56 @@ impl Cx<'_> {
                 (self.spell(base, &[size_tok(self.ty())?])?, vec![dst(0)?, s(0)?])
             }
             Opcode::UMOV => (vec!["UMOV".into()], vec![dst(0)?, s(0)?]),
+            Opcode::LDGSTS => {
+                let bypass = if m.sub == Some(SubOp::Cg) { "BYPASS" } else { "" };
+                let mut ops = vec![self.mem(0, false)?, self.mem(1, true)?];
+                // The copy predicate is shown only when it is not PT (`!PT`: zero fill).
+                if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
+                    ops.push(s(2)?);
+                }
+                (self.spell("LDGSTS", &["E", bypass, size_tok(self.ty())?])?, ops)
+            }
+            Opcode::LDGDEPBAR => (vec!["LDGDEPBAR".into()], vec![]),
+            Opcode::LDSM => {
+                let n = match d.dsts.first() {
+                    Some(Reg::Phys(p)) => p.count,
+                    _ => return Err("LDSM without a register destination".into()),
+                };
+                let mt = if m.has(Flag::Trans) { "MT88" } else { "M88" };
+                let count = match n {
+                    1 => "",
+                    2 => "2",
+                    4 => "4",
+                    _ => return Err(format!("LDSM into {n} registers")),
+                };
+                (self.spell("LDSM", &["16", mt, count])?, vec![dst(0)?, self.mem(0, false)?])
+            }
+            Opcode::HMMA => {
+                let na = match d.srcs.first() {
+                    Some(Operand::Reg(u)) => match u.reg {
+                        Reg::Phys(p) => p.count,
+                        _ => return Err("HMMA with a virtual register".into()),
+                    },
+                    _ => return Err("HMMA without an a fragment".into()),
+                };
+                let (shape, ty) = match (m.src_ty, na) {
+                    (Some(Ty::F16), 4) => ("16816", ""),
+                    (Some(Ty::F16), 2) => ("1688", ""),
+                    (Some(Ty::BF16), 4) => ("16816", "BF16"),
+                    (Some(Ty::BF16), 2) => ("1688", "BF16"),
+                    (Some(Ty::TF32), 4) => ("1688", "TF32"),
+                    (Some(Ty::TF32), 2) => ("1684", "TF32"),
+                    (t, n) => return Err(format!("HMMA of {t:?} with a {n}-register a fragment")),
+                };
+                (self.spell("HMMA", &[shape, "F32", ty])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
+            Opcode::DEPBAR => {
+                let n = match d.srcs.first() {
+                    Some(Operand::Imm(i)) => i.bits(),
+                    _ => return Err("DEPBAR without a count".into()),
+                };
+                (self.spell("DEPBAR", &["LE"])?, vec![one("SB0"), one(format!("{n:#x}"))])
+            }
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
@@ -1280,7 +1358,7 @@ fn size_tok(t: Option<Ty>) -> R<&'static str> {
         Some(Ty::S8) => "S8",
         Some(Ty::U16 | Ty::B16 | Ty::F16 | Ty::BF16) => "U16",
         Some(Ty::S16) => "S16",
-        None | Some(Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 | Ty::BF16x2) => "",
+        None | Some(Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32) => "",
         Some(Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64) => "64",
         Some(Ty::B128) => "128",
         Some(Ty::Pred) => return Err("a memory access of a predicate".into()),

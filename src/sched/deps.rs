@@ -117,6 +117,28 @@ fn width(inst: &Instruction) -> (u8, u8) {
     if wide { (2, 2) } else { (1, 1) }
 }
 
+/// Per-operand register widths of the tensor-core instructions, whose operands are tuples of
+/// different sizes: `HMMA` d and c 4, a 4 (`16816`, `1688.TF32`) or 2, b half of a; `LDSM`'s
+/// destination 1, 2 or 4 (`.2`, `.4`).
+fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
+    let toks: Vec<&str> = inst.suffix.split('.').filter(|t| !t.is_empty()).collect();
+    let has = |t: &str| toks.contains(&t);
+    match inst.form.base {
+        "HMMA" => {
+            let a = if has("16816") || (has("1688") && has("TF32")) { 4 } else { 2 };
+            Some(vec![4, a, a / 2, 4])
+        }
+        "LDSM" => Some(vec![if has("4") {
+            4
+        } else if has("2") {
+            2
+        } else {
+            1
+        }]),
+        _ => None,
+    }
+}
+
 fn push_reg(list: &mut Vec<Loc>, v: Value, n: u8) {
     match v {
         Value::R(r) if r != 255 => {
@@ -168,8 +190,10 @@ pub fn effects(inst: &Instruction) -> Effects {
     if base == "R2P" {
         e.writes.extend((0..7).map(Loc::P));
     }
+    let tuple = tuple_widths(inst);
     for (k, v) in ops.iter().enumerate() {
         let list = if k < ndst { &mut e.writes } else { &mut e.reads };
+        let w = tuple.as_ref().and_then(|t| t.get(k).copied()).unwrap_or(w);
         match *v {
             Value::R(_) | Value::Ur(_) | Value::P(_) | Value::Up(_) => push_reg(list, *v, w),
             Value::CBank { index, .. } => push_reg(&mut e.reads, Value::R(index), 1),

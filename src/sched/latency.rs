@@ -18,7 +18,9 @@
 //!    the previous instruction and waited on here has 2 cycles to register;
 //! 3. a variable-latency result gets a write scoreboard, and a late-reading instruction with
 //!    register sources a read scoreboard (a free one if any, else the least recently assigned:
-//!    sharing a scoreboard is always correct, it only makes a waiter wait for more);
+//!    sharing a scoreboard is always correct, it only makes a waiter wait for more); in a
+//!    function with `LDGDEPBAR`s, SB0 is theirs alone (it counts `cp.async` groups, which
+//!    `DEPBAR.LE SB0, n` waits on) and the others rotate through SB1–5;
 //! 4. the last instruction of a block gets the stall that lets every fixed-latency result of
 //!    the block land and every pipe drain before the next block starts, so blocks start clean.
 //!
@@ -97,6 +99,9 @@ struct State {
     pipe_free: [u64; PIPES],
     /// The first cycle an instruction other than pipe arithmetic may issue after a `BAR`.
     bar_settle: u64,
+    /// SB0 counts `LDGDEPBAR` groups (which `DEPBAR.LE SB0, n` waits on): no other producer
+    /// may use it.
+    sb0_reserved: bool,
 }
 
 impl State {
@@ -112,6 +117,7 @@ impl State {
             last_set: [0; 6],
             pipe_free: [0; PIPES],
             bar_settle: 0,
+            sb0_reserved: false,
         }
     }
 
@@ -130,9 +136,10 @@ impl State {
     }
 
     fn pick(&self, avoid: Option<u8>) -> u8 {
-        let free = (0..6u8).find(|&k| !self.busy[k as usize] && Some(k) != avoid);
+        let first = u8::from(self.sb0_reserved);
+        let free = (first..6u8).find(|&k| !self.busy[k as usize] && Some(k) != avoid);
         free.unwrap_or_else(|| {
-            (0..6u8).filter(|&k| Some(k) != avoid).min_by_key(|&k| self.last_set[k as usize]).unwrap_or(0)
+            (first..6u8).filter(|&k| Some(k) != avoid).min_by_key(|&k| self.last_set[k as usize]).unwrap_or(first)
         })
     }
 }
@@ -162,6 +169,7 @@ fn block_starts(insts: &[Instruction], tail: usize) -> Vec<bool> {
 pub fn assign(insts: &mut [Instruction], tail: usize) {
     let starts = block_starts(insts, tail);
     let mut st = State::new();
+    st.sb0_reserved = insts[..tail].iter().any(|x| x.form.base == "LDGDEPBAR");
     let mut prev: Option<usize> = None;
     for i in 0..tail {
         let e = effects(&insts[i]);
@@ -273,6 +281,12 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             for r in &reg_reads {
                 st.rsb[r.index()] |= 1 << k;
             }
+        }
+        if base == "LDGDEPBAR" {
+            // The group's completion: counted on SB0, waited on by `DEPBAR.LE SB0, n`.
+            c.write_sb = Some(0);
+            st.busy[0] = true;
+            st.last_set[0] = i + 1;
         }
         insts[i].control = c;
         // 4. Block end: let every fixed latency elapse.

@@ -1302,82 +1302,8 @@ pub fn idp(a: u32, b: u32, c: u32, two: bool, hi: bool, sa: bool, sb: bool) -> u
     acc as u32
 }
 
-/// The element type of an `HMMA`'s a and b operands.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum MmaType {
-    /// binary16, two per register.
-    F16,
-    /// bfloat16, two per register.
-    Bf16,
-    /// TensorFloat-32: an f32 register of which the tensor core uses sign, exponent and the top
-    /// 10 fraction bits.
-    Tf32,
-}
-
-impl MmaType {
-    fn value(self, bits: u32) -> f64 {
-        match self {
-            MmaType::F16 => f64::from(f16_to_f32(bits as u16)),
-            MmaType::Bf16 => f64::from(f32::from_bits(bits << 16)),
-            MmaType::Tf32 => f64::from(f32::from_bits(bits & 0xffff_e000)),
-        }
-    }
-}
-
-/// A warp's `mma.sync.aligned.m16n8k{k}` with f32 accumulators: `a[lane]`, `b[lane]`, `c[lane]`
-/// are each lane's fragment registers in PTX's layout (groupID = lane / 4, t = lane % 4):
-/// - a (16 x k): 16-bit types, element `i` of a lane in register `i / 2` (low half first) at row
-///   `groupID + 8 * (i / 2 % 2)`, column `2t + i % 2 + 8 * (i / 4)`; tf32 (k = 4 or 8), element
-///   `i` in register `i` at row `groupID + 8 * (i % 2)`, column `t + 4 * (i / 2)`;
-/// - b (k x 8): 16-bit types, element `i` at row `2t + i % 2 + 8 * (i / 2)`, column groupID; tf32,
-///   element `i` at row `t + 4 i`, column groupID;
-/// - c, d (16 x 8 f32): element `i` at row `groupID + 8 * (i / 2)`, column `2t + i % 2`.
-///
-/// Each result is the exact sum of the products and c, rounded once to f32 (the tensor core's
-/// own accumulation order and precision are not modelled: corpus specs compare with a tolerance).
-#[allow(clippy::needless_range_loop)] // lane and element indices are the fragment coordinates
-pub fn mma_f32(k: usize, ty: MmaType, a: &[[u32; 4]; 32], b: &[[u32; 2]; 32], c: &[[u32; 4]; 32]) -> [[u32; 4]; 32] {
-    let mut ma = vec![[0f64; 16]; 16];
-    let mut mb = vec![[0f64; 8]; 16];
-    let mut mc = [[0f64; 8]; 16];
-    let half = ty != MmaType::Tf32;
-    for lane in 0..32 {
-        let (gid, t) = (lane / 4, lane % 4);
-        let a_elems = 16 * k / 32;
-        for i in 0..a_elems {
-            let (bits, row, col) = if half {
-                let r = a[lane][i / 2] >> (16 * (i % 2)) & 0xffff;
-                (r, gid + 8 * (i / 2 % 2), 2 * t + i % 2 + 8 * (i / 4))
-            } else {
-                (a[lane][i], gid + 8 * (i % 2), t + 4 * (i / 2))
-            };
-            ma[row][col] = ty.value(bits);
-        }
-        for i in 0..8 * k / 32 {
-            let (bits, row) = if half {
-                (b[lane][i / 2] >> (16 * (i % 2)) & 0xffff, 2 * t + i % 2 + 8 * (i / 2))
-            } else {
-                (b[lane][i], t + 4 * i)
-            };
-            mb[row][gid] = ty.value(bits);
-        }
-        for i in 0..4 {
-            mc[gid + 8 * (i / 2)][2 * t + i % 2] = f64::from(f32::from_bits(c[lane][i]));
-        }
-    }
-    let mut d = [[0u32; 4]; 32];
-    for (lane, dl) in d.iter_mut().enumerate() {
-        let (gid, t) = (lane / 4, lane % 4);
-        for (i, di) in dl.iter_mut().enumerate() {
-            let (row, col) = (gid + 8 * (i / 2), 2 * t + i % 2);
-            // Products of 11-bit (8-bit, 11-bit) significands are exact in f64; with k <= 16
-            // terms the sum's rounding error is far below f32's.
-            let s = (0..k).fold(mc[row][col], |s, x| s + ma[row][x] * mb[x][col]);
-            *di = (s as f32).to_bits();
-        }
-    }
-    d
-}
+/// The tensor-core arithmetic is the compiler crate's, shared with the Ori interpreter.
+pub use ptxas_rs::ori::tensor::{MmaType, mma_f32};
 
 #[cfg(test)]
 mod tests {

@@ -1819,18 +1819,12 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             for m in 0..usize::from(*n) {
                 let mut d = [0u32; 32];
                 for (lane, dl) in d.iter_mut().enumerate() {
-                    let (r, t) = (lane / 4, lane % 4);
-                    let (lo, hi) = if *trans {
-                        // Elements (2t, r) and (2t + 1, r) of the matrix.
-                        (
-                            half(lane, addr[8 * m + 2 * t] + 2 * r as u64)?,
-                            half(lane, addr[8 * m + 2 * t + 1] + 2 * r as u64)?,
-                        )
-                    } else {
-                        // Elements (r, 2t) and (r, 2t + 1).
-                        (half(lane, addr[8 * m + r] + 4 * t as u64)?, half(lane, addr[8 * m + r] + 4 * t as u64 + 2)?)
-                    };
-                    *dl = lo | hi << 16;
+                    let mut v = 0;
+                    for h in 0..2 {
+                        let (row, off) = ptxas_rs::ori::tensor::ldmatrix_source(m, lane, h, *trans);
+                        v |= half(lane, addr[row] + off)? << (16 * h);
+                    }
+                    *dl = v;
                 }
                 lift(w.write_n(&a[0], m as u8, &d, g))?;
             }

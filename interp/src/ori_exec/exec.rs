@@ -12,6 +12,7 @@ use ptxas_rs::ori::{
 };
 
 mod ops;
+mod tensor;
 
 use super::postdom::PostDom;
 use super::{ErrorKind, ExecConfig, ExecError, Outputs, ThreadId};
@@ -469,6 +470,10 @@ impl Engine<'_> {
             Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
+            Ldmatrix | Mma | LDSM | HMMA => self.tensor_op(cta, w, d, exec)?,
+            PACK128 | UNPACK128 => self.quad_copy(w, d, exec)?,
+            CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
+            CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
             _ => self.pure(cta, w, d, exec)?,
         }
         self.advance(w);

@@ -71,6 +71,12 @@
 //! **Atomics** (`atom`, `atomcas`) run lane by lane in ascending lane order, each a complete
 //! read-modify-write; add/min/max use the semantics table (float add rounds to nearest).
 //!
+//! **Tensor-core operations** (`ldmatrix`, `mma`) are warp-collective: every lane of the warp
+//! must execute them (else [`ErrorKind::Unsupported`]); element placement and arithmetic are
+//! [`ptxas_rs::ori::tensor`]'s, the code the SASS emulator runs for `LDSM` and `HMMA`.
+//! **`cp.async`** copies at issue, lane by lane, writing zeros from its source size on;
+//! `cpasynccommit`/`cpasyncwait` are no-ops (nothing is ever pending).
+//!
 //! **Warp operations** (`shfl`, `vote`, `ballot`, `matchany`, `matchall`, `redux`,
 //! `activemask`) act on the executing lanes; a member mask naming a live lane that is not
 //! executing is [`ErrorKind::Unsupported`] (undefined on hardware). `shfl` follows PTX's

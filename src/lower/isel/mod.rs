@@ -15,6 +15,8 @@
 //! | `atomic` | `atom`/`red` on global and shared memory (ATOMG/REDG, ATOMS) |
 //! | `control` | branches, exit/return, barriers, special registers, moves |
 //! | `warp` | warp shuffles (`SHFL`) |
+//! | `tensor` | `ldmatrix` (`LDSM`), `mma` (`HMMA`) on register tuples (`PACK128`/`UNPACK128`) |
+//! | `video` | SIMD video (`VABSDIFF4`, `VIADD.16x2`, `VIMNMX.S16x2`); `cp.async` (`LDGSTS`, `LDGDEPBAR`, `DEPBAR.LE SB0`) |
 //! | `legalize` | the last step: operands put into the shapes sm_90 forms encode (one constant, register A, `IMAD.HI` addend, f64 immediates) |
 //!
 //! # Invariants (of a selected function)
@@ -64,6 +66,8 @@ pub mod legalize;
 mod memory;
 
 pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
+mod tensor;
+mod video;
 mod warp;
 mod wide;
 
@@ -345,6 +349,9 @@ impl<'a> Sel<'a> {
             Redux => self.sel_redux(d),
             Activemask => self.sel_activemask(d),
             MatchAny | MatchAll => self.sel_match(d),
+            Vop4 | Vop2 | Vop4Add | Vop2Add => self.sel_video(d),
+            CpAsync | CpAsyncCommit | CpAsyncWait => self.sel_cp_async(d),
+            Ldmatrix | Mma => self.sel_tensor(d),
             op => Err(format!("`{op}` is not selected yet")),
         }
     }

@@ -1,0 +1,83 @@
+//! Tensor-core instructions: `ldmatrix` to `LDSM.16.{M88,MT88}{,.2,.4}` and `mma` to
+//! `HMMA.{16816,1688,1684}.F32[.BF16|.TF32]`, as ptxas emits them on sm_90.
+//!
+//! Both read and write register tuples (LDSM's 2 or 4 destinations, HMMA's 4-register d and c,
+//! its 2- or 4-register a and 2- or 1-register b), which the PTX-stage opcodes keep as single
+//! 32-bit registers: selection gathers sources with `PACK64`/`PACK128` and scatters results
+//! with `UNPACK64`/`UNPACK128` (parallel copies that vanish when the allocator gives the tuple
+//! the single registers' places).
+//!
+//! Invariant: a selected instruction computes exactly its PTX-stage opcode (the executors run
+//! both with [`crate::ori::tensor`]).
+
+use super::{R, Sel, r};
+use crate::ori::{Flag, InstData, Mods, Opcode, Operand, Reg, RegClass, Ty};
+
+impl Sel<'_> {
+    /// A register tuple holding `words` (one register: the word itself).
+    fn tuple(&mut self, words: &[Operand]) -> R<Operand> {
+        let mut regs = Vec::new();
+        for w in words {
+            regs.push(self.reg_src(w)?);
+        }
+        let (op, class) = match regs.len() {
+            1 => return Ok(regs.remove(0)),
+            2 => (Opcode::PACK64, RegClass::R64),
+            4 => (Opcode::PACK128, RegClass::R128),
+            n => return Err(format!("a tuple of {n} registers")),
+        };
+        let t = self.f.new_vreg(class);
+        self.emit(op, Mods::new(), vec![t.into()], regs);
+        Ok(r(t))
+    }
+
+    /// A fresh tuple for `dsts`, and the split into them after the producer.
+    fn tuple_dst(&mut self, dsts: &[Reg]) -> R<(Reg, Option<InstData>)> {
+        let (op, class) = match dsts.len() {
+            1 => return Ok((dsts[0], None)),
+            2 => (Opcode::UNPACK64, RegClass::R64),
+            4 => (Opcode::UNPACK128, RegClass::R128),
+            n => return Err(format!("a tuple of {n} registers")),
+        };
+        let t = self.f.new_vreg(class);
+        Ok((t.into(), Some(InstData::new(op, Mods::new(), dsts.to_vec(), vec![r(t)]))))
+    }
+
+    pub(crate) fn sel_tensor(&mut self, d: &InstData) -> R<()> {
+        match d.opcode {
+            Opcode::Ldmatrix => {
+                let Some(Operand::Mem(m)) = d.srcs.first() else { return Err("ldmatrix without an address".into()) };
+                let m = self.shared_ref(m)?;
+                let (t, split) = self.tuple_dst(&d.dsts)?;
+                let mut mods = Mods::ty(Ty::B16);
+                if d.mods.has(Flag::Trans) {
+                    mods.set(Flag::Trans);
+                }
+                self.emit(Opcode::LDSM, mods, vec![t], vec![Operand::Mem(m)]);
+                if let Some(s) = split {
+                    self.push(s);
+                }
+            }
+            _ => {
+                if d.mods.ty != Some(Ty::F32) {
+                    return Err("integer mma (IMMA) is not selected yet".into());
+                }
+                let n = d.srcs.len();
+                let na = n.saturating_sub(4) * 2 / 3;
+                if d.dsts.len() != 4 || !matches!(na, 2 | 4) || na + na / 2 + 4 != n {
+                    return Err(format!("mma with {} destinations and {n} sources", d.dsts.len()));
+                }
+                let a = self.tuple(&d.srcs[..na])?;
+                let b = self.tuple(&d.srcs[na..na + na / 2])?;
+                let c = self.tuple(&d.srcs[na + na / 2..])?;
+                let (t, split) = self.tuple_dst(&d.dsts)?;
+                let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
+                self.emit(Opcode::HMMA, mods, vec![t], vec![a, b, c]);
+                if let Some(s) = split {
+                    self.push(s);
+                }
+            }
+        }
+        Ok(())
+    }
+}
