@@ -49,7 +49,7 @@ fn kernels() -> Vec<(PathBuf, PathBuf)> {
 
 /// Kernels selected completely and validated (exactly or within the spec's tolerance),
 /// measured when the selection landed; a regression fails.
-const MIN_SELECTED: usize = 92;
+const MIN_SELECTED: usize = 99;
 
 /// The SASS-stage shape of a selected module: every function `sass`, not `allocated`, only
 /// SASS-stage opcodes (and phi), only virtual registers besides RZ/PT and a kernel's R1.
@@ -58,6 +58,11 @@ fn check_sass_shape(m: &Module) -> Result<(), String> {
         if !f.sass || f.allocated {
             return Err(format!("@{}: sass={} allocated={}", f.name, f.sass, f.allocated));
         }
+        // Precoloured registers: R1 (stack pointer), the call ABI's general registers in a
+        // function that calls or is called, and the convergence barriers (BSSY/BSYNC).
+        let abi = f.kind == ptxas_rs::ori::FuncKind::Func
+            || f.inst_order()
+                .any(|(_, i)| matches!(f.insts[i].opcode, ptxas_rs::ori::Opcode::CALL | ptxas_rs::ori::Opcode::RET));
         for (_, i) in f.inst_order() {
             let d = &f.insts[i];
             if d.opcode.info().stage == Stage::Ptx {
@@ -66,7 +71,8 @@ fn check_sass_shape(m: &Module) -> Result<(), String> {
             for reg in d.dsts.iter().copied().chain(d.uses()) {
                 if let Reg::Phys(p) = reg
                     && !p.is_zero()
-                    && !(p.file == ptxas_rs::ori::RegFile::R && p.index == 1 && p.count == 1)
+                    && !(p.file == ptxas_rs::ori::RegFile::R && ((p.index == 1 && p.count == 1) || abi))
+                    && p.file != ptxas_rs::ori::RegFile::B
                 {
                     return Err(format!("@{}: physical register {p}", f.name));
                 }
@@ -105,6 +111,13 @@ fn selection_preserves_results_on_the_corpus() {
         let v = validate(&module, &spec.kernel, &spec, &pipeline, &opts).unwrap();
         match v.failure {
             None => exact += 1,
+            // The Ori interpreter does not run SASS-stage calls with the register ABI yet
+            // (precoloured argument registers, callee-saved registers): such kernels are checked
+            // end to end instead (interp/tests/e2e_corpus.rs, backend_calls.rs).
+            Some(f) if format!("{:?}", f.kind).contains("ABI-lowered calls") => {
+                *reasons.entry("not validated: the interpreter does not run ABI-lowered calls".into()).or_default() +=
+                    1;
+            }
             Some(f) => {
                 // Accept a difference within the spec's tolerance (approximate units).
                 let within = matches!(f.kind, FailureKind::OutputsDiffer { .. }) && {

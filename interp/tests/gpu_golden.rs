@@ -221,7 +221,7 @@ fn interpreter_matches_the_gpu() {
         };
         tally.record(e.name, result, KNOWN_INTERP);
     }
-    tally.finish("interpreter(lowered PTX)", 114);
+    tally.finish("interpreter(lowered PTX)", 118);
 }
 
 #[test]
@@ -249,7 +249,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 196);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 207);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

@@ -15,9 +15,10 @@
 //! 4. **Registers.** Vregs exist; class and width agree with the slot (type width, 32/64-bit
 //!    words, predicate, barrier; RZ/URZ/PT/UPT are width-polymorphic); uniform-datapath ops
 //!    use only uniform files, other ops write only per-thread files; guards are predicates;
-//!    physical registers are in range and aligned, and (except RZ/URZ/PT/UPT, and the stack
-//!    pointer R1 of a `sass` function's prologue) appear only in an `allocated` function,
-//!    which in turn has no vregs. Phi operands match the phi's class; `ret` values match the
+//!    physical registers are in range and aligned, and (except RZ/URZ/PT/UPT, and in a `sass`
+//!    function the precoloured ones: general registers fixed by the call ABI, the stack
+//!    pointer R1 among them, and the convergence barriers B0–B15, which the allocator never
+//!    assigns) appear only in an `allocated` function, which in turn has no vregs. Phi operands match the phi's class; `ret` values match the
 //!    signature.
 //! 5. **CFG.** Block operands name laid-out blocks; a phi has exactly one incoming value per
 //!    predecessor.
@@ -42,7 +43,7 @@ use super::mods::{Half, ModSet, Ty};
 use super::opcode::{OpFlags, OpInfo, Opcode, Slot, SlotKind, Stage};
 use super::operand::Operand;
 use super::print::inst_to_string;
-use super::reg::{PhysReg, Reg, RegClass, RegFile};
+use super::reg::{Reg, RegClass, RegFile};
 
 /// One invariant violation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -259,7 +260,8 @@ impl<'a> Verifier<'a> {
             Reg::Phys(p) => {
                 if let Err(m) = p.check() {
                     Some(m)
-                } else if !(p.is_zero() || self.f.allocated || self.f.sass && p == PhysReg::new(RegFile::R, 1)) {
+                } else if !(p.is_zero() || self.f.allocated || self.f.sass && matches!(p.file, RegFile::R | RegFile::B))
+                {
                     Some(format!("physical register {p} before register allocation"))
                 } else {
                     None

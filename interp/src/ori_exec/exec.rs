@@ -638,6 +638,20 @@ impl Engine<'_> {
         Ok(v)
     }
 
+    /// Writes `v` to `loc` of `lane` only, even for a uniform register (a collective that ran
+    /// in several groups of one warp).
+    fn write_lane(&self, w: &mut Warp, loc: Loc, lane: u32, v: u128) {
+        if loc.zero {
+            return;
+        }
+        for k in 0..loc.count {
+            let comp = if loc.file.is_pred() { u32::from(v != 0) } else { (v >> (32 * k)) as u32 };
+            if let Some(x) = w.regs.get_mut((loc.slot + k) as usize * WARP + lane as usize) {
+                *x = comp;
+            }
+        }
+    }
+
     fn write(&self, w: &mut Warp, loc: Loc, lane: u32, v: u128) {
         if loc.zero {
             return;

@@ -297,7 +297,7 @@ impl Engine<'_> {
             return Ok(());
         }
         if matches!(d.opcode, Opcode::Activemask | Opcode::ACTIVEMASK) {
-            return self.warp_group_op(cta, w, d, exec, exec);
+            return self.warp_group_op(cta, w, d, exec, exec, false);
         }
         // Each lane names its own member mask (cooperative-groups tiles: `0xffff << (lane &
         // 16)`); the lanes naming one mask form one collective, run in order of the mask's
@@ -316,15 +316,27 @@ impl Engine<'_> {
                 None => groups.push((m, 1 << l)),
             }
         }
+        // Several collectives in one warp: a uniform result is written to each group's own
+        // lanes (ptxas reads it inside a `WARPSYNC.EXCLUSIVE` region, where each group runs
+        // to the `BSYNC` before the next starts, so each group sees its own value).
+        let split = groups.len() > 1;
         for (m, ls) in groups {
-            self.warp_group_op(cta, w, d, ls, m & exec)?;
+            self.warp_group_op(cta, w, d, ls, m & exec, split)?;
         }
         Ok(())
     }
 
     /// One collective of a warp operation: the lanes `exec` that name the same member mask,
     /// whose executing members are `group`.
-    fn warp_group_op(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32, group: u32) -> Result<(), Er> {
+    fn warp_group_op(
+        &mut self,
+        cta: &mut Cta,
+        w: &mut Warp,
+        d: &InstData,
+        exec: u32,
+        group: u32,
+        split: bool,
+    ) -> Result<(), Er> {
         use ptxas_rs::ori::SubOp::*;
         let first = exec.trailing_zeros();
         let locs: Vec<Loc> = d.dsts.iter().map(|r| self.loc(*r)).collect::<Result<_, _>>()?;
@@ -445,7 +457,11 @@ impl Engine<'_> {
                     });
                 }
                 for l in lanes(exec) {
-                    self.write(w, locs[0], l, u128::from(acc.unwrap_or(0)));
+                    if split {
+                        self.write_lane(w, locs[0], l, u128::from(acc.unwrap_or(0)));
+                    } else {
+                        self.write(w, locs[0], l, u128::from(acc.unwrap_or(0)));
+                    }
                 }
             }
             op => return Err((ErrorKind::Invalid(format!("`{op}` is not a warp operation")), None)),
