@@ -631,16 +631,7 @@ fn func_frame(start: u64, len: u64) -> image::Frame {
     let ra = dwarf_r(2);
     // DW_OP_addr 0; DW_OP_bregx ra, 0; DW_OP_plus (as ptxas writes it).
     let mut expr = vec![0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0x92];
-    let mut v = ra;
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            expr.push(b);
-            break;
-        }
-        expr.push(b | 0x80);
-    }
+    cubin::writer::uleb(&mut expr, ra);
     expr.extend([0, 0x22]);
     image::Frame {
         return_address: 0x500_0100,

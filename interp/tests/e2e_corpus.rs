@@ -134,6 +134,17 @@ fn our_cubins_match_the_interpreter() {
     }
 }
 
+/// Our -O3 cubin of CUDA corpus kernel `k`, loaded for the emulator, and its launch spec.
+fn our_o3_kernel(k: &str) -> (Kernel, LaunchSpec) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda").join(k);
+    let text = std::fs::read_to_string(root.join(format!("{k}.sm_90.ptx"))).unwrap();
+    let spec = LaunchSpec::from_path(&root.join(format!("{k}.run.toml"))).unwrap();
+    let ast = ptxas_rs::ptx::parse(&text, "in.ptx").unwrap();
+    let opts = backend::Options { opt_level: 3, ..backend::Options::default() };
+    let cubin = backend::compile(&ast, &opts).unwrap().cubin;
+    (Kernel::load(&cubin, &spec.kernel).unwrap(), spec)
+}
+
 /// Selection puts `WARPSYNC.ALL` before a full-warp `SHFL` (we emit no `BSSY`/`BSYNC` to
 /// reconverge the warp after divergent code). The check that can fail: in our -O3 cubin of
 /// algo_spmv_csr (a warp-per-row loop with per-lane trip counts, then a `SHFL.DOWN` reduction),
@@ -142,13 +153,7 @@ fn our_cubins_match_the_interpreter() {
 /// cubin as compiled runs hazard-free.
 #[test]
 fn shfl_after_divergence_needs_its_warpsync() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda/algo_spmv_csr");
-    let text = std::fs::read_to_string(root.join("algo_spmv_csr.sm_90.ptx")).unwrap();
-    let spec = LaunchSpec::from_path(&root.join("algo_spmv_csr.run.toml")).unwrap();
-    let ast = ptxas_rs::ptx::parse(&text, "in.ptx").unwrap();
-    let opts = backend::Options { opt_level: 3, ..backend::Options::default() };
-    let cubin = backend::compile(&ast, &opts).unwrap().cubin;
-    let kernel = Kernel::load(&cubin, &spec.kernel).unwrap();
+    let (kernel, spec) = our_o3_kernel("algo_spmv_csr");
     let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
     kernel.run(&spec, &cfg).unwrap();
     let mut banks = interp::emu::Banks::new();
@@ -177,13 +182,7 @@ fn shfl_after_divergence_needs_its_warpsync() {
 /// values than NVIDIA's: gpu_golden's history).
 #[test]
 fn tile_redux_needs_its_exclusive_region() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda/cg_tiled_reduce");
-    let text = std::fs::read_to_string(root.join("cg_tiled_reduce.sm_90.ptx")).unwrap();
-    let spec = LaunchSpec::from_path(&root.join("cg_tiled_reduce.run.toml")).unwrap();
-    let ast = ptxas_rs::ptx::parse(&text, "in.ptx").unwrap();
-    let opts = backend::Options { opt_level: 3, ..backend::Options::default() };
-    let cubin = backend::compile(&ast, &opts).unwrap().cubin;
-    let kernel = Kernel::load(&cubin, &spec.kernel).unwrap();
+    let (kernel, spec) = our_o3_kernel("cg_tiled_reduce");
     let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
     let good = kernel.run(&spec, &cfg).unwrap();
     let mut mutated = kernel.clone();

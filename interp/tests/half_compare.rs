@@ -13,6 +13,10 @@
 //! output word; our cubin (-O0 and -O3) in the SASS emulator, hazard checking on, equals the
 //! interpreter; with NVIDIA's tools, NVIDIA's cubin in the emulator equals it too.
 
+#[path = "support/edge_operands.rs"]
+mod edge_operands;
+
+use edge_operands::{HALF, pick, splitmix};
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 use ptxas_rs::backend;
@@ -95,25 +99,13 @@ const SLOTS: usize = 12;
 /// `N` operand words: pairs of edge halves, an edge half beside random bits, or random bits
 /// (SplitMix64, fixed seed).
 fn operands(seed: u64) -> Vec<u32> {
-    const HALF: &[u32] = &[
-        0, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01, 0xffff, 0x0001, 0x8001, 0x03ff,
-        0x3f80, 0x7f80, 0xff80, 0x7fc0, 0x7f81, 0xffc1, 0x007f, 0x0080,
-    ];
-    let mut s = seed;
-    let mut next = move || {
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = splitmix(seed);
     (0..N)
         .map(|_| {
             let r = next();
-            let pick = |k: u64| HALF[(k % HALF.len() as u64) as usize];
             match r % 3 {
-                0 => pick(r >> 8) | pick(r >> 24) << 16,
-                1 => pick(r >> 8) | (r >> 32) as u32 & 0xffff_0000,
+                0 => pick(HALF, r >> 8) | pick(HALF, r >> 24) << 16,
+                1 => pick(HALF, r >> 8) | (r >> 32) as u32 & 0xffff_0000,
                 _ => (r >> 32) as u32,
             }
         })

@@ -10,6 +10,10 @@
 //! The interpreter's meaning is checked against an independent reference in
 //! `tests/ori_proptest.rs`.
 
+#[path = "support/edge_operands.rs"]
+mod edge_operands;
+
+use edge_operands::{HALF, pick, splitmix};
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 use ptxas_rs::backend;
@@ -97,22 +101,10 @@ fn operands(seed: u64) -> Vec<u32> {
         0x007f_ffff,
         0x0080_0000,
     ];
-    const HALF: &[u32] = &[
-        0, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01, 0xffff, 0x0001, 0x8001, 0x03ff,
-        0x3f80, 0x7f80, 0xff80, 0x7fc0, 0x7f81, 0xffc1, 0x007f, 0x0080,
-    ];
-    let mut s = seed;
-    let mut next = move || {
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = splitmix(seed);
     (0..N)
         .map(|_| {
             let r = next();
-            let pick = |t: &[u32], k: u64| t[(k % t.len() as u64) as usize];
             match r % 4 {
                 0 => pick(F32, r >> 8),
                 1 => pick(HALF, r >> 8) | pick(HALF, r >> 24) << 16,

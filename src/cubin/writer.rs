@@ -1143,7 +1143,8 @@ fn kernel_records(image: &Image, k: &Kernel, const0_sym: u32) -> Vec<u8> {
     d
 }
 
-fn uleb(d: &mut Vec<u8>, mut v: u64) {
+/// Appends `v` as unsigned LEB128 (DWARF).
+pub fn uleb(d: &mut Vec<u8>, mut v: u64) {
     loop {
         let b = (v & 0x7f) as u8;
         v >>= 7;

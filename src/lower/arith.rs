@@ -389,12 +389,7 @@ impl FnCx<'_> {
                     let tv = Operand::Reg(RegUse { reg: t.into(), neg: false, abs: false, not });
                     match (bop, &c) {
                         (Some(b), Some(c)) => {
-                            let op = match b {
-                                BoolOp::And => Opcode::And,
-                                BoolOp::Or => Opcode::Or,
-                                BoolOp::Xor => Opcode::Xor,
-                            };
-                            fc.emit(op, Mods::ty(Ty::Pred), vec![dst], vec![tv, c.clone()])?;
+                            fc.emit(bool_opcode(b), Mods::ty(Ty::Pred), vec![dst], vec![tv, c.clone()])?;
                         }
                         _ => {
                             fc.emit(Opcode::Mov, Mods::ty(Ty::Pred), vec![dst], vec![tv])?;
@@ -471,13 +466,8 @@ impl FnCx<'_> {
             self.emit(Opcode::Setp, md.clone(), vec![p.into()], parts)?;
             let r = match (bop, &c) {
                 (Some(b), Some(c)) => {
-                    let op = match b {
-                        BoolOp::And => Opcode::And,
-                        BoolOp::Or => Opcode::Or,
-                        BoolOp::Xor => Opcode::Xor,
-                    };
                     let q = self.tmp(RegClass::P);
-                    self.emit(op, Mods::ty(Ty::Pred), vec![q.into()], vec![Operand::reg(p), c.clone()])?;
+                    self.emit(bool_opcode(b), Mods::ty(Ty::Pred), vec![q.into()], vec![Operand::reg(p), c.clone()])?;
                     q
                 }
                 _ => p,
@@ -714,5 +704,14 @@ fn set_true(dt: Ty) -> Operand {
         Ty::F16 | Ty::F16x2 => Operand::Imm(Imm::Int(0x3C00)),
         Ty::BF16 | Ty::BF16x2 => Operand::Imm(Imm::Int(0x3F80)),
         _ => Operand::Imm(Imm::Int(-1)),
+    }
+}
+
+/// The predicate opcode that combines with a comparison's boolean operand (`setp.<cmp>.<bop>`).
+fn bool_opcode(b: BoolOp) -> Opcode {
+    match b {
+        BoolOp::And => Opcode::And,
+        BoolOp::Or => Opcode::Or,
+        BoolOp::Xor => Opcode::Xor,
     }
 }

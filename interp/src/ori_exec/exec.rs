@@ -641,22 +641,20 @@ impl Engine<'_> {
     /// Writes `v` to `loc` of `lane` only, even for a uniform register (a collective that ran
     /// in several groups of one warp).
     fn write_lane(&self, w: &mut Warp, loc: Loc, lane: u32, v: u128) {
-        if loc.zero {
-            return;
-        }
-        for k in 0..loc.count {
-            let comp = if loc.file.is_pred() { u32::from(v != 0) } else { (v >> (32 * k)) as u32 };
-            if let Some(x) = w.regs.get_mut((loc.slot + k) as usize * WARP + lane as usize) {
-                *x = comp;
-            }
-        }
+        Self::write_lanes(w, loc, lane..lane + 1, v);
     }
 
+    /// Writes `v` to `loc`: a uniform register in every lane (one value per warp), any other
+    /// register in `lane`.
     fn write(&self, w: &mut Warp, loc: Loc, lane: u32, v: u128) {
+        let lanes = if loc.file.is_uniform() { 0..WARP as u32 } else { lane..lane + 1 };
+        Self::write_lanes(w, loc, lanes, v);
+    }
+
+    fn write_lanes(w: &mut Warp, loc: Loc, lanes: std::ops::Range<u32>, v: u128) {
         if loc.zero {
             return;
         }
-        let lanes: std::ops::Range<u32> = if loc.file.is_uniform() { 0..WARP as u32 } else { lane..lane + 1 };
         for k in 0..loc.count {
             let comp = if loc.file.is_pred() { u32::from(v != 0) } else { (v >> (32 * k)) as u32 };
             for l in lanes.clone() {
