@@ -349,6 +349,53 @@ fn gen_function(seed: u64, nblocks: usize, ninst: usize, ssa: bool, sass: bool, 
     g.f
 }
 
+/// Allocates one random function under `budget` and checks the result (see the module doc).
+fn allocate_and_check(
+    seed: u64,
+    nblocks: usize,
+    ninst: usize,
+    ssa: bool,
+    sass: bool,
+    budget: u32,
+) -> Result<(), TestCaseError> {
+    let before = gen_function(seed, nblocks, ninst, ssa, sass, false);
+    prop_assume!(ori::verify_function(&before).is_ok());
+    let mut after = before.clone();
+    let opts = Options { max_regs: budget, ..Options::default() };
+    match regalloc::allocate_function(&mut after, &opts) {
+        Err(e) => {
+            prop_assert_eq!(&after, &before, "a failed allocation changed the function");
+            prop_assert!(budget < 255 || matches!(e, regalloc::Error::OutOfRegisters { .. }), "{}", e);
+        }
+        Ok(r) => {
+            regalloc::check(&before, &after).map_err(|e| TestCaseError::fail(format!("{e}\n{before}\n{after}")))?;
+            ori::verify_function(&after).map_err(|e| TestCaseError::fail(format!("{e}\n{after}")))?;
+            for (_, i) in after.inst_order() {
+                let d = &after.insts[i];
+                for reg in d.dsts.iter().copied().chain(d.uses()) {
+                    let Reg::Phys(p) = reg else { return Err(TestCaseError::fail("a virtual register remains")) };
+                    if p.is_zero() {
+                        continue;
+                    }
+                    prop_assert_eq!(p.index % u16::from(p.count), 0);
+                    if p.file == RegFile::R {
+                        prop_assert!(u32::from(p.index) + u32::from(p.count) <= budget);
+                    }
+                }
+            }
+            prop_assert!(r.regs <= budget);
+        }
+    }
+    Ok(())
+}
+
+/// Found by CI: a spilled parameter of a function whose entry block is a loop header was
+/// stored again on every back edge (it must be stored once, on entry).
+#[test]
+fn spilled_parameter_of_a_looping_entry_block() {
+    allocate_and_check(10842750089145311804, 3, 10, false, false, 8).unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -361,33 +408,6 @@ proptest! {
         sass in any::<bool>(),
         budget in prop_oneof![Just(255u32), Just(24u32), Just(8u32)],
     ) {
-        let before = gen_function(seed, nblocks, ninst, ssa, sass, false);
-        prop_assume!(ori::verify_function(&before).is_ok());
-        let mut after = before.clone();
-        let opts = Options { max_regs: budget, ..Options::default() };
-        match regalloc::allocate_function(&mut after, &opts) {
-            Err(e) => {
-                prop_assert_eq!(&after, &before, "a failed allocation changed the function");
-                prop_assert!(budget < 255 || matches!(e, regalloc::Error::OutOfRegisters { .. }), "{}", e);
-            }
-            Ok(r) => {
-                regalloc::check(&before, &after).map_err(|e| TestCaseError::fail(format!("{e}\n{before}\n{after}")))?;
-                ori::verify_function(&after).map_err(|e| TestCaseError::fail(format!("{e}\n{after}")))?;
-                for (_, i) in after.inst_order() {
-                    let d = &after.insts[i];
-                    for reg in d.dsts.iter().copied().chain(d.uses()) {
-                        let Reg::Phys(p) = reg else { return Err(TestCaseError::fail("a virtual register remains")) };
-                        if p.is_zero() {
-                            continue;
-                        }
-                        prop_assert_eq!(p.index % u16::from(p.count), 0);
-                        if p.file == RegFile::R {
-                            prop_assert!(u32::from(p.index) + u32::from(p.count) <= budget);
-                        }
-                    }
-                }
-                prop_assert!(r.regs <= budget);
-            }
-        }
+        allocate_and_check(seed, nblocks, ninst, ssa, sass, budget)?;
     }
 }

@@ -9,7 +9,9 @@
 //! # What it checks
 //!
 //! 1. **Shape.** `after` is allocated and holds no virtual register; every physical register
-//!    is a legal, aligned tuple; the layout (blocks, their order) is the same; every original
+//!    is a legal, aligned tuple; the layout (blocks, their order) is the same, or has one new
+//!    entry block (inserted instructions and an unguarded branch to the old entry only) in
+//!    front of an entry block that is a branch target; every original
 //!    instruction (an id laid out in `before`) appears exactly once, in its block, in its
 //!    order, with the same opcode, modifiers, guard sense and non-register operands; each
 //!    virtual register is replaced by a physical register of its class (file and width), each
@@ -130,6 +132,8 @@ enum Step {
         pred: PhysReg,
     },
     FrameAdjust,
+    /// The branch that ends a new entry block (to the original entry block).
+    EntryJump,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -402,8 +406,18 @@ impl<'a> Checker<'a> {
         if !a.allocated {
             return Err(err(None, None, "the function is not marked allocated"));
         }
+        let mut new_entry = None;
         if a.layout != b.layout {
-            return Err(err(None, None, "the block layout changed"));
+            // The one allowed change: a new entry block in front of an entry block that is a
+            // branch target (it holds inserted instructions only, checked below).
+            new_entry = match (a.layout.split_first(), b.entry()) {
+                (Some((&pre, rest)), Some(e))
+                    if rest == &b.layout[..] && b.blocks.get(pre).is_none() && !Cfg::compute(b).preds(e).is_empty() =>
+                {
+                    Some((pre, e))
+                }
+                _ => return Err(err(None, None, "the block layout changed")),
+            };
         }
         if a.params.len() != b.params.len() {
             return Err(err(None, None, "the parameter list changed"));
@@ -411,7 +425,7 @@ impl<'a> Checker<'a> {
         let orig: HashSet<Inst> = b.inst_order().map(|(_, i)| i).collect();
         let mut sass_adjust: Option<(Block, usize, i64)> = None;
         let mut spill_pos: Vec<(Block, usize, i64, u32)> = Vec::new();
-        for &blk in &b.layout {
+        for &blk in &a.layout {
             let want = b.block_insts(blk);
             let mut k = 0;
             let mut steps = Vec::new();
@@ -438,6 +452,20 @@ impl<'a> Checker<'a> {
                         phis.push((dst, srcs));
                     }
                     steps.push((i, st));
+                } else if let Some((pre, e)) = new_entry
+                    && blk == pre
+                    && pos + 1 == a.block_insts(blk).len()
+                {
+                    let d = &a.insts[i];
+                    let bra = if b.sass { Opcode::BRA } else { Opcode::Bra };
+                    if d.opcode != bra || d.guard.is_some() || d.srcs[..] != [Operand::Block(e)] {
+                        return Err(err(
+                            Some(blk),
+                            self.show_after(i),
+                            "the new entry block does not branch to the entry",
+                        ));
+                    }
+                    steps.push((i, Step::EntryJump));
                 } else {
                     let st = self.inserted(blk, i)?;
                     match &st {
@@ -667,7 +695,7 @@ impl<'a> Checker<'a> {
                         self.write(s, w, *guarded);
                     }
                 }
-                Step::Phi | Step::FrameAdjust => {}
+                Step::Phi | Step::FrameAdjust | Step::EntryJump => {}
                 Step::P2R { pred, reg } => {
                     let src = &s.locs[Self::loc(*pred, 0)];
                     let base = s.base;

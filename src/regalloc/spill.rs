@@ -8,7 +8,8 @@
 //! (a guarded write reloads first: the old value must survive a false guard); a phi source is
 //! reloaded at the end of its predecessor (before the terminator), a phi destination stored
 //! after the block's phis; a spilled parameter is stored at the top of the entry block (after
-//! the SASS prologue). Temporaries are never spilled again.
+//! the SASS prologue; at the PTX stage an entry block that is a branch target first gets a new
+//! entry block in front, holding the stores and a branch to it). Temporaries are never spilled again.
 //!
 //! Slot addresses are placeholders until [`Frame::finish`] knows the frame size `S` and
 //! patches every spill instruction (see the parent module doc for the two frame layouts).
@@ -267,6 +268,18 @@ impl Frame {
                 How::Mem(self.slot(bytes))
             };
             slot_of.insert(v, how);
+        }
+        // A spilled parameter is stored once, on function entry: when the entry block is also a
+        // branch target (a loop header), the stores go to a new entry block in front of it.
+        if !self.sass
+            && f.params.iter().any(|r| r.as_virt().is_some_and(|p| slot_of.contains_key(&p)))
+            && let Some(e) = f.entry()
+            && !Cfg::compute(f).preds(e).is_empty()
+        {
+            let pre = f.new_block();
+            f.layout.pop();
+            f.layout.insert(0, pre);
+            f.push_inst(pre, InstData::new(Opcode::Bra, Mods::new(), vec![], vec![Operand::Block(e)]));
         }
         let mut edge_reloads: HashMap<Block, Vec<Inst>> = HashMap::new();
         let layout = f.layout.clone();
