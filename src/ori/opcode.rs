@@ -675,6 +675,10 @@ opcodes! {
     /// `HMMA.{16816,1688,1684}.F32[.BF16|.TF32] d, a, b, c`: [`Opcode::Mma`] on register tuples
     /// (d and c 4 registers, a 2 or 4, b half of a).
     HMMA "HMMA" Sass ["X" => "X:r, X:r, X:r"] flags(SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `IMMA.{16816,16832}.{S8,U8}.{S8,U8} d, a.ROW, b.COL, c`: the integer [`Opcode::Mma`] (`ty` s32,
+    /// `src_ty` s8 or u8 for both a and b) on register tuples (d and c 4 registers, a 2 or 4, b
+    /// half of a).
+    IMMA "IMMA" Sass ["X" => "X:r, X:r, X:r"] flags(SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
     /// Register-quad join `d = {a, b, c, e}` (a parallel copy, like [`Opcode::PACK64`]).
     PACK128 "PACK128" Sass ["X" => "W:r, W:r, W:r, W:r"] flags() mods() req() ty() None;
     /// Register-quad split `a, b, c, e = s` (a parallel copy, like [`Opcode::UNPACK64`]).

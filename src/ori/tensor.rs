@@ -114,21 +114,23 @@ pub fn mma_f32(k: usize, ty: MmaType, a: &[[u32; 4]; 32], b: &[[u32; 2]; 32], c:
     d
 }
 
-/// A warp's integer `mma.sync.aligned.m16n8k{16,32}.row.col.s32.T.T.s32` (T = s8 or u8, signed
-/// by `signed`): d = c + a b with 32-bit wrapping arithmetic (exact otherwise). Fragments (PTX's):
+/// A warp's integer `mma.sync.aligned.m16n8k{16,32}.row.col[.satfinite].s32.A.B.s32` (A, B = s8
+/// or u8, signed per `signed.0` and `signed.1`): d = c + a b, exact, then wrapped to 32 bits, or
+/// clamped to the s32 range with `sat` (`.satfinite`, SASS `.SAT`). Fragments (PTX's):
 /// a register `j` holds the four bytes (low first) at row `groupID + 8 (j % 2)`, columns
 /// `4t + 16 (j / 2)` on; b register `j` the bytes at rows `4t + 16 j` on, column groupID; c and d
 /// as in [`mma_f32`]. `a_regs` is 2 (k = 16) or 4 (k = 32).
 #[allow(clippy::needless_range_loop)] // lane and element indices are the fragment coordinates
 pub fn mma_s32(
     a_regs: usize,
-    signed: bool,
+    signed: (bool, bool),
+    sat: bool,
     a: &[[u32; 4]; 32],
     b: &[[u32; 2]; 32],
     c: &[[u32; 4]; 32],
 ) -> [[u32; 4]; 32] {
     let k = 8 * a_regs;
-    let byte = |w: u32, i: usize| -> i64 {
+    let byte = |w: u32, i: usize, signed: bool| -> i64 {
         let x = (w >> (8 * i)) & 0xff;
         if signed { i64::from(x as u8 as i8) } else { i64::from(x) }
     };
@@ -138,12 +140,12 @@ pub fn mma_s32(
         let (g, t) = (lane / 4, lane % 4);
         for j in 0..a_regs {
             for i in 0..4 {
-                ma[g + 8 * (j % 2)][4 * t + 16 * (j / 2) + i] = byte(a[lane][j], i);
+                ma[g + 8 * (j % 2)][4 * t + 16 * (j / 2) + i] = byte(a[lane][j], i, signed.0);
             }
         }
         for j in 0..a_regs / 2 {
             for i in 0..4 {
-                mb[4 * t + 16 * j + i][g] = byte(b[lane][j], i);
+                mb[4 * t + 16 * j + i][g] = byte(b[lane][j], i, signed.1);
             }
         }
     }
@@ -153,7 +155,7 @@ pub fn mma_s32(
         for (i, di) in dl.iter_mut().enumerate() {
             let (row, col) = (g + 8 * (i / 2), 2 * t + i % 2);
             let s = (0..k).fold(i64::from(c[lane][i] as i32), |s, x| s + ma[row][x] * mb[x][col]);
-            *di = s as u32;
+            *di = if sat { s.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as u32 } else { s as u32 };
         }
     }
     d
@@ -235,35 +237,55 @@ mod tests {
         assert_eq!(f32::from_bits(d[0][0]), 1.0 + (2f32).powi(-23));
     }
 
-    /// The s8 m16n8k16 product against a direct product from the documented layout, random
-    /// full-width bytes, and 32-bit wrapping of the accumulator.
+    /// The integer m16n8k16 and m16n8k32 products, every signedness and `.satfinite`, against a
+    /// direct product from the documented layout, on random full-width bytes and accumulators
+    /// near the s32 limits (wrapping, or clamping with `sat`).
     #[test]
-    fn mma_s8_is_the_matrix_product() {
+    fn integer_mma_is_the_matrix_product() {
         let mut x = 0x0123_4567_89ab_cdefu64;
-        let (mut a, mut b, mut c) = ([[0u32; 4]; 32], [[0u32; 2]; 32], [[0u32; 4]; 32]);
-        for lane in 0..32 {
-            a[lane][0] = rng(&mut x);
-            a[lane][1] = rng(&mut x);
-            b[lane][0] = rng(&mut x);
-            c[lane] = [rng(&mut x), 0x7fff_ffff, rng(&mut x), rng(&mut x)];
-        }
-        let s = |w: u32, i: usize| i64::from((w >> (8 * i)) as u8 as i8);
-        let d = mma_s32(2, true, &a, &b, &c);
-        for lane in 0..32 {
-            let (g, t) = (lane / 4, lane % 4);
-            for i in 0..4 {
-                let (r, col) = (g + 8 * (i / 2), 2 * t + i % 2);
-                let mut want = i64::from(c[lane][i] as i32);
-                for kk in 0..16 {
-                    // a(r, kk) lives in lane 4 (r % 8) + kk / 4, register r / 8, byte kk % 4;
-                    // b(kk, col) in lane 4 col + kk / 4, byte kk % 4.
-                    let av = s(a[4 * (r % 8) + kk / 4][r / 8], kk % 4);
-                    let bv = s(b[4 * col + kk / 4][0], kk % 4);
-                    want += av * bv;
+        let mut clamped = 0;
+        for (a_regs, signed, sat) in [
+            (2, (true, true), false),
+            (2, (false, true), true),
+            (4, (true, false), false),
+            (4, (false, false), true),
+            (4, (true, true), true),
+        ] {
+            let (mut a, mut b, mut c) = ([[0u32; 4]; 32], [[0u32; 2]; 32], [[0u32; 4]; 32]);
+            for lane in 0..32 {
+                (0..a_regs).for_each(|j| a[lane][j] = rng(&mut x));
+                (0..a_regs / 2).for_each(|j| b[lane][j] = rng(&mut x));
+                c[lane] = [rng(&mut x), 0x7fff_ff00, 0x8000_0100, rng(&mut x)];
+            }
+            let byte = |w: u32, i: usize, sg: bool| {
+                let v = (w >> (8 * i)) as u8;
+                if sg { i64::from(v as i8) } else { i64::from(v) }
+            };
+            let d = mma_s32(a_regs, signed, sat, &a, &b, &c);
+            for lane in 0..32 {
+                let (g, t) = (lane / 4, lane % 4);
+                for i in 0..4 {
+                    let (r, col) = (g + 8 * (i / 2), 2 * t + i % 2);
+                    let mut want = i64::from(c[lane][i] as i32);
+                    for kk in 0..8 * a_regs {
+                        // a(r, kk) lives in lane 4 (r % 8) + kk % 16 / 4, register r / 8 + 2 (kk / 16),
+                        // byte kk % 4; b(kk, col) in lane 4 col + kk % 16 / 4, register kk / 16.
+                        let av = byte(a[4 * (r % 8) + kk % 16 / 4][r / 8 + 2 * (kk / 16)], kk % 4, signed.0);
+                        let bv = byte(b[4 * col + kk % 16 / 4][kk / 16], kk % 4, signed.1);
+                        want += av * bv;
+                    }
+                    let want = if sat {
+                        let w = want.clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+                        clamped += usize::from(w != want);
+                        w
+                    } else {
+                        want
+                    };
+                    assert_eq!(d[lane][i], want as u32, "{a_regs} {signed:?} {sat}: lane {lane} element {i}");
                 }
-                assert_eq!(d[lane][i], want as u32, "lane {lane} element {i}");
             }
         }
+        assert!(clamped > 0, "no case reached the s32 limits");
     }
 
     #[test]

@@ -1035,6 +1035,28 @@ impl Cx<'_> {
                 };
                 (self.spell("HMMA", &[shape, "F32", ty])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
             }
+            Opcode::IMMA => {
+                let na = match d.srcs.first() {
+                    Some(Operand::Reg(u)) => match u.reg {
+                        Reg::Phys(p) => p.count,
+                        _ => return Err("IMMA with a virtual register".into()),
+                    },
+                    _ => return Err("IMMA without an a fragment".into()),
+                };
+                let shape = match na {
+                    2 => "16816",
+                    4 => "16832",
+                    n => return Err(format!("IMMA with a {n}-register a fragment")),
+                };
+                let ty = match m.src_ty {
+                    Some(Ty::S8) => "S8",
+                    Some(Ty::U8) => "U8",
+                    t => return Err(format!("IMMA of {t:?}")),
+                };
+                let tail = |alts: Alts, t: &str| alts.into_iter().map(|a| a + t).collect::<Alts>();
+                let ops = vec![dst(0)?, tail(s(0)?, ".ROW"), tail(s(1)?, ".COL"), s(2)?];
+                (self.spell("IMMA", &[shape, ty, ty])?, ops)
+            }
             Opcode::DEPBAR => {
                 let n = match d.srcs.first() {
                     Some(Operand::Imm(i)) => i.bits(),

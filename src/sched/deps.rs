@@ -118,7 +118,8 @@ fn width(inst: &Instruction) -> (u8, u8) {
 }
 
 /// Per-operand register widths of the tensor-core instructions, whose operands are tuples of
-/// different sizes: `HMMA` d and c 4, a 4 (`16816`, `1688.TF32`) or 2, b half of a; `LDSM`'s
+/// different sizes: `HMMA` d and c 4, a 4 (`16816`, `1688.TF32`) or 2, b half of a; `IMMA` the
+/// same with a 4 for `16832`, else 2; `LDSM`'s
 /// destination 1, 2 or 4 (`.2`, `.4`).
 fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
     let toks: Vec<&str> = inst.suffix.split('.').filter(|t| !t.is_empty()).collect();
@@ -126,6 +127,10 @@ fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
     match inst.form.base {
         "HMMA" => {
             let a = if has("16816") || (has("1688") && has("TF32")) { 4 } else { 2 };
+            Some(vec![4, a, a / 2, 4])
+        }
+        "IMMA" => {
+            let a = if has("16832") { 4 } else { 2 };
             Some(vec![4, a, a / 2, 4])
         }
         "LDSM" => Some(vec![if has("4") {

@@ -1303,7 +1303,7 @@ pub fn idp(a: u32, b: u32, c: u32, two: bool, hi: bool, sa: bool, sb: bool) -> u
 }
 
 /// The tensor-core arithmetic is the compiler crate's, shared with the Ori interpreter.
-pub use ptxas_rs::ori::tensor::{MmaType, mma_f32};
+pub use ptxas_rs::ori::tensor::{MmaType, mma_f32, mma_s32};
 
 #[cfg(test)]
 mod tests {

@@ -1829,15 +1829,16 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write_n(&a[0], m as u8, &d, g))?;
             }
         }
-        Kind::Hmma { k, ab } => {
+        Kind::Hmma { .. } | Kind::Imma { .. } => {
             if g != u32::MAX {
-                return Err((None, EmuErrorKind::Unsupported(format!("HMMA by lanes {g:#010x}, not the whole warp"))));
+                let m = format!("{} by lanes {g:#010x}, not the whole warp", inst.base);
+                return Err((None, EmuErrorKind::Unsupported(m)));
             }
             let regs = |x: &Arg, i: u8| -> R<[u32; 32]> {
                 match x.o {
                     Opnd::R(255) => Ok([0; 32]),
                     Opnd::R(r) if u16::from(r) + u16::from(i) < 255 => Ok(w.r[r as usize + i as usize]),
-                    o => Err(EmuErrorKind::Unsupported(format!("HMMA operand {o:?}"))),
+                    o => Err(EmuErrorKind::Unsupported(format!("{} operand {o:?}", inst.base))),
                 }
             };
             let mut fa = [[0u32; 4]; 32];
@@ -1855,7 +1856,11 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 let v = lift(regs(&a[3], i))?;
                 (0..32).for_each(|l| fc[l][i as usize] = v[l]);
             }
-            let d = alu::mma_f32(usize::from(*k), *ab, &fa, &fb, &fc);
+            let d = match &inst.kind {
+                Kind::Hmma { k, ab } => alu::mma_f32(usize::from(*k), *ab, &fa, &fb, &fc),
+                Kind::Imma { a_regs, signed, sat } => alu::mma_s32(usize::from(*a_regs), *signed, *sat, &fa, &fb, &fc),
+                _ => unreachable!("matched above"),
+            };
             for i in 0..4u8 {
                 let v: [u32; 32] = std::array::from_fn(|l| d[l][i as usize]);
                 lift(w.write_n(&a[0], i, &v, g))?;

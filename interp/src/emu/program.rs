@@ -638,6 +638,17 @@ pub enum Kind {
         /// Element type of a and b.
         ab: super::alu::MmaType,
     },
+    /// `IMMA.{16816,16832}.{S8,U8}.{S8,U8}[.SAT] d, a.ROW, b.COL, c`: the integer warp-wide
+    /// matrix multiply-add (PTX `mma.sync.aligned.m16n8k{16,32}` with s32 accumulators); see
+    /// [`super::alu::mma_s32`]. Latency as [`Kind::Hmma`].
+    Imma {
+        /// Registers of the a fragment per lane (2 for k = 16, 4 for k = 32).
+        a_regs: u8,
+        /// Whether a's and b's bytes are signed.
+        signed: (bool, bool),
+        /// `.SAT`: the sum clamped to the s32 range instead of wrapped.
+        sat: bool,
+    },
     /// `QSPC.E.{G,S,D,L} P, RZ, [Ra]`: whether the generic address is in the global window
     /// (`G`), the shared window (`S`, and `D` for `shared::cluster`, the same window without
     /// clusters) or the local window (`L`); ptxas's `isspacep`.
@@ -1634,6 +1645,29 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[2].n = regs(8 * u32::from(k));
             vals[3].n = 4;
             Kind::Hmma { k, ab }
+        }
+        "IMMA" => {
+            need(4, 0, &vals, &preds)?;
+            let a_regs = match toks.first().copied() {
+                Some("16816") => 2,
+                Some("16832") => 4,
+                _ => return Err(format!("IMMA{suffix}")),
+            };
+            let sign = |t: Option<&&str>| match t.copied() {
+                Some("S8") => Ok(true),
+                Some("U8") => Ok(false),
+                _ => Err(format!("IMMA{suffix}")),
+            };
+            let signed = (sign(toks.get(1))?, sign(toks.get(2))?);
+            if toks.len() > 3 + usize::from(has("SAT")) {
+                return Err(format!("IMMA{suffix}"));
+            }
+            vals[0].dst = true;
+            vals[0].n = 4;
+            vals[1].n = a_regs;
+            vals[2].n = a_regs / 2;
+            vals[3].n = 4;
+            Kind::Imma { a_regs, signed, sat: has("SAT") }
         }
         "SYNCS" if has("EXCH") && has("64") => {
             need(3, 0, &vals, &preds)?;

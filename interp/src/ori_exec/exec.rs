@@ -470,7 +470,7 @@ impl Engine<'_> {
             Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
-            Ldmatrix | Mma | LDSM | HMMA => self.tensor_op(cta, w, d, exec)?,
+            Ldmatrix | Mma | LDSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
             PACK128 | UNPACK128 => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}

@@ -15,7 +15,7 @@
 //! | `atomic` | `atom`/`red` on global and shared memory (ATOMG/REDG, ATOMS) |
 //! | `control` | branches, exit/return, barriers, special registers, moves |
 //! | `warp` | warp shuffles (`SHFL`) |
-//! | `tensor` | `ldmatrix` (`LDSM`), `mma` (`HMMA`) on register tuples (`PACK128`/`UNPACK128`) |
+//! | `tensor` | `ldmatrix` (`LDSM`), `mma` (`HMMA`, integer `IMMA`) on register tuples (`PACK128`/`UNPACK128`) |
 //! | `video` | SIMD video (`VABSDIFF4`, `VIADD.16x2`, `VIMNMX.S16x2`); `cp.async` (`LDGSTS`, `LDGDEPBAR`, `DEPBAR.LE SB0`) |
 //! | `legalize` | the last step: operands put into the shapes sm_90 forms encode (one constant, register A, `IMAD.HI` addend, f64 immediates) |
 //!

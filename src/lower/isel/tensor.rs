@@ -1,7 +1,8 @@
 //! Tensor-core instructions: `ldmatrix` to `LDSM.16.{M88,MT88}{,.2,.4}` and `mma` to
-//! `HMMA.{16816,1688,1684}.F32[.BF16|.TF32]`, as ptxas emits them on sm_90.
+//! `HMMA.{16816,1688,1684}.F32[.BF16|.TF32]` (f32 accumulators) or `IMMA.{16816,16832}.T.T`
+//! (s32 accumulators, T = S8 or U8), as ptxas emits them on sm_90.
 //!
-//! Both read and write register tuples (LDSM's 2 or 4 destinations, HMMA's 4-register d and c,
+//! Both read and write register tuples (LDSM's 2 or 4 destinations, HMMA's/IMMA's 4-register d and c,
 //! its 2- or 4-register a and 2- or 1-register b), which the PTX-stage opcodes keep as single
 //! 32-bit registers: selection gathers sources with `PACK64`/`PACK128` and scatters results
 //! with `UNPACK64`/`UNPACK128` (parallel copies that vanish when the allocator gives the tuple
@@ -59,9 +60,11 @@ impl Sel<'_> {
                 }
             }
             _ => {
-                if d.mods.ty != Some(Ty::F32) {
-                    return Err("integer mma (IMMA) is not selected yet".into());
-                }
+                let op = match (d.mods.ty, d.mods.src_ty) {
+                    (Some(Ty::F32), _) => Opcode::HMMA,
+                    (Some(Ty::S32), Some(Ty::S8 | Ty::U8)) => Opcode::IMMA,
+                    (t, s) => return Err(format!("mma of {t:?} from {s:?}")),
+                };
                 let n = d.srcs.len();
                 let na = n.saturating_sub(4) * 2 / 3;
                 if d.dsts.len() != 4 || !matches!(na, 2 | 4) || na + na / 2 + 4 != n {
@@ -72,7 +75,7 @@ impl Sel<'_> {
                 let c = self.tuple(&d.srcs[na + na / 2..])?;
                 let (t, split) = self.tuple_dst(&d.dsts)?;
                 let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
-                self.emit(Opcode::HMMA, mods, vec![t], vec![a, b, c]);
+                self.emit(op, mods, vec![t], vec![a, b, c]);
                 if let Some(s) = split {
                     self.push(s);
                 }

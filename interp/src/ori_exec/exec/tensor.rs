@@ -112,7 +112,7 @@ impl Engine<'_> {
                     }
                 }
             }
-            Opcode::Mma | Opcode::HMMA => {
+            Opcode::Mma | Opcode::HMMA | Opcode::IMMA => {
                 let int = matches!(d.mods.src_ty, Some(Ty::S8 | Ty::U8)) && d.mods.ty == Some(Ty::S32);
                 let ty = d.mods.src_ty.and_then(MmaType::of);
                 let ty = match ty.filter(|_| d.mods.ty == Some(Ty::F32)) {
@@ -120,15 +120,15 @@ impl Engine<'_> {
                     None if int => None,
                     None => return Err((ErrorKind::Unsupported(format!("mma of types {:?}", d.mods)), None)),
                 };
-                // Mma: a, b and c as single words; HMMA: one tuple each.
+                // Mma: a, b and c as single words; HMMA/IMMA: one tuple each.
                 let mut parts: Vec<Vec<[u32; WARP]>> = Vec::new();
                 for i in 0..d.srcs.len() {
                     parts.push(self.warp_words(w, cta, d, i)?);
                 }
-                let (fa, fb, fc) = if d.opcode == Opcode::HMMA {
+                let (fa, fb, fc) = if d.opcode != Opcode::Mma {
                     match parts.as_slice() {
                         [a, b, c] => (a.clone(), b.clone(), c.clone()),
-                        _ => return Err((ErrorKind::Invalid("HMMA takes three sources".into()), None)),
+                        _ => return Err((ErrorKind::Invalid(format!("`{}` takes three sources", d.opcode)), None)),
                     }
                 } else {
                     let flat: Vec<[u32; WARP]> = parts.into_iter().flatten().collect();
@@ -154,7 +154,11 @@ impl Engine<'_> {
                 }
                 let r = match ty {
                     Some(ty) => tensor::mma_f32(ty.k_of(na), ty, &a, &b, &c),
-                    None => tensor::mma_s32(na, d.mods.src_ty == Some(Ty::S8), &a, &b, &c),
+                    None => {
+                        // Ori's integer mma has one operand type (s8.s8 or u8.u8) and no `.satfinite`.
+                        let s = d.mods.src_ty == Some(Ty::S8);
+                        tensor::mma_s32(na, (s, s), false, &a, &b, &c)
+                    }
                 };
                 for (i, loc) in locs.iter().enumerate() {
                     for (lane, rl) in r.iter().enumerate() {
