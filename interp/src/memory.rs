@@ -19,7 +19,9 @@
 //!
 //! **Generic addresses** resolve by window: `[SHARED_WINDOW, SHARED_WINDOW + WINDOW_SIZE)` is the
 //! executing CTA's shared memory, `[LOCAL_WINDOW, LOCAL_WINDOW + WINDOW_SIZE)` the executing
-//! thread's local memory, anything else is global.
+//! thread's local memory, `[CONST_WINDOW, ..)` the user constant bank (`cvta.const`),
+//! `[PARAM_WINDOW, ..)` the kernel parameter block (`cvta.param`), anything else is global
+//! ([`WINDOWS`]).
 //!
 //! # Accesses
 //!
@@ -50,8 +52,28 @@ pub const SHARED_RESERVED: u64 = 0x400;
 pub const SHARED_WINDOW: u64 = 0x0100_0000;
 /// Start of the generic window onto the executing thread's local memory.
 pub const LOCAL_WINDOW: u64 = 0x0200_0000;
+/// Start of the generic window onto the user constant bank ([`USER_CONST_BANK`]).
+pub const CONST_WINDOW: u64 = 0x0300_0000;
+/// Start of the generic window onto the kernel parameter block.
+pub const PARAM_WINDOW: u64 = 0x0400_0000;
 /// Size of each generic window (16 MiB).
 pub const WINDOW_SIZE: u64 = 0x0100_0000;
+/// The generic windows and the state space each opens onto; generic addresses outside all of
+/// them are global.
+pub const WINDOWS: [(u64, ptxas_rs::ori::Space); 4] = [
+    (SHARED_WINDOW, ptxas_rs::ori::Space::Shared),
+    (LOCAL_WINDOW, ptxas_rs::ori::Space::Local),
+    (CONST_WINDOW, ptxas_rs::ori::Space::Const),
+    (PARAM_WINDOW, ptxas_rs::ori::Space::Param),
+];
+
+/// The state space and in-space address of generic address `a` ([`WINDOWS`]).
+pub fn resolve_generic(a: u64) -> (ptxas_rs::ori::Space, u64) {
+    WINDOWS
+        .iter()
+        .find(|(base, _)| (*base..*base + WINDOW_SIZE).contains(&a))
+        .map_or((ptxas_rs::ori::Space::Global, a), |&(base, space)| (space, a - base))
+}
 /// The constant bank that `ld.const` reads (user `__constant__` data, `.nv.constant3`).
 pub const USER_CONST_BANK: u8 = 3;
 

@@ -17,9 +17,7 @@ mod tensor;
 use super::postdom::PostDom;
 use super::{ErrorKind, ExecConfig, ExecError, Outputs, ThreadId};
 use crate::launch::LaunchSpec;
-use crate::memory::{
-    Fault, FaultKind, LOCAL_WINDOW, LaunchMemory, MemSpace, Region, SHARED_WINDOW, USER_CONST_BANK, WINDOW_SIZE,
-};
+use crate::memory::{Fault, FaultKind, LaunchMemory, MemSpace, Region, USER_CONST_BANK, WINDOWS, resolve_generic};
 
 const WARP: usize = 32;
 
@@ -886,13 +884,7 @@ impl Engine<'_> {
         }
         a = a.wrapping_add(m.offset as u64);
         if space == Space::Generic {
-            if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a) {
-                return Ok((Space::Shared, a - SHARED_WINDOW));
-            }
-            if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a) {
-                return Ok((Space::Local, a - LOCAL_WINDOW));
-            }
-            return Ok((Space::Global, a));
+            return Ok(crate::memory::resolve_generic(a));
         }
         Ok((space, a))
     }

@@ -89,9 +89,8 @@
 //! buffers (whose addresses do not move) with their initial bytes; `const` ones are laid out
 //! at their alignment in the user constant bank (bank 3), and bank 4 holds the addresses of the
 //! global variables selected code reads them for ([`ptxas_rs::lower::isel::data_layout`]). `mova` gives a variable's space-relative
-//! address; `cvta`/`cvtato` convert shared and local addresses to and from the generic windows
-//! of [`crate::memory`] (const and param have no generic window: unsupported), and `isspacep`
-//! tests them.
+//! address; `cvta`/`cvtato` convert shared, local, const and param addresses to and from the
+//! generic windows of [`crate::memory`], and `isspacep` tests them.
 //!
 //! Errors never panic: every ill-formed input (unknown registers, missing fall-through block,
 //! unsupported forms) is an [`ExecError`] naming the function, the instruction in its printed

@@ -249,13 +249,19 @@ impl Engine<'_> {
         let loc = self.loc(*dst)?;
         let bits = d.ty().map_or(64, |t| t.bits().min(64));
         let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
-        let window = |s: Option<SubOp>| -> Result<Option<u64>, Er> {
+        // The state space a cvta/cvtato/isspacep sub-op names (None: global).
+        let space = |s: Option<SubOp>| -> Result<Option<Space>, Er> {
             match s {
-                Some(SubOp::SpShared) => Ok(Some(SHARED_WINDOW)),
-                Some(SubOp::SpLocal) => Ok(Some(LOCAL_WINDOW)),
+                Some(SubOp::SpShared) => Ok(Some(Space::Shared)),
+                Some(SubOp::SpLocal) => Ok(Some(Space::Local)),
+                Some(SubOp::SpConst) => Ok(Some(Space::Const)),
+                Some(SubOp::SpParam) => Ok(Some(Space::Param)),
                 Some(SubOp::SpGlobal) => Ok(None),
                 s => Err((ErrorKind::Unsupported(format!("generic addresses of {s:?} space")), None)),
             }
+        };
+        let window = |s: Option<SubOp>| -> Result<Option<u64>, Er> {
+            Ok(space(s)?.and_then(|sp| WINDOWS.iter().find(|w| w.1 == sp).map(|w| w.0)))
         };
         for l in lanes(exec) {
             let v: u64 = match d.opcode {
@@ -270,12 +276,10 @@ impl Engine<'_> {
                 }
                 _ => {
                     let a = self.lane_val(w, cta, d, 0, l)?;
-                    let inside = |b: u64| (b..b + WINDOW_SIZE).contains(&a);
-                    u64::from(match d.mods.sub {
-                        Some(SubOp::SpShared) => inside(SHARED_WINDOW),
-                        Some(SubOp::SpLocal) => inside(LOCAL_WINDOW),
-                        Some(SubOp::SpGlobal) => !inside(SHARED_WINDOW) && !inside(LOCAL_WINDOW),
-                        _ => false,
+                    let (is, _) = resolve_generic(a);
+                    u64::from(match space(d.mods.sub)? {
+                        Some(sp) => is == sp,
+                        None => is == Space::Global,
                     })
                 }
             };
