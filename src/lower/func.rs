@@ -640,12 +640,24 @@ impl FnCx<'_> {
         let sr = match name {
             "%tid" => xyz(TidX, TidY, TidZ),
             "%ntid" => xyz(NtidX, NtidY, NtidZ),
-            "%ctaid" | "%clusterid" => xyz(CtaidX, CtaidY, CtaidZ),
-            "%nctaid" | "%nclusterid" => xyz(NctaidX, NctaidY, NctaidZ),
-            "%cluster_ctaid" => return imm(0),
-            "%cluster_nctaid" => return imm(1),
-            "%cluster_ctarank" | "%is_explicit_cluster" => return imm(0),
-            "%cluster_nctarank" => return imm(1),
+            "%ctaid" => xyz(CtaidX, CtaidY, CtaidZ),
+            "%nctaid" => xyz(NctaidX, NctaidY, NctaidZ),
+            "%clusterid" => xyz(ClusterIdX, ClusterIdY, ClusterIdZ),
+            "%nclusterid" => xyz(NClusterIdX, NClusterIdY, NClusterIdZ),
+            "%cluster_ctaid" => xyz(ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ),
+            "%cluster_nctaid" => xyz(ClusterNctaidX, ClusterNctaidY, ClusterNctaidZ),
+            "%cluster_ctarank" => Some(ClusterCtaRank),
+            "%cluster_nctarank" => Some(ClusterNctaRank),
+            "%is_explicit_cluster" => {
+                // A .pred special register: 0 or 1 read as a word, then compared.
+                let r = self.tmp(RegClass::R32);
+                self.emit(Opcode::Mov, Mods::ty(Ty::U32), vec![r.into()], vec![Operand::SReg(IsExplicitCluster)])?;
+                let p = self.tmp(RegClass::P);
+                let mut m = Mods::ty(Ty::U32);
+                m.cmp = Some(crate::ori::Cmp::Ne);
+                self.emit(Opcode::Setp, m, vec![p.into()], vec![Operand::reg(r), Operand::Imm(Imm::Int(0))])?;
+                return Ok(Some(Operand::reg(p)));
+            }
             "%laneid" => Some(LaneId),
             "%warpid" => Some(WarpId),
             "%nwarpid" => Some(NWarpId),

@@ -142,9 +142,10 @@ pub struct MemRef {
 
 macro_rules! special_regs {
     ($($v:ident = $s:expr),* $(,)?) => {
-        /// A special (system) register, read by `S2R`/`CS2R` or a PTX `mov`. `SR_DYNAMIC_SMEM_SIZE` and
-/// `SR_TOTAL_SMEM_SIZE` are PTX-stage pseudo registers (`%dynamic_smem_size`,
-/// `%total_smem_size`) that the backend reads from constant bank 0.
+        /// A special (system) register, read by `S2R`/`CS2R` or a PTX `mov`. `SR_DYNAMIC_SMEM_SIZE`,
+/// `SR_TOTAL_SMEM_SIZE` and the cluster registers (`SR_CLUSTERID.X` ... `SR_IS_EXPLICIT_CLUSTER`,
+/// PTX `%clusterid` ... `%is_explicit_cluster`) are PTX-stage pseudo registers: no SASS `S2R`
+/// reads them (ptxas computes them from constant bank 0 and `SR_CTAID`).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
         #[allow(missing_docs)]
         pub enum SpecialReg { $($v),* }
@@ -174,6 +175,40 @@ special_regs! {
     GlobalTimerLo = "SR_GLOBALTIMERLO", GlobalTimerHi = "SR_GLOBALTIMERHI",
     DynSmemSize = "SR_DYNAMIC_SMEM_SIZE", TotalSmemSize = "SR_TOTAL_SMEM_SIZE",
     CgaCtaId = "SR_CgaCtaId",
+    ClusterIdX = "SR_CLUSTERID.X", ClusterIdY = "SR_CLUSTERID.Y", ClusterIdZ = "SR_CLUSTERID.Z",
+    NClusterIdX = "SR_NCLUSTERID.X", NClusterIdY = "SR_NCLUSTERID.Y", NClusterIdZ = "SR_NCLUSTERID.Z",
+    ClusterCtaidX = "SR_CLUSTER_CTAID.X", ClusterCtaidY = "SR_CLUSTER_CTAID.Y", ClusterCtaidZ = "SR_CLUSTER_CTAID.Z",
+    ClusterNctaidX = "SR_CLUSTER_NCTAID.X", ClusterNctaidY = "SR_CLUSTER_NCTAID.Y",
+    ClusterNctaidZ = "SR_CLUSTER_NCTAID.Z",
+    ClusterCtaRank = "SR_CLUSTER_CTARANK", ClusterNctaRank = "SR_CLUSTER_NCTARANK",
+    IsExplicitCluster = "SR_IS_EXPLICIT_CLUSTER",
+}
+
+impl SpecialReg {
+    /// Whether this is a PTX-stage pseudo register (see the type's doc): no SASS `S2R` reads it.
+    pub fn is_pseudo(self) -> bool {
+        use SpecialReg::*;
+        matches!(
+            self,
+            DynSmemSize
+                | TotalSmemSize
+                | ClusterIdX
+                | ClusterIdY
+                | ClusterIdZ
+                | NClusterIdX
+                | NClusterIdY
+                | NClusterIdZ
+                | ClusterCtaidX
+                | ClusterCtaidY
+                | ClusterCtaidZ
+                | ClusterNctaidX
+                | ClusterNctaidY
+                | ClusterNctaidZ
+                | ClusterCtaRank
+                | ClusterNctaRank
+                | IsExplicitCluster
+        )
+    }
 }
 
 /// An instruction source operand.

@@ -695,7 +695,36 @@ impl Engine<'_> {
             ClockHi | GlobalTimerHi => self.steps >> 32,
             DynSmemSize => u64::from(self.spec.shared_bytes),
             TotalSmemSize => self.shared_size as u64,
+            // A launch without a cluster runs as clusters of one CTA (not explicit), as the
+            // driver reports it; CTAs of a cluster are consecutive, x fastest.
+            ClusterIdX | ClusterIdY | ClusterIdZ => {
+                let k = r as usize - ClusterIdX as usize;
+                u64::from(cta.id[k] / self.cluster_dims()[k])
+            }
+            NClusterIdX | NClusterIdY | NClusterIdZ => {
+                let k = r as usize - NClusterIdX as usize;
+                u64::from(self.spec.grid[k] / self.cluster_dims()[k])
+            }
+            ClusterCtaidX | ClusterCtaidY | ClusterCtaidZ => {
+                let k = r as usize - ClusterCtaidX as usize;
+                u64::from(cta.id[k] % self.cluster_dims()[k])
+            }
+            ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ => {
+                u64::from(self.cluster_dims()[r as usize - ClusterNctaidX as usize])
+            }
+            ClusterCtaRank => {
+                let c = self.cluster_dims();
+                let at = |k: usize| u64::from(cta.id[k] % c[k]);
+                at(0) + u64::from(c[0]) * (at(1) + u64::from(c[1]) * at(2))
+            }
+            ClusterNctaRank => self.cluster_dims().iter().map(|&d| u64::from(d)).product(),
+            IsExplicitCluster => u64::from(self.spec.cluster.is_some()),
         }
+    }
+
+    /// CTAs per cluster dimension (1, 1, 1 without a cluster).
+    fn cluster_dims(&self) -> [u32; 3] {
+        self.spec.cluster.unwrap_or([1, 1, 1])
     }
 
     /// The width in bytes of source slot `i` of `d` (for constant-bank reads).

@@ -25,8 +25,8 @@ impl Sel<'_> {
             NctaidX => Some(0xc),
             NctaidY => Some(0x10),
             NctaidZ => Some(0x14),
-            DynSmemSize | TotalSmemSize => {
-                return Err(format!("{} (a constant-bank value the cubin defines) is not selected yet", sr.name()));
+            _ if sr.is_pseudo() => {
+                return Err(format!("{} (computed from constant bank 0) is not selected yet", sr.name()));
             }
             _ => None,
         };
