@@ -17,7 +17,8 @@
 //! fault instead of landing in the neighbour. `GLOBAL_BASE` is above 4 GiB, so a kernel that
 //! truncates a pointer to 32 bits faults too.
 //!
-//! **Generic addresses** resolve by window: `[SHARED_WINDOW, SHARED_WINDOW + WINDOW_SIZE)` is the
+//! **Generic addresses** resolve by window, the same in the Ori interpreter and the SASS emulator
+//! (the window is the address's high word): `[SHARED_WINDOW, SHARED_WINDOW + WINDOW_SIZE)` is the
 //! executing CTA's shared memory, `[LOCAL_WINDOW, LOCAL_WINDOW + WINDOW_SIZE)` the executing
 //! thread's local memory, `[CONST_WINDOW, ..)` the user constant bank (`cvta.const`),
 //! `[PARAM_WINDOW, ..)` the kernel parameter block (`cvta.param`), anything else is global
@@ -37,6 +38,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::launch::LaunchSpec;
+use ptxas_rs::cubin::{Constant0Layout, DriverSlots};
 
 /// Address of the first global allocation (4 GiB).
 pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
@@ -48,16 +50,25 @@ pub const GUARD_BYTES: u64 = 256;
 /// keeps the first 0x400 bytes of the window): the first variable's address is this, so the
 /// interpreter's shared addresses are the ones ptxas and our backend give the same variables.
 pub const SHARED_RESERVED: u64 = 0x400;
+/// High word of generic addresses that fall in the CTA's shared memory (`SR_SWINHI`).
+pub const SHARED_HI: u32 = 0x7ff0;
+/// High word of generic addresses that fall in the thread's local memory (`SR_LWINHI`).
+pub const LOCAL_HI: u32 = 0x7fe0;
+/// High word of generic addresses of constant bank 3 (`cvta.const`, base at `c[0x0][0xd0]`).
+pub const CONST_HI: u32 = 0x7fd0;
+/// High word of generic addresses of the kernel parameter block (`cvta.param`, base at
+/// `c[0x0][0x198]`).
+pub const PARAM_HI: u32 = 0x7fc0;
 /// Start of the generic window onto the executing CTA's shared memory.
-pub const SHARED_WINDOW: u64 = 0x0100_0000;
+pub const SHARED_WINDOW: u64 = (SHARED_HI as u64) << 32;
 /// Start of the generic window onto the executing thread's local memory.
-pub const LOCAL_WINDOW: u64 = 0x0200_0000;
+pub const LOCAL_WINDOW: u64 = (LOCAL_HI as u64) << 32;
 /// Start of the generic window onto the user constant bank ([`USER_CONST_BANK`]).
-pub const CONST_WINDOW: u64 = 0x0300_0000;
+pub const CONST_WINDOW: u64 = (CONST_HI as u64) << 32;
 /// Start of the generic window onto the kernel parameter block.
-pub const PARAM_WINDOW: u64 = 0x0400_0000;
-/// Size of each generic window (16 MiB).
-pub const WINDOW_SIZE: u64 = 0x0100_0000;
+pub const PARAM_WINDOW: u64 = (PARAM_HI as u64) << 32;
+/// Size of each generic window (4 GiB: a window is one value of the high word).
+pub const WINDOW_SIZE: u64 = 1 << 32;
 /// The generic windows and the state space each opens onto; generic addresses outside all of
 /// them are global.
 pub const WINDOWS: [(u64, ptxas_rs::ori::Space); 4] = [
@@ -305,20 +316,31 @@ pub struct Bank0Layout {
     pub stack_ptr: u32,
     /// Offset of the kernel parameter block.
     pub param_base: u32,
+    /// The further driver slots (generic windows, cluster shape, ...), where known.
+    pub driver: Option<DriverSlots>,
 }
 
 impl Bank0Layout {
     /// sm_75 to sm_89.
-    pub const SM80: Bank0Layout = Bank0Layout { ntid: 0x0, nctaid: 0xc, stack_ptr: 0x28, param_base: 0x160 };
+    pub const SM80: Bank0Layout =
+        Bank0Layout { ntid: 0x0, nctaid: 0xc, stack_ptr: 0x28, param_base: 0x160, driver: None };
     /// sm_90.
-    pub const SM90: Bank0Layout = Bank0Layout { ntid: 0x0, nctaid: 0xc, stack_ptr: 0x28, param_base: 0x210 };
+    pub const SM90: Bank0Layout = Bank0Layout {
+        ntid: 0x0,
+        nctaid: 0xc,
+        stack_ptr: 0x28,
+        param_base: 0x210,
+        driver: Constant0Layout::for_sm(90).driver,
+    };
     /// sm_100 to sm_121.
-    pub const SM100: Bank0Layout = Bank0Layout { ntid: 0x360, nctaid: 0x370, stack_ptr: 0x37c, param_base: 0x380 };
+    pub const SM100: Bank0Layout =
+        Bank0Layout { ntid: 0x360, nctaid: 0x370, stack_ptr: 0x37c, param_base: 0x380, driver: None };
 
     /// Builds bank 0: launch dimensions, stack pointer (`local_bytes`, the top of each thread's
     /// local memory), then the parameter block at `param_base`. Unfilled bytes are zero.
     pub fn build(&self, spec: &LaunchSpec, params: &[u8], local_bytes: u32) -> Vec<u8> {
         let end = (self.param_base as usize + params.len())
+            .max(self.driver.map_or(0, |d| d.param_window as usize + 16))
             .max(self.nctaid as usize + 12)
             .max(self.ntid as usize + 12)
             .max(self.stack_ptr as usize + 4);
@@ -332,10 +354,52 @@ impl Bank0Layout {
             put(self.nctaid + 4 * d, spec.grid[d as usize]);
         }
         put(self.stack_ptr, local_bytes);
+        if let Some(d) = self.driver {
+            // The interpreter's parameter window opens onto the parameter block itself.
+            let window = (PARAM_WINDOW, PARAM_WINDOW + params.len() as u64);
+            put_driver_slots(&d, spec, window, 1, &mut put);
+        }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);
         b
     }
+}
+
+/// Fills the driver slots `d` of constant bank 0 for a launch of `spec`, as both executors lay
+/// them out: the generic windows of this module (`param_window`: the parameter window's start and
+/// end), `sm_count` SMs, the cluster shape (a launch without a cluster runs as clusters of one
+/// CTA, not explicit), and shared-memory sizes chosen to satisfy PTX's relations between them
+/// (`SR_SMEMSZ` is the CTA's whole allocation, all of it counted as used; an H100's 228 KiB per
+/// SM as the aggregate; sreg_cluster_smem checks the relations), not measured.
+pub fn put_driver_slots(
+    d: &DriverSlots,
+    spec: &LaunchSpec,
+    param_window: (u64, u64),
+    sm_count: u32,
+    put: &mut impl FnMut(u32, u32),
+) {
+    let mut put64 = |off: u32, v: u64| {
+        put(off, v as u32);
+        put(off + 4, (v >> 32) as u32);
+    };
+    put64(d.local_window, LOCAL_WINDOW);
+    put64(d.const_window, CONST_WINDOW);
+    put64(d.param_window, param_window.0);
+    put64(d.param_window + 8, param_window.1);
+    put(d.dynamic_smem, spec.shared_bytes);
+    put(d.sm_count, sm_count);
+    let cl = spec.cluster.unwrap_or([1, 1, 1]);
+    for (k, (&c, &g)) in cl.iter().zip(&spec.grid).enumerate() {
+        let o = 4 * k as u32;
+        put(d.cluster_dims + o, c);
+        put(d.cluster_rcp + o, (1.0 / c as f32).to_bits());
+        put(d.nclusters + o, g / c);
+    }
+    put(d.cluster_size, cl.iter().product());
+    put(d.explicit_cluster, u32::from(spec.cluster.is_some()));
+    put(d.smem_total_sub, 0);
+    put(d.aggr_smem, 228 * 1024);
+    put(d.reserved_smem_end, ptxas_rs::cubin::writer::RESERVED_SHARED as u32);
 }
 
 /// The launch-wide memory: global buffers, the parameter block, constant banks.

@@ -79,7 +79,7 @@ pub struct DriverSlots {
 
 impl Constant0Layout {
     /// The layout for SM number `sm` (75, 80, …, 90, 100, 120).
-    pub fn for_sm(sm: u32) -> Constant0Layout {
+    pub const fn for_sm(sm: u32) -> Constant0Layout {
         match sm {
             100.. => Constant0Layout {
                 ntid: [0x360, 0x364, 0x368],
@@ -115,7 +115,7 @@ impl Constant0Layout {
                 ntid: [0x0, 0x4, 0x8],
                 nctaid: [0xc, 0x10, 0x14],
                 stack_pointer: 0x28,
-                global_desc: (sm >= 80).then_some(0x118),
+                global_desc: if sm >= 80 { Some(0x118) } else { None },
                 param_base: 0x160,
                 driver: None,
             },

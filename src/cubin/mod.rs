@@ -39,7 +39,7 @@ pub mod verbose;
 pub mod writer;
 
 pub use callgraph::CallEdge;
-pub use constbank::{Constant0, Constant0Layout};
+pub use constbank::{Constant0, Constant0Layout, DriverSlots};
 pub use eiattr::{Format, InfoSection, KParamInfo, Record, Table, Value};
 pub use elf::{Cubin, ElfType, Function, Header, ProgramHeader, Relocation, Section, Symbol};
 pub use error::CubinError;

@@ -610,6 +610,10 @@ opcodes! {
     LD "LD" Sass ["T" => "M"] flags(MEM_READ) mods(TY|VOLATILE) req() ty(B32) None;
     /// Generic store.
     ST "ST" Sass ["" => "M, T:r"] flags(MEM_WRITE) mods(TY|VOLATILE) req() ty(B32) None;
+    /// `QSPC.E.{G,S,L} P, RZ, [Ra]`: whether generic address `Ra` (64-bit) is in the global
+    /// (sub-op `global`: outside the shared and local windows), shared or local window; the
+    /// selection of [`Opcode::Isspacep`].
+    QSPC "QSPC" Sass ["P" => "D:r"] flags() mods(SUBOP) req(SUBOP) ty() None;
     /// Load from a constant bank.
     LDC "LDC" Sass ["T" => "T:c"] flags() mods(TY) req() ty(B32) Mov;
     /// Branch (guarded: falls through otherwise).

@@ -175,6 +175,7 @@ special_regs! {
     GlobalTimerLo = "SR_GLOBALTIMERLO", GlobalTimerHi = "SR_GLOBALTIMERHI",
     DynSmemSize = "SR_DYNAMIC_SMEM_SIZE", TotalSmemSize = "SR_TOTAL_SMEM_SIZE",
     CgaCtaId = "SR_CgaCtaId",
+    SwinHi = "SR_SWINHI",
     ClusterIdX = "SR_CLUSTERID.X", ClusterIdY = "SR_CLUSTERID.Y", ClusterIdZ = "SR_CLUSTERID.Z",
     NClusterIdX = "SR_NCLUSTERID.X", NClusterIdY = "SR_NCLUSTERID.Y", NClusterIdZ = "SR_NCLUSTERID.Z",
     ClusterCtaidX = "SR_CLUSTER_CTAID.X", ClusterCtaidY = "SR_CLUSTER_CTAID.Y", ClusterCtaidZ = "SR_CLUSTER_CTAID.Z",

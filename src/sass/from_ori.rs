@@ -1035,6 +1035,22 @@ impl Cx<'_> {
                 };
                 (self.spell("HMMA", &[shape, "F32", ty])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
             }
+            Opcode::QSPC => {
+                let space = match m.sub {
+                    Some(SubOp::SpGlobal) => "G",
+                    Some(SubOp::SpShared) => "S",
+                    Some(SubOp::SpLocal) => "L",
+                    s => return Err(format!("QSPC of {s:?}")),
+                };
+                let addr = match d.srcs.first() {
+                    Some(Operand::Reg(u)) => match u.reg {
+                        Reg::Phys(p) if p.count == 2 => format!("[R{}]", p.index),
+                        r => return Err(format!("QSPC of address {r:?}")),
+                    },
+                    _ => return Err("QSPC without an address register".into()),
+                };
+                (self.spell("QSPC", &["E", space])?, vec![dst(0)?, one("RZ"), one(addr)])
+            }
             Opcode::IMMA => {
                 let na = match d.srcs.first() {
                     Some(Operand::Reg(u)) => match u.reg {

@@ -2067,6 +2067,8 @@ fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
     if wide { a } else { a & 0xffff_ffff }
 }
 
+/// The emulator's state space and in-space address of an access (generic ones by the windows of
+/// [`crate::memory`], which the Ori interpreter shares).
 fn resolve(space: Space, addr: u64) -> (Space, u64) {
     match space {
         Space::Generic => match (addr >> 32) as u32 {

@@ -98,21 +98,14 @@ use crate::ori_exec::{Outputs, ThreadId};
 pub use exec::atom_apply;
 pub use program::{Banks, Program};
 
-/// High word of generic addresses that fall in the CTA's shared memory (`SR_SWINHI`).
-pub const SHARED_HI: u32 = 0x7ff0;
+/// The generic windows' high words, shared with the Ori interpreter.
+pub use crate::memory::{CONST_HI, LOCAL_HI, PARAM_HI, SHARED_HI};
 
 /// The local address just past a thread's local memory, what `c[0x0][0x28]` (the initial
 /// stack pointer) holds: a thread's `local_bytes` are the addresses `[LOCAL_TOP - local_bytes,
 /// LOCAL_TOP)`. Not 0-based, as on the GPU, where a kernel that addressed its frame from 0
 /// instead of from the stack pointer faulted (an H200, `corpus/gpu/README.md`).
 pub const LOCAL_TOP: u32 = 0x0100_0000;
-/// High word of generic addresses that fall in the thread's local memory (`SR_LWINHI`).
-pub const LOCAL_HI: u32 = 0x7fe0;
-/// High word of generic addresses of constant bank 3 (`cvta.const`, base at `c[0x0][0xd0]`).
-pub const CONST_HI: u32 = 0x7fd0;
-/// High word of generic addresses of constant bank 0, the parameter block among it
-/// (`cvta.param`, the block's base at `c[0x0][0x198]`).
-pub const PARAM_HI: u32 = 0x7fc0;
 
 /// Per-thread stack the driver provides at least (`cudaLimitStackSize`'s default).
 pub const DEFAULT_STACK_BYTES: u32 = 1024;
@@ -396,35 +389,12 @@ impl Kernel {
         }
         put(layout.stack_pointer, LOCAL_TOP);
         // The slots ptxas reads for generic windows and launch sizes (see `DriverSlots`): the
-        // emulator's windows are its own high words, and it reports an H100's 132 SMs.
+        // emulator's parameter window opens onto bank 0 (the block at `param_base`), and it
+        // reports an H100's 132 SMs.
         if let Some(d) = layout.driver {
-            let mut put64 = |off: u32, lo: u32, hi: u32| {
-                put(off, lo);
-                put(off + 4, hi);
-            };
-            put64(d.local_window, 0, LOCAL_HI);
-            put64(d.const_window, 0, CONST_HI);
-            put64(d.param_window, self.param_base, PARAM_HI);
-            put64(d.param_window + 8, self.param_base + self.param_size.max(params.len() as u32), PARAM_HI);
-            put(d.dynamic_smem, spec.shared_bytes);
-            put(d.sm_count, 132);
-            // A launch without a cluster runs as clusters of one CTA (not explicit).
-            let cl = spec.cluster.unwrap_or([1, 1, 1]);
-            for (k, (&c, &g)) in cl.iter().zip(&spec.grid).enumerate() {
-                let o = 4 * k as u32;
-                put(d.cluster_dims + o, c);
-                put(d.cluster_rcp + o, (1.0 / c as f32).to_bits());
-                put(d.nclusters + o, g / c);
-            }
-            put(d.cluster_size, cl.iter().product());
-            put(d.explicit_cluster, u32::from(spec.cluster.is_some()));
-            // Shared memory sizes: SR_SMEMSZ is the CTA's whole allocation (the reserved
-            // bytes included), all of which the emulator counts as used; it reports an H100's
-            // 228 KiB per SM as the aggregate. Chosen to satisfy PTX's relations between the
-            // sizes (sreg_cluster_smem checks them), not measured.
-            put(d.smem_total_sub, 0);
-            put(d.aggr_smem, 228 * 1024);
-            put(d.reserved_smem_end, ptxas_rs::cubin::writer::RESERVED_SHARED as u32);
+            let base = crate::memory::PARAM_WINDOW + u64::from(self.param_base);
+            let window = (base, base + u64::from(self.param_size.max(params.len() as u32)));
+            crate::memory::put_driver_slots(&d, spec, window, 132, &mut put);
         }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);

@@ -465,7 +465,7 @@ impl Engine<'_> {
             }
             CALL => return Err((ErrorKind::Unsupported("ABI-lowered calls (CALL)".into()), None)),
             Atom | AtomCas | ATOM | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
-            Mova | Cvta | CvtaTo | Isspacep => self.address_op(cta, w, d, exec)?,
+            Mova | Cvta | CvtaTo | Isspacep | QSPC => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             Ldmatrix | Mma | LDSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
@@ -685,6 +685,7 @@ impl Engine<'_> {
             NWarpId => u64::from(self.threads.div_ceil(32)),
             // The interpreter's shared addresses are window offsets (no CTA-slot bits).
             SmId | GridId | CgaCtaId => 0,
+            SwinHi => u64::from(crate::memory::SHARED_HI),
             NSmId => 1,
             LanemaskEq => 1 << lane,
             LanemaskLt => lt,

@@ -33,8 +33,10 @@
 use std::collections::HashMap;
 
 use super::{R, SM90_PARAM_BASE, Sel, imm};
+use crate::cubin::{Constant0Layout, DriverSlots};
 use crate::ori::{
-    CBank, Dir, Flag, InstData, MemRef, Mods, Module, Opcode, Operand, Reg, RegClass, Space, SpecialReg, SubOp, Ty,
+    CBank, Cmp, Dir, Flag, InstData, MemRef, Mods, Module, Opcode, Operand, Reg, RegClass, RegUse, Space, SpecialReg,
+    SubOp, Ty,
 };
 
 /// The constant bank of module `.const` variables (`.nv.constant3`).
@@ -140,7 +142,7 @@ impl Sel<'_> {
             self.load_bank(dst, t, CBank { bank: 0, index, offset: SM90_PARAM_BASE + m.offset as i32 });
             return Ok(());
         }
-        if m.space == Space::Const && m.sym.is_some() {
+        if m.space == Space::Const {
             if !load {
                 return Err("a store to const space".into());
             }
@@ -222,6 +224,19 @@ impl Sel<'_> {
                     self.pack_into(dst, Operand::reg(l), Operand::reg(h));
                     return Ok(());
                 }
+                if m.space == Space::Const
+                    && m.base.is_none()
+                    && let Some(&off) = m.sym.as_deref().and_then(|s| self.data.constant.get(s))
+                {
+                    // A const variable's address is its offset in constant bank 3.
+                    let v = imm(off as i64 + m.offset);
+                    if t.bits() == 64 {
+                        self.pack_into(dst, v, imm(0));
+                    } else {
+                        self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![v]);
+                    }
+                    return Ok(());
+                }
                 if m.space != Space::Shared || m.base.is_some() {
                     return Err(format!("the address of a {} variable is not selected yet", m.space.name()));
                 }
@@ -237,6 +252,12 @@ impl Sel<'_> {
                 Ok(())
             }
             Opcode::Cvta | Opcode::CvtaTo if d.mods.sub == Some(SubOp::SpLocal) => self.cvta_local(d, dst, t),
+            Opcode::Cvta | Opcode::CvtaTo if d.mods.sub == Some(SubOp::SpShared) => self.cvta_shared(d, dst, t),
+            Opcode::Cvta | Opcode::CvtaTo if matches!(d.mods.sub, Some(SubOp::SpConst | SubOp::SpParam)) => {
+                let slots = Self::driver_slots();
+                let slot = if d.mods.sub == Some(SubOp::SpConst) { slots.const_window } else { slots.param_window };
+                self.cvta_window(d, dst, t, slot)
+            }
             _ => {
                 if d.mods.sub != Some(SubOp::SpGlobal) {
                     return Err(format!("`{}` of a non-global space is not selected yet", d.opcode));
@@ -294,7 +315,7 @@ impl Sel<'_> {
         let rel = match base {
             Some(b) => {
                 let r = self.t32();
-                let nb = Operand::Reg(crate::ori::RegUse { neg: true, ..crate::ori::RegUse::new(b) });
+                let nb = Operand::Reg(RegUse { neg: true, ..RegUse::new(b) });
                 self.emit(Opcode::IADD3, Mods::new(), vec![r.into()], vec![lo, nb, super::rz()]);
                 Operand::reg(r)
             }
@@ -308,10 +329,144 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// sm_90's driver slots of constant bank 0 (generic windows, ...).
+    fn driver_slots() -> DriverSlots {
+        Constant0Layout::for_sm(90).driver.expect("sm_90 has driver slots")
+    }
+
+    /// The operand as a 64-bit register (a 32-bit one zero-extended).
+    fn wide_operand(&mut self, o: &Operand, t: Ty) -> R<Operand> {
+        if t.bits() == 64
+            && let Operand::Reg(_) = o
+        {
+            return Ok(o.clone());
+        }
+        let w = self.vreg(RegClass::R64);
+        let v = self.src(o)?;
+        self.pack_into(w.into(), v, imm(0));
+        Ok(Operand::reg(w))
+    }
+
+    /// `dst = op(a, c[0x0][slot])` on 64 bits (`add`/`sub`/`setp`), truncated to `t`'s width.
+    fn with_window(&mut self, op: Opcode, mods: Mods, dst: Reg, a: Operand, slot: u32, t: Ty) -> R<()> {
+        let window = Operand::CBank(CBank { bank: 0, index: None, offset: slot as i32 });
+        if t.bits() == 64 || op == Opcode::Setp {
+            return self.inst(&InstData::new(op, mods, vec![dst], vec![a, window]));
+        }
+        let g = self.vreg(RegClass::R64);
+        self.inst(&InstData::new(op, mods, vec![g.into()], vec![a, window]))?;
+        let lo = self.halves(&Operand::reg(g))?.0;
+        self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![lo]);
+        Ok(())
+    }
+
+    /// `cvta.const`/`cvta.param` and back: the window's generic base is a 64-bit driver slot of
+    /// bank 0 (`c[0x0][0xd0]`, `c[0x0][0x198]`), added or subtracted, as ptxas does.
+    fn cvta_window(&mut self, d: &InstData, dst: Reg, t: Ty, slot: u32) -> R<()> {
+        let a = self.wide_operand(&d.srcs[0], t)?;
+        let op = if d.opcode == Opcode::Cvta { Opcode::Add } else { Opcode::Sub };
+        self.with_window(op, Mods::ty(Ty::U64), dst, a, slot, t)
+    }
+
+    /// `cvta.shared`: the generic address is the shared address under the window's high word
+    /// (`S2R SR_SWINHI`, as ptxas does); `cvta.to.shared`: its low word.
+    fn cvta_shared(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
+        let lo = match &d.srcs[0] {
+            o @ Operand::Reg(u) if self.class(u.reg) == RegClass::R64 => self.halves(o)?.0,
+            o => self.src(o)?,
+        };
+        if d.opcode == Opcode::CvtaTo {
+            if t.bits() == 64 {
+                self.pack_into(dst, lo, imm(0));
+            } else {
+                self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![lo]);
+            }
+            return Ok(());
+        }
+        if t.bits() != 64 {
+            return Err("a 32-bit generic shared address".into());
+        }
+        let hi = self.t32();
+        self.emit(Opcode::S2R, Mods::new(), vec![hi.into()], vec![Operand::SReg(SpecialReg::SwinHi)]);
+        self.pack_into(dst, lo, Operand::reg(hi));
+        Ok(())
+    }
+
+    /// `isspacep`: `QSPC.E.S`/`QSPC.E.L` for shared and local; global is `QSPC.E.G` outside the
+    /// constant window `[c[0x0][0xd0], + bank 3's size)`; const is inside that window, param inside
+    /// `[c[0x0][0x198], c[0x0][0x1a0]]` (both ends, as ptxas compares) — the sequences ptxas emits.
+    pub(crate) fn sel_isspacep(&mut self, d: &InstData) -> R<()> {
+        let dst = Self::dst(d)?;
+        let a = self.wide_operand(&d.srcs[0], Ty::U64)?;
+        let slots = Self::driver_slots();
+        let cmp = |c: Cmp| {
+            let mut m = Mods::ty(Ty::U64);
+            m.cmp = Some(c);
+            m
+        };
+        let and = |s: &mut Self, x: Reg, y: Reg, not_y: bool| -> R<()> {
+            let mut yu = RegUse::new(y);
+            yu.not = not_y;
+            s.inst(&InstData::new(Opcode::And, Mods::ty(Ty::Pred), vec![dst], vec![Operand::reg(x), Operand::Reg(yu)]))
+        };
+        // a in [base, base + size): two 64-bit compares.
+        let in_const = |s: &mut Self| -> R<Reg> {
+            let (ge, lt, inside) = (s.tp(), s.tp(), s.tp());
+            s.with_window(Opcode::Setp, cmp(Cmp::Ge), ge.into(), a.clone(), slots.const_window, Ty::U64)?;
+            let end = s.vreg(RegClass::R64);
+            let window = Operand::CBank(CBank { bank: 0, index: None, offset: slots.const_window as i32 });
+            let size = imm(s.data.constant_size as i64);
+            s.inst(&InstData::new(Opcode::Add, Mods::ty(Ty::U64), vec![end.into()], vec![window, size]))?;
+            s.inst(&InstData::new(Opcode::Setp, cmp(Cmp::Lt), vec![lt.into()], vec![a.clone(), Operand::reg(end)]))?;
+            s.inst(&InstData::new(
+                Opcode::And,
+                Mods::ty(Ty::Pred),
+                vec![inside.into()],
+                vec![Operand::reg(ge), Operand::reg(lt)],
+            ))?;
+            Ok(inside.into())
+        };
+        let qspc = |s: &mut Self, sub: SubOp, p: Reg| {
+            let m = Mods { sub: Some(sub), ..Mods::new() };
+            s.emit(Opcode::QSPC, m, vec![p], vec![a.clone()]);
+        };
+        match d.mods.sub {
+            Some(sub @ (SubOp::SpShared | SubOp::SpLocal)) => qspc(self, sub, dst),
+            Some(SubOp::SpGlobal) if self.data.constant_size == 0 => qspc(self, SubOp::SpGlobal, dst),
+            Some(SubOp::SpGlobal) => {
+                let g = self.tp();
+                qspc(self, SubOp::SpGlobal, g.into());
+                let c = in_const(self)?;
+                and(self, g.into(), c, true)?;
+            }
+            Some(SubOp::SpConst) => {
+                let c = in_const(self)?;
+                self.emit(
+                    Opcode::PLOP3,
+                    Mods::new(),
+                    vec![dst, super::pt_reg()],
+                    vec![Operand::reg(c), super::pt(), super::pt(), imm(0xf0), imm(0)],
+                );
+            }
+            Some(SubOp::SpParam) => {
+                let (ge, gt) = (self.tp(), self.tp());
+                self.with_window(Opcode::Setp, cmp(Cmp::Ge), ge.into(), a.clone(), slots.param_window, Ty::U64)?;
+                self.with_window(Opcode::Setp, cmp(Cmp::Gt), gt.into(), a.clone(), slots.param_window + 8, Ty::U64)?;
+                and(self, ge.into(), gt.into(), true)?;
+            }
+            s => return Err(format!("isspacep of {s:?}")),
+        }
+        Ok(())
+    }
+
     /// `ld.const` of a module variable: `LDC` from constant bank 3 (see the module doc).
     fn load_user_const(&mut self, d: &InstData, m: &MemRef, t: Ty) -> R<()> {
-        let sym = m.sym.as_deref().ok_or("a const access without a symbol")?;
-        let off = *self.data.constant.get(sym).ok_or_else(|| format!("unknown const variable `{sym}`"))?;
+        // Without a symbol the register holds a bank-3 offset (a variable's `mova`, see
+        // `sel_addr`).
+        let off = match m.sym.as_deref() {
+            Some(sym) => *self.data.constant.get(sym).ok_or_else(|| format!("unknown const variable `{sym}`"))?,
+            None => 0,
+        };
         let index = match m.base {
             Some(b) if !b.is_zero() => Some(self.address_word(b, "const")?),
             _ => None,

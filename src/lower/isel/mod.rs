@@ -332,6 +332,7 @@ impl<'a> Sel<'a> {
         }
         match d.opcode {
             Mov | Mova | Cvta | CvtaTo => self.sel_mov(d),
+            Isspacep => self.sel_isspacep(d),
             Add | Sub | Mul | Mad | Fma | Min | Max | Abs | Neg | And | Or | Xor | Not | Shl | Shr | Popc | Clz
             | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Dp4a | Dp2a
             | Madc | Fns => self.sel_arith(d),

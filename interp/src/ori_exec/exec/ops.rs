@@ -279,6 +279,9 @@ impl Engine<'_> {
                     let (is, _) = resolve_generic(a);
                     u64::from(match space(d.mods.sub)? {
                         Some(sp) => is == sp,
+                        // QSPC.E.G: outside the shared and local windows, the const and param
+                        // ones included (as the emulator's); isspacep.global: global memory.
+                        None if d.opcode == Opcode::QSPC => !matches!(is, Space::Shared | Space::Local),
                         None => is == Space::Global,
                     })
                 }
