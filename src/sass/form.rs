@@ -1353,6 +1353,11 @@ fn imad_alias(inst: &Instruction) -> &'static str {
     if inst.suffix.contains(".X") {
         return "";
     }
+    // An RZ multiplicand makes it a move of C whatever B is (`IMAD.MOV R1, RZ, R5, R7`,
+    // `IMAD.MOV R1, RZ, 0x1, R7`: `nvdisasm -b SM80` and `SM90`).
+    if plain_rz(a) && !matches!(c.value, Value::Ur(_)) {
+        return ".MOV";
+    }
     if let (Value::Imm(v), Value::R(_)) = (b.value, a.value) {
         if v == 1 && !matches!(c.value, Value::Imm(_)) {
             return ".IADD";
@@ -1360,9 +1365,6 @@ fn imad_alias(inst: &Instruction) -> &'static str {
         if inst.suffix == ".U32" && plain_rz(c) && v.is_power_of_two() && v != 0x10000 && v != 1 {
             return ".SHL";
         }
-    }
-    if plain_rz(a) && plain_rz(b) && !matches!(c.value, Value::Ur(_)) {
-        return ".MOV";
     }
     ""
 }

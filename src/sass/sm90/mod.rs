@@ -546,6 +546,10 @@ pub(crate) fn build() -> Vec<Form> {
             if let Some(n) = c.neg {
                 c = c.neg_tilde_if(n, 74);
             }
+            // A constant C's `-`/`~` is bit 63 (`nvdisasm -b SM80` and `SM90`); 75 is unused.
+            if sel(key) == 3 {
+                c = cb().neg_tilde_if(63, 74);
+            }
             // Only IMAD.WIDE / IMAD.HI have a carry-out predicate.
             let co = if op == 0x24 { p(81).if_bit(127) } else { p(81).opt() };
             let slots = vec![r(16), co, r(24).reuse(0), b, c, p(87).not(90).if_bit(74)];
