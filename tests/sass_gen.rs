@@ -209,8 +209,10 @@ fn generate(t: &oracle::Tools, tables: &'static Tables, family: &[(&str, &'stati
         out.push_str(&shared);
         out.push_str("];\n/// Per arch (nvdisasm's name), entries not alike on every arch of the family.\n");
         out.push_str("pub static ARCH_MODS: &[(&str, &[ModEntry])] = &[\n");
+        // Laid out as rustfmt lays it out, so a regenerated file needs no reformatting.
         for a in &archs {
-            out.push_str(&format!("    ({a:?}, &[\n{}    ]),\n", own.get(a).map_or("", |s| s.as_str())));
+            let entries = own.get(a).map_or(String::new(), |s| s.lines().map(|l| format!("        {l}\n")).collect());
+            out.push_str(&format!("    (\n        {a:?},\n        &[\n{entries}        ],\n    ),\n"));
         }
         out.push_str("];\n");
     }
