@@ -27,7 +27,7 @@ pub struct Listing {
     pub undecoded: usize,
 }
 
-/// The arch name the SASS tables use for a cubin (`sm_90`, `sm_90a`).
+/// The arch name the SASS tables use for a cubin (`sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`).
 fn arch_of(cubin: &Cubin) -> String {
     format!("sm_{}{}", cubin.sm(), if cubin.accelerated() { "a" } else { "" })
 }
@@ -49,7 +49,7 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
     let cubin = Cubin::parse(cubin_bytes).map_err(|e| e.to_string())?;
     let arch = arch_of(&cubin);
     let tables = sass::tables_for(&arch)
-        .ok_or_else(|| format!("disassembling {arch} is not supported yet (sm_90/sm_90a are)"))?;
+        .ok_or_else(|| format!("disassembling {arch} is not supported yet (sm_80, sm_86, sm_89, sm_90, sm_90a are)"))?;
     let mut functions: Vec<_> = cubin.functions.iter().filter(|f| f.offset == 0).collect();
     functions.sort_by_key(|f| f.section);
     let mut out = Listing::default();

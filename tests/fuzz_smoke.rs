@@ -27,16 +27,23 @@ fn ptx_parse_smoke() {
     assert!(runs >= 3000);
 }
 
-/// `sass_decode` on words built from the sm_90 tables (every form key and modifier residue
-/// with random operand and control bits, so most of them decode) and on fully random words.
+/// `sass_decode` on words built from the sm_90 and sm_80-family tables (every form key and
+/// modifier residue with random operand and control bits, so most of them decode) and on fully
+/// random words.
 #[test]
 fn sass_decode_smoke() {
-    let tables = ptxas_rs::sass::tables_for("sm_90").expect("sm_90 tables");
+    for arch in ["sm_90", "sm_80", "sm_86", "sm_89"] {
+        sass_decode_smoke_for(arch);
+    }
+}
+
+fn sass_decode_smoke_for(arch: &str) {
+    let tables = ptxas_rs::sass::tables_for(arch).expect("tables");
     let mut rng = Rng(0x243F_6A88_85A3_08D3);
     let mut wide = || (u128::from(rng.next()) << 64) | u128::from(rng.next());
     let mut data = Vec::new();
     let mut decoded = 0usize;
-    for entry in ptxas_rs::sass::sm90::mods() {
+    for entry in tables.mods {
         let Some(form) = tables.form(entry.key) else { continue };
         let owned = !form.residue_mask() & ((1u128 << 105) - 1) & !0xfff;
         for _ in 0..4 {
@@ -53,5 +60,5 @@ fn sass_decode_smoke() {
     for chunk in data.chunks(16 * 64) {
         ptxas_rs::fuzzing::sass_decode(chunk);
     }
-    assert!(decoded > 1000, "too few generated words decode ({decoded})");
+    assert!(decoded > 1000, "{arch}: too few generated words decode ({decoded})");
 }

@@ -1,6 +1,6 @@
 //! Random full-width operand tests: for every supported (form, modifier) entry of the sm_90
-//! tables, random registers, immediates, predicates, decorations, guards and control bits are
-//! encoded by us, decoded by `nvdisasm -b SM90` in batches, and compared with our printer; our
+//! tables and of the sm_80 / sm_86 / sm_89 tables, random registers, immediates, predicates, decorations, guards and control bits are
+//! encoded by us, decoded by `nvdisasm -b SM90` (`SM80`, `SM86`, `SM89`) in batches, and compared with our printer; our
 //! decoder must also give back the same instruction and word. Fixed seed (xorshift).
 //!
 //! Words nvdisasm rejects as illegal are counted and reported, not failed. One cause is
@@ -16,8 +16,9 @@
 #[path = "sass_support/mod.rs"]
 mod sass_support;
 
+use ptxas_rs::sass::form::ModEntry;
 use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Show, Slot, TargetKind};
-use ptxas_rs::sass::{Control, Operand, Value, sm90};
+use ptxas_rs::sass::{Control, Operand, Tables, Value, sm80, sm90};
 use sass_support::XorShift;
 
 const CASES_PER_ENTRY: usize = 3;
@@ -89,7 +90,9 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
             desc: desc_at.map(|_| rng.below(64) as u8),
         },
         // BRX's offset is an immediate (two's complement), not a branch target.
-        Kind::Target(TargetKind::SplitRelative) => Value::Imm(((rng.below(1 << 24) as i64 - (1 << 23)) * 16) as u64),
+        Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative) => {
+            Value::Imm(((rng.below(1 << 24) as i64 - (1 << 23)) * 16) as u64)
+        }
         Kind::Target(_) => Value::Target((rng.below(1 << 24) as i64 - (1 << 23)) * 16),
     };
     Operand {
@@ -98,8 +101,11 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
         abs: slot.abs.is_some() && bit(rng),
         not: slot.not.is_some() && bit(rng),
         reuse: false,
-        // Half selectors: none, `.H0_H0`, `.H1_H1` (value 1 is not modelled).
-        sel: if slot.hsel.is_some() {
+        // Half selectors: none, `.H0_H0`, `.H1_H1` (value 1 is not modelled). Address scales:
+        // any.
+        sel: if slot.scale.is_some() {
+            rng.below(4) as u8
+        } else if slot.hsel.is_some() {
             [0, 2, 3][rng.below(3) as usize]
         } else if slot.h1.is_some() {
             // Single-half selectors: none or `.H1` (2 and 3 are `.INVALIDn`).
@@ -113,10 +119,28 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
 #[test]
 fn sm90_random_operands_match_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("sm90_random_operands_match_nvdisasm") else { return };
-    let tables = sm90::tables();
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    check_random(t, sm90::tables(), sm90::mods(), "sm_90", 0x9e37_79b9_7f4a_7c15);
+}
+
+/// The sm_80 family: each arch's tables (the same forms, its own modifier entries) against its
+/// own `nvdisasm -b SM80` / `SM86` / `SM89`.
+#[test]
+fn sm80_family_random_operands_match_nvdisasm() {
+    let Some(t) = oracle::tools_or_skip("sm80_family_random_operands_match_nvdisasm") else { return };
+    for (arch, seed) in
+        [("sm_80", 0x2545_f491_4f6c_dd1d), ("sm_86", 0x9e37_79b9_7f4a_7c15), ("sm_89", 0x5851_f42d_4c95_7f2d)]
+    {
+        let tables = ptxas_rs::sass::tables_for(arch).expect("sm_80-family tables");
+        check_random(t, tables, &sm80::generated_mods(tables.name), arch, seed);
+    }
+}
+
+/// Encodes [`CASES_PER_ENTRY`] random instructions per modifier entry of `mods`, decodes them
+/// with `nvdisasm -b <tables.name>` and with our decoder, and compares the texts and words.
+fn check_random(t: &oracle::Tools, tables: &'static Tables, mods: &[ModEntry], arch: &str, seed: u64) {
+    let mut rng = XorShift(seed);
     let mut insts: Vec<Instruction> = Vec::new();
-    for entry in sm90::mods() {
+    for entry in mods {
         let Some(form) = tables.form(entry.key) else { continue };
         for _ in 0..CASES_PER_ENTRY {
             let c = rng.next();
@@ -161,6 +185,7 @@ fn sm90_random_operands_match_nvdisasm() {
                         | "STL"
                         | "ST"
                         | "REDG"
+                        | "RED"
                         | "BAR"
                         | "MEMBAR"
                         | "FENCE"
@@ -212,7 +237,7 @@ fn sm90_random_operands_match_nvdisasm() {
         }
     }
     let words: Vec<u128> = insts.iter().map(|i| tables.encode(i).expect("random instruction encodes")).collect();
-    let texts = t.disassemble_raw("SM90", &words).expect("nvdisasm -b");
+    let texts = t.disassemble_raw(tables.name, &words).expect("nvdisasm -b");
     let mut failures = Vec::new();
     let mut forms = std::collections::BTreeSet::new();
     let mut rejected = Vec::new();
@@ -247,7 +272,7 @@ fn sm90_random_operands_match_nvdisasm() {
     println!("known-failing forms (reported, not failed): {known:x?}");
     println!("rejected by nvdisasm, per opcode: {rejected_by:?}");
     println!(
-        "sm_90 random: {} form/modifier entries x {CASES_PER_ENTRY} = {} cases, {} mismatches, {} words rejected by nvdisasm (reported, not failed; first: {:?})",
+        "{arch} random: {} form/modifier entries x {CASES_PER_ENTRY} = {} cases, {} mismatches, {} words rejected by nvdisasm (reported, not failed; first: {:?})",
         forms.len(),
         insts.len(),
         failures.len(),

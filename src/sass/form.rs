@@ -96,6 +96,12 @@ pub enum TargetKind {
     /// decodes to [`Value::Imm`] (two's complement) and prints raw, never as an address or a
     /// label.
     SplitRelative,
+    /// Signed word offset (bytes / 4) in [34:82), before sm_90 (`BRA`, `CALL`, `RET`): bits
+    /// [32:34) are not part of it (BRA's `.U`/`.DIV`/`.CONV` mode lives there).
+    Quad,
+    /// Stored as [`TargetKind::Plain`], an immediate like [`TargetKind::SplitRelative`]
+    /// (`BRX R2 -0x440` before sm_90).
+    PlainRelative,
 }
 
 /// Where a slot's value lives.
@@ -258,6 +264,12 @@ pub struct Slot {
     /// Fixed text printed right before the operand, owning no bits (`gdesc[` of HGMMA's
     /// `gdesc[UR4]`, with the tail `]`).
     pub prefix: Option<&'static str>,
+    /// First bit of a 2-bit address scale on a memory slot's register (sm_80 shared memory:
+    /// 0 none, 1 `.X4`, 2 `.X8`, 3 `.X16`, as in `[R0.X4+0x10]`), held in [`Operand::sel`].
+    pub scale: Option<u8>,
+    /// The memory slot's descriptor is encoded but not printed (sm_80–89 global accesses:
+    /// `[R2.64]` with `UR4` in the descriptor field); the text does not carry it.
+    pub hide_desc: bool,
 }
 
 impl Slot {
@@ -277,7 +289,19 @@ impl Slot {
             h1: None,
             tail: None,
             prefix: None,
+            scale: None,
+            hide_desc: false,
         }
+    }
+    /// With a 2-bit address scale at `at` (`[R0.X4]`).
+    pub const fn scaled(mut self, at: u8) -> Slot {
+        self.scale = Some(at);
+        self
+    }
+    /// With its descriptor encoded but not printed.
+    pub const fn desc_hidden(mut self) -> Slot {
+        self.hide_desc = true;
+        self
     }
     /// Printed as `prefix` + operand + `tail` (`gdesc[UR4]`).
     pub const fn wrapped(mut self, prefix: &'static str, tail: &'static str) -> Slot {
@@ -391,15 +415,21 @@ impl Slot {
                     | desc_at.map_or(0, |a| b(a, 6))
             }
             Kind::Target(TargetKind::Split | TargetKind::SplitRelative) => b(16, 8) | b(34, 48),
-            Kind::Target(TargetKind::Plain) => b(32, 50),
+            Kind::Target(TargetKind::Quad) => b(34, 48),
+            Kind::Target(TargetKind::Plain | TargetKind::PlainRelative) => b(32, 50),
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
             m |= b(bit, 1);
         }
-        if let Some(at) = self.hsel.or(self.h1.map(|h| h.0)) {
+        if let Some(at) = self.sel_at() {
             m |= b(at, 2);
         }
         m
+    }
+
+    /// The 2-bit field [`Operand::sel`] lives in: a half selector or an address scale.
+    fn sel_at(&self) -> Option<u8> {
+        self.hsel.or(self.h1.map(|h| h.0)).or(self.scale)
     }
 
     /// The value nvdisasm omits for an optional slot (RZ, URZ, PT, 0, ...).
@@ -411,7 +441,7 @@ impl Slot {
             Kind::Up(_) | Kind::UpInv(_) => Value::Up(7),
             Kind::B(_) => Value::B(0),
             Kind::Sr(_) => Value::Sr(0),
-            Kind::Target(TargetKind::SplitRelative) => Value::Imm(0),
+            Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative) => Value::Imm(0),
             Kind::Target(_) => Value::Target(0),
             Kind::Imm { .. } | Kind::ImmSplit { .. } => Value::Imm(0),
             Kind::CBank { .. } => Value::CBank { bank: 0, offset: 0, index: 255 },
@@ -469,6 +499,8 @@ impl Slot {
                 Value::Imm(((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)) as u64)
             }
             Kind::Target(TargetKind::Plain) => Value::Target(get_signed(w, 32, 50)),
+            Kind::Target(TargetKind::Quad) => Value::Target(get_signed(w, 34, 48) << 2),
+            Kind::Target(TargetKind::PlainRelative) => Value::Imm(get_signed(w, 32, 50) as u64),
         };
         let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
         Operand {
@@ -477,7 +509,7 @@ impl Slot {
             abs: flag(self.abs),
             not: flag(self.not),
             reuse: self.reuse.is_some_and(|i| reuse_flags >> i & 1 == 1),
-            sel: self.hsel.or(self.h1.map(|h| h.0)).map_or(0, |a| g(a, 2) as u8),
+            sel: self.sel_at().map_or(0, |a| g(a, 2) as u8),
         }
     }
 
@@ -485,8 +517,10 @@ impl Slot {
         let p = |w: &mut u128, at: u8, width: u32, v: u64, what| put(w, u32::from(at), width, v, what);
         // BRX's relative offset is an immediate: encode it as the split offset it is stored as.
         let value = match (self.kind, op.value) {
-            (Kind::Target(TargetKind::SplitRelative), Value::Imm(v)) => Value::Target(v as i64),
-            (Kind::Target(TargetKind::SplitRelative), _) => {
+            (Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative), Value::Imm(v)) => {
+                Value::Target(v as i64)
+            }
+            (Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative), _) => {
                 return Err(EncodeError::Shape("BRX's offset is an immediate"));
             }
             (_, v) => v,
@@ -570,7 +604,7 @@ impl Slot {
                 }
             }
             (Kind::Target(k), Value::Target(off)) => {
-                if off % 4 != 0 && k != TargetKind::Plain {
+                if off % 4 != 0 && !matches!(k, TargetKind::Plain | TargetKind::PlainRelative) {
                     return Err(EncodeError::Field { what: "branch offset alignment", value: off as u64, width: 50 });
                 }
                 match k {
@@ -578,7 +612,8 @@ impl Slot {
                         p(w, 16, 8, ((off >> 2) & 0xff) as u64, "branch offset")?;
                         put_signed(w, 34, 48, off >> 10, "branch offset")?;
                     }
-                    TargetKind::Plain => put_signed(w, 32, 50, off, "branch offset")?,
+                    TargetKind::Plain | TargetKind::PlainRelative => put_signed(w, 32, 50, off, "branch offset")?,
+                    TargetKind::Quad => put_signed(w, 34, 48, off >> 2, "branch offset")?,
                 }
             }
             _ => return Err(EncodeError::Shape("operand kind does not match the form's slot")),
@@ -595,7 +630,7 @@ impl Slot {
         if op.reuse && self.reuse.is_none() {
             return Err(EncodeError::Shape(".reuse not available on this slot"));
         }
-        match self.hsel.or(self.h1.map(|h| h.0)) {
+        match self.sel_at() {
             Some(a) => p(w, a, 2, op.sel.into(), "half selector")?,
             None if op.sel != 0 => return Err(EncodeError::Shape("half selector not available on this slot")),
             None => {}
@@ -848,7 +883,7 @@ impl Tables {
                 None => format!("SR{n}"),
             },
             Value::Imm(v) => match sl.kind {
-                Kind::Target(TargetKind::SplitRelative) => signed_hex(v as i64),
+                Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative) => signed_hex(v as i64),
                 Kind::Imm { width, style, .. } => match style.resolve(w) {
                     ImmStyle::Hex => format!("{v:#x}"),
                     ImmStyle::SignedHex => signed_hex(sext(v, width)),
@@ -883,8 +918,10 @@ impl Tables {
             }
             Value::Mem { ra, wide, ur, offset, desc } => {
                 let mut parts = Vec::new();
-                if ra != 255 || wide {
-                    parts.push(format!("{}{}", reg_name(ra), if wide { ".64" } else { "" }));
+                let scaled = sl.scale.is_some() && op.sel != 0;
+                if ra != 255 || wide || scaled {
+                    let scale = if sl.scale.is_some() { scale_text(op.sel) } else { "" };
+                    parts.push(format!("{}{}{scale}", reg_name(ra), if wide { ".64" } else { "" }));
                 }
                 let ur_shown = match sl.kind {
                     Kind::Mem { ur_always: true, .. } => true,
@@ -913,8 +950,8 @@ impl Tables {
                     }
                 }
                 match desc {
-                    Some(d) => format!("desc[{}][{inner}]", ureg_name(d)),
-                    None => format!("[{inner}]"),
+                    Some(d) if !sl.hide_desc => format!("desc[{}][{inner}]", ureg_name(d)),
+                    _ => format!("[{inner}]"),
                 }
             }
             Value::Target(off) => {
@@ -1216,6 +1253,8 @@ impl Tables {
                     }
                     None => (None, t),
                 };
+                // A hidden descriptor is not in the text: it parses as UR0.
+                let desc = if sl.hide_desc && desc.is_none() { desc_at.map(|_| 0) } else { desc };
                 if desc.is_some() != desc_at.is_some() {
                     return None;
                 }
@@ -1225,6 +1264,15 @@ impl Tables {
                     if let Some(x) = part.strip_prefix("UR").map(|_| part).or_else(|| (part == "URZ").then_some(part)) {
                         ur = parse_reg(x, "UR", 63)?;
                     } else if part.starts_with('R') {
+                        let mut part = part;
+                        if sl.scale.is_some() {
+                            for sel in [1u8, 2, 3] {
+                                if let Some(r) = part.strip_suffix(scale_text(sel)) {
+                                    op.sel = sel;
+                                    part = r;
+                                }
+                            }
+                        }
                         let (reg, w) = part.strip_suffix(".64").map_or((part, false), |r| (r, true));
                         ra = parse_reg(reg, "R", 255)?;
                         wide = w;
@@ -1233,14 +1281,16 @@ impl Tables {
                     }
                 }
                 // A bare offset is printed unsigned: fold it back to the signed field value.
-                let bare = ra == 255 && !wide && (ur == 63 || !inner.contains("UR"));
+                let bare = ra == 255 && !wide && op.sel == 0 && (ur == 63 || !inner.contains("UR"));
                 if bare && (1..=32).contains(&off_width) && offset >= 1 << (off_width - 1) {
                     offset -= 1 << off_width;
                 }
                 let offset = i32::try_from(offset).ok()?;
                 Value::Mem { ra, wide, ur, offset, desc }
             }
-            Kind::Target(TargetKind::SplitRelative) => Value::Imm(i64::try_from(parse_hex(t)?).ok()? as u64),
+            Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative) => {
+                Value::Imm(i64::try_from(parse_hex(t)?).ok()? as u64)
+            }
             Kind::Target(_) => {
                 let abs = parse_hex(t)?;
                 Value::Target(i64::try_from(abs).ok()? - addr as i64 - 16)
@@ -1303,6 +1353,11 @@ fn imad_alias(inst: &Instruction) -> &'static str {
     if inst.suffix.contains(".X") {
         return "";
     }
+    // An RZ multiplicand makes it a move of C whatever B is (`IMAD.MOV R1, RZ, R5, R7`,
+    // `IMAD.MOV R1, RZ, 0x1, R7`: `nvdisasm -b SM80` and `SM90`).
+    if plain_rz(a) && !matches!(c.value, Value::Ur(_)) {
+        return ".MOV";
+    }
     if let (Value::Imm(v), Value::R(_)) = (b.value, a.value) {
         if v == 1 && !matches!(c.value, Value::Imm(_)) {
             return ".IADD";
@@ -1310,9 +1365,6 @@ fn imad_alias(inst: &Instruction) -> &'static str {
         if inst.suffix == ".U32" && plain_rz(c) && v.is_power_of_two() && v != 0x10000 && v != 1 {
             return ".SHL";
         }
-    }
-    if plain_rz(a) && plain_rz(b) && !matches!(c.value, Value::Ur(_)) {
-        return ".MOV";
     }
     ""
 }
@@ -1367,4 +1419,14 @@ fn split_operands(s: &str) -> Vec<String> {
         out.push(cur.trim().to_string());
     }
     out
+}
+
+/// The spelling of an address scale (`[R0.X4]`), 0 none.
+fn scale_text(sel: u8) -> &'static str {
+    match sel {
+        1 => ".X4",
+        2 => ".X8",
+        3 => ".X16",
+        _ => "",
+    }
 }

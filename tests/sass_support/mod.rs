@@ -1,5 +1,6 @@
 //! Shared by the `sass_*` tests (included with `#[path]`):
-//! compiling the sm_90 corpus with NVIDIA's ptxas and disassembling it.
+//! compiling the corpus of an arch (sm_90, sm_90a, sm_80, sm_86, sm_89) with NVIDIA's ptxas
+//! and disassembling it.
 #![allow(dead_code)]
 
 #[path = "../common/mod.rs"]

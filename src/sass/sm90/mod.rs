@@ -8,25 +8,31 @@ use std::sync::LazyLock;
 
 mod generated;
 
-const fn r(at: u8) -> Slot {
+pub(super) const fn r(at: u8) -> Slot {
     Slot::new(Kind::R(at))
 }
-const fn ur(at: u8) -> Slot {
+pub(super) const fn ur(at: u8) -> Slot {
     Slot::new(Kind::Ur(at))
 }
-const fn p(at: u8) -> Slot {
+pub(super) const fn p(at: u8) -> Slot {
     Slot::new(Kind::P(at))
 }
-const fn up(at: u8) -> Slot {
+pub(super) const fn up(at: u8) -> Slot {
     Slot::new(Kind::Up(at))
 }
-const fn imm(at: u8, width: u8, style: ImmStyle) -> Slot {
+pub(super) const fn imm(at: u8, width: u8, style: ImmStyle) -> Slot {
     Slot::new(Kind::Imm { at, width, style })
 }
-const fn cb() -> Slot {
+pub(super) const fn cb() -> Slot {
     Slot::new(Kind::CBank { off_at: 40, off_width: 14, scale: 4, index_at: None, signed: false })
 }
-const fn mem(ra: bool, wide: Option<u8>, ur_at: Option<u8>, ur_flag: Option<u8>, desc_at: Option<u8>) -> Slot {
+pub(super) const fn mem(
+    ra: bool,
+    wide: Option<u8>,
+    ur_at: Option<u8>,
+    ur_flag: Option<u8>,
+    desc_at: Option<u8>,
+) -> Slot {
     Slot::new(Kind::Mem {
         ra_at: if ra { Some(24) } else { None },
         wide_bit: wide,
@@ -42,7 +48,7 @@ const fn mem(ra: bool, wide: Option<u8>, ur_at: Option<u8>, ur_flag: Option<u8>,
 
 /// A plain address `[Ra+off]`: register at `ra_at`, signed `off_width`-bit offset at `off_at`,
 /// no `.64`, uniform register or descriptor.
-const fn addr(ra_at: u8, off_at: u8, off_width: u8) -> Slot {
+pub(super) const fn addr(ra_at: u8, off_at: u8, off_width: u8) -> Slot {
     Slot::new(Kind::Mem {
         ra_at: Some(ra_at),
         wide_bit: None,
@@ -124,7 +130,7 @@ fn leak(v: Vec<Slot>) -> &'static [Slot] {
     Box::leak(v.into_boxed_slice())
 }
 
-fn form(key: u16, base: &'static str, slots: Vec<Slot>) -> Form {
+pub(super) fn form(key: u16, base: &'static str, slots: Vec<Slot>) -> Form {
     Form { key, base, slots: leak(slots), uniform_guard: false, alias: Alias::None, print_order: None }
 }
 
@@ -526,7 +532,8 @@ fn memory_sync(f: &mut Vec<Form>) {
     ));
 }
 
-fn build() -> Vec<Form> {
+/// Every sm_90 form (the sm_80 family's tables start from these, see `../sm80`).
+pub(crate) fn build() -> Vec<Form> {
     use ImmStyle::*;
     let mut f: Vec<Form> = Vec::new();
     let sels = [0x200u16, 0x400, 0x600, 0x800, 0xa00, 0xc00, 0xe00];
@@ -538,6 +545,10 @@ fn build() -> Vec<Form> {
             let mut c = c;
             if let Some(n) = c.neg {
                 c = c.neg_tilde_if(n, 74);
+            }
+            // A constant C's `-`/`~` is bit 63 (`nvdisasm -b SM80` and `SM90`); 75 is unused.
+            if sel(key) == 3 {
+                c = cb().neg_tilde_if(63, 74);
             }
             // Only IMAD.WIDE / IMAD.HI have a carry-out predicate.
             let co = if op == 0x24 { p(81).if_bit(127) } else { p(81).opt() };
@@ -610,8 +621,10 @@ fn build() -> Vec<Form> {
         for s in sels {
             let key = s | op;
             let Some((b, c)) = bc(key, Some(75), style, (Some(63), None), Some(74)) else { continue };
-            // With an immediate C, B moves to 64 and takes C's negation/abs bits.
-            let b = if sel(key) == 2 { r(64).neg(75).abs(74).reuse(1) } else { b };
+            // With an immediate or constant C, B moves to 64 and takes C's negation/abs bits;
+            // a constant C has B's (63, 62).
+            let b = if matches!(sel(key), 2 | 3) { r(64).neg(75).abs(74).reuse(1) } else { b };
+            let c = if sel(key) == 3 { cb().neg(63).abs(62) } else { c };
             f.push(form(key, base, vec![r(16), r(24).neg(72).abs(73).reuse(0), b, c]));
         }
     }

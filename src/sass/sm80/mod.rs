@@ -1,0 +1,272 @@
+//! sm_80 / sm_86 / sm_89 tables (Ampere and Ada): the same 128-bit word format as sm_90 and
+//! mostly the same form keys and operand layouts, so the forms start from sm_90's
+//! ([`super::sm90::build`]) and this module states the differences, each found by flipping bits
+//! of a corpus word and decoding it with `nvdisasm -b SM80` (see `../gen/README.md`). The
+//! modifier table is generated separately for this family (`generated.rs`).
+//!
+//! Invariant: forms are sorted by key and unique (checked by a unit test).
+
+use super::form::{Form, Kind, ModEntry, NegStyle, Slot, Tables, TargetKind};
+use super::sm90::{form, imm, r, ur};
+use std::sync::LazyLock;
+
+mod generated;
+
+/// sm_90 forms with no sm_80 counterpart (Hopper's cluster, bulk-copy, mbarrier, warpgroup
+/// and fused integer instructions): left out.
+const HOPPER_ONLY: &[&str] =
+    &["SYNCS", "UBLKCP", "HGMMA", "WARPGROUP", "ELECT", "CGAERRBAR", "VIADD", "VIMNMX", "VIADDMNMX", "ENDCOLLECTIVE"];
+
+/// Forms whose memory slot carries a 2-bit address scale at [78:80) (`[R0.X4]`): shared
+/// loads, stores and atomics.
+const SCALED: &[u16] = &[0x984, 0x388, 0x988, 0x98c, 0x38d, 0xf8c];
+
+/// Applies `f` to every slot of `fm`.
+fn map_slots(fm: &mut Form, f: impl Fn(Slot) -> Slot) {
+    let slots: Vec<Slot> = fm.slots.iter().map(|s| f(*s)).collect();
+    fm.slots = Box::leak(slots.into_boxed_slice());
+}
+
+/// Replaces the form of `key` (or adds it).
+fn set(f: &mut Vec<Form>, fm: Form) {
+    f.retain(|x| x.key != fm.key);
+    f.push(fm);
+}
+
+/// sm_90 forms adapted to sm_80.
+fn build() -> Vec<Form> {
+    let mut f = super::sm90::build();
+    f.retain(|fm| !HOPPER_ONLY.contains(&fm.base));
+    // WARPSYNC: the mask is an immediate or a register at 32 (sm_90's 0x948 has no operand,
+    // its register form a register at 24 and a `.COLLECTIVE` target); bit 86 is `.EXCLUSIVE`.
+    let pred = || super::sm90::p(87).not(90).opt();
+    set(&mut f, form(0x948, "WARPSYNC", vec![pred(), imm(32, 32, super::form::ImmStyle::Hex)]));
+    set(&mut f, form(0x348, "WARPSYNC", vec![pred(), r(32)]));
+    // MUFU: `.F16` is bit 73 here (72 on sm_90); it shows the `.H1` selector at 60.
+    set(&mut f, form(0x308, "MUFU", vec![r(16), r(32).neg(63).abs(62).h1(60, 73).reuse(1)]));
+    // IMMA: no predicate operand.
+    set(
+        &mut f,
+        form(0x237, "IMMA", vec![r(16), r(24).tail(".ROW").reuse(0), r(32).tail(".COL").reuse(1), r(64).reuse(2)]),
+    );
+    // BRA: `.U`/`.DIV`/`.CONV` in [32:34) (residue); bit 91 shows the uniform register, bit 30
+    // is its `~`.
+    let mut bra = form(
+        0x947,
+        "BRA",
+        vec![
+            pred(),
+            Slot::new(Kind::Target(TargetKind::Quad)),
+            Slot { neg: Some(30), neg_style: NegStyle::Tilde, ..ur(24).if_bit(91) },
+        ],
+    );
+    bra.print_order = Some(&[0, 2, 1]);
+    set(&mut f, bra);
+    more(&mut f);
+    for fm in f.iter_mut() {
+        let scaled = SCALED.contains(&fm.key);
+        map_slots(fm, |s| match s.kind {
+            // Branch targets: a word offset in [34:82) (bits [32:34) are BRA's mode); BRX's
+            // relative offset a plain byte offset in [32:82).
+            Kind::Target(TargetKind::Split) => Slot { kind: Kind::Target(TargetKind::Quad), ..s },
+            Kind::Target(TargetKind::SplitRelative) => Slot { kind: Kind::Target(TargetKind::PlainRelative), ..s },
+            // Global accesses encode a descriptor that nvdisasm does not print before sm_90.
+            Kind::Mem { desc_at: Some(_), .. } => s.desc_hidden(),
+            Kind::Mem { .. } if scaled => s.scaled(78),
+            // ALU constant operands: the offset is signed (`c[0x2][-0x10]`).
+            Kind::CBank { off_at, off_width, scale, index_at, .. } => {
+                Slot { kind: Kind::CBank { off_at, off_width, scale, index_at, signed: true }, ..s }
+            }
+            _ => s,
+        });
+        // Global reductions are `RED` before sm_90.
+        if fm.base == "REDG" {
+            fm.base = "RED";
+        }
+    }
+    // Uniform-datapath ops take a uniform guard (`@UP0`), as on sm_90.
+    for fm in f.iter_mut() {
+        if fm.base.starts_with('U') || fm.base == "S2UR" {
+            fm.uniform_guard = true;
+        }
+    }
+    f.sort_by_key(|x| x.key);
+    f
+}
+
+/// Forms the sm_90 corpus does not show but ptxas emits for the sm_80 family, mostly constant
+/// operands of ALU ops (each layout found by single-bit flips through `nvdisasm -b SM80`).
+fn more(f: &mut Vec<Form>) {
+    use super::form::ImmStyle::{HalfBy, SignedHex};
+    use super::sm90::{cb, mem, p, up};
+    // IMNMX (sm_90 has VIMNMX): `.U32` is bit 73; the select predicate at 87.
+    for (key, b) in [(0x217u16, r(32).reuse(1)), (0x817, imm(32, 32, SignedHex)), (0xa17, cb()), (0xc17, ur(32))] {
+        set(f, form(key, "IMNMX", vec![r(16), r(24).reuse(0), b, p(87).not(90)]));
+    }
+    // DADD / DSETP with a constant B (in the C position): its `-`/`|x|` at 63/62.
+    let cbn = || cb().neg(63).abs(62);
+    set(f, form(0x629, "DADD", vec![r(16), r(24).neg(72).abs(73).reuse(0), cbn()]));
+    set(f, form(0x62a, "DSETP", vec![p(81), p(84), r(24).neg(72).abs(73).reuse(0), cbn(), p(87).not(90)]));
+    // One-source conversions with a constant source.
+    for (key, base, dec) in [(0xb06u16, "I2F", false), (0xb10, "F2F", true), (0xa45, "I2FP", false)] {
+        let src = if dec { cbn() } else { cb() };
+        set(f, form(key, base, vec![r(16), src]));
+    }
+    // ATOMS with a bare shared address (no register shown when RZ), scaled like 0x98c.
+    set(f, form(0x38c, "ATOMS", vec![r(16), mem(true, None, None, None, None).scaled(78), r(32)]));
+    // R2UR with a predicate result (shown unless PT).
+    set(f, form(0x3c2, "R2UR", vec![p(81).opt(), ur(16), r(24).reuse(0)]));
+    // UIMAD with an immediate C (B at 64); `.X` (bit 74) shows the carry-in predicate.
+    set(f, form(0x4a4, "UIMAD", vec![ur(16), ur(24), ur(64), imm(32, 32, SignedHex), up(87).not(90).if_bit(74)]));
+    // IDP with a constant B.
+    set(f, form(0xa26, "IDP", vec![r(16), r(24).reuse(0), cb(), r(64).reuse(2)]));
+    // HFMA2 (not .MMA) with two FP16/BF16 immediates as B: half selectors on A (74) and C (81);
+    // `.RELU` (bit 79) shows the predicate at 87 unless PT.
+    let half = || HalfBy { at: 85 };
+    set(
+        f,
+        form(
+            0x831,
+            "HFMA2",
+            vec![
+                r(16),
+                r(24).neg(72).abs(73).hsel(74).reuse(0),
+                imm(48, 16, half()),
+                imm(32, 16, half()),
+                r(64).neg(84).abs(83).hsel(81).reuse(2),
+                p(87).not(90).if_bit_opt(79),
+            ],
+        ),
+    );
+    // P2R's mask prints signed before sm_90.
+    set(f, form(0x803, "P2R", vec![r(16), r(24).lead("PR").reuse(0), imm(32, 32, SignedHex)]));
+}
+
+/// Hand-written modifier entries the generator leaves out, each checked against a corpus word
+/// by a unit test below: `HADD2.F32` (bit 78), as on sm_90 (see `sm90::HAND_MODS`).
+const HAND_MODS: &[ModEntry] = &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }];
+
+/// The generated modifier entries of one arch of the family (nvdisasm's name, `SM86`): the
+/// shared ones and the arch's own, sorted by (key, residue), without [`HAND_MODS`] (for tools
+/// that check or regenerate them).
+pub fn generated_mods(arch: &str) -> Vec<ModEntry> {
+    let own = generated::ARCH_MODS.iter().filter(|(a, _)| *a == arch).flat_map(|(_, m)| m.iter());
+    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(own).cloned().collect();
+    v.sort_by_key(|e| (e.key, e.residue));
+    v
+}
+
+/// The modifier table of one arch: [`generated_mods`] and [`HAND_MODS`], sorted.
+fn mods(arch: &str) -> Vec<ModEntry> {
+    let mut v = generated_mods(arch);
+    v.extend_from_slice(HAND_MODS);
+    v.sort_by_key(|e| (e.key, e.residue));
+    v
+}
+
+fn tables_of(name: &'static str) -> Tables {
+    let mods: &'static [ModEntry] = Box::leak(mods(name).into_boxed_slice());
+    Tables { name, forms: FORMS.as_slice(), mods, sregs: generated::SREGS }
+}
+
+static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
+static SM80: LazyLock<Tables> = LazyLock::new(|| tables_of("SM80"));
+static SM86: LazyLock<Tables> = LazyLock::new(|| tables_of("SM86"));
+static SM89: LazyLock<Tables> = LazyLock::new(|| tables_of("SM89"));
+
+/// The sm_80 tables.
+pub fn tables() -> &'static Tables {
+    &SM80
+}
+
+/// The tables of `sm_80`, `sm_86` or `sm_89`: the same forms, modifier tables that differ only
+/// where nvdisasm spells a modifier differently (sm_89's `F2FP.F16.F32.PACK_AB`).
+pub fn tables_for(arch: &str) -> Option<&'static Tables> {
+    match arch {
+        "sm_80" => Some(&SM80),
+        "sm_86" => Some(&SM86),
+        "sm_89" => Some(&SM89),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn forms_sorted_unique() {
+        let f = super::tables().forms;
+        assert!(f.windows(2).all(|w| w[0].key < w[1].key));
+    }
+
+    #[test]
+    fn hadd2_f32_matches_nvidia() {
+        // ptxas 13.0.88, corpus sm_80: `HADD2.F32 R7, -RZ, R2.H0_H0`.
+        let t = super::tables();
+        let word = 0x004f_ca00_0000_4100_2000_0002_ff07_7230u128;
+        let inst = t.decode(word).expect("decodes");
+        assert_eq!(t.print(&inst, 0, None), "HADD2.F32 R7, -RZ, R2.H0_H0");
+        assert_eq!(t.encode(&inst).expect("encodes"), word);
+    }
+
+    /// Corpus words (ptxas 13.0.88, sm_80) of the layouts this family changes or adds: decode,
+    /// print as nvdisasm printed them, encode back to the same 128 bits; the text parses back to
+    /// an instruction that prints the same (hidden descriptors are not in the text).
+    #[test]
+    fn family_corpus_words() {
+        let t = super::tables();
+        for (word, addr, text) in [
+            (0x020f_e200_0000_4800_0000_0005_0000_7388u128, 0, "STS [R0.X4], R5"),
+            (0x000f_e800_0000_4800_0004_0000_0009_7984, 0, "LDS R9, [R0.X4+0x400]"),
+            (0x0043_d800_0d00_403f_0000_0000_02ff_7f8c, 0, "ATOMS.POPC.INC.32 RZ, [R2.X4+URZ]"),
+            (0x0003_e800_0000_0200_0011_0404_ffff_038c, 0, "@P0 ATOMS.ADD.S32 RZ, [0x1104], R4"),
+            (0x000e_a200_0c1e_1900_0000_0004_0409_8981, 0, "@!P0 LDG.E R9, [R4.64]"),
+            (0x0021_e200_0c10_1904_0000_0007_0400_8986, 0, "@!P0 STG.E [R4.64], R7"),
+            (0x0001_e400_0c10_e186_0000_0005_0200_798e, 0, "RED.E.ADD.STRONG.GPU [R2.64], R5"),
+            (0x000f_ea00_0b80_0000_0000_0033_7f00_7947, 0x100, "BRA.CONV ~URZ, 0x140"),
+            (0x000f_ea00_0b80_0000_0000_0142_7f00_7947, 0, "BRA.DIV ~URZ, 0x150"),
+            (0x000f_ea00_0383_ffff_ffff_fbc0_0200_7949, 0, "BRX R2 -0x440"),
+            (0x000f_e800_0380_0000_0000_000b_0000_7348, 0, "WARPSYNC R11"),
+            (0x000f_e200_0380_0000_ffff_ffff_0000_7948, 0, "WARPSYNC 0xffffffff"),
+            (0x000e_6200_0000_0a00_1000_000a_000d_7308, 0, "MUFU.EX2.F16 R13, R10.H1"),
+            (0x001e_0c00_0000_0808_0080_1e00_0608_762b, 0, "DFMA R8, R6, -R8, c[0x2][0x78]"),
+            (0x000f_c800_0780_0200_b960_0000_0000_7817, 0, "IMNMX R0, R0, -0x46a00000, !PT"),
+            (0x000f_ca00_078e_0202_0000_5c00_0302_7625, 0, "IMAD.WIDE R2, R3, R2, c[0x0][0x170]"),
+            (0x000e_2200_0020_9000_0000_5c00_0004_7b06, 0, "I2F.U32.RP R4, c[0x0][0x170]"),
+            (0x048f_e400_0020_0007_3f80_3f80_040b_7831, 0, "HFMA2.BF16_V2 R11, R4.reuse, 1, 1, R7"),
+            (0x000e_2e00_0000_0000_0000_0000_033f_73c2, 0, "R2UR P0, URZ, R3"),
+            (0x000f_c800_0f8e_0205_0000_001f_0404_74a4, 0, "UIMAD UR4, UR4, UR5, 0x1f"),
+            (0x000f_e200_0000_0000_0000_0002_ff0c_7803, 0, "P2R R12, PR, RZ, 0x2"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&inst, addr, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let parsed = t.parse(text, addr).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&parsed, addr, None), text, "{text} parsed");
+        }
+    }
+
+    /// The one corpus difference between the family's archs: nvdisasm spells F2FP's source type
+    /// on sm_89 only (the same word, from `cvt.rn.bf16x2.f32`).
+    #[test]
+    fn f2fp_spelling_per_arch() {
+        let word = 0x000f_c800_0000_10ff_0000_0008_ff08_723eu128;
+        for (arch, text) in [
+            ("sm_80", "F2FP.BF16.PACK_AB R8, RZ, R8"),
+            ("sm_86", "F2FP.BF16.PACK_AB R8, RZ, R8"),
+            ("sm_89", "F2FP.BF16.F32.PACK_AB R8, RZ, R8"),
+        ] {
+            let t = super::tables_for(arch).unwrap();
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{arch}: {e}"));
+            assert_eq!(t.print(&inst, 0, None), text, "{arch}");
+            assert_eq!(t.encode(&inst).expect("encodes"), word);
+        }
+    }
+
+    #[test]
+    fn mods_sorted_unique() {
+        for arch in ["sm_80", "sm_86", "sm_89"] {
+            let m = super::tables_for(arch).unwrap().mods;
+            assert!(m.windows(2).all(|w| (w[0].key, w[0].residue) < (w[1].key, w[1].residue)), "{arch}");
+        }
+    }
+}
