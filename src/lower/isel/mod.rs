@@ -9,6 +9,7 @@
 //! | `bits` | bit fields (`bfe`, `bfi`), `prmt` modes, `copysign`, `bfind.shiftamt`, `fns` |
 //! | `int_div` | the inline 32-bit integer division/remainder sequence (MUFU.RCP based) |
 //! | `float` | f32/f64 arithmetic, compares, min/max, MUFU functions, approximate division |
+//! | `f64_div` | IEEE `div.rn.f64` / `rcp.rn.f64` as one straight-line, correctly rounded sequence |
 //! | `convert` | `cvt`: I2F/F2I/F2F/I2I and the integer width changes |
 //! | `wide` | 64-bit carry chains, `bfind.64`, `bmsk`, saturating conversions from 64 bits, `dp4a`/`dp2a`, f64 min/max |
 //! | `memory` | loads and stores per state space, kernel parameters from constant bank 0, addresses |
@@ -60,6 +61,7 @@ mod bits;
 pub mod call;
 mod control;
 mod convert;
+mod f64_div;
 mod float;
 mod int_div;
 pub mod legalize;
