@@ -525,3 +525,44 @@ fn shared_memory_used_by_a_callee() {
 fn indirect_calls_through_a_table_and_a_register() {
     check("indirect", INDIRECT, RECURSION_SPEC);
 }
+
+/// An indirect call that no function of the module can take (its prototype has two
+/// parameters, the only function one) is refused with a clear error, never compiled into a call
+/// of nothing.
+#[test]
+fn an_indirect_call_matching_no_function_is_a_clear_error() {
+    let text = format!(
+        "{HEADER}{}",
+        r#"
+.func (.param .b32 r) f(.param .b32 a)
+{
+    .reg .u32 %r<2>;
+    ld.param.u32 %r1, [a];
+    st.param.b32 [r], %r1;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .u64 %rd<3>;
+    .reg .u32 %r<2>;
+    mov.u64 %rd1, f;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    .param .b32 r0;
+    st.param.b32 [a0], 1;
+    st.param.b32 [a1], 2;
+    proto: .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);
+    call (r0), %rd1, (a0, a1), proto;
+    ld.param.b32 %r1, [r0];
+    }
+    ld.param.u64 %rd2, [out];
+    st.global.u32 [%rd2], %r1;
+    ret;
+}
+"#
+    );
+    let ast = ptxas_rs::ptx::parse(&text, "fnptr").unwrap();
+    let e = backend::compile(&ast, &backend::Options::default()).unwrap_err();
+    assert!(e.to_string().contains("matches no function of the module is not implemented yet"), "{e}");
+}

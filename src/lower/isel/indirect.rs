@@ -9,7 +9,7 @@
 //! (`setp.eq.u64`), one block per candidate holding a direct `call` of it with the `calli`'s
 //! operands (a `calli` and a `call` have the same operands after the target), and a join block
 //! with the instructions after the call; a pointer equal to no candidate (undefined in PTX)
-//! calls nothing. The direct calls then take the register ABI of [`super::call`], and every
+//! calls nothing. A call no function of the module matches is refused (not implemented yet). The direct calls then take the register ABI of [`super::call`], and every
 //! candidate is a subroutine of the kernel.
 //!
 //! This is not ptxas's code: ptxas stores a function's offset in the kernel's `.text` as its
@@ -45,6 +45,12 @@ pub fn expand_indirect_calls(m: &mut Module) -> Result<(), LowerError> {
                 .filter(|(_, g)| g.kind == FuncKind::Func && shape_matches(f, &d, g))
                 .map(|(j, g)| (Module::function_address(j), g.name.clone()))
                 .collect();
+            if candidates.is_empty() {
+                return Err(refuse(
+                    f,
+                    "an indirect call whose prototype matches no function of the module is not implemented yet",
+                ));
+            }
             rewrite(&mut m.functions[fi], b, k, &d, &candidates);
         }
     }
