@@ -32,7 +32,9 @@
 //! ones to `.nv.global.init` / `.nv.global`, and the addresses code takes of globals to the
 //! relocated table `.nv.constant4` ([`module_data`], laid out by [`lower::isel::data_layout`]).
 //!
-//! Not implemented yet, refused with a clear error: indirect calls (function pointers), `.extern`
+//! Indirect calls become compare chains of direct calls ([`lower::isel::indirect`]).
+//!
+//! Not implemented yet, refused with a clear error: `.extern`
 //! variables and addresses inside initialisers, targets other than sm_90, relocatable output. Each kernel's
 //! `.debug_frame` entry has ptxas's CIE (CFA = R1, RZ and R1 unchanged) and an FDE without
 //! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers); a device
@@ -187,15 +189,8 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     Pipeline::standard()
         .run(&mut m, &PipelineOptions::from_env(opts.opt_level.min(3)), &mut [])
         .map_err(|e| err("optimizer", None, e))?;
-    for f in &m.functions {
-        if f.insts.values().any(|d| d.opcode == ori::Opcode::Calli) {
-            return Err(err(
-                "code generation",
-                Some(&f.name),
-                "indirect calls (through function pointers) are not implemented yet",
-            ));
-        }
-    }
+    // Before the per-kernel facts below: the functions an indirect call may reach are called.
+    lower::isel::indirect::expand_indirect_calls(&mut m).map_err(|e| lower_err("instruction selection", e))?;
     let data = module_data(&m, module)?;
     let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
     let addr = param_addresses(module);

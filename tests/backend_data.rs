@@ -21,7 +21,26 @@ use ptxas_rs::cubin::{Cubin, derive, image};
 use ptxas_rs::{backend, ptx};
 
 /// Kernel-levels compared (all must agree); may only go up.
-const FLOOR_COMPARED: usize = 8;
+const FLOOR_COMPARED: usize = 12;
+
+/// Variables whose initial bytes hold function pointers, which differ from ptxas's by design
+/// (kernel, variable): ptxas stores a function's byte offset in the kernel's `.text` (no
+/// relocation), ours are the abstract addresses `16 * (function index + 1)` that our indirect
+/// calls dispatch on (`lower::isel::indirect`). Everything else of these kernels' data must
+/// agree, and the listed bytes must still differ (a stale entry fails).
+const FUNCTION_POINTERS: &[(&str, &str)] = &[("call_fnptr", "table")];
+
+/// `facts` with the initial bytes of variable `var` left out.
+fn without_bytes(facts: &[String], var: &str) -> Vec<String> {
+    let prefix = format!("{var} ");
+    facts
+        .iter()
+        .map(|f| match (f.starts_with(&prefix), f.find(" bytes ")) {
+            (true, Some(at)) => format!("{} bytes <function pointers>", &f[..at]),
+            _ => f.clone(),
+        })
+        .collect()
+}
 
 /// What is compared of a module's data, as text: per variable (sorted by name) its binding,
 /// section, size and initial bytes (the section bytes at its offset), then the sections' sizes
@@ -84,7 +103,13 @@ fn module_data_matches_ptxas() {
             let mine = derive::from_cubin(&Cubin::parse(&ours.cubin).unwrap())
                 .unwrap_or_else(|e| panic!("{name}@O{level}: our cubin does not read back: {e}"));
             let (a, b) = (facts(&mine.data), facts(&theirs.data));
-            if a != b {
+            if let Some((_, var)) = FUNCTION_POINTERS.iter().find(|(k, _)| *k == name) {
+                if a == b {
+                    diffs.push(format!("{name}@O{level}: listed in FUNCTION_POINTERS but the data now agrees"));
+                } else if without_bytes(&a, var) != without_bytes(&b, var) {
+                    diffs.push(format!("{name}@O{level} (beyond `{var}`'s bytes):\n  ours  {a:?}\n  ptxas {b:?}"));
+                }
+            } else if a != b {
                 diffs.push(format!("{name}@O{level}:\n  ours  {a:?}\n  ptxas {b:?}"));
             }
             compared.push(format!("{name}@O{level}"));

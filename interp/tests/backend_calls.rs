@@ -11,6 +11,7 @@
 //!   a callee calling another callee, a callee with a local array;
 //! - `SHARED`: a shared array named only by the callees (the kernel's `.nv.shared` section
 //!   must cover it);
+//! - `INDIRECT`: indirect calls through a table of function pointers and a register;
 //! - `LOCAL_PTR`: a generic pointer to the caller's local array passed to a callee that
 //!   writes through `cvta.to.local` (the caller's frame seen from the callee's frame).
 //!
@@ -377,6 +378,83 @@ const SHARED: &str = r#"
 }
 "#;
 
+const INDIRECT: &str = r#"
+.func (.param .b32 r) add3(.param .b32 a, .param .b32 b)
+{
+    .reg .u32 %r<4>;
+    ld.param.u32 %r1, [a];
+    ld.param.u32 %r2, [b];
+    add.u32 %r3, %r1, %r2;
+    add.u32 %r3, %r3, 3;
+    st.param.b32 [r], %r3;
+    ret;
+}
+.func (.param .b32 r) mulx(.param .b32 a, .param .b32 b)
+{
+    .reg .u32 %r<4>;
+    ld.param.u32 %r1, [a];
+    ld.param.u32 %r2, [b];
+    mul.lo.u32 %r3, %r1, %r2;
+    xor.b32 %r3, %r3, 0x5a5a;
+    st.param.b32 [r], %r3;
+    ret;
+}
+.func (.param .b32 r) subr(.param .b32 a, .param .b32 b)
+{
+    .reg .u32 %r<4>;
+    ld.param.u32 %r1, [a];
+    ld.param.u32 %r2, [b];
+    sub.u32 %r3, %r2, %r1;
+    st.param.b32 [r], %r3;
+    ret;
+}
+.func (.reg .u32 r) twice(.reg .u32 a)
+{
+    shl.b32 r, a, 1;
+    ret;
+}
+.global .align 8 .u64 tbl[3] = {add3, mulx, subr};
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .u32 %r<12>;
+    .reg .u64 %rd<8>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 3;
+    mul.wide.u32 %rd1, %r2, 8;
+    mov.u64 %rd2, tbl;
+    add.u64 %rd3, %rd2, %rd1;
+    ld.global.u64 %rd4, [%rd3];
+    mul.lo.u32 %r3, %r1, 77;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    .param .b32 r0;
+    st.param.b32 [a0], %r1;
+    st.param.b32 [a1], %r3;
+    proto: .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);
+    call (r0), %rd4, (a0, a1), proto;
+    ld.param.b32 %r4, [r0];
+    }
+    mov.u64 %rd5, twice;
+    and.b32 %r5, %r1, 1;
+    setp.eq.u32 %p1, %r5, 1;
+    mov.u32 %r6, 1000;
+    {
+    proto2: .callprototype (.reg .u32 _) _ (.reg .u32 _);
+    @%p1 call (%r6), %rd5, (%r4), proto2;
+    }
+    add.u32 %r7, %r4, %r6;
+    ld.param.u64 %rd6, [out];
+    cvta.to.global.u64 %rd6, %rd6;
+    mul.wide.u32 %rd7, %r1, 4;
+    add.u64 %rd6, %rd6, %rd7;
+    st.global.u32 [%rd6], %r7;
+    ret;
+}
+"#;
+
 /// Compiles `body` at both levels and checks each cubin against the interpreter.
 fn check(name: &str, body: &str, spec: &str) {
     let text = format!("{HEADER}{body}");
@@ -440,9 +518,19 @@ fn shared_memory_used_by_a_callee() {
     check("shared", SHARED, RECURSION_SPEC);
 }
 
-/// Indirect calls are refused with a clear error (not implemented yet).
+/// Indirect calls (`lower::isel::indirect`): pointers from a `.global` table initialised with
+/// function names (three targets in one warp), a guarded call through a `mov`ed address of a
+/// `.reg`-parameter function, and a function whose shape matches no call (never a candidate).
 #[test]
-fn indirect_calls_are_a_clear_error() {
+fn indirect_calls_through_a_table_and_a_register() {
+    check("indirect", INDIRECT, RECURSION_SPEC);
+}
+
+/// An indirect call that no function of the module can take (its prototype has two
+/// parameters, the only function one) is refused with a clear error, never compiled into a call
+/// of nothing.
+#[test]
+fn an_indirect_call_matching_no_function_is_a_clear_error() {
     let text = format!(
         "{HEADER}{}",
         r#"
@@ -455,22 +543,26 @@ fn indirect_calls_are_a_clear_error() {
 }
 .visible .entry k(.param .u64 out)
 {
-    .reg .u64 %rd<2>;
+    .reg .u64 %rd<3>;
     .reg .u32 %r<2>;
     mov.u64 %rd1, f;
     {
     .param .b32 a0;
+    .param .b32 a1;
     .param .b32 r0;
     st.param.b32 [a0], 1;
-    proto: .callprototype (.param .b32 _) _ (.param .b32 _);
-    call (r0), %rd1, (a0), proto;
+    st.param.b32 [a1], 2;
+    proto: .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);
+    call (r0), %rd1, (a0, a1), proto;
     ld.param.b32 %r1, [r0];
     }
+    ld.param.u64 %rd2, [out];
+    st.global.u32 [%rd2], %r1;
     ret;
 }
 "#
     );
     let ast = ptxas_rs::ptx::parse(&text, "fnptr").unwrap();
     let e = backend::compile(&ast, &backend::Options::default()).unwrap_err();
-    assert!(e.to_string().contains("indirect calls"), "{e}");
+    assert!(e.to_string().contains("matches no function of the module is not implemented yet"), "{e}");
 }

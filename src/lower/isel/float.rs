@@ -33,9 +33,10 @@
 //!   value lies farther than half an f64 ulp from every f32 value (so directed modes see
 //!   the right side); the property tests check all four modes bit-exactly. Zeros, infinities and NaNs take `a * MUFU.RCP(b)` / `MUFU.SQRT(a)`,
 //!   which are exact for them. Straight-line (no call, no branch), so it predicates like any
-//!   other sequence. Not yet: the `.ftz` forms, and every f64 division / square root /
-//!   reciprocal (ptxas: `MUFU.RCP64H`/`RSQ64H` seeds plus `__cuda_sm20_div_rn_f64_full`
-//!   etc.), which need the f64 slow path for subnormal results.
+//!   other sequence. `div.rn.f64` and `rcp.rn.f64` are the module `f64_div`'s. Not yet: the
+//!   `.ftz` forms, and f64 division / reciprocal in the directed modes and every f64 square
+//!   root (ptxas: `MUFU.RCP64H`/`RSQ64H` seeds plus subroutines such as
+//!   `__cuda_sm20_div_rz_f64_v2`).
 
 use super::{R, Sel, neg, not_pt, pt, pt_reg, r};
 use crate::ori::{BoolOp, Cmp, Flag, Imm, InstData, Mods, Mufu, Opcode, Operand, Reg, RegClass, RegUse, Rnd, Ty};
@@ -242,6 +243,9 @@ impl Sel<'_> {
             self.pack_into(dst, super::rz(), r(h));
             return Ok(());
         }
+        if t == Ty::F64 && d.opcode == Rcp && d.mods.rnd == Some(Rnd::Rn) && !d.mods.has(Flag::Approx) {
+            return self.rcp_rn_f64(d);
+        }
         if t != Ty::F32 {
             return Err(format!("`{}.{t}` is not selected yet", d.opcode));
         }
@@ -378,6 +382,9 @@ impl Sel<'_> {
         let dst = Self::dst(d)?;
         if t == Ty::F32 && d.mods.rnd.is_some() && !d.mods.has(Flag::Ftz) {
             return self.div_rn_f32(dst, d.srcs[0].clone(), d.srcs[1].clone(), d.mods.rnd.unwrap_or(Rnd::Rn));
+        }
+        if t == Ty::F64 && d.mods.rnd == Some(Rnd::Rn) {
+            return self.div_rn_f64(dst, &d.srcs[0], &d.srcs[1]);
         }
         if t != Ty::F32 || d.mods.rnd.is_some() {
             return Err(format!(

@@ -7,8 +7,10 @@
 //! |---|---|
 //! | `arith` | integer and bit arithmetic, 64-bit arithmetic split into 32-bit halves, compares and selects, predicate logic |
 //! | `bits` | bit fields (`bfe`, `bfi`), `prmt` modes, `copysign`, `bfind.shiftamt`, `fns` |
+//! | `indirect` | indirect calls (`calli`) as a compare chain of direct calls over the module's `.func`s (before selection) |
 //! | `int_div` | the inline 32-bit integer division/remainder sequence (MUFU.RCP based) |
 //! | `float` | f32/f64 arithmetic, compares, min/max, MUFU functions, approximate division |
+//! | `f64_div` | IEEE `div.rn.f64` / `rcp.rn.f64` as one straight-line, correctly rounded sequence |
 //! | `convert` | `cvt`: I2F/F2I/F2F/I2I and the integer width changes |
 //! | `wide` | 64-bit carry chains, `bfind.64`, `bmsk`, saturating conversions from 64 bits, `dp4a`/`dp2a`, f64 min/max |
 //! | `memory` | loads and stores per state space, kernel parameters from constant bank 0, addresses |
@@ -60,7 +62,9 @@ mod bits;
 pub mod call;
 mod control;
 mod convert;
+mod f64_div;
 mod float;
+pub mod indirect;
 mod int_div;
 pub mod legalize;
 mod memory;
@@ -117,6 +121,7 @@ pub fn select_module_abi(
             message: format!("instruction selection supports sm_90 only, not sm_{arch}"),
         });
     }
+    indirect::expand_indirect_calls(m)?;
     let shared = shared_layout(m);
     let abi = call::module_abi(m, addr);
     let data = memory::data_layout(m);

@@ -1,0 +1,234 @@
+//! IEEE `div.rn.f64` (and `rcp.rn.f64`, which is `1 / x`): a correctly rounded quotient for
+//! every pair of operands, as one straight-line sequence (no call, no branch, so a guarded
+//! division predicates like any other sequence).
+//!
+//! ptxas selects an inline fast path (a `MUFU.RCP64H` seed, DFMA Newton steps, the quotient
+//! and one residual correction) guarded by a range check on the high words, and calls the
+//! subroutine `__cuda_sm20_div_rn_f64_full` with `CALL.REL.NOINC` outside that range. Here the
+//! range problem is removed instead of branched around:
+//!
+//! 1. Zeros, infinities and NaNs are the product `s * a` with `s` = ±∞ for a zero divisor, ±0
+//!    for an infinite one, the divisor itself for a NaN one and ±1 otherwise (`a` in DMUL's
+//!    B slot, whose NaN wins, as the interpreter orders NaN operands).
+//! 2. Finite nonzero operands are normalised: `|x|` (a subnormal first scaled by 2^54, exact)
+//!    gets the exponent field of 1.0, so `am`, `bm` lie in [1, 2) and the biased exponents
+//!    `ea`, `eb` are kept; `k = ea - eb`.
+//! 3. `q = am / bm`, correctly rounded, by ptxas's own fast-path iteration (seed with low word
+//!    1, `e = 1 - bm·y`, `y += y·(e + e²)`, one Newton step, `q = am·y`, `q += y·(am - bm·q)`):
+//!    operands in [1, 2) and a quotient in (1/2, 2) are well inside its range. The residual
+//!    `r = am - bm·q` (one DFMA, exact) says on which side of `q` the exact quotient lies.
+//! 4. The result is `q·2^k`, applied as two exact power-of-two factors `2^k1`, `2^k2` with `k`
+//!    clamped to [-1200, 1100] (beyond, the result is 0 or ∞ anyway): `q·2^k1` is normal and
+//!    exact, and the second DMUL rounds once. That single rounding is the correctly rounded
+//!    quotient unless the result is subnormal and `q` lies exactly on a midpoint of the
+//!    subnormal grid while the exact quotient does not (`r ≠ 0`): `q` was rounded to the
+//!    midpoint, and ties-to-even may then pick the wrong neighbour. The midpoint is detected
+//!    with the two directed products `lo = RM(q·2^k)` and `hi = RP(q·2^k)`, scaled back
+//!    (exact): `q` is the midpoint iff `lo' + hi' = 2q` (exact sums). Then the sign of `r`
+//!    picks `hi` or `lo`. For a normal, exact result `lo = hi`, so the choice is harmless;
+//!    on overflow `hi' = ∞` and no midpoint is seen.
+//! 5. The sign is `sign(a) XOR sign(b)` put on the magnitude.
+
+use super::{R, Sel, neg, not, pt, pt_reg, r, rz};
+use crate::ori::{BoolOp, Cmp, Imm, InstData, Mods, Mufu, Opcode, Operand, Reg, RegClass, RegUse, Rnd, Ty};
+
+/// An f64 immediate.
+fn f64imm(bits: u64) -> Operand {
+    Operand::Imm(Imm::F64(bits))
+}
+
+/// A 32-bit immediate given as its bit pattern.
+fn u32imm(bits: u32) -> Operand {
+    Operand::Imm(Imm::Int(i64::from(bits)))
+}
+
+/// `|x|` of a register operand.
+fn fabs(x: &Operand) -> Operand {
+    match x {
+        Operand::Reg(u) => Operand::Reg(RegUse { abs: true, neg: false, ..*u }),
+        o => o.clone(),
+    }
+}
+
+/// The f64 bits of 1.0.
+const ONE: u64 = 0x3ff0_0000_0000_0000;
+
+impl Sel<'_> {
+    /// `DSETP.cmp.AND p, PT, a, b, q` (q = PT when None).
+    fn dsetp(&mut self, c: Cmp, a: Operand, b: Operand, q: Option<Reg>) -> Reg {
+        let p = self.tp();
+        let m = Mods { cmp: Some(c), bop: Some(BoolOp::And), ..Mods::new() };
+        let q = q.map_or_else(pt, r);
+        self.emit(Opcode::DSETP, m, vec![p.into(), pt_reg()], vec![a, b, q]);
+        p.into()
+    }
+
+    /// `ISETP.cmp.U32.AND p, PT, a, b, PT`.
+    fn isetp_u32(&mut self, c: Cmp, a: Operand, b: Operand) -> Reg {
+        let p = self.tp();
+        let m = Mods { cmp: Some(c), ty: Some(Ty::U32), bop: Some(BoolOp::And), ..Mods::new() };
+        self.emit(Opcode::ISETP, m, vec![p.into(), pt_reg()], vec![a, b, pt()]);
+        p.into()
+    }
+
+    /// `LOP3.LUT d, a, b, c, lut`.
+    fn lop3(&mut self, a: Operand, b: Operand, c: Operand, lut: i64) -> Reg {
+        let d = self.t32();
+        self.emit(Opcode::LOP3, Mods::new(), vec![d.into()], vec![a, b, c, Operand::Imm(Imm::Int(lut))]);
+        d.into()
+    }
+
+    /// A 32-bit `op` with one destination.
+    fn op32(&mut self, op: Opcode, m: Mods, srcs: Vec<Operand>) -> Reg {
+        let d = self.t32();
+        self.emit(op, m, vec![d.into()], srcs);
+        d.into()
+    }
+
+    /// An f64 `op` (DMUL/DFMA/DADD) with rounding `rnd` into a new 64-bit register.
+    fn dop(&mut self, op: Opcode, rnd: Option<Rnd>, srcs: Vec<Operand>) -> Reg {
+        let d = self.vreg(RegClass::R64);
+        self.emit(op, Mods { rnd, ..Mods::new() }, vec![d.into()], srcs);
+        d.into()
+    }
+
+    /// A 64-bit register from two 32-bit halves.
+    fn pack(&mut self, lo: Operand, hi: Operand) -> Reg {
+        let d = self.vreg(RegClass::R64);
+        self.pack_into(d.into(), lo, hi);
+        d.into()
+    }
+
+    /// `p ? a : b` on 64-bit registers, written to `dst` (a new register when None).
+    fn sel64(&mut self, a: Reg, b: Reg, p: Reg, dst: Option<Reg>) -> R<Reg> {
+        let (al, ah) = self.halves(&r(a))?;
+        let (bl, bh) = self.halves(&r(b))?;
+        let lo = self.op32(Opcode::SEL, Mods::new(), vec![al, bl, r(p)]);
+        let hi = self.op32(Opcode::SEL, Mods::new(), vec![ah, bh, r(p)]);
+        let d = dst.unwrap_or_else(|| self.vreg(RegClass::R64).into());
+        self.pack_into(d, r(lo), r(hi));
+        Ok(d)
+    }
+
+    /// `|x|` with the exponent field of 1.0 (in [1, 2)) and its biased exponent (a subnormal
+    /// `x` counted from its value scaled by 2^54); meaningful for finite nonzero `x`.
+    fn f64_normalise(&mut self, x: Reg) -> R<(Reg, Reg)> {
+        let (xl, xh) = self.halves(&r(x))?;
+        let xh_abs = self.lop3(xh, u32imm(0x7fff_ffff), rz(), 0xc0);
+        let sub = self.isetp_u32(Cmp::Lo, r(xh_abs), u32imm(0x0010_0000));
+        let xa = self.pack(xl, r(xh_abs));
+        let xs = self.dop(Opcode::DMUL, None, vec![r(xa), f64imm(0x4350_0000_0000_0000)]); // 2^54
+        let xn = self.sel64(xs, xa, sub, None)?;
+        let (nl, nh) = self.halves(&r(xn))?;
+        let shr = Mods {
+            dir: Some(crate::ori::Dir::R),
+            ty: Some(Ty::U32),
+            flags: vec![crate::ori::Flag::HiWord],
+            ..Mods::new()
+        };
+        let e0 = self.op32(Opcode::SHF, shr, vec![rz(), u32imm(20), nh.clone()]);
+        let adj = self.op32(Opcode::SEL, Mods::new(), vec![rz(), u32imm((-54i32) as u32), not(r(sub))]);
+        let e = self.op32(Opcode::IADD3, Mods::new(), vec![r(e0), r(adj), rz()]);
+        // (nh & 0x000fffff) | 0x3ff00000
+        let mh = self.lop3(nh, u32imm(0x000f_ffff), u32imm(0x3ff0_0000), 0xea);
+        let m = self.pack(nl, r(mh));
+        Ok((m, e))
+    }
+
+    /// `p = x is finite and nonzero && q` (f64).
+    fn finite_nonzero64(&mut self, x: Reg, q: Option<Reg>) -> Reg {
+        let p1 = self.dsetp(Cmp::Gt, fabs(&r(x)), f64imm(0), q);
+        self.dsetp(Cmp::Lt, fabs(&r(x)), f64imm(0x7ff0_0000_0000_0000), Some(p1))
+    }
+
+    /// `2^k` as an f64 (k within the normal exponent range), scaled by `sign` ±1 on the
+    /// exponent: `hi = 0x3ff00000 + sign·k·2^20`.
+    fn pow2(&mut self, k: Reg, negate: bool) -> Reg {
+        let step = if negate { 0xfff0_0000 } else { 0x0010_0000 };
+        let hi = self.op32(Opcode::IMAD, Mods::ty(Ty::U32), vec![r(k), u32imm(step), u32imm(0x3ff0_0000)]);
+        self.pack(rz(), r(hi))
+    }
+
+    /// `dst = a / b` (f64, round to nearest even), see the module doc.
+    pub(crate) fn div_rn_f64(&mut self, dst: Reg, a: &Operand, b: &Operand) -> R<()> {
+        use Opcode::*;
+        let Operand::Reg(au) = self.wide_reg(a)? else { return Err("f64 dividend".into()) };
+        let Operand::Reg(bu) = self.wide_reg(b)? else { return Err("f64 divisor".into()) };
+        let (a, b) = (au.reg, bu.reg);
+        // 1. Zeros, infinities, NaNs.
+        let (bl, bh) = self.halves(&r(b))?;
+        let zb = self.dsetp(Cmp::Eq, fabs(&r(b)), f64imm(0), None);
+        let ib = self.dsetp(Cmp::Eq, fabs(&r(b)), f64imm(0x7ff0_0000_0000_0000), None);
+        let nb = self.dsetp(Cmp::Nan, r(b), r(b), None);
+        let t1 = self.op32(SEL, Mods::new(), vec![rz(), u32imm(0x3ff0_0000), r(ib)]);
+        let t2 = self.op32(SEL, Mods::new(), vec![r(t1), u32imm(0x7ff0_0000), not(r(zb))]);
+        let sgn_b = self.lop3(bh.clone(), u32imm(0x8000_0000), rz(), 0xc0);
+        let t3 = self.lop3(r(t2), r(sgn_b), rz(), 0xfc);
+        let shi = self.op32(SEL, Mods::new(), vec![bh.clone(), r(t3), r(nb)]);
+        let slo = self.op32(SEL, Mods::new(), vec![bl, rz(), r(nb)]);
+        let s = self.pack(r(slo), r(shi));
+        let special = self.dop(DMUL, None, vec![r(s), r(a)]);
+        // 2. Normalise.
+        let (am, ea) = self.f64_normalise(a)?;
+        let (bm, eb) = self.f64_normalise(b)?;
+        // 3. q = am / bm, correctly rounded, and its exact residual.
+        let (_, bmh) = self.halves(&r(bm))?;
+        let seed = self.op32(MUFU, Mods { mufu: Some(Mufu::Rcp64h), ..Mods::new() }, vec![bmh]);
+        let one_lo = self.op32(MOV, Mods::new(), vec![u32imm(1)]);
+        let y0 = self.pack(r(one_lo), r(seed));
+        let e0 = self.dop(DFMA, None, vec![neg(r(bm)), r(y0), f64imm(ONE)]);
+        let e1 = self.dop(DFMA, None, vec![r(e0), r(e0), r(e0)]);
+        let y1 = self.dop(DFMA, None, vec![r(y0), r(e1), r(y0)]);
+        let e2 = self.dop(DFMA, None, vec![neg(r(bm)), r(y1), f64imm(ONE)]);
+        let y = self.dop(DFMA, None, vec![r(y1), r(e2), r(y1)]);
+        let q0 = self.dop(DMUL, None, vec![r(am), r(y)]);
+        let r0 = self.dop(DFMA, None, vec![neg(r(bm)), r(q0), r(am)]);
+        let q = self.dop(DFMA, None, vec![r(y), r(r0), r(q0)]);
+        let res = self.dop(DFMA, None, vec![neg(r(bm)), r(q), r(am)]);
+        // 4. Scale by 2^k, k = ea - eb clamped, in two exact halves k1 = floor(k/2), k2 = k - k1.
+        let k0 = self.op32(IADD3, Mods::new(), vec![r(ea), neg(r(eb)), rz()]);
+        let k1c = self.op32(IMNMX, Mods::ty(Ty::S32), vec![r(k0), u32imm((-1200i32) as u32), super::not_pt()]);
+        let k = self.op32(IMNMX, Mods::ty(Ty::S32), vec![r(k1c), u32imm(1100), pt()]);
+        let kb = self.op32(IADD3, Mods::new(), vec![r(k), u32imm(1200), rz()]);
+        let shr = Mods {
+            dir: Some(crate::ori::Dir::R),
+            ty: Some(Ty::U32),
+            flags: vec![crate::ori::Flag::HiWord],
+            ..Mods::new()
+        };
+        let half = self.op32(SHF, shr, vec![rz(), u32imm(1), r(kb)]);
+        let k1 = self.op32(IADD3, Mods::new(), vec![r(half), u32imm((-600i32) as u32), rz()]);
+        let k2 = self.op32(IADD3, Mods::new(), vec![r(k), neg(r(k1)), rz()]);
+        let (p1, p2, p2inv) = (self.pow2(k1, false), self.pow2(k2, false), self.pow2(k2, true));
+        let qs = self.dop(DMUL, None, vec![r(q), r(p1)]);
+        let rn = self.dop(DMUL, None, vec![r(qs), r(p2)]);
+        let lo = self.dop(DMUL, Some(Rnd::Rm), vec![r(qs), r(p2)]);
+        let hi = self.dop(DMUL, Some(Rnd::Rp), vec![r(qs), r(p2)]);
+        let lo_b = self.dop(DMUL, None, vec![r(lo), r(p2inv)]);
+        let hi_b = self.dop(DMUL, None, vec![r(hi), r(p2inv)]);
+        let sum = self.dop(DADD, None, vec![r(lo_b), r(hi_b)]);
+        let twice = self.dop(DADD, None, vec![r(qs), r(qs)]);
+        let mid = self.dsetp(Cmp::Eq, r(sum), r(twice), None);
+        let up = self.dsetp(Cmp::Gt, r(res), f64imm(0), Some(mid));
+        let down = self.dsetp(Cmp::Lt, r(res), f64imm(0), Some(mid));
+        let m1 = self.sel64(hi, rn, up, None)?;
+        let mag = self.sel64(lo, m1, down, None)?;
+        // 5. The sign.
+        let (_, ah) = self.halves(&r(a))?;
+        let (_, bh) = self.halves(&r(b))?;
+        let (ml, mh) = self.halves(&r(mag))?;
+        let sgn = self.lop3(ah, bh, u32imm(0x8000_0000), 0x28); // (a ^ b) & c
+        let qh = self.lop3(mh, r(sgn), rz(), 0x3c); // a ^ b
+        let quot = self.pack(ml, r(qh));
+        let ok_a = self.finite_nonzero64(a, None);
+        let ok = self.finite_nonzero64(b, Some(ok_a));
+        self.sel64(quot, special, ok, Some(dst))?;
+        Ok(())
+    }
+
+    /// `rcp.rn.f64 d, x`: `1 / x` through [`Sel::div_rn_f64`].
+    pub(crate) fn rcp_rn_f64(&mut self, d: &InstData) -> R<()> {
+        let dst = Self::dst(d)?;
+        self.div_rn_f64(dst, &f64imm(ONE), &d.srcs[0].clone())
+    }
+}
