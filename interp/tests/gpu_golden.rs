@@ -221,7 +221,7 @@ fn interpreter_matches_the_gpu() {
         };
         tally.record(e.name, result, KNOWN_INTERP);
     }
-    tally.finish("interpreter(lowered PTX)", 118);
+    tally.finish("interpreter(lowered PTX)", 121);
 }
 
 #[test]
