@@ -215,7 +215,7 @@ fn interpreter_matches_the_gpu() {
         };
         tally.record(e.name, result, KNOWN_INTERP);
     }
-    tally.finish("interpreter(lowered PTX)", 120);
+    tally.finish("interpreter(lowered PTX)", 121);
 }
 
 #[test]

@@ -723,3 +723,41 @@ bb0:
     let want: Vec<u32> = (0..40u32).map(|t| ((t ^ 1) & 3) + 1 + 7).collect();
     assert_eq!(words(out.get("out").unwrap()), want);
 }
+
+/// An mbarrier handing data from warp 1 to warp 0 of a CTA: warp 0 spins on
+/// `mbarrier.try_wait.parity` before warp 1 has run, so the spin must yield to warp 1 (without
+/// that the run ends at the step limit). `count` is the barrier's expected arrival count.
+fn mbarrier_handoff(count: u32) -> Result<Outputs, ExecError> {
+    let ptx = format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n\
+         .visible .entry mb(.param .u64 out) {{\n\
+         .reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n.reg .pred %p<4>;\n\
+         .shared .align 8 .b64 bar;\n.shared .align 4 .b8 s[128];\n\
+         mov.u32 %r1, %tid.x;\nsetp.ne.u32 %p1, %r1, 0;\n@%p1 bra L1;\n\
+         mbarrier.init.shared.b64 [bar], {count};\n\
+         L1:\nbar.sync 0;\nsetp.lt.u32 %p2, %r1, 32;\n@%p2 bra WAIT;\n\
+         sub.u32 %r2, %r1, 32;\nmul.lo.u32 %r3, %r1, 3;\nshl.b32 %r4, %r2, 2;\nmov.u32 %r5, s;\n\
+         add.u32 %r6, %r5, %r4;\nst.shared.u32 [%r6], %r3;\nmbarrier.arrive.shared.b64 %rd1, [bar];\nexit;\n\
+         WAIT:\nmbarrier.try_wait.parity.shared.b64 %p3, [bar], 0;\n@!%p3 bra WAIT;\n\
+         shl.b32 %r7, %r1, 2;\nmov.u32 %r8, s;\nadd.u32 %r9, %r8, %r7;\nld.shared.u32 %r10, [%r9];\n\
+         ld.param.u64 %rd2, [out];\ncvta.to.global.u64 %rd3, %rd2;\nmul.wide.u32 %rd4, %r1, 4;\n\
+         add.s64 %rd5, %rd3, %rd4;\nst.global.u32 [%rd5], %r10;\nexit;\n}}\n"
+    );
+    let m = ptxas_rs::lower::lower_source(&ptx).unwrap_or_else(|e| panic!("lower: {e}"));
+    let s = spec(
+        "kernel = \"mb\"\ngrid = [1]\nblock = [64]\n[[param]]\nbuffer = \"out\"\n\
+         [buffer.out]\ntype = \"u32\"\nlen = 32\noutput = true\n",
+    );
+    let cfg = ExecConfig { step_limit: 100_000, ..ExecConfig::default() };
+    run_ori_with(&m, "mb", &s, &cfg)
+}
+
+#[test]
+fn mbarrier_wait_yields_to_the_arriving_warp() {
+    let out = mbarrier_handoff(32).unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<u32> = (0..32).map(|i| (i + 32) * 3).collect();
+    assert_eq!(words(out.get("out").unwrap()), want);
+    // A phase expecting one arrival more never completes: the spin ends at the step limit.
+    let e = mbarrier_handoff(33).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::StepLimit(100_000), "{e}");
+}

@@ -901,6 +901,9 @@ impl FnCx<'_> {
         if super::tensor::lowers_here(i) {
             return self.tensor(i);
         }
+        if super::mbarrier::lowers_here(i) {
+            return self.mbarrier(i);
+        }
         match i.opcode.name.as_str() {
             "mov" => self.mov(i),
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "abs" | "neg" | "and" | "or"

@@ -16,6 +16,7 @@
 //! | `memory` | loads, stores, atomics, address-of, `cvta`, `isspacep`, hints |
 //! | `control` | branches, `brx.idx`, calls and returns, barriers and fences |
 //! | `warp` | shuffles, votes, match, redux, activemask |
+//! | `mbarrier` | `mbarrier.*`, `cp.async.mbarrier.arrive`, bulk copies completing on an mbarrier |
 //! | `tensor` | `ldmatrix`, `mma`, `wmma`, `cp.async`, SIMD video and packed 16-bit integer arithmetic |
 //!
 //! # Blocks
@@ -55,6 +56,7 @@ mod arith;
 mod control;
 pub mod func;
 pub mod isel;
+mod mbarrier;
 mod memory;
 pub mod mods;
 mod tensor;

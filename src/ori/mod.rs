@@ -16,6 +16,7 @@
 //! | [`function`] | instructions, blocks, functions, modules, layout |
 //! | [`cfg`] | the CFG derived from terminators, dominators |
 //! | [`semantics`] | what the pure opcodes compute, bit-exactly (shared by interpreter and folding) |
+//! | [`mbarrier`] | the mbarrier word and its operations (shared by interpreter and emulator) |
 //! | [`tensor`] | what the warp-collective tensor-core opcodes compute (shared by interpreter and emulator) |
 //! | [`float`] | correctly rounded IEEE binary32/binary64 arithmetic with all four rounding modes |
 //! | [`print`], [`parse`] | the text format |
@@ -69,6 +70,7 @@ pub mod cfg;
 pub mod entity;
 pub mod float;
 pub mod function;
+pub mod mbarrier;
 pub mod mods;
 pub mod opcode;
 pub mod operand;

@@ -511,6 +511,28 @@ opcodes! {
     /// `cp.async.wait_group n` (`wait_all` is a commit and `wait_group 0`): waits until at
     /// most `n` groups are pending.
     CpAsyncWait "cpasyncwait" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    // mbarriers ([`super::mbarrier`]: the 64-bit object in shared memory, its word layout).
+    /// `mbarrier.init [bar], count`: a new barrier expecting `count` arrivals per phase, phase 0.
+    MbarInit "mbarinit" Ptx ["" => "M, W:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `mbarrier.arrive{.expect_tx} state, [bar], arrivals, tx`: adds `tx` pending transaction
+    /// bytes, then arrives `arrivals` times; `state` is the word before (the state token).
+    MbarArrive "mbararrive" Ptx ["D" => "M, W:ri, W:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `mbarrier.test_wait p, [bar], state`: whether the phase of `state` (bit 63: its parity)
+    /// has completed. Never waits.
+    MbarTestWait "mbartestwait" Ptx ["P" => "M, D:r"] flags(MEM_READ|SIDE_EFFECT) mods() req() ty() None;
+    /// `mbarrier.try_wait p, [bar], state`: [`Opcode::MbarTestWait`] that may wait a while on
+    /// the GPU (the `.parity` forms pass `parity << 63` as the state).
+    MbarTryWait "mbartrywait" Ptx ["P" => "M, D:r"] flags(MEM_READ|SIDE_EFFECT) mods() req() ty() None;
+    /// `mbarrier.inval [bar]`: the barrier's memory may be reused (the word is left as it is).
+    MbarInval "mbarinval" Ptx ["" => "M"] flags(MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `cp.async.mbarrier.arrive [bar]`: arrives at `bar` when the thread's earlier `cp.async`
+    /// copies complete, its pending count raised by one first (so the phase does not change:
+    /// copies complete at issue here).
+    CpAsyncMbarArrive "cpasyncmbararrive" Ptx ["" => "M"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size,
+    /// [bar]`: copies `size` bytes (a multiple of 16) from global to shared memory, then
+    /// completes `size` transaction bytes at `bar`. A copy at issue in the executors.
+    CpBulk "cpbulk" Ptx ["" => "Ms, Mg, W:ri, Ms"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
     /// Four-lane SIMD video operation (`vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 vset4`), merge
     /// form: sources a, b, c, then immediates: a's and b's lane selectors (lane i's source byte
     /// of the pair {b, a}, 0..7, in bits 4i..4i+3; defaults 0x3210 and 0x7654), the destination

@@ -2219,24 +2219,15 @@ mod tests {
     }
 }
 
-/// The mbarrier object (PTX `mbarrier`, SASS `SYNCS`) as a 64-bit word in shared memory, in
-/// the layout ptxas's `mbarrier.init` sequence writes (`count` → low word `(2^20 - count) << 1`,
-/// high word `(2^20 - count) << 11`): bits 1..=20 count arrivals up from `2^20 - expected`
-/// (the phase completes when they reach 2^20), bits 43..=62 hold `2^20 - expected`, bit 63 is
-/// the phase parity (what `try_wait.parity` and a token's bit 63 compare; ptxas passes
-/// `parity << 31` as the high word). Pending transactions (`expect_tx` bytes, `LDGSTS` copies)
-/// are kept beside the word, per CTA: the phase completes when no arrival and no transaction
-/// is pending, and the arrival count reloads.
+/// The mbarrier object (PTX `mbarrier`, SASS `SYNCS`) as a 64-bit word in shared memory: the
+/// word's fields and operations are [`ptxas_rs::ori::mbarrier`]'s (shared with the Ori
+/// interpreter); pending transactions (`expect_tx` bytes, `LDGSTS` copies) are kept beside the
+/// word, per CTA.
 mod mbar {
     use super::{Cta, EmuErrorKind, Launch, Space, State, StepErr, Warp, mem_load, mem_store};
+    use ptxas_rs::ori::mbarrier;
 
-    const FIELD: u64 = 0xF_FFFF;
-    const TOP: u64 = 1 << 20;
-
-    /// The phase parity of an mbarrier word.
-    pub(super) fn phase(word: u64) -> u32 {
-        (word >> 63) as u32
-    }
+    pub(super) use mbarrier::phase;
 
     /// Arrives `arrivals` times and adds `tx` pending transactions (negative: completes them)
     /// at the mbarrier at shared address `at`; returns the word before (the arrival token).
@@ -2253,23 +2244,9 @@ mod mbar {
     ) -> Result<u64, StepErr> {
         let fault = |f| (Some(lane), EmuErrorKind::Fault(f));
         let word = mem_load(l, st, cta, w, Space::Shared, at, 8, lane).map_err(fault)? as u64;
-        let expected = TOP - ((word >> 43) & FIELD);
-        let mut pending = (TOP - ((word >> 1) & FIELD)) & FIELD;
-        let mut parity = word >> 63;
-        if u64::from(arrivals) > pending {
-            return Err((
-                Some(lane),
-                EmuErrorKind::Invalid(format!("mbarrier at {at:#x}: more arrivals than expected")),
-            ));
-        }
-        pending -= u64::from(arrivals);
         let t = cta.mbar_tx.entry(at).or_insert(0);
-        *t += tx;
-        if pending == 0 && *t == 0 {
-            parity ^= 1;
-            pending = expected & FIELD;
-        }
-        let next = (word & !(FIELD << 1) & !(1 << 63)) | ((TOP - pending) & FIELD) << 1 | parity << 63;
+        let next = mbarrier::arrive(word, t, arrivals, tx)
+            .map_err(|m| (Some(lane), EmuErrorKind::Invalid(format!("mbarrier at {at:#x}: {m}"))))?;
         mem_store(l, st, cta, w, Space::Shared, at, 8, u128::from(next), lane).map_err(fault)?;
         Ok(word)
     }

@@ -11,6 +11,7 @@ use ptxas_rs::ori::{
     Ty,
 };
 
+mod mbar;
 mod ops;
 mod tensor;
 
@@ -49,6 +50,9 @@ impl Slots {
 enum WarpState {
     Running,
     AtBarrier(u32, Inst),
+    /// Polled an mbarrier whose phase has not completed: runs again after the CTA's other
+    /// running warps had their turn.
+    Yielded,
     Done,
 }
 
@@ -106,6 +110,8 @@ struct Cta {
     id: [u32; 3],
     shared: Region,
     locals: Vec<Option<Region>>,
+    /// Pending transactions of each mbarrier, by shared address ([`ptxas_rs::ori::mbarrier`]).
+    mbar_tx: std::collections::BTreeMap<u64, i64>,
 }
 
 /// Where a register's components are; `None` for the zero/true registers.
@@ -336,12 +342,21 @@ impl Engine<'_> {
             id,
             shared: Region::zeroed(MemSpace::Shared, self.shared_size, true),
             locals: (0..self.threads).map(|_| None).collect(),
+            mbar_tx: std::collections::BTreeMap::new(),
         };
         loop {
             for w in warps.iter_mut() {
                 if w.state == WarpState::Running {
                     self.run_warp(&mut cta, w)?;
                 }
+            }
+            // Warps that yielded in a spin on an mbarrier poll again; a barrier releases only
+            // when no warp is running or polling.
+            if warps.iter().any(|w| w.state == WarpState::Yielded) {
+                for w in warps.iter_mut().filter(|w| w.state == WarpState::Yielded) {
+                    w.state = WarpState::Running;
+                }
+                continue;
             }
             let waiting: Vec<(u32, u32, Inst)> = warps
                 .iter()
@@ -472,6 +487,13 @@ impl Engine<'_> {
             PACK128 | UNPACK128 => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
+            MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
+                if self.mbar_op(cta, w, d, exec)? {
+                    self.advance(w);
+                    w.state = WarpState::Yielded;
+                    return Ok(false);
+                }
+            }
             _ => self.pure(cta, w, d, exec)?,
         }
         self.advance(w);

@@ -15,7 +15,10 @@
 //! round-robin in warp order: each runs until it reaches a CTA barrier, exits, or faults. When
 //! every live warp waits at a barrier, and all wait at the same barrier id, the barrier
 //! releases and the round starts again at warp 0; if they wait at different ids, that is a
-//! deadlock ([`ErrorKind::Deadlock`]). Exited warps do not hold a barrier up. A barrier
+//! deadlock ([`ErrorKind::Deadlock`]). Exited warps do not hold a barrier up. A warp whose
+//! `mbarrier.test_wait`/`try_wait` finds the phase incomplete in any lane yields after it: the
+//! other running warps have their turn before it polls again, and a barrier releases only when
+//! no warp is running or yielded (a phase that never completes ends at the step limit). A barrier
 //! reached by only some of a warp's live lanes is [`ErrorKind::DivergentBarrier`]. Within a
 //! warp-instruction, lanes execute in ascending lane order, so of two lanes storing to the
 //! same address the higher lane's value remains.
@@ -76,6 +79,11 @@
 //! [`ptxas_rs::ori::tensor`]'s, the code the SASS emulator runs for `LDSM` and `HMMA`.
 //! **`cp.async`** copies at issue, lane by lane, writing zeros from its source size on;
 //! `cpasynccommit`/`cpasyncwait` are no-ops (nothing is ever pending).
+//!
+//! **mbarriers** (`mbarinit`, `mbararrive`, `mbartestwait`, `mbartrywait`, `mbarinval`,
+//! `cpasyncmbararrive`, `cpbulk`) run lane by lane on the 64-bit word in shared memory with
+//! [`ptxas_rs::ori::mbarrier`]'s layout and operations (the SASS emulator's), pending
+//! transactions kept beside it per CTA; a bulk copy copies at issue, then completes its bytes.
 //!
 //! **Warp operations** (`shfl`, `vote`, `ballot`, `matchany`, `matchall`, `redux`,
 //! `activemask`) act on the executing lanes; a member mask naming a live lane that is not
