@@ -288,6 +288,11 @@ impl Kernel {
     pub fn from_cubin(cubin: &Cubin, name: &str) -> Result<Kernel, EmuError> {
         let sm = cubin.sm();
         let arch = format!("sm_{sm}");
+        if !(90..100).contains(&sm) {
+            // The decoder knows sm_80/86/89 too, but their execution (address scales such as
+            // `[R.X4]`, the sm_80 bank-0 layout, ...) is not modelled: refuse rather than guess.
+            return Err(err(name, EmuErrorKind::Cubin(format!("the emulator does not execute {arch} code yet"))));
+        }
         let tables = ptxas_rs::sass::tables_for(&arch)
             .ok_or_else(|| err(name, EmuErrorKind::Cubin(format!("no SASS tables for {arch} yet"))))?;
         let f = cubin
