@@ -467,13 +467,19 @@ fn kernel_image(
     }
 }
 
+/// `R_CUDA_G64`: a 64-bit generic address.
+const R_CUDA_G64: u32 = 4;
+/// `R_CUDA_G32`: a 32-bit generic address.
+const R_CUDA_G32: u32 = 3;
+
 /// The cubin's module data from the module's `.const` and `.global` variables, placed where
 /// instruction selection addresses them ([`lower::isel::data_layout`]): `.nv.constant3` with
 /// the `.const` initialisers, `.nv.global.init` / `.nv.global`, and the address table
 /// `.nv.constant4` (relocated to the variables). Symbols bind as the PTX declares them
 /// (`.visible` global, `.weak` weak, otherwise local), ordered as ptxas processes them: weak,
-/// then visible, then internal, PTX order within each group. Refused: `.extern` variables
-/// (nothing to link against in an executable cubin) and addresses stored in initialisers.
+/// then visible, then internal, PTX order within each group. Addresses of global variables
+/// in initialisers are relocations. Refused: `.extern` variables (nothing to link against in
+/// an executable cubin) and addresses of other spaces in initialisers.
 fn module_data(m: &ori::Module, module: &ast::Module) -> Result<image::ModuleData, BackendError> {
     let layout = lower::isel::data_layout(m);
     let linkage: std::collections::HashMap<&str, &[ast::Linkage]> = module
@@ -488,17 +494,11 @@ fn module_data(m: &ori::Module, module: &ast::Module) -> Result<image::ModuleDat
     let mut vars = Vec::new();
     let mut const_bytes = vec![0u8; layout.constant_size as usize];
     let mut init_bytes = vec![0u8; layout.global_sizes[0].0 as usize];
+    let (mut const_relocs, mut init_relocs) = (Vec::new(), Vec::new());
     for v in m.vars.iter().filter(|v| matches!(v.space, Space::Const | Space::Global)) {
         let l = linkage.get(v.name.as_str()).copied().unwrap_or(&[]);
         if l.contains(&ast::Linkage::Extern) {
             return Err(err("code generation", None, format!("`.extern` variable `{}` is not implemented", v.name)));
-        }
-        if !v.relocs.is_empty() {
-            return Err(err(
-                "code generation",
-                None,
-                format!("addresses in the initialiser of `{}` are not implemented yet", v.name),
-            ));
         }
         let bind = if l.contains(&ast::Linkage::Weak) {
             image::Bind::Weak
@@ -514,6 +514,30 @@ fn module_data(m: &ori::Module, module: &ast::Module) -> Result<image::ModuleDat
                 (false, off) => (image::Space::Global, off, None),
             },
         };
+        // Addresses in the initialiser: generic addresses of global variables, relocated
+        // `R_CUDA_G64` (`R_CUDA_G32` for a 32-bit slot), as ptxas does for `tab`, `tab+8` and
+        // `generic(tab)+12` alike (module_init).
+        for r in &v.relocs {
+            let target = m.vars.iter().find(|t| t.name == r.sym).map(|t| t.space);
+            if target != Some(Space::Global) {
+                return Err(err(
+                    "code generation",
+                    None,
+                    format!("the address of `{}` in the initialiser of `{}` is not implemented yet", r.sym, v.name),
+                ));
+            }
+            let reloc = image::DataReloc {
+                offset: offset + r.offset,
+                symbol: r.sym.clone(),
+                kind: if r.size == 8 { R_CUDA_G64 } else { R_CUDA_G32 },
+                addend: r.addend,
+            };
+            match space {
+                image::Space::Constant => const_relocs.push(reloc),
+                image::Space::GlobalInit => init_relocs.push(reloc),
+                _ => return Err(err("code generation", None, format!("relocations in `{}` without data", v.name))),
+            }
+        }
         if let Some(b) = bytes {
             let at = offset as usize;
             b[at..at + v.init.len().min(v.size as usize)].copy_from_slice(&v.init[..v.init.len().min(v.size as usize)]);
@@ -526,17 +550,16 @@ fn module_data(m: &ori::Module, module: &ast::Module) -> Result<image::ModuleDat
         vars.push((rank, image::Variable { name: v.name.clone(), bind, space, offset, size: v.size }));
     }
     vars.sort_by_key(|(rank, _)| *rank);
-    let section = |bytes: Vec<u8>, align: u64| image::DataSection {
-        bytes,
-        align,
-        relocations: Vec::new(),
-        relocation_section: false,
+    let section = |bytes: Vec<u8>, align: u64, mut relocations: Vec<image::DataReloc>| {
+        relocations.sort_by_key(|r| r.offset);
+        let relocation_section = !relocations.is_empty();
+        image::DataSection { bytes, align, relocations, relocation_section }
     };
     let has = |s: image::Space| vars.iter().any(|(_, v)| v.space == s);
     Ok(image::ModuleData {
-        global_init: has(image::Space::GlobalInit).then(|| section(init_bytes, layout.global_sizes[0].1)),
+        global_init: has(image::Space::GlobalInit).then(|| section(init_bytes, layout.global_sizes[0].1, init_relocs)),
         global: has(image::Space::Global).then_some(layout.global_sizes[1]),
-        constant3: has(image::Space::Constant).then(|| section(const_bytes, layout.constant_align)),
+        constant3: has(image::Space::Constant).then(|| section(const_bytes, layout.constant_align, const_relocs)),
         address_table: layout.address_table.clone(),
         variables: vars.into_iter().map(|(_, v)| v).collect(),
     })

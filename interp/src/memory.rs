@@ -357,7 +357,7 @@ impl Bank0Layout {
         if let Some(d) = self.driver {
             // The interpreter's parameter window opens onto the parameter block itself.
             let window = (PARAM_WINDOW, PARAM_WINDOW + params.len() as u64);
-            put_driver_slots(&d, spec, window, 1, &mut put);
+            put_driver_slots(&d, spec, window, &mut put);
         }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);
@@ -365,19 +365,18 @@ impl Bank0Layout {
     }
 }
 
+/// SMs the executors report (`%nsmid`, bank 0's SM count): an H100 SXM's 132.
+pub const SM_COUNT: u32 = 132;
+/// Warp slots per SM the executors report (`%nwarpid`, bits 8..16 of `SR_VIRTCFG`): an H100's 64.
+pub const WARP_SLOTS: u32 = 64;
+
 /// Fills the driver slots `d` of constant bank 0 for a launch of `spec`, as both executors lay
 /// them out: the generic windows of this module (`param_window`: the parameter window's start and
-/// end), `sm_count` SMs, the cluster shape (a launch without a cluster runs as clusters of one
+/// end), [`SM_COUNT`] SMs, grid id 0, the cluster shape (a launch without a cluster runs as clusters of one
 /// CTA, not explicit), and shared-memory sizes chosen to satisfy PTX's relations between them
 /// (`SR_SMEMSZ` is the CTA's whole allocation, all of it counted as used; an H100's 228 KiB per
 /// SM as the aggregate; sreg_cluster_smem checks the relations), not measured.
-pub fn put_driver_slots(
-    d: &DriverSlots,
-    spec: &LaunchSpec,
-    param_window: (u64, u64),
-    sm_count: u32,
-    put: &mut impl FnMut(u32, u32),
-) {
+pub fn put_driver_slots(d: &DriverSlots, spec: &LaunchSpec, param_window: (u64, u64), put: &mut impl FnMut(u32, u32)) {
     let mut put64 = |off: u32, v: u64| {
         put(off, v as u32);
         put(off + 4, (v >> 32) as u32);
@@ -386,8 +385,9 @@ pub fn put_driver_slots(
     put64(d.const_window, CONST_WINDOW);
     put64(d.param_window, param_window.0);
     put64(d.param_window + 8, param_window.1);
+    put64(d.grid_id, 0);
     put(d.dynamic_smem, spec.shared_bytes);
-    put(d.sm_count, sm_count);
+    put(d.sm_count, SM_COUNT);
     let cl = spec.cluster.unwrap_or([1, 1, 1]);
     for (k, (&c, &g)) in cl.iter().zip(&spec.grid).enumerate() {
         let o = 4 * k as u32;

@@ -50,6 +50,8 @@ pub struct DriverSlots {
     pub dynamic_smem: u32,
     /// `%nsmid` (sreg_geometry, compared with `SR_VIRTUALSMID`).
     pub sm_count: u32,
+    /// `%gridid` (64-bit): ptxas reads it with `LDC.64 c[0x0][0x30]`.
+    pub grid_id: u32,
     /// 64-bit generic address of constant bank 3: `cvta.const` adds `c[0x0][0xd0]` (addr_exprs).
     pub const_window: u32,
     /// 64-bit generic address of the parameter block (`cvta.param`), followed by the 64-bit
@@ -99,6 +101,7 @@ impl Constant0Layout {
                     local_window: 0x20,
                     dynamic_smem: 0x2c,
                     sm_count: 0x10c,
+                    grid_id: 0x30,
                     const_window: 0xd0,
                     param_window: 0x198,
                     cluster_dims: 0x144,

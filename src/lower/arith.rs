@@ -588,6 +588,42 @@ impl FnCx<'_> {
                 }
                 Ok(())
             }
+            (ast::Operand::Vector(ds, _), s) if ty.bits() == 128 => {
+                // A 128-bit register into two 64-bit or four 32-bit parts, lowest first.
+                let class = match ds.len() {
+                    2 => RegClass::R64,
+                    4 => RegClass::R32,
+                    _ => return self.err("unsupported vector unpack"),
+                };
+                let src = self.src(s, ty)?;
+                let mut dsts = Vec::new();
+                for d in ds {
+                    let ast::VecElem::Expr(d) = d else { return self.err("`_` in a 128-bit unpack") };
+                    dsts.push(self.dst(&ast::Operand::Expr(d.clone()), class)?);
+                }
+                self.emit(Opcode::Split, Mods::new(), dsts, vec![src])?;
+                Ok(())
+            }
+            (d, ast::Operand::Vector(ss, _)) if ty.bits() == 128 => {
+                // Two 64-bit or four 32-bit parts into a 128-bit register, lowest first.
+                let part = match ss.len() {
+                    2 => Ty::B64,
+                    4 => Ty::B32,
+                    _ => return self.err("unsupported vector pack"),
+                };
+                let mut srcs = Vec::new();
+                for s in ss {
+                    let ast::VecElem::Expr(s) = s else { return self.err("`_` in a 128-bit pack") };
+                    let o = self.expr(s, part)?;
+                    // Immediates become registers: a join copies register words.
+                    let r = self.tmp(class_of_ty(part));
+                    self.emit(Opcode::Mov, Mods::ty(part), vec![r.into()], vec![o])?;
+                    srcs.push(Operand::reg(r));
+                }
+                let dr = self.dst(d, RegClass::R128)?;
+                self.emit(Opcode::Join, Mods::new(), vec![dr], srcs)?;
+                Ok(())
+            }
             (ast::Operand::Vector(ds, _), s) => {
                 // Unpack a value into equal parts, lowest first.
                 let n = ds.len() as u32;

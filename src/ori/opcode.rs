@@ -460,6 +460,12 @@ opcodes! {
     Dp2a "dp2a" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|SRC_TY|HALF) req(TY|SRC_TY|HALF) ty() Dp2a;
     /// The space-relative address of a memory reference (`mov %rd, sym`).
     Mova "mova" Ptx ["T" => "M"] flags() mods(TY) req(TY) ty() None;
+    /// Split a wide register into parts, lowest first (`mov.b128 {a, b}, q`): a parallel copy of
+    /// the source's 32-bit words into the destinations' words, in order.
+    Split "split" Ptx ["X" => "X:r"] flags(VAR_DSTS) mods() req() ty() None;
+    /// Join parts into a wide register, lowest first (`mov.b128 q, {a, b}`): the inverse of
+    /// [`Opcode::Split`].
+    Join "join" Ptx ["X" => "X:r"] flags(VAR_SRCS) mods() req() ty() None;
     /// A space address made generic (`cvta.shared`); the space is the sub-operation.
     Cvta "cvta" Ptx ["T" => "T:r"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() None;
     /// A generic address made space-relative (`cvta.to.shared`).

@@ -142,10 +142,12 @@ pub struct MemRef {
 
 macro_rules! special_regs {
     ($($v:ident = $s:expr),* $(,)?) => {
-        /// A special (system) register, read by `S2R`/`CS2R` or a PTX `mov`. `SR_DYNAMIC_SMEM_SIZE`,
+        /// A special (system) register, read by `S2R`/`CS2R` or a PTX `mov`. `SR_WARPID`,
+/// `SR_NWARPID`, `SR_SMID`, `SR_NSMID`, `SR_GRIDID`, `SR_DYNAMIC_SMEM_SIZE`,
 /// `SR_TOTAL_SMEM_SIZE` and the cluster registers (`SR_CLUSTERID.X` ... `SR_IS_EXPLICIT_CLUSTER`,
 /// PTX `%clusterid` ... `%is_explicit_cluster`) are PTX-stage pseudo registers: no SASS `S2R`
-/// reads them (ptxas computes them from constant bank 0 and `SR_CTAID`).
+/// reads them (except `SR_CLUSTER_CTARANK`, which SASS names `SR_CgaCtaId`) (ptxas computes them from constant bank 0, `SR_CTAID`, `SR_VIRTID`, `SR_VIRTCFG`,
+/// `SR_VIRTUALSMID` and `SR_SMEMSZ`).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
         #[allow(missing_docs)]
         pub enum SpecialReg { $($v),* }
@@ -176,6 +178,7 @@ special_regs! {
     DynSmemSize = "SR_DYNAMIC_SMEM_SIZE", TotalSmemSize = "SR_TOTAL_SMEM_SIZE",
     CgaCtaId = "SR_CgaCtaId",
     SwinHi = "SR_SWINHI",
+    VirtId = "SR_VIRTID", VirtCfg = "SR_VIRTCFG", VirtualSmId = "SR_VIRTUALSMID", SmemSz = "SR_SMEMSZ",
     ClusterIdX = "SR_CLUSTERID.X", ClusterIdY = "SR_CLUSTERID.Y", ClusterIdZ = "SR_CLUSTERID.Z",
     NClusterIdX = "SR_NCLUSTERID.X", NClusterIdY = "SR_NCLUSTERID.Y", NClusterIdZ = "SR_NCLUSTERID.Z",
     ClusterCtaidX = "SR_CLUSTER_CTAID.X", ClusterCtaidY = "SR_CLUSTER_CTAID.Y", ClusterCtaidZ = "SR_CLUSTER_CTAID.Z",
@@ -191,7 +194,12 @@ impl SpecialReg {
         use SpecialReg::*;
         matches!(
             self,
-            DynSmemSize
+            WarpId
+                | NWarpId
+                | SmId
+                | NSmId
+                | GridId
+                | DynSmemSize
                 | TotalSmemSize
                 | ClusterIdX
                 | ClusterIdY
@@ -205,7 +213,6 @@ impl SpecialReg {
                 | ClusterNctaidX
                 | ClusterNctaidY
                 | ClusterNctaidZ
-                | ClusterCtaRank
                 | ClusterNctaRank
                 | IsExplicitCluster
         )

@@ -1161,7 +1161,7 @@ impl Cx<'_> {
     /// `ATOM` (generic), `ATOMG`/`REDG`/`ATOMS` and their compare-and-swap forms, spelled as
     /// ptxas prints them (`ATOM.E.ADD.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`):
     /// `ATOMG.E.ADD.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb` (`REDG.E.ADD.STRONG.GPU
-    /// desc[..], Rb` when the destination is RZ), `ATOMG.E.CAS.STRONG.GPU PT, Rd, [Ra+off], Rb,
+    /// desc[..], Rb` when the destination is RZ, except an exchange), `ATOMG.E.CAS.STRONG.GPU PT, Rd, [Ra+off], Rb,
     /// Rc` (no descriptor), `ATOMS.ADD Rd, [Ra+off], Rb`, `ATOMS.CAS Rd, [Ra+off], Rb, Rc`.
     fn atomic(&self) -> R<(Vec<String>, Vec<Alts>)> {
         let d = self.d;
@@ -1184,10 +1184,16 @@ impl Cx<'_> {
                 s => return Err(format!("atomic operation {s:?}")),
             }
         };
-        // Type tokens: float add `.F32.FTZ.RN` / `.F64.RN`; `.64`; signed min/max `.S32`/`.S64`.
+        // Type tokens: float add `.F32.FTZ.RN` / `.F64.RN` / `.F16x2.RN` / `.BF16x2.RN`; `.64`; signed min/max `.S32`/`.S64`.
         let mut ty_toks: Vec<&str> = Vec::new();
         if t.is_float() {
-            ty_toks.extend(if wide { ["F64", "RN"].as_slice() } else { ["F32", "FTZ", "RN"].as_slice() });
+            ty_toks.extend(match t {
+                Ty::F64 => ["F64", "RN"].as_slice(),
+                Ty::F16x2 => ["F16x2", "RN"].as_slice(),
+                Ty::BF16x2 => ["BF16x2", "RN"].as_slice(),
+                Ty::F32 => ["F32", "FTZ", "RN"].as_slice(),
+                t => return Err(format!("a {t} atomic")),
+            });
         } else {
             let signed = t.is_signed() && matches!(op, "MIN" | "MAX");
             match (wide, signed) {
@@ -1216,7 +1222,8 @@ impl Cx<'_> {
             let mut toks = vec!["E", op];
             toks.extend(&ty_toks);
             toks.extend(["STRONG", "GPU"]);
-            if dst_rz && !cas {
+            // `RED` has no exchange: an unread exchange stays `ATOMG ... PT, RZ` (as ptxas).
+            if dst_rz && !cas && op != "EXCH" {
                 let mut ops = vec![self.mem(0, true)?];
                 ops.extend(vals);
                 return Ok((self.spell("REDG", &toks)?, ops));
@@ -1379,6 +1386,10 @@ fn sreg_name(s: SpecialReg) -> R<String> {
         | SpecialReg::NctaidZ => {
             return Err(format!("{} is read from constant bank 0 on sm_90, not a special register", s.name()));
         }
+        // `%cluster_ctarank` is the CTA's id in its CGA (the interpreter computes it from the
+        // launch's cluster shape; `SR_CgaCtaId` itself is 0 there, its shared windows having no
+        // CTA-slot bits).
+        SpecialReg::ClusterCtaRank => "SR_CgaCtaId".into(),
         // nvdisasm's names of the lane masks.
         SpecialReg::LanemaskEq => "SR_EQMASK".into(),
         SpecialReg::LanemaskLt => "SR_LTMASK".into(),

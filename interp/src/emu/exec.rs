@@ -766,7 +766,7 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
         // `USGXT.U32 UR6, UR6, 0x8`, and `SHF.R.U32.HI` / `SGXT.U32 R26, R26, 0x7` of SR_VIRTID):
         // the emulator reports 64 warp slots (an H100 SM's) and the warp's index in its CTA. The
         // other bits are not known.
-        "SR_VIRTCFG" => 64 << 8,
+        "SR_VIRTCFG" => crate::memory::WARP_SLOTS << 8,
         "SR_VIRTID" => w.id << 8,
         "SR_SWINHI" => SHARED_HI,
         "SR_LWINHI" => LOCAL_HI,

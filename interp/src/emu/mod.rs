@@ -399,7 +399,7 @@ impl Kernel {
         if let Some(d) = layout.driver {
             let base = crate::memory::PARAM_WINDOW + u64::from(self.param_base);
             let window = (base, base + u64::from(self.param_size.max(params.len() as u32)));
-            crate::memory::put_driver_slots(&d, spec, window, 132, &mut put);
+            crate::memory::put_driver_slots(&d, spec, window, &mut put);
         }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);

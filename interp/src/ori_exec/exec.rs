@@ -484,7 +484,7 @@ impl Engine<'_> {
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             Ldmatrix | Mma | LDSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
-            PACK128 | UNPACK128 => self.quad_copy(w, d, exec)?,
+            PACK128 | UNPACK128 | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
@@ -703,12 +703,17 @@ impl Engine<'_> {
             NctaidY => u64::from(self.spec.grid[1]),
             NctaidZ => u64::from(self.spec.grid[2]),
             LaneId => u64::from(lane),
+            // As the emulator reports them (its `sreg`): the warp's index in its CTA, an
+            // H100's warp slots and SM count, SM 0, grid 0.
             WarpId => u64::from(w.id),
-            NWarpId => u64::from(self.threads.div_ceil(32)),
+            VirtId => u64::from(w.id) << 8,
+            NWarpId => u64::from(crate::memory::WARP_SLOTS),
+            VirtCfg => u64::from(crate::memory::WARP_SLOTS) << 8,
             // The interpreter's shared addresses are window offsets (no CTA-slot bits).
-            SmId | GridId | CgaCtaId => 0,
+            SmId | VirtualSmId | GridId | CgaCtaId => 0,
             SwinHi => u64::from(crate::memory::SHARED_HI),
-            NSmId => 1,
+            NSmId => u64::from(crate::memory::SM_COUNT),
+            SmemSz => self.shared_size as u64,
             LanemaskEq => 1 << lane,
             LanemaskLt => lt,
             LanemaskLe => lt | 1 << lane,

@@ -46,7 +46,7 @@
 //! all of a block's leading phis in parallel.
 //!
 //! **Special registers:** tid/ntid/ctaid/nctaid, laneid, warpid (the warp's index in its CTA),
-//! nwarpid (warps per CTA), smid 0, nsmid 1, gridid 0, the lane masks, clocks = the number of
+//! nwarpid 64 and nsmid 132 (an H100's, as the emulator), smid 0, gridid 0, the lane masks, clocks = the number of
 //! warp-instructions executed so far in the launch, the dynamic shared size of the spec and the
 //! total shared size.
 //!

@@ -1,8 +1,8 @@
 //! Moves, special registers, branches, exit/return, barriers.
 //!
 //! - `mov` of data → `MOV` (64-bit: a register-pair copy); of a predicate → `PLOP3.LUT`;
-//!   of a special register → `S2R`, except `%ntid.*`/`%nctaid.*`, read from constant bank 0
-//!   (`LDC c[0x0][0x0..0x8]`, `c[0x0][0xc..0x14]`) as ptxas does on sm_90.
+//!   of a special register → `S2R`, or the constant-bank-0 reads and short sequences ptxas
+//!   uses on sm_90 (see [`Sel::read_sreg`]).
 //! - `bra` → `BRA` (guard kept), `exit` and a kernel's `ret` → `EXIT`, a `.func`'s `ret`
 //!   without values → `RET`; `bar.sync` → `WARPSYNC.ALL` + `BAR.SYNC`; `membar` → `MEMBAR`; `bar.warp.sync`
 //!   → `WARPSYNC` (a register mask unless full; see [`Sel::warp_sync`]).
@@ -10,29 +10,110 @@
 //!   (`calli`, through function pointers) are not selected yet.
 
 use super::{R, Sel, imm, pt, pt_reg};
-use crate::ori::{CBank, Flag, FuncKind, InstData, Mods, Opcode, Operand, Reg, SpecialReg, Ty};
+use crate::cubin::Constant0Layout;
+use crate::ori::{CBank, Flag, FuncKind, Half, InstData, Mods, Opcode, Operand, Reg, Rnd, SpecialReg, Ty};
 use Opcode::{BRA, ISETP};
 
 impl Sel<'_> {
-    /// Reads special register `sr` into `dst`.
+    /// Reads special register `sr` into `dst`, with the sequences ptxas emits on sm_90: the
+    /// grid shape, `%nsmid`, `%gridid`, `%dynamic_smem_size` and the cluster shape come from
+    /// the driver's slots of constant bank 0 ([`crate::cubin::DriverSlots`]); `%warpid` and
+    /// `%nwarpid` are bits of `SR_VIRTID` / `SR_VIRTCFG`, `%smid` is `SR_VIRTUALSMID`,
+    /// `%cluster_ctarank` is `SR_CgaCtaId` (spelled so by emission); `%clusterid` is `trunc(%ctaid * 1/dim)` in f32 and
+    /// `%cluster_ctaid` is `%ctaid - %clusterid * dim` (sreg_geometry, sreg_cluster_smem).
     pub(crate) fn read_sreg(&mut self, dst: Reg, sr: SpecialReg) -> R<()> {
         use SpecialReg::*;
-        let bank = |off: i32| Operand::CBank(CBank { bank: 0, index: None, offset: off });
-        let off = match sr {
-            NtidX => Some(0x0),
-            NtidY => Some(0x4),
-            NtidZ => Some(0x8),
-            NctaidX => Some(0xc),
-            NctaidY => Some(0x10),
-            NctaidZ => Some(0x14),
-            _ if sr.is_pseudo() => {
-                return Err(format!("{} (computed from constant bank 0) is not selected yet", sr.name()));
-            }
-            _ => None,
+        let bank = |off: u32| Operand::CBank(CBank { bank: 0, index: None, offset: off as i32 });
+        let d = Constant0Layout::for_sm(90).driver.ok_or("sm_90 has driver slots")?;
+        let ldc = |s: &mut Self, dst: Reg, off: u32| s.emit(Opcode::LDC, Mods::new(), vec![dst], vec![bank(off)]);
+        let s2r = |s: &mut Self, dst: Reg, sr: SpecialReg| {
+            s.emit(Opcode::S2R, Mods::new(), vec![dst], vec![Operand::SReg(sr)]);
         };
-        match off {
-            Some(o) => self.emit(Opcode::LDC, Mods::new(), vec![dst], vec![bank(o)]),
-            None => self.emit(Opcode::S2R, Mods::new(), vec![dst], vec![Operand::SReg(sr)]),
+        // dst = op.ty(a, b), selected.
+        let op = |s: &mut Self, op: Opcode, m: Mods, dst: Reg, a: Operand, b: Operand| {
+            s.inst(&InstData::new(op, m, vec![dst], vec![a, b]))
+        };
+        let dim = |first: SpecialReg| sr as u32 - first as u32;
+        match sr {
+            NtidX | NtidY | NtidZ => ldc(self, dst, 4 * dim(NtidX)),
+            NctaidX | NctaidY | NctaidZ => ldc(self, dst, 0xc + 4 * dim(NctaidX)),
+            NSmId => ldc(self, dst, d.sm_count),
+            GridId => ldc(self, dst, d.grid_id),
+            DynSmemSize => ldc(self, dst, d.dynamic_smem),
+            ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ => {
+                ldc(self, dst, d.cluster_dims + 4 * dim(ClusterNctaidX));
+            }
+            NClusterIdX | NClusterIdY | NClusterIdZ => ldc(self, dst, d.nclusters + 4 * dim(NClusterIdX)),
+            ClusterNctaRank => ldc(self, dst, d.cluster_size),
+            SmId => s2r(self, dst, VirtualSmId),
+            WarpId | NWarpId => {
+                let (src, mask) = if sr == WarpId { (VirtId, 0x7f) } else { (VirtCfg, 0xff) };
+                let (v, sh) = (self.t32(), self.t32());
+                s2r(self, v.into(), src);
+                op(self, Opcode::Shr, Mods::ty(Ty::U32), sh.into(), Operand::reg(v), imm(8))?;
+                op(self, Opcode::And, Mods::ty(Ty::B32), dst, Operand::reg(sh), imm(mask))?;
+            }
+            TotalSmemSize => {
+                let (all, sub) = (self.t32(), self.t32());
+                s2r(self, all.into(), SmemSz);
+                ldc(self, sub.into(), d.smem_total_sub);
+                op(self, Opcode::Sub, Mods::ty(Ty::U32), dst, Operand::reg(all), Operand::reg(sub))?;
+            }
+            IsExplicitCluster => {
+                let (w, p) = (self.t32(), self.tp());
+                ldc(self, w.into(), d.explicit_cluster);
+                let m = Mods { cmp: Some(crate::ori::Cmp::Eq), ..Mods::ty(Ty::U32) };
+                op(self, Opcode::Setp, m, p.into(), Operand::reg(w), imm(1))?;
+                self.inst(&InstData::new(
+                    Opcode::Selp,
+                    Mods::ty(Ty::U32),
+                    vec![dst],
+                    vec![imm(1), imm(0), Operand::reg(p)],
+                ))?;
+            }
+            ClusterIdX | ClusterIdY | ClusterIdZ | ClusterCtaidX | ClusterCtaidY | ClusterCtaidZ => {
+                let k = if (ClusterIdX as u32..=ClusterIdZ as u32).contains(&(sr as u32)) {
+                    dim(ClusterIdX)
+                } else {
+                    dim(ClusterCtaidX)
+                };
+                let ctaid = [CtaidX, CtaidY, CtaidZ][k as usize];
+                let (c, f, rcp, q) = (self.t32(), self.t32(), self.t32(), self.t32());
+                s2r(self, c.into(), ctaid);
+                let cvt = |dt, st, rnd| Mods { rnd: Some(rnd), ..crate::lower::func::cvt_mods(dt, st) };
+                self.inst(&InstData::new(
+                    Opcode::Cvt,
+                    cvt(Ty::F32, Ty::U32, Rnd::Rn),
+                    vec![f.into()],
+                    vec![Operand::reg(c)],
+                ))?;
+                ldc(self, rcp.into(), d.cluster_rcp + 4 * k);
+                let m = Mods { rnd: Some(Rnd::Rn), ..Mods::ty(Ty::F32) };
+                op(self, Opcode::Mul, m, q.into(), Operand::reg(f), Operand::reg(rcp))?;
+                let id: Reg = if sr as u32 <= ClusterIdZ as u32 { dst } else { self.t32().into() };
+                self.inst(&InstData::new(
+                    Opcode::Cvt,
+                    cvt(Ty::U32, Ty::F32, Rnd::Rzi),
+                    vec![id],
+                    vec![Operand::reg(q)],
+                ))?;
+                if id != dst {
+                    // %cluster_ctaid = %ctaid - %clusterid * %cluster_nctaid.
+                    let (n, prod) = (self.t32(), self.t32());
+                    ldc(self, n.into(), d.cluster_dims + 4 * k);
+                    op(
+                        self,
+                        Opcode::Mul,
+                        Mods { half: Some(Half::Lo), ..Mods::ty(Ty::U32) },
+                        prod.into(),
+                        Operand::reg(id),
+                        Operand::reg(n),
+                    )?;
+                    op(self, Opcode::Sub, Mods::ty(Ty::U32), dst, Operand::reg(c), Operand::reg(prod))?;
+                }
+            }
+            _ if sr.is_pseudo() => return Err(format!("{} is not selected yet", sr.name())),
+            _ => s2r(self, dst, sr),
         }
         Ok(())
     }

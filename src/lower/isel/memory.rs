@@ -118,7 +118,10 @@ impl Sel<'_> {
     pub(crate) fn sel_mem(&mut self, d: &InstData) -> R<()> {
         let t = d.ty().ok_or("memory access without a type")?;
         let Some(Operand::Mem(m)) = d.srcs.first() else { return Err("no memory operand".into()) };
-        if t.bits() > 64 || d.dsts.len() > 1 {
+        // One register per access: 128 bits in a register quad (`LDG.E.128`), for the spaces
+        // with a 128-bit form.
+        let quad_ok = matches!(m.space, Space::Global | Space::Generic | Space::Shared | Space::Local);
+        if (t.bits() > 64 && !(t.bits() == 128 && quad_ok)) || d.dsts.len() > 1 {
             return Err(format!("{}-bit / vector accesses are not selected yet", t.bits()));
         }
         let load = d.opcode == Opcode::Ld;

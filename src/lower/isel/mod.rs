@@ -342,6 +342,7 @@ impl<'a> Sel<'a> {
             | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Dp4a | Dp2a
             | Madc | Fns => self.sel_arith(d),
             Setp | Selp => self.sel_cmp(d),
+            Split | Join => self.sel_split_join(d),
             Div | Rem => self.sel_div(d),
             Rcp | Sqrt | Rsqrt | Ex2 | Lg2 | Sin | Cos | Tanh | Testp => self.sel_float_fn(d),
             Cvt => self.sel_cvt(d),

@@ -44,6 +44,52 @@ impl Sel<'_> {
         Ok((t.into(), Some(InstData::new(op, Mods::new(), dsts.to_vec(), vec![r(t)]))))
     }
 
+    /// `split`/`join` of a 128-bit register (into or from two 64-bit or four 32-bit parts): the
+    /// quad's words through `UNPACK128`/`PACK128`, 64-bit parts through `PACK64`/`UNPACK64`.
+    pub(crate) fn sel_split_join(&mut self, d: &InstData) -> R<()> {
+        let split = d.opcode == Opcode::Split;
+        let parts: Vec<Operand> = if split { d.dsts.iter().map(|&x| r(x)).collect() } else { d.srcs.clone() };
+        let wide = if split { d.srcs[0].clone() } else { r(d.dsts[0]) };
+        let Operand::Reg(w) = &wide else { return Err("split/join of a non-register".into()) };
+        if self.class(w.reg) != RegClass::R128 {
+            return Err(format!("`{}` of a {} register", d.opcode, self.class(w.reg)));
+        }
+        let mut classes = Vec::new();
+        for p in &parts {
+            let Operand::Reg(u) = p else { return Err("split/join part is not a register".into()) };
+            classes.push(self.class(u.reg));
+        }
+        let words_per_part = match classes.as_slice() {
+            [RegClass::R64, RegClass::R64] => 2,
+            c if c.len() == 4 && c.iter().all(|&k| k == RegClass::R32) => 1,
+            _ => return Err("split/join of a 128-bit register into other than 2 x 64 or 4 x 32 bits".into()),
+        };
+        if split {
+            let words: Vec<Reg> =
+                if words_per_part == 1 { d.dsts.clone() } else { (0..4).map(|_| self.t32().into()).collect() };
+            self.emit(Opcode::UNPACK128, Mods::new(), words.clone(), vec![wide]);
+            if words_per_part == 2 {
+                for (k, &dst) in d.dsts.iter().enumerate() {
+                    self.emit(Opcode::PACK64, Mods::new(), vec![dst], vec![r(words[2 * k]), r(words[2 * k + 1])]);
+                }
+            }
+        } else {
+            let mut words = Vec::new();
+            for p in &parts {
+                if words_per_part == 1 {
+                    words.push(self.reg_src(p)?);
+                    continue;
+                }
+                let (lo, hi) = (self.t32(), self.t32());
+                let src = self.reg_src(p)?;
+                self.emit(Opcode::UNPACK64, Mods::new(), vec![lo.into(), hi.into()], vec![src]);
+                words.extend([r(lo), r(hi)]);
+            }
+            self.emit(Opcode::PACK128, Mods::new(), vec![d.dsts[0]], words);
+        }
+        Ok(())
+    }
+
     pub(crate) fn sel_tensor(&mut self, d: &InstData) -> R<()> {
         match d.opcode {
             Opcode::Ldmatrix => {

@@ -10,16 +10,17 @@
 //! Invariant: every selected form computes exactly what the PTX-stage opcode computes (the
 //! SASS-stage opcodes share its [`crate::ori::Sem::Vop`]/[`crate::ori::Sem::VopAdd`]
 //! semantics); saturating forms and the lane operations sm_90 has no single instruction for
-//! are refused, not approximated.
+//! are computed lane by lane with 32-bit integer operations ([`Sel::video_by_lanes`]; ptxas
+//! uses its own PRMT-based sequences), exactly as the semantics table defines them.
 
-use super::{R, Sel};
-use crate::ori::{Flag, Imm, InstData, Mods, Opcode, Operand, PhysReg, RegFile, RegUse, SubOp};
+use super::{R, Sel, imm};
+use crate::ori::{Flag, Imm, InstData, Mods, Opcode, Operand, PhysReg, Reg, RegFile, RegUse, SubOp, Ty, VReg};
 
 impl Sel<'_> {
     pub(crate) fn sel_video(&mut self, d: &InstData) -> R<()> {
         let dst = Self::dst(d)?;
         if d.mods.has(Flag::Sat) {
-            return Err("saturating SIMD video operations are not selected yet".into());
+            return self.video_by_lanes(d, dst);
         }
         let sub = d.mods.sub.ok_or("no operation")?;
         // PTX stage: a, b, c, a-selector, b-selector, mask, b signed. The SASS forms below take
@@ -36,14 +37,14 @@ impl Sel<'_> {
             || imm(6) != Some(b_signed)
             || d.mods.cmp.is_some()
         {
-            return Err("SIMD video with lane selectors, a mask, mixed types or vset is not selected yet".into());
+            return self.video_by_lanes(d, dst);
         }
         let op = match (d.opcode, sub) {
             (Opcode::Vop4, SubOp::Absdiff) => Opcode::VABSDIFF4,
             (Opcode::Vop4Add, SubOp::Absdiff) => Opcode::VABSDIFF4ACC,
             (Opcode::Vop2, SubOp::AddOp | SubOp::SubtractOp) => Opcode::VIADD2,
             (Opcode::Vop2, SubOp::MinOp | SubOp::MaxOp) => Opcode::VIMNMX2,
-            (op, s) => return Err(format!("`{op}.{s}` is not selected yet")),
+            _ => return self.video_by_lanes(d, dst),
         };
         let mut srcs = Vec::new();
         let n = if op == Opcode::VABSDIFF4ACC { 3 } else { 2 };
@@ -53,6 +54,108 @@ impl Sel<'_> {
         let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, sub: Some(sub), ..Mods::new() };
         self.emit(op, mods, vec![dst], srcs);
         Ok(())
+    }
+
+    /// Any SIMD video operation (lane selectors, destination mask, `.sat`, `vavrg`, `vset`,
+    /// the accumulating `.add` forms) lane by lane with 32-bit integer operations, each selected
+    /// as usual: a lane's operands are fields of the pair `{b, a}` extracted with `bfe`
+    /// (sign-extended for a signed source), the operation is exact in 32 bits (the fields are
+    /// at most 16 bits wide), `.sat` clamps to the destination type's lane range, and the
+    /// result lanes the mask selects are inserted into `c` with `bfi` (the accumulating forms
+    /// add them to `c` instead) — [`crate::ori::Sem::Vop`]'s definition, step by step.
+    fn video_by_lanes(&mut self, d: &InstData, dst: Reg) -> R<()> {
+        let sub = d.mods.sub.ok_or("no operation")?;
+        let (Some(dt), Some(at)) = (d.mods.ty, d.mods.src_ty) else {
+            return Err("a SIMD video operation needs two types".into());
+        };
+        let imm_at = |k: usize| match d.srcs.get(k) {
+            Some(Operand::Imm(Imm::Int(v))) => Ok(*v),
+            _ => Err(format!("SIMD video operand {k} is not an immediate")),
+        };
+        if d.srcs.len() != 7 {
+            return Err("a PTX-stage SIMD video operation has 7 operands".into());
+        }
+        let (asel, bsel, dmask, b_signed) = (imm_at(3)?, imm_at(4)?, imm_at(5)?, imm_at(6)? != 0);
+        let lanes: i64 = if matches!(d.opcode, Opcode::Vop2 | Opcode::Vop2Add) { 2 } else { 4 };
+        let acc = matches!(d.opcode, Opcode::Vop2Add | Opcode::Vop4Add);
+        let bits = 32 / lanes;
+        let a = self.reg_src(&d.srcs[0])?;
+        let b = self.reg_src(&d.srcs[1])?;
+        let c = self.reg_src(&d.srcs[2])?;
+        let s32 = || Mods::ty(Ty::S32);
+        let mut out = c.clone();
+        for i in 0..lanes {
+            // The lane's two operands.
+            let field = |s: &mut Self, sel: i64, signed: bool| -> R<Operand> {
+                let k = (sel >> (4 * i) & 0xf) % (2 * lanes);
+                let (src, at) = if k < lanes { (&a, k) } else { (&b, k - lanes) };
+                let t = s.t32();
+                let m = Mods::ty(if signed { Ty::S32 } else { Ty::U32 });
+                s.inst(&InstData::new(Opcode::Bfe, m, vec![t.into()], vec![src.clone(), imm(bits * at), imm(bits)]))?;
+                Ok(Operand::reg(t))
+            };
+            let x = field(self, asel, at.is_signed())?;
+            let y = field(self, bsel, b_signed)?;
+            let r = self.t32();
+            let op2 = |s: &mut Self, op: Opcode, dst: VReg, x: Operand, y: Operand| {
+                s.inst(&InstData::new(op, s32(), vec![dst.into()], vec![x, y]))
+            };
+            match sub {
+                SubOp::AddOp => op2(self, Opcode::Add, r, x, y)?,
+                SubOp::SubtractOp => op2(self, Opcode::Sub, r, x, y)?,
+                SubOp::MinOp => op2(self, Opcode::Min, r, x, y)?,
+                SubOp::MaxOp => op2(self, Opcode::Max, r, x, y)?,
+                SubOp::Absdiff => {
+                    let t = self.t32();
+                    op2(self, Opcode::Sub, t, x, y)?;
+                    self.inst(&InstData::new(Opcode::Abs, s32(), vec![r.into()], vec![Operand::reg(t)]))?;
+                }
+                SubOp::Avrg => {
+                    // (x + y + 1) >> 1 for a non-negative sum, (x + y) >> 1 otherwise:
+                    // (s + 1 + (s >> 31)) >> 1, arithmetic shifts.
+                    let (sum, neg, up, t) = (self.t32(), self.t32(), self.t32(), self.t32());
+                    op2(self, Opcode::Add, sum, x, y)?;
+                    op2(self, Opcode::Shr, neg, Operand::reg(sum), imm(31))?;
+                    op2(self, Opcode::Add, up, Operand::reg(sum), imm(1))?;
+                    op2(self, Opcode::Add, t, Operand::reg(up), Operand::reg(neg))?;
+                    op2(self, Opcode::Shr, r, Operand::reg(t), imm(1))?;
+                }
+                SubOp::SetOp => {
+                    let p = self.tp();
+                    let m = Mods { cmp: d.mods.cmp, ..s32() };
+                    self.inst(&InstData::new(Opcode::Setp, m, vec![p.into()], vec![x, y]))?;
+                    let sel = vec![imm(1), imm(0), Operand::reg(p)];
+                    self.inst(&InstData::new(Opcode::Selp, s32(), vec![r.into()], sel))?;
+                }
+                s => return Err(format!("SIMD video operation {s:?}")),
+            }
+            if dmask >> i & 1 == 0 {
+                continue;
+            }
+            let mut v = Operand::reg(r);
+            if acc {
+                let t = self.t32();
+                op2(self, Opcode::Add, t, out, v)?;
+                out = Operand::reg(t);
+                continue;
+            }
+            if d.mods.has(Flag::Sat) {
+                let (lo, hi) = if dt.is_signed() {
+                    (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+                } else {
+                    (0, (1i64 << bits) - 1)
+                };
+                let (t, u) = (self.t32(), self.t32());
+                op2(self, Opcode::Max, t, v, imm(lo))?;
+                op2(self, Opcode::Min, u, Operand::reg(t), imm(hi))?;
+                v = Operand::reg(u);
+            }
+            let t = self.t32();
+            let m = Mods::ty(Ty::B32);
+            self.inst(&InstData::new(Opcode::Bfi, m, vec![t.into()], vec![v, out, imm(bits * i), imm(bits)]))?;
+            out = Operand::reg(t);
+        }
+        self.copy(dst, &out, Ty::B32)
     }
 
     pub(crate) fn sel_cp_async(&mut self, d: &InstData) -> R<()> {
