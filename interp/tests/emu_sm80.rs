@@ -147,6 +147,8 @@ fn check_arch(arch: &str, min_agree: usize) {
     let (mut agree, mut explained, mut bad, mut skipped) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut opcodes = BTreeSet::new();
     let mut run_count = 0;
+    // Runs that finished (hazard checker on: no hazard, fault or refusal).
+    let mut finished = 0;
     // Kernels whose modifiers needed nvdisasm's listing.
     let mut listed = 0;
     // `EMU_SM80_ONLY=<kernel>` runs one kernel (for investigation; the floors then fail).
@@ -202,6 +204,7 @@ fn check_arch(arch: &str, min_agree: usize) {
             let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
             run_count += 1;
             let run = kernel.run_with_suffixes(&spec, &cfg, &sfx).map_err(|x| format!("emulator: {x}"))?;
+            finished += 1;
             for i in &program.insts {
                 opcodes.insert(format!("{}{}", i.base, i.suffix));
             }
@@ -215,7 +218,7 @@ fn check_arch(arch: &str, min_agree: usize) {
         }
     }
     println!(
-        "emulator(NVIDIA {arch} -O3 cubin): {run_count} kernels run, {} agree with the GPU, {} explained, {} wrong, \
+        "emulator(NVIDIA {arch} -O3 cubin): {run_count} kernels run, {finished} to completion with zero hazards, {} agree with the GPU, {} explained, {} wrong, \
          {} skipped, {} distinct opcodes (with modifiers) in the kernels run ({listed} with nvdisasm's modifiers)",
         agree.len(),
         explained.len(),

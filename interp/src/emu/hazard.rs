@@ -39,6 +39,11 @@
 //! `IADD3`/`MOV`/`STG` 5 cycles after their `ISETP` saw the predicate's old value), and 6 for
 //! general registers an FP64 instruction reads from another pipe ([`FP64_EARLY_READ`]).
 //!
+//! Per SM ([`HazardState::for_sm`]): the model above is sm_90's; for the sm_80 family (sm_80,
+//! sm_86, sm_89) `R2UR` is variable latency and `CS2R` holds no ALU pipe slot, and on sm_86 and
+//! sm_89 FP32 instructions do not wait for the FMA pipe an `IMAD` holds, each as NVIDIA's code
+//! for those SMs shows.
+//!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
 use super::program::{Inst, Kind, Opnd};
