@@ -2313,3 +2313,51 @@ mod mbar {
         u64::from(lo) | u64::from(next) << 32
     }
 }
+
+#[cfg(test)]
+mod sm80_mbarrier_tests {
+    use super::mbar::sm80_arrive;
+
+    /// The word ptxas's sm_80 `mbarrier.init` writes for `count` (async_mbarrier: 128 gives
+    /// `0x7fffff80_3fffff80`).
+    fn init(count: u32) -> u64 {
+        u64::from((1u32 << 30) - count) | u64::from((1u32 << 31) - count) << 32
+    }
+
+    fn parity(w: u64) -> u64 {
+        w >> 63
+    }
+
+    #[test]
+    fn the_last_arrival_flips_the_parity_and_reloads_the_count() {
+        assert_eq!(init(128), 0x7fff_ff80_3fff_ff80);
+        let mut w = init(3);
+        for phase in 0..4u64 {
+            for k in 0..3 {
+                assert_eq!(parity(w), phase & 1, "phase {phase}, arrival {k}: completed early");
+                w = sm80_arrive(w);
+            }
+            assert_eq!(parity(w), (phase + 1) & 1, "phase {phase} did not complete");
+            // The next phase expects `count` arrivals again; the low word never changes.
+            assert_eq!(w >> 32 & 0x7fff_ffff, u64::from((1u32 << 31) - 3));
+            assert_eq!(w as u32, (1u32 << 30) - 3);
+        }
+    }
+
+    /// `cp.async.mbarrier.arrive` without `.noinc` adds `-1` to the high word first (one more
+    /// expected arrival in the current phase only): the phase then needs `count + 1` arrivals,
+    /// and the next one `count` again.
+    #[test]
+    fn an_added_expectation_lasts_one_phase() {
+        let mut w = init(2);
+        w = (w & 0xffff_ffff) | u64::from(((w >> 32) as u32).wrapping_sub(1)) << 32;
+        for _ in 0..2 {
+            w = sm80_arrive(w);
+        }
+        assert_eq!(parity(w), 0, "completed before the added arrival");
+        w = sm80_arrive(w);
+        assert_eq!(parity(w), 1);
+        w = sm80_arrive(sm80_arrive(w));
+        assert_eq!(parity(w), 0, "the next phase expects the initial count");
+    }
+}
