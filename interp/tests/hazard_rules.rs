@@ -65,3 +65,81 @@ fn vote_reads_its_predicate_13_cycles_after_the_setp() {
     assert_eq!(i, 1, "{e}");
     assert!(e.contains("P0 read"), "{e}");
 }
+
+/// `lines` (text, stall, write scoreboard, wait mask) parsed and encoded by `arch`'s tables with
+/// exactly that control, and lowered for the checker.
+fn with_control(arch: &str, lines: &[(&str, u8, Option<u8>, u8)]) -> Vec<Inst> {
+    let t = ptxas_rs::sass::tables_for(arch).unwrap();
+    let banks = interp::emu::Banks::new();
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, &(l, stall, write_sb, wait))| {
+            let off = 16 * i as u64;
+            let mut d = t.parse(l, off).unwrap_or_else(|e| panic!("{arch}: `{l}`: {e:?}"));
+            d.control.stall = stall;
+            d.control.write_sb = write_sb;
+            d.control.read_sb = None;
+            d.control.wait = wait;
+            let w = t.encode(&d).unwrap();
+            let sfx = interp::emu::program::listing_suffix(&t.print(&d, off, None));
+            lower(&t.decode(w).unwrap(), &sfx, off as u32, w, &banks)
+        })
+        .collect()
+}
+
+/// The first hazard of `insts` issued in order under the model of SM `sm`.
+fn first_hazard_on(sm: u32, insts: &[Inst]) -> Option<(usize, String)> {
+    let mut st = HazardState::for_sm(sm);
+    insts.iter().enumerate().find_map(|(i, x)| st.issue(x).err().map(|e| (i, e)))
+}
+
+/// sm_80 family: `R2UR` returns its predicate through a scoreboard (NVIDIA's sm_80 code of
+/// cg_tiled_reduce: `R2UR P0, URZ, R3` with write SB0, the `@!P0 BRA.DIV` waiting on SB0). A
+/// reader that waits is hazard-free; with the wait bit cleared it is a hazard on sm_80/86/89,
+/// while sm_90's model (R2UR fixed latency, 7 cycles being enough) accepts it.
+#[test]
+fn sm80_r2ur_predicate_is_scoreboarded() {
+    for arch in ["sm_80", "sm_86", "sm_89"] {
+        let sm = arch[3..].parse().unwrap();
+        let good = with_control(arch, &[("R2UR P0, URZ, R3", 7, Some(0), 0), ("SEL R4, R5, R6, P0", 1, None, 1)]);
+        assert_eq!(first_hazard_on(sm, &good), None, "{arch}");
+        let bad = with_control(arch, &[("R2UR P0, URZ, R3", 7, Some(0), 0), ("SEL R4, R5, R6, P0", 1, None, 0)]);
+        let (i, e) = first_hazard_on(sm, &bad).unwrap_or_else(|| panic!("{arch}: unwaited R2UR result"));
+        assert_eq!(i, 1, "{arch}: {e}");
+        assert!(e.contains("P0") && e.contains("SB0"), "{arch}: {e}");
+        assert_eq!(first_hazard_on(90, &bad), None, "sm_90's model keeps R2UR fixed latency");
+    }
+}
+
+/// sm_86/sm_89 issue an FP32 instruction one cycle after an `IMAD` (ctrl_predicated sm_86:
+/// `IMAD.WIDE.U32` with stall 1, then `FMUL`); on sm_80 and sm_90 the IMAD holds the FMA pipe
+/// two cycles, so the same stream is a pipe hazard there.
+#[test]
+fn fp32_after_imad_one_cycle_apart_only_on_sm86_and_sm89() {
+    for (arch, ok) in [("sm_80", false), ("sm_86", true), ("sm_89", true)] {
+        let sm: u32 = arch[3..].parse().unwrap();
+        let v = with_control(arch, &[("IMAD R4, R5, R6, RZ", 1, None, 0), ("FMUL R8, R9, R10", 1, None, 0)]);
+        match first_hazard_on(sm, &v) {
+            None => assert!(ok, "{arch}: an FMUL 1 cycle after an IMAD must be a pipe hazard"),
+            Some((i, e)) => {
+                assert!(!ok, "{arch}: {e}");
+                assert_eq!(i, 1, "{arch}: {e}");
+                assert!(e.contains("pipe"), "{arch}: {e}");
+            }
+        }
+        // Two IMADs one cycle apart are a hazard on every arch.
+        let v = with_control(arch, &[("IMAD R4, R5, R6, RZ", 1, None, 0), ("IMAD R8, R9, R10, RZ", 1, None, 0)]);
+        assert!(first_hazard_on(sm, &v).is_some_and(|(i, e)| i == 1 && e.contains("pipe")), "{arch}");
+    }
+}
+
+/// sm_80 family: `CS2R Rd, SRZ` occupies no ALU pipe slot (algo_nbody sm_80: two CS2R one cycle
+/// apart); sm_90's model holds the ALU pipe 2 cycles for it.
+#[test]
+fn sm80_cs2r_back_to_back() {
+    let v = with_control("sm_80", &[("CS2R R4, SRZ", 1, None, 0), ("CS2R R6, SRZ", 1, None, 0)]);
+    assert_eq!(first_hazard_on(80, &v), None);
+    let (i, e) = first_hazard_on(90, &v).expect("sm_90's model: CS2R holds the ALU pipe");
+    assert_eq!(i, 1, "{e}");
+}

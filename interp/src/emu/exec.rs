@@ -99,8 +99,9 @@ pub(crate) struct Warp {
 /// gets a copy, groups that run together again share the union
 /// ([`HazardState::merge`]). Per lane this only drops the cycles other paths spent in between,
 /// which makes the latency check stricter, never looser.
-#[derive(Default)]
 struct LaneHazards {
+    /// The SM of the code ([`HazardState::for_sm`]).
+    sm: u32,
     states: Vec<HazardState>,
     /// State index of each lane.
     of: [u8; 32],
@@ -109,7 +110,7 @@ struct LaneHazards {
 impl LaneHazards {
     fn issue(&mut self, act: u32, live: u32, inst: &Inst) -> Result<(), String> {
         if self.states.is_empty() {
-            self.states.push(HazardState::default());
+            self.states.push(HazardState::for_sm(self.sm));
         }
         let first = self.of[act.trailing_zeros() as usize & 31];
         let mut single = true;
@@ -172,6 +173,9 @@ pub(crate) struct Launch<'a> {
     pub(crate) block: [u32; 3],
     /// CTAs per cluster dimension of a cluster launch.
     pub(crate) cluster: Option<[u32; 3]>,
+    /// The SM of the code. Below 90 (the sm_80 family) shared addresses are plain offsets in
+    /// the CTA's shared memory (slot 0); sm_90's carry the CTA's slot in bits 24 and up.
+    pub(crate) sm: u32,
     pub(crate) banks: &'a super::program::Banks,
     pub(crate) local_bytes: u32,
     pub(crate) shared_bytes: u32,
@@ -218,7 +222,8 @@ fn lanes(mask: u32) -> impl Iterator<Item = usize> {
 type R<T> = Result<T, EmuErrorKind>;
 
 impl Warp {
-    fn new(id: u32, exists: u32, entry: u32, tid: [[u32; 3]; 32], hazards: bool) -> Warp {
+    /// `hazards`: check hazards for code of this SM.
+    fn new(id: u32, exists: u32, entry: u32, tid: [[u32; 3]; 32], hazards: Option<u32>) -> Warp {
         let mut state = [Lane::Exit; 32];
         for l in lanes(exists) {
             state[l] = Lane::Run;
@@ -239,7 +244,7 @@ impl Warp {
             pc: entry,
             other: u32::MAX,
             id,
-            hz: hazards.then(LaneHazards::default),
+            hz: hazards.map(|sm| LaneHazards { sm, states: Vec::new(), of: [0; 32] }),
             waiting: false,
             spinning: false,
             strand: [0; 32],
@@ -594,6 +599,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
     let mut cta = Cta {
         id,
         slot: match l.cluster {
+            _ if l.sm < 90 => 0,
             // In a cluster launch `SR_CgaCtaId` is the CTA's rank in its cluster (x fastest),
             // what `%cluster_ctarank` reads (the H100 golden of sreg_cluster_smem).
             Some(c) => (id[0] % c[0]) + c[0] * ((id[1] % c[1]) + c[1] * (id[2] % c[2])),
@@ -614,7 +620,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
                     *t = [lin % bx, (lin / bx) % by, lin / (bx * by)];
                 }
             }
-            Warp::new(w, exists, l.program.entry, tid, l.hazards)
+            Warp::new(w, exists, l.program.entry, tid, l.hazards.then_some(l.sm))
         })
         .collect();
     loop {
@@ -1026,6 +1032,25 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
             w.set_pred(&pr[0], done, g);
             if done != g {
+                w.spinning = true;
+            }
+        }
+        Kind::MbarArrive80 => {
+            let mut token = [0u64; 32];
+            for lane in lanes(g) {
+                let at = address(w, &a[1], lane);
+                token[lane] = mbar::sm80_update(l, st, cta, w, at, lane)?;
+            }
+            lift(w.write64(&a[0], &token, g))?;
+        }
+        Kind::MbarLdgstsArrive80 => {
+            for lane in lanes(g) {
+                let at = address(w, &a[0], lane);
+                mbar::sm80_update(l, st, cta, w, at, lane)?;
+            }
+        }
+        Kind::Yield => {
+            if l.sm < 90 {
                 w.spinning = true;
             }
         }
@@ -2054,14 +2079,14 @@ fn extend(v: u64, size: u32, signed: bool) -> u64 {
 }
 
 fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
-    let Opnd::Mem { ra, wide, ur, off } = m.o else { return 0 };
+    let Opnd::Mem { ra, wide, ur, off, shift } = m.o else { return 0 };
     let base = if ra == 255 {
         0
     } else if wide {
         u64::from(w.r[ra as usize][lane]) | u64::from(w.r[(ra as usize + 1).min(255)][lane]) << 32
     } else {
         u64::from(w.r[ra as usize][lane])
-    };
+    } << shift;
     let u = if ur == 63 { 0 } else { u64::from(w.ur[ur as usize & 63]) };
     let a = base.wrapping_add(u).wrapping_add(off as i64 as u64);
     if wide { a } else { a & 0xffff_ffff }
@@ -2249,5 +2274,90 @@ mod mbar {
             .map_err(|m| (Some(lane), EmuErrorKind::Invalid(format!("mbarrier at {at:#x}: {m}"))))?;
         mem_store(l, st, cta, w, Space::Shared, at, 8, u128::from(next), lane).map_err(fault)?;
         Ok(word)
+    }
+
+    /// One arrival at the sm_80-family mbarrier at shared address `at`; returns the word before
+    /// (the arrival token). See [`sm80_arrive`].
+    pub(super) fn sm80_update(
+        l: &Launch,
+        st: &mut State,
+        cta: &mut Cta,
+        w: &Warp,
+        at: u64,
+        lane: usize,
+    ) -> Result<u64, StepErr> {
+        let fault = |f| (Some(lane), EmuErrorKind::Fault(f));
+        let word = mem_load(l, st, cta, w, Space::Shared, at, 8, lane).map_err(fault)? as u64;
+        mem_store(l, st, cta, w, Space::Shared, at, 8, u128::from(sm80_arrive(word)), lane).map_err(fault)?;
+        Ok(word)
+    }
+
+    /// The sm_80 family's mbarrier word after one arrival (`ATOMS.ARRIVE.64`,
+    /// `ARRIVES.LDGSTSBAR.64`). The layout is inferred from NVIDIA's sm_80 code (ptxas 13.0; the
+    /// notes are silent): `mbarrier.init` with `count` stores the low word `2^30 - count` and the
+    /// high word `2^31 - count`; `cp.async.mbarrier.arrive` (no `.noinc`) first adds
+    /// `-arrivals` to the high word (`ATOMS.ADD.S32 [a+4]`: the current phase expects them too);
+    /// `test_wait` loads the high word and compares its bit 31 with the token's bit 63. So the
+    /// high word counts the current phase's arrivals up to `2^31`, its bit 31 being the phase
+    /// parity, which the carry flips when the last arrival comes; the low word keeps
+    /// `2^30 - count` for the next phase, whose high word restarts at `2^31 - count` under the
+    /// new parity. The GPU goldens of async_mbarrier and async_cg_memcpy check the result.
+    pub(crate) fn sm80_arrive(word: u64) -> u64 {
+        let lo = word as u32;
+        let hi = (word >> 32) as u32;
+        let mut next = hi.wrapping_add(1);
+        if next & 0x7fff_ffff == 0 {
+            let count = (1u32 << 30).wrapping_sub(lo & 0x3fff_ffff);
+            next = (next & 0x8000_0000) | (1u32 << 31).wrapping_sub(count) & 0x7fff_ffff;
+        }
+        u64::from(lo) | u64::from(next) << 32
+    }
+}
+
+#[cfg(test)]
+mod sm80_mbarrier_tests {
+    use super::mbar::sm80_arrive;
+
+    /// The word ptxas's sm_80 `mbarrier.init` writes for `count` (async_mbarrier: 128 gives
+    /// `0x7fffff80_3fffff80`).
+    fn init(count: u32) -> u64 {
+        u64::from((1u32 << 30) - count) | u64::from((1u32 << 31) - count) << 32
+    }
+
+    fn parity(w: u64) -> u64 {
+        w >> 63
+    }
+
+    #[test]
+    fn the_last_arrival_flips_the_parity_and_reloads_the_count() {
+        assert_eq!(init(128), 0x7fff_ff80_3fff_ff80);
+        let mut w = init(3);
+        for phase in 0..4u64 {
+            for k in 0..3 {
+                assert_eq!(parity(w), phase & 1, "phase {phase}, arrival {k}: completed early");
+                w = sm80_arrive(w);
+            }
+            assert_eq!(parity(w), (phase + 1) & 1, "phase {phase} did not complete");
+            // The next phase expects `count` arrivals again; the low word never changes.
+            assert_eq!(w >> 32 & 0x7fff_ffff, u64::from((1u32 << 31) - 3));
+            assert_eq!(w as u32, (1u32 << 30) - 3);
+        }
+    }
+
+    /// `cp.async.mbarrier.arrive` without `.noinc` adds `-1` to the high word first (one more
+    /// expected arrival in the current phase only): the phase then needs `count + 1` arrivals,
+    /// and the next one `count` again.
+    #[test]
+    fn an_added_expectation_lasts_one_phase() {
+        let mut w = init(2);
+        w = (w & 0xffff_ffff) | u64::from(((w >> 32) as u32).wrapping_sub(1)) << 32;
+        for _ in 0..2 {
+            w = sm80_arrive(w);
+        }
+        assert_eq!(parity(w), 0, "completed before the added arrival");
+        w = sm80_arrive(w);
+        assert_eq!(parity(w), 1);
+        w = sm80_arrive(sm80_arrive(w));
+        assert_eq!(parity(w), 0, "the next phase expects the initial count");
     }
 }

@@ -39,6 +39,11 @@
 //! `IADD3`/`MOV`/`STG` 5 cycles after their `ISETP` saw the predicate's old value), and 6 for
 //! general registers an FP64 instruction reads from another pipe ([`FP64_EARLY_READ`]).
 //!
+//! Per SM ([`HazardState::for_sm`]): the model above is sm_90's; for the sm_80 family (sm_80,
+//! sm_86, sm_89) `R2UR` is variable latency and `CS2R` holds no ALU pipe slot, and on sm_86 and
+//! sm_89 FP32 instructions do not wait for the FMA pipe an `IMAD` holds, each as NVIDIA's code
+//! for those SMs shows.
+//!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
 use super::program::{Inst, Kind, Opnd};
@@ -106,6 +111,8 @@ pub struct HazardState {
     pipe_free: [u64; PIPES],
     /// The first cycle after the last `BAR` that anything but pipe arithmetic may issue.
     bar_settle: u64,
+    /// The SM of the code (90 by default): see [`HazardState::for_sm`].
+    sm: u32,
 }
 
 impl Default for HazardState {
@@ -123,6 +130,7 @@ impl Default for HazardState {
             seq: 0,
             pipe_free: [0; PIPES],
             bar_settle: 0,
+            sm: 90,
         }
     }
 }
@@ -143,9 +151,17 @@ pub fn variable_latency(inst: &Inst) -> bool {
         Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => true,
         // mbarrier operations return through a scoreboard (`SYNCS.ARRIVE.TRANS64.A1T0 R4` with
         // W0, the `PHASECHK` reading R5 waits on SB0 and writes its predicate with W0).
-        Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest => true,
+        Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest | Kind::MbarArrive80 => true,
         _ => false,
     }
+}
+
+/// Whether `inst` returns its results through a scoreboard on the sm_80 family where sm_90
+/// code has it fixed latency: `R2UR` (NVIDIA's sm_80 cubins give it a write scoreboard and wait
+/// on it, e.g. cg_tiled_reduce's `R2UR P0, URZ, R3` with SB0, the `@!P0 BRA.DIV` 7 cycles later
+/// waiting on SB0; on sm_90 ptxas reads its result at the fixed latency).
+fn sm80_variable_latency(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::R2ur)
 }
 
 /// The in-order completion queue of a variable-latency instruction.
@@ -157,14 +173,21 @@ fn unit(inst: &Inst) -> u8 {
         // and then reads the result of an earlier `LDS` issued without one.
         Kind::Ld { space: super::program::Space::Shared, .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => 4,
         Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } | Kind::Ldgsts { .. } => 3,
-        Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest | Kind::MbarLdgstsArrive | Kind::Ublkcp => 4,
+        Kind::MbarInit
+        | Kind::MbarArrive { .. }
+        | Kind::MbarTest
+        | Kind::MbarLdgstsArrive
+        | Kind::MbarArrive80
+        | Kind::MbarLdgstsArrive80
+        | Kind::Ublkcp => 4,
         Kind::Shfl(_) | Kind::Redux { .. } | Kind::Match { .. } => 6,
         _ => 0,
     }
 }
 
-/// Whether `inst` may read its sources after issue (so a read scoreboard protects them).
-fn late_read(inst: &Inst) -> bool {
+/// Whether `inst` may read its sources after issue (so a read scoreboard protects them), given
+/// whether it is variable latency.
+fn late_read(inst: &Inst, variable: bool) -> bool {
     matches!(
         inst.kind,
         Kind::St { .. }
@@ -173,7 +196,8 @@ fn late_read(inst: &Inst) -> bool {
             | Kind::Ldgsts { .. }
             | Kind::Ublkcp
             | Kind::MbarLdgstsArrive
-    ) || variable_latency(inst)
+            | Kind::MbarLdgstsArrive80
+    ) || variable
 }
 
 /// Whether `inst` transfers control (its predicates are read with the guard latency).
@@ -287,6 +311,38 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
 }
 
 impl HazardState {
+    /// The checker for code of SM `sm`. The sm_80 family (sm_80, sm_86, sm_89) differs from
+    /// sm_90 ([`HazardState::default`]) where NVIDIA's sm_80-family cubins of the corpus show it:
+    /// `R2UR` is variable latency ([`sm80_variable_latency`]), and `CS2R` occupies no ALU pipe
+    /// slot (algo_nbody: `CS2R R4, SRZ` then `CS2R R6, SRZ` one cycle apart; on sm_90 CS2R holds
+    /// the ALU pipe 2 cycles). On sm_86 and sm_89 (GA10x/AD10x: a second FP32 datapath) the FP32
+    /// instructions (`FFMA`, `FMUL`, `FADD`, `FSWZADD`) do not wait for the FMA pipe an `IMAD`
+    /// holds (ctrl_predicated sm_86: `IMAD.WIDE.U32` at 0x00f0 with stall 1, `FMUL` at 0x0100;
+    /// sm_80 and sm_90 code never issues them so close). Everything else is sm_90's model (the
+    /// notes give no sm_80 figures); NVIDIA's sm_80/86/89 -O3 corpus runs hazard-free under it
+    /// (`tests/emu_sm80.rs`).
+    pub fn for_sm(sm: u32) -> HazardState {
+        HazardState { sm, ..HazardState::default() }
+    }
+
+    fn sm80_family(&self) -> bool {
+        (80..90).contains(&self.sm)
+    }
+
+    fn variable(&self, inst: &Inst) -> bool {
+        variable_latency(inst) || (self.sm80_family() && sm80_variable_latency(inst))
+    }
+
+    fn pipe_of(&self, inst: &Inst) -> Option<(ptxas_rs::sched::class::Pipe, u64)> {
+        if self.sm80_family() && inst.base == "CS2R" {
+            return None;
+        }
+        if matches!(self.sm, 86 | 89) && matches!(inst.base, "FFMA" | "FMUL" | "FADD" | "FSWZADD") {
+            return None;
+        }
+        pipe(inst.base)
+    }
+
     /// Checks `inst` at issue and records its effects. `Err` describes the hazard.
     pub fn issue(&mut self, inst: &Inst) -> Result<(), String> {
         let c = inst.control;
@@ -300,7 +356,7 @@ impl HazardState {
         }
         // `@!PT` fillers never execute and occupy no pipe.
         let never = inst.guard.idx == 7 && inst.guard.not;
-        if let Some((p, hold)) = pipe(inst.base).filter(|_| !never) {
+        if let Some((p, hold)) = self.pipe_of(inst).filter(|_| !never) {
             let free = self.pipe_free[p as usize];
             if self.t < free {
                 return Err(format!(
@@ -370,7 +426,7 @@ impl HazardState {
             // Loads and stores share one in-order memory queue in this sense (async_cp_async:
             // `STG [R16.64], R19` with a read SB, then `LDS R16` with no wait on it).
             let memory = |u: u8| matches!(u, 3 | 4);
-            let same_unit = variable_latency(inst)
+            let same_unit = self.variable(inst)
                 && unit(inst) != 0
                 && (self.rsb_unit[s] == unit(inst) || (memory(unit(inst)) && memory(self.rsb_unit[s])));
             if self.rsb[s] != NONE && !same_unit {
@@ -381,7 +437,7 @@ impl HazardState {
             }
         }
         // Effects.
-        if variable_latency(inst) {
+        if self.variable(inst) {
             match c.write_sb {
                 Some(k) if k < 6 => {
                     for r in wr {
@@ -426,7 +482,7 @@ impl HazardState {
             // Predicates (the guard included) are read at issue; only register sources are read
             // late (observed: `@!P0 STS.64 [R6], R10` with a read SB, then P0 overwritten by
             // the next instructions with no wait, in algo_bitonic_sort and others).
-            let late: Vec<usize> = if late_read(inst) {
+            let late: Vec<usize> = if late_read(inst, self.variable(inst)) {
                 rd.iter().filter(|r| matches!(r, Reg::R(_) | Reg::Ur(_))).map(|r| slot(*r)).collect()
             } else {
                 Vec::new()

@@ -1,6 +1,10 @@
 //! The SASS emulator: runs a kernel of a real cubin (NVIDIA's or ours) on the CPU, a warp of 32
 //! lanes per instruction, with an optional hazard checker for the scheduling control bits.
 //!
+//! Architectures: sm_90 (and sm_90a) and the sm_80 family (sm_80, sm_86, sm_89); any other SM
+//! is refused at load. Where the sm_80 family differs it is said below (bank 0, shared
+//! addresses and their `[R.X4]` scales, mbarriers, `YIELD`) and in [`hazard::HazardState::for_sm`].
+//!
 //! # Launch ([`run_cubin`])
 //!
 //! The launcher reads the cubin ([`ptxas_rs::cubin::Cubin`]), takes the kernel's whole
@@ -11,18 +15,23 @@
 //!   same addresses the Ori interpreter uses);
 //! - **constant bank 0** per [`ptxas_rs::cubin::Constant0Layout::for_sm`]: ntid at 0x0, nctaid at
 //!   0xc, the initial stack pointer at 0x28 ([`LOCAL_TOP`], the top of local memory), the
-//!   global memory descriptor at 0x208 (zero: `desc[UR]` operands are accepted and ignored),
-//!   and the parameter block of [`crate::launch::LaunchSpec::param_block`] at the kernel's
-//!   `EIATTR_PARAM_CBANK` base (0x210 on sm_90). Other banks are the cubin's `.nv.constantN`
+//!   global memory descriptor at 0x208 (0x118 on the sm_80 family; zero: `desc[UR]` operands
+//!   are accepted and ignored), and the parameter block of
+//!   [`crate::launch::LaunchSpec::param_block`] at the kernel's `EIATTR_PARAM_CBANK` base (0x210
+//!   on sm_90, 0x160 on the sm_80 family, as NVIDIA's sm_80 code reads its parameters); the
+//!   driver slots ptxas reads (sm_90: `DriverSlots`; sm_80 family: the `SM80_*` slots here).
+//!   Other banks are the cubin's `.nv.constantN`
 //!   (3: `__constant__` data; 4: the addresses of global variables), with their `R_CUDA_64`
 //!   relocations applied;
 //! - **module globals** (`.nv.global`, `.nv.global.init`): placed after the spec's buffers, so
 //!   the spec's addresses do not move;
 //! - **shared memory** per CTA: `.nv.shared.<kernel>`'s size (which includes sm_90's reserved
-//!   0x400 bytes) rounded up to 16, plus the spec's dynamic `shared_bytes`; `LDS`/`STS`
-//!   addresses are `SR_CgaCtaId << 24 | offset`, and `SR_CgaCtaId` reads a nonzero slot per
-//!   CTA (`exec::cta_slot`; an access with other slot bits is a fault, as the hardware's slot is
-//!   not 0 either);
+//!   0x400 bytes; the sm_80 family reserves none) rounded up to 16, plus the spec's dynamic
+//!   `shared_bytes`; on sm_90 `LDS`/`STS` addresses are `SR_CgaCtaId << 24 | offset`, and
+//!   `SR_CgaCtaId` reads a nonzero slot per CTA (`exec::cta_slot`; an access with other slot
+//!   bits is a fault, as the hardware's slot is not 0 either); on the sm_80 family they are
+//!   plain offsets (slot 0), and the register of a shared access may be scaled (`[R0.X4+0x10]`
+//!   is `R0 * 4 + 0x10`; `.X8`, `.X16`: [`program::Opnd::Mem`]'s `shift`);
 //! - **local memory** per thread: the largest of `FRAME_SIZE`, `MIN_STACK_SIZE`,
 //!   `MAX_STACK_SIZE` (rounded up to 16), at least [`DEFAULT_STACK_BYTES`] (the driver's
 //!   default stack limit, which recursive code relies on);
@@ -42,6 +51,12 @@
 //! `SYNCS.PHASECHK` that fails for a lane hands over to the next warp after it, since a spin
 //! loop progresses only through the other warps); when every warp waits, a CTA barrier whose
 //! every live lane waits at `BAR.SYNC` with one id releases, otherwise that is a deadlock error.
+//!
+//! **sm_80-family mbarriers** are ptxas's software sequences on a shared word (init by `STS.64`,
+//! test by `LDS` of the high word) plus `ATOMS.ARRIVE.64` and `ARRIVES.LDGSTSBAR.64`, whose
+//! arrival on the word is `exec::mbar::sm80_arrive`; the wait is a polling loop that progresses
+//! only through the other warps, so in sm_80-family code `YIELD` hands the warp over to the next
+//! one (sm_90 code ignores it, keeping its established schedule).
 //!
 //! **mbarriers** (`SYNCS.EXCH.64` init, `SYNCS.ARRIVE.TRANS64` arrive/expect-tx,
 //! `SYNCS.PHASECHK.TRANS64` test/try-wait, `ARRIVES.LDGSTSBAR` for cp.async, `UBLKCP` bulk
@@ -106,6 +121,19 @@ pub use crate::memory::{CONST_HI, LOCAL_HI, PARAM_HI, SHARED_HI};
 /// LOCAL_TOP)`. Not 0-based, as on the GPU, where a kernel that addressed its frame from 0
 /// instead of from the stack pointer faulted (an H200, `corpus/gpu/README.md`).
 pub const LOCAL_TOP: u32 = 0x0100_0000;
+
+/// sm_80-family driver slots of bank 0 (`Constant0Layout::for_sm` has none for the family), each
+/// read by NVIDIA's sm_80 code of a corpus kernel (ptxas 13.0 -O3; the notes are silent) and
+/// checked by that kernel's GPU golden in `tests/emu_sm80.rs`; slots no corpus code reads are
+/// left zero. The 64-bit generic address of shared offset 0: `cvta.shared` adds
+/// `c[0x0][0x18]` with the carry into 0x1c (dyn_smem_extern).
+const SM80_SHARED_WINDOW: u32 = 0x18;
+/// The launch's dynamic shared bytes (`%dynamic_smem_size`; dyn_smem_extern), as on sm_90.
+const SM80_DYNAMIC_SMEM: u32 = 0x2c;
+/// `%nsmid` (sreg_geometry compares `SR_VIRTUALSMID` with it), as on sm_90.
+const SM80_SM_COUNT: u32 = 0x10c;
+/// `%total_smem_size` is `SR_SMEMSZ` minus this word (dyn_smem_extern), as on sm_90.
+const SM80_SMEM_TOTAL_SUB: u32 = 0x114;
 
 /// Per-thread stack the driver provides at least (`cudaLimitStackSize`'s default).
 pub const DEFAULT_STACK_BYTES: u32 = 1024;
@@ -288,10 +316,8 @@ impl Kernel {
     pub fn from_cubin(cubin: &Cubin, name: &str) -> Result<Kernel, EmuError> {
         let sm = cubin.sm();
         let arch = format!("sm_{sm}");
-        if !(90..100).contains(&sm) {
-            // The decoder knows sm_80/86/89 too, but their execution (address scales such as
-            // `[R.X4]`, the sm_80 bank-0 layout, ...) is not modelled: refuse rather than guess.
-            return Err(err(name, EmuErrorKind::Cubin(format!("the emulator does not execute {arch} code yet"))));
+        if !matches!(sm, 80 | 86 | 89 | 90) {
+            return Err(err(name, EmuErrorKind::Cubin(format!("the emulator does not execute {arch} code"))));
         }
         let tables = ptxas_rs::sass::tables_for(&arch)
             .ok_or_else(|| err(name, EmuErrorKind::Cubin(format!("no SASS tables for {arch} yet"))))?;
@@ -371,10 +397,12 @@ impl Kernel {
         })
     }
 
-    /// The CTA's static shared memory: `.nv.shared.<kernel>`'s size, at least sm_90's reserved
-    /// 0x400 bytes, rounded up to 16.
+    /// The CTA's static shared memory: `.nv.shared.<kernel>`'s size, on sm_90 at least its
+    /// reserved 0x400 bytes (the sm_80 family reserves none: NVIDIA's sm_80 cubins address
+    /// their shared data from 0), rounded up to 16.
     fn shared_static_size(&self) -> u32 {
-        self.shared_static.max(0x400).next_multiple_of(16)
+        let reserved = if self.sm >= 90 { 0x400 } else { 0 };
+        self.shared_static.max(reserved).next_multiple_of(16)
     }
 
     /// Builds constant bank 0 for a launch.
@@ -400,6 +428,14 @@ impl Kernel {
             let base = crate::memory::PARAM_WINDOW + u64::from(self.param_base);
             let window = (base, base + u64::from(self.param_size.max(params.len() as u32)));
             crate::memory::put_driver_slots(&d, spec, window, &mut put);
+        } else if (80..90).contains(&self.sm) {
+            let w = crate::memory::SHARED_WINDOW;
+            put(SM80_SHARED_WINDOW, w as u32);
+            put(SM80_SHARED_WINDOW + 4, (w >> 32) as u32);
+            put(SM80_DYNAMIC_SMEM, spec.shared_bytes);
+            // An A100's SM count (`%nsmid`; any value above `SR_VIRTUALSMID` does).
+            put(SM80_SM_COUNT, 108);
+            put(SM80_SMEM_TOTAL_SUB, 0);
         }
         let p = self.param_base as usize;
         b[p..p + params.len()].copy_from_slice(params);
@@ -476,6 +512,7 @@ impl Kernel {
             grid: spec.grid,
             block: spec.block,
             cluster: spec.cluster,
+            sm: self.sm,
             banks: &banks,
             local_bytes: self.local_bytes,
             shared_bytes: shared,

@@ -52,6 +52,10 @@ pub enum Opnd {
         ur: u8,
         /// Signed offset.
         off: i32,
+        /// Left shift of the address register (sm_80-family shared accesses' `[R0.X4]`: 2 for
+        /// `.X4`, 3 for `.X8`, 4 for `.X16`; 0 unscaled). The register alone is scaled, before
+        /// the uniform register and the offset are added.
+        shift: u8,
     },
     /// Special register id.
     Sr(u8),
@@ -584,6 +588,15 @@ pub enum Kind {
     /// `ARRIVES.LDGSTSBAR.64.TRANSCNT [a]`: the lane's earlier `LDGSTS` copies (already done
     /// here) complete one pending transaction each.
     MbarLdgstsArrive,
+    /// `ATOMS.ARRIVE.64 Rd, [a]` (sm_80 family): each active lane arrives once at the mbarrier in
+    /// the sm_80 layout (`exec::mbar::sm80_arrive`); `Rd:Rd+1` gets the word before (the token).
+    MbarArrive80,
+    /// `ARRIVES.LDGSTSBAR.64 [a]` (sm_80 family, no `.TRANSCNT`): each active lane arrives once
+    /// when its earlier `LDGSTS` copies are done (at once here), in the sm_80 layout.
+    MbarLdgstsArrive80,
+    /// `YIELD`: a scheduling hint, no architectural effect; in sm_80-family code the emulator
+    /// hands the warp over there (see `exec`), since ptxas's mbarrier wait is a polling loop.
+    Yield,
     /// `UBLKCP.S.G [URd], [URs], URn`: bulk copy of `16 * URn` bytes from global to shared,
     /// completing that many transaction bytes on the mbarrier at `UR(d+1)`.
     Ublkcp,
@@ -875,7 +888,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                     Opnd::Imm(read_bank(banks, bank, off))
                 }
             }
-            Value::Mem { ra, wide, ur, offset: off, .. } => Opnd::Mem { ra, wide, ur, off },
+            // A memory operand's `sel` is its address scale (`Slot::scale`: 1 `.X4`, 2 `.X8`,
+            // 3 `.X16`), not a half selector.
+            Value::Mem { ra, wide, ur, offset: off, .. } => {
+                let shift = if sel == 0 { 0 } else { sel + 1 };
+                Opnd::Mem { ra, wide, ur, off, shift }
+            }
             Value::Sr(s) => Opnd::Sr(s),
             Value::Target(t) => {
                 let abs_t = i64::from(next) + t;
@@ -886,6 +904,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             Value::B(b) => Opnd::B(b),
         };
+        let sel = if matches!(o, Opnd::Mem { .. }) { 0 } else { sel };
         vals.push(Arg { o, neg, abs, not, n: 1, dst: false, sel });
     }
     // A half-precision pair immediate prints (and decodes) as two values, high half first
@@ -940,7 +959,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     let bop = toks.iter().find_map(|t| BoolOp::from_token(t));
     let cmp = toks.iter().find_map(|t| Cmp::from_token(t));
     let kind = match alu_base {
-        "NOP" | "YIELD" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" => Kind::Nop,
+        "YIELD" => Kind::Yield,
+        "NOP" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" => Kind::Nop,
         "DEPBAR" => {
             // DEPBAR.LE SBk, n: the decoder's operand shape is not known yet; accept imms.
             let sb = vals.first().and_then(|a| if let Opnd::Imm(v) = a.o { Some(v as u8) } else { None });
@@ -962,6 +982,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if uni && preds.is_empty() {
                 preds.push(PArg { idx: 7, uniform: true, not: false, dst: false });
                 preds.push(PArg { idx: 7, uniform: true, not: true, dst: false });
+            }
+            // The sm_80 family's UIMAD with an immediate C has a carry-in predicate (shown with
+            // `.X`) and no carry-out: a write to UPT stands for the latter.
+            if uni && preds.len() == 1 {
+                preds.insert(0, PArg { idx: 7, uniform: true, not: false, dst: false });
             }
             need(4, 2, &vals, &preds)?;
             let wide = has("WIDE");
@@ -1365,6 +1390,18 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[1].n = size.div_ceil(4) as u8;
             Kind::St { space: space_of(alu_base), size }
         }
+        "ATOMS" if has("ARRIVE") => {
+            if suffix != ".ARRIVE.64" {
+                return Err(format!("ATOMS{suffix}"));
+            }
+            need(2, 0, &vals, &preds)?;
+            if !matches!(vals[1].o, Opnd::Mem { .. }) {
+                return Err("ATOMS.ARRIVE without an address".into());
+            }
+            vals[0].dst = true;
+            vals[0].n = 2;
+            Kind::MbarArrive80
+        }
         "ATOM" | "ATOMG" | "ATOMS" | "RED" | "REDG" => {
             // `ATOMS.POPC.INC.32 Rd, [a]`: each active lane adds one (the hardware counts the
             // lanes per address; algo_histogram's shared `atomicAdd(&bin, 1)`).
@@ -1698,6 +1735,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::MbarTest
         }
         "SYNCS" if has("CCTL") => Kind::Nop,
+        "ARRIVES" if suffix == ".LDGSTSBAR.64" => {
+            need(1, 0, &vals, &preds)?;
+            Kind::MbarLdgstsArrive80
+        }
         "ARRIVES" if has("LDGSTSBAR") && has("TRANSCNT") => {
             need(1, 0, &vals, &preds)?;
             Kind::MbarLdgstsArrive
@@ -1731,8 +1772,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         }
         "F2FP" => {
             need(3, 0, &vals, &preds)?;
+            // nvdisasm's sm_80/sm_86 spelling of the same word leaves out the types:
+            // `F2FP.PACK_AB` is sm_89/sm_90's `F2FP.F16.F32.PACK_AB`, `F2FP.BF16.PACK_AB` their
+            // `F2FP.BF16.F32.PACK_AB` (checked with `nvdisasm -b SM80/SM89/SM90` on one word).
+            let sm80_spelling = !has("F32") && !has("F16");
             if !has("PACK_AB")
-                || !has("F32")
+                || !(has("F32") || sm80_spelling)
                 || toks.iter().any(|t| !matches!(*t, "F16" | "BF16" | "F32" | "PACK_AB" | "RZ" | "RN"))
             {
                 return Err(format!("F2FP{suffix}"));
