@@ -11,7 +11,7 @@
 mod sass_support;
 
 use ptxas_rs::sass::form::{ImmStyle, Kind};
-use ptxas_rs::sass::{Tables, sm80, sm90};
+use ptxas_rs::sass::{Tables, sm75, sm80, sm90};
 use sass_support::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,6 +37,15 @@ fn generate_sm80_tables() {
         &[("sm_80", "SM80"), ("sm_86", "SM86"), ("sm_89", "SM89")],
         "src/sass/sm80/generated.rs",
     );
+}
+
+/// sm_75 (Turing): its own modifier table, learned from its corpus and swept with
+/// `nvdisasm -b SM75`.
+#[test]
+#[ignore = "regenerates src/sass/sm75/generated.rs"]
+fn generate_sm75_tables() {
+    let Some(t) = oracle::tools_or_skip("generate_sm75_tables") else { return };
+    generate(t, sm75::tables(), &[("sm_75", "SM75")], "src/sass/sm75/generated.rs");
 }
 
 /// (key, residue) → Ok(suffix) | Err(example).

@@ -1,6 +1,6 @@
 //! Random full-width operand tests: for every supported (form, modifier) entry of the sm_90
-//! tables and of the sm_80 / sm_86 / sm_89 tables, random registers, immediates, predicates, decorations, guards and control bits are
-//! encoded by us, decoded by `nvdisasm -b SM90` (`SM80`, `SM86`, `SM89`) in batches, and compared with our printer; our
+//! tables, of the sm_80 / sm_86 / sm_89 tables and of the sm_75 tables, random registers, immediates, predicates, decorations, guards and control bits are
+//! encoded by us, decoded by `nvdisasm -b SM90` (`SM80`, `SM86`, `SM89`, `SM75`) in batches, and compared with our printer; our
 //! decoder must also give back the same instruction and word. Fixed seed (xorshift).
 //!
 //! Words nvdisasm rejects as illegal are counted and reported, not failed. One cause is
@@ -18,7 +18,7 @@ mod sass_support;
 
 use ptxas_rs::sass::form::ModEntry;
 use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Show, Slot, TargetKind};
-use ptxas_rs::sass::{Control, Operand, Tables, Value, sm80, sm90};
+use ptxas_rs::sass::{Control, Operand, Tables, Value, sm75, sm80, sm90};
 use sass_support::XorShift;
 
 const CASES_PER_ENTRY: usize = 3;
@@ -101,9 +101,9 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
         abs: slot.abs.is_some() && bit(rng),
         not: slot.not.is_some() && bit(rng),
         reuse: false,
-        // Half selectors: none, `.H0_H0`, `.H1_H1` (value 1 is not modelled). Address scales:
-        // any.
-        sel: if slot.scale.is_some() {
+        // Half selectors: none, `.H0_H0`, `.H1_H1`, and `.F32` where the slot names value 1 so
+        // (value 1 is not modelled elsewhere). Address scales: any.
+        sel: if slot.scale.is_some() || (slot.hsel.is_some() && slot.f32_sel) {
             rng.below(4) as u8
         } else if slot.hsel.is_some() {
             [0, 2, 3][rng.below(3) as usize]
@@ -120,6 +120,13 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
 fn sm90_random_operands_match_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("sm90_random_operands_match_nvdisasm") else { return };
     check_random(t, sm90::tables(), sm90::mods(), "sm_90", 0x9e37_79b9_7f4a_7c15);
+}
+
+/// sm_75 (Turing) against `nvdisasm -b SM75`.
+#[test]
+fn sm75_random_operands_match_nvdisasm() {
+    let Some(t) = oracle::tools_or_skip("sm75_random_operands_match_nvdisasm") else { return };
+    check_random(t, sm75::tables(), sm75::generated_mods(), "sm_75", 0x4f1b_bcdc_bfa5_4b27);
 }
 
 /// The sm_80 family: each arch's tables (the same forms, its own modifier entries) against its

@@ -270,6 +270,13 @@ pub struct Slot {
     /// The memory slot's descriptor is encoded but not printed (sm_80–89 global accesses:
     /// `[R2.64]` with `UR4` in the descriptor field); the text does not carry it.
     pub hide_desc: bool,
+    /// sm_75 global addresses: when the uniform register is shown, the register prints `.U32`
+    /// unless `.64` (`[R13.U32+UR4]`); without it, plain (`[R2+0x10]`); never when it is RZ,
+    /// whatever its width (`[UR4]`).
+    pub u32_ra: bool,
+    /// Half selector 1 prints `.F32` (sm_75, sm_80 family: nvdisasm names it so on every HADD2,
+    /// HFMA2, HMUL2 and HSETP2 source), not `.INVALID1`.
+    pub f32_sel: bool,
 }
 
 impl Slot {
@@ -291,6 +298,8 @@ impl Slot {
             prefix: None,
             scale: None,
             hide_desc: false,
+            u32_ra: false,
+            f32_sel: false,
         }
     }
     /// With a 2-bit address scale at `at` (`[R0.X4]`).
@@ -301,6 +310,11 @@ impl Slot {
     /// With its descriptor encoded but not printed.
     pub const fn desc_hidden(mut self) -> Slot {
         self.hide_desc = true;
+        self
+    }
+    /// With sm_75's address register spelling (`.U32` unless `.64`, hidden when RZ).
+    pub const fn u32_addr(mut self) -> Slot {
+        self.u32_ra = true;
         self
     }
     /// Printed as `prefix` + operand + `tail` (`gdesc[UR4]`).
@@ -918,16 +932,26 @@ impl Tables {
             }
             Value::Mem { ra, wide, ur, offset, desc } => {
                 let mut parts = Vec::new();
-                let scaled = sl.scale.is_some() && op.sel != 0;
-                if ra != 255 || wide || scaled {
-                    let scale = if sl.scale.is_some() { scale_text(op.sel) } else { "" };
-                    parts.push(format!("{}{}{scale}", reg_name(ra), if wide { ".64" } else { "" }));
-                }
                 let ur_shown = match sl.kind {
                     Kind::Mem { ur_always: true, .. } => true,
                     Kind::Mem { ur_flag: Some(b), .. } => get(w, b.into(), 1) == 1,
                     _ => ur != 63,
                 };
+                if sl.u32_ra {
+                    // Without the uniform register the address is a plain `[Ra+off]`.
+                    if ra != 255 {
+                        let width = match (ur_shown, wide) {
+                            (false, _) => "",
+                            (true, true) => ".64",
+                            (true, false) => ".U32",
+                        };
+                        parts.push(format!("{}{width}", reg_name(ra)));
+                    }
+                } else if ra != 255 || wide {
+                    // RZ with an address scale prints bare (`[0x11bfce]`: nvdisasm -b SM75, SM80).
+                    let scale = if sl.scale.is_some() { scale_text(op.sel) } else { "" };
+                    parts.push(format!("{}{}{scale}", reg_name(ra), if wide { ".64" } else { "" }));
+                }
                 if ur_shown {
                     parts.push(ureg_name(ur));
                 }
@@ -992,7 +1016,7 @@ impl Tables {
             t.push_str(tail);
         }
         if sl.hsel.is_some() {
-            t.push_str(hsel_text(op.sel));
+            t.push_str(hsel_text(op.sel, sl.f32_sel));
         }
         t
     }
@@ -1152,9 +1176,8 @@ impl Tables {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
         if sl.hsel.is_some() {
-            // Selector 1 is not modelled; it prints (and so parses) as `.INVALID1`.
             for sel in [1u8, 2, 3] {
-                if let Some(r) = t.strip_suffix(hsel_text(sel)) {
+                if let Some(r) = t.strip_suffix(hsel_text(sel, sl.f32_sel)) {
                     op.sel = sel;
                     t = r;
                 }
@@ -1245,7 +1268,7 @@ impl Tables {
                 };
                 Value::CBank { bank, offset: off, index }
             }
-            Kind::Mem { desc_at, off_width, .. } => {
+            Kind::Mem { desc_at, off_width, wide_always, .. } => {
                 let (desc, r) = match t.strip_prefix("desc[") {
                     Some(r) => {
                         let (d, r) = r.split_once(']')?;
@@ -1273,6 +1296,9 @@ impl Tables {
                                 }
                             }
                         }
+                        if sl.u32_ra {
+                            part = part.strip_suffix(".U32").unwrap_or(part);
+                        }
                         let (reg, w) = part.strip_suffix(".64").map_or((part, false), |r| (r, true));
                         ra = parse_reg(reg, "R", 255)?;
                         wide = w;
@@ -1286,6 +1312,8 @@ impl Tables {
                     offset -= 1 << off_width;
                 }
                 let offset = i32::try_from(offset).ok()?;
+                // An always-64-bit address whose register is hidden (sm_75's `[UR8+0x40]`).
+                let wide = wide || wide_always;
                 Value::Mem { ra, wide, ur, offset, desc }
             }
             Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative) => {

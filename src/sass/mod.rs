@@ -18,6 +18,7 @@ pub mod control;
 pub mod form;
 pub mod from_ori;
 pub mod operand;
+pub mod sm75;
 pub mod sm80;
 pub mod sm90;
 
@@ -80,11 +81,12 @@ impl ParseError {
     }
 }
 
-/// The SASS tables of an arch (`sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`), if this build
+/// The SASS tables of an arch (`sm_75`, `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`), if this build
 /// knows it. The sm_80 family (Ampere, Ada) shares its forms; its modifier tables differ only
 /// where nvdisasm spells a modifier differently (see `sm80`).
 pub fn tables_for(arch: &str) -> Option<&'static Tables> {
     match arch {
+        "sm_75" => Some(sm75::tables()),
         "sm_80" | "sm_86" | "sm_89" => sm80::tables_for(arch),
         "sm_90" | "sm_90a" => Some(sm90::tables()),
         _ => None,

@@ -62,8 +62,9 @@ pub struct Operand {
     /// `.reuse` (mirrors the control word's reuse bit for this slot).
     pub reuse: bool,
     /// Half-precision operand selector (slots with [`crate::sass::form::Slot::hsel`]): 0 none
-    /// (both halves in place, `H1_H0`), 2 `.H0_H0`, 3 `.H1_H1`; 1 is not modelled (nvdisasm
-    /// prints `.INVALID1` or, on some slots, `.F32`). On slots with
+    /// (both halves in place, `H1_H0`), 2 `.H0_H0`, 3 `.H1_H1`; 1 prints `.F32` on slots with
+    /// [`crate::sass::form::Slot::f32_sel`] (sm_75 and the sm_80 family), else `.INVALID1`
+    /// (sm_90 prints one or the other depending on the slot; not modelled). On slots with
     /// [`crate::sass::form::Slot::h1`]: 0 the low half, 1 `.H1`.
     pub sel: u8,
 }
@@ -198,10 +199,12 @@ pub fn h1_text(sel: u8) -> &'static str {
     }
 }
 
-/// The printed half selector of [`Operand::sel`] (`""`, `".H0_H0"`, `".H1_H1"`).
-pub fn hsel_text(sel: u8) -> &'static str {
+/// The printed half selector of [`Operand::sel`] (`""`, `".H0_H0"`, `".H1_H1"`; 1 is `".F32"`
+/// where `f32` says the slot names it so, else `".INVALID1"`).
+pub fn hsel_text(sel: u8, f32: bool) -> &'static str {
     match sel {
         0 => "",
+        1 if f32 => ".F32",
         2 => ".H0_H0",
         3 => ".H1_H1",
         _ => ".INVALID1",

@@ -34,7 +34,7 @@ fn set(f: &mut Vec<Form>, fm: Form) {
 }
 
 /// sm_90 forms adapted to sm_80.
-fn build() -> Vec<Form> {
+pub(crate) fn build() -> Vec<Form> {
     let mut f = super::sm90::build();
     f.retain(|fm| !HOPPER_ONLY.contains(&fm.base));
     // WARPSYNC: the mask is an immediate or a register at 32 (sm_90's 0x948 has no operand,
@@ -79,6 +79,8 @@ fn build() -> Vec<Form> {
             }
             _ => s,
         });
+        // Half selector 1 is `.F32` on every source (nvdisasm -b SM80: `HADD2 R0, R10.F32, R11`).
+        map_slots(fm, |s| if s.hsel.is_some() { Slot { f32_sel: true, ..s } } else { s });
         // Global reductions are `RED` before sm_90.
         if fm.base == "REDG" {
             fm.base = "RED";

@@ -1,0 +1,144 @@
+//! sm_75 tables (Turing): the same 128-bit word format as the sm_80 family and mostly the same
+//! form keys and operand layouts, so the forms start from the sm_80 family's
+//! ([`super::sm80::build`]) and this module states the differences, each found by flipping bits
+//! of a corpus word and decoding it with `nvdisasm -b SM75` (see `../gen/README.md`). The
+//! modifier table is generated for this arch (`generated.rs`).
+//!
+//! Invariant: forms are sorted by key and unique (checked by a unit test).
+
+use super::form::{Form, Kind, ModEntry, Show, Slot, Tables};
+use super::sm90::{addr, form, p, r, ur};
+use std::sync::LazyLock;
+
+mod generated;
+
+/// sm_80-family forms with no sm_75 counterpart: left out.
+const AMPERE_ONLY: &[&str] = &["LDGSTS", "LDGDEPBAR", "REDUX", "I2FP", "F2IP"];
+
+/// Replaces the form of `key` (or adds it).
+fn set(f: &mut Vec<Form>, fm: Form) {
+    f.retain(|x| x.key != fm.key);
+    f.push(fm);
+}
+
+/// The global reduction: its uniform register shows only when bit 91 is set.
+const RED_UR: u16 = 0x98e;
+
+/// sm_80-family forms adapted to sm_75.
+fn build() -> Vec<Form> {
+    let mut f = super::sm80::build();
+    f.retain(|fm| !AMPERE_ONLY.contains(&fm.base));
+    for fm in f.iter_mut() {
+        let key = fm.key;
+        let slots: Vec<Slot> = fm
+            .slots
+            .iter()
+            .map(|s| match s.kind {
+                // Global accesses have no descriptor: the field is a uniform address register
+                // (`[R13.U32+UR4]`, `[R2.64+UR4+0x10]`, `[UR6]`), always shown except on RED,
+                // where bit 91 shows it (clear: a plain `[R2+0x10]`).
+                Kind::Mem {
+                    ra_at, wide_bit, wide_always, ur_at: None, off_at, off_width, desc_at: Some(at), ..
+                } => Slot {
+                    kind: Kind::Mem {
+                        ra_at,
+                        wide_bit,
+                        wide_always,
+                        ur_at: Some(at),
+                        ur_flag: (key == RED_UR).then_some(91),
+                        ur_always: key != RED_UR,
+                        off_at,
+                        off_width,
+                        desc_at: None,
+                    },
+                    hide_desc: false,
+                    ..*s
+                }
+                .u32_addr(),
+                // ISETP's second combined predicate (68) shows whenever it is not PT, `.EX` or
+                // not (`ISETP.F.U32.AND P3, PT, R172, R249, P6, !P3`; sm_80/90: only with `.EX`).
+                _ if fm.base == "ISETP" && s.show == Show::IfBit(72) => s.opt(),
+                _ => *s,
+            })
+            .collect();
+        fm.slots = Box::leak(slots.into_boxed_slice());
+    }
+    // Global accesses without a uniform register: `[Ra+off]`, no `.64` (STG; ATOMG and ATOM,
+    // whose bit 90 is part of the operation).
+    set(&mut f, form(0x386, "STG", vec![addr(24, 40, 24), r(32)]));
+    for (key, base) in [(0x3a8u16, "ATOMG"), (0x38a, "ATOM")] {
+        set(&mut f, form(key, base, vec![p(81), r(16), addr(24, 40, 24), r(32)]));
+    }
+    // UIMAD.WIDE with a uniform C (the register form of 0x2a4).
+    let mut uimad = form(0x2a5, "UIMAD", vec![ur(16), ur(24), ur(32), ur(64)]);
+    uimad.uniform_guard = true;
+    set(&mut f, uimad);
+    f.sort_by_key(|x| x.key);
+    f
+}
+
+/// Hand-written modifier entries the generator leaves out, each checked against a corpus word
+/// by a unit test below: `HADD2.F32` (bit 78), as on sm_80 and sm_90.
+const HAND_MODS: &[ModEntry] = &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }];
+
+/// The generated modifier entries, sorted by (key, residue), without [`HAND_MODS`].
+pub fn generated_mods() -> &'static [ModEntry] {
+    generated::MODS
+}
+
+static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
+static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
+    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).cloned().collect();
+    v.sort_by_key(|e| (e.key, e.residue));
+    v
+});
+static TABLES: LazyLock<Tables> =
+    LazyLock::new(|| Tables { name: "SM75", forms: FORMS.as_slice(), mods: MODS.as_slice(), sregs: generated::SREGS });
+
+/// The sm_75 tables.
+pub fn tables() -> &'static Tables {
+    &TABLES
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn forms_sorted_unique() {
+        let f = super::tables().forms;
+        assert!(f.windows(2).all(|w| w[0].key < w[1].key));
+    }
+
+    /// Corpus words (ptxas 13.0.88, sm_75) of the layouts this arch changes or adds: decode,
+    /// print as nvdisasm printed them, encode back to the same 128 bits; the text parses back to
+    /// an instruction that prints the same.
+    #[test]
+    fn turing_corpus_words() {
+        let t = super::tables();
+        for (word, text) in [
+            (0x0021_e200_0010_e900_0000_0005_0200_8386u128, "@!P0 STG.E.SYS [R2], R5"),
+            (0x000e_e200_081e_e100_0000_0004_0d06_0981, "@P0 LDG.E.U8.SYS R6, [R13.U32+UR4]"),
+            (0x000e_e200_0c1e_eb00_0000_0006_0606_7981, "LDG.E.64.SYS R6, [R6.64+UR6]"),
+            (0x000e_a200_0c1e_6900_0000_0006_ff02_7981, "LDG.E.CONSTANT.SYS R2, [UR6]"),
+            (0x0001_e200_0c10_e904_0000_1007_0a00_7986, "STG.E.SYS [R10.64+UR4+0x10], R7"),
+            (0x0003_e400_0c11_4106_0000_1009_ff00_098e, "@P0 RED.E.ADD.STRONG.GPU [UR6+0x10], R9"),
+            (0x000e_a200_081f_4548_0000_40ff_ff06_09a8, "@P0 ATOMG.E.ADD.64.STRONG.GPU PT, R6, [UR8+0x40], RZ"),
+            (0x000e_a200_041f_45ff_0000_0002_0c02_73a8, "ATOMG.E.EXCH.64.STRONG.GPU PT, R2, [R12], R2"),
+            (0x000e_e400_009f_01ff_0000_0800_0402_738a, "ATOM.E.MIN.STRONG.CTA PT, R2, [R4+0x8], R0"),
+            (0x000f_e400_0f8e_0006_0000_0008_040a_72a5, "UIMAD.WIDE.U32 UR10, UR4, UR8, UR6"),
+            (0x000f_ce00_0000_0400_a000_00ff_0605_7230, "HADD2 R5, R6.F32, -RZ.H0_H0"),
+            (0x044f_e200_0000_4800_a000_00ff_060a_7230, "HADD2.F32 R10, R6.reuse.H0_H0, -RZ.H0_H0"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&inst, 0, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&parsed, 0, None), text, "{text} parsed");
+        }
+    }
+
+    #[test]
+    fn mods_sorted_unique() {
+        let m = super::tables().mods;
+        assert!(m.windows(2).all(|w| (w[0].key, w[0].residue) < (w[1].key, w[1].residue)));
+    }
+}
