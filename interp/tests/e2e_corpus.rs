@@ -42,7 +42,7 @@ const MMA_O0_STALL: &str = "the -O0 recipe gives `HMMA`/`IMMA` stall 0 as ptxas 
      outputs equal the interpreter's with the hazard check off";
 
 /// Kernel-levels that pass end to end when this test landed; a regression fails.
-const MIN_PASSED: usize = 188;
+const MIN_PASSED: usize = 194;
 
 fn tool_is_silent(cmd: &mut Command) -> Result<(), String> {
     let out = cmd.output().map_err(|e| e.to_string())?;
@@ -204,4 +204,77 @@ fn tile_redux_needs_its_exclusive_region() {
     assert!(n >= 2, "the two tile reductions (max, xor) each have a region: {n}");
     let bad = mutated.run(&spec, &cfg).unwrap();
     assert_ne!(good.outputs.get("per_thread"), bad.outputs.get("per_thread"), "the regions must matter");
+}
+
+/// Every lane of a warp issues its own bulk copy (a distinct source and destination) completing
+/// on one mbarrier, then waits for the phase and reads slots other lanes copied. Checks that can
+/// fail: at -O0 and -O3 our cubin must run hazard-free in the emulator and equal the
+/// interpreter (so the `ELECT` loop issues one `UBLKCP` per lane with that lane's operands, and
+/// the wait holds until all 32 transactions are complete); and with the loop's back branch
+/// turned into a `NOP` (one copy for the warp) the run must fail or give other outputs.
+#[test]
+fn bulk_copies_of_every_lane_complete_before_the_wait() {
+    let Some(_t) = oracle::tools_or_skip("bulk_copies_of_every_lane_complete_before_the_wait") else { return };
+    let mut reads = String::new();
+    for j in 0..4 {
+        reads.push_str(&format!(
+            "shl.b32 %r10, %r1, 2;\nadd.u32 %r10, %r10, {};\nand.b32 %r10, %r10, 127;\nshl.b32 %r10, %r10, 2;\n\
+             add.u32 %r10, %r10, %r8;\nld.shared.u32 %r11, [%r10];\nmad.lo.u32 %r12, %r6, 4, {j};\n\
+             mul.wide.u32 %rd5, %r12, 4;\nadd.u64 %rd6, %rd2, %rd5;\nst.global.u32 [%rd6], %r11;\n",
+            j * 5 + 3
+        ));
+    }
+    let ptx = format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n\
+         .visible .entry bulk_lanes(.param .u64 pin, .param .u64 pout) {{\n\
+         .reg .b32 %r<20>;\n.reg .b64 %rd<10>;\n.reg .pred %p<4>;\n\
+         .shared .align 128 .b8 buf[512];\n.shared .align 8 .b64 bar;\n\
+         ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\n\
+         cvta.to.global.u64 %rd1, %rd1;\ncvta.to.global.u64 %rd2, %rd2;\n\
+         mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, bar;\nmov.u32 %r8, buf;\n\
+         setp.ne.u32 %p1, %r1, 0;\n@%p1 bra SKIP;\nmbarrier.init.shared.b64 [%r3], 32;\nSKIP:\nbar.sync 0;\n\
+         mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r3], 16;\n\
+         sub.u32 %r4, 31, %r1;\nshl.b32 %r4, %r4, 4;\nadd.u32 %r5, %r8, %r4;\n\
+         mad.lo.u32 %r6, %r2, 32, %r1;\nmul.wide.u32 %rd3, %r6, 16;\nadd.u64 %rd4, %rd1, %rd3;\n\
+         cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r5], [%rd4], 16, [%r3];\n\
+         mov.u32 %r7, 0;\nWAIT:\nmbarrier.try_wait.parity.shared::cta.b64 %p2, [%r3], %r7;\n@!%p2 bra WAIT;\n\
+         {reads}ret;\n}}\n"
+    );
+    let spec = LaunchSpec::from_toml_str(
+        "kernel = \"bulk_lanes\"\ngrid = [2, 1, 1]\nblock = [32, 1, 1]\n[[param]]\nbuffer = \"in\"\n\
+         [[param]]\nbuffer = \"out\"\n[buffer.in]\ntype = \"u32\"\nlen = 256\ninit = { random = { seed = 7 } }\n\
+         [buffer.out]\ntype = \"u32\"\nlen = 256\ninit = { fill = 0 }\noutput = true\n",
+    )
+    .unwrap();
+    let module = ptxas_rs::lower::lower_source(&ptx).unwrap();
+    let exec = ExecConfig::default();
+    let reference = interp::run_ori_with(&module, &spec.kernel, &spec, &exec).unwrap();
+    let ast = ptxas_rs::ptx::parse(&ptx, "in.ptx").unwrap();
+    let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+    for level in [0u8, 3] {
+        let opts = backend::Options { opt_level: level, ..backend::Options::default() };
+        let cubin = backend::compile(&ast, &opts).unwrap().cubin;
+        let kernel = Kernel::load(&cubin, &spec.kernel).unwrap();
+        let run = kernel.run(&spec, &cfg).unwrap_or_else(|e| panic!("-O{level}: {e}"));
+        for buf in spec.outputs() {
+            let n = buf.name();
+            compare(buf, run.outputs.get(n).unwrap(), reference.get(n).unwrap())
+                .unwrap_or_else(|m| panic!("-O{level} {n}: {m}"));
+        }
+        // Without the loop's back branch only the lowest lane copies.
+        let mut banks = interp::emu::Banks::new();
+        banks.insert(0, vec![0; 0x400]);
+        let insts = kernel.program(&banks).insts;
+        let copy = insts.iter().position(|i| i.base == "UBLKCP").expect("a UBLKCP");
+        assert_eq!(insts[copy + 1].base, "BRA", "-O{level}: the loop's back branch follows the copy");
+        let mut mutated = kernel.clone();
+        let w = (insts[copy + 1].offset / 16) as usize;
+        let keep = (1u128 << 105) - 1;
+        mutated.words[w] = 0x7918u128 & keep | mutated.words[w] & !keep;
+        let cfg_short = EmuConfig { step_limit: 2_000_000, ..cfg.clone() };
+        match mutated.run(&spec, &cfg_short) {
+            Err(_) => {}
+            Ok(bad) => assert_ne!(bad.outputs.get("out"), run.outputs.get("out"), "-O{level}: the loop must matter"),
+        }
+    }
 }

@@ -727,6 +727,39 @@ opcodes! {
     /// `DEPBAR.LE SB0, n`: waits until at most `n` `LDGDEPBAR` groups are pending.
     DEPBAR "DEPBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
 
+    // ---- mbarriers and bulk copies (the selection of `Opcode::MbarInit` ...; the word's
+    // layout and operations are `super::mbarrier`'s) ----
+    /// `R2UR URd, Ra`: the value of `a` in the lowest executing lane, in a uniform register
+    /// (written for the whole warp).
+    R2UR "R2UR" Sass ["X" => "W:r"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Uniform register-pair join `d = {lo, hi}` (a parallel copy, like [`Opcode::PACK64`], on
+    /// the uniform datapath: `UMOV`s once allocated).
+    UPACK64 "UPACK64" Sass ["D" => "W:r, W:r"] flags(UNIFORM) mods() req() ty() Pack64;
+    /// `SYNCS.EXCH.64 URZ, [URa], URb`: stores the 64-bit word `b` (ptxas computes
+    /// `mbarrier.init`'s word) as a new barrier with no pending transaction.
+    SYNCSEXCH "SYNCSEXCH" Sass ["" => "M, D:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `SYNCS.ARRIVE.TRANS64[.A1T0|.RED.A0T1|.ART0] Rd, [a], Rb`: arrives `arrivals` times
+    /// (immediate 0 or 1, or a register: `.ART0`, whose Rb is that register) adding `txi + tx`
+    /// pending transactions; `d` gets the word before (the state token; RZ for `.RED`).
+    SYNCSARRIVE "SYNCSARRIVE" Sass ["D" => "M, W:ri, I, W:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `SYNCS.PHASECHK.TRANS64 Pd, [a], Rb`: whether the phase whose parity is bit 31 of `b`
+    /// (the token's high word) has completed.
+    SYNCSPHASECHK "SYNCSPHASECHK" Sass ["P" => "M, W:r"] flags(MEM_READ|SIDE_EFFECT) mods() req() ty() None;
+    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT Pd, [a], Rb`: [`Opcode::SYNCSPHASECHK`] that may wait a
+    /// while first.
+    SYNCSTRYWAIT "SYNCSTRYWAIT" Sass ["P" => "M, W:r"] flags(MEM_READ|SIDE_EFFECT) mods() req() ty() None;
+    /// `SYNCS.CCTL.IV [a]`: `mbarrier.inval` (the word is left as it is).
+    SYNCSCCTL "SYNCSCCTL" Sass ["" => "M"] flags(MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `ARRIVES.LDGSTSBAR.64.TRANSCNT [URa]`: completes one pending transaction when the
+    /// thread's earlier `LDGSTS` copies are done (at once in the executors).
+    ARRIVES "ARRIVES" Sass ["" => "M"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `UBLKCP.S.G [URd], [URs], URn`: copies `16 * n` bytes from global address `s` (a
+    /// uniform pair) to shared address `d` (the pair's low word) and completes that many
+    /// transaction bytes on the mbarrier at the pair's high word; once for the warp.
+    UBLKCP "UBLKCP" Sass ["" => "D:r, D:r, W:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `ELECT Pd, URZ, PT`: true in the lowest executing lane only.
+    ELECT "ELECT" Sass ["P" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+
     // ---- added by isel ----
     /// Add with carry out (SASS `IADD3 Rd, Pco, a, b, c`): `d = a + b + c` (32-bit); `co` is
     /// bit 32 of the sum, where a negated source `-x` counts as `~x + 1`.

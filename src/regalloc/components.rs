@@ -16,17 +16,23 @@ use crate::ori::{Function, Imm, InstData, Mods, Opcode, Operand, PhysReg, Reg, R
 /// The 32-bit components of a physical register operand: `count` registers from `index`
 /// (RZ stands for as many RZs as asked).
 fn components(r: Reg, n: u8) -> Result<Vec<PhysReg>, String> {
+    components_in(r, n, RegFile::R)
+}
+
+/// [`components`] in register file `file` (R, or UR for `UPACK64`).
+fn components_in(r: Reg, n: u8, file: RegFile) -> Result<Vec<PhysReg>, String> {
     let Reg::Phys(p) = r else { return Err(format!("virtual register {r:?} after allocation")) };
-    if p.file != RegFile::R {
-        return Err(format!("{p} is not a general register"));
+    if p.file != file {
+        return Err(format!("{p} is not a {file:?} register"));
     }
     if p.is_zero() {
-        return Ok(vec![PhysReg::RZ; usize::from(n)]);
+        let z = PhysReg::zero(file).ok_or("no zero register")?;
+        return Ok(vec![z; usize::from(n)]);
     }
     if p.count != n {
         return Err(format!("{p} is not a {n}-register operand"));
     }
-    Ok((0..u16::from(n)).map(|k| PhysReg::new(RegFile::R, p.index + k)).collect())
+    Ok((0..u16::from(n)).map(|k| PhysReg::new(file, p.index + k)).collect())
 }
 
 fn src_reg(o: &Operand) -> Result<Reg, String> {
@@ -39,10 +45,11 @@ fn src_reg(o: &Operand) -> Result<Reg, String> {
 /// The parallel copies (destination, source) one pseudo-operation stands for.
 fn copies(d: &InstData) -> Result<Vec<(PhysReg, PhysReg)>, String> {
     match (d.opcode, &d.dsts[..], &d.srcs[..]) {
-        (Opcode::PACK64, [dst], [lo, hi]) => {
-            let dst = components(*dst, 2)?;
-            let lo = components(src_reg(lo)?, 1)?[0];
-            let hi = components(src_reg(hi)?, 1)?[0];
+        (Opcode::PACK64 | Opcode::UPACK64, [dst], [lo, hi]) => {
+            let file = if d.opcode == Opcode::UPACK64 { RegFile::UR } else { RegFile::R };
+            let dst = components_in(*dst, 2, file)?;
+            let lo = components_in(src_reg(lo)?, 1, file)?[0];
+            let hi = components_in(src_reg(hi)?, 1, file)?[0];
             Ok(vec![(dst[0], lo), (dst[1], hi)])
         }
         (Opcode::UNPACK64, [lo, hi], [src]) => {
@@ -74,18 +81,22 @@ fn copies(d: &InstData) -> Result<Vec<(PhysReg, PhysReg)>, String> {
 /// Orders parallel copies into instructions.
 fn sequence(mut moves: Vec<(PhysReg, PhysReg)>) -> Vec<InstData> {
     moves.retain(|(d, s)| d != s && !d.is_zero());
+    // Uniform pairs (`UPACK64`) copy with UMOV / ULOP3.
+    let uniform = moves.first().is_some_and(|(d, _)| d.file == RegFile::UR);
+    let (mov_op, lop_op) = if uniform { (Opcode::UMOV, Opcode::ULOP3) } else { (Opcode::MOV, Opcode::LOP3) };
+    let zero = if uniform { PhysReg::zero(RegFile::UR).expect("URZ") } else { PhysReg::RZ };
     let mov = |d: PhysReg, s: PhysReg| {
-        InstData::new(Opcode::MOV, Mods::new(), vec![Reg::Phys(d)], vec![Operand::reg(Reg::Phys(s))])
+        InstData::new(mov_op, Mods::new(), vec![Reg::Phys(d)], vec![Operand::reg(Reg::Phys(s))])
     };
     let xor = |d: PhysReg, a: PhysReg, b: PhysReg| {
         InstData::new(
-            Opcode::LOP3,
+            lop_op,
             Mods::new(),
             vec![Reg::Phys(d)],
             vec![
                 Operand::reg(Reg::Phys(a)),
                 Operand::reg(Reg::Phys(b)),
-                Operand::reg(Reg::Phys(PhysReg::RZ)),
+                Operand::reg(Reg::Phys(zero)),
                 Operand::Imm(Imm::Int(0x3c)),
             ],
         )
@@ -128,7 +139,10 @@ pub fn split_components(f: &mut Function) -> Result<usize, String> {
         let mut new = Vec::with_capacity(old.len());
         for i in old {
             let d = f.insts[i].clone();
-            if !matches!(d.opcode, Opcode::PACK64 | Opcode::UNPACK64 | Opcode::PACK128 | Opcode::UNPACK128) {
+            if !matches!(
+                d.opcode,
+                Opcode::PACK64 | Opcode::UPACK64 | Opcode::UNPACK64 | Opcode::PACK128 | Opcode::UNPACK128
+            ) {
                 new.push(i);
                 continue;
             }

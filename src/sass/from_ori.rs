@@ -575,7 +575,18 @@ impl Cx<'_> {
         let mut inners = inners;
         if !global
             && !reg.is_empty()
-            && matches!(self.d.opcode, Opcode::LDS | Opcode::STS | Opcode::ATOMS | Opcode::ATOMSCAS)
+            && matches!(
+                self.d.opcode,
+                Opcode::LDS
+                    | Opcode::STS
+                    | Opcode::ATOMS
+                    | Opcode::ATOMSCAS
+                    | Opcode::SYNCSARRIVE
+                    | Opcode::SYNCSPHASECHK
+                    | Opcode::SYNCSTRYWAIT
+                    | Opcode::SYNCSCCTL
+                    | Opcode::ARRIVES
+            )
         {
             let more: Vec<String> = inners
                 .iter()
@@ -1002,6 +1013,51 @@ impl Cx<'_> {
                 (self.spell("LDGSTS", &["E", bypass, size_tok(self.ty())?])?, ops)
             }
             Opcode::LDGDEPBAR => (vec!["LDGDEPBAR".into()], vec![]),
+            // mbarriers (`lower::isel::mbarrier`).
+            Opcode::R2UR => (vec!["R2UR".into()], vec![dst(0)?, s(0)?]),
+            Opcode::SYNCSEXCH => (vec!["SYNCS.EXCH.64".into()], vec![one("URZ"), self.mem(0, false)?, s(1)?]),
+            Opcode::SYNCSARRIVE => {
+                let int = |n: usize| match d.srcs.get(n) {
+                    Some(Operand::Imm(i)) => Ok(i.bits()),
+                    _ => Err(format!("SYNCS.ARRIVE source {n} is not an immediate")),
+                };
+                let tx_rz = matches!(d.srcs.get(3), Some(Operand::Reg(u)) if u.reg.is_zero());
+                if let Some(Operand::Reg(_)) = d.srcs.get(1) {
+                    // The arrival count in a register: `.ART0`, the count as Rb.
+                    if int(2)? != 0 || !tx_rz {
+                        return Err("SYNCS.ARRIVE with a register count and transactions".into());
+                    }
+                    let mn = "SYNCS.ARRIVE.TRANS64.ART0";
+                    return Ok((vec![mn.into()], vec![dst(0)?, self.mem(0, false)?, s(1)?]));
+                }
+                let mn = match (int(1)?, int(2)?, tx_rz) {
+                    (1, 0, true) => "SYNCS.ARRIVE.TRANS64.A1T0",
+                    (1, 0, false) => "SYNCS.ARRIVE.TRANS64",
+                    (0, 1, true) => "SYNCS.ARRIVE.TRANS64.RED.A0T1",
+                    (a, t, _) => return Err(format!("SYNCS.ARRIVE with {a} arrivals and {t} transactions")),
+                };
+                (vec![mn.into()], vec![dst(0)?, self.mem(0, false)?, s(3)?])
+            }
+            Opcode::SYNCSPHASECHK | Opcode::SYNCSTRYWAIT => {
+                let mn = if d.opcode == Opcode::SYNCSTRYWAIT {
+                    "SYNCS.PHASECHK.TRANS64.TRYWAIT"
+                } else {
+                    "SYNCS.PHASECHK.TRANS64"
+                };
+                (vec![mn.into()], vec![dst(0)?, self.mem(0, false)?, s(1)?])
+            }
+            Opcode::SYNCSCCTL => (vec!["SYNCS.CCTL.IV".into()], vec![self.mem(0, false)?]),
+            Opcode::ARRIVES => (vec!["ARRIVES.LDGSTSBAR.64.TRANSCNT".into()], vec![self.mem(0, false)?]),
+            Opcode::UBLKCP => {
+                let pair = |n: usize| -> R<Alts> {
+                    match d.srcs.get(n) {
+                        Some(Operand::Reg(u)) => Ok(one(format!("[{}]", base_name(self.phys(u.reg)?)))),
+                        _ => Err(format!("UBLKCP source {n} is not a register pair")),
+                    }
+                };
+                (vec!["UBLKCP.S.G".into()], vec![pair(0)?, pair(1)?, s(2)?])
+            }
+            Opcode::ELECT => (vec!["ELECT".into()], vec![dst(0)?, one("URZ"), one("PT")]),
             Opcode::LDSM => {
                 let n = match d.dsts.first() {
                     Some(Reg::Phys(p)) => p.count,

@@ -120,7 +120,7 @@ fn width(inst: &Instruction) -> (u8, u8) {
 /// Per-operand register widths of the tensor-core instructions, whose operands are tuples of
 /// different sizes: `HMMA` d and c 4, a 4 (`16816`, `1688.TF32`) or 2, b half of a; `IMMA` the
 /// same with a 4 for `16832`, else 2; `LDSM`'s
-/// destination 1, 2 or 4 (`.2`, `.4`).
+/// destination 1, 2 or 4 (`.2`, `.4`); `SYNCS.ARRIVE`'s destination 2 (the state token).
 fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
     let toks: Vec<&str> = inst.suffix.split('.').filter(|t| !t.is_empty()).collect();
     let has = |t: &str| toks.contains(&t);
@@ -140,6 +140,8 @@ fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
         } else {
             1
         }]),
+        // `SYNCS.ARRIVE.TRANS64 Rd, [a], Rb`: the state token is a register pair.
+        "SYNCS" if has("ARRIVE") => Some(vec![2, 1, 1]),
         _ => None,
     }
 }
@@ -204,7 +206,9 @@ pub fn effects(inst: &Instruction) -> Effects {
             Value::CBank { index, .. } => push_reg(&mut e.reads, Value::R(index), 1),
             Value::Mem { ra, wide, ur, desc, .. } => {
                 push_reg(&mut e.reads, Value::R(ra), if wide { 2 } else { 1 });
-                push_reg(&mut e.reads, Value::Ur(ur), 1);
+                // UBLKCP reads uniform pairs: `[URd]` is the destination and the mbarrier,
+                // `[URs]` the 64-bit source address.
+                push_reg(&mut e.reads, Value::Ur(ur), if base == "UBLKCP" { 2 } else { 1 });
                 if let Some(d) = desc {
                     push_reg(&mut e.reads, Value::Ur(d), 2);
                 }

@@ -1009,13 +1009,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
             lift(w.write64(&a[0], &old, g))?;
         }
-        Kind::MbarArrive { arrivals, tx } => {
+        Kind::MbarArrive { arrivals, tx, count_in_b } => {
             let extra = lift(w.reg32(&a[2]))?;
             let mut token = [0u64; 32];
             for lane in lanes(g) {
                 let at = address(w, &a[1], lane);
-                let add = i64::from(*tx) + i64::from(extra[lane]);
-                token[lane] = mbar::update(l, st, cta, w, at, *arrivals, add, lane)?;
+                let (n, add) = if *count_in_b {
+                    (extra[lane], i64::from(*tx))
+                } else {
+                    (*arrivals, i64::from(*tx) + i64::from(extra[lane]))
+                };
+                token[lane] = mbar::update(l, st, cta, w, at, n, add, lane)?;
             }
             lift(w.write64(&a[0], &token, g))?;
         }

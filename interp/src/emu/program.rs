@@ -581,6 +581,9 @@ pub enum Kind {
         arrivals: u32,
         /// Transactions added per lane besides `Rb` (`T1`, `T0`).
         tx: u32,
+        /// `.ART0`: the arrival count is `Rb` (no transactions); ptxas -O0 code for
+        /// `mbarrier.arrive [b], count` with the count in a register.
+        count_in_b: bool,
     },
     /// `SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [a], Rb`: whether the phase whose parity is bit 31 of
     /// Rb has completed.
@@ -1718,16 +1721,19 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         }
         "SYNCS" if has("ARRIVE") && has("TRANS64") => {
             need(3, 0, &vals, &preds)?;
-            let (arrivals, tx) = match toks.iter().find(|t| t.starts_with('A') && t.contains('T') && t.len() == 4) {
-                Some(t) => {
-                    let b = t.as_bytes();
-                    (u32::from(b[1] - b'0'), u32::from(b[3] - b'0'))
-                }
-                None => (1, 0),
-            };
+            let (arrivals, tx, count_in_b) =
+                match toks.iter().find(|t| t.starts_with('A') && t.contains('T') && t.len() == 4) {
+                    Some(&"ART0") => (0, 0, true),
+                    Some(t) if t.as_bytes()[1].is_ascii_digit() && t.as_bytes()[3].is_ascii_digit() => {
+                        let b = t.as_bytes();
+                        (u32::from(b[1] - b'0'), u32::from(b[3] - b'0'), false)
+                    }
+                    Some(t) => return Err(format!("SYNCS.ARRIVE .{t}")),
+                    None => (1, 0, false),
+                };
             vals[0].dst = true;
             vals[0].n = 2;
-            Kind::MbarArrive { arrivals, tx }
+            Kind::MbarArrive { arrivals, tx, count_in_b }
         }
         "SYNCS" if has("PHASECHK") && has("TRANS64") => {
             need(2, 1, &vals, &preds)?;

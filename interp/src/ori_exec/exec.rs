@@ -487,7 +487,9 @@ impl Engine<'_> {
             PACK128 | UNPACK128 | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
-            MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
+            R2UR | ELECT => self.uniform_op(cta, w, d, exec)?,
+            MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk | SYNCSEXCH
+            | SYNCSARRIVE | SYNCSPHASECHK | SYNCSTRYWAIT | SYNCSCCTL | ARRIVES | UBLKCP => {
                 if self.mbar_op(cta, w, d, exec)? {
                     self.advance(w);
                     w.state = WarpState::Yielded;

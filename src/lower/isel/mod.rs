@@ -19,6 +19,7 @@
 //! | `warp` | warp shuffles (`SHFL`) |
 //! | `tensor` | `ldmatrix` (`LDSM`), `mma` (`HMMA`, integer `IMMA`) on register tuples (`PACK128`/`UNPACK128`) |
 //! | `video` | SIMD video (`VABSDIFF4`, `VIADD.16x2`, `VIMNMX.S16x2`); `cp.async` (`LDGSTS`, `LDGDEPBAR`, `DEPBAR.LE SB0`) |
+//! | `mbarrier` | mbarriers (`SYNCS.*`, `R2UR`), `cp.async.mbarrier.arrive` (`ARRIVES`), bulk copies (`UBLKCP` in an `ELECT` loop) |
 //! | `legalize` | the last step: operands put into the shapes sm_90 forms encode (one constant, register A, `IMAD.HI` addend, f64 immediates) |
 //!
 //! # Invariants (of a selected function)
@@ -67,6 +68,7 @@ mod float;
 pub mod indirect;
 mod int_div;
 pub mod legalize;
+mod mbarrier;
 mod memory;
 
 pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
@@ -193,6 +195,7 @@ fn select_function_with(
     s.run()?;
     let mut out = s.f;
     remove_dead(&mut out);
+    mbarrier::unread_states_to_rz(&mut out);
     legalize::legalize_function(&mut out);
     *f = out;
     Ok(())
@@ -359,6 +362,9 @@ impl<'a> Sel<'a> {
             Vop4 | Vop2 | Vop4Add | Vop2Add => self.sel_video(d),
             CpAsync | CpAsyncCommit | CpAsyncWait => self.sel_cp_async(d),
             Ldmatrix | Mma => self.sel_tensor(d),
+            MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
+                self.sel_mbarrier(d)
+            }
             op => Err(format!("`{op}` is not selected yet")),
         }
     }

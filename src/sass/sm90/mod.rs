@@ -737,7 +737,15 @@ static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 ///
 /// (`FFMA.SAT` with three registers, key 0x223 bit 77, was here until the generator swept
 /// FFMA; the unit test below still checks it against nvdisasm's decoding.)
-const HAND_MODS: &[ModEntry] = &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }];
+///
+/// `SYNCS.ARRIVE.TRANS64.ART0` (residue bits 84, 86, 91; `.A1T0` is 84 and 91): the arrival
+/// count in Rb, which ptxas uses only at -O0 (async_cg_memcpy 0x0f80, `mbarrier.arrive [b],
+/// %r40`); the generator compiles the corpus at -O3 and never sees it. The unit test below
+/// checks ptxas's word.
+const HAND_MODS: &[ModEntry] = &[
+    ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    ModEntry { key: 0x9a7, residue: 0x85 << 84, suffix: ".ARRIVE.TRANS64.ART0" },
+];
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
@@ -813,6 +821,7 @@ mod tests {
             (0x064f_e200_0040_540c_0000_001b_120c_7237, "IMMA.16816.S8.S8 R12, R18.reuse.ROW, R27.COL, R12"),
             (0x0001_f000_0800_0009_0000_0000_ffff_89a7, "@!P0 SYNCS.ARRIVE.TRANS64 RZ, [UR9], R0"),
             (0x0002_a200_0800_0100_0000_0004_073f_85b2, "@!UP0 SYNCS.EXCH.64 URZ, [UR7], UR4"),
+            (0x0032_1e00_0850_003f_0000_0002_0302_79a7, "SYNCS.ARRIVE.TRANS64.ART0 R2, [R3+URZ], R2"),
             (0x000e_2400_0802_0149_0000_0000_ff00_75a7, "SYNCS.PHASECHK.TRANS64.TRYWAIT P1, [UR9], R0"),
             (0x000f_e200_0800_0007_0000_0000_ff00_79b1, "SYNCS.CCTL.IV [UR7]"),
             (0x000f_e200_0800_0a85_0000_0000_ff00_79b0, "ARRIVES.LDGSTSBAR.64.TRANSCNT [UR5]"),

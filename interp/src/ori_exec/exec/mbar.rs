@@ -12,6 +12,29 @@ use ptxas_rs::ori::mbarrier;
 use super::*;
 
 impl Engine<'_> {
+    /// `R2UR` (the lowest executing lane's value, for the warp) and `ELECT` (true in the lowest
+    /// executing lane only).
+    pub(super) fn uniform_op(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
+        if exec == 0 {
+            return Ok(());
+        }
+        let low = exec.trailing_zeros();
+        let dst = self
+            .loc(*d.dsts.first().ok_or((ErrorKind::Invalid(format!("`{}` without a destination", d.opcode)), None))?)?;
+        match d.opcode {
+            Opcode::R2UR => {
+                let v = self.mbar_val(w, cta, d, 0, low)?;
+                self.write(w, dst, low, u128::from(v));
+            }
+            _ => {
+                for lane in (0..WARP as u32).filter(|l| exec >> l & 1 == 1) {
+                    self.write(w, dst, lane, u128::from(lane == low));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The shared address of the mbarrier that memory operand `n` of `d` names in `lane`.
     fn mbar_addr(&self, w: &Warp, d: &InstData, n: usize, lane: u32) -> Result<u64, Er> {
         let Some(Operand::Mem(m)) = d.srcs.get(n) else {
@@ -104,6 +127,59 @@ impl Engine<'_> {
                         cta.shared.store(da + k, 4, v).map_err(fault)?;
                     }
                     let bar = self.mbar_addr(w, d, 3, lane)?;
+                    Self::mbar_arrive(cta, bar, 0, -i64::from(size), lane)?;
+                }
+                // The SASS-stage forms (`lower::isel::mbarrier`).
+                Opcode::SYNCSEXCH => {
+                    let at = self.mbar_addr(w, d, 0, lane)?;
+                    let word = self.mbar_val(w, cta, d, 1, lane)?;
+                    cta.shared.store(at, 8, u128::from(word)).map_err(fault)?;
+                    cta.mbar_tx.insert(at, 0);
+                }
+                Opcode::SYNCSARRIVE => {
+                    let at = self.mbar_addr(w, d, 0, lane)?;
+                    let arrivals = self.mbar_val(w, cta, d, 1, lane)? as u32;
+                    let tx = i64::from(self.mbar_val(w, cta, d, 2, lane)? as u32)
+                        + i64::from(self.mbar_val(w, cta, d, 3, lane)? as u32);
+                    let token = Self::mbar_arrive(cta, at, arrivals, tx, lane)?;
+                    if let Some(&r) = d.dsts.first() {
+                        let loc = self.loc(r)?;
+                        self.write(w, loc, lane, u128::from(token));
+                    }
+                }
+                Opcode::SYNCSPHASECHK | Opcode::SYNCSTRYWAIT => {
+                    let at = self.mbar_addr(w, d, 0, lane)?;
+                    // The operand is the token's high word (its parity in bit 31).
+                    let token = (self.mbar_val(w, cta, d, 1, lane)? & 0xffff_ffff) << 32;
+                    let word = cta.shared.load(at, 8).map_err(fault)? as u64;
+                    let done = mbarrier::phase_done(word, token);
+                    yields |= !done;
+                    if let Some(&r) = d.dsts.first() {
+                        let loc = self.loc(r)?;
+                        self.write(w, loc, lane, u128::from(done));
+                    }
+                }
+                Opcode::SYNCSCCTL => {
+                    self.mbar_addr(w, d, 0, lane)?;
+                }
+                Opcode::ARRIVES => {
+                    // The lane's copies are done at issue: their pending transaction completes.
+                    let at = self.mbar_addr(w, d, 0, lane)?;
+                    Self::mbar_arrive(cta, at, 0, -1, lane)?;
+                }
+                Opcode::UBLKCP => {
+                    // Once for the warp, with the (uniform) operands.
+                    if lane != exec.trailing_zeros() {
+                        continue;
+                    }
+                    let pair = self.mbar_val(w, cta, d, 0, lane)?;
+                    let (da, bar) = (pair & 0xffff_ffff, pair >> 32);
+                    let sa = self.mbar_val(w, cta, d, 1, lane)?;
+                    let size = (self.mbar_val(w, cta, d, 2, lane)? as u32).wrapping_mul(16);
+                    for k in (0..u64::from(size)).step_by(4) {
+                        let v = self.mem.global.load(sa + k, 4).map_err(fault)?;
+                        cta.shared.store(da + k, 4, v).map_err(fault)?;
+                    }
                     Self::mbar_arrive(cta, bar, 0, -i64::from(size), lane)?;
                 }
                 op => return Err((ErrorKind::Invalid(format!("`{op}` is not an mbarrier operation")), None)),
