@@ -678,15 +678,16 @@ pub enum Alias {
     Imad,
 }
 
-/// One instruction form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One instruction form. Its slots are owned: forms are built once into a static table, and
+/// derived tables (sm_80 from sm_90, sm_75 from sm_80) rebuild them, so nothing is leaked.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Form {
     /// Bits [0:12).
     pub key: u16,
     /// Mnemonic without modifiers.
     pub base: &'static str,
     /// Operand slots in printing order.
-    pub slots: &'static [Slot],
+    pub slots: Box<[Slot]>,
     /// The guard is a uniform predicate (`@UP0`).
     pub uniform_guard: bool,
     /// Alias rule.

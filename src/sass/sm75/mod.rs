@@ -61,7 +61,7 @@ fn build() -> Vec<Form> {
                 _ => *s,
             })
             .collect();
-        fm.slots = Box::leak(slots.into_boxed_slice());
+        fm.slots = slots.into_boxed_slice();
     }
     // Global accesses without a uniform register: `[Ra+off]`, no `.64` (STG; ATOMG and ATOM,
     // whose bit 90 is part of the operation).

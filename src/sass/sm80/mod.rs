@@ -24,7 +24,7 @@ const SCALED: &[u16] = &[0x984, 0x388, 0x988, 0x98c, 0x38d, 0xf8c];
 /// Applies `f` to every slot of `fm`.
 fn map_slots(fm: &mut Form, f: impl Fn(Slot) -> Slot) {
     let slots: Vec<Slot> = fm.slots.iter().map(|s| f(*s)).collect();
-    fm.slots = Box::leak(slots.into_boxed_slice());
+    fm.slots = slots.into_boxed_slice();
 }
 
 /// Replaces the form of `key` (or adds it).

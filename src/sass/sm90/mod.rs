@@ -126,12 +126,8 @@ fn b2(key: u16, imm_style: ImmStyle, neg: Option<u8>, abs: Option<u8>) -> Option
     })
 }
 
-fn leak(v: Vec<Slot>) -> &'static [Slot] {
-    Box::leak(v.into_boxed_slice())
-}
-
 pub(super) fn form(key: u16, base: &'static str, slots: Vec<Slot>) -> Form {
-    Form { key, base, slots: leak(slots), uniform_guard: false, alias: Alias::None, print_order: None }
+    Form { key, base, slots: slots.into_boxed_slice(), uniform_guard: false, alias: Alias::None, print_order: None }
 }
 
 /// Forms added from the corpus's second wave of field sweeps (`nvdisasm -b SM90`).
