@@ -18,6 +18,7 @@
 //! | `warp` | shuffles, votes, match, redux, activemask |
 //! | `mbarrier` | `mbarrier.*`, `cp.async.mbarrier.arrive`, bulk copies completing on an mbarrier |
 //! | `tensor` | `ldmatrix`, `mma`, `wmma`, `cp.async`, SIMD video and packed 16-bit integer arithmetic |
+//! | `video` | scalar video (`vadd` ... `vmad`), expanded into 64-bit integer arithmetic as ptxas does |
 //!
 //! # Blocks
 //!
@@ -62,6 +63,7 @@ pub mod mods;
 mod tensor;
 pub mod types;
 pub mod vars;
+mod video;
 mod warp;
 
 use std::collections::HashMap;

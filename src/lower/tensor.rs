@@ -30,7 +30,7 @@
 //! operation), lane selectors, destination mask and b's signedness as immediate operands.
 //!
 //! Invariant: everything not listed here (other shapes and layouts, f16 accumulators, integer
-//! `wmma` layouts other than the ones above, scalar video) is a located [`super::LowerError`],
+//! `wmma` layouts other than the ones above) is a located [`super::LowerError`],
 //! never a guess.
 
 use super::Result;

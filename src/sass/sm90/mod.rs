@@ -741,6 +741,12 @@ static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
     ModEntry { key: 0x9a7, residue: 0x85 << 84, suffix: ".ARRIVE.TRANS64.ART0" },
+    // LEA with an immediate B (ptxas's scalar-video expansions): the register form's bits 73
+    // (`.SX32`), 74 (`.X`), 80 (`.HI`); see `lea_immediate_forms_match_nvdisasm`.
+    ModEntry { key: 0x811, residue: 0x004 << 72, suffix: ".X" },
+    ModEntry { key: 0x811, residue: 0x102 << 72, suffix: ".HI.SX32" },
+    ModEntry { key: 0x811, residue: 0x104 << 72, suffix: ".HI.X" },
+    ModEntry { key: 0x811, residue: 0x106 << 72, suffix: ".HI.X.SX32" },
 ];
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
@@ -779,6 +785,26 @@ mod tests {
         let inst = t.decode(word).expect("decodes");
         assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), "HADD2.F32 R14, -RZ, R14.H0_H0");
         assert_eq!(t.encode(&inst).expect("encodes"), word);
+    }
+
+    /// `LEA` with an immediate B: the word ptxas 13.0.88 -O3 emits for
+    /// `vadd.s32.u32.s32` (`LEA.HI.X.SX32 R6, R6, 0xffffffff, 0x1, P0`) and the same word with
+    /// bits 73/74/80 set as listed, each printed by `nvdisasm -b SM90` (13.2) as written here.
+    #[test]
+    fn lea_immediate_forms_match_nvdisasm() {
+        let t = super::tables();
+        for (word, text) in [
+            (0x000f_e400_000e_08ff_ffff_ffff_0606_7811u128, "LEA R6, R6, 0xffffffff, 0x1"),
+            (0x000f_e400_000f_08ff_ffff_ffff_0606_7811, "LEA.HI R6, R6, 0xffffffff, RZ, 0x1"),
+            (0x000f_e400_000f_0aff_ffff_ffff_0606_7811, "LEA.HI.SX32 R6, R6, 0xffffffff, 0x1"),
+            (0x000f_e400_000f_0cff_ffff_ffff_0606_7811, "LEA.HI.X R6, R6, 0xffffffff, RZ, 0x1, P0"),
+            (0x000f_e400_000f_0eff_ffff_ffff_0606_7811, "LEA.HI.X.SX32 R6, R6, 0xffffffff, 0x1, P0"),
+            (0x000f_e400_000e_0cff_ffff_ffff_0606_7811, "LEA.X R6, R6, 0xffffffff, 0x1, P0"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+        }
     }
 
     #[test]
