@@ -18,6 +18,7 @@
 //! | `warp` | shuffles, votes, match, redux, activemask |
 //! | `mbarrier` | `mbarrier.*`, `cp.async.mbarrier.arrive`, bulk copies completing on an mbarrier |
 //! | `tensor` | `ldmatrix`, `mma`, `wmma`, `cp.async`, SIMD video and packed 16-bit integer arithmetic |
+//! | `wgmma` | warpgroup MMA (sm_90a): `wgmma.fence`, `wgmma.mma_async`, `wgmma.commit_group`, `wgmma.wait_group` |
 //!
 //! # Blocks
 //!
@@ -63,6 +64,7 @@ mod tensor;
 pub mod types;
 pub mod vars;
 mod warp;
+mod wgmma;
 
 use std::collections::HashMap;
 use std::fmt;
