@@ -180,6 +180,9 @@ fn hazard_checker_requires_the_warpgroup_fence_and_wait() {
     run(&cubin).expect("NVIDIA's code is hazard-free");
     let kernel = Kernel::load(&cubin, &spec.kernel).unwrap();
     let program = kernel.program(&Default::default());
+    // Every word of NVIDIA's code decodes with our sm_90a tables alone (no nvdisasm suffixes)
+    // and lowers to something the emulator executes.
+    assert!(program.first_invalid().is_none(), "{:?}", program.first_invalid().map(|(i, why)| (i.offset, why)));
     let word_of = |what: &str| {
         program.insts.iter().find(|i| i.base == "WARPGROUP" && i.suffix.contains(what)).map(|i| i.word).unwrap()
     };
