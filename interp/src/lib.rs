@@ -17,6 +17,7 @@
 
 pub mod difftest;
 pub mod emu;
+pub mod gmma;
 pub mod launch;
 pub mod memory;
 pub mod ori_exec;

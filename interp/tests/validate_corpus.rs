@@ -21,10 +21,11 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
 }
 
-/// (ptx, spec) of every sm_90 CUDA kernel and every hand-written kernel.
+/// (ptx, spec) of every sm_90 CUDA kernel (sm_90a where a kernel has only that: tc_wgmma) and
+/// every hand-written kernel.
 fn kernels() -> Vec<(PathBuf, PathBuf)> {
     let mut out = Vec::new();
-    for (sub, suffix) in [("cuda", ".sm_90.ptx"), ("ptx", ".ptx")] {
+    for (sub, suffix) in [("cuda", ".sm_90.ptx"), ("cuda", ".sm_90a.ptx"), ("ptx", ".ptx")] {
         let mut dirs: Vec<PathBuf> =
             std::fs::read_dir(corpus().join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
         dirs.sort();
@@ -32,7 +33,8 @@ fn kernels() -> Vec<(PathBuf, PathBuf)> {
             let stem = d.file_name().unwrap().to_string_lossy().into_owned();
             let ptx = d.join(format!("{stem}{suffix}"));
             let spec = d.join(format!("{stem}.run.toml"));
-            if ptx.exists() && spec.exists() {
+            let has_sm90 = d.join(format!("{stem}.sm_90.ptx")).exists();
+            if ptx.exists() && spec.exists() && !(suffix == ".sm_90a.ptx" && has_sm90) {
                 out.push((ptx, spec));
             }
         }

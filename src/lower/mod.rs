@@ -19,6 +19,7 @@
 //! | `mbarrier` | `mbarrier.*`, `cp.async.mbarrier.arrive`, bulk copies completing on an mbarrier |
 //! | `tensor` | `ldmatrix`, `mma`, `wmma`, `cp.async`, SIMD video and packed 16-bit integer arithmetic |
 //! | `video` | scalar video (`vadd` ... `vmad`), expanded into 64-bit integer arithmetic as ptxas does |
+//! | `wgmma` | warpgroup MMA (sm_90a): `wgmma.fence`, `wgmma.mma_async`, `wgmma.commit_group`, `wgmma.wait_group` |
 //!
 //! # Blocks
 //!
@@ -65,6 +66,7 @@ pub mod types;
 pub mod vars;
 mod video;
 mod warp;
+mod wgmma;
 
 use std::collections::HashMap;
 use std::fmt;

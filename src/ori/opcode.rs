@@ -517,6 +517,20 @@ opcodes! {
     /// `cp.async.wait_group n` (`wait_all` is a commit and `wait_group 0`): waits until at
     /// most `n` groups are pending.
     CpAsyncWait "cpasyncwait" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T d, a-desc, b-desc, scale-d, 1, 1, 0, 0`
+    /// (T = `src_ty`: f16 or bf16; both operands in shared memory, K-major): N/2 destinations
+    /// (the warp's part of the 64 x N f32 accumulator), then A's and B's 64-bit matrix
+    /// descriptors, the scale-d predicate and the N/2 accumulator inputs. Warpgroup-collective
+    /// (each warp computes its 16 rows; semantics in the interpreter crate's `gmma` module,
+    /// shared with the SASS emulator's `HGMMA`). Executed at issue, so `wgmma.commit_group` and
+    /// `wgmma.wait_group` have nothing to wait for in the executors.
+    Wgmma "wgmma" Ptx ["W" => "D:r, D:r, P, W:r"] flags(MEM_READ|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `wgmma.fence.sync.aligned`: orders register and shared accesses before later `wgmma`s.
+    WgmmaFence "wgmmafence" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `wgmma.commit_group.sync.aligned`: closes the current group of `wgmma`s.
+    WgmmaCommit "wgmmacommit" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `wgmma.wait_group.sync.aligned n`: waits until at most `n` groups are pending.
+    WgmmaWait "wgmmawait" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     // mbarriers ([`super::mbarrier`]: the 64-bit object in shared memory, its word layout).
     /// `mbarrier.init [bar], count`: a new barrier expecting `count` arrivals per phase, phase 0.
     MbarInit "mbarinit" Ptx ["" => "M, W:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;

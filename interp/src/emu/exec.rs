@@ -1895,6 +1895,40 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write_n(&a[0], i, &v, g))?;
             }
         }
+        Kind::WarpgroupArrive | Kind::WarpgroupDepbar(_) => {}
+        Kind::Hgmma { n, ty, .. } => {
+            // A warpgroup instruction: every lane of the warp takes part (`.sync.aligned`).
+            if g != u32::MAX {
+                let m = format!("HGMMA by lanes {g:#010x}, not the whole warp");
+                return Err((None, EmuErrorKind::Unsupported(m)));
+            }
+            let (Opnd::Ur(u), Opnd::R(rc)) = (a[1].o, a[2].o) else {
+                return Err((None, EmuErrorKind::Unsupported("HGMMA operands".into())));
+            };
+            let ur = |k: u8| u64::from(w.ur[usize::from(u + k) & 63]) * u64::from(u + k < 63);
+            let desc_a = ur(0) | ur(1) << 32;
+            let desc_b = ur(2) | ur(3) << 32;
+            let regs = crate::gmma::d_regs(usize::from(*n));
+            if usize::from(rc) + regs > 255 && rc != 255 {
+                return Err((None, EmuErrorKind::Unsupported(format!("HGMMA accumulator R{rc}"))));
+            }
+            let c: Vec<[u32; 32]> =
+                (0..regs).map(|i| if rc == 255 { [0; 32] } else { w.r[usize::from(rc) + i] }).collect();
+            let scale_d = w.pred(&pr[0]) & 1 == 1;
+            let rank = (w.id % 4) as usize;
+            let load = |off: u32| -> Result<u16, EmuErrorKind> {
+                cta.shared.load(u64::from(off), 2).map(|v| v as u16).map_err(EmuErrorKind::Fault)
+            };
+            let op = crate::gmma::Wgmma { n: usize::from(*n), ty: *ty, desc_a, desc_b, scale_d };
+            let d = match op.warp_f32(rank, &c, load) {
+                Ok(d) => d,
+                Err(Ok(e)) => return Err((None, e)),
+                Err(Err(why)) => return Err((None, EmuErrorKind::Unsupported(why))),
+            };
+            for (i, v) in d.iter().enumerate() {
+                lift(w.write_n(&a[0], i as u8, v, g))?;
+            }
+        }
         Kind::Qspc(space) => {
             let r = pmask(g, |lane| resolve(Space::Generic, address(w, &a[0], lane)).0 == *space);
             w.set_pred(&pr[0], r, g);

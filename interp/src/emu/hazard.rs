@@ -113,6 +113,108 @@ pub struct HazardState {
     bar_settle: u64,
     /// The SM of the code (90 by default): see [`HazardState::for_sm`].
     sm: u32,
+    /// Warpgroup MMA state ([`Gmma`]).
+    gmma: Gmma,
+}
+
+/// The hazard checker's view of the asynchronous warpgroup MMAs (`HGMMA`, PTX
+/// `wgmma.mma_async`): an `HGMMA` writes its accumulator registers asynchronously, so they are
+/// pending from issue until a `WARPGROUP.DEPBAR.LE gsb0, n` retires the group it belongs to
+/// (the `HGMMA`s up to and including one with `gsb0` form a group; PTX `wgmma.commit_group`).
+/// Any other instruction reading or writing a pending register is a hazard; an `HGMMA` may
+/// (PTX: accumulating into the same registers across `wgmma.mma_async`s of one shape needs no
+/// wait). And PTX requires a `wgmma.fence` (`WARPGROUP.ARRIVE`) before the first `HGMMA` and
+/// between any other access to a general register and an `HGMMA` using it as its accumulator:
+/// an `HGMMA` whose accumulator was read or written by another instruction since the last
+/// `WARPGROUP.ARRIVE`, or with no `WARPGROUP.ARRIVE` before it, is a hazard. The checker does
+/// not model the asynchronous shared-memory reads (a store to the operands before the wait).
+#[derive(Clone, Debug, Default)]
+struct Gmma {
+    /// Accumulator slots of `HGMMA`s not yet in a committed group.
+    open: Vec<usize>,
+    /// Committed groups, oldest first: their accumulator slots.
+    groups: Vec<Vec<usize>>,
+    /// General registers (a bit per R slot) accessed by instructions other than `HGMMA` since
+    /// the last `WARPGROUP.ARRIVE`.
+    touched: [u64; 4],
+    /// Whether a `WARPGROUP.ARRIVE` was issued.
+    arrived: bool,
+}
+
+impl Gmma {
+    fn pending(&self, s: usize) -> bool {
+        self.open.contains(&s) || self.groups.iter().any(|g| g.contains(&s))
+    }
+
+    fn issue(&mut self, inst: &Inst) -> Result<(), String> {
+        let (rd, wr) = (&inst.regs.0, &inst.regs.1);
+        match inst.kind {
+            Kind::WarpgroupArrive => {
+                self.touched = [0; 4];
+                self.arrived = true;
+            }
+            Kind::WarpgroupDepbar(n) => {
+                let keep = usize::from(n).min(self.groups.len());
+                self.groups.drain(..self.groups.len() - keep);
+            }
+            Kind::Hgmma { gsb, .. } => {
+                if !self.arrived {
+                    return Err("HGMMA with no WARPGROUP.ARRIVE before it (missing wgmma.fence)".into());
+                }
+                for r in rd.iter().chain(wr).filter(|r| matches!(r, Reg::R(_))) {
+                    let s = slot(*r);
+                    if self.touched[s / 64] >> (s % 64) & 1 == 1 {
+                        return Err(format!(
+                            "{r}, an HGMMA accumulator, accessed since the last WARPGROUP.ARRIVE (missing wgmma.fence)"
+                        ));
+                    }
+                }
+                for r in wr {
+                    if !self.open.contains(&slot(*r)) {
+                        self.open.push(slot(*r));
+                    }
+                }
+                if gsb {
+                    self.groups.push(std::mem::take(&mut self.open));
+                }
+            }
+            _ => {
+                for r in rd.iter().chain(wr) {
+                    let s = slot(*r);
+                    if self.pending(s) {
+                        return Err(format!(
+                            "{r} accessed while an HGMMA writing it is pending (missing WARPGROUP.DEPBAR)"
+                        ));
+                    }
+                    if matches!(r, Reg::R(_)) {
+                        self.touched[s / 64] |= 1 << (s % 64);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn merge(&mut self, other: &Gmma) {
+        for s in &other.open {
+            if !self.open.contains(s) {
+                self.open.push(*s);
+            }
+        }
+        let n = self.groups.len().max(other.groups.len());
+        let mut groups = vec![Vec::new(); n];
+        for g in [&self.groups, &other.groups] {
+            // Align the newest groups: a wait keeps the newest.
+            for (i, grp) in g.iter().enumerate() {
+                groups[n - g.len() + i].extend(grp.iter().copied());
+            }
+        }
+        self.groups = groups;
+        for (t, o) in self.touched.iter_mut().zip(other.touched) {
+            *t |= o;
+        }
+        self.arrived &= other.arrived;
+    }
 }
 
 impl Default for HazardState {
@@ -131,6 +233,7 @@ impl Default for HazardState {
             pipe_free: [0; PIPES],
             bar_settle: 0,
             sm: 90,
+            gmma: Gmma::default(),
         }
     }
 }
@@ -436,6 +539,7 @@ impl HazardState {
                 ));
             }
         }
+        self.gmma.issue(inst)?;
         // Effects.
         if self.variable(inst) {
             match c.write_sb {
@@ -540,6 +644,7 @@ impl HazardState {
         self.untracked.sort_by_key(|u| (u.2, u.0, u.1));
         self.untracked.dedup();
         self.seq = self.seq.max(other.seq);
+        self.gmma.merge(&other.gmma);
     }
 
     /// Drops the pending read events (of every scoreboard but `except`) for which `drop(issue

@@ -665,6 +665,28 @@ pub enum Kind {
         /// `.SAT`: the sum clamped to the s32 range instead of wrapped.
         sat: bool,
     },
+    /// `WARPGROUP.ARRIVE` (PTX `wgmma.fence`): orders the warp's earlier register and shared
+    /// accesses before the warpgroup MMAs that follow. No effect on values (the executor runs an
+    /// `HGMMA` at issue); the hazard checker requires one between a register write and an
+    /// `HGMMA` reading that register as its accumulator.
+    WarpgroupArrive,
+    /// `WARPGROUP.DEPBAR.LE gsb0, n` (PTX `wgmma.wait_group n`): waits until at most `n` groups
+    /// of `HGMMA`s are pending; their accumulators are readable afterwards (hazard checker).
+    WarpgroupDepbar(u8),
+    /// `HGMMA.64xNx16.F32[.BF16] Rd, gdesc[URa], Rc, UPp[, gsb0]` (PTX
+    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, both operands in shared memory):
+    /// `URa..URa+1` is A's descriptor, `URa+2..URa+3` B's; `UPp` is scale-d (false: `Rc` is not
+    /// added); `gsb0` closes the group the `HGMMA`s since the last group belong to. Values per
+    /// [`crate::gmma::Wgmma::warp_f32`], computed at issue; the hazard checker keeps `Rd` pending until
+    /// a `WARPGROUP.DEPBAR` retires its group.
+    Hgmma {
+        /// N of the tile (8 to 256).
+        n: u16,
+        /// Element type of A and B.
+        ty: crate::gmma::InType,
+        /// Whether `gsb0` is set (the group is committed).
+        gsb: bool,
+    },
     /// `QSPC.E.{G,S,D,L} P, RZ, [Ra]`: whether the generic address is in the global window
     /// (`G`), the shared window (`S`, and `D` for `shared::cluster`, the same window without
     /// clusters) or the local window (`L`); ptxas's `isspacep`.
@@ -1685,6 +1707,35 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[2].n = regs(8 * u32::from(k));
             vals[3].n = 4;
             Kind::Hmma { k, ab }
+        }
+        "WARPGROUP" if has("ARRIVE") && toks.len() == 1 => Kind::WarpgroupArrive,
+        "WARPGROUP" if has("DEPBAR") && has("LE") && toks.len() == 2 => match vals.first().map(|a| a.o) {
+            Some(Opnd::Imm(n)) => Kind::WarpgroupDepbar(n as u8),
+            _ => return Err("WARPGROUP.DEPBAR operand shape".into()),
+        },
+        "HGMMA" => {
+            need(4, 1, &vals, &preds)?;
+            let n = toks
+                .first()
+                .and_then(|t| t.strip_prefix("64x")?.strip_suffix("x16")?.parse::<u16>().ok())
+                .filter(|&n| crate::gmma::valid_n(usize::from(n)))
+                .ok_or_else(|| format!("HGMMA{suffix}"))?;
+            let ty = match &toks[1..] {
+                ["F32"] => crate::gmma::InType::F16,
+                ["F32", "BF16"] => crate::gmma::InType::Bf16,
+                _ => return Err(format!("HGMMA{suffix}")),
+            };
+            let (Opnd::R(_), Opnd::Ur(_), Opnd::R(_), Opnd::Imm(gsb)) = (vals[0].o, vals[1].o, vals[2].o, vals[3].o)
+            else {
+                return Err("HGMMA operand shape".into());
+            };
+            let regs = crate::gmma::d_regs(usize::from(n)) as u8;
+            vals[0].dst = true;
+            vals[0].n = regs;
+            vals[1].n = 4;
+            vals[2].n = regs;
+            vals.truncate(3);
+            Kind::Hgmma { n, ty, gsb: gsb == 0 }
         }
         "IMMA" => {
             need(4, 0, &vals, &preds)?;

@@ -14,6 +14,7 @@ use ptxas_rs::ori::{
 mod mbar;
 mod ops;
 mod tensor;
+mod wgmma;
 
 use super::postdom::PostDom;
 use super::{ErrorKind, ExecConfig, ExecError, Outputs, ThreadId};
@@ -487,6 +488,8 @@ impl Engine<'_> {
             PACK128 | UNPACK128 | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
+            Wgmma => self.wgmma(cta, w, d, exec)?,
+            WgmmaFence | WgmmaCommit | WgmmaWait => {}
             R2UR | ELECT => self.uniform_op(cta, w, d, exec)?,
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk | SYNCSEXCH
             | SYNCSARRIVE | SYNCSPHASECHK | SYNCSTRYWAIT | SYNCSCCTL | ARRIVES | UBLKCP => {
