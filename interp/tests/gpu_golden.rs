@@ -214,7 +214,7 @@ fn interpreter_matches_the_gpu() {
         };
         tally.record(e.name, result, KNOWN_INTERP);
     }
-    tally.finish("interpreter(lowered PTX)", 125);
+    tally.finish("interpreter(lowered PTX)", 126);
 }
 
 #[test]
