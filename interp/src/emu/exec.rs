@@ -2083,7 +2083,7 @@ fn extend(v: u64, size: u32, signed: bool) -> u64 {
 }
 
 fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
-    let Opnd::Mem { ra, wide, ur, off, shift } = m.o else { return 0 };
+    let Opnd::Mem { ra, wide, ur, off, shift, ur64 } = m.o else { return 0 };
     let base = if ra == 255 {
         0
     } else if wide {
@@ -2091,9 +2091,15 @@ fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
     } else {
         u64::from(w.r[ra as usize][lane])
     } << shift;
-    let u = if ur == 63 { 0 } else { u64::from(w.ur[ur as usize & 63]) };
+    let u = if ur == 63 {
+        0
+    } else if ur64 {
+        u64::from(w.ur[ur as usize & 63]) | u64::from(w.ur[(ur as usize + 1).min(63)]) << 32
+    } else {
+        u64::from(w.ur[ur as usize & 63])
+    };
     let a = base.wrapping_add(u).wrapping_add(off as i64 as u64);
-    if wide { a } else { a & 0xffff_ffff }
+    if wide || ur64 { a } else { a & 0xffff_ffff }
 }
 
 /// The emulator's state space and in-space address of an access (generic ones by the windows of

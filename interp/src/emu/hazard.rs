@@ -292,7 +292,7 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
                 }
             }
             Opnd::CIdx { reg, .. } if reg != 255 => rd.push(Reg::R(reg)),
-            Opnd::Mem { ra, wide, ur, .. } => {
+            Opnd::Mem { ra, wide, ur, ur64, .. } => {
                 if ra != 255 {
                     rd.push(Reg::R(ra));
                     if wide && ra < 254 {
@@ -301,6 +301,9 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
                 }
                 if ur != 63 {
                     rd.push(Reg::Ur(ur));
+                    if ur64 && ur < 62 {
+                        rd.push(Reg::Ur(ur + 1));
+                    }
                 }
             }
             _ => {}
@@ -325,8 +328,23 @@ impl HazardState {
         HazardState { sm, ..HazardState::default() }
     }
 
+    /// sm_75 and the sm_80 family share the pre-Hopper differences (see [`HazardState::for_sm`]).
     fn sm80_family(&self) -> bool {
-        (80..90).contains(&self.sm)
+        (75..90).contains(&self.sm)
+    }
+
+    /// Cycles from a fixed-latency instruction writing a predicate to a guard or branch reading
+    /// it: 13, but 12 on sm_75 (`digest-backend.md` §2.1 and §2.3; NVIDIA's sm_75 cubins of the
+    /// corpus guard `@P0 EXIT` 12 cycles after its `ISETP`).
+    /// [`BARRIER_SETTLE`], but 5 on sm_75: NVIDIA's sm_75 code issues `LDS`, `LDG`, `BRA`,
+    /// `EXIT` and `BSSY` 5 cycles after `BAR.SYNC` (algo_block_scan, smem_swizzle, ...; none
+    /// closer), where its sm_80/90 code waits 6.
+    fn barrier_settle(&self) -> u64 {
+        if self.sm == 75 { 5 } else { BARRIER_SETTLE }
+    }
+
+    fn pred_guard_latency(&self) -> u64 {
+        if self.sm == 75 { 12 } else { 13 }
     }
 
     fn variable(&self, inst: &Inst) -> bool {
@@ -370,13 +388,14 @@ impl HazardState {
         }
         if !never && self.t < self.bar_settle && settles_after_barrier(inst.base) {
             return Err(format!(
-                "issued {} cycle(s) after a BAR, which needs {BARRIER_SETTLE} before anything but pipe arithmetic \
+                "issued {} cycle(s) after a BAR, which needs {} before anything but pipe arithmetic \
                  (barrier not yet in effect: missing stall)",
-                self.t + BARRIER_SETTLE - self.bar_settle
+                self.t + self.barrier_settle() - self.bar_settle,
+                self.barrier_settle()
             ));
         }
         if matches!(inst.kind, Kind::Bar) {
-            self.bar_settle = self.t + BARRIER_SETTLE;
+            self.bar_settle = self.t + self.barrier_settle();
             // The barrier completes only after the warp's earlier memory instructions have read
             // their operands (cg_block_float: `STS [R12+UR4], R19` with read SB2, `BAR.SYNC`,
             // then UR4 rewritten with no wait on SB2). The notes are silent; ptxas relies on it.
@@ -467,7 +486,7 @@ impl HazardState {
                 self.ready[s] = self.t + lat;
                 self.ready_branch[s] = self.t
                     + match r {
-                        Reg::P(_) => 13,
+                        Reg::P(_) => self.pred_guard_latency(),
                         Reg::Up(_) => lat + UP_GUARD_EXTRA,
                         _ => lat,
                     };
@@ -482,8 +501,11 @@ impl HazardState {
             // Predicates (the guard included) are read at issue; only register sources are read
             // late (observed: `@!P0 STS.64 [R6], R10` with a read SB, then P0 overwritten by
             // the next instructions with no wait, in algo_bitonic_sort and others).
+            // On sm_75 uniform registers are read at issue too (`LDG.E.SYS R7, [R4.64+UR4]` with
+            // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
+            let late_ur = self.sm != 75;
             let late: Vec<usize> = if late_read(inst, self.variable(inst)) {
-                rd.iter().filter(|r| matches!(r, Reg::R(_) | Reg::Ur(_))).map(|r| slot(*r)).collect()
+                rd.iter().filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_)))).map(|r| slot(*r)).collect()
             } else {
                 Vec::new()
             };
@@ -495,6 +517,13 @@ impl HazardState {
             if late.is_empty() {
                 self.events[k as usize].push((usize::MAX, true, self.seq, unit(inst)));
             }
+        }
+        // `ERRBAR` waits for the warp's earlier instructions to complete (it reports their errors),
+        // so the fixed-latency results are ready after it: NVIDIA's sm_75 code issues
+        // `VOTE.ANY R6`, `ERRBAR` with stall 0, then reads R6 (atomics_scoped 0x0280-0x02a0).
+        if inst.base == "ERRBAR" && !never {
+            let done = self.ready.iter().chain(&self.ready_branch).copied().max().unwrap_or(0);
+            self.t = self.t.max(done.saturating_sub(u64::from(c.stall.max(1))));
         }
         if matches!(inst.kind, Kind::Call | Kind::CallReg | Kind::Ret) {
             for k in 0..6 {

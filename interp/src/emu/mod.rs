@@ -316,7 +316,7 @@ impl Kernel {
     pub fn from_cubin(cubin: &Cubin, name: &str) -> Result<Kernel, EmuError> {
         let sm = cubin.sm();
         let arch = format!("sm_{sm}");
-        if !matches!(sm, 80 | 86 | 89 | 90) {
+        if !matches!(sm, 75 | 80 | 86 | 89 | 90) {
             return Err(err(name, EmuErrorKind::Cubin(format!("the emulator does not execute {arch} code"))));
         }
         let tables = ptxas_rs::sass::tables_for(&arch)
@@ -428,7 +428,7 @@ impl Kernel {
             let base = crate::memory::PARAM_WINDOW + u64::from(self.param_base);
             let window = (base, base + u64::from(self.param_size.max(params.len() as u32)));
             crate::memory::put_driver_slots(&d, spec, window, &mut put);
-        } else if (80..90).contains(&self.sm) {
+        } else if (75..90).contains(&self.sm) {
             let w = crate::memory::SHARED_WINDOW;
             put(SM80_SHARED_WINDOW, w as u32);
             put(SM80_SHARED_WINDOW + 4, (w >> 32) as u32);

@@ -56,6 +56,10 @@ pub enum Opnd {
         /// `.X4`, 3 for `.X8`, 4 for `.X16`; 0 unscaled). The register alone is scaled, before
         /// the uniform register and the offset are added.
         shift: u8,
+        /// The uniform register is a 64-bit pair `UR:UR+1` (sm_75 global accesses, whose
+        /// uniform address register takes the place of the later descriptor: `[R2.64+UR4]`,
+        /// `[R13.U32+UR4]`, `[UR6]`; see [`sm75_global_address`]).
+        ur64: bool,
     },
     /// Special register id.
     Sr(u8),
@@ -758,11 +762,12 @@ impl Program {
             .enumerate()
             .map(|(i, &w)| {
                 let off = (i * 16) as u32;
+                let sm75 = tables.name == "SM75";
                 match tables.decode(w) {
-                    Ok(d) => lower(&d, d.suffix, off, w, banks),
+                    Ok(d) => sm75_global_address(sm75, &d, lower(&d, d.suffix, off, w, banks)),
                     Err(e @ ptxas_rs::sass::DecodeError::UnknownModifiers { .. }) => {
                         match (suffixes.get(&off), tables.decode_unchecked(w)) {
-                            (Some(sfx), Ok(d)) => lower(&d, sfx, off, w, banks),
+                            (Some(sfx), Ok(d)) => sm75_global_address(sm75, &d, lower(&d, sfx, off, w, banks)),
                             _ => invalid(off, w, format!("not decodable: {e}")),
                         }
                     }
@@ -799,6 +804,52 @@ impl Program {
             _ => None,
         })
     }
+}
+
+/// sm_75's global addresses (`sm75`: the code is sm_75's), applied to `inst` lowered from `d`.
+/// Turing has no global memory descriptor: where the sm_80 family encodes one, a global access
+/// has a uniform address register (`src/sass/sm75`'s forms with `Slot::u32_ra`), which is a
+/// 64-bit pair, added to the address register, which is 64-bit with `.64` and a zero-extended
+/// 32-bit value with `.U32` (`LDG.E.SYS R4, [R4.64+UR4]` with `ULDC.64 UR4, c[0x0][0x168]`, the
+/// pointer parameter; `[R13.U32+UR4]`; `[UR6]`: the pair alone). The register-only forms (`STG`,
+/// `ATOMG`, `ATOM`, and `RED` without its uniform register, `STG.E.SYS [R2], R5`) print no width:
+/// there `.E` (extended addressing, which ptxas's 64-bit code always sets) makes the register a
+/// 64-bit pair. Width rules for other arches are `lower_inner`'s.
+fn sm75_global_address(sm75: bool, d: &Instruction, mut inst: Inst) -> Inst {
+    if !sm75 || matches!(inst.kind, Kind::Invalid(_)) {
+        return inst;
+    }
+    let slot = d.form.slots.iter().zip(&d.operands).find_map(|(s, o)| match (s.kind, o.value) {
+        (ptxas_rs::sass::form::Kind::Mem { ur_at, ur_flag, .. }, Value::Mem { wide, .. }) => {
+            // RED's uniform register exists only with its flag bit (91) set.
+            let ur_shown = ur_at.is_some() && ur_flag.is_none_or(|b| inst.word >> b & 1 == 1);
+            Some((s.u32_ra && ur_shown, wide))
+        }
+        _ => None,
+    });
+    let Some((with_ur, decoded_wide)) = slot else { return inst };
+    let extended = inst.suffix.split('.').any(|t| t == "E");
+    let mut changed = false;
+    for a in &mut inst.args {
+        if let Opnd::Mem { wide, ur, ur64, .. } = &mut a.o {
+            if with_ur {
+                // `.64`/`.U32` as decoded (`lower_inner`'s `.E` rule does not apply), UR a pair.
+                *ur64 = true;
+                *wide = decoded_wide;
+            } else {
+                if d.form.slots.iter().any(|s| s.u32_ra) {
+                    // RED with bit 91 clear: the field holds no register.
+                    *ur = 63;
+                }
+                *wide = extended || decoded_wide;
+            }
+            changed = true;
+        }
+    }
+    if changed {
+        inst.regs = super::hazard::regs(&inst);
+    }
+    inst
 }
 
 fn invalid(offset: u32, word: u128, why: String) -> Inst {
@@ -895,7 +946,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             // 3 `.X16`), not a half selector.
             Value::Mem { ra, wide, ur, offset: off, .. } => {
                 let shift = if sel == 0 { 0 } else { sel + 1 };
-                Opnd::Mem { ra, wide, ur, off, shift }
+                Opnd::Mem { ra, wide, ur, off, shift, ur64: false }
             }
             Value::Sr(s) => Opnd::Sr(s),
             Value::Target(t) => {
