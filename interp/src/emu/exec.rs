@@ -1881,16 +1881,20 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 let v = lift(regs(&a[2], i))?;
                 (0..32).for_each(|l| fb[l][i as usize] = v[l]);
             }
-            for i in 0..4 {
+            // c and d: 4 registers, 2 for sm_75's IMMA.8816 (rows 8-15 of the m16n8k16 product
+            // it computes with zero a rows there are not written).
+            for i in 0..a[3].n.min(4) {
                 let v = lift(regs(&a[3], i))?;
                 (0..32).for_each(|l| fc[l][i as usize] = v[l]);
             }
             let d = match &inst.kind {
                 Kind::Hmma { k, ab } => alu::mma_f32(usize::from(*k), *ab, &fa, &fb, &fc),
-                Kind::Imma { a_regs, signed, sat } => alu::mma_s32(usize::from(*a_regs), *signed, *sat, &fa, &fb, &fc),
+                Kind::Imma { a_regs, signed, sat } => {
+                    alu::mma_s32(usize::from(*a_regs).max(2), *signed, *sat, &fa, &fb, &fc)
+                }
                 _ => unreachable!("matched above"),
             };
-            for i in 0..4u8 {
+            for i in 0..a[0].n.min(4) {
                 let v: [u32; 32] = std::array::from_fn(|l| d[l][i as usize]);
                 lift(w.write_n(&a[0], i, &v, g))?;
             }
@@ -2231,7 +2235,14 @@ pub fn atom_apply(op: AtomOp, ty: AtomTy, cur: u64, b: u64, c: Option<u64>) -> u
 fn hmod(arg: &Arg, v: &[u32; 32]) -> [u32; 32] {
     let mut out = [0u32; 32];
     for (o, x) in out.iter_mut().zip(v) {
-        let mut y = alu::hsel(*x, arg.sel);
+        // Selector 1 (`R6.F32`, sm_75/sm_80 family): the register is an f32, which enters
+        // both halves converted toward zero (ptxas's sm_75 `cvt.rz.f16.f32` is
+        // `HADD2 R5, R6.F32, -RZ.H0_H0`; cvt_f16_bf16's golden checks it).
+        let mut y = if arg.sel == 1 {
+            u32::from(alu::f2f_half(f64::from(f32::from_bits(*x)), false, alu::Rnd::Rz)) * 0x1_0001
+        } else {
+            alu::hsel(*x, arg.sel)
+        };
         if arg.abs {
             y &= 0x7fff_7fff;
         }

@@ -343,6 +343,14 @@ impl HazardState {
         if self.sm == 75 { 5 } else { BARRIER_SETTLE }
     }
 
+    /// The in-order completion queue of `inst` ([`unit`]); on sm_75 `SHFL` shares the shared
+    /// memory queue: ptxas's sm_75 code leaves `@P0 LDS.U R3, [R5.X4+-0x4]` without a write
+    /// scoreboard and reads R3 after waiting only on a later `SHFL.UP`'s (algo_warp_scan 0x05a0,
+    /// 0x05c0, 0x0600).
+    fn unit_of(&self, inst: &Inst) -> u8 {
+        if self.sm == 75 && matches!(inst.kind, Kind::Shfl(_)) { 4 } else { unit(inst) }
+    }
+
     fn pred_guard_latency(&self) -> u64 {
         if self.sm == 75 { 12 } else { 13 }
     }
@@ -446,8 +454,8 @@ impl HazardState {
             // `STG [R16.64], R19` with a read SB, then `LDS R16` with no wait on it).
             let memory = |u: u8| matches!(u, 3 | 4);
             let same_unit = self.variable(inst)
-                && unit(inst) != 0
-                && (self.rsb_unit[s] == unit(inst) || (memory(unit(inst)) && memory(self.rsb_unit[s])));
+                && self.unit_of(inst) != 0
+                && (self.rsb_unit[s] == self.unit_of(inst) || (memory(self.unit_of(inst)) && memory(self.rsb_unit[s])));
             if self.rsb[s] != NONE && !same_unit {
                 return Err(format!(
                     "{r} written while a pending read on SB{} still needs it (WAR, missing wait)",
@@ -462,16 +470,16 @@ impl HazardState {
                     for r in wr {
                         let s = slot(*r);
                         self.wsb[s] = k;
-                        self.events[k as usize].push((s, false, self.seq, unit(inst)));
+                        self.events[k as usize].push((s, false, self.seq, self.unit_of(inst)));
                     }
                     if wr.is_empty() {
-                        self.events[k as usize].push((usize::MAX, false, self.seq, unit(inst)));
+                        self.events[k as usize].push((usize::MAX, false, self.seq, self.unit_of(inst)));
                     }
                 }
                 _ => {
                     for r in wr {
                         self.wsb[slot(*r)] = UNTRACKED;
-                        self.untracked.push((slot(*r), unit(inst), self.seq));
+                        self.untracked.push((slot(*r), self.unit_of(inst), self.seq));
                     }
                 }
             }
@@ -505,17 +513,20 @@ impl HazardState {
             // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
             let late_ur = self.sm != 75;
             let late: Vec<usize> = if late_read(inst, self.variable(inst)) {
-                rd.iter().filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_)))).map(|r| slot(*r)).collect()
+                rd.iter()
+                    .filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_))))
+                    .map(|r| slot(*r))
+                    .collect()
             } else {
                 Vec::new()
             };
             for &s in &late {
                 self.rsb[s] = k;
-                self.rsb_unit[s] = unit(inst);
-                self.events[k as usize].push((s, true, self.seq, unit(inst)));
+                self.rsb_unit[s] = self.unit_of(inst);
+                self.events[k as usize].push((s, true, self.seq, self.unit_of(inst)));
             }
             if late.is_empty() {
-                self.events[k as usize].push((usize::MAX, true, self.seq, unit(inst)));
+                self.events[k as usize].push((usize::MAX, true, self.seq, self.unit_of(inst)));
             }
         }
         // `ERRBAR` waits for the warp's earlier instructions to complete (it reports their errors),

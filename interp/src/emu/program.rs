@@ -662,7 +662,9 @@ pub enum Kind {
     /// matrix multiply-add (PTX `mma.sync.aligned.m16n8k{16,32}` with s32 accumulators); see
     /// [`super::alu::mma_s32`]. Latency as [`Kind::Hmma`].
     Imma {
-        /// Registers of the a fragment per lane (2 for k = 16, 4 for k = 32).
+        /// Registers of the a fragment per lane (2 for k = 16, 4 for k = 32; 1 for sm_75's
+        /// `IMMA.8816`, m8n8k16, whose c and d have 2 registers: the top half of the m16n8k16
+        /// product, whose fragments have the same layout there).
         a_regs: u8,
         /// Whether a's and b's bytes are signed.
         signed: (bool, bool),
@@ -821,8 +823,13 @@ fn sm75_global_address(sm75: bool, d: &Instruction, mut inst: Inst) -> Inst {
     }
     let slot = d.form.slots.iter().zip(&d.operands).find_map(|(s, o)| match (s.kind, o.value) {
         (ptxas_rs::sass::form::Kind::Mem { ur_at, ur_flag, .. }, Value::Mem { wide, .. }) => {
-            // RED's uniform register exists only with its flag bit (91) set.
-            let ur_shown = ur_at.is_some() && ur_flag.is_none_or(|b| inst.word >> b & 1 == 1);
+            // RED's uniform register exists only with its flag bit (91) set, and so do the
+            // generic `LD`'s and `ST`'s, whose forms (`src/sass/sm75`) show it always:
+            // nvdisasm -b SM75 prints `LD.E.SYS R31, [R14]` for bit 91 clear (module_init 0x0490,
+            // UR field 0, a 64-bit pointer in R14:R15), `LD.E.SYS R25, [UR4]` and
+            // `ST.E.64.SYS [R6.64+UR4+0x200], R4` for it set (linkage_weak_common, dyn_smem_extern).
+            let flag = ur_flag.or(if matches!(d.form.base, "LD" | "ST") { Some(91) } else { None });
+            let ur_shown = ur_at.is_some() && flag.is_none_or(|b| inst.word >> b & 1 == 1);
             Some((s.u32_ra && ur_shown, wide))
         }
         _ => None,
@@ -1338,7 +1345,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if let Some(t) = toks.iter().find(|t| !known.contains(t) && !is_cmp(t) && !is_nan(t)) {
                 return Err(format!("half-precision modifier .{t}"));
             }
-            if vals.iter().any(|a| a.sel == 1) {
+            // Selector 1 is an f32 source (`R6.F32`: see `exec::hmod`), modelled on the adds,
+            // products and fused products (ptxas's sm_75 code has it on `HADD2`).
+            if vals.iter().any(|a| a.sel == 1) && !matches!(alu_base, "HADD2" | "HMUL2" | "HFMA2") {
                 return Err("half selector 1".into());
             }
             let m = super::alu::HalfMods {
@@ -1740,6 +1749,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "IMMA" => {
             need(4, 0, &vals, &preds)?;
             let a_regs = match toks.first().copied() {
+                Some("8816") => 1,
                 Some("16816") => 2,
                 Some("16832") => 4,
                 _ => return Err(format!("IMMA{suffix}")),
@@ -1753,11 +1763,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if toks.len() > 3 + usize::from(has("SAT")) {
                 return Err(format!("IMMA{suffix}"));
             }
+            let cd_regs = if a_regs == 1 { 2 } else { 4 };
             vals[0].dst = true;
-            vals[0].n = 4;
+            vals[0].n = cd_regs;
             vals[1].n = a_regs;
-            vals[2].n = a_regs / 2;
-            vals[3].n = 4;
+            vals[2].n = a_regs.div_ceil(2);
+            vals[3].n = cd_regs;
             Kind::Imma { a_regs, signed, sat: has("SAT") }
         }
         "SYNCS" if has("EXCH") && has("64") => {
