@@ -42,7 +42,11 @@
 //! Per SM ([`HazardState::for_sm`]): the model above is sm_90's; for the sm_80 family (sm_80,
 //! sm_86, sm_89) `R2UR` is variable latency and `CS2R` holds no ALU pipe slot, and on sm_86 and
 //! sm_89 FP32 instructions do not wait for the FMA pipe an `IMAD` holds, each as NVIDIA's code
-//! for those SMs shows.
+//! for those SMs shows. sm_75 (Turing) takes the sm_80 family's model with four differences
+//! its NVIDIA code shows: a fixed-latency predicate reaches a guard or branch after 12 cycles
+//! (§2.3), a `BAR` settles in 5 cycles, uniform address registers are read at issue (not
+//! protected by a read scoreboard), and `SHFL` completes in order with shared loads. `ERRBAR`
+//! (any SM) waits for the warp's fixed-latency results.
 //!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
@@ -323,7 +327,9 @@ impl HazardState {
     /// holds (ctrl_predicated sm_86: `IMAD.WIDE.U32` at 0x00f0 with stall 1, `FMUL` at 0x0100;
     /// sm_80 and sm_90 code never issues them so close). Everything else is sm_90's model (the
     /// notes give no sm_80 figures); NVIDIA's sm_80/86/89 -O3 corpus runs hazard-free under it
-    /// (`tests/emu_sm80.rs`).
+    /// (`tests/emu_sm80.rs`). sm_75 takes the sm_80 family's model with Turing's figures
+    /// (`pred_guard_latency` 12, `barrier_settle` 5, uniform registers read at issue, `SHFL` in
+    /// the shared-memory queue: `unit_of`); NVIDIA's sm_75 -O3 corpus runs hazard-free under it.
     pub fn for_sm(sm: u32) -> HazardState {
         HazardState { sm, ..HazardState::default() }
     }
