@@ -58,7 +58,7 @@ pub enum Opnd {
         shift: u8,
         /// The uniform register is a 64-bit pair `UR:UR+1` (sm_75 global accesses, whose
         /// uniform address register takes the place of the later descriptor: `[R2.64+UR4]`,
-        /// `[R13.U32+UR4]`, `[UR6]`; see [`sm75_global_address`]).
+        /// `[R13.U32+UR4]`, `[UR6]`; see `sm75_global_address`).
         ur64: bool,
     },
     /// Special register id.
