@@ -148,6 +148,13 @@ fn cleared_wait_bit_reports_a_hazard_sm80_family() {
     }
 }
 
+/// [`cleared_wait_bit_reports_a_hazard`] on NVIDIA's sm_75 (Turing) code.
+#[test]
+fn cleared_wait_bit_reports_a_hazard_sm75() {
+    let Some(t) = oracle::tools_or_skip("cleared_wait_bit_reports_a_hazard_sm75") else { return };
+    cleared_wait_bits(t, "sm_75");
+}
+
 fn cleared_wait_bits(t: &oracle::Tools, arch: &str) {
     let mut checked = 0;
     for k in MUTATED {
@@ -229,6 +236,17 @@ fn shortened_pipe_spacing_reports_a_hazard_sm80_family() {
         assert!(checked.get("Alu").is_some_and(|n| *n >= 3), "{arch}: {checked:?}");
         assert!(checked.get("Fma").is_some_and(|n| *n >= 2), "{arch}: {checked:?}");
     }
+}
+
+/// [`shortened_pipe_spacing_reports_a_hazard`] on NVIDIA's sm_75 (Turing) code, with the
+/// sm_80 family's exclusions (`CS2R`).
+#[test]
+fn shortened_pipe_spacing_reports_a_hazard_sm75() {
+    let Some(t) = oracle::tools_or_skip("shortened_pipe_spacing_reports_a_hazard_sm75") else { return };
+    let checked = shortened_pipe_spacing(t, "sm_75");
+    // Measured: ALU pairs in int_arith, i64_arith, bits_lop3; IMAD pairs in int_arith, i64_arith.
+    assert!(checked.get("Alu").is_some_and(|n| *n >= 3), "{checked:?}");
+    assert!(checked.get("Fma").is_some_and(|n| *n >= 2), "{checked:?}");
 }
 
 fn shortened_pipe_spacing(t: &oracle::Tools, arch: &str) -> BTreeMap<String, usize> {

@@ -143,3 +143,35 @@ fn sm80_cs2r_back_to_back() {
     let (i, e) = first_hazard_on(90, &v).expect("sm_90's model: CS2R holds the ALU pipe");
     assert_eq!(i, 1, "{e}");
 }
+
+/// sm_75: a fixed-latency predicate guards a branch 12 cycles after its producer (13 on the
+/// sm_80 family and sm_90; NVIDIA's sm_75 code has `ISETP` with stall 12 before `@P0 EXIT`
+/// throughout the corpus, `digest-backend.md` §2.1), and 11 is a hazard.
+#[test]
+fn sm75_predicate_reaches_a_branch_after_12_cycles() {
+    let stream = |arch: &str, stall: u8| {
+        with_control(arch, &[("ISETP.GE.U32.AND P0, PT, R0, R3, PT", stall, None, 0), ("@P0 EXIT", 5, None, 0)])
+    };
+    assert_eq!(first_hazard_on(75, &stream("sm_75", 12)), None);
+    let (i, e) = first_hazard_on(75, &stream("sm_75", 11)).expect("11 cycles on sm_75");
+    assert_eq!(i, 1, "{e}");
+    assert!(e.contains("P0 read"), "{e}");
+    let (i, e) = first_hazard_on(80, &stream("sm_80", 12)).expect("12 cycles on sm_80");
+    assert_eq!(i, 1, "{e}");
+}
+
+/// sm_75: after `BAR.SYNC` a shared load may issue 5 cycles later (NVIDIA's sm_75 code of
+/// algo_block_scan, smem_swizzle, ...), 4 is a hazard; the sm_80 family needs 6.
+#[test]
+fn sm75_barrier_settles_in_5_cycles() {
+    let stream = |arch: &str, bar: &str, lds: &str, stall: u8| {
+        with_control(arch, &[(bar, stall, None, 0), (lds, 1, Some(0), 0), ("EXIT", 5, None, 1)])
+    };
+    let sm75 = |stall| stream("sm_75", "BAR.SYNC 0x0", "LDS.U R4, [R2]", stall);
+    assert_eq!(first_hazard_on(75, &sm75(5)), None);
+    let (i, e) = first_hazard_on(75, &sm75(4)).expect("4 cycles on sm_75");
+    assert_eq!(i, 1, "{e}");
+    assert!(e.contains("BAR"), "{e}");
+    let sm80 = stream("sm_80", "BAR.SYNC.DEFER_BLOCKING 0x0", "LDS R4, [R2]", 5);
+    assert!(first_hazard_on(80, &sm80).is_some_and(|(i, _)| i == 1));
+}

@@ -1881,16 +1881,20 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 let v = lift(regs(&a[2], i))?;
                 (0..32).for_each(|l| fb[l][i as usize] = v[l]);
             }
-            for i in 0..4 {
+            // c and d: 4 registers, 2 for sm_75's IMMA.8816 (rows 8-15 of the m16n8k16 product
+            // it computes with zero a rows there are not written).
+            for i in 0..a[3].n.min(4) {
                 let v = lift(regs(&a[3], i))?;
                 (0..32).for_each(|l| fc[l][i as usize] = v[l]);
             }
             let d = match &inst.kind {
                 Kind::Hmma { k, ab } => alu::mma_f32(usize::from(*k), *ab, &fa, &fb, &fc),
-                Kind::Imma { a_regs, signed, sat } => alu::mma_s32(usize::from(*a_regs), *signed, *sat, &fa, &fb, &fc),
+                Kind::Imma { a_regs, signed, sat } => {
+                    alu::mma_s32(usize::from(*a_regs).max(2), *signed, *sat, &fa, &fb, &fc)
+                }
                 _ => unreachable!("matched above"),
             };
-            for i in 0..4u8 {
+            for i in 0..a[0].n.min(4) {
                 let v: [u32; 32] = std::array::from_fn(|l| d[l][i as usize]);
                 lift(w.write_n(&a[0], i, &v, g))?;
             }
@@ -2117,7 +2121,7 @@ fn extend(v: u64, size: u32, signed: bool) -> u64 {
 }
 
 fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
-    let Opnd::Mem { ra, wide, ur, off, shift } = m.o else { return 0 };
+    let Opnd::Mem { ra, wide, ur, off, shift, ur64 } = m.o else { return 0 };
     let base = if ra == 255 {
         0
     } else if wide {
@@ -2125,9 +2129,15 @@ fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
     } else {
         u64::from(w.r[ra as usize][lane])
     } << shift;
-    let u = if ur == 63 { 0 } else { u64::from(w.ur[ur as usize & 63]) };
+    let u = if ur == 63 {
+        0
+    } else if ur64 {
+        u64::from(w.ur[ur as usize & 63]) | u64::from(w.ur[(ur as usize + 1).min(63)]) << 32
+    } else {
+        u64::from(w.ur[ur as usize & 63])
+    };
     let a = base.wrapping_add(u).wrapping_add(off as i64 as u64);
-    if wide { a } else { a & 0xffff_ffff }
+    if wide || ur64 { a } else { a & 0xffff_ffff }
 }
 
 /// The emulator's state space and in-space address of an access (generic ones by the windows of
@@ -2259,7 +2269,14 @@ pub fn atom_apply(op: AtomOp, ty: AtomTy, cur: u64, b: u64, c: Option<u64>) -> u
 fn hmod(arg: &Arg, v: &[u32; 32]) -> [u32; 32] {
     let mut out = [0u32; 32];
     for (o, x) in out.iter_mut().zip(v) {
-        let mut y = alu::hsel(*x, arg.sel);
+        // Selector 1 (`R6.F32`, sm_75/sm_80 family): the register is an f32, which enters
+        // both halves converted toward zero (ptxas's sm_75 `cvt.rz.f16.f32` is
+        // `HADD2 R5, R6.F32, -RZ.H0_H0`; cvt_f16_bf16's golden checks it).
+        let mut y = if arg.sel == 1 {
+            u32::from(alu::f2f_half(f64::from(f32::from_bits(*x)), false, alu::Rnd::Rz)) * 0x1_0001
+        } else {
+            alu::hsel(*x, arg.sel)
+        };
         if arg.abs {
             y &= 0x7fff_7fff;
         }

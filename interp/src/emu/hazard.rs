@@ -42,7 +42,11 @@
 //! Per SM ([`HazardState::for_sm`]): the model above is sm_90's; for the sm_80 family (sm_80,
 //! sm_86, sm_89) `R2UR` is variable latency and `CS2R` holds no ALU pipe slot, and on sm_86 and
 //! sm_89 FP32 instructions do not wait for the FMA pipe an `IMAD` holds, each as NVIDIA's code
-//! for those SMs shows.
+//! for those SMs shows. sm_75 (Turing) takes the sm_80 family's model with four differences
+//! its NVIDIA code shows: a fixed-latency predicate reaches a guard or branch after 12 cycles
+//! (§2.3), a `BAR` settles in 5 cycles, uniform address registers are read at issue (not
+//! protected by a read scoreboard), and `SHFL` completes in order with shared loads. `ERRBAR`
+//! (any SM) waits for the warp's fixed-latency results.
 //!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
@@ -395,7 +399,7 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
                 }
             }
             Opnd::CIdx { reg, .. } if reg != 255 => rd.push(Reg::R(reg)),
-            Opnd::Mem { ra, wide, ur, .. } => {
+            Opnd::Mem { ra, wide, ur, ur64, .. } => {
                 if ra != 255 {
                     rd.push(Reg::R(ra));
                     if wide && ra < 254 {
@@ -404,6 +408,9 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
                 }
                 if ur != 63 {
                     rd.push(Reg::Ur(ur));
+                    if ur64 && ur < 62 {
+                        rd.push(Reg::Ur(ur + 1));
+                    }
                 }
             }
             _ => {}
@@ -423,13 +430,38 @@ impl HazardState {
     /// holds (ctrl_predicated sm_86: `IMAD.WIDE.U32` at 0x00f0 with stall 1, `FMUL` at 0x0100;
     /// sm_80 and sm_90 code never issues them so close). Everything else is sm_90's model (the
     /// notes give no sm_80 figures); NVIDIA's sm_80/86/89 -O3 corpus runs hazard-free under it
-    /// (`tests/emu_sm80.rs`).
+    /// (`tests/emu_sm80.rs`). sm_75 takes the sm_80 family's model with Turing's figures
+    /// (`pred_guard_latency` 12, `barrier_settle` 5, uniform registers read at issue, `SHFL` in
+    /// the shared-memory queue: `unit_of`); NVIDIA's sm_75 -O3 corpus runs hazard-free under it.
     pub fn for_sm(sm: u32) -> HazardState {
         HazardState { sm, ..HazardState::default() }
     }
 
+    /// sm_75 and the sm_80 family share the pre-Hopper differences (see [`HazardState::for_sm`]).
     fn sm80_family(&self) -> bool {
-        (80..90).contains(&self.sm)
+        (75..90).contains(&self.sm)
+    }
+
+    /// Cycles from a fixed-latency instruction writing a predicate to a guard or branch reading
+    /// it: 13, but 12 on sm_75 (`digest-backend.md` §2.1 and §2.3; NVIDIA's sm_75 cubins of the
+    /// corpus guard `@P0 EXIT` 12 cycles after its `ISETP`).
+    /// [`BARRIER_SETTLE`], but 5 on sm_75: NVIDIA's sm_75 code issues `LDS`, `LDG`, `BRA`,
+    /// `EXIT` and `BSSY` 5 cycles after `BAR.SYNC` (algo_block_scan, smem_swizzle, ...; none
+    /// closer), where its sm_80/90 code waits 6.
+    fn barrier_settle(&self) -> u64 {
+        if self.sm == 75 { 5 } else { BARRIER_SETTLE }
+    }
+
+    /// The in-order completion queue of `inst` ([`unit`]); on sm_75 `SHFL` shares the shared
+    /// memory queue: ptxas's sm_75 code leaves `@P0 LDS.U R3, [R5.X4+-0x4]` without a write
+    /// scoreboard and reads R3 after waiting only on a later `SHFL.UP`'s (algo_warp_scan 0x05a0,
+    /// 0x05c0, 0x0600).
+    fn unit_of(&self, inst: &Inst) -> u8 {
+        if self.sm == 75 && matches!(inst.kind, Kind::Shfl(_)) { 4 } else { unit(inst) }
+    }
+
+    fn pred_guard_latency(&self) -> u64 {
+        if self.sm == 75 { 12 } else { 13 }
     }
 
     fn variable(&self, inst: &Inst) -> bool {
@@ -473,13 +505,14 @@ impl HazardState {
         }
         if !never && self.t < self.bar_settle && settles_after_barrier(inst.base) {
             return Err(format!(
-                "issued {} cycle(s) after a BAR, which needs {BARRIER_SETTLE} before anything but pipe arithmetic \
+                "issued {} cycle(s) after a BAR, which needs {} before anything but pipe arithmetic \
                  (barrier not yet in effect: missing stall)",
-                self.t + BARRIER_SETTLE - self.bar_settle
+                self.t + self.barrier_settle() - self.bar_settle,
+                self.barrier_settle()
             ));
         }
         if matches!(inst.kind, Kind::Bar) {
-            self.bar_settle = self.t + BARRIER_SETTLE;
+            self.bar_settle = self.t + self.barrier_settle();
             // The barrier completes only after the warp's earlier memory instructions have read
             // their operands (cg_block_float: `STS [R12+UR4], R19` with read SB2, `BAR.SYNC`,
             // then UR4 rewritten with no wait on SB2). The notes are silent; ptxas relies on it.
@@ -530,8 +563,8 @@ impl HazardState {
             // `STG [R16.64], R19` with a read SB, then `LDS R16` with no wait on it).
             let memory = |u: u8| matches!(u, 3 | 4);
             let same_unit = self.variable(inst)
-                && unit(inst) != 0
-                && (self.rsb_unit[s] == unit(inst) || (memory(unit(inst)) && memory(self.rsb_unit[s])));
+                && self.unit_of(inst) != 0
+                && (self.rsb_unit[s] == self.unit_of(inst) || (memory(self.unit_of(inst)) && memory(self.rsb_unit[s])));
             if self.rsb[s] != NONE && !same_unit {
                 return Err(format!(
                     "{r} written while a pending read on SB{} still needs it (WAR, missing wait)",
@@ -547,16 +580,16 @@ impl HazardState {
                     for r in wr {
                         let s = slot(*r);
                         self.wsb[s] = k;
-                        self.events[k as usize].push((s, false, self.seq, unit(inst)));
+                        self.events[k as usize].push((s, false, self.seq, self.unit_of(inst)));
                     }
                     if wr.is_empty() {
-                        self.events[k as usize].push((usize::MAX, false, self.seq, unit(inst)));
+                        self.events[k as usize].push((usize::MAX, false, self.seq, self.unit_of(inst)));
                     }
                 }
                 _ => {
                     for r in wr {
                         self.wsb[slot(*r)] = UNTRACKED;
-                        self.untracked.push((slot(*r), unit(inst), self.seq));
+                        self.untracked.push((slot(*r), self.unit_of(inst), self.seq));
                     }
                 }
             }
@@ -571,7 +604,7 @@ impl HazardState {
                 self.ready[s] = self.t + lat;
                 self.ready_branch[s] = self.t
                     + match r {
-                        Reg::P(_) => 13,
+                        Reg::P(_) => self.pred_guard_latency(),
                         Reg::Up(_) => lat + UP_GUARD_EXTRA,
                         _ => lat,
                     };
@@ -586,19 +619,32 @@ impl HazardState {
             // Predicates (the guard included) are read at issue; only register sources are read
             // late (observed: `@!P0 STS.64 [R6], R10` with a read SB, then P0 overwritten by
             // the next instructions with no wait, in algo_bitonic_sort and others).
+            // On sm_75 uniform registers are read at issue too (`LDG.E.SYS R7, [R4.64+UR4]` with
+            // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
+            let late_ur = self.sm != 75;
             let late: Vec<usize> = if late_read(inst, self.variable(inst)) {
-                rd.iter().filter(|r| matches!(r, Reg::R(_) | Reg::Ur(_))).map(|r| slot(*r)).collect()
+                rd.iter()
+                    .filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_))))
+                    .map(|r| slot(*r))
+                    .collect()
             } else {
                 Vec::new()
             };
             for &s in &late {
                 self.rsb[s] = k;
-                self.rsb_unit[s] = unit(inst);
-                self.events[k as usize].push((s, true, self.seq, unit(inst)));
+                self.rsb_unit[s] = self.unit_of(inst);
+                self.events[k as usize].push((s, true, self.seq, self.unit_of(inst)));
             }
             if late.is_empty() {
-                self.events[k as usize].push((usize::MAX, true, self.seq, unit(inst)));
+                self.events[k as usize].push((usize::MAX, true, self.seq, self.unit_of(inst)));
             }
+        }
+        // `ERRBAR` waits for the warp's earlier instructions to complete (it reports their errors),
+        // so the fixed-latency results are ready after it: NVIDIA's sm_75 code issues
+        // `VOTE.ANY R6`, `ERRBAR` with stall 0, then reads R6 (atomics_scoped 0x0280-0x02a0).
+        if inst.base == "ERRBAR" && !never {
+            let done = self.ready.iter().chain(&self.ready_branch).copied().max().unwrap_or(0);
+            self.t = self.t.max(done.saturating_sub(u64::from(c.stall.max(1))));
         }
         if matches!(inst.kind, Kind::Call | Kind::CallReg | Kind::Ret) {
             for k in 0..6 {

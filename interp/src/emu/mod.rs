@@ -1,9 +1,15 @@
 //! The SASS emulator: runs a kernel of a real cubin (NVIDIA's or ours) on the CPU, a warp of 32
 //! lanes per instruction, with an optional hazard checker for the scheduling control bits.
 //!
-//! Architectures: sm_90 (and sm_90a) and the sm_80 family (sm_80, sm_86, sm_89); any other SM
-//! is refused at load. Where the sm_80 family differs it is said below (bank 0, shared
-//! addresses and their `[R.X4]` scales, mbarriers, `YIELD`) and in [`hazard::HazardState::for_sm`].
+//! Architectures: sm_90 (and sm_90a), the sm_80 family (sm_80, sm_86, sm_89) and sm_75
+//! (Turing); any other SM is refused at load. Where the sm_80 family differs it is said below
+//! (bank 0, shared addresses and their `[R.X4]` scales, mbarriers, `YIELD`) and in
+//! [`hazard::HazardState::for_sm`]. sm_75 is the sm_80 family's model (bank 0 layout and slots,
+//! plain shared offsets) with Turing's differences: global accesses have no descriptor but a
+//! 64-bit uniform address pair (`program::sm75_global_address`: `[R.64+UR]`, `[R.U32+UR]`,
+//! `[UR]`, and `.E` for a 64-bit register in the register-only forms), `IMMA.8816`
+//! (m8n8k16), `HADD2`'s f32 operand (`R.F32`), and its hazard figures (predicate to guard 12,
+//! barrier settle 5, uniform address registers read at issue, `SHFL` in the shared-memory queue).
 //!
 //! # Launch ([`run_cubin`])
 //!
@@ -316,7 +322,7 @@ impl Kernel {
     pub fn from_cubin(cubin: &Cubin, name: &str) -> Result<Kernel, EmuError> {
         let sm = cubin.sm();
         let arch = format!("sm_{sm}");
-        if !matches!(sm, 80 | 86 | 89 | 90) {
+        if !matches!(sm, 75 | 80 | 86 | 89 | 90) {
             return Err(err(name, EmuErrorKind::Cubin(format!("the emulator does not execute {arch} code"))));
         }
         let tables = ptxas_rs::sass::tables_for(&arch)
@@ -428,7 +434,9 @@ impl Kernel {
             let base = crate::memory::PARAM_WINDOW + u64::from(self.param_base);
             let window = (base, base + u64::from(self.param_size.max(params.len() as u32)));
             crate::memory::put_driver_slots(&d, spec, window, &mut put);
-        } else if (80..90).contains(&self.sm) {
+        } else if (75..90).contains(&self.sm) {
+            // sm_75 code reads the same slots (dyn_smem_extern's `ULDC.64 UR4, c[0x0][0x18]` and
+            // sreg_geometry's `%nsmid` agree with the GPU under them).
             let w = crate::memory::SHARED_WINDOW;
             put(SM80_SHARED_WINDOW, w as u32);
             put(SM80_SHARED_WINDOW + 4, (w >> 32) as u32);

@@ -56,6 +56,10 @@ pub enum Opnd {
         /// `.X4`, 3 for `.X8`, 4 for `.X16`; 0 unscaled). The register alone is scaled, before
         /// the uniform register and the offset are added.
         shift: u8,
+        /// The uniform register is a 64-bit pair `UR:UR+1` (sm_75 global accesses, whose
+        /// uniform address register takes the place of the later descriptor: `[R2.64+UR4]`,
+        /// `[R13.U32+UR4]`, `[UR6]`; see `sm75_global_address`).
+        ur64: bool,
     },
     /// Special register id.
     Sr(u8),
@@ -658,7 +662,9 @@ pub enum Kind {
     /// matrix multiply-add (PTX `mma.sync.aligned.m16n8k{16,32}` with s32 accumulators); see
     /// [`super::alu::mma_s32`]. Latency as [`Kind::Hmma`].
     Imma {
-        /// Registers of the a fragment per lane (2 for k = 16, 4 for k = 32).
+        /// Registers of the a fragment per lane (2 for k = 16, 4 for k = 32; 1 for sm_75's
+        /// `IMMA.8816`, m8n8k16, whose c and d have 2 registers: the top half of the m16n8k16
+        /// product, whose fragments have the same layout there).
         a_regs: u8,
         /// Whether a's and b's bytes are signed.
         signed: (bool, bool),
@@ -780,11 +786,12 @@ impl Program {
             .enumerate()
             .map(|(i, &w)| {
                 let off = (i * 16) as u32;
+                let sm75 = tables.name == "SM75";
                 match tables.decode(w) {
-                    Ok(d) => lower(&d, d.suffix, off, w, banks),
+                    Ok(d) => sm75_global_address(sm75, &d, lower(&d, d.suffix, off, w, banks)),
                     Err(e @ ptxas_rs::sass::DecodeError::UnknownModifiers { .. }) => {
                         match (suffixes.get(&off), tables.decode_unchecked(w)) {
-                            (Some(sfx), Ok(d)) => lower(&d, sfx, off, w, banks),
+                            (Some(sfx), Ok(d)) => sm75_global_address(sm75, &d, lower(&d, sfx, off, w, banks)),
                             _ => invalid(off, w, format!("not decodable: {e}")),
                         }
                     }
@@ -821,6 +828,57 @@ impl Program {
             _ => None,
         })
     }
+}
+
+/// sm_75's global addresses (`sm75`: the code is sm_75's), applied to `inst` lowered from `d`.
+/// Turing has no global memory descriptor: where the sm_80 family encodes one, a global access
+/// has a uniform address register (`src/sass/sm75`'s forms with `Slot::u32_ra`), which is a
+/// 64-bit pair, added to the address register, which is 64-bit with `.64` and a zero-extended
+/// 32-bit value with `.U32` (`LDG.E.SYS R4, [R4.64+UR4]` with `ULDC.64 UR4, c[0x0][0x168]`, the
+/// pointer parameter; `[R13.U32+UR4]`; `[UR6]`: the pair alone). The register-only forms (`STG`,
+/// `ATOMG`, `ATOM`, and `RED` without its uniform register, `STG.E.SYS [R2], R5`) print no width:
+/// there `.E` (extended addressing, which ptxas's 64-bit code always sets) makes the register a
+/// 64-bit pair. Width rules for other arches are `lower_inner`'s.
+fn sm75_global_address(sm75: bool, d: &Instruction, mut inst: Inst) -> Inst {
+    if !sm75 || matches!(inst.kind, Kind::Invalid(_)) {
+        return inst;
+    }
+    let slot = d.form.slots.iter().zip(&d.operands).find_map(|(s, o)| match (s.kind, o.value) {
+        (ptxas_rs::sass::form::Kind::Mem { ur_at, ur_flag, .. }, Value::Mem { wide, .. }) => {
+            // RED's uniform register exists only with its flag bit (91) set, and so do the
+            // generic `LD`'s and `ST`'s, whose forms (`src/sass/sm75`) show it always:
+            // nvdisasm -b SM75 prints `LD.E.SYS R31, [R14]` for bit 91 clear (module_init 0x0490,
+            // UR field 0, a 64-bit pointer in R14:R15), `LD.E.SYS R25, [UR4]` and
+            // `ST.E.64.SYS [R6.64+UR4+0x200], R4` for it set (linkage_weak_common, dyn_smem_extern).
+            let flag = ur_flag.or(if matches!(d.form.base, "LD" | "ST") { Some(91) } else { None });
+            let ur_shown = ur_at.is_some() && flag.is_none_or(|b| inst.word >> b & 1 == 1);
+            Some((s.u32_ra && ur_shown, wide))
+        }
+        _ => None,
+    });
+    let Some((with_ur, decoded_wide)) = slot else { return inst };
+    let extended = inst.suffix.split('.').any(|t| t == "E");
+    let mut changed = false;
+    for a in &mut inst.args {
+        if let Opnd::Mem { wide, ur, ur64, .. } = &mut a.o {
+            if with_ur {
+                // `.64`/`.U32` as decoded (`lower_inner`'s `.E` rule does not apply), UR a pair.
+                *ur64 = true;
+                *wide = decoded_wide;
+            } else {
+                if d.form.slots.iter().any(|s| s.u32_ra) {
+                    // RED with bit 91 clear: the field holds no register.
+                    *ur = 63;
+                }
+                *wide = extended || decoded_wide;
+            }
+            changed = true;
+        }
+    }
+    if changed {
+        inst.regs = super::hazard::regs(&inst);
+    }
+    inst
 }
 
 fn invalid(offset: u32, word: u128, why: String) -> Inst {
@@ -917,7 +975,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             // 3 `.X16`), not a half selector.
             Value::Mem { ra, wide, ur, offset: off, .. } => {
                 let shift = if sel == 0 { 0 } else { sel + 1 };
-                Opnd::Mem { ra, wide, ur, off, shift }
+                Opnd::Mem { ra, wide, ur, off, shift, ur64: false }
             }
             Value::Sr(s) => Opnd::Sr(s),
             Value::Target(t) => {
@@ -1309,7 +1367,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if let Some(t) = toks.iter().find(|t| !known.contains(t) && !is_cmp(t) && !is_nan(t)) {
                 return Err(format!("half-precision modifier .{t}"));
             }
-            if vals.iter().any(|a| a.sel == 1) {
+            // Selector 1 is an f32 source (`R6.F32`: see `exec::hmod`), modelled on the adds,
+            // products and fused products (ptxas's sm_75 code has it on `HADD2`).
+            if vals.iter().any(|a| a.sel == 1) && !matches!(alu_base, "HADD2" | "HMUL2" | "HFMA2") {
                 return Err("half selector 1".into());
             }
             let m = super::alu::HalfMods {
@@ -1740,6 +1800,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "IMMA" => {
             need(4, 0, &vals, &preds)?;
             let a_regs = match toks.first().copied() {
+                Some("8816") => 1,
                 Some("16816") => 2,
                 Some("16832") => 4,
                 _ => return Err(format!("IMMA{suffix}")),
@@ -1753,11 +1814,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if toks.len() > 3 + usize::from(has("SAT")) {
                 return Err(format!("IMMA{suffix}"));
             }
+            let cd_regs = if a_regs == 1 { 2 } else { 4 };
             vals[0].dst = true;
-            vals[0].n = 4;
+            vals[0].n = cd_regs;
             vals[1].n = a_regs;
-            vals[2].n = a_regs / 2;
-            vals[3].n = 4;
+            vals[2].n = a_regs.div_ceil(2);
+            vals[3].n = cd_regs;
             Kind::Imma { a_regs, signed, sat: has("SAT") }
         }
         "SYNCS" if has("EXCH") && has("64") => {
