@@ -243,8 +243,15 @@ impl Sel<'_> {
             self.pack_into(dst, super::rz(), r(h));
             return Ok(());
         }
-        if t == Ty::F64 && d.opcode == Rcp && d.mods.rnd == Some(Rnd::Rn) && !d.mods.has(Flag::Approx) {
-            return self.rcp_rn_f64(d);
+        if t == Ty::F64 && d.opcode == Rsqrt && d.mods.has(Flag::Approx) {
+            return self.rsqrt_approx_f64(dst, &d.srcs[0].clone());
+        }
+        if let (Ty::F64, Some(rnd), false) = (t, d.mods.rnd, d.mods.has(Flag::Approx)) {
+            match d.opcode {
+                Rcp => return self.rcp_f64(d, rnd),
+                Sqrt => return self.sqrt_f64(dst, &d.srcs[0].clone(), rnd),
+                _ => {}
+            }
         }
         if t != Ty::F32 {
             return Err(format!("`{}.{t}` is not selected yet", d.opcode));
@@ -383,8 +390,8 @@ impl Sel<'_> {
         if t == Ty::F32 && d.mods.rnd.is_some() && !d.mods.has(Flag::Ftz) {
             return self.div_rn_f32(dst, d.srcs[0].clone(), d.srcs[1].clone(), d.mods.rnd.unwrap_or(Rnd::Rn));
         }
-        if t == Ty::F64 && d.mods.rnd == Some(Rnd::Rn) {
-            return self.div_rn_f64(dst, &d.srcs[0], &d.srcs[1]);
+        if let (Ty::F64, Some(rnd)) = (t, d.mods.rnd) {
+            return self.div_f64(dst, &d.srcs[0], &d.srcs[1], rnd);
         }
         if t != Ty::F32 || d.mods.rnd.is_some() {
             return Err(format!(
