@@ -160,10 +160,6 @@ const DEEP_RECURSION: &str = "our stack frames are too large for this recursion 
      saved predicate, `regalloc::callee_save`), so lane 20 onwards overflow the driver's default 1 KiB stack \
      (the emulator faults at local address 0xfffbf0; a GPU would too). ptxas passes `.param` scalars in registers \
      and needs 16 bytes per activation (63 x 16 = 1008 bytes)";
-const MMA_O0_STALL: &str = "the hazard check stops the run: the -O0 recipe gives `HMMA`/`IMMA` stall 0 as ptxas \
-     does, and the checker's 4-cycle HMMA/IMMA model reports the next instruction's read of the result (it reports NVIDIA's own \
-     -O0 code the same way; see e2e_corpus's KNOWN). Without the check the outputs equal the interpreter's, \
-     which agree with the GPU";
 const KNOWN_INTERP: &[(&str, &str)] = &[("bf16_arith2", CONTRACTED), ("f32_compare_select", SELP_FOLDED)];
 const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("bf16_arith2@O0", CONTRACTED),
@@ -172,10 +168,6 @@ const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("f32_compare_select@O3", SELP_FOLDED),
     ("func_recursion@O0", DEEP_RECURSION),
     ("func_recursion@O3", DEEP_RECURSION),
-    ("tc_mma_bf16@O0", MMA_O0_STALL),
-    ("tc_wmma_f16@O0", MMA_O0_STALL),
-    ("tc_wmma_s8@O0", MMA_O0_STALL),
-    ("tc_wmma_tf32@O0", MMA_O0_STALL),
 ];
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[];
 
@@ -242,7 +234,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 242);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 248);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

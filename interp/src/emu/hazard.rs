@@ -342,10 +342,20 @@ pub const FP64_EARLY_READ: u64 = 2;
 /// shortest distance seen is what is modelled; the notes are silent.
 const UP_GUARD_EXTRA: u64 = 3;
 
+/// Cycles before an `HMMA`/`IMMA` result may be read: the tensor pipe interlocks its results
+/// (a reader waits), as ptxas 13.0.88's own code requires: its -O0 tc_wmma_tf32 issues
+/// `HMMA.1684.F32.TF32 R12, R2, R0, R12` with stall 0 and no scoreboard and reads R12 on the
+/// next instruction (`MOV R16, R12`, 0x4c00/0x4c10), and its -O0 HMMAs of tc_mma_bf16 and
+/// tc_wmma_f16/s8 are followed at once by `MOV R12, R12`-style moves. Its -O3 code leaves 16
+/// to 39 cycles before the first reader (the pipe's throughput, not a hazard). Measured on
+/// ptxas's code only; a GPU microbenchmark would settle the pipe's behaviour.
+const MMA_RESULT_LATENCY: u64 = 1;
+
 fn latency(inst: &Inst) -> u64 {
     let uniform_dst =
         inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(_))) || inst.preds.iter().any(|p| p.dst && p.uniform);
     match inst.kind {
+        Kind::Hmma { .. } | Kind::Imma { .. } => MMA_RESULT_LATENCY,
         Kind::Fp64 { .. } | Kind::Dsetp { .. } => 6,
         _ if uniform_dst => 2,
         _ => 4,

@@ -649,9 +649,9 @@ pub enum Kind {
     },
     /// `HMMA.{16816,1688,1684}.F32[.BF16|.TF32] d, a, b, c`: a warp-wide matrix multiply-add
     /// (PTX `mma.sync.aligned.m16n8k{16,8,4}` with f32 accumulators) on the fragments PTX
-    /// documents; see [`super::alu::mma_f32`]. The hazard checker gives it the ALU's 4-cycle
-    /// latency: the tensor pipe's real latency is not measured yet, so a consumer placed too
-    /// early is not reported.
+    /// documents; see [`super::alu::mma_f32`]. The hazard checker treats its results as
+    /// interlocked (`hazard::MMA_RESULT_LATENCY`: ptxas's own -O0 code reads them on the next
+    /// instruction).
     Hmma {
         /// K (16, 8 or 4).
         k: u8,
