@@ -1,9 +1,11 @@
 //! Translation validation of instruction selection on the corpus.
 //!
 //! For every sm_90 CUDA kernel and every hand-written kernel that lowers and runs in the Ori
-//! interpreter, instruction selection (`lower::isel::select_module`, arch 90) runs as one
-//! custom phase of `interp::validate` (the interpreter before and after, outputs compared byte
-//! for byte), the selected module passes the verifier, every function is marked `sass` and
+//! interpreter, instruction selection (`lower::isel::select_module_abi`, arch 90, with the
+//! local frames of the lowering and the `.param`-address flags of the signatures, as the
+//! backend selects) runs as one custom phase of `interp::validate` (the interpreter before and
+//! after, outputs compared byte for byte; calls after selection run with the register ABI,
+//! `CALL`/`RET`), the selected module passes the verifier, every function is marked `sass` and
 //! holds only SASS-stage opcodes (plus `phi`) and virtual registers (plus RZ/PT and the
 //! prologue's R1). Kernels whose outputs differ only where the selection uses an
 //! approximate unit (MUFU-based division, special functions) are accepted when every output
@@ -12,17 +14,17 @@
 //! Report: `cargo test --test isel_corpus -- --nocapture` prints kernels selected and
 //! validated / attempted, and every kernel that fails with the reason.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use interp::launch::{LaunchSpec, compare};
 use interp::validate::{FailureKind, ValidateOptions, validate};
 use interp::{ExecConfig, run_ori_with};
-use ptxas_rs::lower::isel::{SelectPass, select_module};
-use ptxas_rs::lower::lower_source;
-use ptxas_rs::opt::{Pipeline, PipelineOptions, PipelinePhase};
-use ptxas_rs::ori::{Module, Opcode, Reg, Stage, verify_module};
+use ptxas_rs::lower::isel::{select_module, select_module_abi};
+use ptxas_rs::lower::{Passing, Sig, lower_module_framed, lower_source};
+use ptxas_rs::opt::{Pass, PassError, PassKind, Pipeline, PipelineOptions, PipelinePhase};
+use ptxas_rs::ori::{Function, Module, Opcode, Reg, Stage, verify_module};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
@@ -47,9 +49,49 @@ fn kernels() -> Vec<(PathBuf, PathBuf)> {
     out
 }
 
+/// Which parameter word groups of each `.func` are `.param`-space local addresses (the
+/// backend's rule: its `.param` parameters, then its `.param` results).
+fn param_addresses(m: &ptxas_rs::ptx::ast::Module) -> HashMap<String, Vec<bool>> {
+    use ptxas_rs::ptx::ast;
+    let mut out = HashMap::new();
+    for item in &m.items {
+        if let ast::Item::Function(f) = item
+            && f.kind == ast::FunctionKind::Func
+            && let Ok(sig) = Sig::of(f.returns.as_deref(), f.params.as_deref())
+        {
+            let mem = |p: &Passing| matches!(p, Passing::Mem { .. });
+            let mut v: Vec<bool> = sig.params.iter().map(mem).collect();
+            v.extend(sig.rets.iter().filter(|p| mem(p)).map(|_| true));
+            out.insert(f.name.name.clone(), v);
+        }
+    }
+    out
+}
+
+/// Instruction selection as the backend runs it ([`select_module_abi`] with the module's local
+/// frames and `.param`-address flags), as one pipeline pass.
+struct FramedSelect {
+    frames: Vec<u64>,
+    addr: HashMap<String, Vec<bool>>,
+}
+
+impl Pass for FramedSelect {
+    fn kind(&self) -> PassKind {
+        PassKind::Transform
+    }
+    fn run_function(&self, f: &mut Function) -> Result<usize, PassError> {
+        Err(PassError::in_func(f, "instruction selection runs on whole modules".to_string()))
+    }
+    fn run_module(&self, m: &mut Module) -> Result<usize, PassError> {
+        select_module_abi(m, 90, &self.frames, &self.addr)
+            .map_err(|e| PassError { func: e.function.clone(), message: e.message })?;
+        Ok(m.functions.iter().map(|f| f.inst_order().count()).sum())
+    }
+}
+
 /// Kernels selected completely and validated (exactly or within the spec's tolerance),
 /// measured when the selection landed; a regression fails.
-const MIN_SELECTED: usize = 111;
+const MIN_SELECTED: usize = 126;
 
 /// The SASS-stage shape of a selected module: every function `sass`, not `allocated`, only
 /// SASS-stage opcodes (and phi), only virtual registers besides RZ/PT and a kernel's R1.
@@ -85,22 +127,22 @@ fn check_sass_shape(m: &Module) -> Result<(), String> {
 #[test]
 fn selection_preserves_results_on_the_corpus() {
     let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
-    let pipeline =
-        Pipeline::custom(vec![PipelinePhase::custom("InstructionSelection", Arc::new(SelectPass { arch: 90 }))]);
     let opts = ValidateOptions { pipeline: PipelineOptions { opt_level: 3, verify: true, ..Default::default() }, exec };
-    let (mut attempted, mut exact, mut tolerant) = (0, 0, 0);
+    let (mut attempted, mut exact, mut tolerant, mut with_calls) = (0, 0, 0, 0);
     let mut fails: Vec<String> = Vec::new();
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     for (ptx, spec_path) in kernels() {
         let name = ptx.file_name().unwrap().to_string_lossy().into_owned();
-        let Ok(module) = lower_source(&std::fs::read_to_string(&ptx).unwrap()) else { continue };
+        let Ok(ast) = ptxas_rs::ptx::parse(&std::fs::read_to_string(&ptx).unwrap(), &name) else { continue };
+        let Ok((module, frames)) = lower_module_framed(&ast) else { continue };
+        let addr = param_addresses(&ast);
         let spec = LaunchSpec::from_path(&spec_path).unwrap();
         if run_ori_with(&module, &spec.kernel, &spec, &opts.exec).is_err() {
             continue; // the interpreter cannot run the input: nothing to compare with
         }
         attempted += 1;
         let mut selected = module.clone();
-        if let Err(e) = select_module(&mut selected, 90) {
+        if let Err(e) = select_module_abi(&mut selected, 90, &frames, &addr) {
             let key = e.message.split(": ").last().unwrap_or("").to_string();
             *reasons.entry(key).or_default() += 1;
             fails.push(format!("{name}: not selected: {e}"));
@@ -108,15 +150,14 @@ fn selection_preserves_results_on_the_corpus() {
         }
         verify_module(&selected).unwrap_or_else(|e| panic!("{name}: the verifier rejects the selection:\n{e}"));
         check_sass_shape(&selected).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let calls = selected.functions.iter().any(|f| f.inst_order().any(|(_, i)| f.insts[i].opcode == Opcode::CALL));
+        let pass = FramedSelect { frames, addr };
+        let pipeline = Pipeline::custom(vec![PipelinePhase::custom("InstructionSelection", Arc::new(pass))]);
         let v = validate(&module, &spec.kernel, &spec, &pipeline, &opts).unwrap();
         match v.failure {
-            None => exact += 1,
-            // The Ori interpreter does not run SASS-stage calls with the register ABI yet
-            // (precoloured argument registers, callee-saved registers): such kernels are checked
-            // end to end instead (interp/tests/e2e_corpus.rs, backend_calls.rs).
-            Some(f) if format!("{:?}", f.kind).contains("ABI-lowered calls") => {
-                *reasons.entry("not validated: the interpreter does not run ABI-lowered calls".into()).or_default() +=
-                    1;
+            None => {
+                exact += 1;
+                with_calls += usize::from(calls);
             }
             Some(f) => {
                 // Accept a difference within the spec's tolerance (approximate units).
@@ -129,6 +170,7 @@ fn selection_preserves_results_on_the_corpus() {
                 };
                 if within {
                     tolerant += 1;
+                    with_calls += usize::from(calls);
                     println!("  within the spec tolerance (approximate units): {name}");
                 } else {
                     *reasons.entry("results differ".into()).or_default() += 1;
@@ -143,7 +185,7 @@ fn selection_preserves_results_on_the_corpus() {
     }
     let selected = exact + tolerant;
     println!(
-        "isel sm_90: selected and validated {selected} / {attempted} kernels ({exact} bit-exact, {tolerant} within the spec tolerance)"
+        "isel sm_90: selected and validated {selected} / {attempted} kernels ({exact} bit-exact, {tolerant} within the spec tolerance; {with_calls} with ABI calls)"
     );
     println!("failure reasons (kernels):");
     for (k, n) in &reasons {
