@@ -3,7 +3,7 @@
 //! For every sm_90 CUDA kernel and every hand-written kernel that lowers and runs in the Ori
 //! interpreter, instruction selection (`lower::isel::select_module_abi`, arch 90, with the
 //! local frames of the lowering and the `.param`-address flags of the signatures, as the
-//! backend selects) runs as one custom phase of `interp::validate` (the interpreter before and
+//! backend selects: `interp::validate::SelectPass`) runs as one custom phase of `interp::validate` (the interpreter before and
 //! after, outputs compared byte for byte; calls after selection run with the register ABI,
 //! `CALL`/`RET`), the selected module passes the verifier, every function is marked `sass` and
 //! holds only SASS-stage opcodes (plus `phi`) and virtual registers (plus RZ/PT and the
@@ -14,17 +14,17 @@
 //! Report: `cargo test --test isel_corpus -- --nocapture` prints kernels selected and
 //! validated / attempted, and every kernel that fails with the reason.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use interp::launch::{LaunchSpec, compare};
-use interp::validate::{FailureKind, ValidateOptions, validate};
+use interp::validate::{FailureKind, SelectPass, ValidateOptions, param_addresses, validate};
 use interp::{ExecConfig, run_ori_with};
 use ptxas_rs::lower::isel::{select_module, select_module_abi};
-use ptxas_rs::lower::{Passing, Sig, lower_module_framed, lower_source};
-use ptxas_rs::opt::{Pass, PassError, PassKind, Pipeline, PipelineOptions, PipelinePhase};
-use ptxas_rs::ori::{Function, Module, Opcode, Reg, Stage, verify_module};
+use ptxas_rs::lower::{lower_module_framed, lower_source};
+use ptxas_rs::opt::{Pipeline, PipelineOptions, PipelinePhase};
+use ptxas_rs::ori::{Module, Opcode, Reg, Stage, verify_module};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
@@ -47,46 +47,6 @@ fn kernels() -> Vec<(PathBuf, PathBuf)> {
         }
     }
     out
-}
-
-/// Which parameter word groups of each `.func` are `.param`-space local addresses (the
-/// backend's rule: its `.param` parameters, then its `.param` results).
-fn param_addresses(m: &ptxas_rs::ptx::ast::Module) -> HashMap<String, Vec<bool>> {
-    use ptxas_rs::ptx::ast;
-    let mut out = HashMap::new();
-    for item in &m.items {
-        if let ast::Item::Function(f) = item
-            && f.kind == ast::FunctionKind::Func
-            && let Ok(sig) = Sig::of(f.returns.as_deref(), f.params.as_deref())
-        {
-            let mem = |p: &Passing| matches!(p, Passing::Mem { .. });
-            let mut v: Vec<bool> = sig.params.iter().map(mem).collect();
-            v.extend(sig.rets.iter().filter(|p| mem(p)).map(|_| true));
-            out.insert(f.name.name.clone(), v);
-        }
-    }
-    out
-}
-
-/// Instruction selection as the backend runs it ([`select_module_abi`] with the module's local
-/// frames and `.param`-address flags), as one pipeline pass.
-struct FramedSelect {
-    frames: Vec<u64>,
-    addr: HashMap<String, Vec<bool>>,
-}
-
-impl Pass for FramedSelect {
-    fn kind(&self) -> PassKind {
-        PassKind::Transform
-    }
-    fn run_function(&self, f: &mut Function) -> Result<usize, PassError> {
-        Err(PassError::in_func(f, "instruction selection runs on whole modules".to_string()))
-    }
-    fn run_module(&self, m: &mut Module) -> Result<usize, PassError> {
-        select_module_abi(m, 90, &self.frames, &self.addr)
-            .map_err(|e| PassError { func: e.function.clone(), message: e.message })?;
-        Ok(m.functions.iter().map(|f| f.inst_order().count()).sum())
-    }
 }
 
 /// Kernels selected completely and validated (exactly or within the spec's tolerance),
@@ -151,7 +111,7 @@ fn selection_preserves_results_on_the_corpus() {
         verify_module(&selected).unwrap_or_else(|e| panic!("{name}: the verifier rejects the selection:\n{e}"));
         check_sass_shape(&selected).unwrap_or_else(|e| panic!("{name}: {e}"));
         let calls = selected.functions.iter().any(|f| f.inst_order().any(|(_, i)| f.insts[i].opcode == Opcode::CALL));
-        let pass = FramedSelect { frames, addr };
+        let pass = SelectPass { frames, addr };
         let pipeline = Pipeline::custom(vec![PipelinePhase::custom("InstructionSelection", Arc::new(pass))]);
         let v = validate(&module, &spec.kernel, &spec, &pipeline, &opts).unwrap();
         match v.failure {

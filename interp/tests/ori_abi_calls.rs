@@ -17,8 +17,9 @@ use std::collections::HashMap;
 use interp::ExecConfig;
 use interp::launch::LaunchSpec;
 use interp::ori_exec::run_ori_with;
+use interp::validate::param_addresses;
+use ptxas_rs::lower;
 use ptxas_rs::lower::isel::call::{module_abi, word_regs};
-use ptxas_rs::lower::{self, Passing, Sig};
 use ptxas_rs::ori::{FuncKind, Imm, InstData, Mods, Module, Opcode, Operand, PhysReg, Reg, RegFile};
 use ptxas_rs::{ptx, regalloc};
 
@@ -141,27 +142,7 @@ init = { fill = 0 }
 output = true
 "#;
 
-/// Which parameter word groups of each `.func` are `.param`-space addresses (the backend's
-/// rule: `.param` parameters, then `.param` results).
-fn param_addresses(m: &ptx::ast::Module) -> HashMap<String, Vec<bool>> {
-    let mut out = HashMap::new();
-    for item in &m.items {
-        if let ptx::ast::Item::Function(f) = item
-            && f.kind == ptx::ast::FunctionKind::Func
-            && let Ok(sig) = Sig::of(f.returns.as_deref(), f.params.as_deref())
-        {
-            let mem = |p: &Passing| matches!(p, Passing::Mem { .. });
-            let mut v: Vec<bool> = sig.params.iter().map(mem).collect();
-            v.extend(sig.rets.iter().filter(|p| mem(p)).map(|_| true));
-            out.insert(f.name.name.clone(), v);
-        }
-    }
-    out
-}
-
-/// The module at the three stages: raw Ori, selected, and selected + allocated (with the
-/// callee saves; `clobber` first inserts the overwrites of [`clobber_before_ret`] into `twice`
-/// before allocation-time saves are laid out when `Some(true)`, after when `Some(false)`).
+/// The raw and the selected module, with what selection and allocation need.
 struct Stages {
     raw: Module,
     selected: Module,
