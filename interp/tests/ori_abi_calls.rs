@@ -10,7 +10,8 @@
 //! kernel's results (or makes it fault), since the caller's values live across the call in
 //! those registers; the
 //! same overwrites inserted before the callee saves are laid out are saved and restored, and
-//! the results are equal again.
+//! the results are equal again. An allocated callee whose epilogue does not release its frame
+//! (R1 not back at the caller's value at `RET`) is reported as invalid.
 
 use std::collections::HashMap;
 
@@ -266,4 +267,27 @@ fn a_callee_that_clobbers_unsaved_registers_changes_the_results() {
     assert_ne!(broken, Ok(raw.clone()), "a callee clobbering the caller's registers must change the results");
     // The same overwrites before the saves are laid out are saved and restored.
     assert_eq!(run(&allocate(&s, Some(true))), raw, "saved clobbers are invisible to the caller");
+}
+
+/// An allocated callee must release its frame: without the epilogue's `IADD3 R1, R1, F+S+Z`
+/// the interpreter reports the unbalanced stack pointer at the return.
+#[test]
+fn an_allocated_callee_that_keeps_its_frame_is_refused() {
+    let s = stages();
+    let mut m = allocate(&s, None);
+    let f = m.functions.iter_mut().find(|f| f.name == "sum").unwrap();
+    let r1 = Reg::Phys(PhysReg::new(RegFile::R, 1));
+    let mut removed = 0;
+    for b in f.layout.clone() {
+        let insts = f.blocks[b].insts.clone();
+        let Some(ret) = insts.iter().position(|&i| f.insts[i].opcode == Opcode::RET) else { continue };
+        let release = insts[..ret].iter().rposition(|&i| f.insts[i].opcode == Opcode::IADD3 && f.insts[i].dsts == [r1]);
+        if let Some(k) = release {
+            f.blocks[b].insts.remove(k);
+            removed += 1;
+        }
+    }
+    assert!(removed > 0, "@sum releases its frame before its RET");
+    let e = try_run(&m).unwrap_err();
+    assert!(e.contains("returned with the stack pointer R1"), "{e}");
 }
