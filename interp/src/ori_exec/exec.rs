@@ -24,7 +24,7 @@ use crate::memory::{Fault, FaultKind, LaunchMemory, MemSpace, Region, USER_CONST
 const WARP: usize = 32;
 
 /// Where each register lives: virtual registers in the frame's array, physical registers in
-/// the warp's one physical register file (shared by every frame, as the ABI requires).
+/// the warp's physical register file (shared across ABI calls, as the ABI requires).
 struct Slots {
     vreg: Vec<u32>,
     total: u32,
@@ -82,7 +82,8 @@ struct Warp {
     stack: Vec<Entry>,
     /// The current frame's virtual registers.
     regs: Vec<u32>,
-    /// The physical registers (R, UR, P, UP, B, UB, ...), one file per warp for every frame.
+    /// The physical registers (R, UR, P, UP, B, UB, ...): one file shared by the frames of ABI
+    /// calls (`CALL`); a PTX-stage call's callee has its own.
     phys: Vec<u32>,
     prev: [Option<Block>; WARP],
     state: WarpState,
@@ -112,6 +113,9 @@ struct Frame {
     pending: Vec<(usize, u32)>,
     /// An ABI call (`CALL`): the caller's stack pointer R1 per lane at the call.
     sp: Option<[u32; WARP]>,
+    /// A PTX-stage call (`call`, `calli`): the caller's physical registers, which the callee
+    /// does not share.
+    phys: Option<Vec<u32>>,
 }
 
 /// Per-function tables.

@@ -42,8 +42,11 @@
 //! true, and writes to them are discarded. A write to a uniform register (UR, UP) is broadcast
 //! to all 32 lanes from the lowest active lane. Registers start as 0. Virtual registers belong
 //! to a call frame (a callee starts with fresh ones, all 0; the caller's are untouched by the
-//! call); the physical registers are one file per warp, shared by every frame, as on the GPU:
-//! that is what the call ABI passes values and preserves registers in.
+//! call). The physical registers are one file per warp that caller and callee of an ABI call
+//! (`CALL`) share, as on the GPU: that is what the call ABI passes values and preserves
+//! registers in. A PTX-stage call (`call`, `calli`) passes values by copy and gives the callee
+//! a fresh physical file too (PTX-stage functions allocated one by one are separate register
+//! spaces); the caller's is back when it resumes.
 //!
 //! **Phis** at the top of a block read, per lane, the value for the block that lane came from,
 //! all of a block's leading phis in parallel.

@@ -147,6 +147,7 @@ impl Engine<'_> {
             dsts,
             args,
             pending,
+            phys: sp.is_none().then(|| std::mem::replace(&mut w.phys, vec![0; PHYS_SLOTS * WARP])),
             sp,
         });
         self.set_fn(ci);
@@ -187,6 +188,9 @@ impl Engine<'_> {
             }
         }
         let vals = std::mem::take(&mut w.ret_vals);
+        if let Some(p) = fr.phys.take() {
+            w.phys = p;
+        }
         w.fidx = fr.fidx;
         self.set_fn(fr.fidx);
         w.stack = std::mem::take(&mut fr.stack);
