@@ -1,9 +1,11 @@
 //! Translation validation of instruction selection on the corpus.
 //!
 //! For every sm_90 CUDA kernel and every hand-written kernel that lowers and runs in the Ori
-//! interpreter, instruction selection (`lower::isel::select_module`, arch 90) runs as one
-//! custom phase of `interp::validate` (the interpreter before and after, outputs compared byte
-//! for byte), the selected module passes the verifier, every function is marked `sass` and
+//! interpreter, instruction selection (`lower::isel::select_module_abi`, arch 90, with the
+//! local frames of the lowering and the `.param`-address flags of the signatures, as the
+//! backend selects: `interp::validate::SelectPass`) runs as one custom phase of `interp::validate` (the interpreter before and
+//! after, outputs compared byte for byte; calls after selection run with the register ABI,
+//! `CALL`/`RET`), the selected module passes the verifier, every function is marked `sass` and
 //! holds only SASS-stage opcodes (plus `phi`) and virtual registers (plus RZ/PT and the
 //! prologue's R1). Kernels whose outputs differ only where the selection uses an
 //! approximate unit (MUFU-based division, special functions) are accepted when every output
@@ -17,10 +19,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use interp::launch::{LaunchSpec, compare};
-use interp::validate::{FailureKind, ValidateOptions, validate};
+use interp::validate::{FailureKind, SelectPass, ValidateOptions, param_addresses, validate};
 use interp::{ExecConfig, run_ori_with};
-use ptxas_rs::lower::isel::{SelectPass, select_module};
-use ptxas_rs::lower::lower_source;
+use ptxas_rs::lower::isel::{select_module, select_module_abi};
+use ptxas_rs::lower::{lower_module_framed, lower_source};
 use ptxas_rs::opt::{Pipeline, PipelineOptions, PipelinePhase};
 use ptxas_rs::ori::{Module, Opcode, Reg, Stage, verify_module};
 
@@ -49,7 +51,7 @@ fn kernels() -> Vec<(PathBuf, PathBuf)> {
 
 /// Kernels selected completely and validated (exactly or within the spec's tolerance),
 /// measured when the selection landed; a regression fails.
-const MIN_SELECTED: usize = 112;
+const MIN_SELECTED: usize = 126;
 
 /// The SASS-stage shape of a selected module: every function `sass`, not `allocated`, only
 /// SASS-stage opcodes (and phi), only virtual registers besides RZ/PT and a kernel's R1.
@@ -85,22 +87,22 @@ fn check_sass_shape(m: &Module) -> Result<(), String> {
 #[test]
 fn selection_preserves_results_on_the_corpus() {
     let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
-    let pipeline =
-        Pipeline::custom(vec![PipelinePhase::custom("InstructionSelection", Arc::new(SelectPass { arch: 90 }))]);
     let opts = ValidateOptions { pipeline: PipelineOptions { opt_level: 3, verify: true, ..Default::default() }, exec };
-    let (mut attempted, mut exact, mut tolerant) = (0, 0, 0);
+    let (mut attempted, mut exact, mut tolerant, mut with_calls) = (0, 0, 0, 0);
     let mut fails: Vec<String> = Vec::new();
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     for (ptx, spec_path) in kernels() {
         let name = ptx.file_name().unwrap().to_string_lossy().into_owned();
-        let Ok(module) = lower_source(&std::fs::read_to_string(&ptx).unwrap()) else { continue };
+        let Ok(ast) = ptxas_rs::ptx::parse(&std::fs::read_to_string(&ptx).unwrap(), &name) else { continue };
+        let Ok((module, frames)) = lower_module_framed(&ast) else { continue };
+        let addr = param_addresses(&ast);
         let spec = LaunchSpec::from_path(&spec_path).unwrap();
         if run_ori_with(&module, &spec.kernel, &spec, &opts.exec).is_err() {
             continue; // the interpreter cannot run the input: nothing to compare with
         }
         attempted += 1;
         let mut selected = module.clone();
-        if let Err(e) = select_module(&mut selected, 90) {
+        if let Err(e) = select_module_abi(&mut selected, 90, &frames, &addr) {
             let key = e.message.split(": ").last().unwrap_or("").to_string();
             *reasons.entry(key).or_default() += 1;
             fails.push(format!("{name}: not selected: {e}"));
@@ -108,15 +110,14 @@ fn selection_preserves_results_on_the_corpus() {
         }
         verify_module(&selected).unwrap_or_else(|e| panic!("{name}: the verifier rejects the selection:\n{e}"));
         check_sass_shape(&selected).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let calls = selected.functions.iter().any(|f| f.inst_order().any(|(_, i)| f.insts[i].opcode == Opcode::CALL));
+        let pass = SelectPass { frames, addr };
+        let pipeline = Pipeline::custom(vec![PipelinePhase::custom("InstructionSelection", Arc::new(pass))]);
         let v = validate(&module, &spec.kernel, &spec, &pipeline, &opts).unwrap();
         match v.failure {
-            None => exact += 1,
-            // The Ori interpreter does not run SASS-stage calls with the register ABI yet
-            // (precoloured argument registers, callee-saved registers): such kernels are checked
-            // end to end instead (interp/tests/e2e_corpus.rs, backend_calls.rs).
-            Some(f) if format!("{:?}", f.kind).contains("ABI-lowered calls") => {
-                *reasons.entry("not validated: the interpreter does not run ABI-lowered calls".into()).or_default() +=
-                    1;
+            None => {
+                exact += 1;
+                with_calls += usize::from(calls);
             }
             Some(f) => {
                 // Accept a difference within the spec's tolerance (approximate units).
@@ -129,6 +130,7 @@ fn selection_preserves_results_on_the_corpus() {
                 };
                 if within {
                     tolerant += 1;
+                    with_calls += usize::from(calls);
                     println!("  within the spec tolerance (approximate units): {name}");
                 } else {
                     *reasons.entry("results differ".into()).or_default() += 1;
@@ -143,7 +145,7 @@ fn selection_preserves_results_on_the_corpus() {
     }
     let selected = exact + tolerant;
     println!(
-        "isel sm_90: selected and validated {selected} / {attempted} kernels ({exact} bit-exact, {tolerant} within the spec tolerance)"
+        "isel sm_90: selected and validated {selected} / {attempted} kernels ({exact} bit-exact, {tolerant} within the spec tolerance; {with_calls} with ABI calls)"
     );
     println!("failure reasons (kernels):");
     for (k, n) in &reasons {

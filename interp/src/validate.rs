@@ -17,14 +17,22 @@
 //!   by name and index with the first differing output and a unified diff of the module's
 //!   Ori text before and after the phase.
 //!
+//! [`backend_pipeline`] gives the backend's phases after the optimizer as passes for it:
+//! instruction selection as the backend runs it ([`SelectPass`]: local frames, the register
+//! call ABI) and register allocation with the device functions' callee saves
+//! ([`AllocatePass`]), so a kernel with calls is followed to allocated SASS-stage Ori.
+//!
 //! Invariant: [`Validation::failure`] is `None` iff every admitted phase preserved the
 //! results and the pipeline completed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use ptxas_rs::opt::{HookAction, PhaseHook, PhaseRun, Pipeline, PipelineErrorKind, PipelineOptions, RunReport};
-use ptxas_rs::ori::Module;
+use ptxas_rs::opt::{
+    HookAction, Pass, PassError, PassKind, PhaseHook, PhaseRun, Pipeline, PipelineErrorKind, PipelineOptions,
+    PipelinePhase, RunReport,
+};
+use ptxas_rs::ori::{Function, Module};
 
 use crate::launch::LaunchSpec;
 use crate::ori_exec::{ExecConfig, ExecError, run_ori_with};
@@ -286,4 +294,112 @@ pub fn validate_standard(
         exec: exec.clone(),
     };
     validate(module, kernel, spec, &Pipeline::standard(), &opts)
+}
+
+/// Which parameter word groups of each `.func` of the parsed module `m` are `.param`-space
+/// local addresses: its `.param` parameters, then its `.param` results (the backend's rule for
+/// [`ptxas_rs::lower::isel::select_module_abi`]).
+pub fn param_addresses(m: &ptxas_rs::ptx::ast::Module) -> HashMap<String, Vec<bool>> {
+    use ptxas_rs::lower::{Passing, Sig};
+    use ptxas_rs::ptx::ast;
+    let mut out = HashMap::new();
+    for item in &m.items {
+        if let ast::Item::Function(f) = item
+            && f.kind == ast::FunctionKind::Func
+            && let Ok(sig) = Sig::of(f.returns.as_deref(), f.params.as_deref())
+        {
+            let mem = |p: &Passing| matches!(p, Passing::Mem { .. });
+            let mut v: Vec<bool> = sig.params.iter().map(mem).collect();
+            v.extend(sig.rets.iter().filter(|p| mem(p)).map(|_| true));
+            out.insert(f.name.name.clone(), v);
+        }
+    }
+    out
+}
+
+/// Instruction selection for sm_90 as the backend runs it, as one pipeline pass:
+/// [`ptxas_rs::lower::isel::select_module_abi`] with the lowering's local frames (in module
+/// order) and the `.param`-address flags of [`param_addresses`]; calls take the register ABI
+/// (`CALL`/`RET`). The change count is the number of selected instructions.
+#[derive(Clone, Debug, Default)]
+pub struct SelectPass {
+    /// Each function's local frame in bytes, in module order.
+    pub frames: Vec<u64>,
+    /// [`param_addresses`] of the source.
+    pub addr: HashMap<String, Vec<bool>>,
+}
+
+impl Pass for SelectPass {
+    fn kind(&self) -> PassKind {
+        PassKind::Transform
+    }
+    fn run_function(&self, f: &mut Function) -> Result<usize, PassError> {
+        Err(PassError::in_func(f, "instruction selection runs on whole modules"))
+    }
+    fn run_module(&self, m: &mut Module) -> Result<usize, PassError> {
+        ptxas_rs::lower::isel::select_module_abi(m, 90, &self.frames, &self.addr)
+            .map_err(|e| PassError { func: e.function.clone(), message: e.message })?;
+        Ok(m.functions.iter().map(|f| f.inst_order().count()).sum())
+    }
+}
+
+/// Register allocation of a selected module as the backend runs it, as one pipeline pass:
+/// every function allocated with the default budget, checked by [`ptxas_rs::regalloc::check`],
+/// its tuples split; every device function then gets its callee saves and final frame
+/// ([`ptxas_rs::regalloc::callee_save::finish`], its own parameter and return words from
+/// `abi`). The change count is the number of instructions after allocation.
+#[derive(Clone, Debug, Default)]
+pub struct AllocatePass {
+    /// Each function's local frame in bytes (isel's F), in module order.
+    pub frames: Vec<u64>,
+    /// The device functions' signatures ([`ptxas_rs::lower::isel::call::module_abi`] of the
+    /// module before selection).
+    pub abi: HashMap<String, ptxas_rs::lower::isel::call::FuncAbi>,
+}
+
+impl Pass for AllocatePass {
+    fn kind(&self) -> PassKind {
+        PassKind::Transform
+    }
+    fn run_function(&self, f: &mut Function) -> Result<usize, PassError> {
+        Err(PassError::in_func(f, "allocation with callee saves runs on whole modules"))
+    }
+    fn run_module(&self, m: &mut Module) -> Result<usize, PassError> {
+        use ptxas_rs::lower::isel::call::word_regs;
+        use ptxas_rs::regalloc;
+        let opts = regalloc::Options::default();
+        let mut n = 0;
+        for (i, f) in m.functions.iter_mut().enumerate() {
+            let err = |f: &Function, e: String| PassError::in_func(f, e);
+            let before = f.clone();
+            let report = regalloc::allocate_function(f, &opts).map_err(|e| err(f, e.to_string()))?;
+            regalloc::check(&before, f).map_err(|e| err(f, format!("the checker rejects the allocation: {e}")))?;
+            regalloc::split_components(f).map_err(|e| err(f, e.to_string()))?;
+            if f.kind == ptxas_rs::ori::FuncKind::Func {
+                let abi = self.abi.get(&f.name).cloned().unwrap_or_default();
+                let classes: Vec<_> = abi.params.iter().map(|p| p.0).collect();
+                let mut own = word_regs(&classes).map_err(|e| err(f, e))?;
+                own.extend(word_regs(&abi.rets).map_err(|e| err(f, e))?);
+                let locals = u32::try_from(self.frames.get(i).copied().unwrap_or(0))
+                    .map_err(|_| err(f, "local frame too large".into()))?;
+                regalloc::callee_save::finish(f, locals, report.frame_bytes, &own).map_err(|e| err(f, e))?;
+            }
+            n += f.inst_order().count();
+        }
+        Ok(n)
+    }
+}
+
+/// The backend's phases after the optimizer, for [`validate`]: [`SelectPass`] then
+/// [`AllocatePass`], named `InstructionSelection` and `RegisterAllocation`. `module` is the
+/// PTX-stage module they will run on (for the device functions' signatures), `frames` its
+/// functions' local frames, `addr` [`param_addresses`] of its source.
+pub fn backend_pipeline(module: &Module, frames: &[u64], addr: &HashMap<String, Vec<bool>>) -> Pipeline {
+    let abi = ptxas_rs::lower::isel::call::module_abi(module, addr);
+    let select = SelectPass { frames: frames.to_vec(), addr: addr.clone() };
+    let allocate = AllocatePass { frames: frames.to_vec(), abi };
+    Pipeline::custom(vec![
+        PipelinePhase::custom("InstructionSelection", std::sync::Arc::new(select)),
+        PipelinePhase::custom("RegisterAllocation", std::sync::Arc::new(allocate)),
+    ])
 }

@@ -23,10 +23,10 @@ use crate::memory::{Fault, FaultKind, LaunchMemory, MemSpace, Region, USER_CONST
 
 const WARP: usize = 32;
 
-/// Where each register lives in a warp's register array.
+/// Where each register lives: virtual registers in the frame's array, physical registers in
+/// the warp's physical register file (shared across ABI calls, as the ABI requires).
 struct Slots {
     vreg: Vec<u32>,
-    file: HashMap<RegFile, u32>,
     total: u32,
 }
 
@@ -38,13 +38,21 @@ impl Slots {
             vreg.push(next);
             next += u32::from(d.class.count.clamp(1, 4));
         }
-        let mut file = HashMap::new();
-        for rf in RegFile::ALL {
-            file.insert(rf, next);
-            next += 256;
-        }
-        Slots { vreg, file, total: next }
+        Slots { vreg, total: next }
     }
+}
+
+/// The slots of the physical register files, 256 registers each, in [`RegFile::ALL`] order.
+fn phys_base(file: RegFile) -> u32 {
+    RegFile::ALL.iter().position(|&f| f == file).unwrap_or(0) as u32 * 256
+}
+
+/// Slots of the physical register file.
+const PHYS_SLOTS: usize = RegFile::ALL.len() * 256;
+
+/// The slot of R1, the ABI's stack pointer.
+fn r1_slot() -> usize {
+    phys_base(RegFile::R) as usize + 1
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -72,7 +80,11 @@ struct Warp {
     exited: u32,
     live_init: u32,
     stack: Vec<Entry>,
+    /// The current frame's virtual registers.
     regs: Vec<u32>,
+    /// The physical registers (R, UR, P, UP, B, UB, ...): one file shared by the frames of ABI
+    /// calls (`CALL`); a PTX-stage call's callee has its own.
+    phys: Vec<u32>,
     prev: [Option<Block>; WARP],
     state: WarpState,
     /// The function the warp executes now (index into the module).
@@ -99,6 +111,11 @@ struct Frame {
     args: Vec<[u128; WARP]>,
     /// Lanes of an indirect call still to call their (different) targets: (function, lanes).
     pending: Vec<(usize, u32)>,
+    /// An ABI call (`CALL`): the caller's stack pointer R1 per lane at the call.
+    sp: Option<[u32; WARP]>,
+    /// A PTX-stage call (`call`, `calli`): the caller's physical registers, which the callee
+    /// does not share.
+    phys: Option<Vec<u32>>,
 }
 
 /// Per-function tables.
@@ -122,6 +139,8 @@ struct Loc {
     count: u32,
     file: RegFile,
     zero: bool,
+    /// In the physical register file (else in the frame's virtual registers).
+    phys: bool,
 }
 
 type Er = (ErrorKind, Option<u32>);
@@ -330,6 +349,7 @@ impl Engine<'_> {
                     live_init: mask,
                     stack: vec![Entry { block: entry, idx: 0, rpc: None, mask, parked: false }],
                     regs: vec![0; self.fns[self.cur].slots.total as usize * WARP],
+                    phys: vec![0; PHYS_SLOTS * WARP],
                     prev: [None; WARP],
                     state: WarpState::Running,
                     fidx: self.cur,
@@ -479,7 +499,11 @@ impl Engine<'_> {
                     return self.call(cta, w, d, exec).map(|()| true);
                 }
             }
-            CALL => return Err((ErrorKind::Unsupported("ABI-lowered calls (CALL)".into()), None)),
+            CALL => {
+                if exec != 0 {
+                    return self.abi_call(cta, w, d, exec).map(|()| true);
+                }
+            }
             Atom | AtomCas | ATOM | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep | QSPC => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
@@ -585,8 +609,11 @@ impl Engine<'_> {
                 Ok(())
             }
             Brx => self.brx(w, d, top, active, exec),
-            Ret if !w.frames.is_empty() => {
-                for (k, o) in d.srcs.iter().enumerate() {
+            Ret | RET if !w.frames.is_empty() => {
+                // An ABI return's operands are the return address and the result registers,
+                // which the callee already wrote in the shared physical file: nothing to pass.
+                let vals = if d.opcode == Ret { &d.srcs[..] } else { &[] };
+                for (k, o) in vals.iter().enumerate() {
                     let Operand::Reg(u) = o else { continue };
                     let loc = self.loc(u.reg)?;
                     if w.ret_vals.len() <= k {
@@ -637,15 +664,15 @@ impl Engine<'_> {
                 let (Some(c), Some(&slot)) = (class, self.fns[self.cur].slots.vreg.get(v.index())) else {
                     return Err((ErrorKind::Invalid(format!("unknown virtual register {v}")), None));
                 };
-                Ok(Loc { slot, count: u32::from(c.count.clamp(1, 4)), file: c.file, zero: false })
+                Ok(Loc { slot, count: u32::from(c.count.clamp(1, 4)), file: c.file, zero: false, phys: false })
             }
             Reg::Phys(p) => {
-                let base = self.fns[self.cur].slots.file.get(&p.file).copied().unwrap_or(0);
+                let base = phys_base(p.file);
                 let count = u32::from(p.count.clamp(1, 4));
                 if u32::from(p.index) + count > 256 {
                     return Err((ErrorKind::Invalid(format!("register {p} out of range")), None));
                 }
-                Ok(Loc { slot: base + u32::from(p.index), count, file: p.file, zero: p.is_zero() })
+                Ok(Loc { slot: base + u32::from(p.index), count, file: p.file, zero: p.is_zero(), phys: true })
             }
         }
     }
@@ -656,9 +683,10 @@ impl Engine<'_> {
             return Ok(u128::from(loc.file.is_pred()));
         }
         let mut v = 0u128;
+        let regs = if loc.phys { &w.phys } else { &w.regs };
         for k in 0..loc.count {
             let i = (loc.slot + k) as usize * WARP + lane as usize;
-            v |= u128::from(w.regs.get(i).copied().unwrap_or(0)) << (32 * k);
+            v |= u128::from(regs.get(i).copied().unwrap_or(0)) << (32 * k);
         }
         Ok(v)
     }
@@ -680,10 +708,11 @@ impl Engine<'_> {
         if loc.zero {
             return;
         }
+        let regs = if loc.phys { &mut w.phys } else { &mut w.regs };
         for k in 0..loc.count {
             let comp = if loc.file.is_pred() { u32::from(v != 0) } else { (v >> (32 * k)) as u32 };
             for l in lanes.clone() {
-                if let Some(x) = w.regs.get_mut((loc.slot + k) as usize * WARP + l as usize) {
+                if let Some(x) = regs.get_mut((loc.slot + k) as usize * WARP + l as usize) {
                     *x = comp;
                 }
             }

@@ -40,7 +40,13 @@
 //! **Registers.** Every lane has its own value of every register, virtual or physical (R, UR, P,
 //! UP, B, UB; tuples are consecutive 32-bit components). `RZ`/`URZ` read 0, `PT`/`UPT` read
 //! true, and writes to them are discarded. A write to a uniform register (UR, UP) is broadcast
-//! to all 32 lanes from the lowest active lane. Registers start as 0.
+//! to all 32 lanes from the lowest active lane. Registers start as 0. Virtual registers belong
+//! to a call frame (a callee starts with fresh ones, all 0; the caller's are untouched by the
+//! call). The physical registers are one file per warp that caller and callee of an ABI call
+//! (`CALL`) share, as on the GPU: that is what the call ABI passes values and preserves
+//! registers in. A PTX-stage call (`call`, `calli`) passes values by copy and gives the callee
+//! a fresh physical file too (PTX-stage functions allocated one by one are separate register
+//! spaces); the caller's is back when it resumes.
 //!
 //! **Phis** at the top of a block read, per lane, the value for the block that lane came from,
 //! all of a block's leading phis in parallel.
@@ -56,8 +62,7 @@
 //! meaning); this module only handles `ld`/`st` and `LDG/STG/LDS/STS/LDL/STL/LD/ST` by state
 //! space, `bra`/`BRA`, `brx`, `exit`/`EXIT`, `ret`/`RET`, `bar`/`BAR` (CTA barrier; operand =
 //! barrier id), `phi`, calls, atomics, address operations, warp operations, and no-ops
-//! (`membar`, `MEMBAR`, `NOP`, `BSSY`, `BSYNC`, `WARPSYNC`, `warpsync`). SASS `CALL` (the
-//! ABI-lowered form) is [`ErrorKind::Unsupported`].
+//! (`membar`, `MEMBAR`, `NOP`, `BSSY`, `BSYNC`, `WARPSYNC`, `warpsync`).
 //!
 //! **Calls** (`call`, `calli`): the executing lanes enter the callee together, with fresh
 //! registers (parameters from the arguments) and their own SIMT stack; the caller is
@@ -67,6 +72,24 @@
 //! call (`calli`, target = [`Module::function_address`](ptxas_rs::ori::Module::function_address))
 //! whose lanes name different functions calls them one group at a time, in order of each
 //! group's lowest lane. Nesting deeper than 4096 calls is unsupported.
+//!
+//! **ABI calls** (`CALL`/`RET` of selected code, the convention of
+//! [`ptxas_rs::lower::isel::call`]) use the same frames and SIMT machinery: the executing lanes
+//! enter the callee (a `Func` operand names it; a register operand holds a
+//! [`Module::function_address`](ptxas_rs::ori::Module::function_address), called group by group
+//! as `calli`) with fresh virtual registers; nothing is copied, since the arguments, results,
+//! return address and stack pointer are physical registers (R4.., R2/R3, R1) the callee
+//! shares. `RET` in a callee parks the lane like `ret`; when every calling lane has returned or
+//! exited, the caller resumes after the `CALL`. The callee must release its frame: when every
+//! lane is back, R1 of each returned lane must equal its value at the `CALL` in an allocated
+//! callee (else [`ErrorKind::Invalid`]: the epilogue of
+//! [`ptxas_rs::regalloc::callee_save`] restores it), and is reset to it in a callee not
+//! allocated yet (selected code has the prologue's `IADD3 R1, R1, -F` but no epilogue until
+//! allocation lays it out). Local memory is the thread's `local_bytes` window from 0, the
+//! kernel's initial R1 (`c[0x0][0x28]`, what the kernel prologue `LDC R1` reads) is its top, and
+//! frames grow down from there, so a chain of frames deeper than the window faults (out of
+//! bounds), as the emulator's stack of [`crate::emu`] does below its top.
+//! In `RET` of the outermost function, as `ret`, the lanes exit.
 //!
 //! **`brx`** sends each lane to the target its index selects; distinct targets diverge like a
 //! branch (reconverging at the immediate post-dominator), the lowest target index first.

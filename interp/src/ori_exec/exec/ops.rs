@@ -68,9 +68,55 @@ impl Engine<'_> {
         }
         self.advance(w);
         let (ci, mask) = groups.remove(0);
-        self.enter(w, ci, mask, vals, d.dsts.clone(), groups)
+        self.enter(w, ci, mask, vals, d.dsts.clone(), groups, None)
     }
 
+    /// `CALL` (the ABI-lowered call of [`ptxas_rs::lower::isel::call`]): suspends the caller
+    /// and enters the callee with the calling lanes and a fresh frame of virtual registers.
+    /// Arguments and results travel in the physical registers, which caller and callee share,
+    /// so nothing is copied; `RET` resumes the caller after the `CALL`. A register target is a
+    /// [`Module::function_address`](ptxas_rs::ori::Module::function_address), called group by
+    /// group as `calli` is.
+    pub(super) fn abi_call(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
+        let mut groups: Vec<(usize, u32)> = Vec::new();
+        match d.srcs.first() {
+            Some(Operand::Func(name)) => {
+                let ci = self
+                    .module
+                    .functions
+                    .iter()
+                    .position(|g| g.name == *name)
+                    .ok_or((ErrorKind::Invalid(format!("call to unknown function @{name}")), None))?;
+                groups.push((ci, exec));
+            }
+            Some(Operand::Reg(_)) => {
+                for l in lanes(exec) {
+                    let a = self.lane_val(w, cta, d, 0, l)?;
+                    let g = self.module.function_at_address(a).ok_or((
+                        ErrorKind::Invalid(format!("indirect call to {a:#x}, which is not a function address")),
+                        Some(l),
+                    ))?;
+                    let ci = self.module.functions.iter().position(|x| std::ptr::eq(x, g)).unwrap_or(0);
+                    match groups.iter_mut().find(|x| x.0 == ci) {
+                        Some(x) => x.1 |= 1 << l,
+                        None => groups.push((ci, 1 << l)),
+                    }
+                }
+            }
+            _ => return Err((ErrorKind::Invalid("a CALL without a callee".into()), None)),
+        }
+        if let Some(&(ci, _)) = groups.iter().find(|g| !self.module.functions[g.0].params.is_empty()) {
+            let m = format!("CALL of @{}, which takes register parameters", self.module.functions[ci].name);
+            return Err((ErrorKind::Invalid(m), None));
+        }
+        self.advance(w);
+        let (ci, mask) = groups.remove(0);
+        let mut sp = [0u32; WARP];
+        sp.copy_from_slice(&w.phys[r1_slot() * WARP..(r1_slot() + 1) * WARP]);
+        self.enter(w, ci, mask, Vec::new(), Vec::new(), groups, Some(sp))
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn enter(
         &mut self,
         w: &mut Warp,
@@ -79,6 +125,7 @@ impl Engine<'_> {
         args: Vec<[u128; WARP]>,
         dsts: Vec<Reg>,
         pending: Vec<(usize, u32)>,
+        sp: Option<[u32; WARP]>,
     ) -> Result<(), Er> {
         if w.frames.len() >= MAX_CALL_DEPTH {
             return Err((ErrorKind::Unsupported(format!("call depth over {MAX_CALL_DEPTH}")), None));
@@ -100,6 +147,8 @@ impl Engine<'_> {
             dsts,
             args,
             pending,
+            phys: sp.is_none().then(|| std::mem::replace(&mut w.phys, vec![0; PHYS_SLOTS * WARP])),
+            sp,
         });
         self.set_fn(ci);
         w.fidx = ci;
@@ -122,7 +171,26 @@ impl Engine<'_> {
     pub(super) fn return_to_caller(&mut self, w: &mut Warp) -> Result<(), Er> {
         let Some(mut fr) = w.frames.pop() else { return Ok(()) };
         let returned = w.returned;
+        if let Some(sp) = &fr.sp {
+            // The callee releases its frame: allocated code by its epilogue (checked here),
+            // code before allocation implicitly (callee_save lays out the epilogue later).
+            let callee = &self.module.functions[w.fidx];
+            for l in lanes(returned) {
+                let slot = &mut w.phys[r1_slot() * WARP + l as usize];
+                if callee.allocated && *slot != sp[l as usize] {
+                    let m = format!(
+                        "@{} returned with the stack pointer R1 = {:#x}, not the caller's {:#x}",
+                        callee.name, *slot, sp[l as usize]
+                    );
+                    return Err((ErrorKind::Invalid(m), Some(l)));
+                }
+                *slot = sp[l as usize];
+            }
+        }
         let vals = std::mem::take(&mut w.ret_vals);
+        if let Some(p) = fr.phys.take() {
+            w.phys = p;
+        }
         w.fidx = fr.fidx;
         self.set_fn(fr.fidx);
         w.stack = std::mem::take(&mut fr.stack);
@@ -139,7 +207,7 @@ impl Engine<'_> {
         }
         if !fr.pending.is_empty() {
             let (ci, mask) = fr.pending.remove(0);
-            return self.enter(w, ci, mask & !w.exited, fr.args, fr.dsts, fr.pending);
+            return self.enter(w, ci, mask & !w.exited, fr.args, fr.dsts, fr.pending, fr.sp);
         }
         Ok(())
     }
