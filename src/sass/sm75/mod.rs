@@ -107,6 +107,15 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x9a8, residue: 0xc1141400000000000000000, suffix: ".E.EXCH.STRONG.GPU" },
     ModEntry { key: 0x9c3, residue: 0, suffix: "" },
     ModEntry { key: 0xa07, residue: 0, suffix: "" },
+    ModEntry { key: 0x226, residue: 0x10000000000000000000, suffix: ".2A.LO.U16.U8" },
+    ModEntry { key: 0x226, residue: 0x12000000000000000000, suffix: ".2A.LO.S16.U8" },
+    ModEntry { key: 0x226, residue: 0x36000000000000000000, suffix: ".2A.HI.S16.S8" },
+    ModEntry { key: 0x98e, residue: 0x81147000000000000000000, suffix: ".E.ADD.F32.FTZ.RN.STRONG.GPU" },
+    ModEntry { key: 0x98e, residue: 0x81149000000000000000000, suffix: ".E.ADD.F16x2.RN.STRONG.GPU" },
+    ModEntry { key: 0x98e, residue: 0x8114d000000000000000000, suffix: ".E.ADD.F64.RN.STRONG.GPU" },
+    ModEntry { key: 0x98e, residue: 0x8116d000000000000000000, suffix: ".E.ADD.F64.RN.STRONG.SYS" },
+    ModEntry { key: 0x98e, residue: 0x89103000000000000000000, suffix: ".E.MIN.S32.STRONG.CTA" },
+    ModEntry { key: 0x98e, residue: 0x91143000000000000000000, suffix: ".E.MAX.S32.STRONG.GPU" },
 ];
 
 /// The generated modifier entries, sorted by (key, residue), without [`HAND_MODS`].
@@ -194,6 +203,15 @@ mod tests {
                 (0x140f_e400_0000_0107_0000_0005_0013_7816, "PRMT.F4E R19, R0.reuse, 0x5, R7.reuse"), // ptx/prmt_modes
                 (0x000e_a800_0c1e_ed00_0000_0004_0c10_7981, "LDG.E.128.SYS R16, [R12.64+UR4]"), // ptx/vec_ldst
                 (0x000f_e200_0c10_ed04_0000_0014_0c00_7986, "STG.E.128.SYS [R12.64+UR4], R20"), // ptx/vec_ldst
+                (0x0005_e200_0d11_4306_0000_1802_ff00_898e, "@!P0 RED.E.MAX.S32.STRONG.GPU [UR6+0x18], R2"), // ptx/atomics_scoped
+                (0x0001_e200_0c91_0306_0000_1c02_ff00_898e, "@!P0 RED.E.MIN.S32.STRONG.CTA [UR6+0x1c], R2"), // ptx/atomics_scoped
+                (0x0107_e200_0c11_4906_0000_300c_ff00_798e, "RED.E.ADD.F16x2.RN.STRONG.GPU [UR6+0x30], R12"), // ptx/atomics_scoped
+                (0x0011_e200_0c11_4708_0000_0000_ff00_798e, "RED.E.ADD.F32.FTZ.RN.STRONG.GPU [UR8], R0"), // ptx/atomics_scoped
+                (0x0021_e800_0c11_4d0a_0000_0002_ff00_798e, "RED.E.ADD.F64.RN.STRONG.GPU [UR10], R2"), // ptx/atomics_scoped
+                (0x0001_e200_0c11_6d0a_0000_0804_ff00_798e, "RED.E.ADD.F64.RN.STRONG.SYS [UR10+0x8], R4"), // ptx/atomics_scoped
+                (0x1c0f_e200_0000_101e_0000_001d_1c0d_7226, "IDP.2A.LO.U16.U8 R13, R28.reuse, R29.reuse, R30.reuse"), // ptx/bitfield_ops
+                (0x000f_e200_0000_361e_0000_001d_1c0e_7226, "IDP.2A.HI.S16.S8 R14, R28, R29, R30"), // ptx/bitfield_ops
+                (0x040f_e200_0000_120f_0000_001d_1c0f_7226, "IDP.2A.LO.S16.U8 R15, R28.reuse, R29, R15"), // ptx/bitfield_ops
             ] {
                 let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
                 assert_eq!(t.print(&inst, 0, None), text);

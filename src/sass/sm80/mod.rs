@@ -180,6 +180,17 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x98f, residue: 0x48001000000000000000000, suffix: ".E.PML2" },
     ModEntry { key: 0x9a8, residue: 0xb90e1c00000000000000000, suffix: ".E.XOR.STRONG.GPU" },
     ModEntry { key: 0xa07, residue: 0, suffix: "" },
+    ModEntry { key: 0x226, residue: 0x10000000000000000000, suffix: ".2A.LO.U16.U8" },
+    ModEntry { key: 0x226, residue: 0x12000000000000000000, suffix: ".2A.LO.S16.U8" },
+    ModEntry { key: 0x226, residue: 0x36000000000000000000, suffix: ".2A.HI.S16.S8" },
+    ModEntry { key: 0x981, residue: 0x80099200000000000000000, suffix: ".E.EF.LTC128B.CONSTANT" },
+    ModEntry { key: 0x981, residue: 0x81013000000000000000000, suffix: ".E.S8" },
+    ModEntry { key: 0x981, residue: 0x81017000000000000000000, suffix: ".E.S16" },
+    ModEntry { key: 0x981, residue: 0x810bd000000000000000000, suffix: ".E.128.STRONG.SM" },
+    ModEntry { key: 0x981, residue: 0x810fd200000000000000000, suffix: ".E.LTC128B.128.STRONG.GPU" },
+    ModEntry { key: 0x986, residue: 0x810fb000000000000000000, suffix: ".E.64.STRONG.GPU" },
+    ModEntry { key: 0x98e, residue: 0x8114d800000000000000000, suffix: ".E.ADD.F64.RN.STRONG.SYS" },
+    ModEntry { key: 0x98f, residue: 0x50001000000000000000000, suffix: ".E.DML2" },
 ];
 
 /// The generated modifier entries of one arch of the family (nvdisasm's name, `SM86`): the
@@ -329,6 +340,17 @@ mod tests {
                 (0x0001_e800_0c11_5906_0000_1008_1200_7986, "STG.E.STRONG.SYS [R18.64+0x10], R8"), // ptx/ldst_qualifiers
                 (0x0001_e200_0c10_b906_0000_1410_1200_7986, "STG.E.STRONG.SM [R18.64+0x14], R16"), // ptx/ldst_qualifiers
                 (0x140f_e400_0000_0113_0000_0005_0e0f_7816, "PRMT.F4E R15, R14.reuse, 0x5, R19.reuse"), // ptx/prmt_modes
+                (0x0003_e200_0c11_4d88_0000_080c_0a00_798e, "RED.E.ADD.F64.RN.STRONG.SYS [R10.64+0x8], R12"), // ptx/atomics_scoped
+                (0x1c0f_e200_0000_101a_0000_0019_180d_7226, "IDP.2A.LO.U16.U8 R13, R24.reuse, R25.reuse, R26.reuse"), // ptx/bitfield_ops
+                (0x000f_e200_0000_361a_0000_0019_180e_7226, "IDP.2A.HI.S16.S8 R14, R24, R25, R26"), // ptx/bitfield_ops
+                (0x040f_e200_0000_120f_0000_0019_180f_7226, "IDP.2A.LO.S16.U8 R15, R24.reuse, R25, R15"), // ptx/bitfield_ops
+                (0x000e_e800_0c1e_bd00_0000_0006_020c_7981, "LDG.E.128.STRONG.SM R12, [R2.64]"), // ptx/ldst_qualifiers
+                (0x0001_6800_0c0e_9920_0000_3006_0204_7981, "LDG.E.EF.LTC128B.CONSTANT R4, [R2.64+0x30]"), // ptx/ldst_qualifiers
+                (0x000e_a200_0c1e_fd20_0000_1006_0214_7981, "LDG.E.LTC128B.128.STRONG.GPU R20, [R2.64+0x10]"), // ptx/ldst_qualifiers
+                (0x0003_e800_0c10_fb06_0000_180a_1200_7986, "STG.E.64.STRONG.GPU [R18.64+0x18], R10"), // ptx/ldst_qualifiers
+                (0x000f_ea00_0500_0100_0000_0000_1200_798f, "CCTL.E.DML2 [R18]"), // ptx/ldst_qualifiers
+                (0x0000_a800_0c1e_1700_0000_0006_1007_7981, "LDG.E.S16 R7, [R16.64]"), // ptx/module_init
+                (0x000e_a200_0c1e_1300_0000_0006_120c_7981, "LDG.E.S8 R12, [R18.64]"), // ptx/module_init
             ] {
                 let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
                 assert_eq!(t.print(&inst, 0, None), text);
