@@ -922,14 +922,16 @@ impl Tables {
                     _ => (false, false),
                 };
                 let off = if signed { signed_hex((offset as i32).into()) } else { format!("{offset:#x}") };
-                if offset == 0 && indexed {
+                let t = if offset == 0 && indexed {
                     // An indexed slot with RZ and no offset prints the register (`c[0x0][RZ]`).
                     format!("c[{bank:#x}][{}]", reg_name(index))
                 } else if index == 255 {
                     format!("c[{bank:#x}][{off}]")
                 } else {
                     format!("c[{bank:#x}][{}+{off}]", reg_name(index))
-                }
+                };
+                // A half-precision constant operand is spelled `c[0x0] [0x188].H0_H0`.
+                if sl.hsel.is_some() { t.replacen("][", "] [", 1) } else { t }
             }
             Value::Mem { ra, wide, ur, offset, desc } => {
                 let mut parts = Vec::new();
@@ -1036,9 +1038,11 @@ impl Tables {
         let ops: Vec<String> = if ops_text.is_empty() {
             Vec::new()
         } else {
-            // `R2 0x10` (a glued register and target) is two operands.
+            // `R2 0x10` (a glued register and target) is two operands; `c[0x0] [0x188].H0_H0`
+            // (a half-precision constant) is one.
             split_operands(ops_text)
                 .into_iter()
+                .map(|o| o.replace("] [", "]["))
                 .flat_map(|o| o.split(' ').filter(|x| !x.is_empty()).map(str::to_string).collect::<Vec<_>>())
                 .collect()
         };

@@ -142,11 +142,56 @@ fn more(f: &mut Vec<Form>) {
     );
     // P2R's mask prints signed before sm_90.
     set(f, form(0x803, "P2R", vec![r(16), r(24).lead("PR").reuse(0), imm(32, 32, SignedHex)]));
+    // HADD2 with a constant B (`HADD2.F32 R4, -RZ, c[0x0] [0x188].H0_H0`, ptxas's `cvt.f32.f16`
+    // of a parameter): B's `-`/`|x|`/half selector at 63/62/60 as in the register form; bit 91
+    // would make the bank an indexed `cx[UR]` (not modelled: residue).
+    let ha = r(24).neg(72).abs(73).hsel(74).reuse(0);
+    set(f, form(0x630, "HADD2", vec![r(16), ha, cb().neg(63).abs(62).hsel(60)]));
 }
 
 /// Hand-written modifier entries the generator leaves out, each checked against a corpus word
-/// by a unit test below: `HADD2.F32` (bit 78), as on sm_90 (see `sm90::HAND_MODS`).
-const HAND_MODS: &[ModEntry] = &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }];
+/// by a unit test below: `HADD2.F32` (bit 78), as on sm_90 (see `sm90::HAND_MODS`), on the
+/// register and the constant form; then the modifiers of the hand-written PTX's words
+/// (`corpus/ptx` retargeted to sm_80; the generator learns from the CUDA corpus only), each
+/// from a word nvdisasm printed alike on SM80, SM86 and SM89 (`hand_mods_match_nvdisasm`).
+const HAND_MODS: &[ModEntry] = &[
+    ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    ModEntry { key: 0x630, residue: 1 << 78, suffix: ".F32" },
+    ModEntry { key: 0x226, residue: 0, suffix: ".4A.U8.U8" },
+    ModEntry { key: 0x226, residue: 0x2000000000000000000, suffix: ".4A.S8.U8" },
+    ModEntry { key: 0x226, residue: 0x6000000000000000000, suffix: ".4A.S8.S8" },
+    ModEntry { key: 0x300, residue: 0x6000000000000000000, suffix: ".SH" },
+    ModEntry { key: 0x381, residue: 0x1189000000000000000000, suffix: ".E.MMIO.SYS" },
+    ModEntry { key: 0x816, residue: 0x1000000000000000000, suffix: ".F4E" },
+    ModEntry { key: 0x81a, residue: 0x2000000000000000000, suffix: "" },
+    ModEntry { key: 0x906, residue: 0x2090000000000000000000, suffix: ".U32.RP" },
+    ModEntry { key: 0x981, residue: 0x81019100000000000000000, suffix: ".E.LTC64B" },
+    ModEntry { key: 0x981, residue: 0x810fb000000000000000000, suffix: ".E.64.STRONG.GPU" },
+    ModEntry { key: 0x981, residue: 0x8115d000000000000000000, suffix: ".E.128.STRONG.SYS" },
+    ModEntry { key: 0x985, residue: 0x8101b000000000000000000, suffix: ".E.64" },
+    ModEntry { key: 0x986, residue: 0x810b9000000000000000000, suffix: ".E.STRONG.SM" },
+    ModEntry { key: 0x986, residue: 0x810bd000000000000000000, suffix: ".E.128.STRONG.SM" },
+    ModEntry { key: 0x986, residue: 0x81159000000000000000000, suffix: ".E.STRONG.SYS" },
+    ModEntry { key: 0x98e, residue: 0x810e9800000000000000000, suffix: ".E.ADD.F16x2.RN.STRONG.GPU" },
+    ModEntry { key: 0x98e, residue: 0x890a3800000000000000000, suffix: ".E.MIN.S32.STRONG.SM" },
+    ModEntry { key: 0x98e, residue: 0xb1141800000000000000000, suffix: ".E.OR.STRONG.SYS" },
+    ModEntry { key: 0x98f, residue: 0x1000000000000000000, suffix: ".E.PF1" },
+    ModEntry { key: 0x98f, residue: 0x8001000000000000000000, suffix: ".E.PF2" },
+    ModEntry { key: 0x98f, residue: 0x48001000000000000000000, suffix: ".E.PML2" },
+    ModEntry { key: 0x9a8, residue: 0xb90e1c00000000000000000, suffix: ".E.XOR.STRONG.GPU" },
+    ModEntry { key: 0xa07, residue: 0, suffix: "" },
+    ModEntry { key: 0x226, residue: 0x10000000000000000000, suffix: ".2A.LO.U16.U8" },
+    ModEntry { key: 0x226, residue: 0x12000000000000000000, suffix: ".2A.LO.S16.U8" },
+    ModEntry { key: 0x226, residue: 0x36000000000000000000, suffix: ".2A.HI.S16.S8" },
+    ModEntry { key: 0x981, residue: 0x80099200000000000000000, suffix: ".E.EF.LTC128B.CONSTANT" },
+    ModEntry { key: 0x981, residue: 0x81013000000000000000000, suffix: ".E.S8" },
+    ModEntry { key: 0x981, residue: 0x81017000000000000000000, suffix: ".E.S16" },
+    ModEntry { key: 0x981, residue: 0x810bd000000000000000000, suffix: ".E.128.STRONG.SM" },
+    ModEntry { key: 0x981, residue: 0x810fd200000000000000000, suffix: ".E.LTC128B.128.STRONG.GPU" },
+    ModEntry { key: 0x986, residue: 0x810fb000000000000000000, suffix: ".E.64.STRONG.GPU" },
+    ModEntry { key: 0x98e, residue: 0x8114d800000000000000000, suffix: ".E.ADD.F64.RN.STRONG.SYS" },
+    ModEntry { key: 0x98f, residue: 0x50001000000000000000000, suffix: ".E.DML2" },
+];
 
 /// The generated modifier entries of one arch of the family (nvdisasm's name, `SM86`): the
 /// shared ones and the arch's own, sorted by (key, residue), without [`HAND_MODS`] (for tools
@@ -238,6 +283,7 @@ mod tests {
             (0x000e_2e00_0000_0000_0000_0000_033f_73c2, 0, "R2UR P0, URZ, R3"),
             (0x000f_c800_0f8e_0205_0000_001f_0404_74a4, 0, "UIMAD UR4, UR4, UR5, 0x1f"),
             (0x000f_e200_0000_0000_0000_0002_ff0c_7803, 0, "P2R R12, PR, RZ, 0x2"),
+            (0x000f_c600_0000_4100_2000_6200_ff04_7630, 0, "HADD2.F32 R4, -RZ, c[0x0] [0x188].H0_H0"),
         ] {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(t.print(&inst, addr, None), text);
@@ -261,6 +307,55 @@ mod tests {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{arch}: {e}"));
             assert_eq!(t.print(&inst, 0, None), text, "{arch}");
             assert_eq!(t.encode(&inst).expect("encodes"), word);
+        }
+    }
+
+    /// Hand-written PTX of the corpus (`corpus/ptx`, retargeted to sm_80), compiled by ptxas
+    /// 13.0.88: each word of a [`super::HAND_MODS`] entry decodes, prints as nvdisasm printed it
+    /// and encodes back to the same 128 bits.
+    #[test]
+    fn hand_mods_match_nvdisasm() {
+        for t in ["sm_80", "sm_86", "sm_89"].map(|a| super::tables_for(a).unwrap()) {
+            for (word, text) in [
+                (0x0003_e200_0f11_4188_0000_0c0b_0200_098e, "@P0 RED.E.OR.STRONG.SYS [R2.64+0xc], R11"), // ptx/atomics_scoped
+                (0x000e_a200_0b9e_e1c8_0000_1404_0206_79a8, "ATOMG.E.XOR.STRONG.GPU PT, R6, [R2.64+0x14], R4"), // ptx/atomics_scoped
+                (0x0001_e800_0c90_a388_0000_1c0b_0200_098e, "@P0 RED.E.MIN.S32.STRONG.SM [R2.64+0x1c], R11"), // ptx/atomics_scoped
+                (0x0003_e200_0c10_e988_0000_3011_0200_798e, "RED.E.ADD.F16x2.RN.STRONG.GPU [R2.64+0x30], R17"), // ptx/atomics_scoped
+                (0x000f_6200_0c1e_fb00_0000_0008_0e0e_7981, "LDG.E.64.STRONG.GPU R14, [R14.64]"), // ptx/atomics_scoped
+                (0x1c0f_e200_0000_001a_0000_0019_180a_7226, "IDP.4A.U8.U8 R10, R24.reuse, R25.reuse, R26.reuse"), // ptx/bitfield_ops
+                (0x1c0f_e200_0000_061a_0000_0019_180b_7226, "IDP.4A.S8.S8 R11, R24.reuse, R25.reuse, R26.reuse"), // ptx/bitfield_ops
+                (0x100f_e200_0000_021a_0000_0019_180c_7226, "IDP.4A.S8.U8 R12, R24, R25, R26.reuse"), // ptx/bitfield_ops
+                (0x000e_6200_000e_0600_0000_0018_0027_7300, "FLO.SH R39, R24"), // ptx/bitfield_ops
+                (0x000f_e200_0000_0200_0000_000c_1717_781a, "SGXT R23, R23, 0xc"), // ptx/bitfield_ops
+                (0x000e_3000_0020_9000_0000_0003_0005_7906, "I2F.U32.RP R5, 0x3"), // ptx/brx_idx
+                (0x0001_e800_0c10_1b06_0002_0008_0a00_7985, "ST.E.64 [R10.64+0x200], R8"), // ptx/dyn_smem_extern
+                (0x000f_e200_0400_0000_0000_6f00_0505_7a07, "SEL R5, R5, c[0x0][0x1bc], !P0"), // ptx/entry_struct_param
+                (0x0001_ea00_0080_0100_0000_0000_0200_798f, "CCTL.E.PF2 [R2]"), // ptx/ldst_qualifiers
+                (0x0001_ea00_0000_0100_0000_0020_0200_798f, "CCTL.E.PF1 [R2+0x20]"), // ptx/ldst_qualifiers
+                (0x0001_ea00_0480_0100_0000_0000_0200_798f, "CCTL.E.PML2 [R2]"), // ptx/ldst_qualifiers
+                (0x000e_a800_0c1f_5d00_0000_1006_0208_7981, "LDG.E.128.STRONG.SYS R8, [R2.64+0x10]"), // ptx/ldst_qualifiers
+                (0x0001_6800_0c1e_1910_0000_3406_0205_7981, "LDG.E.LTC64B R5, [R2.64+0x34]"), // ptx/ldst_qualifiers
+                (0x000f_2800_001f_8900_0000_1000_021c_7381, "LDG.E.MMIO.SYS R28, [R2+0x10]"), // ptx/ldst_qualifiers
+                (0x0001_e800_0c10_bd06_0000_000c_1200_7986, "STG.E.128.STRONG.SM [R18.64], R12"), // ptx/ldst_qualifiers
+                (0x0001_e800_0c11_5906_0000_1008_1200_7986, "STG.E.STRONG.SYS [R18.64+0x10], R8"), // ptx/ldst_qualifiers
+                (0x0001_e200_0c10_b906_0000_1410_1200_7986, "STG.E.STRONG.SM [R18.64+0x14], R16"), // ptx/ldst_qualifiers
+                (0x140f_e400_0000_0113_0000_0005_0e0f_7816, "PRMT.F4E R15, R14.reuse, 0x5, R19.reuse"), // ptx/prmt_modes
+                (0x0003_e200_0c11_4d88_0000_080c_0a00_798e, "RED.E.ADD.F64.RN.STRONG.SYS [R10.64+0x8], R12"), // ptx/atomics_scoped
+                (0x1c0f_e200_0000_101a_0000_0019_180d_7226, "IDP.2A.LO.U16.U8 R13, R24.reuse, R25.reuse, R26.reuse"), // ptx/bitfield_ops
+                (0x000f_e200_0000_361a_0000_0019_180e_7226, "IDP.2A.HI.S16.S8 R14, R24, R25, R26"), // ptx/bitfield_ops
+                (0x040f_e200_0000_120f_0000_0019_180f_7226, "IDP.2A.LO.S16.U8 R15, R24.reuse, R25, R15"), // ptx/bitfield_ops
+                (0x000e_e800_0c1e_bd00_0000_0006_020c_7981, "LDG.E.128.STRONG.SM R12, [R2.64]"), // ptx/ldst_qualifiers
+                (0x0001_6800_0c0e_9920_0000_3006_0204_7981, "LDG.E.EF.LTC128B.CONSTANT R4, [R2.64+0x30]"), // ptx/ldst_qualifiers
+                (0x000e_a200_0c1e_fd20_0000_1006_0214_7981, "LDG.E.LTC128B.128.STRONG.GPU R20, [R2.64+0x10]"), // ptx/ldst_qualifiers
+                (0x0003_e800_0c10_fb06_0000_180a_1200_7986, "STG.E.64.STRONG.GPU [R18.64+0x18], R10"), // ptx/ldst_qualifiers
+                (0x000f_ea00_0500_0100_0000_0000_1200_798f, "CCTL.E.DML2 [R18]"), // ptx/ldst_qualifiers
+                (0x0000_a800_0c1e_1700_0000_0006_1007_7981, "LDG.E.S16 R7, [R16.64]"), // ptx/module_init
+                (0x000e_a200_0c1e_1300_0000_0006_120c_7981, "LDG.E.S8 R12, [R18.64]"), // ptx/module_init
+            ] {
+                let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(t.print(&inst, 0, None), text);
+                assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            }
         }
     }
 
