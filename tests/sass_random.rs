@@ -1,6 +1,6 @@
 //! Random full-width operand tests: for every supported (form, modifier) entry of the sm_90
-//! tables, of the sm_80 / sm_86 / sm_89 tables, of the sm_75 and of the sm_100 tables, random registers, immediates, predicates, decorations, guards and control bits are
-//! encoded by us, decoded by `nvdisasm -b SM90` (`SM80`, `SM86`, `SM89`, `SM75`, `SM100`) in batches, and compared with our printer; our
+//! tables, of the sm_80 / sm_86 / sm_89 tables, of the sm_75, sm_100 and sm_120 tables, random registers, immediates, predicates, decorations, guards and control bits are
+//! encoded by us, decoded by `nvdisasm -b SM90` (`SM80`, `SM86`, `SM89`, `SM75`, `SM100`, `SM120`) in batches, and compared with our printer; our
 //! decoder must also give back the same instruction and word. Fixed seed (xorshift).
 //!
 //! Words nvdisasm rejects as illegal are counted and reported, not failed. One cause is
@@ -18,7 +18,7 @@ mod sass_support;
 
 use ptxas_rs::sass::form::ModEntry;
 use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Show, Slot, TargetKind};
-use ptxas_rs::sass::{Control, Operand, Tables, Value, sm75, sm80, sm90, sm100};
+use ptxas_rs::sass::{Control, Operand, Tables, Value, sm75, sm80, sm90, sm100, sm120};
 use sass_support::XorShift;
 
 const CASES_PER_ENTRY: usize = 3;
@@ -139,6 +139,13 @@ fn sm75_random_operands_match_nvdisasm() {
 fn sm100_random_operands_match_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("sm100_random_operands_match_nvdisasm") else { return };
     check_random(t, sm100::tables(), sm100::generated_mods(), "sm_100", 0x6a09_e667_f3bc_c908);
+}
+
+/// sm_120 (Blackwell consumer) against `nvdisasm -b SM120`.
+#[test]
+fn sm120_random_operands_match_nvdisasm() {
+    let Some(t) = oracle::tools_or_skip("sm120_random_operands_match_nvdisasm") else { return };
+    check_random(t, sm120::tables(), sm120::generated_mods(), "sm_120", 0xbb67_ae85_84ca_a73b);
 }
 
 /// The sm_80 family: each arch's tables (the same forms, its own modifier entries) against its

@@ -1,5 +1,5 @@
 //! Round trip over everything NVIDIA's ptxas emits for the sm_90 / sm_90a, sm_80 / sm_86 /
-//! sm_89, sm_75 and sm_100 corpus: for every
+//! sm_89, sm_75, sm_100 and sm_120 corpus: for every
 //! instruction, our decoder either succeeds or reports the opcode as unsupported; when it
 //! decodes, our printer must equal nvdisasm's text, our encoder must reproduce all 128 bits, and
 //! parsing the text (plus the word's control bits) must encode to the same word.
@@ -28,12 +28,21 @@ const MIN_COVERED: &[(&str, usize)] = &[
     ("sm_89", 22_015),
     ("sm_75", 20_599),
     ("sm_100", 19_248),
+    ("sm_120", 21_325),
 ];
 
 /// Floors of kernels (file, function) whose every instruction is verified — what the emulator
 /// needs to run a kernel.
-const MIN_CLEAN_KERNELS: &[(&str, usize)] =
-    &[("sm_90", 124), ("sm_90a", 1), ("sm_80", 99), ("sm_86", 98), ("sm_89", 98), ("sm_75", 93), ("sm_100", 100)];
+const MIN_CLEAN_KERNELS: &[(&str, usize)] = &[
+    ("sm_90", 124),
+    ("sm_90a", 1),
+    ("sm_80", 99),
+    ("sm_86", 98),
+    ("sm_89", 98),
+    ("sm_75", 93),
+    ("sm_100", 100),
+    ("sm_120", 96),
+];
 
 #[test]
 fn sm90_corpus_roundtrip() {

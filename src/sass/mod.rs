@@ -19,6 +19,7 @@ pub mod form;
 pub mod from_ori;
 pub mod operand;
 pub mod sm100;
+pub mod sm120;
 pub mod sm75;
 pub mod sm80;
 pub mod sm90;
@@ -86,7 +87,7 @@ impl ParseError {
     }
 }
 
-/// The SASS tables of an arch (`sm_75`, `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`, `sm_100`), if this build
+/// The SASS tables of an arch (`sm_75`, `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`, `sm_100`, `sm_120`), if this build
 /// knows it. The sm_80 family (Ampere, Ada) shares its forms; its modifier tables differ only
 /// where nvdisasm spells a modifier differently (see `sm80`).
 pub fn tables_for(arch: &str) -> Option<&'static Tables> {
@@ -95,6 +96,7 @@ pub fn tables_for(arch: &str) -> Option<&'static Tables> {
         "sm_80" | "sm_86" | "sm_89" => sm80::tables_for(arch),
         "sm_90" | "sm_90a" => Some(sm90::tables()),
         "sm_100" | "sm_100a" => Some(sm100::tables()),
+        "sm_120" | "sm_120a" => Some(sm120::tables()),
         _ => None,
     }
 }
