@@ -48,7 +48,7 @@ pub fn ptx_parse(data: &[u8]) {
 /// every bit — e.g. two residues that print the same suffix — so the text round trip is
 /// checked at the text level; the bit-exact round trip is `encode(decode(w)) == w`.)
 pub fn sass_decode(data: &[u8]) {
-    for arch in ["sm_90", "sm_80", "sm_86", "sm_89", "sm_75"] {
+    for arch in ["sm_90", "sm_80", "sm_86", "sm_89", "sm_75", "sm_100", "sm_120"] {
         let Some(tables) = crate::sass::tables_for(arch) else { continue };
         for chunk in data.chunks(16) {
             let mut bytes = [0u8; 16];

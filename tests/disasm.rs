@@ -1,4 +1,4 @@
-//! `ptxas-rs disasm --hex` against nvdisasm: for sm_90, sm_90a, sm_80, sm_86, sm_89 and sm_75 corpus
+//! `ptxas-rs disasm --hex` against nvdisasm: for sm_90, sm_90a, sm_80, sm_86, sm_89, sm_75, sm_100 and sm_120 corpus
 //! kernels (every fifth file of each arch) compiled by NVIDIA ptxas,
 //! our listing — parsed with the oracle's own nvdisasm-listing parser, so both sides are read the
 //! same way — has the same functions, offsets and words as nvdisasm's, and the same text for every
@@ -13,7 +13,7 @@ use std::process::Command;
 #[test]
 fn disasm_matches_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("disasm_matches_nvdisasm") else { return };
-    const ARCHS: &[&str] = &["sm_90", "sm_90a", "sm_80", "sm_86", "sm_89", "sm_75"];
+    const ARCHS: &[&str] = &["sm_90", "sm_90a", "sm_80", "sm_86", "sm_89", "sm_75", "sm_100", "sm_120"];
     let files: Vec<_> =
         ARCHS.iter().flat_map(|a| common::corpus_ptx().into_iter().filter(move |c| c.arch == *a).step_by(5)).collect();
     let scratch = std::env::temp_dir().join(format!("ptxas-rs-disasm-{}", std::process::id()));

@@ -27,12 +27,12 @@ fn ptx_parse_smoke() {
     assert!(runs >= 3000);
 }
 
-/// `sass_decode` on words built from the sm_90, sm_80-family and sm_75 tables (every form key and
+/// `sass_decode` on words built from the sm_90, sm_80-family, sm_75, sm_100 and sm_120 tables (every form key and
 /// modifier residue with random operand and control bits, so most of them decode) and on fully
 /// random words.
 #[test]
 fn sass_decode_smoke() {
-    for arch in ["sm_90", "sm_80", "sm_86", "sm_89", "sm_75"] {
+    for arch in ["sm_90", "sm_80", "sm_86", "sm_89", "sm_75", "sm_100", "sm_120"] {
         sass_decode_smoke_for(arch);
     }
 }

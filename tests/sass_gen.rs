@@ -11,7 +11,7 @@
 mod sass_support;
 
 use ptxas_rs::sass::form::{ImmStyle, Kind};
-use ptxas_rs::sass::{Tables, sm75, sm80, sm90};
+use ptxas_rs::sass::{Tables, sm75, sm80, sm90, sm100, sm120};
 use sass_support::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -46,6 +46,24 @@ fn generate_sm80_tables() {
 fn generate_sm75_tables() {
     let Some(t) = oracle::tools_or_skip("generate_sm75_tables") else { return };
     generate(t, sm75::tables(), &[("sm_75", "SM75")], "src/sass/sm75/generated.rs");
+}
+
+/// sm_100 (Blackwell): its own modifier table, learned from its corpus and swept with
+/// `nvdisasm -b SM100`.
+#[test]
+#[ignore = "regenerates src/sass/sm100/generated.rs"]
+fn generate_sm100_tables() {
+    let Some(t) = oracle::tools_or_skip("generate_sm100_tables") else { return };
+    generate(t, sm100::tables(), &[("sm_100", "SM100")], "src/sass/sm100/generated.rs");
+}
+
+/// sm_120 (Blackwell consumer): its own modifier table, learned from its corpus and swept with
+/// `nvdisasm -b SM120`.
+#[test]
+#[ignore = "regenerates src/sass/sm120/generated.rs"]
+fn generate_sm120_tables() {
+    let Some(t) = oracle::tools_or_skip("generate_sm120_tables") else { return };
+    generate(t, sm120::tables(), &[("sm_120", "SM120")], "src/sass/sm120/generated.rs");
 }
 
 /// (key, residue) → Ok(suffix) | Err(example).

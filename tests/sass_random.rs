@@ -1,6 +1,6 @@
 //! Random full-width operand tests: for every supported (form, modifier) entry of the sm_90
-//! tables, of the sm_80 / sm_86 / sm_89 tables and of the sm_75 tables, random registers, immediates, predicates, decorations, guards and control bits are
-//! encoded by us, decoded by `nvdisasm -b SM90` (`SM80`, `SM86`, `SM89`, `SM75`) in batches, and compared with our printer; our
+//! tables, of the sm_80 / sm_86 / sm_89 tables, of the sm_75, sm_100 and sm_120 tables, random registers, immediates, predicates, decorations, guards and control bits are
+//! encoded by us, decoded by `nvdisasm -b SM90` (`SM80`, `SM86`, `SM89`, `SM75`, `SM100`, `SM120`) in batches, and compared with our printer; our
 //! decoder must also give back the same instruction and word. Fixed seed (xorshift).
 //!
 //! Words nvdisasm rejects as illegal are counted and reported, not failed. One cause is
@@ -18,7 +18,7 @@ mod sass_support;
 
 use ptxas_rs::sass::form::ModEntry;
 use ptxas_rs::sass::form::{ImmStyle, Instruction, Kind, Show, Slot, TargetKind};
-use ptxas_rs::sass::{Control, Operand, Tables, Value, sm75, sm80, sm90};
+use ptxas_rs::sass::{Control, Operand, Tables, Value, sm75, sm80, sm90, sm100, sm120};
 use sass_support::XorShift;
 
 const CASES_PER_ENTRY: usize = 3;
@@ -74,7 +74,12 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
             } else {
                 (rng.below(1 << off_width) as u32) * u32::from(scale)
             },
-            index: if index_at.is_some() { rng.below(256) as u8 } else { 255 },
+            index: match index_at {
+                // A uniform index register (sm_100+ LDCU): UR0..UR62 or URZ (stored as 255).
+                Some(_) if slot.ur8 => Some(rng.below(64) as u8).map(|i| if i == 63 { 255 } else { i }).unwrap_or(255),
+                Some(_) => rng.below(256) as u8,
+                None => 255,
+            },
         },
         Kind::Mem { ra_at, wide_bit, wide_always, ur_at, ur_flag, off_width, desc_at, .. } => Value::Mem {
             ra: if ra_at.is_some() { rng.below(256) as u8 } else { 255 },
@@ -127,6 +132,20 @@ fn sm90_random_operands_match_nvdisasm() {
 fn sm75_random_operands_match_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("sm75_random_operands_match_nvdisasm") else { return };
     check_random(t, sm75::tables(), sm75::generated_mods(), "sm_75", 0x4f1b_bcdc_bfa5_4b27);
+}
+
+/// sm_100 (Blackwell) against `nvdisasm -b SM100`.
+#[test]
+fn sm100_random_operands_match_nvdisasm() {
+    let Some(t) = oracle::tools_or_skip("sm100_random_operands_match_nvdisasm") else { return };
+    check_random(t, sm100::tables(), sm100::generated_mods(), "sm_100", 0x6a09_e667_f3bc_c908);
+}
+
+/// sm_120 (Blackwell consumer) against `nvdisasm -b SM120`.
+#[test]
+fn sm120_random_operands_match_nvdisasm() {
+    let Some(t) = oracle::tools_or_skip("sm120_random_operands_match_nvdisasm") else { return };
+    check_random(t, sm120::tables(), sm120::generated_mods(), "sm_120", 0xbb67_ae85_84ca_a73b);
 }
 
 /// The sm_80 family: each arch's tables (the same forms, its own modifier entries) against its
@@ -286,6 +305,11 @@ fn check_random(t: &oracle::Tools, tables: &'static Tables, mods: &[ModEntry], a
         rejected.len(),
         rejected.iter().take(5).collect::<Vec<_>>()
     );
+    if std::env::var_os("SASS_RANDOM_REJECTED").is_some() {
+        for r in &rejected {
+            println!("rejected: {r}");
+        }
+    }
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",

@@ -99,6 +99,9 @@ pub enum TargetKind {
     /// Signed word offset (bytes / 4) in [34:82), before sm_90 (`BRA`, `CALL`, `RET`): bits
     /// [32:34) are not part of it (BRA's `.U`/`.DIV`/`.CONV` mode lives there).
     Quad,
+    /// Signed word offset (bytes / 4) in [34:64): `BSSY` on sm_100+, whose bits 64.. hold
+    /// `.RECONVERGENT` (73) and a predicate (87).
+    QuadNarrow,
     /// Stored as [`TargetKind::Plain`], an immediate like [`TargetKind::SplitRelative`]
     /// (`BRX R2 -0x440` before sm_90).
     PlainRelative,
@@ -277,6 +280,13 @@ pub struct Slot {
     /// Half selector 1 prints `.F32` (sm_75, sm_80 family: nvdisasm names it so on every HADD2,
     /// HFMA2, HMUL2 and HSETP2 source), not `.INVALID1`.
     pub f32_sel: bool,
+    /// Uniform-register fields of this slot (a `UR` operand, an address's uniform register and
+    /// descriptor, a constant's index register) are 8 bits wide with 255 as `URZ` (sm_100+:
+    /// `nvdisasm -b SM100` names `UR0`..`UR254`), not 6 bits with 63. [`Value::Ur`] keeps 63 as
+    /// `URZ`; a word holding a uniform register 63..=254 does not decode
+    /// ([`super::DecodeError::UniformRegister`]). A constant's index register is then uniform
+    /// (`c[0x0][UR4+0x10]`, `LDCU`), its raw field value kept in [`Value::CBank`] (255: none).
+    pub ur8: bool,
 }
 
 impl Slot {
@@ -300,6 +310,38 @@ impl Slot {
             hide_desc: false,
             u32_ra: false,
             f32_sel: false,
+            ur8: false,
+        }
+    }
+    /// With 8-bit uniform-register fields (sm_100+, see [`Slot::ur8`]).
+    pub const fn ur8(mut self) -> Slot {
+        self.ur8 = true;
+        self
+    }
+    /// The width of this slot's uniform-register fields.
+    const fn ur_width(&self) -> u32 {
+        if self.ur8 { 8 } else { 6 }
+    }
+    /// A uniform register as stored (8-bit fields: 63 is stored as 255).
+    fn ur_raw(&self, n: u8) -> u64 {
+        if self.ur8 && n == 63 { 255 } else { n.into() }
+    }
+    /// A stored uniform register as a [`Value::Ur`] number (8-bit fields: 255 is 63).
+    fn ur_value(&self, raw: u64) -> u8 {
+        if self.ur8 && raw == 255 { 63 } else { raw as u8 }
+    }
+    /// Whether the word holds, in an 8-bit uniform-register field of this slot, a register the
+    /// model does not represent (63..=254).
+    pub fn ur_out_of_range(&self, w: u128) -> bool {
+        if !self.ur8 {
+            return false;
+        }
+        let bad = |at: Option<u8>| at.is_some_and(|a| (63..255).contains(&get(w, a.into(), 8)));
+        match self.kind {
+            Kind::Ur(at) => bad(Some(at)),
+            Kind::Mem { ur_at, desc_at, .. } => bad(ur_at) || bad(desc_at),
+            Kind::CBank { index_at, .. } => bad(index_at),
+            _ => false,
         }
     }
     /// With a 2-bit address scale at `at` (`[R0.X4]`).
@@ -410,7 +452,7 @@ impl Slot {
         let b = |at: u8, w: u32| mask(u32::from(at), w);
         let mut m = match self.kind {
             Kind::R(at) | Kind::Sr(at) => b(at, 8),
-            Kind::Ur(at) => b(at, 6),
+            Kind::Ur(at) => b(at, self.ur_width()),
             Kind::P(at) | Kind::Up(at) | Kind::PInv(at) | Kind::UpInv(at) => b(at, 3),
             Kind::PredOrUp { at, uniform } => b(at, 3) | b(uniform, 1),
             Kind::B(at) => b(at, 4),
@@ -424,12 +466,13 @@ impl Slot {
             Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. } => {
                 ra_at.map_or(0, |a| b(a, 8))
                     | wide_bit.map_or(0, |a| b(a, 1))
-                    | ur_at.map_or(0, |a| b(a, 6))
+                    | ur_at.map_or(0, |a| b(a, self.ur_width()))
                     | b(off_at, u32::from(off_width))
-                    | desc_at.map_or(0, |a| b(a, 6))
+                    | desc_at.map_or(0, |a| b(a, self.ur_width()))
             }
             Kind::Target(TargetKind::Split | TargetKind::SplitRelative) => b(16, 8) | b(34, 48),
             Kind::Target(TargetKind::Quad) => b(34, 48),
+            Kind::Target(TargetKind::QuadNarrow) => b(34, 30),
             Kind::Target(TargetKind::Plain | TargetKind::PlainRelative) => b(32, 50),
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
@@ -473,7 +516,7 @@ impl Slot {
         let g = |at: u8, width: u32| get(w, u32::from(at), width);
         let value = match self.kind {
             Kind::R(at) => Value::R(g(at, 8) as u8),
-            Kind::Ur(at) => Value::Ur(g(at, 6) as u8),
+            Kind::Ur(at) => Value::Ur(self.ur_value(g(at, self.ur_width()))),
             Kind::P(at) => Value::P(g(at, 3) as u8),
             Kind::Up(at) => Value::Up(g(at, 3) as u8),
             Kind::PInv(at) => Value::P(g(at, 3) as u8 ^ 7),
@@ -504,9 +547,9 @@ impl Slot {
             Kind::Mem { ra_at, wide_bit, wide_always, ur_at, off_at, off_width, desc_at, .. } => Value::Mem {
                 ra: ra_at.map_or(255, |a| g(a, 8) as u8),
                 wide: wide_always || wide_bit.is_some_and(|a| g(a, 1) == 1),
-                ur: ur_at.map_or(63, |a| g(a, 6) as u8),
+                ur: ur_at.map_or(63, |a| self.ur_value(g(a, self.ur_width()))),
                 offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
-                desc: desc_at.map(|a| g(a, 6) as u8),
+                desc: desc_at.map(|a| self.ur_value(g(a, self.ur_width()))),
             },
             Kind::Target(TargetKind::Split) => Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)),
             Kind::Target(TargetKind::SplitRelative) => {
@@ -514,6 +557,7 @@ impl Slot {
             }
             Kind::Target(TargetKind::Plain) => Value::Target(get_signed(w, 32, 50)),
             Kind::Target(TargetKind::Quad) => Value::Target(get_signed(w, 34, 48) << 2),
+            Kind::Target(TargetKind::QuadNarrow) => Value::Target(get_signed(w, 34, 30) << 2),
             Kind::Target(TargetKind::PlainRelative) => Value::Imm(get_signed(w, 32, 50) as u64),
         };
         let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
@@ -541,7 +585,10 @@ impl Slot {
         };
         match (self.kind, value) {
             (Kind::R(at), Value::R(n)) => p(w, at, 8, n.into(), "register")?,
-            (Kind::Ur(at), Value::Ur(n)) => p(w, at, 6, n.into(), "uniform register")?,
+            (Kind::Ur(_), Value::Ur(n)) if self.ur8 && n > 63 => {
+                return Err(EncodeError::Field { what: "uniform register", value: n.into(), width: 6 });
+            }
+            (Kind::Ur(at), Value::Ur(n)) => p(w, at, self.ur_width(), self.ur_raw(n), "uniform register")?,
             (Kind::P(at), Value::P(n)) => p(w, at, 3, n.into(), "predicate")?,
             (Kind::Up(at), Value::Up(n)) => p(w, at, 3, n.into(), "uniform predicate")?,
             (Kind::PInv(at), Value::P(n)) if n < 8 => p(w, at, 3, (n ^ 7).into(), "predicate")?,
@@ -576,6 +623,9 @@ impl Slot {
                 } else {
                     p(w, off_at, off_width.into(), u64::from(offset / u32::from(scale)), "constant offset")?;
                 }
+                if self.ur8 && index_at.is_some() && (63..255).contains(&index) {
+                    return Err(EncodeError::Field { what: "constant index register", value: index.into(), width: 6 });
+                }
                 match index_at {
                     Some(a) => p(w, a, 8, index.into(), "constant index register")?,
                     None if index != 255 => {
@@ -601,8 +651,11 @@ impl Slot {
                     None if wide && !wide_always => return Err(EncodeError::Shape("no .64 address here")),
                     None => {}
                 }
+                if self.ur8 && (ur > 63 || desc.is_some_and(|d| d > 63)) {
+                    return Err(EncodeError::Field { what: "uniform address register", value: ur.into(), width: 6 });
+                }
                 match ur_at {
-                    Some(a) => p(w, a, 6, ur.into(), "uniform address register")?,
+                    Some(a) => p(w, a, self.ur_width(), self.ur_raw(ur), "uniform address register")?,
                     None if ur != 63 => return Err(EncodeError::Shape("no uniform address register here")),
                     None => {}
                 }
@@ -612,7 +665,7 @@ impl Slot {
                     return Err(EncodeError::Shape("this address has no offset"));
                 }
                 match (desc_at, desc) {
-                    (Some(a), Some(d)) => p(w, a, 6, d.into(), "descriptor")?,
+                    (Some(a), Some(d)) => p(w, a, self.ur_width(), self.ur_raw(d), "descriptor")?,
                     (None, None) => {}
                     _ => return Err(EncodeError::Shape("descriptor presence differs from the form")),
                 }
@@ -628,6 +681,7 @@ impl Slot {
                     }
                     TargetKind::Plain | TargetKind::PlainRelative => put_signed(w, 32, 50, off, "branch offset")?,
                     TargetKind::Quad => put_signed(w, 34, 48, off >> 2, "branch offset")?,
+                    TargetKind::QuadNarrow => put_signed(w, 34, 30, off >> 2, "branch offset")?,
                 }
             }
             _ => return Err(EncodeError::Shape("operand kind does not match the form's slot")),
@@ -777,6 +831,9 @@ impl Tables {
             not: gnot,
             ..Operand::plain(Value::P(7))
         };
+        if form.slots.iter().any(|s| s.ur_out_of_range(word)) {
+            return Err(DecodeError::UniformRegister);
+        }
         let operands = form.slots.iter().map(|s| s.decode(word, control.reuse)).collect();
         Ok(Instruction { form, guard, residue: word & form.residue_mask(), suffix: "", operands, control })
     }
@@ -922,13 +979,15 @@ impl Tables {
                     _ => (false, false),
                 };
                 let off = if signed { signed_hex((offset as i32).into()) } else { format!("{offset:#x}") };
+                // sm_100+: the index is a uniform register (255 is URZ).
+                let name = |i: u8| if sl.ur8 { ureg_name(sl.ur_value(i.into())) } else { reg_name(i) };
                 let t = if offset == 0 && indexed {
                     // An indexed slot with RZ and no offset prints the register (`c[0x0][RZ]`).
-                    format!("c[{bank:#x}][{}]", reg_name(index))
+                    format!("c[{bank:#x}][{}]", name(index))
                 } else if index == 255 {
                     format!("c[{bank:#x}][{off}]")
                 } else {
-                    format!("c[{bank:#x}][{}+{off}]", reg_name(index))
+                    format!("c[{bank:#x}][{}+{off}]", name(index))
                 };
                 // A half-precision constant operand is spelled `c[0x0] [0x188].H0_H0`.
                 if sl.hsel.is_some() { t.replacen("][", "] [", 1) } else { t }
@@ -1263,10 +1322,13 @@ impl Tables {
                 let (bank, r) = r.split_once("][")?;
                 let inner = r.strip_suffix(']')?;
                 let bank = parse_hex(bank)? as u8;
-                let (index, off) = if inner.starts_with('R') {
+                let index_reg = |r: &str| {
+                    if sl.ur8 { parse_reg(r, "UR", 63).map(|n| sl.ur_raw(n) as u8) } else { parse_reg(r, "R", 255) }
+                };
+                let (index, off) = if inner.starts_with(if sl.ur8 { "UR" } else { "R" }) {
                     match inner.split_once('+') {
-                        Some((reg, o)) => (parse_reg(reg, "R", 255)?, parse_hex(o)? as u32),
-                        None => (parse_reg(inner, "R", 255)?, 0),
+                        Some((reg, o)) => (index_reg(reg)?, parse_hex(o)? as u32),
+                        None => (index_reg(inner)?, 0),
                     }
                 } else {
                     (255, parse_hex(inner)? as u32)

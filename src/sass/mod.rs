@@ -18,6 +18,8 @@ pub mod control;
 pub mod form;
 pub mod from_ori;
 pub mod operand;
+pub mod sm100;
+pub mod sm120;
 pub mod sm75;
 pub mod sm80;
 pub mod sm90;
@@ -42,6 +44,10 @@ pub enum DecodeError {
         /// Residue bits.
         residue: u128,
     },
+    /// An 8-bit uniform-register field (sm_100+) holds a register 63..=254, which the model
+    /// does not represent (nvdisasm names them `UR63`..`UR254`; ptxas uses `UR0`..`UR62`, `URZ`).
+    #[error("uniform register field out of the modelled range UR0..UR62, URZ")]
+    UniformRegister,
     /// Bits 126–127 are set.
     #[error("reserved bits 126-127 are set")]
     ReservedBits,
@@ -81,7 +87,7 @@ impl ParseError {
     }
 }
 
-/// The SASS tables of an arch (`sm_75`, `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`), if this build
+/// The SASS tables of an arch (`sm_75`, `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`, `sm_100`, `sm_120`), if this build
 /// knows it. The sm_80 family (Ampere, Ada) shares its forms; its modifier tables differ only
 /// where nvdisasm spells a modifier differently (see `sm80`).
 pub fn tables_for(arch: &str) -> Option<&'static Tables> {
@@ -89,6 +95,8 @@ pub fn tables_for(arch: &str) -> Option<&'static Tables> {
         "sm_75" => Some(sm75::tables()),
         "sm_80" | "sm_86" | "sm_89" => sm80::tables_for(arch),
         "sm_90" | "sm_90a" => Some(sm90::tables()),
+        "sm_100" | "sm_100a" => Some(sm100::tables()),
+        "sm_120" | "sm_120a" => Some(sm120::tables()),
         _ => None,
     }
 }
