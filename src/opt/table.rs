@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use super::{Pass, PassKind, branch_opt, check, control_flow, general_optimize, live_dead};
+use super::{Pass, PassKind, branch_opt, check, control_flow, general_optimize, live_dead, merge_flow};
 
 /// A phase's category (the CSV's `category` column).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -177,7 +177,7 @@ pub static PHASES: [PhaseInfo; 159] = [
     p(10, "ReportInitialRepresentation", Reporting, ALL, NoOp),
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
     p(12, "ReplaceUniformsWithImm", Optimization, ALL, NotYet),
-    p(13, "MergeEquivalentConditionalFlow", Optimization, O2_UP, NotYet),
+    p(13, "MergeEquivalentConditionalFlow", Optimization, O2_UP, Impl(&merge_flow::MergeEquivalentConditionalFlow)),
     p(14, "OriSanitize", Validation, ALL, Impl(&check::OriSanitize)),
     p(15, "GeneralOptimizeEarly", Optimization, O2_UP, Impl(&general_optimize::GeneralOptimize)),
     p(16, "DoSwitchOptFirst", Optimization, O1_UP, NotYet),
