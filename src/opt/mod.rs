@@ -9,6 +9,7 @@
 //! | [`util`] | IR editing helpers the passes share (unlinking, def/use counts, constants) |
 //! | [`check`] | OriCheckInitialProgram, OriSanitize: the verifier as a phase |
 //! | [`control_flow`] | AnalyzeControlFlow (CFG check), SetControlFlowOpLastInBB (block splitting) |
+//! | [`merge_flow`] | MergeEquivalentConditionalFlow: tail-merging of equivalent blocks |
 //! | [`live_dead`] | EarlyOriSimpleLiveDead / OriSimpleLiveDead, OriPerformLiveDead{First..Fourth} |
 //! | [`branch_opt`] | OriBranchOpt: CFG simplification to a fixed point |
 //! | [`general_optimize`] | the six GeneralOptimize bundles and OriCopyProp |
@@ -36,6 +37,7 @@ pub mod control_flow;
 pub mod general_optimize;
 pub mod live_dead;
 pub mod manager;
+pub mod merge_flow;
 pub mod table;
 pub mod util;
 

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use super::{Pass, PassKind, branch_opt, check, control_flow, general_optimize, live_dead};
+use super::{Pass, PassKind, branch_opt, check, control_flow, general_optimize, live_dead, merge_flow};
 
 /// A phase's category (the CSV's `category` column).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -166,18 +166,32 @@ const fn p(index: usize, name: &'static str, category: Category, gate: OptGate, 
 pub static PHASES: [PhaseInfo; 159] = [
     p(0, "OriCheckInitialProgram", Validation, ALL, Impl(&check::OriCheckInitialProgram)),
     p(1, "ApplyNvOptRecipes", Optimization, ALL, NotYet),
+    // PromoteFP16: sm_90 executes FP16 natively (HADD2/HFMA2/HMUL2/HSETP2/HMNMX2); the notes
+    // (digest-frontend) still list "minimal" promotion on sm_89+ for unprofitable forms, which
+    // no source names, so this stays not-yet rather than n/a (n/a is graphics-only).
     p(2, "PromoteFP16", Lowering, ALL, NotYet),
     p(3, "AnalyzeControlFlow", Analysis, ALL, Impl(&control_flow::AnalyzeControlFlow)),
     p(4, "AdvancedPhaseBeforeConvUnSup", Gate, ALL, NoOp),
+    // ConvertUnsupportedOps: ptxas's PTX-to-SASS opcode conversion (MercConverter, spec p08);
+    // here that conversion is `lower::isel`, after the pipeline, and the spec and the notes name
+    // no PTX-stage rewrite of an sm_90 form (their example, atom.add.f64, is native on sm_90).
     p(5, "ConvertUnsupportedOps", Lowering, ALL, NotYet),
+    // SetControlFlowOpLastInBB: the pass exists (control_flow.rs, unit-tested), but the
+    // lowering never leaves control flow mid-block and phase 5 does not run, so it changes
+    // nothing on the corpus (attach it with Pipeline::with_pass where an expansion needs it).
     p(6, "SetControlFlowOpLastInBB", Cleanup, ALL, NotYet),
     p(7, "AdvancedPhaseAfterConvUnSup", Gate, ALL, NoOp),
     p(8, "UpdateAfterConvertUnsupportedOps", Cleanup, ALL, NoOp),
+    // OriCreateMacroInsts: the spec (p08, "macro fusion") and the notes ("expand PTX-level
+    // macro instructions", confidence B) disagree on what it does; left until settled.
     p(9, "OriCreateMacroInsts", Lowering, ALL, NotYet),
     p(10, "ReportInitialRepresentation", Reporting, ALL, NoOp),
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
+    // ReplaceUniformsWithImm: folds constant-bank loads whose value is known at compile time.
+    // No corpus kernel has one: parameters come from the launch, and initialized `.const`
+    // variables can be rewritten by the host (cudaMemcpyToSymbol), so their loads are not known.
     p(12, "ReplaceUniformsWithImm", Optimization, ALL, NotYet),
-    p(13, "MergeEquivalentConditionalFlow", Optimization, O2_UP, NotYet),
+    p(13, "MergeEquivalentConditionalFlow", Optimization, O2_UP, Impl(&merge_flow::MergeEquivalentConditionalFlow)),
     p(14, "OriSanitize", Validation, ALL, Impl(&check::OriSanitize)),
     p(15, "GeneralOptimizeEarly", Optimization, O2_UP, Impl(&general_optimize::GeneralOptimize)),
     p(16, "DoSwitchOptFirst", Optimization, O1_UP, NotYet),
