@@ -190,6 +190,45 @@ len = 192
 output = true
 "#;
 
+/// Two exit blocks ending in the same store and `exit` (MergeEquivalentConditionalFlow's
+/// case), and a dead value.
+const TAILS: &str = "
+entry @tails() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %r1 = mov.u32 SR_CTAID.X
+    %r2 = mov.u32 SR_NTID.X
+    %r3 = mad.lo.u32 %r1, %r2, %r0
+    %r9 = add.u32 %r3, 5
+    %rd10 = ld.u64 param[0]
+    %rd11 = mul.wide.u32 %r3, 4
+    %rd12 = add.u64 %rd10, %rd11
+    %r4 = and.b32 %r3, 1
+    %p5 = setp.eq.u32 %r4, 0
+    @%p5 bra bb2
+bb1:
+    %r6 = mul.lo.u32 %r3, 3
+    st.u32 global[%rd12], %r6
+    exit
+bb2:
+    %r6 = add.u32 %r3, 11
+    st.u32 global[%rd12], %r6
+    exit
+}
+";
+
+const TAILS_SPEC: &str = r#"
+kernel = "tails"
+grid = [2]
+block = [64]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 128
+output = true
+"#;
+
 /// Shared memory, barriers, and a guarded exit.
 const REDUCE: &str = "
 entry @reduce() {
@@ -312,6 +351,7 @@ fn kernels() -> Vec<Kernel> {
         Kernel { ir: DIVERGE, name: "diverge", spec: DIVERGE_SPEC, exec: ExecConfig::default() },
         Kernel { ir: REDUCE, name: "reduce", spec: REDUCE_SPEC, exec: shared },
         Kernel { ir: SASS, name: "sk", spec: SASS_SPEC, exec: ExecConfig::default() },
+        Kernel { ir: TAILS, name: "tails", spec: TAILS_SPEC, exec: ExecConfig::default() },
     ]
 }
 
@@ -369,6 +409,7 @@ fn each_implemented_transform_changes_something() {
         ("OriPerformLiveDeadSecond", "tri", 2),
         ("OriPerformLiveDeadSecond", "diverge", 1),
         ("OriPerformLiveDeadSecond", "fold", 1),
+        ("MergeEquivalentConditionalFlow", "tails", 1),
     ];
     for &(phase, kernel, min) in cases {
         let k = by_name(kernel);
