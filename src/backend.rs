@@ -241,8 +241,10 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
 }
 
 /// Which parameter word groups of each `.func` are `.param`-space addresses (its `.param`
-/// parameters, then its `.param` results; [`lower::isel::call`]).
-fn param_addresses(module: &ast::Module) -> HashMap<String, Vec<bool>> {
+/// parameters, then its `.param` results; [`lower::isel::call`]): what
+/// [`lower::isel::select_module_abi`] takes, also used by `interp::validate` to select as the
+/// backend does.
+pub fn param_addresses(module: &ast::Module) -> HashMap<String, Vec<bool>> {
     let mut out = HashMap::new();
     for item in &module.items {
         if let ast::Item::Function(f) = item
@@ -259,12 +261,32 @@ fn param_addresses(module: &ast::Module) -> HashMap<String, Vec<bool>> {
 }
 
 /// Allocates `f`, proves the allocation, splits register tuples.
-fn allocate(f: &mut ori::Function, ropts: &regalloc::Options) -> Result<regalloc::Report, BackendError> {
+pub fn allocate(f: &mut ori::Function, ropts: &regalloc::Options) -> Result<regalloc::Report, BackendError> {
     let before = f.clone();
     let report = regalloc::allocate_function(f, ropts).map_err(|e| err("register allocation", Some(&f.name), e))?;
     regalloc::check(&before, f).map_err(|e| err("register allocation check", Some(&f.name), e))?;
     regalloc::split_components(f).map_err(|e| err("register allocation", Some(&f.name), e))?;
     Ok(report)
+}
+
+/// Allocates the selected device function `f` ([`allocate`]), then gives it its callee saves
+/// and final frame: `locals` its local frame (isel's F), `abi` its signature (its own
+/// parameter and return registers are not saved).
+pub fn allocate_device_function(
+    f: &mut ori::Function,
+    locals: u64,
+    abi: &lower::isel::call::FuncAbi,
+    ropts: &regalloc::Options,
+) -> Result<(regalloc::Report, regalloc::callee_save::Saved), BackendError> {
+    let report = allocate(f, ropts)?;
+    let n = f.name.clone();
+    let classes: Vec<ori::RegClass> = abi.params.iter().map(|p| p.0).collect();
+    let mut own = lower::isel::call::word_regs(&classes).map_err(|e| err("code generation", Some(&n), e))?;
+    own.extend(lower::isel::call::word_regs(&abi.rets).map_err(|e| err("code generation", Some(&n), e))?);
+    let locals = u32::try_from(locals).map_err(|_| err("lowering", Some(&n), "local frame too large"))?;
+    let saved = regalloc::callee_save::finish(f, locals, report.frame_bytes, &own)
+        .map_err(|e| err("register allocation", Some(&n), e))?;
+    Ok((report, saved))
 }
 
 /// The device functions `f` calls directly, in order of first call.
@@ -310,13 +332,7 @@ fn compile_callees(k: &ori::Function, funcs: &Funcs, ropts: &regalloc::Options) 
     for n in order {
         let (g, locals, abi) = &funcs[&n];
         let mut g = g.clone();
-        let report = allocate(&mut g, ropts)?;
-        let classes: Vec<ori::RegClass> = abi.params.iter().map(|p| p.0).collect();
-        let mut own = lower::isel::call::word_regs(&classes).map_err(|e| err("code generation", Some(&n), e))?;
-        own.extend(lower::isel::call::word_regs(&abi.rets).map_err(|e| err("code generation", Some(&n), e))?);
-        let locals = u32::try_from(*locals).map_err(|_| err("lowering", Some(&n), "local frame too large"))?;
-        let saved = regalloc::callee_save::finish(&mut g, locals, report.frame_bytes, &own)
-            .map_err(|e| err("register allocation", Some(&n), e))?;
+        let (report, saved) = allocate_device_function(&mut g, *locals, abi, ropts)?;
         out.push(Sub { f: g, report, saved });
     }
     Ok(out)

@@ -296,26 +296,9 @@ pub fn validate_standard(
     validate(module, kernel, spec, &Pipeline::standard(), &opts)
 }
 
-/// Which parameter word groups of each `.func` of the parsed module `m` are `.param`-space
-/// local addresses: its `.param` parameters, then its `.param` results (the backend's rule for
-/// [`ptxas_rs::lower::isel::select_module_abi`]).
-pub fn param_addresses(m: &ptxas_rs::ptx::ast::Module) -> HashMap<String, Vec<bool>> {
-    use ptxas_rs::lower::{Passing, Sig};
-    use ptxas_rs::ptx::ast;
-    let mut out = HashMap::new();
-    for item in &m.items {
-        if let ast::Item::Function(f) = item
-            && f.kind == ast::FunctionKind::Func
-            && let Ok(sig) = Sig::of(f.returns.as_deref(), f.params.as_deref())
-        {
-            let mem = |p: &Passing| matches!(p, Passing::Mem { .. });
-            let mut v: Vec<bool> = sig.params.iter().map(mem).collect();
-            v.extend(sig.rets.iter().filter(|p| mem(p)).map(|_| true));
-            out.insert(f.name.name.clone(), v);
-        }
-    }
-    out
-}
+/// Which parameter word groups of each `.func` are `.param`-space local addresses (the
+/// backend's rule, re-exported for the passes below).
+pub use ptxas_rs::backend::param_addresses;
 
 /// Instruction selection for sm_90 as the backend runs it, as one pipeline pass:
 /// [`ptxas_rs::lower::isel::select_module_abi`] with the lowering's local frames (in module
@@ -365,25 +348,18 @@ impl Pass for AllocatePass {
         Err(PassError::in_func(f, "allocation with callee saves runs on whole modules"))
     }
     fn run_module(&self, m: &mut Module) -> Result<usize, PassError> {
-        use ptxas_rs::lower::isel::call::word_regs;
-        use ptxas_rs::regalloc;
-        let opts = regalloc::Options::default();
+        use ptxas_rs::backend::{allocate, allocate_device_function};
+        let opts = ptxas_rs::regalloc::Options::default();
         let mut n = 0;
         for (i, f) in m.functions.iter_mut().enumerate() {
-            let err = |f: &Function, e: String| PassError::in_func(f, e);
-            let before = f.clone();
-            let report = regalloc::allocate_function(f, &opts).map_err(|e| err(f, e.to_string()))?;
-            regalloc::check(&before, f).map_err(|e| err(f, format!("the checker rejects the allocation: {e}")))?;
-            regalloc::split_components(f).map_err(|e| err(f, e.to_string()))?;
-            if f.kind == ptxas_rs::ori::FuncKind::Func {
+            let done = if f.kind == ptxas_rs::ori::FuncKind::Func {
                 let abi = self.abi.get(&f.name).cloned().unwrap_or_default();
-                let classes: Vec<_> = abi.params.iter().map(|p| p.0).collect();
-                let mut own = word_regs(&classes).map_err(|e| err(f, e))?;
-                own.extend(word_regs(&abi.rets).map_err(|e| err(f, e))?);
-                let locals = u32::try_from(self.frames.get(i).copied().unwrap_or(0))
-                    .map_err(|_| err(f, "local frame too large".into()))?;
-                regalloc::callee_save::finish(f, locals, report.frame_bytes, &own).map_err(|e| err(f, e))?;
-            }
+                let locals = self.frames.get(i).copied().unwrap_or(0);
+                allocate_device_function(f, locals, &abi, &opts).map(|_| ())
+            } else {
+                allocate(f, &opts).map(|_| ())
+            };
+            done.map_err(|e| PassError::in_func(f, e.to_string()))?;
             n += f.inst_order().count();
         }
         Ok(n)

@@ -252,17 +252,7 @@ impl FnCx<'_> {
         let wide = match op {
             VOp::Shl | VOp::Shr => {
                 // The shift count: b's selected part, clamped to 32 or masked to 5 bits.
-                let mut cnt = self.src(&b_op, Ty::B32)?;
-                if let Some((pos, w)) = bsel {
-                    let r = self.tmp(RegClass::R32);
-                    self.emit(
-                        Opcode::Bfe,
-                        Mods::ty(Ty::U32),
-                        vec![r.into()],
-                        vec![cnt, imm(pos.into()), imm(w.into())],
-                    )?;
-                    cnt = Operand::reg(r);
-                }
+                let cnt = self.video_part(&b_op, bsel, false)?;
                 let cnt = if mode.as_deref() == Some("clamp") {
                     self.video_bin(Opcode::Min, Mods::ty(Ty::U32), RegClass::R32, cnt, imm(32))?
                 } else {

@@ -24,7 +24,8 @@ pub(crate) fn lut3(f: impl Fn(bool, bool, bool) -> bool) -> i64 {
     (0..8).filter(|i| f(i & 4 != 0, i & 2 != 0, i & 1 != 0)).fold(0, |acc, i| acc | (1 << i))
 }
 
-fn shf(dir: Dir, t: Ty, hi: bool) -> Mods {
+/// `SHF` modifiers: direction, type, `.HI`.
+pub(crate) fn shf(dir: Dir, t: Ty, hi: bool) -> Mods {
     Mods { dir: Some(dir), ty: Some(t), flags: if hi { vec![Flag::HiWord] } else { vec![] }, ..Mods::new() }
 }
 

@@ -130,12 +130,7 @@ impl Sel<'_> {
         let xs = self.dop(Opcode::DMUL, None, vec![r(xa), f64imm(0x4350_0000_0000_0000)]); // 2^54
         let xn = self.sel64(xs, xa, sub, None)?;
         let (nl, nh) = self.halves(&r(xn))?;
-        let shr = Mods {
-            dir: Some(crate::ori::Dir::R),
-            ty: Some(Ty::U32),
-            flags: vec![crate::ori::Flag::HiWord],
-            ..Mods::new()
-        };
+        let shr = super::bits::shf(crate::ori::Dir::R, Ty::U32, true);
         let e0 = self.op32(Opcode::SHF, shr, vec![rz(), u32imm(20), nh.clone()]);
         let adj = self.op32(Opcode::SEL, Mods::new(), vec![rz(), u32imm((-54i32) as u32), not(r(sub))]);
         let e = self.op32(Opcode::IADD3, Mods::new(), vec![r(e0), r(adj), rz()]);
@@ -200,12 +195,7 @@ impl Sel<'_> {
         let k1c = self.op32(IMNMX, Mods::ty(Ty::S32), vec![r(k0), u32imm((-1200i32) as u32), super::not_pt()]);
         let k = self.op32(IMNMX, Mods::ty(Ty::S32), vec![r(k1c), u32imm(1100), pt()]);
         let kb = self.op32(IADD3, Mods::new(), vec![r(k), u32imm(1200), rz()]);
-        let shr = Mods {
-            dir: Some(crate::ori::Dir::R),
-            ty: Some(Ty::U32),
-            flags: vec![crate::ori::Flag::HiWord],
-            ..Mods::new()
-        };
+        let shr = super::bits::shf(crate::ori::Dir::R, Ty::U32, true);
         let half = self.op32(SHF, shr, vec![rz(), u32imm(1), r(kb)]);
         let k1 = self.op32(IADD3, Mods::new(), vec![r(half), u32imm((-600i32) as u32), rz()]);
         let k2 = self.op32(IADD3, Mods::new(), vec![r(k), neg(r(k1)), rz()]);
@@ -311,12 +301,7 @@ impl Sel<'_> {
         let m2 = self.dop(DADD, None, vec![r(m1), r(m1)]);
         let m = self.sel64(m2, m1, is_odd, None)?;
         let ev = self.op32(IADD3, Mods::new(), vec![r(eo), neg(r(odd)), rz()]);
-        let sar = Mods {
-            dir: Some(crate::ori::Dir::R),
-            ty: Some(Ty::S32),
-            flags: vec![crate::ori::Flag::HiWord],
-            ..Mods::new()
-        };
+        let sar = super::bits::shf(crate::ori::Dir::R, Ty::S32, true);
         let j = self.op32(SHF, sar, vec![rz(), u32imm(1), r(ev)]);
         // 3. s ≈ sqrt(m).
         let (_, mh) = self.halves(&r(m))?;
