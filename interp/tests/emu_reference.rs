@@ -2,8 +2,11 @@
 //! references written from the kernels' `.cu` sources (no GPU and no recorded outputs yet):
 //! outputs must be bit-identical.
 
+#[path = "support/words.rs"]
+mod words;
 use std::collections::BTreeMap;
 use std::path::Path;
+use words::{u32s, u64s};
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
@@ -26,13 +29,6 @@ fn run(k: &str) -> Option<(LaunchSpec, BTreeMap<String, Vec<u8>>)> {
     let mut all = inputs.clone();
     all.extend(r.outputs.buffers);
     Some((spec, all))
-}
-
-fn u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
-}
-fn u64s(b: &[u8]) -> Vec<u64> {
-    b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 #[test]

@@ -10,7 +10,10 @@
 //! PTX in the emulator (ptxas's fast paths and `__internal` slow-path subroutines).
 //! `rsqrt.approx.f64` is compared with NVIDIA's cubin only (ptxas's own approximation).
 
+#[path = "support/words.rs"]
+mod words;
 use std::fmt::Write as _;
+use words::u64s;
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
@@ -64,10 +67,6 @@ fn spec() -> LaunchSpec {
         THREADS * OPS.len()
     );
     LaunchSpec::from_toml_str(&text).unwrap()
-}
-
-fn u64s(b: &[u8]) -> Vec<u64> {
-    b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 /// Differences `got` vs `want` (ops in `which`), as readable lines.

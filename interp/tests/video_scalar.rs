@@ -15,7 +15,10 @@
 //!
 //! Without NVIDIA's tools (oracle not required) only 1, 2 and 4 run.
 
+#[path = "support/words.rs"]
+mod words;
 use std::fmt::Write as _;
+use words::u32s;
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
@@ -331,10 +334,6 @@ fn spec(n: usize) -> LaunchSpec {
         THREADS * 3
     );
     LaunchSpec::from_toml_str(&text).unwrap()
-}
-
-fn u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 /// Elements of `got` that differ from `want`, as readable lines (the first few).
