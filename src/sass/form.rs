@@ -105,6 +105,9 @@ pub enum TargetKind {
     /// Stored as [`TargetKind::Plain`], an immediate like [`TargetKind::SplitRelative`]
     /// (`BRX R2 -0x440` before sm_90).
     PlainRelative,
+    /// Signed byte offset in [24:82): `LEPC` on sm_120 (`LEPC R20, 0x20`; its register is at
+    /// 16, so the field starts right after it).
+    Wide,
 }
 
 /// Where a slot's value lives.
@@ -474,6 +477,7 @@ impl Slot {
             Kind::Target(TargetKind::Quad) => b(34, 48),
             Kind::Target(TargetKind::QuadNarrow) => b(34, 30),
             Kind::Target(TargetKind::Plain | TargetKind::PlainRelative) => b(32, 50),
+            Kind::Target(TargetKind::Wide) => b(24, 58),
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
             m |= b(bit, 1);
@@ -559,6 +563,7 @@ impl Slot {
             Kind::Target(TargetKind::Quad) => Value::Target(get_signed(w, 34, 48) << 2),
             Kind::Target(TargetKind::QuadNarrow) => Value::Target(get_signed(w, 34, 30) << 2),
             Kind::Target(TargetKind::PlainRelative) => Value::Imm(get_signed(w, 32, 50) as u64),
+            Kind::Target(TargetKind::Wide) => Value::Target(get_signed(w, 24, 58)),
         };
         let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
         Operand {
@@ -671,7 +676,7 @@ impl Slot {
                 }
             }
             (Kind::Target(k), Value::Target(off)) => {
-                if off % 4 != 0 && !matches!(k, TargetKind::Plain | TargetKind::PlainRelative) {
+                if off % 4 != 0 && !matches!(k, TargetKind::Plain | TargetKind::PlainRelative | TargetKind::Wide) {
                     return Err(EncodeError::Field { what: "branch offset alignment", value: off as u64, width: 50 });
                 }
                 match k {
@@ -682,6 +687,7 @@ impl Slot {
                     TargetKind::Plain | TargetKind::PlainRelative => put_signed(w, 32, 50, off, "branch offset")?,
                     TargetKind::Quad => put_signed(w, 34, 48, off >> 2, "branch offset")?,
                     TargetKind::QuadNarrow => put_signed(w, 34, 30, off >> 2, "branch offset")?,
+                    TargetKind::Wide => put_signed(w, 24, 58, off, "branch offset")?,
                 }
             }
             _ => return Err(EncodeError::Shape("operand kind does not match the form's slot")),

@@ -2,11 +2,14 @@
 //! same form keys and operand layouts, so the forms start from sm_100's
 //! ([`super::sm100::build`]) and this module states the differences, each found by flipping
 //! bits of a corpus word and decoding it with `nvdisasm -b SM120` (see `../gen/README.md`). The
-//! modifier table is generated for this arch (`generated.rs`).
+//! modifier table is generated for this arch (`generated.rs`), plus hand entries for residues
+//! no corpus word carries ([`HAND_MODS`]).
 //!
-//! Invariant: forms are sorted by key and unique (checked by a unit test).
+//! Invariants: forms are sorted by key and unique; the modifier table (generated and hand
+//! entries together) is sorted by (key, residue) with no duplicate (both checked by unit
+//! tests); every hand entry is checked on a word nvdisasm printed.
 
-use super::form::{Form, ImmStyle, Kind, ModEntry, Slot, Tables};
+use super::form::{Form, ImmStyle, Kind, ModEntry, Slot, Tables, TargetKind};
 use super::sm90::{form, imm, p, r, up, ur};
 use std::sync::LazyLock;
 
@@ -72,6 +75,28 @@ fn build() -> Vec<Form> {
     // Uniform conversions.
     set(&mut f, form(0x25a, "UI2F", vec![ur(16), ur(32)]));
     set(&mut f, form(0x25e, "UI2FP", vec![ur(16), ur(32)]));
+    // IMNMX (32- and 64-bit): two predicate results (81, 84), the select predicate (87, `!`
+    // at 90) and a second predicate (77, `!` at 80), all always shown
+    // (`IMNMX.U64 PT, PT, R20, R12, R16, !PT, !PT`); the type is bits 73 (signed) and 74
+    // (64-bit): `.U32`, ``, `.U64`, `.S64`. B is a register, a signed immediate or a uniform
+    // register (0xa17, a constant B, is rejected by nvdisasm).
+    for (key, b) in [(0x217u16, r(32).reuse(1)), (0x817, imm(32, 32, SignedHex)), (0xc17, ur(32))] {
+        set(&mut f, form(key, "IMNMX", vec![p(81), p(84), r(16), r(24).reuse(0), b, p(87).not(90), p(77).not(80)]));
+    }
+    // CALL.ABS through a register (`CALL.ABS.NOINC R2`; `.NOINC` is bit 86): an absolute
+    // offset added to it, stored as BRX's split offset, printed raw after a space when not 0
+    // (`CALL.ABS.NOINC R2 0x4`), and an optional predicate.
+    set(
+        &mut f,
+        form(
+            0x343,
+            "CALL",
+            vec![p(87).not(90).opt(), r(24).glued(), Slot::new(Kind::Target(TargetKind::SplitRelative)).opt()],
+        ),
+    );
+    // LEPC: the address of a label (`LEPC R20, 0x20`), a byte offset from the next
+    // instruction in [24:82).
+    set(&mut f, form(0x94e, "LEPC", vec![r(16), Slot::new(Kind::Target(TargetKind::Wide))]));
     for fm in f.iter_mut() {
         let slots: Vec<Slot> =
             fm.slots.iter().map(|s| if matches!(s.kind, Kind::CBank { .. }) { *s } else { s.ur8() }).collect();
@@ -84,13 +109,34 @@ fn build() -> Vec<Form> {
     f
 }
 
-/// Hand-written modifier entries the generator leaves out, each checked against a corpus word
-/// by a unit test below: `HADD2.F32` (bit 78), as on sm_90 and sm_100.
-const HAND_MODS: &[ModEntry] = &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }];
+/// Hand-written modifier entries the generator leaves out (no corpus word carries them), each
+/// checked by a unit test below on a word `nvdisasm -b SM120` printed: `HADD2.F32` (bit 78), as
+/// on sm_90 and sm_100; IMNMX's types the corpus does not show (bits 73/74: `.U32`, none,
+/// `.U64`; the corpus has `.U64`/`.S64` on 0x217 and `.S64` on 0xc17, whose uniform-register
+/// form also sets bit 91), every type of IMNMX with an immediate B (0x817); `CALL.ABS` without
+/// `.NOINC` (bit 86).
+const HAND_MODS: &[ModEntry] = &[
+    ModEntry { key: 0x217, residue: 0, suffix: ".U32" },
+    ModEntry { key: 0x217, residue: 1 << 73, suffix: "" },
+    ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    ModEntry { key: 0x343, residue: 0, suffix: ".ABS" },
+    ModEntry { key: 0x817, residue: 0, suffix: ".U32" },
+    ModEntry { key: 0x817, residue: 1 << 73, suffix: "" },
+    ModEntry { key: 0x817, residue: 1 << 74, suffix: ".U64" },
+    ModEntry { key: 0x817, residue: 3 << 73, suffix: ".S64" },
+    ModEntry { key: 0xc17, residue: 1 << 91, suffix: ".U32" },
+    ModEntry { key: 0xc17, residue: 1 << 91 | 1 << 73, suffix: "" },
+    ModEntry { key: 0xc17, residue: 1 << 91 | 1 << 74, suffix: ".U64" },
+];
 
 /// The generated modifier entries, sorted by (key, residue), without [`HAND_MODS`].
 pub fn generated_mods() -> &'static [ModEntry] {
     generated::MODS
+}
+
+/// The hand-written modifier entries ([`HAND_MODS`]), sorted by (key, residue).
+pub fn hand_mods() -> &'static [ModEntry] {
+    HAND_MODS
 }
 
 static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
@@ -113,6 +159,57 @@ mod tests {
     fn forms_sorted_unique() {
         let f = super::tables().forms;
         assert!(f.windows(2).all(|w| w[0].key < w[1].key));
+    }
+
+    /// The forms sm_120 adds over sm_100's for IMNMX, CALL.ABS and LEPC: corpus words (ptxas
+    /// 13.0.88, sm_120) and words with the hand entries' residues, each printed by
+    /// `nvdisasm -b SM120` (13.0.88) as written here (branch targets as `-b` prints the word at
+    /// address 0); each decodes, prints the same, encodes back to the same 128 bits, and its text
+    /// parses back to the same word.
+    #[test]
+    fn imnmx_call_abs_lepc_match_nvdisasm() {
+        let t = super::tables();
+        for (word, text) in [
+            // Corpus words.
+            (0x000f_c800_07ff_e400_0000_0010_0c14_7217u128, "IMNMX.U64 PT, PT, R20, R12, R16, !PT, !PT"),
+            (0x084f_e400_03ff_e400_0000_000a_0214_7217, "IMNMX.U64 PT, PT, R20, R2, R10.reuse, PT, !PT"),
+            (0x040f_e400_07ff_e600_0000_000a_021a_7217, "IMNMX.S64 PT, PT, R26, R2.reuse, R10, !PT, !PT"),
+            (0x000f_e400_0fff_e600_0000_0006_0c04_7c17, "IMNMX.S64 PT, PT, R4, R12, UR6, !PT, !PT"),
+            (0x001f_ea00_03c0_0000_0000_0000_0200_7343, "CALL.ABS.NOINC R2"),
+            (0x000f_ce00_0000_0000_0000_0000_1014_794e, "LEPC R20, 0x20"),
+            // Hand entries and fields the corpus leaves at 0.
+            (0x000f_c800_07ff_e000_0000_0010_0c14_7217, "IMNMX.U32 PT, PT, R20, R12, R16, !PT, !PT"),
+            (0x000f_c800_07ff_e200_0000_0010_0c14_7217, "IMNMX PT, PT, R20, R12, R16, !PT, !PT"),
+            (0x000f_c800_07ff_e400_0000_0010_0c14_7817, "IMNMX.U64 PT, PT, R20, R12, 0x10, !PT, !PT"),
+            (0x000f_c800_07ff_e400_8000_0010_0c14_7817, "IMNMX.U64 PT, PT, R20, R12, -0x7ffffff0, !PT, !PT"),
+            (0x000f_c800_07ff_e600_8000_0010_0c14_7817, "IMNMX.S64 PT, PT, R20, R12, -0x7ffffff0, !PT, !PT"),
+            (0x000f_c800_07ff_e000_8000_0010_0c14_7817, "IMNMX.U32 PT, PT, R20, R12, -0x7ffffff0, !PT, !PT"),
+            (0x000f_c800_07ff_e200_8000_0010_0c14_7817, "IMNMX PT, PT, R20, R12, -0x7ffffff0, !PT, !PT"),
+            (0x000f_e400_0fff_e400_0000_0006_0c04_7c17, "IMNMX.U64 PT, PT, R4, R12, UR6, !PT, !PT"),
+            (0x000f_e400_0fff_e200_0000_0006_0c04_7c17, "IMNMX PT, PT, R4, R12, UR6, !PT, !PT"),
+            (0x000f_e400_0fff_e000_0000_0006_0c04_7c17, "IMNMX.U32 PT, PT, R4, R12, UR6, !PT, !PT"),
+            (0x001f_ea00_0380_0000_0000_0000_0200_7343, "CALL.ABS R2"),
+            (0x001f_ea00_03c0_0000_0000_0000_0201_7343, "CALL.ABS.NOINC R2 0x4"),
+            (0x001f_ea00_0040_0000_0000_0000_0200_7343, "CALL.ABS.NOINC P0, R2"),
+            (0x000f_ce00_0000_0000_ffff_ff00_1014_794e, "LEPC R20, 0xffffff0020"),
+            (0x000f_ce00_0000_0000_0000_0000_1014_f94e, "@!PT LEPC R20, 0x20"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&inst, 0, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            parsed.control = inst.control;
+            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+        }
+        // LEPC's offset is 58 bits signed (bit 81 is the sign: `nvdisasm -b SM120` prints
+        // `LEPC R20, -0x1ffffffffffffe0` for the corpus word with bit 81 set).
+        let lepc = t.decode(0x000f_ce00_0000_0000_0000_0000_1014_794e | 1 << 81).expect("decodes");
+        assert_eq!(t.print(&lepc, 0, None), "LEPC R20, -0x1ffffffffffffe0");
+        // A cubin listing names the target; an offset outside the field does not encode.
+        assert_eq!(t.print(&lepc, 0, Some(&|_| Some(".L_x_3".to_string()))), "LEPC R20, `(.L_x_3)");
+        let mut far = lepc.clone();
+        far.operands[1].value = crate::sass::Value::Target(1 << 57);
+        assert!(t.encode(&far).is_err());
     }
 
     #[test]
