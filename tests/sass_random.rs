@@ -81,19 +81,28 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
                 None => 255,
             },
         },
-        Kind::Mem { ra_at, wide_bit, wide_always, ur_at, ur_flag, off_width, desc_at, .. } => Value::Mem {
-            ra: if ra_at.is_some() { rng.below(256) as u8 } else { 255 },
-            wide: wide_always || wide_bit.is_some(),
-            ur: if ur_at.is_some() {
-                rng.below(64) as u8
-            } else if ur_flag.is_some() {
-                0
-            } else {
-                63
-            },
-            offset: if off_width == 0 { 0 } else { (rng.below(1 << off_width) as i64 - (1 << (off_width - 1))) as i32 },
-            desc: desc_at.map(|_| rng.below(64) as u8),
-        },
+        Kind::Mem { ra_at, wide_bit, wide_always, ur_at, ur_flag, desc_at, .. } => {
+            // The residue decides whether the uniform register field holds a register or the
+            // offset's low bits (sm_75 `LD`), and so the offset's width.
+            let (_, off_width, has_ur) = slot.mem_offset(residue).unwrap_or((0, 0, false));
+            Value::Mem {
+                ra: if ra_at.is_some() { rng.below(256) as u8 } else { 255 },
+                wide: wide_always || wide_bit.is_some(),
+                ur: if ur_at.is_some() && has_ur {
+                    rng.below(64) as u8
+                } else if ur_flag.is_some() && ur_at.is_none() {
+                    0
+                } else {
+                    63
+                },
+                offset: if off_width == 0 {
+                    0
+                } else {
+                    (rng.below(1 << off_width) as i64 - (1 << (off_width - 1))) as i32
+                },
+                desc: desc_at.map(|_| rng.below(64) as u8),
+            }
+        }
         // BRX's offset is an immediate (two's complement), not a branch target.
         Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative) => {
             Value::Imm(((rng.below(1 << 24) as i64 - (1 << 23)) * 16) as u64)
@@ -192,7 +201,29 @@ fn sm120_new_forms_many_random_operands() {
     );
 }
 
-/// Cases per entry of [`sm120_new_forms_many_random_operands`].
+/// The address layouts only hand-written PTX shows, retargeted (`sm75::HAND_MODS`,
+/// `sm80::HAND_MODS`): sm_75's `LD` with and without its uniform register (bit 91: a 24-bit
+/// offset at 40 or a 32-bit one at 32) against `nvdisasm -b SM75`, and the sm_80 family's
+/// global accesses whose descriptor bit 101 shows (`LDG.E R6, desc[UR4][R2.64+0x38]`) against
+/// `-b SM80`, `SM86` and `SM89`, [`NEW_FORM_CASES`] cases per entry.
+#[test]
+fn hand_address_layouts_many_random_operands() {
+    let Some(t) = oracle::tools_or_skip("hand_address_layouts_many_random_operands") else { return };
+    let ld: Vec<ModEntry> = sm75::hand_mods().iter().filter(|e| e.key == 0x980).copied().collect();
+    assert_eq!(ld.len(), 2, "LD with and without the uniform register");
+    check_random_cases(t, sm75::tables(), &ld, "sm_75 (LD 0x980)", 0x510e_527f_ade6_82d1, NEW_FORM_CASES);
+    let desc: Vec<ModEntry> = sm80::hand_mods().iter().filter(|e| e.residue >> 101 & 1 == 1).copied().collect();
+    assert_eq!(desc.len(), 3, "LDG.E, LDG.E.CONSTANT, STG.E.128 with bit 101");
+    for (arch, seed) in
+        [("sm_80", 0x9b05_688c_2b3e_6c1f), ("sm_86", 0x1f83_d9ab_fb41_bd6b), ("sm_89", 0x5be0_cd19_137e_2179)]
+    {
+        let tables = ptxas_rs::sass::tables_for(arch).expect("sm_80-family tables");
+        check_random_cases(t, tables, &desc, &format!("{arch} (bit-101 descriptors)"), seed, NEW_FORM_CASES);
+    }
+}
+
+/// Cases per entry of [`sm120_new_forms_many_random_operands`] and
+/// [`hand_address_layouts_many_random_operands`].
 const NEW_FORM_CASES: usize = 64;
 
 /// [`check_random_cases`] with [`CASES_PER_ENTRY`] cases per entry.

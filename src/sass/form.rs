@@ -190,6 +190,13 @@ pub enum Kind {
         off_width: u8,
         /// Descriptor uniform register field.
         desc_at: Option<u8>,
+        /// With `ur_flag`: when the flag bit is clear the address has no uniform register and
+        /// the offset starts at `ur_at` instead of `off_at`, `off_at - ur_at` bits wider (sm_75
+        /// `LD` 0x980: `[R14+0x1]`, a 32-bit offset at 32; with the flag, `[R14.U32+UR4+0x10]`,
+        /// a 24-bit offset at 40). The slot owns every bit from `ur_at` to the offset's end;
+        /// with the flag set, the bits between the uniform register and `off_at` (which nvdisasm
+        /// ignores) must be clear, or the word does not decode ([`super::DecodeError::IgnoredBits`]).
+        off_low: bool,
     },
     /// Special register, 8 bits.
     Sr(u8),
@@ -274,8 +281,12 @@ pub struct Slot {
     /// 0 none, 1 `.X4`, 2 `.X8`, 3 `.X16`, as in `[R0.X4+0x10]`), held in [`Operand::sel`].
     pub scale: Option<u8>,
     /// The memory slot's descriptor is encoded but not printed (sm_80–89 global accesses:
-    /// `[R2.64]` with `UR4` in the descriptor field); the text does not carry it.
+    /// `[R2.64]` with `UR4` in the descriptor field); the text does not carry it, unless
+    /// [`Slot::desc_flag`] shows it.
     pub hide_desc: bool,
+    /// With [`Slot::hide_desc`]: the word's bit that shows the descriptor after all (sm_80–89:
+    /// bit 101, `LDG.E R6, desc[UR4][R2.64+0x38]`, an explicit cache policy).
+    pub desc_flag: Option<u8>,
     /// sm_75 global addresses: when the uniform register is shown, the register prints `.U32`
     /// unless `.64` (`[R13.U32+UR4]`); without it, plain (`[R2+0x10]`); never when it is RZ,
     /// whatever its width (`[UR4]`).
@@ -311,6 +322,7 @@ impl Slot {
             prefix: None,
             scale: None,
             hide_desc: false,
+            desc_flag: None,
             u32_ra: false,
             f32_sel: false,
             ur8: false,
@@ -356,6 +368,36 @@ impl Slot {
     pub const fn desc_hidden(mut self) -> Slot {
         self.hide_desc = true;
         self
+    }
+    /// With its descriptor encoded, and printed only when the word's bit `flag` is set.
+    pub const fn desc_hidden_unless(mut self, flag: u8) -> Slot {
+        self.hide_desc = true;
+        self.desc_flag = Some(flag);
+        self
+    }
+    /// Where a memory slot's offset lives in the word `w` (first bit, width), and whether the
+    /// uniform register field holds a register ([`Kind::Mem::off_low`] moves the offset down
+    /// over it when the flag is clear). `None` for other slots.
+    pub fn mem_offset(&self, w: u128) -> Option<(u8, u8, bool)> {
+        let Kind::Mem { ur_at, ur_flag, off_at, off_width, off_low, .. } = self.kind else { return None };
+        match (off_low, ur_at, ur_flag) {
+            (true, Some(at), Some(flag)) if get(w, flag.into(), 1) == 0 => {
+                Some((at, off_width + off_at.saturating_sub(at), false))
+            }
+            _ => Some((off_at, off_width, ur_at.is_some())),
+        }
+    }
+    /// Whether the word sets bits this slot owns but the model keeps no value for: with
+    /// [`Kind::Mem::off_low`] and the flag set, the bits between the uniform register and the
+    /// offset.
+    pub fn ignored_bits_set(&self, w: u128) -> bool {
+        match (self.kind, self.mem_offset(w)) {
+            (Kind::Mem { ur_at: Some(at), off_at, off_low: true, .. }, Some((_, _, true))) => {
+                let lo = u32::from(at) + self.ur_width();
+                w & mask(lo, u32::from(off_at).saturating_sub(lo)) != 0
+            }
+            _ => false,
+        }
     }
     /// With sm_75's address register spelling (`.U32` unless `.64`, hidden when RZ).
     pub const fn u32_addr(mut self) -> Slot {
@@ -466,10 +508,15 @@ impl Slot {
             Kind::CBank { off_at, off_width, index_at, .. } => {
                 b(54, 5) | b(off_at, u32::from(off_width)) | index_at.map_or(0, |a| b(a, 8))
             }
-            Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. } => {
+            Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, off_low, .. } => {
+                let low = match ur_at {
+                    Some(a) if off_low => b(a, u32::from(off_at.saturating_sub(a))),
+                    _ => 0,
+                };
                 ra_at.map_or(0, |a| b(a, 8))
                     | wide_bit.map_or(0, |a| b(a, 1))
                     | ur_at.map_or(0, |a| b(a, self.ur_width()))
+                    | low
                     | b(off_at, u32::from(off_width))
                     | desc_at.map_or(0, |a| b(a, self.ur_width()))
             }
@@ -548,13 +595,16 @@ impl Slot {
                 },
                 index: index_at.map_or(255, |a| g(a, 8) as u8),
             },
-            Kind::Mem { ra_at, wide_bit, wide_always, ur_at, off_at, off_width, desc_at, .. } => Value::Mem {
-                ra: ra_at.map_or(255, |a| g(a, 8) as u8),
-                wide: wide_always || wide_bit.is_some_and(|a| g(a, 1) == 1),
-                ur: ur_at.map_or(63, |a| self.ur_value(g(a, self.ur_width()))),
-                offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
-                desc: desc_at.map(|a| self.ur_value(g(a, self.ur_width()))),
-            },
+            Kind::Mem { ra_at, wide_bit, wide_always, ur_at, desc_at, .. } => {
+                let (off_at, off_width, has_ur) = self.mem_offset(w).unwrap_or((0, 0, false));
+                Value::Mem {
+                    ra: ra_at.map_or(255, |a| g(a, 8) as u8),
+                    wide: wide_always || wide_bit.is_some_and(|a| g(a, 1) == 1),
+                    ur: ur_at.filter(|_| has_ur).map_or(63, |a| self.ur_value(g(a, self.ur_width()))),
+                    offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
+                    desc: desc_at.map(|a| self.ur_value(g(a, self.ur_width()))),
+                }
+            }
             Kind::Target(TargetKind::Split) => Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)),
             Kind::Target(TargetKind::SplitRelative) => {
                 Value::Imm(((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)) as u64)
@@ -640,9 +690,12 @@ impl Slot {
                 }
             }
             (
-                Kind::Mem { ra_at, wide_bit, wide_always, ur_at, off_at, off_width, desc_at, .. },
+                Kind::Mem { ra_at, wide_bit, wide_always, ur_at, desc_at, .. },
                 Value::Mem { ra, wide, ur, offset, desc },
             ) => {
+                // The residue (already in `w`) decides where the offset lives.
+                let (off_at, off_width, has_ur) = self.mem_offset(*w).unwrap_or((0, 0, false));
+                let ur_at = ur_at.filter(|_| has_ur);
                 if wide_always && !wide {
                     return Err(EncodeError::Shape("this address is always .64"));
                 }
@@ -840,6 +893,9 @@ impl Tables {
         if form.slots.iter().any(|s| s.ur_out_of_range(word)) {
             return Err(DecodeError::UniformRegister);
         }
+        if form.slots.iter().any(|s| s.ignored_bits_set(word)) {
+            return Err(DecodeError::IgnoredBits);
+        }
         let operands = form.slots.iter().map(|s| s.decode(word, control.reuse)).collect();
         Ok(Instruction { form, guard, residue: word & form.residue_mask(), suffix: "", operands, control })
     }
@@ -1031,18 +1087,16 @@ impl Tables {
                 } else if offset != 0 || inner.is_empty() {
                     if inner.is_empty() {
                         // A bare offset (no register shown) prints unsigned in its field width.
-                        let width = match sl.kind {
-                            Kind::Mem { off_width, .. } => u32::from(off_width),
-                            _ => 32,
-                        };
+                        let width = sl.mem_offset(w).map_or(32, |(_, width, _)| u32::from(width));
                         inner = format!("{:#x}", (offset as u32 as u64) & ((1u64 << width) - 1));
                     } else {
                         inner.push('+');
                         inner.push_str(&signed_hex(offset.into()));
                     }
                 }
+                let desc_shown = !sl.hide_desc || sl.desc_flag.is_some_and(|b| get(w, b.into(), 1) == 1);
                 match desc {
-                    Some(d) if !sl.hide_desc => format!("desc[{}][{inner}]", ureg_name(d)),
+                    Some(d) if desc_shown => format!("desc[{}][{inner}]", ureg_name(d)),
                     _ => format!("[{inner}]"),
                 }
             }
@@ -1341,7 +1395,8 @@ impl Tables {
                 };
                 Value::CBank { bank, offset: off, index }
             }
-            Kind::Mem { desc_at, off_width, wide_always, .. } => {
+            Kind::Mem { desc_at, wide_always, .. } => {
+                let off_width = sl.mem_offset(residue).map_or(0, |(_, width, _)| width);
                 let (desc, r) = match t.strip_prefix("desc[") {
                     Some(r) => {
                         let (d, r) = r.split_once(']')?;

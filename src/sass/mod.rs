@@ -48,6 +48,11 @@ pub enum DecodeError {
     /// does not represent (nvdisasm names them `UR63`..`UR254`; ptxas uses `UR0`..`UR62`, `URZ`).
     #[error("uniform register field out of the modelled range UR0..UR62, URZ")]
     UniformRegister,
+    /// Bits a slot owns but that hold nothing in this layout are set (sm_75 `LD` with its
+    /// uniform register: the two bits between it and the offset, which nvdisasm ignores); the
+    /// model keeps no value for them, so the word would not re-encode.
+    #[error("bits the layout ignores are set")]
+    IgnoredBits,
     /// Bits 126–127 are set.
     #[error("reserved bits 126-127 are set")]
     ReservedBits,

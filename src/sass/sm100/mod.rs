@@ -54,23 +54,12 @@ pub(crate) fn build() -> Vec<Form> {
                 Kind::P(81 | 84) | Kind::Up(81 | 84) if base == "IADD3" || base == "UIADD3" => {
                     Slot { show: Show::Always, ..s }
                 }
-                Kind::Mem { ra_at, wide_bit, wide_always, ur_at, ur_flag, ur_always, off_at, desc_at, .. }
-                    if ATOMIC_23.contains(&key) =>
-                {
-                    Slot {
-                        kind: Kind::Mem {
-                            ra_at,
-                            wide_bit,
-                            wide_always,
-                            ur_at,
-                            ur_flag,
-                            ur_always,
-                            off_at,
-                            off_width: 23,
-                            desc_at,
-                        },
-                        ..s
+                Kind::Mem { .. } if ATOMIC_23.contains(&key) => {
+                    let mut s = s;
+                    if let Kind::Mem { ref mut off_width, .. } = s.kind {
+                        *off_width = 23;
                     }
+                    s
                 }
                 _ => s,
             }

@@ -50,8 +50,10 @@ fn build() -> Vec<Form> {
                         off_at,
                         off_width,
                         desc_at: None,
+                        off_low: false,
                     },
                     hide_desc: false,
+                    desc_flag: None,
                     ..*s
                 }
                 .u32_addr(),
@@ -69,6 +71,21 @@ fn build() -> Vec<Form> {
     for (key, base) in [(0x3a8u16, "ATOMG"), (0x38a, "ATOM")] {
         set(&mut f, form(key, base, vec![p(81), r(16), addr(24, 40, 24), r(32)]));
     }
+    // LD: bit 91 shows the uniform register (`[R14.U32+UR4+0x10]`, UR at 32, a 24-bit offset
+    // at 40); clear, the address is `[R14+0x1]` with a 32-bit offset at 32 (module_init).
+    let ld = Kind::Mem {
+        ra_at: Some(24),
+        wide_bit: Some(90),
+        wide_always: false,
+        ur_at: Some(32),
+        ur_flag: Some(91),
+        ur_always: false,
+        off_at: 40,
+        off_width: 24,
+        desc_at: None,
+        off_low: true,
+    };
+    set(&mut f, form(0x980, "LD", vec![r(16), Slot::new(ld).u32_addr()]));
     // UIMAD.WIDE with a uniform C (the register form of 0x2a4).
     let mut uimad = form(0x2a5, "UIMAD", vec![ur(16), ur(24), ur(32), ur(64)]);
     uimad.uniform_guard = true;
@@ -116,7 +133,14 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x98e, residue: 0x8116d000000000000000000, suffix: ".E.ADD.F64.RN.STRONG.SYS" },
     ModEntry { key: 0x98e, residue: 0x89103000000000000000000, suffix: ".E.MIN.S32.STRONG.CTA" },
     ModEntry { key: 0x98e, residue: 0x91143000000000000000000, suffix: ".E.MAX.S32.STRONG.GPU" },
+    // LD without its uniform register (bit 91 clear; ptx/module_init).
+    ModEntry { key: 0x980, residue: 0x10e9000000000000000000, suffix: ".E.SYS" },
 ];
+
+/// The hand-written modifier entries ([`HAND_MODS`]; unsorted).
+pub fn hand_mods() -> &'static [ModEntry] {
+    HAND_MODS
+}
 
 /// The generated modifier entries, sorted by (key, residue), without [`HAND_MODS`].
 pub fn generated_mods() -> &'static [ModEntry] {
@@ -200,6 +224,7 @@ mod tests {
                 (0x000e_a800_001e_e700_0000_0000_0c07_7381, "LDG.E.S16.SYS R7, [R12]"), // ptx/module_init
                 (0x000e_a800_081e_e300_0000_0004_1314_7981, "LDG.E.S8.SYS R20, [R19.U32+UR4]"), // ptx/module_init
                 (0x000f_6200_0c10_e900_0000_0004_ff19_7980, "LD.E.SYS R25, [UR4]"), // ptx/module_init
+                (0x008e_a200_0010_e900_0000_0000_0e1f_7980, "LD.E.SYS R31, [R14]"), // ptx/module_init
                 (0x140f_e400_0000_0107_0000_0005_0013_7816, "PRMT.F4E R19, R0.reuse, 0x5, R7.reuse"), // ptx/prmt_modes
                 (0x000e_a800_0c1e_ed00_0000_0004_0c10_7981, "LDG.E.128.SYS R16, [R12.64+UR4]"), // ptx/vec_ldst
                 (0x000f_e200_0c10_ed04_0000_0014_0c00_7986, "STG.E.128.SYS [R12.64+UR4], R20"), // ptx/vec_ldst
@@ -218,6 +243,46 @@ mod tests {
                 assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
             }
         }
+    }
+
+    /// `LD`'s address (0x980): bit 91 shows the uniform register at 32 (offset 24 bits at 40);
+    /// clear, the offset is 32 bits at 32. Words from ptx/module_init (`LD.E.SYS R31, [R14]`,
+    /// `LD.E.SYS R25, [UR4]`) with the bits listed set, each printed by `nvdisasm -b SM75`
+    /// (13.0.88) as written here; the text parses back to the same word.
+    #[test]
+    fn ld_address_layouts_match_nvdisasm() {
+        let t = super::tables();
+        let plain = 0x008e_a200_0010_e900_0000_0000_0e1f_7980u128;
+        let with_ur = 0x000f_6200_0c10_e900_0000_0004_ff19_7980u128;
+        for (word, text) in [
+            (plain | 1 << 32, "LD.E.SYS R31, [R14+0x1]"),
+            (plain | 1 << 39, "LD.E.SYS R31, [R14+0x80]"),
+            (plain | 1 << 62, "LD.E.SYS R31, [R14+0x40000000]"),
+            (plain | 1 << 63, "LD.E.SYS R31, [R14+-0x80000000]"),
+            (plain | 1 << 91, "LD.E.SYS R31, [R14.U32+UR0]"),
+            (plain | 0xff << 24 | 0x1234_5678 << 32, "LD.E.SYS R31, [0x12345678]"),
+            (plain | 0xff << 24 | 0x8000_0010 << 32, "LD.E.SYS R31, [0x80000010]"),
+            ((with_ur & !(0xff << 24 | 1 << 90)) | 0xe << 24, "LD.E.SYS R25, [R14.U32+UR4]"),
+            ((with_ur & !(0xff << 24)) | 0xe << 24, "LD.E.SYS R25, [R14.64+UR4]"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&inst, 0, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            parsed.control = inst.control;
+            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+        }
+        // With the uniform register, bits 38-39 (between it and the offset) hold nothing:
+        // nvdisasm ignores them (`LD.E.SYS R25, [UR4]` still); the word does not decode.
+        for bit in [38, 39] {
+            assert_eq!(t.decode(with_ur | 1 << bit).unwrap_err(), crate::sass::DecodeError::IgnoredBits);
+        }
+        // Without it, a uniform register other than URZ does not encode.
+        let mut inst = t.decode(plain).expect("decodes");
+        if let crate::sass::Value::Mem { ref mut ur, .. } = inst.operands[1].value {
+            *ur = 4;
+        }
+        assert!(t.encode(&inst).is_err());
     }
 
     #[test]

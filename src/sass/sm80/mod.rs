@@ -70,8 +70,10 @@ pub(crate) fn build() -> Vec<Form> {
             // relative offset a plain byte offset in [32:82).
             Kind::Target(TargetKind::Split) => Slot { kind: Kind::Target(TargetKind::Quad), ..s },
             Kind::Target(TargetKind::SplitRelative) => Slot { kind: Kind::Target(TargetKind::PlainRelative), ..s },
-            // Global accesses encode a descriptor that nvdisasm does not print before sm_90.
-            Kind::Mem { desc_at: Some(_), .. } => s.desc_hidden(),
+            // Global accesses encode a descriptor that nvdisasm prints before sm_90 only when
+            // bit 101 is set (an explicit cache policy: `LDG.E R6, desc[UR4][R2.64+0x38]`;
+            // so on LDG, STG, LD, ST, RED, ATOMG and LDGSTS, nvdisasm -b SM80).
+            Kind::Mem { desc_at: Some(_), .. } => s.desc_hidden_unless(101),
             Kind::Mem { .. } if scaled => s.scaled(78),
             // ALU constant operands: the offset is signed (`c[0x2][-0x10]`).
             Kind::CBank { off_at, off_width, scale, index_at, .. } => {
@@ -191,7 +193,18 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x986, residue: 0x810fb000000000000000000, suffix: ".E.64.STRONG.GPU" },
     ModEntry { key: 0x98e, residue: 0x8114d800000000000000000, suffix: ".E.ADD.F64.RN.STRONG.SYS" },
     ModEntry { key: 0x98f, residue: 0x50001000000000000000000, suffix: ".E.DML2" },
+    // Bit 101 shows the descriptor (ptx/ldst_qualifiers' `.L2::cache_hint` accesses).
+    ModEntry { key: 0x981, residue: 0x20081019000000000000000000, suffix: ".E" },
+    ModEntry { key: 0x981, residue: 0x20081099000000000000000000, suffix: ".E.CONSTANT" },
+    ModEntry { key: 0x986, residue: 0x2008101d000000000000000000, suffix: ".E.128" },
+    // ptx/ldst_qualifiers on sm_86/sm_89 (sm_80 emits `.LTC128B`); printed alike on all three.
+    ModEntry { key: 0x981, residue: 0x80099300000000000000000, suffix: ".E.EF.LTC256B.CONSTANT" },
 ];
+
+/// The hand-written modifier entries ([`HAND_MODS`]; unsorted).
+pub fn hand_mods() -> &'static [ModEntry] {
+    HAND_MODS
+}
 
 /// The generated modifier entries of one arch of the family (nvdisasm's name, `SM86`): the
 /// shared ones and the arch's own, sorted by (key, residue), without [`HAND_MODS`] (for tools
@@ -351,6 +364,10 @@ mod tests {
                 (0x000f_ea00_0500_0100_0000_0000_1200_798f, "CCTL.E.DML2 [R18]"), // ptx/ldst_qualifiers
                 (0x0000_a800_0c1e_1700_0000_0006_1007_7981, "LDG.E.S16 R7, [R16.64]"), // ptx/module_init
                 (0x000e_a200_0c1e_1300_0000_0006_120c_7981, "LDG.E.S8 R12, [R18.64]"), // ptx/module_init
+                (0x0001_6820_0c1e_1900_0000_3804_0206_7981, "LDG.E R6, desc[UR4][R2.64+0x38]"), // ptx/ldst_qualifiers
+                (0x004e_a220_0c1e_9900_0000_3c08_0209_7981, "LDG.E.CONSTANT R9, desc[UR8][R2.64+0x3c]"), // ptx/ldst_qualifiers
+                (0x0003_e820_0c10_1d04_0000_2014_1200_7986, "STG.E.128 desc[UR4][R18.64+0x20], R20"), // ptx/ldst_qualifiers
+                (0x0001_6800_0c0e_9930_0000_3006_0204_7981, "LDG.E.EF.LTC256B.CONSTANT R4, [R2.64+0x30]"), // ptx/ldst_qualifiers, sm_86
             ] {
                 let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
                 assert_eq!(t.print(&inst, 0, None), text);

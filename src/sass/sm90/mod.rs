@@ -43,6 +43,7 @@ pub(super) const fn mem(
         off_at: 40,
         off_width: 24,
         desc_at,
+        off_low: false,
     })
 }
 
@@ -59,6 +60,7 @@ pub(super) const fn addr(ra_at: u8, off_at: u8, off_width: u8) -> Slot {
         off_at,
         off_width,
         desc_at: None,
+        off_low: false,
     })
 }
 
@@ -75,6 +77,7 @@ const fn uaddr(ra_at: Option<u8>, ur_at: u8, off: bool) -> Slot {
         off_at: 40,
         off_width: if off { 24 } else { 0 },
         desc_at: None,
+        off_low: false,
     })
 }
 
@@ -457,6 +460,7 @@ fn memory_sync(f: &mut Vec<Form>) {
                 off_at: 32,
                 off_width: 12,
                 desc_at: Some(64),
+                off_low: false,
             }),
             p(87).not(90).opt(),
         ],
