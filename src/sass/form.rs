@@ -11,7 +11,9 @@
 //! - decoding never panics; a word whose key has no form, whose residue is not in the table, or
 //!   whose bits 126–127 are set is an error, never a guess;
 //! - every bit of a decoded word is owned by exactly one of: key, guard, a slot, the residue,
-//!   the control field — so `encode(decode(w)) == w` holds by construction;
+//!   the control field — so `encode(decode(w)) == w` holds by construction; where a slot's
+//!   layout depends on a residue bit (sm_75 `LD`'s [`Kind::Mem::off_low`]), bits it owns but
+//!   that layout leaves unused must be clear, or the word does not decode;
 //! - encoding checks every field's range ([`super::bits::put`]).
 
 use super::bits::{get, get_signed, mask, put, put_signed};
