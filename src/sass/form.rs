@@ -110,6 +110,18 @@ pub enum TargetKind {
     /// Signed byte offset in [24:82): `LEPC` on sm_120 (`LEPC R20, 0x20`; its register is at
     /// 16, so the field starts right after it).
     Wide,
+    /// An absolute, unsigned address stored like [`TargetKind::Split`] but 57 bits wide (bits
+    /// [2:10) in [16:24), bits [10:57) in [34:81); nvdisasm ignores bit 81): sm_90's
+    /// `CALL.ABS` (`CALL.ABS.NOINC 0x1fffffffffffe40`). It decodes to [`Value::Target`] holding
+    /// the address itself; `.ABS` instructions print and parse their targets from 0, not from
+    /// the next instruction (see [`target_base`]).
+    SplitAbsolute,
+}
+
+/// The address a branch target field counts from: the next instruction (`addr + 16`), or 0 for
+/// an absolute target (`CALL.ABS`, `RET.ABS`: the instruction's modifiers include `.ABS`).
+pub fn target_base(suffix: &str, addr: u64) -> i64 {
+    if suffix.split('.').any(|m| m == "ABS") { 0 } else { addr as i64 + 16 }
 }
 
 /// Where a slot's value lives.
@@ -527,6 +539,7 @@ impl Slot {
             Kind::Target(TargetKind::QuadNarrow) => b(34, 30),
             Kind::Target(TargetKind::Plain | TargetKind::PlainRelative) => b(32, 50),
             Kind::Target(TargetKind::Wide) => b(24, 58),
+            Kind::Target(TargetKind::SplitAbsolute) => b(16, 8) | b(34, 47),
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
             m |= b(bit, 1);
@@ -616,6 +629,7 @@ impl Slot {
             Kind::Target(TargetKind::QuadNarrow) => Value::Target(get_signed(w, 34, 30) << 2),
             Kind::Target(TargetKind::PlainRelative) => Value::Imm(get_signed(w, 32, 50) as u64),
             Kind::Target(TargetKind::Wide) => Value::Target(get_signed(w, 24, 58)),
+            Kind::Target(TargetKind::SplitAbsolute) => Value::Target(((g(34, 47) << 10) | (g(16, 8) << 2)) as i64),
         };
         let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
         Operand {
@@ -743,6 +757,15 @@ impl Slot {
                     TargetKind::Quad => put_signed(w, 34, 48, off >> 2, "branch offset")?,
                     TargetKind::QuadNarrow => put_signed(w, 34, 30, off >> 2, "branch offset")?,
                     TargetKind::Wide => put_signed(w, 24, 58, off, "branch offset")?,
+                    TargetKind::SplitAbsolute => {
+                        let a = u64::try_from(off).map_err(|_| EncodeError::Field {
+                            what: "absolute branch target",
+                            value: off as u64,
+                            width: 57,
+                        })?;
+                        p(w, 16, 8, (a >> 2) & 0xff, "absolute branch target")?;
+                        p(w, 34, 47, a >> 10, "absolute branch target")?;
+                    }
                 }
             }
             _ => return Err(EncodeError::Shape("operand kind does not match the form's slot")),
@@ -980,7 +1003,7 @@ impl Tables {
             .filter(|(sl, op)| sl.shown(op, w))
             .flat_map(|(sl, op)| {
                 let lead = sl.lead.map(|t| (t.to_string(), false));
-                lead.into_iter().chain(std::iter::once((self.operand_text(sl, op, w, addr, label), sl.glue)))
+                lead.into_iter().chain(std::iter::once((self.operand_text(sl, op, w, target_base(inst.suffix, addr), label), sl.glue)))
             })
             .collect();
         if !ops.is_empty() {
@@ -1005,7 +1028,7 @@ impl Tables {
         sl: &Slot,
         op: &Operand,
         w: u128,
-        addr: u64,
+        target_base: i64,
         label: Option<&dyn Fn(i64) -> Option<String>>,
     ) -> String {
         let core = match op.value {
@@ -1103,7 +1126,7 @@ impl Tables {
                 }
             }
             Value::Target(off) => {
-                let abs = addr as i64 + 16 + off;
+                let abs = target_base + off;
                 match label.and_then(|f| f(abs)) {
                     Some(name) => format!("`({name})"),
                     None => signed_hex(abs),
@@ -1271,7 +1294,7 @@ impl Tables {
             None => (0, ops),
         };
         if let Some(tok) = ops_here.first()
-            && let Some(op) = self.parse_operand(sl, tok, addr, inst.residue)
+            && let Some(op) = self.parse_operand(sl, tok, target_base(inst.suffix, addr), inst.residue)
         {
             let saved = inst.operands[idx];
             inst.operands[idx] = op;
@@ -1298,7 +1321,8 @@ impl Tables {
         false
     }
 
-    fn parse_operand(&self, sl: &Slot, tok: &str, addr: u64, residue: u128) -> Option<Operand> {
+    /// Parses one operand; branch targets count from `target_base` ([`target_base`]).
+    fn parse_operand(&self, sl: &Slot, tok: &str, target_base: i64, residue: u128) -> Option<Operand> {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
         if sl.hsel.is_some() {
@@ -1451,7 +1475,7 @@ impl Tables {
             }
             Kind::Target(_) => {
                 let abs = parse_hex(t)?;
-                Value::Target(i64::try_from(abs).ok()? - addr as i64 - 16)
+                Value::Target(i64::try_from(abs).ok()? - target_base)
             }
         };
         Some(op)

@@ -232,6 +232,9 @@ fn more(f: &mut Vec<Form>) {
     f.push(form(0x2bf, "UPOPC", vec![ur(16), ur(32).neg_tilde_if(63, 63)]));
     // CALL (relative, immediate target)
     f.push(form(0x944, "CALL", vec![p(87).not(90).opt(), Slot::new(Kind::Target(TargetKind::Split))]));
+    // CALL.ABS (ptxas -c: the callee's address is relocated into the word, 0 in the file; nvdisasm
+    // names the relocation's symbol in a cubin listing).
+    f.push(form(0x943, "CALL", vec![p(87).not(90).opt(), Slot::new(Kind::Target(TargetKind::SplitAbsolute))]));
     // HFMA2.MMA with two FP16 (BF16 under `.BF16_V2`, bit 85) immediates, high half printed
     // first, as C (0x435) or as B (0x835); `.RELU` (bit 79) shows the predicate at 87 unless
     // PT. On 0x435 that predicate stays in the residue (only its corpus values decode): the
@@ -744,6 +747,14 @@ static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 /// checks ptxas's word.
 const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // CALL.ABS / RET.ABS / RET.REL, which ptxas emits for calls in relocatable (`-c`) code and
+    // the corpus (ET_EXEC) never shows: `.NOINC` bit 86 (CALL), `.ABS` bit 85 and `.NODEC` bit 86
+    // (RET); see `call_ret_abs_match_nvdisasm`.
+    ModEntry { key: 0x943, residue: 0, suffix: ".ABS" },
+    ModEntry { key: 0x943, residue: 1 << 86, suffix: ".ABS.NOINC" },
+    ModEntry { key: 0x950, residue: 0, suffix: ".REL" },
+    ModEntry { key: 0x950, residue: 1 << 85, suffix: ".ABS" },
+    ModEntry { key: 0x950, residue: 3 << 85, suffix: ".ABS.NODEC" },
     ModEntry { key: 0x9a7, residue: 0x85 << 84, suffix: ".ARRIVE.TRANS64.ART0" },
     // LEA with an immediate B (ptxas's scalar-video expansions): the register form's bits 73
     // (`.SX32`), 74 (`.X`), 80 (`.HI`); see `lea_immediate_forms_match_nvdisasm`.
@@ -809,6 +820,39 @@ mod tests {
             assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
             assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
         }
+    }
+
+    /// `CALL.ABS` (0x943) and `RET` with `.ABS`/`.REL`: ptxas 13.0.88 `-c` words (call_recursive:
+    /// `CALL.ABS.NOINC`, `RET.ABS.NODEC R20 0x0`) and bit flips of them, each printed by
+    /// `nvdisasm -b SM90` at the address given as written here: absolute targets print as the
+    /// field itself (CALL's unsigned over 57 bits, RET's signed), relative ones from the next
+    /// instruction. Each decodes, prints the same, encodes back and parses back to the word.
+    #[test]
+    fn call_ret_abs_match_nvdisasm() {
+        let t = super::tables();
+        for (addr, word, text) in [
+            (0x00u64, 0x000f_ea00_03c0_0000_0000_0000_0000_7943u128, "CALL.ABS.NOINC 0x0"),
+            (0x10, 0x000f_ea00_03c0_0000_0000_0010_0000_7943, "CALL.ABS.NOINC 0x1000"),
+            (0x50, 0x000f_ea00_0380_0000_0000_0000_0000_7943, "CALL.ABS 0x0"),
+            (0x70, 0x000f_ea00_0240_0000_0000_0000_0000_7943, "CALL.ABS.NOINC P4, 0x0"),
+            (0x80, 0x000f_ea00_03c1_ffff_ffff_fffc_0090_7943, "CALL.ABS.NOINC 0x1fffffffffffe40"),
+            (0x20, 0x000f_ea00_03c1_0000_0000_0000_0000_7943, "CALL.ABS.NOINC 0x100000000000000"),
+            (0x00, 0x004f_ec00_03a0_0000_0000_0000_1400_7950, "RET.ABS R20 0x0"),
+            (0x10, 0x004f_ec00_0380_0000_0000_0000_1400_7950, "RET.REL R20 0x20"),
+            (0x20, 0x004f_ec00_03c0_0000_0000_0000_1400_7950, "RET.REL.NODEC R20 0x30"),
+            (0x30, 0x004f_ec00_03e0_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 0x0"),
+            (0x30, 0x004f_ec00_03e0_0000_0000_0120_1400_7950, "RET.ABS.NODEC R20 0x12000"),
+            (0x40, 0x004f_ec00_03e2_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 -0x200000000000000"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(t.print(&inst, addr, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let mut back = t.parse(text, addr).unwrap_or_else(|e| panic!("{text}: {e}"));
+            back.control = inst.control;
+            assert_eq!(t.encode(&back).expect("encodes"), word, "{text} parsed");
+        }
+        // Bit 81 is not part of CALL.ABS's target (nvdisasm ignores it): such a word is refused.
+        assert!(t.decode(0x000f_ea00_03c2_0000_0000_0000_0000_7943u128).is_err());
     }
 
     #[test]
