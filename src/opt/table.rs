@@ -205,7 +205,7 @@ pub static PHASES: [PhaseInfo; 159] = [
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
     // ReplaceUniformsWithImm: folds uniform values known at compile time into immediates.
     // ptxas 13.0.88 on sm_90 (cuobjdump -sass) folds none of what the corpus reads: parameters;
-    // initialized `.const` variables, `.visible` or not (LDC c[0x3]: the host may rewrite them);
+    // initialized `.const` variables, `.visible`, internal or function-scope (LDC c[0x3]);
     // %ntid under `.reqntid` (ULDC c[0x0][0x0]); %cluster_nctaid/%cluster_nctarank under
     // `.reqnctapercluster` (c[0x0][0x144]/[0x188]). The only values it substitutes are
     // %reserved_smem_offset_begin (0) and %reserved_smem_offset_cap (0x400) on sm_90/sm_100
