@@ -363,6 +363,21 @@ bb4:
 ";
     assert_eq!(f.to_string(), want);
     assert_eq!(ConvertUnsupportedOps.run_function(&mut f).unwrap(), 0);
+    // A 16-bit atomic swaps its aligned word: the address (variable + register + offset), the
+    // word and the shift are computed first; with a 64-bit address register it is left alone.
+    let text = "var shared $s 16 4\n\nentry @h(%r0, %r1, %rd2) {\nbb0:\n    %r3 = atom.add.rn.f16 shared[$s+%r1+0x2], %r0\n    %r4 = atom.max.bf16 shared[%rd2], %r0\n    exit\n}\n";
+    let mut m = parse_module(text).unwrap();
+    assert_eq!(ConvertUnsupportedOps.run_module(&mut m).unwrap(), 1);
+    let h = m.function("h").unwrap();
+    verify_function(h).unwrap();
+    let out = h.to_string();
+    for line in [
+        "%r5 = mova.u32 shared[$s]\n    %r6 = add.u32 %r5, %r1\n    %r7 = add.u32 %r6, 2\n",
+        "%r8 = and.b32 %r7, 0xfffffffd\n    %r9 = and.b32 %r7, 2\n    %r10 = shl.b32 %r9, 3\n    %r11 = ld.b32 shared[%r8]\n",
+        "%r3 = and.b32 %r22, 0xffff\n    %r4 = atom.max.bf16 shared[%rd2], %r0\n",
+    ] {
+        assert!(out.contains(line), "{line}\nnot in\n{out}");
+    }
     // The loop reassigns `old`: an SSA function with work to do is refused.
     let mut g =
         parse_function("func @g(%r0, %rd1) ssa {\nbb0:\n    %rd2 = atom.max.s64 shared[%r0], %rd1\n    ret\n}\n")

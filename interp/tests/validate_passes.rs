@@ -230,8 +230,8 @@ output = true
 "#;
 
 /// Shared-memory atomics without an `ATOMS` form (ConvertUnsupportedOps' compare-and-swap
-/// loops): f32, f64 and f16x2 add, 64-bit add, signed max and unsigned min, and a guarded
-/// 64-bit xor; one warp per CTA, so
+/// loops): f16, bf16, f32, f64 and f16x2 add (the 16-bit ones in their 32-bit word), 64-bit
+/// add, signed max and unsigned min, and a guarded 64-bit xor; one warp per CTA, so
 /// the lane order of the float additions is the same before and after. The store of the thread
 /// index is the first store (the sabotage case moves it).
 const SATOM: &str = "
@@ -239,7 +239,7 @@ entry @satom() {
 bb0:
     %r0 = mov.u32 SR_TID.X
     %rd1 = ld.u64 param[0]
-    %rd2 = mul.wide.u32 %r0, 56
+    %rd2 = mul.wide.u32 %r0, 64
     %rd3 = add.u64 %rd1, %rd2
     %r13 = mov.u32 %r0
     st.u32 global[%rd3], %r13
@@ -267,6 +267,11 @@ bb0:
     st.u64 global[%rd3+32], %rd16
     st.u32 global[%rd3+40], %r18
     st.u64 global[%rd3+48], %rd19
+    %r22 = cvt.rn.f16.f32 %r4
+    %r20 = atom.add.rn.f16 shared[$sm+56], %r22
+    %r21 = atom.add.rn.bf16 shared[$sm+62], %r22
+    st.u16 global[%rd3+56], %r20
+    st.u16 global[%rd3+58], %r21
     exit
 }
 ";
@@ -279,7 +284,7 @@ block = [32]
 buffer = "out"
 [buffer.out]
 type = "u32"
-len = 448
+len = 512
 output = true
 "#;
 
@@ -399,7 +404,7 @@ struct Kernel {
 
 fn kernels() -> Vec<Kernel> {
     let shared = ExecConfig { shared_symbols: vec![("sdata".into(), 512, 4)], ..ExecConfig::default() };
-    let satom = ExecConfig { shared_symbols: vec![("sm".into(), 56, 8)], ..ExecConfig::default() };
+    let satom = ExecConfig { shared_symbols: vec![("sm".into(), 64, 8)], ..ExecConfig::default() };
     vec![
         Kernel { ir: FOLD, name: "fold", spec: FOLD_SPEC, exec: ExecConfig::default() },
         Kernel { ir: LOOP, name: "tri", spec: LOOP_SPEC, exec: ExecConfig::default() },
@@ -472,7 +477,7 @@ fn each_implemented_transform_changes_something() {
         ("OriPerformLiveDeadSecond", "diverge", 1),
         ("OriPerformLiveDeadSecond", "fold", 1),
         ("MergeEquivalentConditionalFlow", "tails", 1),
-        ("ConvertUnsupportedOps", "satom", 7),
+        ("ConvertUnsupportedOps", "satom", 9),
     ];
     for &(phase, kernel, min) in cases {
         let k = by_name(kernel);
