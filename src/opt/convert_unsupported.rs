@@ -17,9 +17,9 @@
 //! / `.MAX` / `.INC` and `exch.b64` stays `ATOMS.EXCH.64`. A 16-bit atomic (`add.noftz.f16`,
 //! `add.noftz.bf16`, sm_80 and sm_90) swaps the aligned 32-bit word holding it:
 //! `LOP3 w = a & 0xfffffffd; LOP3 s = a & 2; LDS [w]`, then a loop of `HADD2` on the selected
-//! half, `PRMT` to put it back and `ATOMS.CAS [w]` (plain `ATOMS.CAS`, not `.CAST.SPIN`). The float `add` of that loop is a
-//! plain `FADD`/`DADD` (round to nearest, no flush), which is what the interpreter's `atom`
-//! computes.
+//! half, `PRMT` to put it back and `ATOMS.CAS [w]` (plain `ATOMS.CAS`, not `.CAST.SPIN`). The
+//! float `add` of these loops is a plain `FADD`/`DADD`/`HADD2` (round to nearest, no flush),
+//! which is what the interpreter's `atom` computes.
 //!
 //! `d = atom.shared.<op>.<ty> [a], v` in block `B` (guard `g`, if any) becomes
 //!
@@ -40,11 +40,13 @@
 //! computes the address `a` (`mova` of the variable, plus the register and the offset), the
 //! word `w = a & 0xfffffffd` and the shift `sh = (a & 2) << 3`; the loop swaps the word at
 //! `[w]`, computing `new` as `old` with bits `sh..sh+16` replaced by
-//! `(<op>.<ty> ((old >> sh) & 0xffff), v) & 0xffff`; `T` writes `d = (old >> sh) & 0xffff`. A lane's compare-and-swap stores
-//! `old op v` exactly when the word still holds `old`, the value it was computed from;
-//! otherwise the lane retries with the value it found. So every lane applies `op` once,
-//! atomically, and receives the value it replaced: the `atom`'s meaning. (ptxas brackets the
-//! loop with `BSSY`/`BSYNC`; here reconvergence is the interpreter's and the backend's.)
+//! `(<op>.<ty> ((old >> sh) & 0xffff), v) & 0xffff`; `T` writes `d = (old >> sh) & 0xffff`.
+//!
+//! A lane's compare-and-swap stores its combined value exactly when the word still holds
+//! `old`, the value it was computed from; otherwise the lane retries with the value it found.
+//! So every lane applies `op` once, atomically, and receives the value it replaced: the
+//! `atom`'s meaning. (ptxas brackets the loop with `BSSY`/`BSYNC`; here reconvergence is the
+//! interpreter's and the backend's.)
 //! The expansion splits blocks itself, so the IR is well-formed after this phase and
 //! SetControlFlowOpLastInBB finds nothing to split. Selection (`lower::isel`) keeps its own
 //! loop for shared f32 and 64-bit `add`, reached only when it runs without the pipeline (and
@@ -57,8 +59,8 @@
 //!   a conversion is an error; SASS-stage functions are left alone.
 //! - Every instruction other than a converted atomic keeps its block-relative order; the
 //!   converted atomic is the only one removed; new registers are fresh virtual registers.
-//! - Afterwards no `atom.shared` without an `ATOMS` form remains; each conversion counts one
-//!   change.
+//! - Afterwards no `atom.shared` without an `ATOMS` form remains (but a 16-bit one addressed
+//!   by a 64-bit register); each conversion counts one change.
 
 use super::util::rename_phi_pred;
 use super::{Pass, PassError, PassKind};
@@ -87,7 +89,8 @@ impl Pass for ConvertUnsupportedOps {
                 if f.ssa {
                     return Err(PassError::in_func(
                         f,
-                        "a shared atomic to expand into a compare-and-swap loop in an SSA function (phase 5 runs on non-SSA PTX-stage Ori)",
+                        "a shared atomic to expand into a compare-and-swap loop in an SSA function \
+                         (phase 5 runs on non-SSA PTX-stage Ori)",
                     ));
                 }
                 expand_shared_atomic(f, li, pos);
