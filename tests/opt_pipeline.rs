@@ -1,7 +1,8 @@
 //! The phase manager: the phase table against the project's corrected phases.csv, status
 //! counts, opt-level gating, hooks, IR dumps, timing, the verifier after every phase, the
-//! check phases rejecting bad IR, SetControlFlowOpLastInBB splitting blocks, and
-//! MergeEquivalentConditionalFlow merging equivalent blocks (on a unit case and on the corpus).
+//! check phases rejecting bad IR, SetControlFlowOpLastInBB splitting blocks,
+//! MergeEquivalentConditionalFlow merging equivalent blocks and ConvertUnsupportedOps expanding
+//! shared atomics into compare-and-swap loops (each on a unit case and on the corpus).
 //! (Semantic preservation of every phase is checked by translation validation in
 //! `interp/tests/validate_*.rs`.)
 
@@ -9,6 +10,7 @@ use std::sync::Arc;
 
 use ptxas_rs::opt::check::{OriCheckInitialProgram, OriSanitize};
 use ptxas_rs::opt::control_flow::{AnalyzeControlFlow, SetControlFlowOpLastInBB};
+use ptxas_rs::opt::convert_unsupported::ConvertUnsupportedOps;
 use ptxas_rs::opt::manager::parse_dump_list;
 use ptxas_rs::opt::merge_flow::MergeEquivalentConditionalFlow;
 use ptxas_rs::opt::{
@@ -91,7 +93,7 @@ fn status_counts() {
     let noop = count(&|s| matches!(s, Status::NoOp));
     let na = count(&|s| matches!(s, Status::NotApplicable));
     eprintln!("implemented: {transforms} transforms + {checks} checks; not yet: {not_yet}; no-op: {noop}; n/a: {na}");
-    assert_eq!((transforms, checks, not_yet, noop, na), (7, 3, 112, 31, 6));
+    assert_eq!((transforms, checks, not_yet, noop, na), (8, 3, 111, 31, 6));
     // No-op phases are hooks, updates, reports, the off-by-default passes and the sentinels.
     for p in PHASES.iter().filter(|p| matches!(p.status, Status::NoOp)) {
         assert!(
@@ -320,4 +322,96 @@ fn merge_equivalent_conditional_flow_on_the_corpus() {
     }
     eprintln!("MergeEquivalentConditionalFlow: {merged} blocks merged in {} modules: {changed:?}", changed.len());
     assert!(!changed.is_empty());
+}
+
+#[test]
+fn convert_unsupported_ops_expands_shared_atomics_without_an_atoms_form() {
+    // A 64-bit add (no ATOMS form) between two instructions, a guarded f32 add, and a 32-bit
+    // add and a 64-bit exch (both ATOMS forms, kept).
+    let text = "entry @k(%r0, %rd1, %p2, %r3) {\nbb0:\n    %r4 = add.u32 %r0, 1\n    %rd5 = atom.add.u64 shared[%r0+8], %rd1\n    %r6 = atom.add.u32 shared[%r0], %r4\n    %rd7 = atom.exch.b64 shared[%r0+16], %rd5\n    @%p2 %r8 = atom.add.f32 shared[%r0+24], %r3\n    st.u32 global[%rd1], %r8\n    exit\n}\n";
+    let mut f = parse_function(text).unwrap();
+    assert_eq!(ConvertUnsupportedOps.run_function(&mut f).unwrap(), 2);
+    verify_function(&f).unwrap();
+    let want = "entry @k(%r0, %rd1, %p2, %r3) {
+bb0:
+    %r4 = add.u32 %r0, 1
+    %rd9 = ld.b64 shared[%r0+0x8]
+    bra bb1
+bb1:
+    %rd10 = add.u64 %rd9, %rd1
+    %rd11 = atomcas.b64 shared[%r0+0x8], %rd9, %rd10
+    %p12 = setp.ne.u64 %rd11, %rd9
+    %rd9 = mov.b64 %rd11
+    @%p12 bra bb1
+bb2:
+    %rd5 = mov.b64 %rd9
+    %r6 = atom.add.u32 shared[%r0], %r4
+    %rd7 = atom.exch.b64 shared[%r0+0x10], %rd5
+    @%p2 %r13 = ld.b32 shared[%r0+0x18]
+    @!%p2 bra bb4
+bb3:
+    %r14 = add.rn.f32 %r13, %r3
+    %r15 = atomcas.b32 shared[%r0+0x18], %r13, %r14
+    %p16 = setp.ne.u32 %r15, %r13
+    %r13 = mov.b32 %r15
+    @%p16 bra bb3
+bb4:
+    @%p2 %r8 = mov.b32 %r13
+    st.u32 global[%rd1], %r8
+    exit
+}
+";
+    assert_eq!(f.to_string(), want);
+    assert_eq!(ConvertUnsupportedOps.run_function(&mut f).unwrap(), 0);
+    // A 16-bit atomic swaps its aligned word: the address (variable + register + offset), the
+    // word and the shift are computed first; with a 64-bit address register it is left alone.
+    let text = "var shared $s 16 4\n\nentry @h(%r0, %r1, %rd2) {\nbb0:\n    %r3 = atom.add.rn.f16 shared[$s+%r1+0x2], %r0\n    %r4 = atom.max.bf16 shared[%rd2], %r0\n    exit\n}\n";
+    let mut m = parse_module(text).unwrap();
+    assert_eq!(ConvertUnsupportedOps.run_module(&mut m).unwrap(), 1);
+    let h = m.function("h").unwrap();
+    verify_function(h).unwrap();
+    let out = h.to_string();
+    for line in [
+        "%r5 = mova.u32 shared[$s]\n    %r6 = add.u32 %r5, %r1\n    %r7 = add.u32 %r6, 2\n",
+        "%r8 = and.b32 %r7, 0xfffffffd\n    %r9 = and.b32 %r7, 2\n    %r10 = shl.b32 %r9, 3\n    %r11 = ld.b32 shared[%r8]\n",
+        "%r3 = and.b32 %r22, 0xffff\n    %r4 = atom.max.bf16 shared[%rd2], %r0\n",
+    ] {
+        assert!(out.contains(line), "{line}\nnot in\n{out}");
+    }
+    // The loop reassigns `old`: an SSA function with work to do is refused.
+    let mut g =
+        parse_function("func @g(%r0, %rd1) ssa {\nbb0:\n    %rd2 = atom.max.s64 shared[%r0], %rd1\n    ret\n}\n")
+            .unwrap();
+    assert!(ConvertUnsupportedOps.run_function(&mut g).unwrap_err().message.contains("SSA"));
+}
+
+/// ConvertUnsupportedOps on the lowered corpus (each sm_90 CUDA kernel and each hand-written
+/// PTX kernel that lowers): the shared atomics it converts, measured, and none left behind.
+#[test]
+fn convert_unsupported_ops_on_the_corpus() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut changed = Vec::new();
+    for (sub, suffix) in [("cuda", ".sm_90.ptx"), ("ptx", ".ptx")] {
+        let mut dirs: Vec<_> = std::fs::read_dir(root.join(sub)).unwrap().map(|e| e.unwrap().path()).collect();
+        dirs.sort();
+        for d in dirs {
+            let stem = d.file_name().unwrap().to_string_lossy().into_owned();
+            let Ok(text) = std::fs::read_to_string(d.join(format!("{stem}{suffix}"))) else { continue };
+            let Ok(ast) = ptxas_rs::ptx::parse(&text, &stem) else { continue };
+            let Ok((mut m, _)) = ptxas_rs::lower::lower_module_framed(&ast) else { continue };
+            let n = ConvertUnsupportedOps.run_module(&mut m).unwrap();
+            for f in &m.functions {
+                verify_function(f).unwrap();
+                let left = f
+                    .inst_order()
+                    .filter(|&(_, i)| ptxas_rs::opt::convert_unsupported::combine_op(&f.insts[i]).is_some());
+                assert_eq!(left.count(), 0, "{stem}");
+            }
+            if n > 0 {
+                changed.push((stem, n));
+            }
+        }
+    }
+    eprintln!("ConvertUnsupportedOps on the corpus: {changed:?}");
+    assert_eq!(changed, [("atom_float_double".to_string(), 1), ("atom_shared".to_string(), 2)]);
 }

@@ -8,6 +8,7 @@
 //! | [`manager`] | [`Pipeline`]: which phases run, in order; [`PhaseHook`]s; verifier, IR dump, timing |
 //! | [`util`] | IR editing helpers the passes share (unlinking, def/use counts, constants) |
 //! | [`check`] | OriCheckInitialProgram, OriSanitize: the verifier as a phase |
+//! | [`convert_unsupported`] | ConvertUnsupportedOps: shared atomics without an `ATOMS` form as compare-and-swap loops |
 //! | [`control_flow`] | AnalyzeControlFlow (CFG check), SetControlFlowOpLastInBB (block splitting) |
 //! | [`merge_flow`] | MergeEquivalentConditionalFlow: tail-merging of equivalent blocks |
 //! | [`live_dead`] | EarlyOriSimpleLiveDead / OriSimpleLiveDead, OriPerformLiveDead{First..Fourth} |
@@ -34,6 +35,7 @@
 pub mod branch_opt;
 pub mod check;
 pub mod control_flow;
+pub mod convert_unsupported;
 pub mod general_optimize;
 pub mod live_dead;
 pub mod manager;

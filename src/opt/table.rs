@@ -12,7 +12,9 @@
 
 use std::fmt;
 
-use super::{Pass, PassKind, branch_opt, check, control_flow, general_optimize, live_dead, merge_flow};
+use super::{
+    Pass, PassKind, branch_opt, check, control_flow, convert_unsupported, general_optimize, live_dead, merge_flow,
+};
 
 /// A phase's category (the CSV's `category` column).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -166,30 +168,49 @@ const fn p(index: usize, name: &'static str, category: Category, gate: OptGate, 
 pub static PHASES: [PhaseInfo; 159] = [
     p(0, "OriCheckInitialProgram", Validation, ALL, Impl(&check::OriCheckInitialProgram)),
     p(1, "ApplyNvOptRecipes", Optimization, ALL, NotYet),
-    // PromoteFP16: sm_90 executes FP16 natively (HADD2/HFMA2/HMUL2/HSETP2/HMNMX2); the notes
-    // (digest-frontend) still list "minimal" promotion on sm_89+ for unprofitable forms, which
-    // no source names, so this stays not-yet rather than n/a (n/a is graphics-only).
+    // PromoteFP16: no f16/bf16 operation is promoted on our targets. ptxas 13.0.88 executes
+    // every half-precision form PTX accepts for a target natively (cuobjdump -sass, sm_75/80/90:
+    // add/mul/fma(.relu) → HADD2/HMUL2/HFMA2(.BF16_V2), min/max(.NaN/.xorsign) → HMNMX2,
+    // setp → HSETP2, neg/abs → HFMA2/HADD2, ex2/tanh.approx → MUFU.*.F16/BF16), and PTX rejects
+    // the forms a target lacks ("setp.bf16 requires sm_90", "min.f16 requires sm_80"); the
+    // FSETP/F2F seen in nvcc's sm_75/sm_80 corpus PTX come from nvcc's own cvt's. The phase
+    // matters for targets before sm_53 only, which ptxas 13 does not accept; kept not-yet (not
+    // no-op: the notes list "minimal" promotion on sm_89+ that no source names).
     p(2, "PromoteFP16", Lowering, ALL, NotYet),
     p(3, "AnalyzeControlFlow", Analysis, ALL, Impl(&control_flow::AnalyzeControlFlow)),
     p(4, "AdvancedPhaseBeforeConvUnSup", Gate, ALL, NoOp),
-    // ConvertUnsupportedOps: ptxas's PTX-to-SASS opcode conversion (MercConverter, spec p08);
-    // here that conversion is `lower::isel`, after the pipeline, and the spec and the notes name
-    // no PTX-stage rewrite of an sm_90 form (their example, atom.add.f64, is native on sm_90).
-    p(5, "ConvertUnsupportedOps", Lowering, ALL, NotYet),
-    // SetControlFlowOpLastInBB: the pass exists (control_flow.rs, unit-tested), but the
-    // lowering never leaves control flow mid-block and phase 5 does not run, so it changes
-    // nothing on the corpus (attach it with Pipeline::with_pass where an expansion needs it).
+    // ConvertUnsupportedOps: shared-memory atomics without an ATOMS form become compare-and-swap
+    // loops, as ptxas does on every target (convert_unsupported.rs). The rest of ptxas's
+    // MercConverter (PTX-derived to SASS opcodes) is `lower::isel`, after the pipeline.
+    p(5, "ConvertUnsupportedOps", Lowering, ALL, Impl(&convert_unsupported::ConvertUnsupportedOps)),
+    // SetControlFlowOpLastInBB: the pass exists (control_flow.rs, unit-tested), but nothing
+    // before it leaves control flow mid-block: the lowering ends blocks at terminators, and
+    // phase 5's compare-and-swap loops split their own blocks, because every phase's output must
+    // pass the verifier (no terminator before a block's end) and the interpreter derives
+    // reconvergence from the terminator-derived CFG. So it changes nothing on any kernel
+    // (attach it with Pipeline::with_pass where an expansion leaves mid-block control flow).
     p(6, "SetControlFlowOpLastInBB", Cleanup, ALL, NotYet),
     p(7, "AdvancedPhaseAfterConvUnSup", Gate, ALL, NoOp),
     p(8, "UpdateAfterConvertUnsupportedOps", Cleanup, ALL, NoOp),
-    // OriCreateMacroInsts: the spec (p08, "macro fusion") and the notes ("expand PTX-level
-    // macro instructions", confidence B) disagree on what it does; left until settled.
+    // OriCreateMacroInsts: the spec (p08) has it fuse mul+add into FMA, compare+branch and
+    // address+memory; the notes say "expand PTX-level macro instructions" (confidence B).
+    // ptxas's SASS confirms the one observable fusion: `mul.f32`+`add.f32` (or sub, f64 alike)
+    // without a rounding modifier become one FFMA/DFMA, while `mul.rn` or `add.rn` keep
+    // FMUL+FADD (PTX allows contracting unrounded mul/add); compare+branch stays ISETP+BRA.
+    // Not done yet: contraction changes results in the last bit, and translation validation
+    // compares the interpreter bit-exactly with `mul.f32` rounded; it needs a validator that
+    // knows which mul/add pairs PTX lets the compiler fuse.
     p(9, "OriCreateMacroInsts", Lowering, ALL, NotYet),
     p(10, "ReportInitialRepresentation", Reporting, ALL, NoOp),
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
-    // ReplaceUniformsWithImm: folds constant-bank loads whose value is known at compile time.
-    // No corpus kernel has one: parameters come from the launch, and initialized `.const`
-    // variables can be rewritten by the host (cudaMemcpyToSymbol), so their loads are not known.
+    // ReplaceUniformsWithImm: folds uniform values known at compile time into immediates.
+    // ptxas 13.0.88 on sm_90 (cuobjdump -sass) folds none of what the corpus reads: parameters;
+    // initialized `.const` variables, `.visible`, internal or function-scope (LDC c[0x3]);
+    // %ntid under `.reqntid` (ULDC c[0x0][0x0]); %cluster_nctaid/%cluster_nctarank under
+    // `.reqnctapercluster` (c[0x0][0x144]/[0x188]). The only values it substitutes are
+    // %reserved_smem_offset_begin (0) and %reserved_smem_offset_cap (0x400) on sm_90/sm_100
+    // (on sm_80/86 they are computed from SR_SMEMSZ), special registers the Ori and the
+    // lowering do not have yet; which phase of ptxas folds them is not established.
     p(12, "ReplaceUniformsWithImm", Optimization, ALL, NotYet),
     p(13, "MergeEquivalentConditionalFlow", Optimization, O2_UP, Impl(&merge_flow::MergeEquivalentConditionalFlow)),
     p(14, "OriSanitize", Validation, ALL, Impl(&check::OriSanitize)),
