@@ -80,43 +80,28 @@ fn ptx_target(text: &str) -> Option<u32> {
 /// Every corpus kernel with a launch spec, and its PTX for `arch` (or why there is none).
 fn entries(arch: &str) -> Vec<Entry> {
     let sm: u32 = arch.trim_start_matches("sm_").parse().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
     let mut v = Vec::new();
-    for (dir, hand) in [("cuda", false), ("ptx", true)] {
-        for e in std::fs::read_dir(root.join(dir)).unwrap() {
-            let d = e.unwrap().path();
-            let k = d.file_name().unwrap().to_string_lossy().into_owned();
-            let spec = d.join(format!("{k}.run.toml"));
-            if !spec.exists() {
-                continue;
+    for (k, d, hand) in super::support::spec_dirs() {
+        let spec = d.join(format!("{k}.run.toml"));
+        let (ptx, retarget, why_skipped) = if hand {
+            let p = d.join(format!("{k}.ptx"));
+            match std::fs::read_to_string(&p).ok().and_then(|t| ptx_target(&t)) {
+                Some(t) => (Some(p), t > sm, None),
+                None => (None, false, Some("no PTX".to_string())),
             }
-            let (ptx, retarget, why_skipped) = if hand {
-                let p = d.join(format!("{k}.ptx"));
-                match std::fs::read_to_string(&p).ok().and_then(|t| ptx_target(&t)) {
-                    Some(t) => (Some(p), t > sm, None),
-                    None => (None, false, Some("no PTX".to_string())),
-                }
-            } else {
-                let p = d.join(format!("{k}.{arch}.ptx"));
-                if p.exists() {
-                    (Some(p), false, None)
-                } else {
-                    (None, false, Some(format!("nvcc gave no {arch} PTX")))
-                }
-            };
-            v.push(Entry { name: k, ptx, retarget, spec, why_skipped });
-        }
+        } else {
+            let p = d.join(format!("{k}.{arch}.ptx"));
+            if p.exists() { (Some(p), false, None) } else { (None, false, Some(format!("nvcc gave no {arch} PTX"))) }
+        };
+        v.push(Entry { name: k, ptx, retarget, spec, why_skipped });
     }
-    v.sort_by(|a, b| a.name.cmp(&b.name));
     v
 }
 
 /// The recorded GPU outputs of a kernel, or None when none were recorded.
 fn golden(spec: &LaunchSpec, name: &str) -> Option<BTreeMap<String, Vec<u8>>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/gpu/sm_90").join(name);
-    spec.outputs()
-        .map(|b| Some((b.name().to_string(), std::fs::read(dir.join(format!("{}.bin", b.name()))).ok()?)))
-        .collect()
+    super::support::read_outputs(&dir, spec)
 }
 
 /// Compares outputs with the golden under the spec's tolerances.
