@@ -156,44 +156,70 @@ fn cleared_wait_bit_reports_a_hazard_sm75() {
 }
 
 fn cleared_wait_bits(t: &oracle::Tools, arch: &str) {
-    let mut checked = 0;
-    for k in MUTATED {
+    let producers = cleared_wait_bits_in(t, arch, &MUTATED, &[]);
+    assert_eq!(producers.len(), 2 * MUTATED.len(), "{producers:?}");
+}
+
+/// [`cleared_wait_bit_reports_a_hazard`] on `kernels` of `arch`: for each, the first consumer of
+/// a scoreboarded result, the first consumer of a load, and for each of `also` the first
+/// consumer of a producer for which it holds (where there is one). Returns the producers' opcodes, one per
+/// mutation checked.
+fn cleared_wait_bits_in(
+    t: &oracle::Tools,
+    arch: &str,
+    kernels: &[&str],
+    also: &[&dyn Fn(&interp::emu::program::Inst) -> bool],
+) -> Vec<String> {
+    let mut producers = Vec::new();
+    for &k in kernels {
         let Subject { spec, kernel, sfx, program } = subject_for(t, k, arch);
         let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
         // Straight-line code up to the first BRA: every instruction that waits on the write
         // scoreboard of the earlier variable-latency producer of a register it reads. Check the
         // first one, and the first whose producer is a load.
-        let mut writer: BTreeMap<interp::emu::hazard::Reg, (u8, bool)> = BTreeMap::new();
-        let mut cands: Vec<(u32, u8, bool)> = Vec::new();
-        for inst in &program.insts {
+        let mut writer: BTreeMap<interp::emu::hazard::Reg, (u8, usize)> = BTreeMap::new();
+        let mut cands: Vec<(u32, u8, usize)> = Vec::new();
+        for (i, inst) in program.insts.iter().enumerate() {
             let (rd, wr) = interp::emu::hazard::regs(inst);
-            if let Some((sb, load)) =
+            if let Some((sb, p)) =
                 rd.iter().find_map(|r| writer.get(r).copied().filter(|(k, _)| inst.control.wait >> k & 1 == 1))
             {
-                cands.push((inst.offset, sb, load));
+                cands.push((inst.offset, sb, p));
             }
             if matches!(inst.kind, interp::emu::program::Kind::Bra { .. }) {
                 break;
             }
             for r in wr {
                 match inst.control.write_sb {
-                    Some(sb) if interp::emu::hazard::variable_latency(inst) => {
-                        let load = matches!(inst.kind, interp::emu::program::Kind::Ld { .. });
-                        writer.insert(r, (sb, load))
+                    Some(sb) if interp::emu::hazard::HazardState::for_sm(kernel.sm).variable(inst) => {
+                        writer.insert(r, (sb, i))
                     }
                     _ => writer.remove(&r),
                 };
             }
         }
+        let load = |p: usize| matches!(program.insts[p].kind, interp::emu::program::Kind::Ld { .. });
         let first = *cands.first().unwrap_or_else(|| panic!("{k}: no scoreboard consumer"));
-        let load = cands.iter().copied().find(|c| c.2).unwrap_or_else(|| panic!("{k}: no load consumer"));
-        for (off, sb, _) in [first, load] {
+        let on_load = cands.iter().copied().find(|c| load(c.2)).unwrap_or_else(|| panic!("{k}: no load consumer"));
+        let extra = also.iter().filter_map(|f| cands.iter().copied().find(|c| f(&program.insts[c.2])));
+        let mut chosen = vec![first, on_load];
+        for c in extra {
+            if !chosen.contains(&c) {
+                chosen.push(c);
+            }
+        }
+        for (off, sb, p) in chosen {
             let mut mutated = kernel.clone();
             mutated.words[off as usize / 16] &= !(1u128 << (116 + u32::from(sb)));
             let e = mutated.run_with_suffixes(&spec, &cfg, &sfx).expect_err("mutated copy must report a hazard");
             assert!(matches!(e.kind, interp::emu::EmuErrorKind::Hazard(_)), "{k}: {e}");
             assert_eq!(e.offset, Some(off), "{k}: {e}");
-            println!("{k} {arch}: wait bit SB{sb} cleared at {off:#06x}: {e}");
+            let producer = &program.insts[p];
+            println!(
+                "{k} {arch}: wait bit SB{sb} cleared at {off:#06x} (producer {}{}): {e}",
+                producer.base, producer.suffix
+            );
+            producers.push(producer.base.to_string());
             // Without hazard checking the mutated copy computes the same outputs: the checker,
             // not the executor, is what catches it.
             let plain = EmuConfig::default();
@@ -202,9 +228,26 @@ fn cleared_wait_bits(t: &oracle::Tools, arch: &str) {
                 kernel.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs
             );
         }
-        checked += 1;
     }
-    assert_eq!(checked, 4);
+    producers
+}
+
+/// [`cleared_wait_bit_reports_a_hazard`] on NVIDIA's sm_100 and sm_120 (Blackwell) code, with
+/// the first consumer of an `LDCU` (Blackwell's variable-latency uniform constant load) too; on
+/// sm_120 f64_round_modes replaces i64_arith (whose sm_120 code does not
+/// decode yet), with a consumer of an FP64 result, scoreboarded on sm_120 only.
+#[test]
+fn cleared_wait_bit_reports_a_hazard_blackwell() {
+    let Some(t) = oracle::tools_or_skip("cleared_wait_bit_reports_a_hazard_blackwell") else { return };
+    let ldcu = |i: &interp::emu::program::Inst| i.base == "LDCU";
+    let p100 = cleared_wait_bits_in(t, "sm_100", &MUTATED, &[&ldcu]);
+    assert!(p100.len() >= 9, "{p100:?}");
+    assert!(p100.iter().any(|p| p == "LDCU"), "{p100:?}");
+    let fp64 = |i: &interp::emu::program::Inst| matches!(i.kind, interp::emu::program::Kind::Fp64 { .. });
+    let p120 =
+        cleared_wait_bits_in(t, "sm_120", &["int_arith", "f32_arith", "f64_round_modes", "bits_lop3"], &[&ldcu, &fp64]);
+    assert!(p120.iter().any(|p| p == "LDCU"), "{p120:?}");
+    assert!(p120.iter().any(|p| matches!(p.as_str(), "DADD" | "DMUL" | "DFMA")), "{p120:?}");
 }
 
 /// Mutation check of the pipe-throughput rule (`ptxas_rs::sched::class::pipe`): in NVIDIA's code
@@ -250,16 +293,31 @@ fn shortened_pipe_spacing_reports_a_hazard_sm75() {
 }
 
 fn shortened_pipe_spacing(t: &oracle::Tools, arch: &str) -> BTreeMap<String, usize> {
-    use ptxas_rs::sched::class::{Pipe, pipe};
+    shortened_pipe_spacing_of(
+        t,
+        arch,
+        &MUTATED,
+        &[ptxas_rs::sched::class::Pipe::Alu, ptxas_rs::sched::class::Pipe::Fma],
+    )
+}
+
+/// [`shortened_pipe_spacing`] on `kernels` for the pipes `pipes`.
+fn shortened_pipe_spacing_of(
+    t: &oracle::Tools,
+    arch: &str,
+    kernels: &[&str],
+    pipes: &[ptxas_rs::sched::class::Pipe],
+) -> BTreeMap<String, usize> {
+    use ptxas_rs::sched::class::pipe;
     let sm90 = arch == "sm_90";
     let mut checked = BTreeMap::new();
-    for k in MUTATED {
+    for &k in kernels {
         let Subject { spec, kernel, sfx, program } = subject_for(t, k, arch);
         let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
         let plain = EmuConfig::default();
         let want = kernel.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs;
         let insts = &program.insts;
-        for want_pipe in [Pipe::Alu, Pipe::Fma] {
+        for &want_pipe in pipes {
             let pair = insts
                 .windows(2)
                 .take_while(|w| !matches!(w[0].kind, interp::emu::program::Kind::Bra { .. }))
@@ -287,6 +345,83 @@ fn shortened_pipe_spacing(t: &oracle::Tools, arch: &str) -> BTreeMap<String, usi
     }
     println!("{arch}: mutations checked per pipe: {checked:?}");
     checked
+}
+
+/// [`shortened_pipe_spacing_reports_a_hazard`] on NVIDIA's sm_100 code (the sm_90 pipe model)
+/// and, for the FMA pipe only, its sm_120 code (where ALU instructions hold no pipe:
+/// `HazardState::for_sm`).
+#[test]
+fn shortened_pipe_spacing_reports_a_hazard_blackwell() {
+    use ptxas_rs::sched::class::Pipe;
+    let Some(t) = oracle::tools_or_skip("shortened_pipe_spacing_reports_a_hazard_blackwell") else { return };
+    let checked = shortened_pipe_spacing(t, "sm_100");
+    assert!(checked.get("Alu").is_some_and(|n| *n >= 3), "{checked:?}");
+    assert!(checked.get("Fma").is_some_and(|n| *n >= 2), "{checked:?}");
+    let checked = shortened_pipe_spacing_of(
+        t,
+        "sm_120",
+        &["int_arith", "f32_arith", "bits_lop3", "int_mulhi_wide"],
+        &[Pipe::Fma],
+    );
+    assert!(checked.get("Fma").is_some_and(|n| *n >= 2), "{checked:?}");
+}
+
+/// Mutation check of sm_100's `CREDUX` latency (`hazard::CREDUX_LATENCY`, 13 cycles): in
+/// NVIDIA's sm_100 code of the kernels with a `CREDUX`, the first reader of each `CREDUX` result
+/// in straight-line code is brought one cycle closer than 13 (the stall of the instruction before
+/// it lowered, where it can be); the checker must report that reader, and the outputs without checking are the same.
+#[test]
+fn shortened_credux_distance_reports_a_hazard_sm100() {
+    use interp::emu::hazard::{Reg, regs};
+    let Some(t) = oracle::tools_or_skip("shortened_credux_distance_reports_a_hazard_sm100") else { return };
+    let mut checked = 0;
+    for k in ["warp_redux", "atom_scopes", "cg_tiled_reduce"] {
+        let Subject { spec, kernel, sfx, program } = subject_for(t, k, "sm_100");
+        let insts = &program.insts;
+        let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+        let plain = EmuConfig::default();
+        let want = kernel.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs;
+        for (p, prod) in insts.iter().enumerate().filter(|(_, i)| i.base == "CREDUX") {
+            let dst: Vec<Reg> = regs(prod).1;
+            // The first reader in the same block, and the cycles from the CREDUX to it.
+            let mut dist = 0u64;
+            let mut reader = None;
+            for (j, x) in insts.iter().enumerate().skip(p + 1) {
+                dist += u64::from(insts[j - 1].control.stall.max(1));
+                if regs(x).0.iter().any(|r| dst.contains(r)) {
+                    reader = Some(j);
+                    break;
+                }
+                if interp::emu::hazard::is_branch(x) || x.base == "BSSY" || regs(x).1.iter().any(|r| dst.contains(r)) {
+                    break;
+                }
+            }
+            let Some(j) = reader else { continue };
+            // The stall just before the reader, so no other reader comes closer too, unless
+            // that would put the two in one pipe too close (a different hazard).
+            let m = j - 1;
+            let pipe = |i: usize| ptxas_rs::sched::class::pipe(insts[i].base).map(|p| p.0);
+            if pipe(m).is_some() && pipe(m) == pipe(j) {
+                continue;
+            }
+            let cut = dist.saturating_sub(12);
+            let stall = u64::from(insts[m].control.stall);
+            if stall <= cut {
+                continue;
+            }
+            let mut mutated = kernel.clone();
+            let w = &mut mutated.words[insts[m].offset as usize / 16];
+            *w = *w & !(0xfu128 << 105) | u128::from(stall - cut) << 105;
+            let e = mutated.run_with_suffixes(&spec, &cfg, &sfx).expect_err("mutated copy must report a hazard");
+            assert!(matches!(e.kind, interp::emu::EmuErrorKind::Hazard(_)), "{k}: {e}");
+            assert_eq!(e.offset, Some(insts[j].offset), "{k}: {e}");
+            assert!(dst.iter().any(|r| e.to_string().contains(&format!("{r} read"))), "{k}: {e}");
+            println!("{k} sm_100: CREDUX at {:#06x} read {dist} cycles later, now 12: {e}", prod.offset);
+            assert_eq!(mutated.run_with_suffixes(&spec, &plain, &sfx).unwrap().outputs, want);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} CREDUX readers checked");
 }
 
 /// A latency rule of the hazard checker that the H100 showed (`interp/gpu/README.md`, run 4).

@@ -9,10 +9,11 @@
 //! counted). A kernel ptxas refuses for the arch (it needs an sm_90 feature) is skipped and
 //! counted, with ptxas's first error line.
 //!
-//! Each arch fails on an unexplained disagreement (wrong output, hazard, emulator error), on an
-//! explained one (`KNOWN`) that starts agreeing, and when fewer kernels agree than its floor.
-//! The report line per arch (`--nocapture`): kernels run, matching, skipped, and the distinct
-//! opcodes (with modifiers) executed.
+//! The harness is `support/emu_arch.rs` (shared with `emu_blackwell.rs`): each arch fails on an
+//! unexplained disagreement (wrong output, hazard, emulator error), on an explained one
+//! (`KNOWN`) that starts agreeing, and when fewer kernels agree than its floor. The report line
+//! per arch (`--nocapture`): kernels run, matching, skipped, and the distinct opcodes (with
+//! modifiers) in the kernels run and executed.
 //!
 //! Cost: one ptxas run per kernel and arch (no cache; the modifiers come from the decoder's
 //! tables, not nvdisasm). The measured time is in the commit message that last changed it.
@@ -20,87 +21,10 @@
 #[path = "support/emu_corpus.rs"]
 mod support;
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+#[path = "support/emu_arch.rs"]
+mod emu_arch;
 
-use interp::emu::{EmuConfig, Kernel};
-use interp::launch::{LaunchSpec, compare::compare};
-
-/// A corpus kernel for one arch: name, PTX, launch spec.
-struct Entry {
-    name: String,
-    ptx: Option<PathBuf>,
-    /// Hand-written PTX whose `.target` is above the arch: compiled with the arch's target.
-    retarget: bool,
-    spec: PathBuf,
-    why_skipped: Option<String>,
-}
-
-/// The sm number of a PTX file's `.target` directive.
-fn ptx_target(text: &str) -> Option<u32> {
-    let line = text.lines().map(str::trim).find(|l| l.starts_with(".target"))?;
-    let t = line.trim_start_matches(".target").trim().split([',', ' ']).next()?;
-    t.trim_start_matches("sm_").trim_end_matches('a').parse().ok()
-}
-
-/// Every corpus kernel with a launch spec, and its PTX for `arch` (or why there is none).
-fn entries(arch: &str) -> Vec<Entry> {
-    let sm: u32 = arch.trim_start_matches("sm_").parse().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-    let mut v = Vec::new();
-    for (dir, hand) in [("cuda", false), ("ptx", true)] {
-        for e in std::fs::read_dir(root.join(dir)).unwrap() {
-            let d = e.unwrap().path();
-            let k = d.file_name().unwrap().to_string_lossy().into_owned();
-            let spec = d.join(format!("{k}.run.toml"));
-            if !spec.exists() {
-                continue;
-            }
-            let (ptx, retarget, why_skipped) = if hand {
-                let p = d.join(format!("{k}.ptx"));
-                match std::fs::read_to_string(&p).ok().and_then(|t| ptx_target(&t)) {
-                    Some(t) => (Some(p), t > sm, None),
-                    None => (None, false, Some("no PTX".to_string())),
-                }
-            } else {
-                let p = d.join(format!("{k}.{arch}.ptx"));
-                if p.exists() {
-                    (Some(p), false, None)
-                } else {
-                    (None, false, Some(format!("nvcc gave no {arch} PTX")))
-                }
-            };
-            v.push(Entry { name: k, ptx, retarget, spec, why_skipped });
-        }
-    }
-    v.sort_by(|a, b| a.name.cmp(&b.name));
-    v
-}
-
-/// The recorded GPU outputs of a kernel, or None when none were recorded.
-fn golden(spec: &LaunchSpec, name: &str) -> Option<BTreeMap<String, Vec<u8>>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/gpu/sm_90").join(name);
-    spec.outputs()
-        .map(|b| Some((b.name().to_string(), std::fs::read(dir.join(format!("{}.bin", b.name()))).ok()?)))
-        .collect()
-}
-
-/// Compares outputs with the golden under the spec's tolerances.
-fn against(spec: &LaunchSpec, got: &BTreeMap<String, Vec<u8>>, gold: &BTreeMap<String, Vec<u8>>) -> Result<(), String> {
-    let mut diffs = Vec::new();
-    for buf in spec.outputs() {
-        let n = buf.name();
-        match got.get(n) {
-            None => diffs.push(format!("{n}: missing")),
-            Some(g) => {
-                if let Err(m) = compare(buf, &gold[n], g) {
-                    diffs.push(format!("{n}: {m}"));
-                }
-            }
-        }
-    }
-    if diffs.is_empty() { Ok(()) } else { Err(diffs.join("; ")) }
-}
+use emu_arch::{Arch, check_arch};
 
 /// Kernels whose sm_80-family run disagrees with the sm_90 golden, with the investigated cause
 /// (the same for sm_80, sm_86 and sm_89).
@@ -159,117 +83,28 @@ const KNOWN_SM75: &[(&str, &str)] = &[
 ];
 
 /// Runs the corpus for `arch` and checks it against the goldens and the floor.
-fn check_arch(arch: &str, min_agree: usize) {
+fn check(arch: &str, min_agree: usize) {
     let known = if arch == "sm_75" { KNOWN_SM75 } else { KNOWN_SM80 };
     let Some(t) = oracle::tools_or_skip(&format!("emu_{arch}")) else { return };
-    let (mut agree, mut explained, mut bad, mut skipped) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut opcodes = BTreeSet::new();
-    let mut run_count = 0;
-    // Runs that finished (hazard checker on: no hazard, fault or refusal).
-    let mut finished = 0;
-    // Kernels whose modifiers needed nvdisasm's listing.
-    let mut listed = 0;
-    // `EMU_SM80_ONLY=<kernel>` runs one kernel (for investigation; the floors then fail).
-    let only = std::env::var("EMU_SM80_ONLY").ok();
-    for e in entries(arch) {
-        let k = e.name;
-        if only.as_ref().is_some_and(|o| *o != k) {
-            continue;
-        }
-        let Some(ptx) = e.ptx else {
-            skipped.push(format!("{k}: {}", e.why_skipped.unwrap_or_default()));
-            continue;
-        };
-        let spec = LaunchSpec::from_path(&e.spec).unwrap();
-        let Some(gold) = golden(&spec, &k) else {
-            skipped.push(format!("{k}: no GPU golden"));
-            continue;
-        };
-        let args = ["-arch", arch, "-O3"];
-        let out = if e.retarget {
-            // The hand-written PTX targets sm_90: the same text with the arch's `.target`
-            // (ptxas refuses it when it uses an sm_90 feature).
-            let text = std::fs::read_to_string(&ptx).unwrap();
-            let text: String = text
-                .lines()
-                .map(|l| if l.trim_start().starts_with(".target") { format!(".target {arch}") } else { l.to_string() })
-                .collect::<Vec<_>>()
-                .join("\n");
-            t.ptxas_run(oracle::PtxInput::Text { name: "in.ptx", text: &text }, &args).unwrap()
-        } else {
-            t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &args).unwrap()
-        };
-        let Some(cubin) = out.cubin else {
-            let first = out.stderr.lines().find(|l| l.contains("error")).unwrap_or("").trim().to_string();
-            skipped.push(format!("{k}: ptxas refuses it for {arch}: {first}"));
-            continue;
-        };
-        let result = (|| {
-            let kernel = Kernel::load(&cubin, &spec.kernel).map_err(|x| format!("load: {x}"))?;
-            // Modifiers come from the decoder's own tables (`src/sass/sm80`, checked against
-            // nvdisasm's text of the CUDA corpus by the decoder's tests), and from nvdisasm's
-            // listing only for a kernel with a word whose modifiers the tables lack (the
-            // hand-written PTX's): nvdisasm runs were most of this test's time.
-            let mut banks = interp::emu::Banks::new();
-            banks.insert(0, vec![0; 0x400]);
-            let mut program = kernel.program(&banks);
-            let mut sfx = BTreeMap::new();
-            if program.first_invalid().is_some() {
-                sfx = support::nvdisasm_suffixes(t, &cubin, &spec.kernel);
-                program = interp::emu::Program::with_suffixes(kernel.tables, &kernel.words, kernel.entry, &banks, &sfx);
-                listed += 1;
-            }
-            let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
-            run_count += 1;
-            let run = kernel.run_with_suffixes(&spec, &cfg, &sfx).map_err(|x| format!("emulator: {x}"))?;
-            finished += 1;
-            for i in &program.insts {
-                opcodes.insert(format!("{}{}", i.base, i.suffix));
-            }
-            against(&spec, &run.outputs.buffers, &gold)
-        })();
-        match (result, known.iter().find(|(n, _)| *n == k)) {
-            (Ok(()), None) => agree.push(k),
-            (Ok(()), Some(_)) => bad.push(format!("{k}: listed in KNOWN but agrees with the GPU")),
-            (Err(e), Some((_, why))) => explained.push(format!("{k}: {why} (now: {e})")),
-            (Err(e), None) => bad.push(format!("{k}: {e}")),
-        }
-    }
-    println!(
-        "emulator(NVIDIA {arch} -O3 cubin): {run_count} kernels run, {finished} to completion with zero hazards, {} agree with the GPU, {} explained, {} wrong, \
-         {} skipped, {} distinct opcodes (with modifiers) in the kernels run ({listed} with nvdisasm's modifiers)",
-        agree.len(),
-        explained.len(),
-        bad.len(),
-        skipped.len(),
-        opcodes.len()
-    );
-    for s in &skipped {
-        println!("  skipped: {s}");
-    }
-    for s in &explained {
-        println!("  explained: {s}");
-    }
-    assert!(bad.is_empty(), "{arch}: disagreements with the GPU:\n{}", bad.join("\n"));
-    assert!(agree.len() >= min_agree, "{arch}: only {} agree (expected at least {min_agree})", agree.len());
+    check_arch(t, &Arch { arch, known, undecodable: &[], min_agree });
 }
 
 #[test]
 fn nvidia_sm80_cubins_in_the_emulator_match_the_gpu() {
-    check_arch("sm_80", 121);
+    check("sm_80", 121);
 }
 
 #[test]
 fn nvidia_sm86_cubins_in_the_emulator_match_the_gpu() {
-    check_arch("sm_86", 121);
+    check("sm_86", 121);
 }
 
 #[test]
 fn nvidia_sm89_cubins_in_the_emulator_match_the_gpu() {
-    check_arch("sm_89", 121);
+    check("sm_89", 121);
 }
 
 #[test]
 fn nvidia_sm75_cubins_in_the_emulator_match_the_gpu() {
-    check_arch("sm_75", 110);
+    check("sm_75", 110);
 }

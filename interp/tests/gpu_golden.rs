@@ -17,6 +17,7 @@
 
 #[path = "support/emu_corpus.rs"]
 mod support;
+use support::read_outputs;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,36 +38,22 @@ struct Entry {
 /// Every corpus kernel an sm_90 GPU can run: the CUDA kernels' sm_90 (or sm_90a) PTX and the
 /// hand-written PTX (all of it targets sm_90 or lower).
 fn runnable() -> Vec<Entry> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
     let mut v = Vec::new();
-    for (dir, hand) in [("cuda", false), ("ptx", true)] {
-        for e in std::fs::read_dir(root.join(dir)).unwrap() {
-            let d = e.unwrap().path();
-            let k = d.file_name().unwrap().to_string_lossy().into_owned();
-            let spec = d.join(format!("{k}.run.toml"));
-            let candidates: &[(&str, &'static str)] =
-                if hand { &[("ptx", "sm_90")] } else { &[("sm_90.ptx", "sm_90"), ("sm_90a.ptx", "sm_90a")] };
-            if let Some((ptx, arch)) =
-                candidates.iter().map(|(ext, arch)| (d.join(format!("{k}.{ext}")), *arch)).find(|(p, _)| p.exists())
-                && spec.exists()
-            {
-                v.push(Entry { name: k, ptx, spec, arch });
-            }
+    for (k, d, hand) in support::spec_dirs() {
+        let spec = d.join(format!("{k}.run.toml"));
+        let candidates: &[(&str, &'static str)] =
+            if hand { &[("ptx", "sm_90")] } else { &[("sm_90.ptx", "sm_90"), ("sm_90a.ptx", "sm_90a")] };
+        if let Some((ptx, arch)) =
+            candidates.iter().map(|(ext, arch)| (d.join(format!("{k}.{ext}")), *arch)).find(|(p, _)| p.exists())
+        {
+            v.push(Entry { name: k, ptx, spec, arch });
         }
     }
-    v.sort_by(|a, b| a.name.cmp(&b.name));
     v
 }
 
 fn golden_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/gpu/sm_90")
-}
-
-/// The output buffers `dir/<buffer>.bin` of `spec`, or None when one is missing.
-fn read_outputs(dir: &Path, spec: &LaunchSpec) -> Option<BTreeMap<String, Vec<u8>>> {
-    spec.outputs()
-        .map(|b| Some((b.name().to_string(), std::fs::read(dir.join(format!("{}.bin", b.name()))).ok()?)))
-        .collect()
 }
 
 /// The recorded GPU outputs of a kernel, or None when none were recorded.

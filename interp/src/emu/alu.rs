@@ -1253,22 +1253,35 @@ pub fn vabsdiff(a: u32, b: u32, c: u32, signed: bool) -> u32 {
     d.wrapping_add(c)
 }
 
-/// `VIADD.16x2 a, b`: two independent 16-bit sums (no carry between the halves); a negated
-/// operand is negated per half.
-pub fn viadd_16x2(a: u32, b: u32, neg_a: bool, neg_b: bool) -> u32 {
-    let half = |v: u32, k: u32, neg: bool| {
-        let h = (v >> (16 * k)) as u16;
-        if neg { h.wrapping_neg() } else { h }
+/// `VIADD.16x2 a, b` (`lanes` 2) and sm_120's `VIADD.U8x4 a, b` (`lanes` 4): independent
+/// sums of each 16-bit half or byte, wrapping (no carry between lanes); a negated operand is
+/// negated per lane.
+pub fn viadd_simd(a: u32, b: u32, neg_a: bool, neg_b: bool, lanes: u8) -> u32 {
+    let bits = 32 / u32::from(lanes.clamp(1, 4));
+    let mask = if bits == 32 { u32::MAX } else { (1 << bits) - 1 };
+    let part = |v: u32, k: u32, neg: bool| {
+        let x = v >> (bits * k) & mask;
+        if neg { x.wrapping_neg() & mask } else { x }
     };
-    (0..2).fold(0, |r, k| r | u32::from(half(a, k, neg_a).wrapping_add(half(b, k, neg_b))) << (16 * k))
+    (0..32 / bits).fold(0, |r, k| r | (part(a, k, neg_a).wrapping_add(part(b, k, neg_b)) & mask) << (bits * k))
 }
 
-/// `VIMNMX.{S16x2,U16x2} a, b`: the minimum (`min`) or maximum of each 16-bit half.
-pub fn imnmx_16x2(a: u32, b: u32, signed: bool, min: bool) -> u32 {
-    (0..2).fold(0, |r, k| {
-        let (x, y) = ((a >> (16 * k)) as u16, (b >> (16 * k)) as u16);
-        let lt = if signed { (x as i16) < (y as i16) } else { x < y };
-        r | u32::from(if lt == min { x } else { y }) << (16 * k)
+/// sm_120's `VIADD.S32.ISAT a, b`: the signed 32-bit sum, saturated (PTX `add.sat.s32`).
+pub fn iadd_sat_s32(a: u32, b: u32) -> u32 {
+    (a as i32).saturating_add(b as i32) as u32
+}
+
+/// `VIMNMX.{S16x2,U16x2} a, b` (`lanes` 2) and sm_120's `VIMNMX.{S8x4,U8x4}` (`lanes` 4): the
+/// minimum (`min`) or maximum of each 16-bit half or byte.
+pub fn imnmx_simd(a: u32, b: u32, signed: bool, min: bool, lanes: u8) -> u32 {
+    let bits = 32 / u32::from(lanes.clamp(1, 4));
+    let mask = if bits == 32 { u32::MAX } else { (1 << bits) - 1 };
+    (0..32 / bits).fold(0, |r, k| {
+        let (x, y) = (a >> (bits * k) & mask, b >> (bits * k) & mask);
+        // Sign-extend the lane for the signed comparison.
+        let sx = |v: u32| ((v << (32 - bits)) as i32) >> (32 - bits);
+        let lt = if signed { sx(x) < sx(y) } else { x < y };
+        r | (if lt == min { x } else { y }) << (bits * k)
     })
 }
 
@@ -1578,6 +1591,93 @@ mod tests {
             for i in 0..4 {
                 let (row, col) = (g + 8 * (i / 2), 2 * t + i % 2);
                 assert_eq!(f32::from_bits(d[lane][i]), 2.0 * bm[row][col] + cm[row][col], "lane {lane} element {i}");
+            }
+        }
+    }
+
+    /// Edge-biased 32-bit words for the SIMD tests: every byte pattern the lanes care about
+    /// (0, 1, 0x7f, 0x80, 0xff) in every position, and a pseudo-random sweep.
+    fn simd_words() -> Vec<u32> {
+        let bytes = [0u8, 1, 0x7f, 0x80, 0xff];
+        let mut v: Vec<u32> = Vec::new();
+        for &a in &bytes {
+            for &b in &bytes {
+                v.push(u32::from_le_bytes([a, b, b, a]));
+                v.push(u32::from_le_bytes([b, a, a, b]));
+            }
+        }
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            v.push(x);
+        }
+        v
+    }
+
+    /// sm_120's `VIADD.U8x4` (and `.16x2`) against per-lane sums of the little-endian byte /
+    /// half arrays.
+    #[test]
+    fn viadd_simd_adds_each_lane_apart() {
+        let w = simd_words();
+        for &a in &w {
+            for &b in w.iter().step_by(7) {
+                for (na, nb) in [(false, false), (false, true), (true, false)] {
+                    let (ab, bb) = (a.to_le_bytes(), b.to_le_bytes());
+                    let lane = |x: u8, n: bool| if n { 0u8.wrapping_sub(x) } else { x };
+                    let want =
+                        u32::from_le_bytes(std::array::from_fn(|k| lane(ab[k], na).wrapping_add(lane(bb[k], nb))));
+                    assert_eq!(viadd_simd(a, b, na, nb, 4), want, "{a:#x} {b:#x} {na} {nb}");
+                    let h = |v: u32, k: u32| (v >> (16 * k)) as u16;
+                    let hn = |x: u16, n: bool| if n { 0u16.wrapping_sub(x) } else { x };
+                    let want16 = (0..2)
+                        .map(|k| u32::from(hn(h(a, k), na).wrapping_add(hn(h(b, k), nb))) << (16 * k))
+                        .fold(0, |r, x| r | x);
+                    assert_eq!(viadd_simd(a, b, na, nb, 2), want16, "{a:#x} {b:#x}");
+                }
+            }
+        }
+    }
+
+    /// sm_120's `VIMNMX.{U8x4,S8x4}` (and `.16x2`) against per-lane `min`/`max` of the byte and
+    /// half arrays, unsigned and signed.
+    #[test]
+    fn imnmx_simd_takes_each_lane_apart() {
+        let w = simd_words();
+        for &a in &w {
+            for &b in w.iter().step_by(5) {
+                for min in [true, false] {
+                    let (ab, bb) = (a.to_le_bytes(), b.to_le_bytes());
+                    let pick_u = |x: u8, y: u8| if min { x.min(y) } else { x.max(y) };
+                    let pick_s =
+                        |x: u8, y: u8| (if min { (x as i8).min(y as i8) } else { (x as i8).max(y as i8) }) as u8;
+                    let u = u32::from_le_bytes(std::array::from_fn(|k| pick_u(ab[k], bb[k])));
+                    let s = u32::from_le_bytes(std::array::from_fn(|k| pick_s(ab[k], bb[k])));
+                    assert_eq!(imnmx_simd(a, b, false, min, 4), u, "{a:#x} {b:#x} {min}");
+                    assert_eq!(imnmx_simd(a, b, true, min, 4), s, "{a:#x} {b:#x} {min}");
+                    let h = |v: u32, k: u32| (v >> (16 * k)) as u16;
+                    let s16 = (0..2)
+                        .map(|k| {
+                            let (x, y) = (h(a, k) as i16, h(b, k) as i16);
+                            u32::from((if min { x.min(y) } else { x.max(y) }) as u16) << (16 * k)
+                        })
+                        .fold(0, |r, x| r | x);
+                    assert_eq!(imnmx_simd(a, b, true, min, 2), s16, "{a:#x} {b:#x} {min}");
+                }
+            }
+        }
+    }
+
+    /// sm_120's `VIADD.S32.ISAT` against the sum in i64, clamped.
+    #[test]
+    fn iadd_sat_s32_clamps_the_exact_sum() {
+        let edges = [0u32, 1, 0xffff_ffff, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0x7fff_fffe, 12345, 0xdead_beef];
+        for &a in &edges {
+            for &b in &edges {
+                let exact = i64::from(a as i32) + i64::from(b as i32);
+                let want = exact.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32;
+                assert_eq!(iadd_sat_s32(a, b), want, "{a:#x} {b:#x}");
             }
         }
     }

@@ -188,6 +188,8 @@ pub(crate) struct State {
     pub(crate) global: GlobalMemory,
     pub(crate) steps: u64,
     pub(crate) thread_instrs: u64,
+    /// Per instruction of the program: whether a warp issued it.
+    pub(crate) issued: Vec<bool>,
 }
 
 struct Cta {
@@ -711,6 +713,9 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
             return Err(located(l, Some(inst), None, EmuErrorKind::StepLimit(l.step_limit)));
         }
         st.thread_instrs += u64::from(w.act.count_ones());
+        if let Some(i) = st.issued.get_mut(w.pc as usize) {
+            *i = true;
+        }
         let (act, live) = (w.act, w.live());
         if let Some(Err(m)) = w.hz.as_mut().map(|hz| hz.issue(act, live, inst)) {
             let t = thread_of(cta, w, w.act.trailing_zeros() as usize);
@@ -766,6 +771,8 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
         "SR_NTID" => l.block[0] | l.block[1] << 16 | l.block[2] << 26,
         "SR_LANEID" => lane as u32,
         "SR_CgaCtaId" => cta.slot,
+        // The index of Blackwell's launch-shape table in bank 0 (see `BLACKWELL_DRIVER`).
+        "SR_CgaSize" => 0,
         "SR_VIRTUALSMID" | "SR_GpcLocalCgaId" | "SR_SWINLO" | "SR_LWINLO" => 0,
         // ptxas reads `%nwarpid` as bits 8..16 of SR_VIRTCFG and `%warpid` as bits 8..15 of
         // SR_VIRTID (sreg_geometry: `S2UR UR6, SR_VIRTCFG` / `USHF.R.U32.HI UR6, URZ, 0x8, UR6` /
@@ -1100,7 +1107,26 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| alu::shf(va[lane], vb[lane], vc[lane], *left, *wrap, *ty, *hi));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Isetp { cmp, signed, bop, ex } => {
+        Kind::Isetp { cmp, signed, wide: true, bop, ex } => {
+            let (va, vb) = (lift(w.reg64(&a[0]))?, lift(w.reg64(&a[1]))?);
+            if a[0].neg || a[0].not || a[1].neg || a[1].not {
+                return Err((None, EmuErrorKind::Unsupported("negated 64-bit ISETP operand".into())));
+            }
+            let pp = w.pred(&pr[2]);
+            let low = if *ex { w.pred(&pr[3]) } else { 0 };
+            let r = pmask(g, |lane| {
+                let (x, y) = (va[lane], vb[lane]);
+                let o = if *signed { (x as i64).cmp(&(y as i64)) } else { x.cmp(&y) };
+                match ex.then_some(low >> lane & 1 == 1) {
+                    Some(l) if o == std::cmp::Ordering::Equal => l,
+                    _ => cmp.eval(Some(o)),
+                }
+            });
+            let (u, v) = combine(*bop, r, pp, g);
+            w.set_pred(&pr[0], u, g);
+            w.set_pred(&pr[1], v, g);
+        }
+        Kind::Isetp { cmp, signed, wide: false, bop, ex } => {
             let mut va = lift(w.reg32(&a[0]))?;
             let mut vb = lift(w.reg32(&a[1]))?;
             imod(&a[0], &mut va);
@@ -1145,6 +1171,52 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             w.set_pred(&pr[0], combine(*bop, pick, pp, g).0, g);
             w.set_pred(&pr[1], combine(*bop, nan2, pp, g).0, g);
         }
+        Kind::Sel if a[0].n == 2 => {
+            // sm_120's `SEL.64`.
+            let (va, vb) = (lift(w.reg64(&a[1]))?, lift(w.reg64(&a[2]))?);
+            let p = w.pred(&pr[0]);
+            let d = map64(g, |lane| if p >> lane & 1 == 1 { va[lane] } else { vb[lane] });
+            lift(w.write64(&a[0], &d, g))?;
+        }
+        Kind::Mov if a[0].n == 2 => {
+            // sm_120's `MOV.64` / `UMOV.64`.
+            let va = lift(w.reg64(&a[1]))?;
+            lift(w.write64(&a[0], &va, g))?;
+        }
+        Kind::Iadd64 { x } => {
+            let n = a.len() - 1;
+            let mut v = [[0u64; 32]; 3];
+            for (i, slot) in v.iter_mut().enumerate().take(n) {
+                *slot = lift(w.reg64(&a[i + 1]))?;
+            }
+            let (couts, cins) = pr.split_at(pr.len() / 2);
+            let cin: Vec<u32> = cins.iter().map(|p| w.pred(p)).collect();
+            let sum = |lane: usize| -> u128 {
+                let mut s: u128 = (0..n)
+                    .map(|i| {
+                        let x0 = v[i][lane];
+                        // `-x` is `~x + 1` (its carry counts), `~x` under `.X`, as `IADD3`.
+                        if a[i + 1].neg || a[i + 1].not { u128::from(!x0) + u128::from(!*x) } else { u128::from(x0) }
+                    })
+                    .sum();
+                if *x {
+                    s += cin.iter().map(|c| u128::from(bit(*c, lane))).sum::<u128>();
+                }
+                s
+            };
+            let d = map64(g, |lane| sum(lane) as u64);
+            let mut co = [0u32; 2];
+            for lane in lanes(g) {
+                let c = sum(lane) >> 64;
+                for (k, m) in co.iter_mut().enumerate() {
+                    *m |= u32::from(c > k as u128) << lane;
+                }
+            }
+            lift(w.write64(&a[0], &d, g))?;
+            for (p, m) in couts.iter().zip(co) {
+                w.set_pred(p, m, g);
+            }
+        }
         Kind::Sel => {
             let mut va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
@@ -1165,18 +1237,23 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let va = lift(w.reg32(&a[1]))?;
             lift(w.write32(&a[0], &va, g))?;
         }
-        Kind::Viadd { x2: false } => {
+        Kind::Viadd { lanes: 1, sat: false } => {
             let va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
             imod(&a[2], &mut vb);
             let d = map1(g, |lane| va[lane].wrapping_add(vb[lane]));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Viadd { x2: true } => {
+        Kind::Viadd { lanes: 1, sat: true } => {
+            let (va, vb) = (lift(w.reg32(&a[1]))?, lift(w.reg32(&a[2]))?);
+            let d = map1(g, |lane| alu::iadd_sat_s32(va[lane], vb[lane]));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Viadd { lanes, .. } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let (na, nb) = (a[1].neg || a[1].not, a[2].neg || a[2].not);
-            let d = map1(g, |lane| alu::viadd_16x2(va[lane], vb[lane], na, nb));
+            let d = map1(g, |lane| alu::viadd_simd(va[lane], vb[lane], na, nb, *lanes));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Iabs | Kind::Popc | Kind::Brev | Kind::Flo { .. } => {
@@ -1239,14 +1316,24 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| alu::idp(va[lane], vb[lane], vc[lane], *two, *hi, *sa, *sb));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Imnmx { signed, x2: true } => {
+        Kind::Imnmx { signed, wide: true, .. } => {
+            let (va, vb) = (lift(w.reg64(&a[1]))?, lift(w.reg64(&a[2]))?);
+            let p = w.pred(&pr[0]);
+            let d = map64(g, |lane| {
+                let (x, y) = (va[lane], vb[lane]);
+                let lt = if *signed { (x as i64) < (y as i64) } else { x < y };
+                if lt == (p >> lane & 1 == 1) { x } else { y }
+            });
+            lift(w.write64(&a[0], &d, g))?;
+        }
+        Kind::Imnmx { signed, lanes: lanes @ (2 | 4), .. } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let p = w.pred(&pr[0]);
-            let d = map1(g, |lane| alu::imnmx_16x2(va[lane], vb[lane], *signed, p >> lane & 1 == 1));
+            let d = map1(g, |lane| alu::imnmx_simd(va[lane], vb[lane], *signed, p >> lane & 1 == 1, *lanes));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Imnmx { signed, x2: false } => {
+        Kind::Imnmx { signed, .. } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let p = w.pred(&pr[0]);
@@ -1507,7 +1594,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         Kind::S2r => {
             let Opnd::Sr(id) = a[1].o else { return Err((None, EmuErrorKind::Unsupported("S2R source".into()))) };
             let name = sr_name(l, id);
-            let name = if inst.base == "CS2R" && id == 255 { "SRZ" } else { name };
+            let name = if matches!(inst.base, "CS2R" | "CS2UR") && id == 255 { "SRZ" } else { name };
             let mut d = [0u32; 32];
             for lane in lanes(g) {
                 d[lane] = sreg(l, st, cta, w, name, lane)
@@ -1542,12 +1629,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::Ldc { size, signed } => {
-            let mut out = [[0u32; 32]; 2];
+            let mut out = [[0u32; 32]; 4];
             for lane in lanes(g) {
-                let v: u64 = match a[1].o {
-                    Opnd::Imm(v) => v,
-                    Opnd::CIdx { bank, off, reg } => {
-                        let addr = u64::from(off) + u64::from(w.r[reg as usize][lane]);
+                let v: u128 = match a[1].o {
+                    Opnd::Imm(v) => u128::from(v),
+                    Opnd::CIdx { bank, off, reg, uniform } => {
+                        let index = match (uniform, reg) {
+                            (_, 255) => 0,
+                            (true, r) => w.ur.get(usize::from(r)).copied().unwrap_or(0),
+                            (false, r) => w.r[usize::from(r)][lane],
+                        };
+                        let addr = u64::from(off) + u64::from(index);
                         let bytes = l.banks.get(&bank).map_or(&[][..], |b| &b[..]);
                         let f = Fault {
                             kind: FaultKind::OutOfBounds,
@@ -1562,21 +1654,21 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                         if addr + u64::from(*size) > bytes.len() as u64 {
                             return Err((Some(lane), EmuErrorKind::Fault(f)));
                         }
-                        let mut v = 0u64;
+                        let mut v = 0u128;
                         for i in 0..*size as usize {
-                            v |= u64::from(bytes[addr as usize + i]) << (8 * i);
+                            v |= u128::from(bytes[addr as usize + i]) << (8 * i);
                         }
                         v
                     }
                     _ => return Err((None, EmuErrorKind::Unsupported("LDC operand".into()))),
                 };
-                let v = extend(v, *size, *signed);
-                out[0][lane] = v as u32;
-                out[1][lane] = (v >> 32) as u32;
+                let v = if *size < 8 { u128::from(extend(v as u64, *size, *signed)) } else { v };
+                for (k, o) in out.iter_mut().enumerate() {
+                    o[lane] = (v >> (32 * k)) as u32;
+                }
             }
-            lift(w.write_n(&a[0], 0, &out[0], g))?;
-            if *size == 8 {
-                lift(w.write_n(&a[0], 1, &out[1], g))?;
+            for k in 0..a[0].n {
+                lift(w.write_n(&a[0], k, &out[usize::from(k)], g))?;
             }
         }
         Kind::Ld { space, size, signed } => {
@@ -1641,7 +1733,10 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 // The success flag (1 when the compared value matched), as wide as the operation
                 // (atom_shared: `ATOMS.CAST.SPIN.64 R6, ...` then `R6 == 1 && R7 == 0`).
                 let ok = map64(g, |lane| u64::from(old[lane] == vb[lane]));
-                if wide {
+                if let Some(p) = pr.first() {
+                    let mask = lanes(g).filter(|&lane| ok[lane] == 1).fold(0u32, |m, lane| m | 1 << lane);
+                    w.set_pred(p, mask, g);
+                } else if wide {
                     lift(w.write64(&a[0], &ok, g))?;
                 } else {
                     lift(w.write32(&a[0], &map1(g, |lane| ok[lane] as u32), g))?;
@@ -1779,7 +1874,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         }
         Kind::Bra { div, any } => {
             let Opnd::Target(t) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BRA target".into()))) };
-            let g = g & pr.first().map_or(u32::MAX, |p| w.pred(p));
+            let g = pr.iter().fold(g, |g, p| g & w.pred(p));
             let taken = if *div {
                 if act != w.live() { g } else { 0 }
             } else if *any {

@@ -46,7 +46,10 @@
 //! its NVIDIA code shows: a fixed-latency predicate reaches a guard or branch after 12 cycles
 //! (§2.3), a `BAR` settles in 5 cycles, uniform address registers are read at issue (not
 //! protected by a read scoreboard), and `SHFL` completes in order with shared loads. `ERRBAR`
-//! (any SM) waits for the warp's fixed-latency results.
+//! (any SM) waits for the warp's fixed-latency results. sm_100 is sm_90's model (its `LDCU` is
+//! a variable-latency constant load, and `CREDUX` a fixed-latency one of [`CREDUX_LATENCY`]);
+//! sm_120 is sm_100's with FP64 arithmetic variable latency (its uniform sources read at issue)
+//! and ALU and uniform-ALU instructions holding no pipe.
 //!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
@@ -255,7 +258,8 @@ pub fn variable_latency(inst: &Inst) -> bool {
         // cycles later with no scoreboard).
         Kind::Popc | Kind::Flo { .. } | Kind::Brev => !inst.base.starts_with('U'),
         Kind::I2f { .. } | Kind::I2fF16 { .. } => inst.base == "I2F",
-        Kind::Redux { .. } | Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => true,
+        Kind::Redux { .. } => inst.base != "CREDUX",
+        Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => true,
         // mbarrier operations return through a scoreboard (`SYNCS.ARRIVE.TRANS64.A1T0 R4` with
         // W0, the `PHASECHK` reading R5 waits on SB0 and writes its predicate with W0).
         Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest | Kind::MbarArrive80 => true,
@@ -320,6 +324,15 @@ pub fn is_fp64(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. })
 }
 
+/// Whether `inst` is FP64 arithmetic, which sm_120 (like the sm_80 family, unlike sm_90 and
+/// sm_100) returns through a scoreboard (`digest-backend.md` §2.2): NVIDIA's sm_120 -O3 corpus
+/// code gives 566 of its 620 `DADD`/`DMUL`/`DFMA`/`DSETP` a write scoreboard and waits on it.
+/// Their uniform-register sources are read at issue (math_libdevice_f64: `DFMA R24, R20, R8,
+/// UR6` with read SB2, then `UMOV.64 UR6` next with no wait).
+fn sm120_fp64(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. } | Kind::DsetpMinMax { .. })
+}
+
 /// The guard predicate of `inst`, unless it is PT.
 pub fn guard_reg(inst: &Inst) -> Option<Reg> {
     let g = inst.guard;
@@ -351,12 +364,19 @@ const UP_GUARD_EXTRA: u64 = 3;
 /// ptxas's code only; a GPU microbenchmark would settle the pipe's behaviour.
 const MMA_RESULT_LATENCY: u64 = 1;
 
+/// Cycles before the uniform result of sm_100's `CREDUX` (a warp min/max into a uniform
+/// register, which ptxas gives no scoreboard) may be read: the shortest distance in NVIDIA's
+/// sm_100 -O3 corpus code, 13 cycles at each of its 13 reads within a block (atom_scopes
+/// 0x0260 → 0x02a0, atomics_scoped 0x02c0 → 0x02f0, ...). The notes are silent.
+const CREDUX_LATENCY: u64 = 13;
+
 fn latency(inst: &Inst) -> u64 {
     let uniform_dst =
         inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(_))) || inst.preds.iter().any(|p| p.dst && p.uniform);
     match inst.kind {
         Kind::Hmma { .. } | Kind::Imma { .. } => MMA_RESULT_LATENCY,
         Kind::Fp64 { .. } | Kind::Dsetp { .. } => 6,
+        Kind::Redux { .. } if inst.base == "CREDUX" => CREDUX_LATENCY,
         _ if uniform_dst => 2,
         _ => 4,
     }
@@ -408,7 +428,8 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
                     }
                 }
             }
-            Opnd::CIdx { reg, .. } if reg != 255 => rd.push(Reg::R(reg)),
+            Opnd::CIdx { reg, uniform: false, .. } if reg != 255 => rd.push(Reg::R(reg)),
+            Opnd::CIdx { reg, uniform: true, .. } if reg < 63 => rd.push(Reg::Ur(reg)),
             Opnd::Mem { ra, wide, ur, ur64, .. } => {
                 if ra != 255 {
                     rd.push(Reg::R(ra));
@@ -443,6 +464,9 @@ impl HazardState {
     /// (`tests/emu_sm80.rs`). sm_75 takes the sm_80 family's model with Turing's figures
     /// (`pred_guard_latency` 12, `barrier_settle` 5, uniform registers read at issue, `SHFL` in
     /// the shared-memory queue: `unit_of`); NVIDIA's sm_75 -O3 corpus runs hazard-free under it.
+    /// sm_100 takes sm_90's model, and sm_120 sm_100's with FP64 arithmetic variable latency
+    /// ([`sm120_fp64`]) and no ALU/uniform-ALU pipe hold (`pipe_of`); NVIDIA's sm_100 and sm_120
+    /// -O3 corpus code runs hazard-free under them (`tests/emu_blackwell.rs`).
     pub fn for_sm(sm: u32) -> HazardState {
         HazardState { sm, ..HazardState::default() }
     }
@@ -474,11 +498,27 @@ impl HazardState {
         if self.sm == 75 { 12 } else { 13 }
     }
 
-    fn variable(&self, inst: &Inst) -> bool {
-        variable_latency(inst) || (self.sm80_family() && sm80_variable_latency(inst))
+    /// Whether `inst` is variable latency on this SM: see [`variable_latency`]; `R2UR` on the
+    /// sm_80 family ([`sm80_variable_latency`]); and FP64 arithmetic on sm_120 ([`sm120_fp64`]).
+    pub fn variable(&self, inst: &Inst) -> bool {
+        variable_latency(inst)
+            || (self.sm80_family() && sm80_variable_latency(inst))
+            || (self.sm == 120 && sm120_fp64(inst))
     }
 
     fn pipe_of(&self, inst: &Inst) -> Option<(ptxas_rs::sched::class::Pipe, u64)> {
+        use ptxas_rs::sched::class::Pipe;
+        // sm_120 issues ALU and uniform ALU instructions back to back (NVIDIA's sm_120 -O3
+        // corpus code: 1,537 of 4,924 ALU→ALU and 42 of 98 UALU→UALU pairs 1 cycle apart; none
+        // on sm_100 or sm_90): they hold no pipe there.
+        // Its `VIADD.U8x4` does not hold the FMA pipe either (int_simd_video: an `IMAD.WIDE.U32`
+        // 1 cycle after it).
+        if self.sm == 120
+            && (matches!(pipe(inst.base), Some((Pipe::Alu | Pipe::Ualu, _)))
+                || matches!(inst.kind, Kind::Viadd { lanes: 4, .. }))
+        {
+            return None;
+        }
         if self.sm80_family() && inst.base == "CS2R" {
             return None;
         }
@@ -631,7 +671,7 @@ impl HazardState {
             // the next instructions with no wait, in algo_bitonic_sort and others).
             // On sm_75 uniform registers are read at issue too (`LDG.E.SYS R7, [R4.64+UR4]` with
             // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
-            let late_ur = self.sm != 75;
+            let late_ur = self.sm != 75 && !(self.sm == 120 && sm120_fp64(inst));
             let late: Vec<usize> = if late_read(inst, self.variable(inst)) {
                 rd.iter()
                     .filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_))))

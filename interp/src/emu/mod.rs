@@ -1,8 +1,16 @@
 //! The SASS emulator: runs a kernel of a real cubin (NVIDIA's or ours) on the CPU, a warp of 32
 //! lanes per instruction, with an optional hazard checker for the scheduling control bits.
 //!
-//! Architectures: sm_90 (and sm_90a), the sm_80 family (sm_80, sm_86, sm_89) and sm_75
-//! (Turing); any other SM is refused at load. Where the sm_80 family differs it is said below
+//! Architectures: sm_90 (and sm_90a), Blackwell (sm_100, sm_120), the sm_80 family (sm_80,
+//! sm_86, sm_89) and sm_75 (Turing); any other SM is refused at load. Blackwell is sm_90's
+//! model with its bank 0 layout (below), the forms its decoder tables give (`LDCU` uniform
+//! constant loads, also `.128` and indexed by a uniform register; `BRA.U UP0` on a uniform
+//! predicate; 8-bit uniform-register fields, which the decoder maps to sm_90's numbering),
+//! sm_100's `CREDUX` (a min/max `REDUX`), `VIMNMX`'s and `ATOMS.CAST.SPIN`'s predicate results,
+//! sm_120's 64-bit integer instructions (`IADD.64`, `UIADD3.64`, `MOV.64`, `SEL.64`,
+//! `ISETP`/`IMNMX` `.S64`/`.U64`), its SIMD `VIADD.U8x4`, `VIADD.S32.ISAT`, `VIMNMX.U8x4`, and
+//! `CS2UR`; and the hazard figures of [`hazard::HazardState::for_sm`]. Shared memory is sm_90's
+//! (0x400 reserved bytes, slot bits from `SR_CgaCtaId`). Where the sm_80 family differs it is said below
 //! (bank 0, shared addresses and their `[R.X4]` scales, mbarriers, `YIELD`) and in
 //! [`hazard::HazardState::for_sm`]. sm_75 is the sm_80 family's model (bank 0 layout and slots,
 //! plain shared offsets) with Turing's differences: global accesses have no descriptor but a
@@ -24,8 +32,10 @@
 //!   global memory descriptor at 0x208 (0x118 on the sm_80 family; zero: `desc[UR]` operands
 //!   are accepted and ignored), and the parameter block of
 //!   [`crate::launch::LaunchSpec::param_block`] at the kernel's `EIATTR_PARAM_CBANK` base (0x210
-//!   on sm_90, 0x160 on the sm_80 family, as NVIDIA's sm_80 code reads its parameters); the
-//!   driver slots ptxas reads (sm_90: `DriverSlots`; sm_80 family: the `SM80_*` slots here).
+//!   on sm_90, 0x160 on the sm_80 family, as NVIDIA's sm_80 code reads its parameters); on
+//!   Blackwell ntid at 0x360, nctaid at 0x370, the stack pointer at 0x37c, the descriptor at
+//!   0x358 and the parameters at 0x380; the driver slots ptxas reads (sm_90: `DriverSlots`;
+//!   Blackwell: [`BLACKWELL_DRIVER`]'s; sm_80 family: the `SM80_*` slots here).
 //!   Other banks are the cubin's `.nv.constantN`
 //!   (3: `__constant__` data; 4: the addresses of global variables), with their `R_CUDA_64`
 //!   relocations applied;
@@ -141,6 +151,34 @@ const SM80_SM_COUNT: u32 = 0x10c;
 /// `%total_smem_size` is `SR_SMEMSZ` minus this word (dyn_smem_extern), as on sm_90.
 const SM80_SMEM_TOTAL_SUB: u32 = 0x114;
 
+/// Blackwell (sm_100, sm_120) driver slots of bank 0 (`Constant0Layout::for_sm` has none for
+/// them), each found where NVIDIA's sm_100 and sm_120 code (ptxas 13.0 -O3) of a corpus kernel
+/// reads what its sm_90 code reads from the sm_90 slot of [`ptxas_rs::cubin::DriverSlots`], and
+/// checked by that kernel's GPU golden in `tests/emu_blackwell.rs` (the notes are silent):
+/// addr_exprs (local, constant and parameter windows), dyn_smem_extern, sreg_cluster_smem and
+/// sreg_geometry. The launch-shape slots (`dynamic_smem`, the cluster words, `aggr_smem`,
+/// `reserved_smem_end`) are read at `c[0x0][R + off]` with `R = SR_CgaSize * -0xa0`: the emulator's
+/// `SR_CgaSize` reads 0 (what a GPU reads is not known: no Blackwell GPU is lent), so they are at
+/// the offsets ptxas adds; a program's results do not depend on that choice, as the table would
+/// move with it. `%gridid`'s slot is not known (no corpus code reads it: sreg_geometry folds it
+/// away), so it is placed past the bank, where nothing is written.
+const BLACKWELL_DRIVER: ptxas_rs::cubin::DriverSlots = ptxas_rs::cubin::DriverSlots {
+    local_window: 0x2f8,
+    dynamic_smem: 0x2ac,
+    sm_count: 0x2d0,
+    grid_id: 0xffff_0000,
+    const_window: 0x120,
+    param_window: 0x348,
+    cluster_dims: 0x2a0,
+    cluster_rcp: 0x2b0,
+    nclusters: 0x2c0,
+    cluster_size: 0x2cc,
+    explicit_cluster: 0x36c,
+    smem_total_sub: 0x16c,
+    aggr_smem: 0x2bc,
+    reserved_smem_end: 0x278,
+};
+
 /// Per-thread stack the driver provides at least (`cudaLimitStackSize`'s default).
 pub const DEFAULT_STACK_BYTES: u32 = 1024;
 
@@ -241,6 +279,9 @@ pub struct EmuRun {
     pub outputs: Outputs,
     /// Thread-instructions executed (active lanes summed over warp-instructions).
     pub thread_instrs: u64,
+    /// The opcodes with their modifiers (`IMAD.WIDE.U32`) of the instructions issued at least
+    /// once.
+    pub executed: std::collections::BTreeSet<String>,
 }
 
 /// `R_CUDA_64`: a 64-bit absolute address (notes §4.8).
@@ -322,7 +363,7 @@ impl Kernel {
     pub fn from_cubin(cubin: &Cubin, name: &str) -> Result<Kernel, EmuError> {
         let sm = cubin.sm();
         let arch = format!("sm_{sm}");
-        if !matches!(sm, 75 | 80 | 86 | 89 | 90) {
+        if !matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) {
             return Err(err(name, EmuErrorKind::Cubin(format!("the emulator does not execute {arch} code"))));
         }
         let tables = ptxas_rs::sass::tables_for(&arch)
@@ -430,7 +471,8 @@ impl Kernel {
         // The slots ptxas reads for generic windows and launch sizes (see `DriverSlots`): the
         // emulator's parameter window opens onto bank 0 (the block at `param_base`), and it
         // reports an H100's 132 SMs.
-        if let Some(d) = layout.driver {
+        let driver = if self.sm >= 100 { Some(BLACKWELL_DRIVER) } else { layout.driver };
+        if let Some(d) = driver {
             let base = crate::memory::PARAM_WINDOW + u64::from(self.param_base);
             let window = (base, base + u64::from(self.param_size.max(params.len() as u32)));
             crate::memory::put_driver_slots(&d, spec, window, &mut put);
@@ -527,13 +569,20 @@ impl Kernel {
             hazards: config.hazards,
             step_limit: config.step_limit,
         };
-        let mut st = exec::State { global, steps: 0, thread_instrs: 0 };
+        let mut st = exec::State { global, steps: 0, thread_instrs: 0, issued: vec![false; program.insts.len()] };
         exec::run_grid(&launch, &mut st)?;
+        let executed = program
+            .insts
+            .iter()
+            .zip(&st.issued)
+            .filter(|(_, issued)| **issued)
+            .map(|(i, _)| format!("{}{}", i.base, i.suffix))
+            .collect();
         let buffers = spec
             .outputs()
             .filter_map(|b| st.global.buffer(b.name()).map(|x| (b.name().to_owned(), x.to_vec())))
             .collect();
-        Ok(EmuRun { outputs: Outputs { buffers, warp_steps: st.steps }, thread_instrs: st.thread_instrs })
+        Ok(EmuRun { outputs: Outputs { buffers, warp_steps: st.steps }, thread_instrs: st.thread_instrs, executed })
     }
 }
 

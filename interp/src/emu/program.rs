@@ -33,14 +33,17 @@ pub enum Opnd {
     Ur(u8),
     /// Immediate (constant-bank operands resolved here too).
     Imm(u64),
-    /// Register-indexed constant bank `c[bank][R + off]`.
+    /// Register-indexed constant bank `c[bank][R + off]`, or `c[bank][UR + off]` (sm_100's
+    /// `LDCU`).
     CIdx {
         /// Bank.
         bank: u8,
         /// Byte offset.
         off: u32,
-        /// Index register.
+        /// Index register (255: RZ, or URZ when `uniform`).
         reg: u8,
+        /// The index is a uniform register.
+        uniform: bool,
     },
     /// Memory address `[Ra(.64) + UR + off]`.
     Mem {
@@ -199,6 +202,14 @@ pub enum Kind {
         /// `.X`.
         x: bool,
     },
+    /// sm_120's 64-bit adds on register (or uniform register) pairs: `IADD.64[.X] Rd, Pc, Ra,
+    /// Rb, Pci` and `UIADD3.64 URd, UPc0, UPc1, URa, URb, URc` (the sources' sum, with
+    /// `IADD3`'s negation, `~` under `.X`, and carries: out of bit 63, in with `.X`). The
+    /// predicates are the carry-outs, then the carry-ins.
+    Iadd64 {
+        /// `.X`.
+        x: bool,
+    },
     /// `IMAD` family.
     Imad {
         /// `.WIDE`.
@@ -265,6 +276,8 @@ pub enum Kind {
         cmp: Cmp,
         /// Signed.
         signed: bool,
+        /// `.U64`/`.S64` (sm_120): the operands are register pairs.
+        wide: bool,
         /// Combiner.
         bop: BoolOp,
         /// `.EX`.
@@ -341,10 +354,13 @@ pub enum Kind {
     Sel,
     /// `MOV`/`UMOV`.
     Mov,
-    /// `VIADD` (`.16x2`: two independent 16-bit lanes, a `-` operand negated per half).
+    /// `VIADD` (`.16x2`: two independent 16-bit lanes, sm_120's `.U8x4`: four bytes, a `-`
+    /// operand negated per lane; sm_120's `.S32.ISAT`: the signed sum saturated).
     Viadd {
-        /// `.16x2`.
-        x2: bool,
+        /// Lanes per register: 1, 2 (`.16x2`) or 4 (`.U8x4`).
+        lanes: u8,
+        /// `.S32.ISAT`.
+        sat: bool,
     },
     /// `IABS`.
     Iabs,
@@ -364,12 +380,15 @@ pub enum Kind {
         /// Mode.
         mode: Option<super::alu::PrmtMode>,
     },
-    /// `IMNMX`/`VIMNMX` (`.S16x2`/`.U16x2`: per 16-bit half).
+    /// `IMNMX`/`VIMNMX` (`.S16x2`/`.U16x2`: per 16-bit half; sm_120's `.U8x4`/`.S8x4`: per
+    /// byte).
     Imnmx {
         /// Signed.
         signed: bool,
-        /// Per 16-bit half.
-        x2: bool,
+        /// Lanes per register: 1, 2 or 4.
+        lanes: u8,
+        /// `.S64`/`.U64` (sm_120): register pairs.
+        wide: bool,
     },
     /// `VIADDMNMX d, a, b, c, p`: `min(a + b, c)` (`p` true) or `max` (`p` false).
     Viaddmnmx {
@@ -881,6 +900,19 @@ fn sm75_global_address(sm75: bool, d: &Instruction, mut inst: Inst) -> Inst {
     inst
 }
 
+/// The width of `op`'s field when it is a signed immediate of `d`'s form.
+fn signed_width(d: &Instruction, op: &Operand) -> Option<u32> {
+    let i = d.operands.iter().position(|o| std::ptr::eq(o, op))?;
+    match d.form.slots.get(i)?.kind {
+        ptxas_rs::sass::form::Kind::Imm { width, style: ptxas_rs::sass::form::ImmStyle::SignedHex, .. }
+            if (1..64).contains(&width) =>
+        {
+            Some(u32::from(width))
+        }
+        _ => None,
+    }
+}
+
 fn invalid(offset: u32, word: u128, why: String) -> Inst {
     Inst {
         offset,
@@ -947,6 +979,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     let has = |t: &str| toks.contains(&t);
     let next = offset + 16;
     let is_d = matches!(base, "DADD" | "DMUL" | "DFMA" | "DSETP");
+    let wide_int = matches!(base, "IADD" | "UIADD3" | "SEL" | "ISETP" | "UISETP" | "IMNMX")
+        && suffix.split('.').any(|t| matches!(t, "64" | "S64" | "U64"));
     // Split operands into values and predicates, in printing order.
     let mut vals: Vec<Arg> = Vec::new();
     let mut preds: Vec<PArg> = Vec::new();
@@ -963,10 +997,24 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             Value::R(r) => Opnd::R(r),
             Value::Ur(r) => Opnd::Ur(r),
-            Value::Imm(v) => Opnd::Imm(if is_d { v << 32 } else { v }),
+            Value::Imm(v) => Opnd::Imm(if is_d {
+                v << 32
+            } else if let (true, Some(w)) = (wide_int, signed_width(d, op)) {
+                // sm_120's 64-bit integer forms take a sign-extended immediate
+                // (`IADD.64 R10, R6, -0x1`, `SEL.64 R10, R8, -0x1, P1`,
+                // `ISETP.NE.S64.AND P0, PT, R6, -0x1, PT`).
+                (((v << (64 - w)) as i64) >> (64 - w)) as u64
+            } else {
+                v
+            }),
             Value::CBank { bank, offset: off, index } => {
-                if index != 255 {
-                    Opnd::CIdx { bank, off, reg: index }
+                // A 16-byte constant load (`LDCU.128 UR8, c[0x0][0x380]`) does not fit an
+                // immediate: it stays a load, indexed by RZ.
+                let quad = matches!(base, "LDC" | "LDCU") && suffix.split('.').any(|t| t == "128");
+                if index != 255 || quad {
+                    // sm_100's `LDCU` indexes with a uniform register (the decoder's 8-bit
+                    // field: 255 is URZ).
+                    Opnd::CIdx { bank, off, reg: index, uniform: base == "LDCU" }
                 } else {
                     Opnd::Imm(read_bank(banks, bank, off))
                 }
@@ -1053,6 +1101,21 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 _ => return Err("DEPBAR operand shape".into()),
             }
         }
+        "IADD3" | "IADD" if has("64") => {
+            // IADD.64: d, a, b with a carry-out and a carry-in; UIADD3.64: d, a, b, c with two.
+            let srcs = if alu_base == "IADD" { 2 } else { 3 };
+            need(1 + srcs, 2 * (srcs - 1), &vals, &preds)?;
+            vals.truncate(1 + srcs);
+            preds.truncate(2 * (srcs - 1));
+            for a in &mut vals {
+                a.n = 2;
+            }
+            vals[0].dst = true;
+            for p in &mut preds[..srcs - 1] {
+                p.dst = true;
+            }
+            Kind::Iadd64 { x: has("X") }
+        }
         "IADD3" => {
             need(4, 4, &vals, &preds)?;
             vals[0].dst = true;
@@ -1132,7 +1195,17 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if ex && preds.len() < 4 {
                 return Err("ISETP.EX without a chained predicate".into());
             }
-            Kind::Isetp { cmp: cmp.ok_or("no comparison")?, signed: !has("U32"), bop: bop.ok_or("no combiner")?, ex }
+            let wide = has("U64") || has("S64");
+            if wide {
+                vals[..2].iter_mut().for_each(|a| a.n = 2);
+            }
+            Kind::Isetp {
+                cmp: cmp.ok_or("no comparison")?,
+                signed: !(has("U32") || has("U64")),
+                wide,
+                bop: bop.ok_or("no combiner")?,
+                ex,
+            }
         }
         "FSETP" => {
             need(2, 3, &vals, &preds)?;
@@ -1154,20 +1227,33 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "SEL" | "FSEL" => {
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
+            if has("64") {
+                vals[..3].iter_mut().for_each(|a| a.n = 2);
+            }
             Kind::Sel
         }
         "MOV" => {
             need(2, 0, &vals, &preds)?;
             vals[0].dst = true;
+            if has("64") {
+                vals[..2].iter_mut().for_each(|a| a.n = 2);
+            }
             Kind::Mov
         }
         "VIADD" => {
             need(3, 0, &vals, &preds)?;
             vals[0].dst = true;
-            if let Some(t) = toks.iter().find(|t| **t != "16x2") {
-                return Err(format!("VIADD .{t}"));
+            let (lanes, sat) = match toks.as_slice() {
+                [] => (1, false),
+                ["16x2"] => (2, false),
+                ["U8x4"] => (4, false),
+                ["S32", "ISAT"] => (1, true),
+                _ => return Err(format!("VIADD{suffix}")),
+            };
+            if sat && vals[1..3].iter().any(|a| a.neg || a.not) {
+                return Err("VIADD.S32.ISAT with a negated operand".into());
             }
-            Kind::Viadd { x2: has("16x2") }
+            Kind::Viadd { lanes, sat }
         }
         "IABS" | "POPC" | "BREV" => {
             need(2, 0, &vals, &preds)?;
@@ -1194,13 +1280,39 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Prmt { mode }
         }
         "IMNMX" | "VIMNMX" => {
+            // sm_100's VIMNMX has two predicate results before its sources
+            // (`VIMNMX.U32 R5, PT, PT, R4, 0x100, !PT`), always `PT` in NVIDIA's code; what
+            // they would receive is not known, so only that form is accepted.
+            // sm_120's 64-bit form also has them, and a last predicate, `!PT` in NVIDIA's code
+            // (`IMNMX.S64 PT, PT, R12, R2, R12, PT, !PT`), whose meaning is not known either.
+            if preds.len() == 4 {
+                if !(preds[3].idx == 7 && preds[3].not) {
+                    return Err("IMNMX last predicate".into());
+                }
+                preds.truncate(3);
+            }
+            if preds.len() == 3 {
+                if preds[..2].iter().any(|p| p.idx != 7 || p.not) {
+                    return Err("IMNMX predicate results".into());
+                }
+                preds.drain(..2);
+            }
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
-            let x2 = has("S16x2") || has("U16x2");
-            if let Some(t) = toks.iter().find(|t| !matches!(**t, "U32" | "S32" | "S16x2" | "U16x2")) {
-                return Err(format!("IMNMX .{t}"));
+            let wide = has("S64") || has("U64");
+            if wide {
+                vals[..3].iter_mut().for_each(|a| a.n = 2);
             }
-            Kind::Imnmx { signed: !(has("U32") || has("U16x2")), x2 }
+            let (signed, lanes) = match toks.as_slice() {
+                [] | ["S32"] | ["S64"] => (true, 1),
+                ["U32"] | ["U64"] => (false, 1),
+                ["S16x2"] => (true, 2),
+                ["U16x2"] => (false, 2),
+                ["S8x4"] => (true, 4),
+                ["U8x4"] => (false, 4),
+                _ => return Err(format!("IMNMX{suffix}")),
+            };
+            Kind::Imnmx { signed, lanes, wide }
         }
         "VIADDMNMX" => {
             need(4, 1, &vals, &preds)?;
@@ -1410,10 +1522,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             preds[0].dst = true;
             Kind::Fchk
         }
-        "S2R" | "S2UR" | "CS2R" => {
+        "S2R" | "S2UR" | "CS2R" | "CS2UR" => {
             need(2, 0, &vals, &preds)?;
             vals[0].dst = true;
-            if alu_base == "CS2R" && !has("32") {
+            // sm_120's CS2UR is CS2R into a uniform register pair.
+            if matches!(alu_base, "CS2R" | "CS2UR") && !has("32") {
                 vals[0].n = 2;
             }
             Kind::S2r
@@ -1556,7 +1669,15 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if !ret {
                 vals.insert(0, Arg { o: Opnd::R(255), neg: false, abs: false, not: false, n, dst: true, sel: 0 });
             }
-            preds.clear();
+            // sm_100's `ATOMS.CAST.SPIN[.64] P1, [R10], R2, R3` gives its success flag in a
+            // predicate (sm_90's in a register, see `AtomOp::CasSpin`).
+            match (op, preds.first_mut()) {
+                (AtomOp::CasSpin, Some(p)) if !ret => {
+                    p.dst = true;
+                    preds.truncate(1);
+                }
+                _ => preds.clear(),
+            }
             Kind::Atom { space: space_of(alu_base), op, ty, ret }
         }
         "SHFL" => {
@@ -1608,7 +1729,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             Kind::Match { all: has("ALL") }
         }
-        "REDUX" => {
+        // sm_100's `CREDUX.{MIN,MAX}[.S32] URd, Ra`: the min/max `REDUX` of a fixed-latency
+        // unit (see `hazard::CREDUX_LATENCY`).
+        "REDUX" | "CREDUX" => {
             need(2, 0, &vals, &preds)?;
             vals[0].dst = true;
             let op = if has("SUM") {
@@ -1636,8 +1759,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             let t = vals.iter().position(|a| matches!(a.o, Opnd::Target(_))).unwrap_or(0);
             vals.swap(0, t);
-            // `@P1 BRA P2, L`: the operand predicate is AND-ed with the guard.
-            preds.truncate(1);
+            // `@P1 BRA P2, L`: the operand predicates are AND-ed with the guard (sm_100's
+            // `BRA.U UP0, L` has a hidden `PT` before its uniform predicate).
+            preds.truncate(2);
             Kind::Bra { div: has("DIV"), any: has("ANY") }
         }
         "BRX" => {

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use interp::launch::LaunchSpec;
+
 /// (kernel, sm_90 PTX, launch spec) of every CUDA corpus kernel with an sm_90 PTX.
 pub fn corpus() -> Vec<(String, PathBuf, PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
@@ -39,4 +41,30 @@ pub fn nvdisasm_suffixes(t: &oracle::Tools, cubin: &[u8], kernel: &str) -> BTree
     let listing = t.disassemble(cubin).unwrap();
     let f = listing.function(kernel).unwrap();
     f.instructions.iter().map(|i| (i.offset as u32, interp::emu::program::listing_suffix(&i.text))).collect()
+}
+
+/// Every corpus kernel with a launch spec (`<dir>/<k>.run.toml`): its name, its directory, and
+/// whether it is hand-written PTX (`corpus/ptx`) rather than a CUDA kernel (`corpus/cuda`),
+/// sorted by name.
+pub fn spec_dirs() -> Vec<(String, PathBuf, bool)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut v = Vec::new();
+    for (dir, hand) in [("cuda", false), ("ptx", true)] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let d = e.unwrap().path();
+            let k = d.file_name().unwrap().to_string_lossy().into_owned();
+            if d.join(format!("{k}.run.toml")).exists() {
+                v.push((k, d, hand));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// The output buffers `dir/<buffer>.bin` of `spec`, or None when one is missing.
+pub fn read_outputs(dir: &Path, spec: &LaunchSpec) -> Option<BTreeMap<String, Vec<u8>>> {
+    spec.outputs()
+        .map(|b| Some((b.name().to_string(), std::fs::read(dir.join(format!("{}.bin", b.name()))).ok()?)))
+        .collect()
 }
