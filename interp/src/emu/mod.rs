@@ -537,6 +537,7 @@ impl Kernel {
             cluster: spec.cluster,
             shared_bytes: shared,
             outputs,
+            hz_facts: std::sync::OnceLock::new(),
         })
     }
 }
@@ -556,6 +557,8 @@ pub struct Prepared<'k> {
     shared_bytes: u32,
     /// The spec's output buffers.
     outputs: Vec<String>,
+    /// The hazard checker's facts of each instruction, made at the first run that checks.
+    hz_facts: std::sync::OnceLock<Vec<hazard::Facts>>,
 }
 
 impl Prepared<'_> {
@@ -573,6 +576,11 @@ impl Prepared<'_> {
             local_bytes: k.local_bytes,
             shared_bytes: self.shared_bytes,
             hazards: config.hazards,
+            hz_facts: if config.hazards {
+                self.hz_facts.get_or_init(|| self.program.insts.iter().map(|i| hazard::Facts::new(k.sm, i)).collect())
+            } else {
+                &[]
+            },
             step_limit: config.step_limit,
         };
         let mut st = exec::State { global: self.global.clone(), steps: 0, thread_instrs: 0 };
