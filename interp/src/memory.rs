@@ -179,16 +179,32 @@ fn check_shape(space: MemSpace, addr: u64, size: u32, write: bool) -> Result<(),
 
 /// The little-endian value of `bytes` (at most 16 count).
 pub(crate) fn read_le(bytes: &[u8]) -> u128 {
-    let mut b = [0u8; 16];
-    let n = bytes.len().min(16);
-    b[..n].copy_from_slice(&bytes[..n]);
-    u128::from_le_bytes(b)
+    match *bytes {
+        [b0] => u128::from(b0),
+        [b0, b1] => u128::from(u16::from_le_bytes([b0, b1])),
+        [b0, b1, b2, b3] => u128::from(u32::from_le_bytes([b0, b1, b2, b3])),
+        _ if bytes.len() == 8 => u128::from(u64::from_le_bytes(bytes.try_into().unwrap_or_default())),
+        _ => {
+            let mut b = [0u8; 16];
+            let n = bytes.len().min(16);
+            b[..n].copy_from_slice(&bytes[..n]);
+            u128::from_le_bytes(b)
+        }
+    }
 }
 
 /// Writes the low `dst.len()` bytes (at most 16) of `value` little-endian into `dst`.
 pub(crate) fn write_le(dst: &mut [u8], value: u128) {
-    let n = dst.len().min(16);
-    dst[..n].copy_from_slice(&value.to_le_bytes()[..n]);
+    match dst.len() {
+        1 => dst[0] = value as u8,
+        2 => dst.copy_from_slice(&(value as u16).to_le_bytes()),
+        4 => dst.copy_from_slice(&(value as u32).to_le_bytes()),
+        8 => dst.copy_from_slice(&(value as u64).to_le_bytes()),
+        n => {
+            let n = n.min(16);
+            dst[..n].copy_from_slice(&value.to_le_bytes()[..n]);
+        }
+    }
 }
 
 /// Whether every address of `addrs` in the lanes of `mask` is a multiple of `size` (one of 1,
@@ -552,6 +568,47 @@ mod tests {
         for a in g.allocations() {
             assert_eq!(a.base % ALLOC_ALIGN, 0);
         }
+    }
+
+    /// The warp-wide accesses do what lane-by-lane ones do, or decline (then nothing changed).
+    #[test]
+    fn lane_accesses_match_single_ones() {
+        let mut g = GlobalMemory::from_buffers([("a".into(), (0..64).collect()), ("b".into(), vec![0; 64])]);
+        let a = g.address_of("a").unwrap();
+        let b = g.address_of("b").unwrap();
+        for size in [1u32, 2, 4, 8, 16, 3] {
+            for (base, stride) in [(a, size), (a + 1, size), (a, 0), (b - 8, size), (a + 48, size), (a, 2 * size)] {
+                let addrs: [u64; 32] = std::array::from_fn(|l| base + u64::from(stride) * l as u64);
+                for mask in [0u32, 1, 0b1011, 0xffff, u32::MAX] {
+                    let mut out = [0u128; 32];
+                    let single: Vec<_> = lanes_of(mask).map(|l| g.load(addrs[l], size)).collect();
+                    if g.load_lanes(&addrs, mask, size, &mut out) {
+                        for (l, r) in lanes_of(mask).zip(&single) {
+                            assert_eq!(Ok(out[l]), *r);
+                        }
+                        let before = g.clone();
+                        let vals: [u128; 32] =
+                            std::array::from_fn(|l| 0x0102_0304_0506_0708_1112_1314_1516_1718 ^ l as u128);
+                        assert!(g.store_lanes(&addrs, mask, size, &vals));
+                        let mut h = before.clone();
+                        for l in lanes_of(mask) {
+                            h.store(addrs[l], size, vals[l]).unwrap();
+                        }
+                        assert_eq!(g, h);
+                        g = before;
+                    } else {
+                        assert!(single.iter().any(Result::is_err) || mask != 0);
+                        let before = g.clone();
+                        assert!(!g.store_lanes(&addrs, mask, size, &[0; 32]));
+                        assert_eq!(g, before);
+                    }
+                }
+            }
+        }
+    }
+
+    fn lanes_of(m: u32) -> impl Iterator<Item = usize> {
+        (0..32).filter(move |l| m >> l & 1 == 1)
     }
 
     #[test]

@@ -104,7 +104,8 @@ pub(crate) struct Warp {
 struct LaneHazards {
     /// The SM of the code ([`HazardState::for_sm`]).
     sm: u32,
-    states: Vec<HazardState>,
+    /// Boxed: a state is kilobytes of arrays, cloned at every split.
+    states: Vec<Box<HazardState>>,
     /// State index of each lane.
     of: [u8; 32],
 }
@@ -112,7 +113,7 @@ struct LaneHazards {
 impl LaneHazards {
     fn issue(&mut self, act: u32, live: u32, inst: &Inst, facts: &Facts) -> Result<(), String> {
         if self.states.is_empty() {
-            self.states.push(HazardState::for_sm(self.sm));
+            self.states.push(Box::new(HazardState::for_sm(self.sm)));
         }
         let first = self.of[act.trailing_zeros() as usize & 31];
         // The lanes whose state is the first active lane's.
@@ -126,11 +127,12 @@ impl LaneHazards {
             first
         } else {
             let mut st = self.states[first as usize].clone();
-            let mut seen = vec![first];
+            let mut seen = [0u64; 4];
+            seen[first as usize / 64] |= 1 << (first % 64);
             for l in lanes(act) {
                 let i = self.of[l];
-                if !seen.contains(&i) {
-                    seen.push(i);
+                if seen[i as usize / 64] >> (i % 64) & 1 == 0 {
+                    seen[i as usize / 64] |= 1 << (i % 64);
                     st.merge(&self.states[i as usize]);
                 }
             }
@@ -152,11 +154,12 @@ impl LaneHazards {
         }
         let mut map = [u8::MAX; 256];
         let mut kept = Vec::new();
+        let mut old: Vec<Option<Box<HazardState>>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
         for l in lanes(keep) {
             let i = self.of[l] as usize;
             if map[i] == u8::MAX {
                 map[i] = kept.len() as u8;
-                kept.push(std::mem::take(&mut self.states[i]));
+                kept.push(old.get_mut(i).and_then(Option::take).unwrap_or_default());
             }
             self.of[l] = map[i];
         }
@@ -259,10 +262,7 @@ impl Warp {
     }
 
     fn live(&self) -> u32 {
-        debug_assert_eq!(
-            self.live_mask,
-            (0..32).filter(|&l| self.state[l] != Lane::Exit).fold(0, |m, l| m | 1 << l)
-        );
+        debug_assert_eq!(self.live_mask, (0..32).filter(|&l| self.state[l] != Lane::Exit).fold(0, |m, l| m | 1 << l));
         self.live_mask
     }
 
@@ -330,11 +330,18 @@ impl Warp {
             }
         }
         // An exclusive strand that ran last runs on (lanes of it at its lowest pc).
-        let runnable = (0..32).filter(|&l| self.state[l] == Lane::Run).fold(0u32, |m, l| m | 1 << l);
+        let mut runnable = 0u32;
+        for (l, st) in self.state.iter().enumerate() {
+            runnable |= u32::from(matches!(st, Lane::Run)) << l;
+        }
         let last = self.last_strand;
-        let own = pmask(runnable & self.exclusive, |l| self.strand[l] == last);
+        let own = if runnable & self.exclusive != 0 {
+            pmask(runnable & self.exclusive, |l| self.strand[l] == last)
+        } else {
+            0
+        };
         let pool = if own != 0 { own } else { runnable };
-        let min = lanes(pool).map(|l| self.lane_pc[l]).min().unwrap_or(u32::MAX);
+        let min = self.min_pc(pool);
         let mut act = pmask(pool, |l| self.lane_pc[l] == min);
         if act & self.apart != 0 {
             // One strand kept apart runs: the first one (in lane order) that did not run last.
@@ -342,13 +349,22 @@ impl Warp {
             let s = first.unwrap_or(self.strand[(act & self.apart).trailing_zeros() as usize]);
             act = pmask(act & self.apart, |l| self.strand[l] == s);
         }
-        let other = lanes(runnable & !act).map(|l| self.lane_pc[l]).min().unwrap_or(u32::MAX);
+        let other = self.min_pc(runnable & !act);
         if act != 0 {
             self.last_strand = self.strand[act.trailing_zeros() as usize];
         }
         self.act = act;
         self.pc = min;
         self.other = other;
+    }
+
+    /// The lowest pc of the lanes `m` (`u32::MAX`: none).
+    fn min_pc(&self, m: u32) -> u32 {
+        let mut min = u32::MAX;
+        for (l, &pc) in self.lane_pc.iter().enumerate() {
+            min = min.min(if m >> l & 1 == 1 { pc } else { u32::MAX });
+        }
+        min
     }
 
     fn pred(&self, p: &PArg) -> u32 {
@@ -411,8 +427,9 @@ impl Warp {
                 if mask == u32::MAX {
                     *row = *v;
                 } else {
-                    for (l, (x, &y)) in row.iter_mut().zip(v).enumerate() {
-                        *x = if mask >> l & 1 == 1 { y } else { *x };
+                    for ((x, &y), &b) in row.iter_mut().zip(v).zip(&LANE_BIT) {
+                        let keep = u32::from(mask & b == 0).wrapping_neg();
+                        *x = (*x & keep) | (y & !keep);
                     }
                 }
             }
@@ -492,6 +509,17 @@ fn imod(a: &Arg, v: &mut [u32; 32]) {
 /// set lanes one by one. The functions are pure, so both ways give the same value.
 const WIDE: u32 = 8;
 
+/// The bit of each lane in a mask.
+const LANE_BIT: [u32; 32] = {
+    let mut b = [0u32; 32];
+    let mut l = 0;
+    while l < 32 {
+        b[l] = 1 << l;
+        l += 1;
+    }
+    b
+};
+
 /// `f` of each lane of `m`, 0 in the other lanes.
 #[inline(always)]
 fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
@@ -499,7 +527,7 @@ fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
     if m.count_ones() >= WIDE {
         for (l, o) in out.iter_mut().enumerate() {
             let v = f(l);
-            *o = if m >> l & 1 == 1 { v } else { 0 };
+            *o = if m & LANE_BIT[l] != 0 { v } else { 0 };
         }
     } else {
         for l in lanes(m) {
@@ -516,7 +544,7 @@ fn map64(m: u32, f: impl Fn(usize) -> u64) -> [u64; 32] {
     if m.count_ones() >= WIDE {
         for (l, o) in out.iter_mut().enumerate() {
             let v = f(l);
-            *o = if m >> l & 1 == 1 { v } else { 0 };
+            *o = if m & LANE_BIT[l] != 0 { v } else { 0 };
         }
     } else {
         for l in lanes(m) {
@@ -2187,7 +2215,29 @@ fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
 
 /// [`address`] of every lane.
 fn lane_addrs(w: &Warp, m: &Arg) -> [u64; 32] {
-    std::array::from_fn(|lane| address(w, m, lane))
+    let Opnd::Mem { ra, wide, ur, off, shift, ur64 } = m.o else { return [0; 32] };
+    let u = if ur == 63 {
+        0
+    } else if ur64 {
+        u64::from(w.ur[ur as usize & 63]) | u64::from(w.ur[(ur as usize + 1).min(63)]) << 32
+    } else {
+        u64::from(w.ur[ur as usize & 63])
+    };
+    let k = u.wrapping_add(off as i64 as u64);
+    let (lo, hi) = (&w.r[ra as usize], &w.r[(ra as usize + 1).min(255)]);
+    let mut out = [0u64; 32];
+    for (lane, o) in out.iter_mut().enumerate() {
+        let base = if ra == 255 {
+            0
+        } else if wide {
+            u64::from(lo[lane]) | u64::from(hi[lane]) << 32
+        } else {
+            u64::from(lo[lane])
+        } << shift;
+        let a = base.wrapping_add(k);
+        *o = if wide || ur64 { a } else { a & 0xffff_ffff };
+    }
+    out
 }
 
 /// The in-space addresses of the lanes `g` accessing `addrs` in `space`, when they all resolve
@@ -2226,7 +2276,15 @@ fn load_lanes(st: &State, cta: &Cta, space: Space, addrs: &[u64; 32], g: u32, si
 }
 
 /// The warp-wide fast path of a store by the lanes `g`, lanes in order (see [`load_lanes`]).
-fn store_lanes(st: &mut State, cta: &mut Cta, space: Space, addrs: &[u64; 32], g: u32, size: u32, vals: &[u128; 32]) -> bool {
+fn store_lanes(
+    st: &mut State,
+    cta: &mut Cta,
+    space: Space,
+    addrs: &[u64; 32],
+    g: u32,
+    size: u32,
+    vals: &[u128; 32],
+) -> bool {
     if g == 0 {
         return true;
     }
@@ -2393,6 +2451,49 @@ mod tests {
     fn lanes_iterates_set_bits() {
         assert_eq!(lanes(0b1010).collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(lanes(u32::MAX).count(), 32);
+    }
+
+    /// The warp-wide address computation agrees with the per-lane one.
+    #[test]
+    fn lane_addrs_match_address() {
+        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None);
+        let mut x = 0x9e37_79b9u32;
+        for row in w.r.iter_mut().take(255) {
+            for v in row.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                *v = x;
+            }
+        }
+        for (i, u) in w.ur.iter_mut().take(63).enumerate() {
+            *u = (i as u32).wrapping_mul(0x0101_0107) ^ 0xfff0_0000;
+        }
+        for ra in [0u8, 7, 253, 254, 255] {
+            for ur in [0u8, 5, 62, 63] {
+                for (wide, ur64, shift, off) in [
+                    (false, false, 0, 0),
+                    (true, false, 0, -16),
+                    (false, true, 0, 0x40),
+                    (false, false, 2, 0x10),
+                    (true, true, 0, i32::MIN),
+                ] {
+                    let m = Arg {
+                        o: Opnd::Mem { ra, wide, ur, off, shift, ur64 },
+                        neg: false,
+                        abs: false,
+                        not: false,
+                        n: 1,
+                        dst: false,
+                        sel: 0,
+                    };
+                    let all = lane_addrs(&w, &m);
+                    for (lane, &got) in all.iter().enumerate() {
+                        assert_eq!(got, address(&w, &m, lane), "{m:?} lane {lane}");
+                    }
+                }
+            }
+        }
     }
 }
 

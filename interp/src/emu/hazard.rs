@@ -96,14 +96,14 @@ const SLOTS: usize = 336;
 #[derive(Clone, Debug)]
 pub struct HazardState {
     t: u64,
-    ready: Vec<u64>,
-    ready_branch: Vec<u64>,
+    ready: [u64; SLOTS],
+    ready_branch: [u64; SLOTS],
     /// Per register: the cycle an FP64 instruction may read it ([`FP64_EARLY_READ`]).
-    ready_fp64: Vec<u64>,
-    wsb: Vec<u8>,
-    rsb: Vec<u8>,
+    ready_fp64: [u64; SLOTS],
+    wsb: [u8; SLOTS],
+    rsb: [u8; SLOTS],
     /// Per register: the in-order unit of the instruction whose pending read `rsb` records.
-    rsb_unit: Vec<u8>,
+    rsb_unit: [u8; SLOTS],
     /// Per scoreboard: (register slot or `usize::MAX`, is a read, issue sequence, unit).
     events: [Vec<(usize, bool, u64, u8)>; 6],
     /// Variable-latency writes issued without a write scoreboard: (slot, unit, sequence). They
@@ -226,12 +226,12 @@ impl Default for HazardState {
     fn default() -> Self {
         HazardState {
             t: 0,
-            ready: vec![0; SLOTS],
-            ready_branch: vec![0; SLOTS],
-            ready_fp64: vec![0; SLOTS],
-            wsb: vec![NONE; SLOTS],
-            rsb: vec![NONE; SLOTS],
-            rsb_unit: vec![0xff; SLOTS],
+            ready: [0; SLOTS],
+            ready_branch: [0; SLOTS],
+            ready_fp64: [0; SLOTS],
+            wsb: [NONE; SLOTS],
+            rsb: [NONE; SLOTS],
+            rsb_unit: [0xff; SLOTS],
             events: Default::default(),
             untracked: Vec::new(),
             seq: 0,
@@ -712,14 +712,22 @@ impl HazardState {
     /// and every scoreboard event of either. A hazard in the union is a hazard of some lane.
     pub fn merge(&mut self, other: &HazardState) {
         let t = self.t.max(other.t);
-        for s in 0..SLOTS {
-            let rem = |st: &HazardState, v: &[u64]| v[s].saturating_sub(st.t);
-            self.ready[s] = t + rem(self, &self.ready).max(rem(other, &other.ready));
-            self.ready_branch[s] = t + rem(self, &self.ready_branch).max(rem(other, &other.ready_branch));
-            self.ready_fp64[s] = t + rem(self, &self.ready_fp64).max(rem(other, &other.ready_fp64));
-            if self.wsb[s] == NONE {
-                self.wsb[s] = other.wsb[s];
+        let (ts, to) = (self.t, other.t);
+        for (mine, theirs) in [
+            (&mut self.ready, &other.ready),
+            (&mut self.ready_branch, &other.ready_branch),
+            (&mut self.ready_fp64, &other.ready_fp64),
+        ] {
+            for (x, &y) in mine.iter_mut().zip(theirs) {
+                *x = t + x.saturating_sub(ts).max(y.saturating_sub(to));
             }
+        }
+        for (x, &y) in self.wsb.iter_mut().zip(&other.wsb) {
+            if *x == NONE {
+                *x = y;
+            }
+        }
+        for s in 0..SLOTS {
             if self.rsb[s] == NONE {
                 self.rsb[s] = other.rsb[s];
                 self.rsb_unit[s] = other.rsb_unit[s];
