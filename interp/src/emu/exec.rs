@@ -104,8 +104,7 @@ pub(crate) struct Warp {
 struct LaneHazards {
     /// The SM of the code ([`HazardState::for_sm`]).
     sm: u32,
-    /// Boxed: a state is kilobytes of arrays, cloned at every split.
-    states: Vec<Box<HazardState>>,
+    states: Vec<HazardState>,
     /// State index of each lane.
     of: [u8; 32],
 }
@@ -113,7 +112,7 @@ struct LaneHazards {
 impl LaneHazards {
     fn issue(&mut self, act: u32, live: u32, inst: &Inst, facts: &Facts) -> Result<(), String> {
         if self.states.is_empty() {
-            self.states.push(Box::new(HazardState::for_sm(self.sm)));
+            self.states.push(HazardState::for_sm(self.sm));
         }
         let first = self.of[act.trailing_zeros() as usize & 31];
         // The lanes whose state is the first active lane's.
@@ -154,7 +153,7 @@ impl LaneHazards {
         }
         let mut map = [u8::MAX; 256];
         let mut kept = Vec::new();
-        let mut old: Vec<Option<Box<HazardState>>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
+        let mut old: Vec<Option<HazardState>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
         for l in lanes(keep) {
             let i = self.of[l] as usize;
             if map[i] == u8::MAX {
