@@ -553,6 +553,17 @@ fn map64(m: u32, f: impl Fn(usize) -> u64) -> [u64; 32] {
     out
 }
 
+/// `f` of the lanes of `m` (and, from [`WIDE`] lanes on, of all 32, branch-free: `f` writes
+/// per-lane results the caller masks by `m`).
+#[inline(always)]
+fn for_lanes(m: u32, f: impl FnMut(usize)) {
+    if m.count_ones() >= WIDE {
+        (0..32).for_each(f);
+    } else {
+        lanes(m).for_each(f);
+    }
+}
+
 /// The lanes of `m` where `f` holds.
 #[inline(always)]
 fn pmask(m: u32, f: impl Fn(usize) -> bool) -> u32 {
@@ -869,8 +880,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let opv = |i: usize, x0: u32| -> u64 { if inv[i] { u64::from(!x0) + one } else { u64::from(x0) } };
             let mut d = [0u32; 32];
             let (mut co0, mut co1) = (0u32, 0u32);
-            // Every lane (branch-free); the results are masked by `g`.
-            for lane in 0..32 {
+            for_lanes(g, |lane| {
                 let mut s = opv(0, v[0][lane]) + opv(1, v[1][lane]) + opv(2, v[2][lane]);
                 if *x {
                     s += bit(ci0, lane) + bit(ci1, lane);
@@ -879,7 +889,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 let c = s >> 32;
                 co0 |= u32::from(c >= 1) << lane;
                 co1 |= u32::from(c >= 2) << lane;
-            }
+            });
             lift(w.write32(&a[0], &d, g))?;
             w.set_pred(&pr[0], co0 & g, g);
             w.set_pred(&pr[1], co1 & g, g);
@@ -890,11 +900,10 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let cin = if *x { w.pred(&pr[1]) } else { 0 };
             let cneg = a[3].neg || a[3].not;
             let mut co = 0u32;
-            // Every lane (branch-free); the results are masked by `g`.
             if *wide || *hi {
                 let vc = lift(w.reg64(&a[3]))?;
                 let mut res = [0u64; 32];
-                for lane in 0..32 {
+                for_lanes(g, |lane| {
                     let p = if *signed {
                         (i64::from(va[lane] as i32) * i64::from(vb[lane] as i32)) as u64
                     } else {
@@ -905,7 +914,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                     // Carry out: bit 64 of the sum.
                     co |= ((s >> 64) as u32 & 1) << lane;
                     res[lane] = if *hi { (s >> 32) as u64 & 0xffff_ffff } else { s as u64 };
-                }
+                });
                 if *hi {
                     lift(w.write32(&a[0], &res.map(|v| v as u32), g))?;
                 } else {
@@ -914,12 +923,12 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             } else {
                 let vc = lift(w.reg32(&a[3]))?;
                 let mut d = [0u32; 32];
-                for lane in 0..32 {
+                for_lanes(g, |lane| {
                     let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
                     let s = u64::from(va[lane].wrapping_mul(vb[lane])) + u64::from(c) + bit(cin, lane);
                     d[lane] = s as u32;
                     co |= ((s >> 32) as u32 & 1) << lane;
-                }
+                });
                 lift(w.write32(&a[0], &d, g))?;
             }
             w.set_pred(&pr[0], co & g, g);
@@ -1657,12 +1666,14 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let mut vals = [0u128; 32];
             if let Opnd::R(r) = a[1].o {
                 if r != 255 {
-                    for k in 0..nregs {
-                        let row = &w.r[(r as usize + k).min(255)];
-                        for (v, &x) in vals.iter_mut().zip(row) {
-                            *v |= u128::from(x) << (32 * k);
+                    let rows: [&[u32; 32]; 4] = std::array::from_fn(|k| &w.r[(r as usize + k).min(255)]);
+                    for_lanes(g, |lane| {
+                        let mut v = 0u128;
+                        for (k, row) in rows.iter().enumerate().take(nregs) {
+                            v |= u128::from(row[lane]) << (32 * k);
                         }
-                    }
+                        vals[lane] = v;
+                    });
                 }
             } else if g != 0 {
                 vals = lift(w.reg32(&a[1]))?.map(u128::from);
