@@ -1,6 +1,18 @@
-//! Emulator throughput: thread-instructions per second on the largest corpus kernel the
-//! emulator runs today (`ctrl_collatz`, NVIDIA ptxas -arch=sm_90), with and without the hazard
-//! checker. Run: `cargo bench -p interp --bench emu`.
+//! Emulator throughput: thread-instructions per second on NVIDIA's sm_90 cubins of corpus
+//! kernels, with and without the hazard checker. Run: `cargo bench -p interp --bench emu`.
+//!
+//! Kernels: `ctrl_collatz`, `int_divrem_const` and `i64_arith`, then the corpus's largest by
+//! thread-instructions per launch (`EMU_BENCH_TOP`, default 5; finding them compiles and runs
+//! the whole sm_90 corpus once). Kernel names after `--bench` run only those (no corpus scan).
+//! `EMU_BENCH_SECS` (default 1) is the measuring time of each figure.
+//!
+//! Per kernel and hazard mode two rates: **exec**, the execution alone (the launch prepared
+//! once by `Kernel::prepare_with_suffixes`: global memory, banks, the lowered program; each
+//! run starts from a copy of that memory), and **run**, the whole `Kernel::run_with_suffixes`
+//! as the tests call it (preparation included); and the preparation's own time per launch.
+//! Each rate is given per second of the thread's CPU time (`/proc/thread-self/schedstat`,
+//! where there is one: other processes on the machine do not count) and per second of wall
+//! time.
 
 use std::path::Path;
 use std::time::Instant;
@@ -11,28 +23,120 @@ use interp::launch::LaunchSpec;
 #[path = "../tests/support/emu_corpus.rs"]
 mod support;
 
+/// The kernels always measured.
+const FIXED: [&str; 3] = ["ctrl_collatz", "int_divrem_const", "i64_arith"];
+
+/// Nanoseconds of CPU time of this thread, if the system says.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// A stopwatch of wall and CPU time.
+struct Clock {
+    wall: Instant,
+    cpu: Option<u64>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock { wall: Instant::now(), cpu: cpu_ns() }
+    }
+    fn wall_s(&self) -> f64 {
+        self.wall.elapsed().as_secs_f64()
+    }
+    /// (CPU seconds, wall seconds); CPU falls back to wall.
+    fn read(&self) -> (f64, f64) {
+        let wall = self.wall_s();
+        let cpu = match (self.cpu, cpu_ns()) {
+            (Some(a), Some(b)) => (b - a) as f64 / 1e9,
+            _ => wall,
+        };
+        (cpu, wall)
+    }
+}
+
+/// Repeats `f` (which returns thread-instructions) for at least `secs` of wall time;
+/// (thread-instructions, runs, CPU seconds, wall seconds).
+fn measure(secs: f64, mut f: impl FnMut() -> u64) -> (u64, u32, f64, f64) {
+    let c = Clock::start();
+    let (mut n, mut reps) = (0u64, 0u32);
+    while reps == 0 || c.wall_s() < secs {
+        n += f();
+        reps += 1;
+    }
+    let (cpu, wall) = c.read();
+    (n, reps, cpu, wall)
+}
+
+struct Case {
+    name: String,
+    spec: LaunchSpec,
+    bytes: Vec<u8>,
+    sfx: std::collections::BTreeMap<u32, String>,
+}
+
+fn case(t: &oracle::Tools, k: &str) -> Option<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda").join(k);
+    let spec = LaunchSpec::from_path(&dir.join(format!("{k}.run.toml"))).ok()?;
+    let ptx = dir.join(format!("{k}.sm_90.ptx"));
+    let out = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", "sm_90"]).ok()?;
+    let bytes = out.cubin?;
+    let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
+    Some(Case { name: k.to_string(), spec, bytes, sfx })
+}
+
 fn main() {
     let Some(t) = oracle::tools_or_skip("bench emu") else { return };
-    for k in ["ctrl_collatz", "int_divrem_const", "i64_arith"] {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda").join(k);
-        let spec = LaunchSpec::from_path(&dir.join(format!("{k}.run.toml"))).unwrap();
-        let bytes = support::nvidia_cubin(t, &dir.join(format!("{k}.sm_90.ptx")));
-        let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
-        let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
+    let secs: f64 = std::env::var("EMU_BENCH_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let named: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let mut names: Vec<String> = if named.is_empty() { FIXED.iter().map(|s| s.to_string()).collect() } else { named };
+    if std::env::args().skip(1).all(|a| a.starts_with('-')) {
+        let top: usize = std::env::var("EMU_BENCH_TOP").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+        let mut sizes = Vec::new();
+        for (k, _, _) in support::corpus() {
+            let Some(c) = case(t, &k) else { continue };
+            let Ok(kernel) = Kernel::load(&c.bytes, &c.spec.kernel) else { continue };
+            if let Ok(r) = kernel.run_with_suffixes(&c.spec, &EmuConfig::default(), &c.sfx) {
+                sizes.push((r.thread_instrs, k));
+            }
+        }
+        sizes.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        println!("largest corpus kernels (sm_90, thread-instructions per launch), {} run:", sizes.len());
+        for (n, k) in sizes.iter().take(top) {
+            println!("  {k:24} {n:>12}");
+            if !names.contains(k) {
+                names.push(k.clone());
+            }
+        }
+    }
+    println!("M thread-instr/s per CPU second (per wall second); setup: preparing a launch");
+    for k in &names {
+        let Some(c) = case(t, k) else {
+            println!("{k}: no NVIDIA cubin or launch spec");
+            continue;
+        };
+        let kernel = Kernel::load(&c.bytes, &c.spec.kernel).unwrap();
+        let prepared = kernel.prepare_with_suffixes(&c.spec, &c.sfx).unwrap();
+        let (_, preps, pcpu, _) = measure(secs / 4.0, || {
+            kernel.prepare_with_suffixes(&c.spec, &c.sfx).unwrap();
+            0
+        });
+        let per_launch = prepared.run(&EmuConfig::default()).unwrap().thread_instrs;
         for hazards in [false, true] {
             let cfg = EmuConfig { hazards, ..EmuConfig::default() };
-            let mut n = 0u64;
-            let t0 = Instant::now();
-            let mut reps = 0;
-            while t0.elapsed().as_secs_f64() < 1.0 {
-                n += kernel.run_with_suffixes(&spec, &cfg, &sfx).unwrap().thread_instrs;
-                reps += 1;
-            }
-            let s = t0.elapsed().as_secs_f64();
+            let (n, reps, cpu, wall) = measure(secs, || prepared.run(&cfg).unwrap().thread_instrs);
+            let (n2, _, cpu2, wall2) =
+                measure(secs, || kernel.run_with_suffixes(&c.spec, &cfg, &c.sfx).unwrap().thread_instrs);
             println!(
-                "{k:18} hazards={hazards:5}: {reps:4} runs, {:.1} M thread-instr/s ({:.1} M warp-instr/s est.)",
-                n as f64 / s / 1e6,
-                n as f64 / s / 1e6 / 32.0
+                "{:20} hazards={hazards:5}: exec {:7.1} ({:7.1})  run {:7.1} ({:7.1})  [{per_launch} thread-instr/launch, \
+                 {reps} runs; setup {:.0} us]",
+                c.name,
+                n as f64 / cpu / 1e6,
+                n as f64 / wall / 1e6,
+                n2 as f64 / cpu2 / 1e6,
+                n2 as f64 / wall2 / 1e6,
+                pcpu / f64::from(preps) * 1e6,
             );
         }
     }

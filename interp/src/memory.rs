@@ -177,13 +177,79 @@ fn check_shape(space: MemSpace, addr: u64, size: u32, write: bool) -> Result<(),
     Ok(())
 }
 
-fn read_le(bytes: &[u8]) -> u128 {
-    bytes.iter().rev().fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
+/// The little-endian value of `bytes` (at most 16 count).
+pub(crate) fn read_le(bytes: &[u8]) -> u128 {
+    match *bytes {
+        [b0] => u128::from(b0),
+        [b0, b1] => u128::from(u16::from_le_bytes([b0, b1])),
+        [b0, b1, b2, b3] => u128::from(u32::from_le_bytes([b0, b1, b2, b3])),
+        _ if bytes.len() == 8 => u128::from(u64::from_le_bytes(bytes.try_into().unwrap_or_default())),
+        _ => {
+            let mut b = [0u8; 16];
+            let n = bytes.len().min(16);
+            b[..n].copy_from_slice(&bytes[..n]);
+            u128::from_le_bytes(b)
+        }
+    }
 }
 
-fn write_le(dst: &mut [u8], value: u128) {
-    for (i, b) in dst.iter_mut().enumerate() {
-        *b = (value >> (8 * i)) as u8;
+/// Writes the low `dst.len()` bytes (at most 16) of `value` little-endian into `dst`.
+pub(crate) fn write_le(dst: &mut [u8], value: u128) {
+    match dst.len() {
+        1 => dst[0] = value as u8,
+        2 => dst.copy_from_slice(&(value as u16).to_le_bytes()),
+        4 => dst.copy_from_slice(&(value as u32).to_le_bytes()),
+        8 => dst.copy_from_slice(&(value as u64).to_le_bytes()),
+        n => {
+            let n = n.min(16);
+            dst[..n].copy_from_slice(&value.to_le_bytes()[..n]);
+        }
+    }
+}
+
+/// Whether every address of `addrs` in the lanes of `mask` is a multiple of `size` (one of 1,
+/// 2, 4, 8, 16) and has `size` bytes in `[lo, lo + len)`: no access of the lanes faults.
+fn lanes_fit(addrs: &[u64; 32], mask: u32, size: u32, lo: u64, len: u64) -> bool {
+    if !matches!(size, 1 | 2 | 4 | 8 | 16) || len < u64::from(size) {
+        return false;
+    }
+    let (sz, last) = (u64::from(size), len - u64::from(size));
+    let mut bad = 0u32;
+    for (l, &a) in addrs.iter().enumerate() {
+        let off = a.wrapping_sub(lo);
+        bad |= u32::from(a & (sz - 1) != 0 || off > last) << l;
+    }
+    bad & mask == 0
+}
+
+/// Loads `size` bytes at each address of the lanes of `mask` from `bytes` (the addresses
+/// `[lo, ..)`); [`lanes_fit`] holds.
+fn load_fitting(bytes: &[u8], lo: u64, addrs: &[u64; 32], mask: u32, size: u32, out: &mut [u128; 32]) {
+    let n = size as usize;
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = addrs[l].wrapping_sub(lo) as usize;
+        out[l] = match bytes.get(o..o + n) {
+            Some(b) => read_le(b),
+            None => 0,
+        };
+    }
+}
+
+/// Stores the low `size` bytes of each lane's value at its address, lanes of `mask` in order;
+/// [`lanes_fit`] holds.
+fn store_fitting(bytes: &mut [u8], lo: u64, addrs: &[u64; 32], mask: u32, size: u32, vals: &[u128; 32]) {
+    let n = size as usize;
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = addrs[l].wrapping_sub(lo) as usize;
+        if let Some(b) = bytes.get_mut(o..o + n) {
+            write_le(b, vals[l]);
+        }
     }
 }
 
@@ -229,6 +295,25 @@ impl Region {
         }
         write_le(&mut self.bytes[r], value);
         Ok(())
+    }
+    /// The loads of a warp: `size` bytes at the address of each lane of `mask` into `out`, when
+    /// none of them faults; otherwise `false`, nothing read (the caller then loads lane by lane,
+    /// which reports the fault).
+    pub fn load_lanes(&self, addrs: &[u64; 32], mask: u32, size: u32, out: &mut [u128; 32]) -> bool {
+        if !lanes_fit(addrs, mask, size, 0, self.bytes.len() as u64) {
+            return false;
+        }
+        load_fitting(&self.bytes, 0, addrs, mask, size, out);
+        true
+    }
+    /// The stores of a warp, lanes in order, when none of them faults; otherwise `false`,
+    /// nothing stored (see [`Region::load_lanes`]).
+    pub fn store_lanes(&mut self, addrs: &[u64; 32], mask: u32, size: u32, vals: &[u128; 32]) -> bool {
+        if !self.writable || !lanes_fit(addrs, mask, size, 0, self.bytes.len() as u64) {
+            return false;
+        }
+        store_fitting(&mut self.bytes, 0, addrs, mask, size, vals);
+        true
     }
 }
 
@@ -301,6 +386,33 @@ impl GlobalMemory {
         let (i, off) = self.locate(addr, size, true)?;
         write_le(&mut self.allocs[i].bytes[off..off + size as usize], value);
         Ok(())
+    }
+    /// The allocation all the lanes of `mask` access without a fault, if there is one.
+    fn lanes_alloc(&self, addrs: &[u64; 32], mask: u32, size: u32) -> Option<usize> {
+        if mask == 0 {
+            return None;
+        }
+        let first = addrs[mask.trailing_zeros() as usize & 31];
+        let i = self.allocs.partition_point(|a| a.base <= first).checked_sub(1)?;
+        let a = &self.allocs[i];
+        lanes_fit(addrs, mask, size, a.base, a.bytes.len() as u64).then_some(i)
+    }
+    /// The loads of a warp: `size` bytes at the global address of each lane of `mask` into
+    /// `out`, when all are in one allocation and none faults; otherwise `false`, nothing read
+    /// (the caller then loads lane by lane, which reports the fault).
+    pub fn load_lanes(&self, addrs: &[u64; 32], mask: u32, size: u32, out: &mut [u128; 32]) -> bool {
+        let Some(i) = self.lanes_alloc(addrs, mask, size) else { return mask == 0 };
+        let a = &self.allocs[i];
+        load_fitting(&a.bytes, a.base, addrs, mask, size, out);
+        true
+    }
+    /// The stores of a warp, lanes in order, when all are in one allocation and none faults;
+    /// otherwise `false`, nothing stored (see [`GlobalMemory::load_lanes`]).
+    pub fn store_lanes(&mut self, addrs: &[u64; 32], mask: u32, size: u32, vals: &[u128; 32]) -> bool {
+        let Some(i) = self.lanes_alloc(addrs, mask, size) else { return mask == 0 };
+        let a = &mut self.allocs[i];
+        store_fitting(&mut a.bytes, a.base, addrs, mask, size, vals);
+        true
     }
 }
 
@@ -456,6 +568,47 @@ mod tests {
         for a in g.allocations() {
             assert_eq!(a.base % ALLOC_ALIGN, 0);
         }
+    }
+
+    /// The warp-wide accesses do what lane-by-lane ones do, or decline (then nothing changed).
+    #[test]
+    fn lane_accesses_match_single_ones() {
+        let mut g = GlobalMemory::from_buffers([("a".into(), (0..64).collect()), ("b".into(), vec![0; 64])]);
+        let a = g.address_of("a").unwrap();
+        let b = g.address_of("b").unwrap();
+        for size in [1u32, 2, 4, 8, 16, 3] {
+            for (base, stride) in [(a, size), (a + 1, size), (a, 0), (b - 8, size), (a + 48, size), (a, 2 * size)] {
+                let addrs: [u64; 32] = std::array::from_fn(|l| base + u64::from(stride) * l as u64);
+                for mask in [0u32, 1, 0b1011, 0xffff, u32::MAX] {
+                    let mut out = [0u128; 32];
+                    let single: Vec<_> = lanes_of(mask).map(|l| g.load(addrs[l], size)).collect();
+                    if g.load_lanes(&addrs, mask, size, &mut out) {
+                        for (l, r) in lanes_of(mask).zip(&single) {
+                            assert_eq!(Ok(out[l]), *r);
+                        }
+                        let before = g.clone();
+                        let vals: [u128; 32] =
+                            std::array::from_fn(|l| 0x0102_0304_0506_0708_1112_1314_1516_1718 ^ l as u128);
+                        assert!(g.store_lanes(&addrs, mask, size, &vals));
+                        let mut h = before.clone();
+                        for l in lanes_of(mask) {
+                            h.store(addrs[l], size, vals[l]).unwrap();
+                        }
+                        assert_eq!(g, h);
+                        g = before;
+                    } else {
+                        assert!(single.iter().any(Result::is_err) || mask != 0);
+                        let before = g.clone();
+                        assert!(!g.store_lanes(&addrs, mask, size, &[0; 32]));
+                        assert_eq!(g, before);
+                    }
+                }
+            }
+        }
+    }
+
+    fn lanes_of(m: u32) -> impl Iterator<Item = usize> {
+        (0..32).filter(move |l| m >> l & 1 == 1)
     }
 
     #[test]

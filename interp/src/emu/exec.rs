@@ -5,7 +5,7 @@
 //! every ALU op is a loop over 32 lanes), the convergence state, and the memory accesses.
 
 use super::alu::{self, Rnd};
-use super::hazard::HazardState;
+use super::hazard::{Facts, HazardState};
 use super::program::{Arg, AtomOp, AtomTy, Inst, Kind, Opnd, PArg, Program, ShflMode, Space};
 use super::{CONST_HI, EmuError, EmuErrorKind, LOCAL_HI, PARAM_HI, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
@@ -44,6 +44,8 @@ pub(crate) struct Warp {
     b: [[u32; 32]; 16],
     lane_pc: [u32; 32],
     state: [Lane; 32],
+    /// The lanes whose state is not [`Lane::Exit`] (kept with `state`).
+    live_mask: u32,
     /// Current group: lanes executing together at `pc`.
     act: u32,
     pc: u32,
@@ -108,30 +110,28 @@ struct LaneHazards {
 }
 
 impl LaneHazards {
-    fn issue(&mut self, act: u32, live: u32, inst: &Inst) -> Result<(), String> {
+    fn issue(&mut self, act: u32, live: u32, inst: &Inst, facts: &Facts) -> Result<(), String> {
         if self.states.is_empty() {
             self.states.push(HazardState::for_sm(self.sm));
         }
         let first = self.of[act.trailing_zeros() as usize & 31];
-        let mut single = true;
-        let mut shared = false;
-        for l in 0..32 {
-            let m = 1u32 << l;
-            if act & m != 0 && self.of[l] != first {
-                single = false;
-            } else if act & m == 0 && live & m != 0 && self.of[l] == first {
-                shared = true;
-            }
+        // The lanes whose state is the first active lane's.
+        let mut same = 0u32;
+        for (l, &i) in self.of.iter().enumerate() {
+            same |= u32::from(i == first) << l;
         }
+        let single = act & !same == 0;
+        let shared = !act & live & same != 0;
         let idx = if single && !shared {
             first
         } else {
             let mut st = self.states[first as usize].clone();
-            let mut seen = vec![first];
+            let mut seen = [0u64; 4];
+            seen[first as usize / 64] |= 1 << (first % 64);
             for l in lanes(act) {
                 let i = self.of[l];
-                if !seen.contains(&i) {
-                    seen.push(i);
+                if seen[i as usize / 64] >> (i % 64) & 1 == 0 {
+                    seen[i as usize / 64] |= 1 << (i % 64);
                     st.merge(&self.states[i as usize]);
                 }
             }
@@ -143,7 +143,7 @@ impl LaneHazards {
             }
             i
         };
-        self.states[idx as usize].issue(inst)
+        self.states[idx as usize].issue_with(inst, facts)
     }
 
     /// Drops the states no lane of `keep` uses (at most 32 remain), renumbering.
@@ -153,11 +153,12 @@ impl LaneHazards {
         }
         let mut map = [u8::MAX; 256];
         let mut kept = Vec::new();
+        let mut old: Vec<Option<HazardState>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
         for l in lanes(keep) {
             let i = self.of[l] as usize;
             if map[i] == u8::MAX {
                 map[i] = kept.len() as u8;
-                kept.push(std::mem::take(&mut self.states[i]));
+                kept.push(old.get_mut(i).and_then(Option::take).unwrap_or_default());
             }
             self.of[l] = map[i];
         }
@@ -180,6 +181,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) local_bytes: u32,
     pub(crate) shared_bytes: u32,
     pub(crate) hazards: bool,
+    /// With `hazards`, the checker's [`Facts`] of each instruction of the program.
+    pub(crate) hz_facts: &'a [Facts],
     pub(crate) step_limit: u64,
 }
 
@@ -242,6 +245,7 @@ impl Warp {
             b: [[0; 32]; 16],
             lane_pc: [entry; 32],
             state,
+            live_mask: exists,
             act: exists,
             pc: entry,
             other: u32::MAX,
@@ -259,13 +263,8 @@ impl Warp {
     }
 
     fn live(&self) -> u32 {
-        let mut m = 0;
-        for l in 0..32 {
-            if self.state[l] != Lane::Exit {
-                m |= 1 << l;
-            }
-        }
-        m
+        debug_assert_eq!(self.live_mask, (0..32).filter(|&l| self.state[l] != Lane::Exit).fold(0, |m, l| m | 1 << l));
+        self.live_mask
     }
 
     /// Saves the group's pc, releases satisfied convergence waits, and picks the next group:
@@ -332,11 +331,18 @@ impl Warp {
             }
         }
         // An exclusive strand that ran last runs on (lanes of it at its lowest pc).
-        let runnable = (0..32).filter(|&l| self.state[l] == Lane::Run).fold(0u32, |m, l| m | 1 << l);
+        let mut runnable = 0u32;
+        for (l, st) in self.state.iter().enumerate() {
+            runnable |= u32::from(matches!(st, Lane::Run)) << l;
+        }
         let last = self.last_strand;
-        let own = pmask(runnable & self.exclusive, |l| self.strand[l] == last);
+        let own = if runnable & self.exclusive != 0 {
+            pmask(runnable & self.exclusive, |l| self.strand[l] == last)
+        } else {
+            0
+        };
         let pool = if own != 0 { own } else { runnable };
-        let min = lanes(pool).map(|l| self.lane_pc[l]).min().unwrap_or(u32::MAX);
+        let min = self.min_pc(pool);
         let mut act = pmask(pool, |l| self.lane_pc[l] == min);
         if act & self.apart != 0 {
             // One strand kept apart runs: the first one (in lane order) that did not run last.
@@ -344,13 +350,22 @@ impl Warp {
             let s = first.unwrap_or(self.strand[(act & self.apart).trailing_zeros() as usize]);
             act = pmask(act & self.apart, |l| self.strand[l] == s);
         }
-        let other = lanes(runnable & !act).map(|l| self.lane_pc[l]).min().unwrap_or(u32::MAX);
+        let other = self.min_pc(runnable & !act);
         if act != 0 {
             self.last_strand = self.strand[act.trailing_zeros() as usize];
         }
         self.act = act;
         self.pc = min;
         self.other = other;
+    }
+
+    /// The lowest pc of the lanes `m` (`u32::MAX`: none).
+    fn min_pc(&self, m: u32) -> u32 {
+        let mut min = u32::MAX;
+        for (l, &pc) in self.lane_pc.iter().enumerate() {
+            min = min.min(if m >> l & 1 == 1 { pc } else { u32::MAX });
+        }
+        min
     }
 
     fn pred(&self, p: &PArg) -> u32 {
@@ -371,6 +386,7 @@ impl Warp {
         }
     }
 
+    #[inline(always)]
     fn reg32(&self, a: &Arg) -> R<[u32; 32]> {
         match a.o {
             Opnd::R(r) => Ok(self.r[r as usize]),
@@ -412,8 +428,9 @@ impl Warp {
                 if mask == u32::MAX {
                     *row = *v;
                 } else {
-                    for l in lanes(mask) {
-                        row[l] = v[l];
+                    for ((x, &y), &b) in row.iter_mut().zip(v).zip(&LANE_BIT) {
+                        let keep = u32::from(mask & b == 0).wrapping_neg();
+                        *x = (*x & keep) | (y & !keep);
                     }
                 }
             }
@@ -488,11 +505,30 @@ fn imod(a: &Arg, v: &mut [u32; 32]) {
     }
 }
 
+/// Lane counts from which [`map1`], [`map64`] and [`pmask`] evaluate their function on all 32
+/// lanes, branch-free (so the loop can vectorise), and mask the result, instead of visiting the
+/// set lanes one by one. The functions are pure, so both ways give the same value.
+const WIDE: u32 = 8;
+
+/// The bit of each lane in a mask.
+const LANE_BIT: [u32; 32] = {
+    let mut b = [0u32; 32];
+    let mut l = 0;
+    while l < 32 {
+        b[l] = 1 << l;
+        l += 1;
+    }
+    b
+};
+
+/// `f` of each lane of `m`, 0 in the other lanes.
+#[inline(always)]
 fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
     let mut out = [0u32; 32];
-    if m == u32::MAX {
+    if m.count_ones() >= WIDE {
         for (l, o) in out.iter_mut().enumerate() {
-            *o = f(l);
+            let v = f(l);
+            *o = if m & LANE_BIT[l] != 0 { v } else { 0 };
         }
     } else {
         for l in lanes(m) {
@@ -502,16 +538,44 @@ fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
     out
 }
 
+/// [`map1`] for 64-bit values.
+#[inline(always)]
 fn map64(m: u32, f: impl Fn(usize) -> u64) -> [u64; 32] {
     let mut out = [0u64; 32];
-    for l in lanes(m) {
-        out[l] = f(l);
+    if m.count_ones() >= WIDE {
+        for (l, o) in out.iter_mut().enumerate() {
+            let v = f(l);
+            *o = if m & LANE_BIT[l] != 0 { v } else { 0 };
+        }
+    } else {
+        for l in lanes(m) {
+            out[l] = f(l);
+        }
     }
     out
 }
 
+/// `f` of the lanes of `m` (and, from [`WIDE`] lanes on, of all 32, branch-free: `f` writes
+/// per-lane results the caller masks by `m`).
+#[inline(always)]
+fn for_lanes(m: u32, f: impl FnMut(usize)) {
+    if m.count_ones() >= WIDE {
+        (0..32).for_each(f);
+    } else {
+        lanes(m).for_each(f);
+    }
+}
+
+/// The lanes of `m` where `f` holds.
+#[inline(always)]
 fn pmask(m: u32, f: impl Fn(usize) -> bool) -> u32 {
     let mut out = 0u32;
+    if m.count_ones() >= WIDE {
+        for l in 0..32 {
+            out |= u32::from(f(l)) << l;
+        }
+        return out & m;
+    }
     for l in lanes(m) {
         if f(l) {
             out |= 1 << l;
@@ -547,13 +611,11 @@ impl Cta {
 
     fn local_load(&self, lane_thread: usize, lb: u32, addr: u64, size: u32) -> Result<u128, Fault> {
         let r = self.local_range(lane_thread, lb, addr, size, false)?;
-        Ok(self.local[r].iter().rev().fold(0u128, |a, &b| a << 8 | u128::from(b)))
+        Ok(crate::memory::read_le(&self.local[r]))
     }
     fn local_store(&mut self, lane_thread: usize, lb: u32, addr: u64, size: u32, v: u128) -> Result<(), Fault> {
         let r = self.local_range(lane_thread, lb, addr, size, true)?;
-        for (i, b) in self.local[r].iter_mut().enumerate() {
-            *b = (v >> (8 * i)) as u8;
-        }
+        crate::memory::write_le(&mut self.local[r], v);
         Ok(())
     }
     fn local_range(
@@ -717,7 +779,11 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
             *i = true;
         }
         let (act, live) = (w.act, w.live());
-        if let Some(Err(m)) = w.hz.as_mut().map(|hz| hz.issue(act, live, inst)) {
+        let facts = l.hz_facts.get(w.pc as usize);
+        if let Some(Err(m)) = w.hz.as_mut().map(|hz| match facts {
+            Some(f) => hz.issue(act, live, inst, f),
+            None => hz.issue(act, live, inst, &Facts::new(hz.sm, inst)),
+        }) {
             let t = thread_of(cta, w, w.act.trailing_zeros() as usize);
             return Err(located(l, Some(inst), Some(t), EmuErrorKind::Hazard(m)));
         }
@@ -812,100 +878,67 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         Kind::Invalid(why) => return Err((None, EmuErrorKind::Invalid(why.clone()))),
         Kind::Nop | Kind::Depbar(..) => {}
         Kind::Iadd3 { x } => {
-            let mut v = [[0u32; 32]; 3];
-            for (i, slot) in v.iter_mut().enumerate() {
-                *slot = lift(w.reg32(&a[i + 1]))?;
-            }
+            let v = [lift(w.reg32(&a[1]))?, lift(w.reg32(&a[2]))?, lift(w.reg32(&a[3]))?];
             let ci0 = w.pred(&pr[2]);
             let ci1 = w.pred(&pr[3]);
-            let opv = |i: usize, lane: usize| -> u64 {
-                let x0 = v[i][lane];
-                if a[i + 1].neg || a[i + 1].not {
-                    if *x { u64::from(!x0) } else { u64::from(!x0) + 1 }
-                } else {
-                    u64::from(x0)
-                }
-            };
-            let mut co0 = 0u32;
-            let mut co1 = 0u32;
-            let d = map1(g, |lane| {
-                let mut s = opv(0, lane) + opv(1, lane) + opv(2, lane);
+            // A negated operand adds `~x` (with `.X`, where the carry-ins complete it) or `~x + 1`.
+            let inv = [1, 2, 3].map(|i| a[i].neg || a[i].not);
+            let one = u64::from(!*x);
+            let opv = |i: usize, x0: u32| -> u64 { if inv[i] { u64::from(!x0) + one } else { u64::from(x0) } };
+            let mut d = [0u32; 32];
+            let (mut co0, mut co1) = (0u32, 0u32);
+            for_lanes(g, |lane| {
+                let mut s = opv(0, v[0][lane]) + opv(1, v[1][lane]) + opv(2, v[2][lane]);
                 if *x {
                     s += bit(ci0, lane) + bit(ci1, lane);
                 }
-                s as u32
-            });
-            for lane in lanes(g) {
-                let mut s = opv(0, lane) + opv(1, lane) + opv(2, lane);
-                if *x {
-                    s += bit(ci0, lane) + bit(ci1, lane);
-                }
+                d[lane] = s as u32;
                 let c = s >> 32;
                 co0 |= u32::from(c >= 1) << lane;
                 co1 |= u32::from(c >= 2) << lane;
-            }
+            });
             lift(w.write32(&a[0], &d, g))?;
-            w.set_pred(&pr[0], co0, g);
-            w.set_pred(&pr[1], co1, g);
+            w.set_pred(&pr[0], co0 & g, g);
+            w.set_pred(&pr[1], co1 & g, g);
         }
         Kind::Imad { wide, hi, signed, x } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
-            let cin = w.pred(&pr[1]);
+            let cin = if *x { w.pred(&pr[1]) } else { 0 };
             let cneg = a[3].neg || a[3].not;
             let mut co = 0u32;
             if *wide || *hi {
                 let vc = lift(w.reg64(&a[3]))?;
-                let res = map64(g, |lane| {
+                let mut res = [0u64; 32];
+                for_lanes(g, |lane| {
                     let p = if *signed {
                         (i64::from(va[lane] as i32) * i64::from(vb[lane] as i32)) as u64
                     } else {
                         u64::from(va[lane]) * u64::from(vb[lane])
                     };
                     let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
-                    let s = u128::from(p) + u128::from(c) + if *x { u128::from(bit(cin, lane)) } else { 0 };
-                    if *hi { (s >> 32) as u64 & 0xffff_ffff | ((s >> 64) as u64) << 32 } else { s as u64 }
+                    let s = u128::from(p) + u128::from(c) + u128::from(bit(cin, lane));
+                    // Carry out: bit 64 of the sum.
+                    co |= ((s >> 64) as u32 & 1) << lane;
+                    res[lane] = if *hi { (s >> 32) as u64 & 0xffff_ffff } else { s as u64 };
                 });
-                // Carry out: bit 64 of the sum (for .HI carried in bits 32.. of `res` high).
                 if *hi {
-                    let mut d = [0u32; 32];
-                    for lane in lanes(g) {
-                        d[lane] = res[lane] as u32;
-                        co |= ((res[lane] >> 32) as u32 & 1) << lane;
-                    }
-                    lift(w.write32(&a[0], &d, g))?;
+                    lift(w.write32(&a[0], &res.map(|v| v as u32), g))?;
                 } else {
-                    for lane in lanes(g) {
-                        let p = if *signed {
-                            (i64::from(va[lane] as i32) * i64::from(vb[lane] as i32)) as u64
-                        } else {
-                            u64::from(va[lane]) * u64::from(vb[lane])
-                        };
-                        let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
-                        let s = u128::from(p) + u128::from(c) + if *x { u128::from(bit(cin, lane)) } else { 0 };
-                        co |= ((s >> 64) as u32 & 1) << lane;
-                    }
                     lift(w.write64(&a[0], &res, g))?;
                 }
             } else {
                 let vc = lift(w.reg32(&a[3]))?;
-                let d = map1(g, |lane| {
+                let mut d = [0u32; 32];
+                for_lanes(g, |lane| {
                     let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
-                    va[lane].wrapping_mul(vb[lane]).wrapping_add(c).wrapping_add(if *x {
-                        bit(cin, lane) as u32
-                    } else {
-                        0
-                    })
-                });
-                for lane in lanes(g) {
-                    let c = if cneg { if *x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
-                    let s =
-                        u64::from(va[lane].wrapping_mul(vb[lane])) + u64::from(c) + if *x { bit(cin, lane) } else { 0 };
+                    let s = u64::from(va[lane].wrapping_mul(vb[lane])) + u64::from(c) + bit(cin, lane);
+                    d[lane] = s as u32;
                     co |= ((s >> 32) as u32 & 1) << lane;
-                }
+                });
                 lift(w.write32(&a[0], &d, g))?;
             }
-            w.set_pred(&pr[0], co, g);
+            w.set_pred(&pr[0], co & g, g);
         }
         Kind::Lea { hi, x, sx32 } => {
             let mut va = lift(w.reg32(&a[1]))?;
@@ -1133,8 +1166,24 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             imod(&a[1], &mut vb);
             let pp = w.pred(&pr[2]);
             let low = if *ex { w.pred(&pr[3]) } else { 0 };
-            let r = pmask(g, |lane| alu::isetp(va[lane], vb[lane], *cmp, *signed, ex.then_some(low >> lane & 1 == 1)));
-            let (u, v) = combine(*bop, r, pp, g);
+            // [`alu::isetp`] on every lane, branch-free: the lanes where a < b and where a == b.
+            let (mut lt, mut eq) = (0u32, 0u32);
+            if *signed {
+                for lane in 0..32 {
+                    lt |= u32::from((va[lane] as i32) < (vb[lane] as i32)) << lane;
+                    eq |= u32::from(va[lane] == vb[lane]) << lane;
+                }
+            } else {
+                for lane in 0..32 {
+                    lt |= u32::from(va[lane] < vb[lane]) << lane;
+                    eq |= u32::from(va[lane] == vb[lane]) << lane;
+                }
+            }
+            let mut r = cmp_lanes(*cmp, lt, eq, !(lt | eq), 0);
+            if *ex {
+                r = (r & !eq) | (low & eq);
+            }
+            let (u, v) = combine(*bop, r & g, pp, g);
             w.set_pred(&pr[0], u, g);
             w.set_pred(&pr[1], v, g);
         }
@@ -1144,8 +1193,20 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             fmod32(&a[0], &mut va);
             fmod32(&a[1], &mut vb);
             let pp = w.pred(&pr[2]);
-            let r = pmask(g, |lane| alu::fsetp(va[lane], vb[lane], *cmp, *ftz));
-            let (u, v) = combine(*bop, r, pp, g);
+            // [`alu::fsetp`] on every lane, branch-free.
+            let (mut lt, mut eq, mut gt) = (0u32, 0u32, 0u32);
+            for lane in 0..32 {
+                let (x, y) = if *ftz {
+                    (f32::from_bits(alu::ftz32(va[lane])), f32::from_bits(alu::ftz32(vb[lane])))
+                } else {
+                    (f32::from_bits(va[lane]), f32::from_bits(vb[lane]))
+                };
+                lt |= u32::from(x < y) << lane;
+                eq |= u32::from(x == y) << lane;
+                gt |= u32::from(x > y) << lane;
+            }
+            let r = cmp_lanes(*cmp, lt, eq, gt, !(lt | eq | gt));
+            let (u, v) = combine(*bop, r & g, pp, g);
             w.set_pred(&pr[0], u, g);
             w.set_pred(&pr[1], v, g);
         }
@@ -1673,10 +1734,16 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         }
         Kind::Ld { space, size, signed } => {
             let mut out = [[0u32; 32]; 4];
+            let addrs = lane_addrs(w, &a[1]);
+            let mut vals = [0u128; 32];
+            if !load_lanes(st, cta, *space, &addrs, g, *size, &mut vals) {
+                for lane in lanes(g) {
+                    vals[lane] = mem_load(l, st, cta, w, *space, addrs[lane], *size, lane)
+                        .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                }
+            }
             for lane in lanes(g) {
-                let addr = address(w, &a[1], lane);
-                let v = mem_load(l, st, cta, w, *space, addr, *size, lane)
-                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                let v = vals[lane];
                 let v = if *size < 4 { u128::from(extend(v as u64, *size, *signed) as u32) } else { v };
                 for (k, o) in out.iter_mut().enumerate() {
                     o[lane] = (v >> (32 * k)) as u32;
@@ -1688,19 +1755,27 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         }
         Kind::St { space, size } => {
             let nregs = size.div_ceil(4) as usize;
-            for lane in lanes(g) {
-                let addr = address(w, &a[0], lane);
-                let mut v = 0u128;
-                if let Opnd::R(r) = a[1].o {
-                    for k in 0..nregs {
-                        let x = if r == 255 { 0 } else { w.r[(r as usize + k).min(255)][lane] };
-                        v |= u128::from(x) << (32 * k);
-                    }
-                } else {
-                    v = u128::from(lift(w.reg32(&a[1]))?[lane]);
+            let mut vals = [0u128; 32];
+            if let Opnd::R(r) = a[1].o {
+                if r != 255 {
+                    let rows: [&[u32; 32]; 4] = std::array::from_fn(|k| &w.r[(r as usize + k).min(255)]);
+                    for_lanes(g, |lane| {
+                        let mut v = 0u128;
+                        for (k, row) in rows.iter().enumerate().take(nregs) {
+                            v |= u128::from(row[lane]) << (32 * k);
+                        }
+                        vals[lane] = v;
+                    });
                 }
-                mem_store(l, st, cta, w, *space, addr, *size, v, lane)
-                    .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+            } else if g != 0 {
+                vals = lift(w.reg32(&a[1]))?.map(u128::from);
+            }
+            let addrs = lane_addrs(w, &a[0]);
+            if !store_lanes(st, cta, *space, &addrs, g, *size, &vals) {
+                for lane in lanes(g) {
+                    mem_store(l, st, cta, w, *space, addrs[lane], *size, vals[lane], lane)
+                        .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                }
             }
         }
         Kind::Atom { space, op, ty, ret } => {
@@ -1923,6 +1998,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             for lane in lanes(g) {
                 w.state[lane] = Lane::Exit;
             }
+            w.live_mask &= !g;
             if g != 0 {
                 w.pc = next;
                 // The remaining lanes keep going at `next`; regroup saves their pc.
@@ -2192,16 +2268,23 @@ fn half_compare(
     Ok((combine(bop, lo, pp, g).0, combine(bop, hi, pp, g).0))
 }
 
+/// Per lane of `g`, `bop` of the comparison result `r` and the predicate `pp`, and of `!r` and
+/// `pp` ([`alu::BoolOp::apply`] bitwise).
 fn combine(bop: alu::BoolOp, r: u32, pp: u32, g: u32) -> (u32, u32) {
-    let mut u = 0;
-    let mut v = 0;
-    for lane in lanes(g) {
-        let x = r >> lane & 1 == 1;
-        let p = pp >> lane & 1 == 1;
-        u |= u32::from(bop.apply(x, p)) << lane;
-        v |= u32::from(bop.apply(!x, p)) << lane;
-    }
-    (u, v)
+    let f = |x: u32| match bop {
+        alu::BoolOp::And => x & pp,
+        alu::BoolOp::Or => x | pp,
+        alu::BoolOp::Xor => x ^ pp,
+    };
+    (f(r) & g, f(!r) & g)
+}
+
+/// The lanes where comparison `cmp` holds, given the lanes where the operands compare less,
+/// equal, greater and unordered ([`alu::Cmp::eval`] lane-wise).
+fn cmp_lanes(cmp: alu::Cmp, lt: u32, eq: u32, gt: u32, un: u32) -> u32 {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let on = |o: Option<std::cmp::Ordering>, m: u32| if cmp.eval(o) { m } else { 0 };
+    on(Some(Less), lt) | on(Some(Equal), eq) | on(Some(Greater), gt) | on(None, un)
 }
 
 fn extend(v: u64, size: u32, signed: bool) -> u64 {
@@ -2233,6 +2316,88 @@ fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
     };
     let a = base.wrapping_add(u).wrapping_add(off as i64 as u64);
     if wide || ur64 { a } else { a & 0xffff_ffff }
+}
+
+/// [`address`] of every lane.
+fn lane_addrs(w: &Warp, m: &Arg) -> [u64; 32] {
+    let Opnd::Mem { ra, wide, ur, off, shift, ur64 } = m.o else { return [0; 32] };
+    let u = if ur == 63 {
+        0
+    } else if ur64 {
+        u64::from(w.ur[ur as usize & 63]) | u64::from(w.ur[(ur as usize + 1).min(63)]) << 32
+    } else {
+        u64::from(w.ur[ur as usize & 63])
+    };
+    let k = u.wrapping_add(off as i64 as u64);
+    let (lo, hi) = (&w.r[ra as usize], &w.r[(ra as usize + 1).min(255)]);
+    let mut out = [0u64; 32];
+    for (lane, o) in out.iter_mut().enumerate() {
+        let base = if ra == 255 {
+            0
+        } else if wide {
+            u64::from(lo[lane]) | u64::from(hi[lane]) << 32
+        } else {
+            u64::from(lo[lane])
+        } << shift;
+        let a = base.wrapping_add(k);
+        *o = if wide || ur64 { a } else { a & 0xffff_ffff };
+    }
+    out
+}
+
+/// The in-space addresses of the lanes `g` accessing `addrs` in `space`, when they all resolve
+/// to global memory or all to the CTA's shared memory (without a CTA-slot fault).
+fn resolve_lanes(cta: &Cta, space: Space, addrs: &[u64; 32], g: u32, size: u32) -> Option<(Space, [u64; 32])> {
+    let first = resolve(space, addrs[g.trailing_zeros() as usize & 31]).0;
+    match (space, first) {
+        (Space::Global, _) => Some((Space::Global, *addrs)),
+        (Space::Shared | Space::Generic, s @ (Space::Global | Space::Shared)) => {
+            let mut out = [0u64; 32];
+            for lane in lanes(g) {
+                let (s2, a) = resolve(space, addrs[lane]);
+                if s2 != s {
+                    return None;
+                }
+                out[lane] = if s == Space::Shared { cta.shared_offset(a, size, false).ok()? } else { a };
+            }
+            Some((s, out))
+        }
+        _ => None,
+    }
+}
+
+/// The warp-wide fast path of a load by the lanes `g` (see [`crate::memory::GlobalMemory::load_lanes`]):
+/// `false` when it does not apply (lanes in several allocations or spaces, a fault), and the
+/// caller loads lane by lane.
+fn load_lanes(st: &State, cta: &Cta, space: Space, addrs: &[u64; 32], g: u32, size: u32, out: &mut [u128; 32]) -> bool {
+    if g == 0 {
+        return true;
+    }
+    match resolve_lanes(cta, space, addrs, g, size) {
+        Some((Space::Global, a)) => st.global.load_lanes(&a, g, size, out),
+        Some((Space::Shared, a)) => cta.shared.load_lanes(&a, g, size, out),
+        _ => false,
+    }
+}
+
+/// The warp-wide fast path of a store by the lanes `g`, lanes in order (see [`load_lanes`]).
+fn store_lanes(
+    st: &mut State,
+    cta: &mut Cta,
+    space: Space,
+    addrs: &[u64; 32],
+    g: u32,
+    size: u32,
+    vals: &[u128; 32],
+) -> bool {
+    if g == 0 {
+        return true;
+    }
+    match resolve_lanes(cta, space, addrs, g, size) {
+        Some((Space::Global, a)) => st.global.store_lanes(&a, g, size, vals),
+        Some((Space::Shared, a)) => cta.shared.store_lanes(&a, g, size, vals),
+        _ => false,
+    }
 }
 
 /// The emulator's state space and in-space address of an access (generic ones by the windows of
@@ -2391,6 +2556,49 @@ mod tests {
     fn lanes_iterates_set_bits() {
         assert_eq!(lanes(0b1010).collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(lanes(u32::MAX).count(), 32);
+    }
+
+    /// The warp-wide address computation agrees with the per-lane one.
+    #[test]
+    fn lane_addrs_match_address() {
+        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None);
+        let mut x = 0x9e37_79b9u32;
+        for row in w.r.iter_mut().take(255) {
+            for v in row.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                *v = x;
+            }
+        }
+        for (i, u) in w.ur.iter_mut().take(63).enumerate() {
+            *u = (i as u32).wrapping_mul(0x0101_0107) ^ 0xfff0_0000;
+        }
+        for ra in [0u8, 7, 253, 254, 255] {
+            for ur in [0u8, 5, 62, 63] {
+                for (wide, ur64, shift, off) in [
+                    (false, false, 0, 0),
+                    (true, false, 0, -16),
+                    (false, true, 0, 0x40),
+                    (false, false, 2, 0x10),
+                    (true, true, 0, i32::MIN),
+                ] {
+                    let m = Arg {
+                        o: Opnd::Mem { ra, wide, ur, off, shift, ur64 },
+                        neg: false,
+                        abs: false,
+                        not: false,
+                        n: 1,
+                        dst: false,
+                        sel: 0,
+                    };
+                    let all = lane_addrs(&w, &m);
+                    for (lane, &got) in all.iter().enumerate() {
+                        assert_eq!(got, address(&w, &m, lane), "{m:?} lane {lane}");
+                    }
+                }
+            }
+        }
     }
 }
 

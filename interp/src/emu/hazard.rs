@@ -186,9 +186,10 @@ impl Gmma {
                 }
             }
             _ => {
+                let idle = self.open.is_empty() && self.groups.is_empty();
                 for r in rd.iter().chain(wr) {
                     let s = slot(*r);
-                    if self.pending(s) {
+                    if !idle && self.pending(s) {
                         return Err(format!(
                             "{r} accessed while an HGMMA writing it is pending (missing WARPGROUP.DEPBAR)"
                         ));
@@ -241,6 +242,44 @@ impl Default for HazardState {
             bar_settle: 0,
             sm: 90,
             gmma: Gmma::default(),
+        }
+    }
+}
+
+/// What the checker needs of one instruction for code of one SM that depends only on the
+/// instruction (its pipe, latency, completion unit, ...): [`HazardState::issue`] derives it at
+/// every issue, the executor once per program ([`Facts::new`], [`HazardState::issue_with`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Facts {
+    pipe: Option<(ptxas_rs::sched::class::Pipe, u64)>,
+    settles: bool,
+    late_preds: bool,
+    fp64: bool,
+    variable: bool,
+    unit: u8,
+    latency: u64,
+    late_hi: Option<Reg>,
+    late_read: bool,
+    errbar: bool,
+}
+
+impl Facts {
+    /// The facts of `inst` in code of SM `sm` (see [`HazardState::for_sm`]).
+    pub fn new(sm: u32, inst: &Inst) -> Facts {
+        let h = HazardState::for_sm(sm);
+        let branch = is_branch(inst);
+        let variable = h.variable(inst);
+        Facts {
+            pipe: h.pipe_of(inst),
+            settles: settles_after_barrier(inst.base),
+            late_preds: branch || ptxas_rs::sched::latency::reads_preds_late(inst.base),
+            fp64: is_fp64(inst),
+            variable,
+            unit: h.unit_of(inst),
+            latency: latency(inst),
+            late_hi: wide_addend_hi(inst),
+            late_read: late_read(inst, variable),
+            errbar: inst.base == "ERRBAR",
         }
     }
 }
@@ -530,6 +569,12 @@ impl HazardState {
 
     /// Checks `inst` at issue and records its effects. `Err` describes the hazard.
     pub fn issue(&mut self, inst: &Inst) -> Result<(), String> {
+        let f = Facts::new(self.sm, inst);
+        self.issue_with(inst, &f)
+    }
+
+    /// [`HazardState::issue`] with the instruction's [`Facts`] for this state's SM.
+    pub fn issue_with(&mut self, inst: &Inst, f: &Facts) -> Result<(), String> {
         let c = inst.control;
         for k in 0..6 {
             if c.wait >> k & 1 == 1 {
@@ -541,7 +586,7 @@ impl HazardState {
         }
         // `@!PT` fillers never execute and occupy no pipe.
         let never = inst.guard.idx == 7 && inst.guard.not;
-        if let Some((p, hold)) = self.pipe_of(inst).filter(|_| !never) {
+        if let Some((p, hold)) = f.pipe.filter(|_| !never) {
             let free = self.pipe_free[p as usize];
             if self.t < free {
                 return Err(format!(
@@ -553,7 +598,7 @@ impl HazardState {
             }
             self.pipe_free[p as usize] = self.t + hold;
         }
-        if !never && self.t < self.bar_settle && settles_after_barrier(inst.base) {
+        if !never && self.t < self.bar_settle && f.settles {
             return Err(format!(
                 "issued {} cycle(s) after a BAR, which needs {} before anything but pipe arithmetic \
                  (barrier not yet in effect: missing stall)",
@@ -569,17 +614,16 @@ impl HazardState {
             self.drop_reads(None, |_, unit| matches!(unit, 3 | 4));
         }
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
-        let branch = is_branch(inst);
-        let late_hi = wide_addend_hi(inst);
+        let late_hi = f.late_hi;
         let guard = guard_reg(inst);
-        let fp64 = is_fp64(inst);
+        let fp64 = f.fp64;
+        let late_preds = f.late_preds;
         for (j, r) in rd.iter().enumerate() {
             let s = slot(*r);
             let is_pred = matches!(r, Reg::P(_) | Reg::Up(_));
             // `regs` lists the guard first. A guard, like a branch's predicate, needs the long
             // predicate latency.
             let is_guard = j == 0 && guard == Some(*r);
-            let late_preds = branch || ptxas_rs::sched::latency::reads_preds_late(inst.base);
             let ready = if is_guard || (late_preds && is_pred) { self.ready_branch[s] } else { self.ready[s] };
             // FP64 instructions read the results of other pipes a cycle early.
             let ready = if fp64 && matches!(r, Reg::R(_)) { ready.max(self.ready_fp64[s]) } else { ready };
@@ -612,9 +656,9 @@ impl HazardState {
             // Loads and stores share one in-order memory queue in this sense (async_cp_async:
             // `STG [R16.64], R19` with a read SB, then `LDS R16` with no wait on it).
             let memory = |u: u8| matches!(u, 3 | 4);
-            let same_unit = self.variable(inst)
-                && self.unit_of(inst) != 0
-                && (self.rsb_unit[s] == self.unit_of(inst) || (memory(self.unit_of(inst)) && memory(self.rsb_unit[s])));
+            let same_unit = f.variable
+                && f.unit != 0
+                && (self.rsb_unit[s] == f.unit || (memory(f.unit) && memory(self.rsb_unit[s])));
             if self.rsb[s] != NONE && !same_unit {
                 return Err(format!(
                     "{r} written while a pending read on SB{} still needs it (WAR, missing wait)",
@@ -624,27 +668,27 @@ impl HazardState {
         }
         self.gmma.issue(inst)?;
         // Effects.
-        if self.variable(inst) {
+        if f.variable {
             match c.write_sb {
                 Some(k) if k < 6 => {
                     for r in wr {
                         let s = slot(*r);
                         self.wsb[s] = k;
-                        self.events[k as usize].push((s, false, self.seq, self.unit_of(inst)));
+                        self.events[k as usize].push((s, false, self.seq, f.unit));
                     }
                     if wr.is_empty() {
-                        self.events[k as usize].push((usize::MAX, false, self.seq, self.unit_of(inst)));
+                        self.events[k as usize].push((usize::MAX, false, self.seq, f.unit));
                     }
                 }
                 _ => {
                     for r in wr {
                         self.wsb[slot(*r)] = UNTRACKED;
-                        self.untracked.push((slot(*r), self.unit_of(inst), self.seq));
+                        self.untracked.push((slot(*r), f.unit, self.seq));
                     }
                 }
             }
         } else {
-            let lat = latency(inst);
+            let lat = f.latency;
             let wide_lo = matches!(inst.kind, Kind::Imad { wide: true, .. });
             for (i, r) in wr.iter().enumerate() {
                 let s = slot(*r);
@@ -672,27 +716,24 @@ impl HazardState {
             // On sm_75 uniform registers are read at issue too (`LDG.E.SYS R7, [R4.64+UR4]` with
             // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
             let late_ur = self.sm != 75 && !(self.sm == 120 && sm120_fp64(inst));
-            let late: Vec<usize> = if late_read(inst, self.variable(inst)) {
-                rd.iter()
-                    .filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_))))
-                    .map(|r| slot(*r))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            for &s in &late {
-                self.rsb[s] = k;
-                self.rsb_unit[s] = self.unit_of(inst);
-                self.events[k as usize].push((s, true, self.seq, self.unit_of(inst)));
+            let mut late = 0;
+            if f.late_read {
+                for r in rd.iter().filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_)))) {
+                    let s = slot(*r);
+                    self.rsb[s] = k;
+                    self.rsb_unit[s] = f.unit;
+                    self.events[k as usize].push((s, true, self.seq, f.unit));
+                    late += 1;
+                }
             }
-            if late.is_empty() {
-                self.events[k as usize].push((usize::MAX, true, self.seq, self.unit_of(inst)));
+            if late == 0 {
+                self.events[k as usize].push((usize::MAX, true, self.seq, f.unit));
             }
         }
         // `ERRBAR` waits for the warp's earlier instructions to complete (it reports their errors),
         // so the fixed-latency results are ready after it: NVIDIA's sm_75 code issues
         // `VOTE.ANY R6`, `ERRBAR` with stall 0, then reads R6 (atomics_scoped 0x0280-0x02a0).
-        if inst.base == "ERRBAR" && !never {
+        if f.errbar && !never {
             let done = self.ready.iter().chain(&self.ready_branch).copied().max().unwrap_or(0);
             self.t = self.t.max(done.saturating_sub(u64::from(c.stall.max(1))));
         }
@@ -711,14 +752,22 @@ impl HazardState {
     /// and every scoreboard event of either. A hazard in the union is a hazard of some lane.
     pub fn merge(&mut self, other: &HazardState) {
         let t = self.t.max(other.t);
-        for s in 0..SLOTS {
-            let rem = |st: &HazardState, v: &[u64]| v[s].saturating_sub(st.t);
-            self.ready[s] = t + rem(self, &self.ready).max(rem(other, &other.ready));
-            self.ready_branch[s] = t + rem(self, &self.ready_branch).max(rem(other, &other.ready_branch));
-            self.ready_fp64[s] = t + rem(self, &self.ready_fp64).max(rem(other, &other.ready_fp64));
-            if self.wsb[s] == NONE {
-                self.wsb[s] = other.wsb[s];
+        let (ts, to) = (self.t, other.t);
+        for (mine, theirs) in [
+            (&mut self.ready, &other.ready),
+            (&mut self.ready_branch, &other.ready_branch),
+            (&mut self.ready_fp64, &other.ready_fp64),
+        ] {
+            for (x, &y) in mine.iter_mut().zip(theirs) {
+                *x = t + x.saturating_sub(ts).max(y.saturating_sub(to));
             }
+        }
+        for (x, &y) in self.wsb.iter_mut().zip(&other.wsb) {
+            if *x == NONE {
+                *x = y;
+            }
+        }
+        for s in 0..SLOTS {
             if self.rsb[s] == NONE {
                 self.rsb[s] = other.rsb[s];
                 self.rsb_unit[s] = other.rsb_unit[s];
@@ -780,6 +829,9 @@ impl HazardState {
         let keep = if keep == usize::MAX { 0 } else { keep };
         let ev = &mut self.events[k];
         let n = ev.len().saturating_sub(keep);
+        if n == 0 {
+            return;
+        }
         let retired: Vec<_> = ev.drain(..n).collect();
         // An instruction reads its sources before it writes its results: once a write of it
         // is complete, so are its reads, whatever scoreboard they are on (atom_scopes: a

@@ -510,6 +510,18 @@ impl Kernel {
         config: &EmuConfig,
         suffixes: &std::collections::BTreeMap<u32, String>,
     ) -> Result<EmuRun, EmuError> {
+        self.prepare_with_suffixes(spec, suffixes)?.run(config)
+    }
+
+    /// The launch of the kernel over `spec` up to execution (global memory with the module's
+    /// data relocated, the constant banks, the lowered program), which [`Prepared::run`] then
+    /// executes, as often as wanted, each time from the same initial memory. `suffixes`: as in
+    /// [`Kernel::run_with_suffixes`].
+    pub fn prepare_with_suffixes(
+        &self,
+        spec: &LaunchSpec,
+        suffixes: &std::collections::BTreeMap<u32, String>,
+    ) -> Result<Prepared<'_>, EmuError> {
         let module = self.globals.iter().map(|g| (g.name.clone(), g.bytes.clone()));
         let mut global = GlobalMemory::from_buffers(spec.generate_buffers().into_iter().chain(module));
         // Relocate the module's data as the driver does at load: R_CUDA_64 (and R_CUDA_G64) writes the target's
@@ -556,20 +568,66 @@ impl Kernel {
         } else {
             0
         };
-        let launch = exec::Launch {
-            program: &program,
-            kernel: &self.name,
+        let outputs = spec.outputs().map(|b| b.name().to_owned()).collect();
+        Ok(Prepared {
+            kernel: self,
+            global,
+            banks,
+            program,
             grid: spec.grid,
             block: spec.block,
             cluster: spec.cluster,
-            sm: self.sm,
-            banks: &banks,
-            local_bytes: self.local_bytes,
             shared_bytes: shared,
+            outputs,
+            hz_facts: std::sync::OnceLock::new(),
+        })
+    }
+}
+
+/// A launch ready to execute ([`Kernel::prepare_with_suffixes`]).
+#[derive(Clone, Debug)]
+pub struct Prepared<'k> {
+    kernel: &'k Kernel,
+    /// Global memory before the launch.
+    global: GlobalMemory,
+    banks: Banks,
+    /// The lowered code.
+    pub program: Program,
+    grid: [u32; 3],
+    block: [u32; 3],
+    cluster: Option<[u32; 3]>,
+    shared_bytes: u32,
+    /// The spec's output buffers.
+    outputs: Vec<String>,
+    /// The hazard checker's facts of each instruction, made at the first run that checks.
+    hz_facts: std::sync::OnceLock<Vec<hazard::Facts>>,
+}
+
+impl Prepared<'_> {
+    /// Executes the launch on a copy of its initial global memory.
+    pub fn run(&self, config: &EmuConfig) -> Result<EmuRun, EmuError> {
+        let k = self.kernel;
+        let launch = exec::Launch {
+            program: &self.program,
+            kernel: &k.name,
+            grid: self.grid,
+            block: self.block,
+            cluster: self.cluster,
+            sm: k.sm,
+            banks: &self.banks,
+            local_bytes: k.local_bytes,
+            shared_bytes: self.shared_bytes,
             hazards: config.hazards,
+            hz_facts: if config.hazards {
+                self.hz_facts.get_or_init(|| self.program.insts.iter().map(|i| hazard::Facts::new(k.sm, i)).collect())
+            } else {
+                &[]
+            },
             step_limit: config.step_limit,
         };
-        let mut st = exec::State { global, steps: 0, thread_instrs: 0, issued: vec![false; program.insts.len()] };
+        let program = &self.program;
+        let mut st =
+            exec::State { global: self.global.clone(), steps: 0, thread_instrs: 0, issued: vec![false; program.insts.len()] };
         exec::run_grid(&launch, &mut st)?;
         let executed = program
             .insts
@@ -578,10 +636,8 @@ impl Kernel {
             .filter(|(_, issued)| **issued)
             .map(|(i, _)| format!("{}{}", i.base, i.suffix))
             .collect();
-        let buffers = spec
-            .outputs()
-            .filter_map(|b| st.global.buffer(b.name()).map(|x| (b.name().to_owned(), x.to_vec())))
-            .collect();
+        let buffers =
+            self.outputs.iter().filter_map(|b| st.global.buffer(b).map(|x| (b.clone(), x.to_vec()))).collect();
         Ok(EmuRun { outputs: Outputs { buffers, warp_steps: st.steps }, thread_instrs: st.thread_instrs, executed })
     }
 }
