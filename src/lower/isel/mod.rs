@@ -18,6 +18,7 @@
 //! | `control` | branches, exit/return, barriers, special registers, moves |
 //! | `warp` | warp shuffles (`SHFL`) |
 //! | `tensor` | `ldmatrix` (`LDSM`), `mma` (`HMMA`, integer `IMMA`) on register tuples (`PACK128`/`UNPACK128`) |
+//! | `wgmma` | warpgroup MMA (sm_90a): `HGMMA` between `WARPGROUP.ARRIVE` and `WARPGROUP.DEPBAR`, descriptors in a uniform quad |
 //! | `video` | SIMD video (`VABSDIFF4`, `VIADD.16x2`, `VIMNMX.S16x2`); `cp.async` (`LDGSTS`, `LDGDEPBAR`, `DEPBAR.LE SB0`) |
 //! | `mbarrier` | mbarriers (`SYNCS.*`, `R2UR`), `cp.async.mbarrier.arrive` (`ARRIVES`), bulk copies (`UBLKCP` in an `ELECT` loop) |
 //! | `legalize` | the last step: operands put into the shapes sm_90 forms encode (one constant, register A, `IMAD.HI` addend, f64 immediates) |
@@ -75,6 +76,7 @@ pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
 mod tensor;
 mod video;
 mod warp;
+mod wgmma;
 mod wide;
 
 use std::collections::{HashMap, HashSet};
@@ -362,6 +364,7 @@ impl<'a> Sel<'a> {
             Vop4 | Vop2 | Vop4Add | Vop2Add => self.sel_video(d),
             CpAsync | CpAsyncCommit | CpAsyncWait => self.sel_cp_async(d),
             Ldmatrix | Mma => self.sel_tensor(d),
+            Wgmma | WgmmaFence | WgmmaCommit | WgmmaWait => self.sel_wgmma(d),
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)
             }
