@@ -744,8 +744,9 @@ opcodes! {
     /// `WARPGROUP.DEPBAR.LE gsb0, n` (PTX `wgmma.wait_group n`): waits until at most `n` groups
     /// of `HGMMA`s are pending.
     WARPGROUPDEPBAR "WARPGROUPDEPBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
-    /// `VOTEU.ANY UPd, Pp`: whether `p` holds in any executing lane, in a uniform predicate.
-    VOTEU "VOTEU" Sass ["P" => "P"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `VOTEU.ANY UPd, Pp`: whether `p` holds in any executing lane, in a uniform predicate (the
+    /// destination slot is `X`, as `R2UR`'s: a per-thread instruction writing a uniform register).
+    VOTEU "VOTEU" Sass ["X" => "P"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Uniform register-quad join `d = {a, b, c, e}` (a parallel copy, like [`Opcode::PACK128`],
     /// on the uniform datapath: `UMOV`s once allocated).
     UPACK128 "UPACK128" Sass ["X" => "W:r, W:r, W:r, W:r"] flags(UNIFORM) mods() req() ty() None;
