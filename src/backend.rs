@@ -199,7 +199,8 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
     let addr = param_addresses(module);
     let abis = lower::isel::call::module_abi(&m, &addr);
-    lower::isel::select_module_abi(&mut m, opts.sm, &frames, &addr)
+    let sopts = lower::isel::SelectOptions { pipeline_wgmma: opts.opt_level > 0 };
+    lower::isel::select_module_with(&mut m, opts.sm, &frames, &addr, &sopts)
         .map_err(|e| lower_err("instruction selection", e))?;
     let funcs: Funcs = m
         .functions

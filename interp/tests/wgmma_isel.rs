@@ -2,7 +2,8 @@
 //! selection encodes — the two matrix descriptors (start address, leading- and stride-dimension
 //! offsets, padded layouts, one to three K steps), scale-d (a constant the optimizer folds to
 //! `UPT`/`!UPT`, or a runtime predicate through `VOTEU`, per CTA or from a parameter) and the
-//! accumulator's initial value — are compiled by ptxas-rs at -O0 and -O3 and run in the SASS
+//! accumulator's initial value; one group per step or one pipelined chain — are compiled by
+//! ptxas-rs at -O0 and -O3 (the serialized and the pipelined `HGMMA` protocol) and run in the SASS
 //! emulator with hazard checking; every output must equal the Ori interpreter's on the lowered
 //! PTX (which computes `wgmma` from the PTX operands, not from our encoding). A swapped
 //! descriptor, a wrong word order in the uniform quad, an inverted scale-d or a lost
@@ -41,6 +42,10 @@ struct Case {
     b: Layout,
     steps: u32,
     scale: Scale,
+    /// Each step its own group (`commit_group; wait_group 0` after every `mma_async`, one
+    /// fence before the first): only the first forms a pipelined chain, the later ones are
+    /// serialized at every level.
+    separate: bool,
 }
 
 const CTAS: u32 = 4;
@@ -94,6 +99,9 @@ fn ptx(c: &Case) -> String {
             );
         }
         s += "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd11, %rd13, %p2, 1, 1, 0, 0;\n";
+        if c.separate && k + 1 < c.steps {
+            s += "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n";
+        }
     }
     s += "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n\
           add.s64 %rd9, %rd4, %rd7;\nst.global.f32 [%rd9], %f1;\nst.global.f32 [%rd9+4], %f2;\n\
@@ -129,11 +137,13 @@ fn cases() -> Vec<Case> {
     // Padded: A's rows groups 384 bytes apart, K neighbours 128; B's K neighbours 256 apart.
     let padded_a = Layout { lbo: 128, sbo: 384, step: 3072 };
     let padded_b = Layout { lbo: 256, sbo: 512, step: 512 };
+    let case = |name, a, b, steps, scale, separate| Case { name, a, b, steps, scale, separate };
     vec![
-        Case { name: "corpus_layout_constant_scale", a: corpus_a, b: corpus_b, steps: 2, scale: Scale::Step },
-        Case { name: "padded_three_steps_scale_per_cta", a: padded_a, b: padded_b, steps: 3, scale: Scale::Cta },
-        Case { name: "padded_one_step_scale_param_1", a: padded_a, b: corpus_b, steps: 1, scale: Scale::Param(1) },
-        Case { name: "corpus_two_steps_scale_param_0", a: corpus_a, b: padded_b, steps: 2, scale: Scale::Param(0) },
+        case("corpus_layout_constant_scale", corpus_a, corpus_b, 2, Scale::Step, false),
+        case("padded_three_steps_scale_per_cta", padded_a, padded_b, 3, Scale::Cta, false),
+        case("padded_one_step_scale_param_1", padded_a, corpus_b, 1, Scale::Param(1), false),
+        case("corpus_two_steps_scale_param_0", corpus_a, padded_b, 2, Scale::Param(0), false),
+        case("padded_three_groups_constant_scale", padded_a, corpus_b, 3, Scale::Step, true),
     ]
 }
 
@@ -152,6 +162,22 @@ fn selected_wgmma_runs_as_the_interpreter_says() {
             let opts = backend::Options { opt_level: level, ..backend::Options::default() };
             let compiled = backend::compile(&ast, &opts).unwrap_or_else(|e| panic!("{}@O{level}: {e}", c.name));
             assert!(compiled.image.accelerated, "{}@O{level}: an sm_90a module gives an sm_90a cubin", c.name);
+            // The protocol: at -O0 every HGMMA closes its group and waits for it (as ptxas
+            // -O0); above it a chain issues its HGMMAs back to back, only the last closing the
+            // group, and waits once (as ptxas -O3).
+            let text = ptxas_rs::disasm::listing(&compiled.cubin, false).unwrap().text;
+            let count = |what: &str| text.lines().filter(|l| l.contains(what)).count() as u32;
+            let waits = if level == 0 {
+                c.steps
+            } else if c.separate {
+                c.steps
+            } else {
+                1
+            };
+            assert_eq!(count("HGMMA.64x8x16.F32"), c.steps, "{}@O{level}:\n{text}", c.name);
+            assert_eq!(count("gsb0 ;"), waits, "{}@O{level}:\n{text}", c.name);
+            assert_eq!(count("WARPGROUP.DEPBAR.LE gsb0, 0x0"), waits, "{}@O{level}:\n{text}", c.name);
+            assert_eq!(count("WARPGROUP.ARRIVE"), waits, "{}@O{level}:\n{text}", c.name);
             let kernel = Kernel::load(&compiled.cubin, "k").unwrap();
             let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
             let run = kernel.run(&spec, &cfg).unwrap_or_else(|e| panic!("{}@O{level}: emulator: {e}", c.name));
@@ -161,7 +187,7 @@ fn selected_wgmma_runs_as_the_interpreter_says() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, 10);
 }
 
 /// The scale-d choice matters in these kernels: with it inverted (or the accumulator input

@@ -35,8 +35,107 @@
 //! (`HGMMA.64x8x16.F32`: m64n8k16 with f16 operands, a 4-register accumulator); other shapes,
 //! bf16 and a guarded `wgmma` are errors naming the instruction.
 
+use std::collections::HashMap;
+
 use super::{R, Sel, imm, r};
-use crate::ori::{InstData, Mods, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Ty};
+use crate::ori::{
+    Function, Imm, Inst, InstData, Mods, OpFlags, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Ty, VReg,
+};
+
+/// The part a warpgroup MMA instruction plays in a pipelined chain ([`plan`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The chain's `wgmma.fence` (nothing: the first `HGMMA` has its arrive).
+    Fence,
+    /// A `wgmma.mma_async` of the chain: the first packs the accumulator and arrives, the last
+    /// closes the group (`gsb0`).
+    Mma { first: bool, last: bool },
+    /// The chain's `wgmma.commit_group` (nothing: the last `HGMMA` closes the group).
+    Commit,
+    /// The chain's `wgmma.wait_group 0`: `WARPGROUP.DEPBAR.LE gsb0, 0x0`, then the accumulator
+    /// (the destinations of the `wgmma` named) is unpacked.
+    Wait(Inst),
+}
+
+/// The pipelined chains of `f`: in one block, `wgmma.fence`, then `wgmma.mma_async`s that all
+/// write the same accumulator registers, each after the first reading them (in order) as its
+/// accumulator input, then `wgmma.commit_group` and `wgmma.wait_group 0`, nothing guarded, and
+/// no other instruction from the first `wgmma.mma_async` to the wait reading or writing the
+/// accumulator or calling, none from the fence to the wait another warpgroup MMA operation. ptxas (above -O0) issues such a chain's `HGMMA`s
+/// back to back on one register tuple and waits once; every other warpgroup MMA instruction is
+/// serialized (not in the map).
+pub(crate) fn plan(f: &Function) -> HashMap<Inst, Role> {
+    let mut out = HashMap::new();
+    for &b in &f.layout {
+        let insts = f.block_insts(b);
+        let mut k = 0;
+        while k < insts.len() {
+            if f.insts[insts[k]].opcode == Opcode::WgmmaFence
+                && let Some((roles, end)) = chain_at(f, insts, k)
+            {
+                out.extend(roles);
+                k = end;
+            }
+            k += 1;
+        }
+    }
+    out
+}
+
+/// The chain starting at the fence `insts[start]`, and the index of its wait.
+fn chain_at(f: &Function, insts: &[Inst], start: usize) -> Option<(Vec<(Inst, Role)>, usize)> {
+    let (mut mmas, mut commit, mut wait) = (Vec::new(), None, None);
+    let mut others = Vec::new();
+    for (j, &i) in insts.iter().enumerate().skip(start + 1) {
+        let d = &f.insts[i];
+        let family = matches!(d.opcode, Opcode::Wgmma | Opcode::WgmmaFence | Opcode::WgmmaCommit | Opcode::WgmmaWait);
+        if family && d.guard.is_some() {
+            return None;
+        }
+        match d.opcode {
+            Opcode::Wgmma if commit.is_none() => mmas.push(i),
+            Opcode::WgmmaCommit if commit.is_none() && !mmas.is_empty() => commit = Some(i),
+            Opcode::WgmmaWait if commit.is_some() && matches!(d.srcs.first(), Some(Operand::Imm(Imm::Int(0)))) => {
+                wait = Some((i, j));
+                break;
+            }
+            _ if family => return None,
+            // Before the first `HGMMA`'s arrive anything may access the accumulator.
+            _ if mmas.is_empty() => {}
+            _ => others.push(i),
+        }
+    }
+    let ((wait, end), commit) = (wait?, commit?);
+    let head = &f.insts[*mmas.first()?];
+    let acc = &head.dsts;
+    if f.insts[insts[start]].guard.is_some() || acc.len() != 4 {
+        return None;
+    }
+    let reads_acc = |d: &InstData| {
+        d.srcs.get(3..).is_some_and(|c| {
+            c.len() == acc.len()
+                && c.iter().zip(acc).all(|(o, a)| matches!(o, Operand::Reg(u) if u.reg == *a && !u.has_mods()))
+        })
+    };
+    for (k, &m) in mmas.iter().enumerate() {
+        let d = &f.insts[m];
+        if d.dsts != *acc || d.mods != head.mods || (k > 0 && !reads_acc(d)) {
+            return None;
+        }
+    }
+    for &o in &others {
+        let d = &f.insts[o];
+        if d.opcode.info().has(OpFlags::CALL)
+            || d.dsts.iter().chain(d.uses().collect::<Vec<_>>().iter()).any(|r| acc.contains(r))
+        {
+            return None;
+        }
+    }
+    let last = mmas.len() - 1;
+    let mut roles = vec![(insts[start], Role::Fence), (commit, Role::Commit), (wait, Role::Wait(mmas[0]))];
+    roles.extend(mmas.iter().enumerate().map(|(k, &m)| (m, Role::Mma { first: k == 0, last: k == last })));
+    Some((roles, end))
+}
 
 impl Sel<'_> {
     /// Selects one warpgroup MMA operation (see the module doc).
@@ -57,6 +156,55 @@ impl Sel<'_> {
     }
 
     fn sel_hgmma(&mut self, d: &InstData) -> R<()> {
+        let (quad, scale, c) = self.hgmma_operands(d)?;
+        let c = self.tuple(c)?;
+        let (t, split) = self.tuple_dst(&d.dsts)?;
+        self.emit(Opcode::WARPGROUPARRIVE, Mods::new(), vec![], vec![]);
+        let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
+        self.emit(Opcode::HGMMA, mods, vec![t], vec![r(quad), c, scale, imm(1)]);
+        self.emit(Opcode::WARPGROUPDEPBAR, Mods::new(), vec![], vec![imm(0)]);
+        if let Some(s) = split {
+            self.push(s);
+        }
+        Ok(())
+    }
+
+    /// Selects a warpgroup MMA instruction of a pipelined chain ([`plan`]).
+    pub(crate) fn sel_wgmma_chained(&mut self, d: &InstData, role: Role) -> R<()> {
+        match role {
+            // The chain's first `HGMMA` has the arrive; the last one closes the group.
+            Role::Fence | Role::Commit => Ok(()),
+            Role::Mma { first, last } => {
+                let (quad, scale, c) = self.hgmma_operands(d)?;
+                let t = match self.gmma_acc {
+                    Some(t) if !first => t,
+                    None if first => {
+                        let Operand::Reg(t) = self.tuple(c)? else { return Err("an accumulator tuple".into()) };
+                        let Reg::Virt(t) = t.reg else { return Err("a physical accumulator tuple".into()) };
+                        self.emit(Opcode::WARPGROUPARRIVE, Mods::new(), vec![], vec![]);
+                        self.gmma_acc = Some(t);
+                        t
+                    }
+                    _ => return Err("a broken wgmma chain".into()),
+                };
+                let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
+                let group = imm(i64::from(last));
+                self.emit(Opcode::HGMMA, mods, vec![t.into()], vec![r(quad), r(t), scale, group]);
+                Ok(())
+            }
+            Role::Wait(acc) => {
+                let t = self.gmma_acc.take().ok_or("a wgmma chain without its accumulator")?;
+                self.emit(Opcode::WARPGROUPDEPBAR, Mods::new(), vec![], vec![imm(0)]);
+                let acc = self.old.insts[acc].dsts.clone();
+                self.emit(Opcode::UNPACK128, Mods::new(), acc, vec![r(t)]);
+                Ok(())
+            }
+        }
+    }
+
+    /// The descriptor quad and the scale-d predicate of `wgmma` `d` (emitted), and its
+    /// accumulator inputs; errors for the forms not selected.
+    fn hgmma_operands<'d>(&mut self, d: &'d InstData) -> R<(VReg, Operand, &'d [Operand])> {
         let n = 2 * d.dsts.len();
         if d.dsts.len() != 4 {
             return Err(format!(
@@ -97,16 +245,7 @@ impl Sel<'_> {
         let quad = self.vreg(RegClass::UR128);
         self.emit(Opcode::UPACK128, Mods::new(), vec![quad.into()], words);
         let scale = self.uniform_scale(scale)?;
-        let c = self.tuple(c)?;
-        let (t, split) = self.tuple_dst(&d.dsts)?;
-        self.emit(Opcode::WARPGROUPARRIVE, Mods::new(), vec![], vec![]);
-        let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
-        self.emit(Opcode::HGMMA, mods, vec![t], vec![r(quad), c, scale, imm(1)]);
-        self.emit(Opcode::WARPGROUPDEPBAR, Mods::new(), vec![], vec![imm(0)]);
-        if let Some(s) = split {
-            self.push(s);
-        }
-        Ok(())
+        Ok((quad, scale, c))
     }
 
     /// The `HGMMA` predicate for PTX scale-d `p`: `UPT`/`!UPT` for a constant, else `!up` with
