@@ -167,13 +167,7 @@ fn selected_wgmma_runs_as_the_interpreter_says() {
             // group, and waits once (as ptxas -O3).
             let text = ptxas_rs::disasm::listing(&compiled.cubin, false).unwrap().text;
             let count = |what: &str| text.lines().filter(|l| l.contains(what)).count() as u32;
-            let waits = if level == 0 {
-                c.steps
-            } else if c.separate {
-                c.steps
-            } else {
-                1
-            };
+            let waits = if level == 0 || c.separate { c.steps } else { 1 };
             assert_eq!(count("HGMMA.64x8x16.F32"), c.steps, "{}@O{level}:\n{text}", c.name);
             assert_eq!(count("gsb0 ;"), waits, "{}@O{level}:\n{text}", c.name);
             assert_eq!(count("WARPGROUP.DEPBAR.LE gsb0, 0x0"), waits, "{}@O{level}:\n{text}", c.name);

@@ -1,7 +1,10 @@
 //! Warpgroup MMA (sm_90a): `wgmma.fence`, `wgmma.mma_async`, `wgmma.commit_group` and
 //! `wgmma.wait_group` (the PTX-stage opcodes of `crate::lower::wgmma`) to `HGMMA` and
-//! `WARPGROUP`, in the serialized form ptxas 13.0 emits at -O0 (read from `ptxas -arch sm_90a
-//! -O0` on the corpus kernel tc_wgmma):
+//! `WARPGROUP`, in the two protocols ptxas 13.0 uses (read from `ptxas -arch sm_90a -O0/-O3` on
+//! the corpus kernel tc_wgmma).
+//!
+//! Serialized (ptxas -O0, and every `wgmma.mma_async` outside a chain below): each
+//! `mma_async` is a group of its own that completes before the next instruction:
 //!
 //! ```text
 //! R2UR UR4, Ra.lo ; R2UR UR5, Ra.hi ; R2UR UR6, Rb.lo ; R2UR UR7, Rb.hi   (the descriptors)
@@ -11,20 +14,28 @@
 //! WARPGROUP.DEPBAR.LE gsb0, 0x0
 //! ```
 //!
+//! and `wgmma.fence`, `commit_group`, `wait_group` select to nothing. PTX allows this: the
+//! accumulator may not be accessed between an `mma_async` and a `wait_group` covering it, so
+//! completing earlier is not observable.
+//!
+//! Pipelined (ptxas -O3; [`super::SelectOptions::pipeline_wgmma`]): a chain ([`plan`]) —
+//! `wgmma.fence`, `mma_async`s on one accumulator, `commit_group`, `wait_group 0` in one block
+//! — is one `WARPGROUP.ARRIVE` before the first `HGMMA`, the `HGMMA`s back to back on one
+//! register tuple (only the last with `gsb0`, closing the group), and one
+//! `WARPGROUP.DEPBAR.LE gsb0, 0x0` at the wait, after which the tuple is unpacked. The tuple
+//! is live from the first `HGMMA` to the unpack, so the allocator gives nothing else its
+//! registers while the `HGMMA`s are pending.
+//!
 //! | PTX-stage | SASS-stage Ori |
 //! |---|---|
-//! | `wgmma d, a, b, p, c` | `R2UR`s and `UPACK128` (the uniform quad {a, b}), `VOTEU` (`!p`), `PACK128` (c), `WARPGROUPARRIVE`, `HGMMA t, quad, c', !up, 1`, `WARPGROUPDEPBAR 0`, `UNPACK128` (d) |
-//! | `wgmmafence` | nothing: every `HGMMA` has its own `WARPGROUP.ARRIVE` right before it |
-//! | `wgmmacommit`, `wgmmawait n` | nothing: every `HGMMA` closes its own group (`gsb0`) and waits for it |
+//! | `wgmma d, a, b, p, c` | `R2UR`s and `UPACK128` (the uniform quad {a, b}), `VOTEU` (`!p`), then serialized `PACK128` (c), `WARPGROUPARRIVE`, `HGMMA t, quad, c', !up, 1`, `WARPGROUPDEPBAR 0`, `UNPACK128` (d); chained `HGMMA t, quad, t, !up, last` (the first after `PACK128` and `WARPGROUPARRIVE`) |
+//! | `wgmmafence`, `wgmmacommit` | nothing |
+//! | `wgmmawait 0` ending a chain | `WARPGROUPDEPBAR 0`, `UNPACK128` (the accumulator) |
+//! | `wgmmawait n` otherwise | nothing |
 //!
-//! Each `wgmma.mma_async` is thus a group of its own that completes before the next
-//! instruction, which is what PTX allows an implementation to do (the accumulator may not be
-//! accessed between the `mma_async` and a `wait_group` covering it, so completing earlier is
-//! not observable), and what ptxas does where it serializes (at -O0, and at -O3 when it lacks
-//! registers for the pipeline: its C7511 advisory). The `PACK128`/`UNPACK128` copies of the
-//! accumulator sit before the `WARPGROUP.ARRIVE` and after the `WARPGROUP.DEPBAR`, so they
-//! never touch an accumulator an `HGMMA` still writes, whether or not the allocator makes them
-//! vanish.
+//! The `PACK128`/`UNPACK128` copies of the accumulator sit before the `WARPGROUP.ARRIVE` and
+//! after the `WARPGROUP.DEPBAR`, so they never touch an accumulator an `HGMMA` still writes,
+//! whether or not the allocator makes them vanish.
 //!
 //! Scale-d: the `HGMMA`'s uniform predicate is true for every lane of the warp or none. ptxas
 //! computes it as `!VOTEU.ANY(!p)` (p in all executing lanes); a scale-d the optimizer folded to
@@ -264,5 +275,60 @@ impl Sel<'_> {
         let inverted = Operand::Reg(RegUse { not: !u.not, ..*u });
         self.emit(Opcode::VOTEU, Mods::new(), vec![up.into()], vec![inverted]);
         Ok(Operand::Reg(RegUse { reg: up.into(), neg: false, abs: false, not: true }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use crate::lower::isel::{SelectOptions, select_module_with};
+    use crate::lower::lower_source;
+
+    const MMA: &str =
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0;";
+
+    fn select(body: &str, pipeline_wgmma: bool) -> Result<String, String> {
+        let text = format!(
+            ".version 8.0\n.target sm_90a\n.address_size 64\n.entry k(.param .u64 p) {{\n.reg .pred %p<2>;\n\
+             .reg .b32 %r<4>;\n.reg .f32 %f<8>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];\n\
+             ld.param.u64 %rd2, [p];\nsetp.ne.b32 %p1, %r1, 0;\n{body}\n}}\n"
+        );
+        let mut m = lower_source(&text).map_err(|e| e.to_string())?;
+        select_module_with(&mut m, 90, &[], &HashMap::new(), &SelectOptions { pipeline_wgmma })
+            .map_err(|e| e.to_string())?;
+        Ok(m.to_string())
+    }
+
+    fn count(t: &str, op: &str) -> usize {
+        t.lines().filter(|l| l.split_whitespace().any(|w| w == op || w.starts_with(&format!("{op}.")))).count()
+    }
+
+    /// A chain is one arrive, HGMMAs only the last of which closes the group (`1`), one wait;
+    /// serialized, every HGMMA has all three.
+    #[test]
+    fn chains_pipeline_and_the_rest_serializes() {
+        let chain = format!(
+            "wgmma.fence.sync.aligned;\n{MMA}\n{MMA}\n{MMA}\nwgmma.commit_group.sync.aligned;\n\
+             wgmma.wait_group.sync.aligned 0;"
+        );
+        let t = select(&chain, true).unwrap();
+        assert_eq!((count(&t, "WARPGROUPARRIVE"), count(&t, "HGMMA"), count(&t, "WARPGROUPDEPBAR")), (1, 3, 1));
+        let groups: Vec<&str> = t.lines().filter(|l| l.contains("HGMMA")).map(|l| &l[l.len() - 1..]).collect();
+        assert_eq!(groups, ["0", "0", "1"], "{t}");
+        let t = select(&chain, false).unwrap();
+        assert_eq!((count(&t, "WARPGROUPARRIVE"), count(&t, "HGMMA"), count(&t, "WARPGROUPDEPBAR")), (3, 3, 3));
+        // Not a chain: the accumulator read between two mma_asyncs, or a wait for one group.
+        for body in [
+            format!(
+                "wgmma.fence.sync.aligned;\n{MMA}\nmov.f32 %f5, %f1;\n{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;"
+            ),
+            format!(
+                "wgmma.fence.sync.aligned;\n{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 1;"
+            ),
+        ] {
+            let t = select(&body, true).unwrap();
+            assert_eq!(count(&t, "WARPGROUPDEPBAR"), count(&t, "HGMMA"), "{body}\n{t}");
+        }
     }
 }
