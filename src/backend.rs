@@ -63,6 +63,9 @@ pub struct Options {
     pub opt_level: u8,
     /// The SM number (only 90 is implemented).
     pub sm: u32,
+    /// Whether the target is arch-accelerated (`-arch sm_90a`: the cubin says so). A module
+    /// whose `.target` is `sm_90a` (`wgmma`) gets an `sm_90a` cubin either way.
+    pub accelerated: bool,
     /// `--maxrregcount`.
     pub maxrregcount: Option<u32>,
     /// `--override-directive-values`.
@@ -76,6 +79,7 @@ impl Default for Options {
         Options {
             opt_level: 3,
             sm: 90,
+            accelerated: false,
             maxrregcount: None,
             override_directives: false,
             tool_arguments: "-arch sm_90 ".into(),
@@ -195,7 +199,8 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
     let addr = param_addresses(module);
     let abis = lower::isel::call::module_abi(&m, &addr);
-    lower::isel::select_module_abi(&mut m, opts.sm, &frames, &addr)
+    let sopts = lower::isel::SelectOptions { pipeline_wgmma: opts.opt_level > 0 };
+    lower::isel::select_module_with(&mut m, opts.sm, &frames, &addr, &sopts)
         .map_err(|e| lower_err("instruction selection", e))?;
     let funcs: Funcs = m
         .functions
@@ -215,6 +220,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         .collect();
 
     let mut img = image::Image::sm90();
+    img.accelerated = opts.accelerated || targets_sm90a(module);
     img.tool.arguments = opts.tool_arguments.clone();
     img.data = data;
     for ((f, &frame), &shared) in
@@ -238,6 +244,12 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     }
     let bytes = cubin::writer::write(&img).map_err(|e| err("cubin writer", None, e))?;
     Ok(Compiled { cubin: bytes, image: img })
+}
+
+/// Whether the module's `.target` is `sm_90a` (code for it, e.g. `wgmma`, runs only on an
+/// arch-accelerated sm_90, so its cubin is marked `sm_90a` whatever the options say).
+fn targets_sm90a(module: &ast::Module) -> bool {
+    module.target.names.iter().any(|n| n.name == "sm_90a")
 }
 
 /// Which parameter word groups of each `.func` are `.param`-space addresses (its `.param`

@@ -119,9 +119,11 @@ pub fn run(args: &[String]) -> Outcome {
 /// ptxas prints it.
 fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String, Vec<u8>)]) -> Outcome {
     let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not implemented yet"));
-    if options.gpu_name != "sm_90" {
-        return out.fail(unsupported(format!("code generation for '{}' (only sm_90)", options.gpu_name)));
-    }
+    let accelerated = match options.gpu_name.as_str() {
+        "sm_90" => false,
+        "sm_90a" => true,
+        g => return out.fail(unsupported(format!("code generation for '{g}' (only sm_90 and sm_90a)"))),
+    };
     if options.compile_only {
         return out.fail(unsupported("relocatable output (-c)".into()));
     }
@@ -141,9 +143,10 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
     let bopts = backend::Options {
         opt_level: options.opt_level.clamp(0, 3) as u8,
         sm: 90,
+        accelerated,
         maxrregcount,
         override_directives: options.override_directive_values,
-        tool_arguments: "-arch sm_90 ".into(),
+        tool_arguments: format!("-arch {} ", options.gpu_name),
     };
     let compiled = match backend::compile(&ast, &bopts) {
         Ok(c) => c,

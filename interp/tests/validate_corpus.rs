@@ -58,7 +58,7 @@ const MIN_VALIDATED: usize = 128;
 /// selection and register allocation (`interp::validate::backend_pipeline`), and those of them
 /// with ABI calls (`CALL`), measured when the interpreter learnt the call ABI; a regression
 /// fails.
-const MIN_BACKEND: usize = 248;
+const MIN_BACKEND: usize = 250;
 const MIN_BACKEND_CALLS: usize = 30;
 
 /// Whether the outputs after the failing phase of `b` equal the reference within `spec`'s

@@ -730,6 +730,27 @@ opcodes! {
     /// Register-quad split `a, b, c, e = s` (a parallel copy, like [`Opcode::UNPACK64`]).
     UNPACK128 "UNPACK128" Sass ["W, W, W, W" => "X:r"] flags() mods() req() ty() None;
 
+    // ---- warpgroup MMA (sm_90a; the selection of `Opcode::Wgmma`, `lower::isel::wgmma`) ----
+    /// `HGMMA.64xNx16.F32[.BF16] d, gdesc[URa], c, UPp[, gsb0]`: [`Opcode::Wgmma`] on register
+    /// tuples: `d` and `c` the warp's N/2 accumulator words (`c` may be RZ: zeros), `a` the
+    /// uniform quad {A's descriptor, B's descriptor}, `p` scale-d (a uniform predicate: the
+    /// old accumulator is added when it holds), and the immediate 1 when the instruction closes
+    /// its group (`gsb0`, PTX `wgmma.commit_group`), else 0. Warpgroup-collective; executed at
+    /// issue in the executors.
+    HGMMA "HGMMA" Sass ["X" => "X:r, X:r, P, I"] flags(MEM_READ|SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `WARPGROUP.ARRIVE` (PTX `wgmma.fence`): orders the warp's earlier register accesses
+    /// before the `HGMMA`s that follow.
+    WARPGROUPARRIVE "WARPGROUPARRIVE" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `WARPGROUP.DEPBAR.LE gsb0, n` (PTX `wgmma.wait_group n`): waits until at most `n` groups
+    /// of `HGMMA`s are pending.
+    WARPGROUPDEPBAR "WARPGROUPDEPBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `VOTEU.ANY UPd, Pp`: whether `p` holds in any executing lane, in a uniform predicate (the
+    /// destination slot is `X`, as `R2UR`'s: a per-thread instruction writing a uniform register).
+    VOTEU "VOTEU" Sass ["X" => "P"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Uniform register-quad join `d = {a, b, c, e}` (a parallel copy, like [`Opcode::PACK128`],
+    /// on the uniform datapath: `UMOV`s once allocated).
+    UPACK128 "UPACK128" Sass ["X" => "W:r, W:r, W:r, W:r"] flags(UNIFORM) mods() req() ty() None;
+
     // ---- asynchronous copies (`cp.async`) ----
     /// `LDGSTS.E[.BYPASS][.64|.128] [Rs], desc[URk][Rg.64], p`: copies `ty`'s width from global
     /// to shared memory when `p` holds, else writes zeros (PTX `cp.async` with a source size of

@@ -19,7 +19,7 @@ fn components(r: Reg, n: u8) -> Result<Vec<PhysReg>, String> {
     components_in(r, n, RegFile::R)
 }
 
-/// [`components`] in register file `file` (R, or UR for `UPACK64`).
+/// [`components`] in register file `file` (R, or UR for `UPACK64`/`UPACK128`).
 fn components_in(r: Reg, n: u8, file: RegFile) -> Result<Vec<PhysReg>, String> {
     let Reg::Phys(p) = r else { return Err(format!("virtual register {r:?} after allocation")) };
     if p.file != file {
@@ -58,11 +58,12 @@ fn copies(d: &InstData) -> Result<Vec<(PhysReg, PhysReg)>, String> {
             let hi = components(*hi, 1)?[0];
             Ok(vec![(lo, src[0]), (hi, src[1])])
         }
-        (Opcode::PACK128, [dst], srcs) if srcs.len() == 4 => {
-            let dst = components(*dst, 4)?;
+        (Opcode::PACK128 | Opcode::UPACK128, [dst], srcs) if srcs.len() == 4 => {
+            let file = if d.opcode == Opcode::UPACK128 { RegFile::UR } else { RegFile::R };
+            let dst = components_in(*dst, 4, file)?;
             let mut out = Vec::new();
             for (d, s) in dst.into_iter().zip(srcs) {
-                out.push((d, components(src_reg(s)?, 1)?[0]));
+                out.push((d, components_in(src_reg(s)?, 1, file)?[0]));
             }
             Ok(out)
         }
@@ -81,7 +82,7 @@ fn copies(d: &InstData) -> Result<Vec<(PhysReg, PhysReg)>, String> {
 /// Orders parallel copies into instructions.
 fn sequence(mut moves: Vec<(PhysReg, PhysReg)>) -> Vec<InstData> {
     moves.retain(|(d, s)| d != s && !d.is_zero());
-    // Uniform pairs (`UPACK64`) copy with UMOV / ULOP3.
+    // Uniform pairs and quads (`UPACK64`, `UPACK128`) copy with UMOV / ULOP3.
     let uniform = moves.first().is_some_and(|(d, _)| d.file == RegFile::UR);
     let (mov_op, lop_op) = if uniform { (Opcode::UMOV, Opcode::ULOP3) } else { (Opcode::MOV, Opcode::LOP3) };
     let zero = if uniform { PhysReg::zero(RegFile::UR).expect("URZ") } else { PhysReg::RZ };
@@ -127,7 +128,7 @@ fn sequence(mut moves: Vec<(PhysReg, PhysReg)>) -> Vec<InstData> {
     out
 }
 
-/// Rewrites every `PACK64`/`UNPACK64` (and the quad forms `PACK128`/`UNPACK128`) of the
+/// Rewrites every `PACK64`/`UNPACK64` (and the quad forms `PACK128`/`UPACK128`/`UNPACK128`) of the
 /// allocated function `f`; returns how many.
 pub fn split_components(f: &mut Function) -> Result<usize, String> {
     if !f.allocated {
@@ -141,7 +142,12 @@ pub fn split_components(f: &mut Function) -> Result<usize, String> {
             let d = f.insts[i].clone();
             if !matches!(
                 d.opcode,
-                Opcode::PACK64 | Opcode::UPACK64 | Opcode::UNPACK64 | Opcode::PACK128 | Opcode::UNPACK128
+                Opcode::PACK64
+                    | Opcode::UPACK64
+                    | Opcode::UNPACK64
+                    | Opcode::PACK128
+                    | Opcode::UPACK128
+                    | Opcode::UNPACK128
             ) {
                 new.push(i);
                 continue;

@@ -1091,6 +1091,43 @@ impl Cx<'_> {
                 };
                 (self.spell("HMMA", &[shape, "F32", ty])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
             }
+            // Warpgroup MMA (`lower::isel::wgmma`).
+            Opcode::WARPGROUPARRIVE => (vec!["WARPGROUP.ARRIVE".into()], vec![]),
+            Opcode::WARPGROUPDEPBAR => {
+                let n = match d.srcs.first() {
+                    Some(Operand::Imm(i)) => i.bits(),
+                    _ => return Err("WARPGROUP.DEPBAR without a count".into()),
+                };
+                (vec!["WARPGROUP.DEPBAR.LE".into()], vec![one("gsb0"), one(format!("{n:#x}"))])
+            }
+            Opcode::VOTEU => (vec!["VOTEU.ANY".into()], vec![dst(0)?, s(0)?]),
+            Opcode::HGMMA => {
+                let words = match d.dsts.first() {
+                    Some(&r) => self.phys(r)?.count,
+                    None => return Err("HGMMA without an accumulator".into()),
+                };
+                let desc = match d.srcs.first() {
+                    Some(Operand::Reg(u)) if !u.has_mods() => base_name(self.phys(u.reg)?),
+                    _ => return Err("HGMMA without a descriptor register quad".into()),
+                };
+                let ty = match m.src_ty {
+                    Some(Ty::F16) => "",
+                    Some(Ty::BF16) => "BF16",
+                    t => return Err(format!("HGMMA of {t:?}")),
+                };
+                let shape = format!("64x{}x16", 2 * u32::from(words));
+                let mut ops = vec![dst(0)?, one(format!("gdesc[{desc}]")), s(1)?];
+                // The predicate is shown unless it is plain UPT.
+                if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
+                    ops.push(s(2)?);
+                }
+                match d.srcs.get(3) {
+                    Some(Operand::Imm(i)) if i.bits() == 1 => ops.push(one("gsb0")),
+                    Some(Operand::Imm(i)) if i.bits() == 0 => {}
+                    _ => return Err("HGMMA without its group flag (0 or 1)".into()),
+                }
+                (self.spell("HGMMA", &[&shape, "F32", ty])?, ops)
+            }
             Opcode::QSPC => {
                 let space = match m.sub {
                     Some(SubOp::SpGlobal) => "G",

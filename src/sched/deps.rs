@@ -120,7 +120,8 @@ fn width(inst: &Instruction) -> (u8, u8) {
 /// Per-operand register widths of the tensor-core instructions, whose operands are tuples of
 /// different sizes: `HMMA` d and c 4, a 4 (`16816`, `1688.TF32`) or 2, b half of a; `IMMA` the
 /// same with a 4 for `16832`, else 2; `LDSM`'s
-/// destination 1, 2 or 4 (`.2`, `.4`); `SYNCS.ARRIVE`'s destination 2 (the state token).
+/// destination 1, 2 or 4 (`.2`, `.4`); `SYNCS.ARRIVE`'s destination 2 (the state token);
+/// `HGMMA.64xNx16`'s d and c N/2, its descriptor quad 4.
 fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
     let toks: Vec<&str> = inst.suffix.split('.').filter(|t| !t.is_empty()).collect();
     let has = |t: &str| toks.contains(&t);
@@ -140,6 +141,12 @@ fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
         } else {
             1
         }]),
+        // `HGMMA.64xNx16 Rd, gdesc[URa], Rc, UPp`: d and c the N/2-register accumulator, the
+        // descriptors a uniform quad.
+        "HGMMA" => {
+            let n = toks.first()?.strip_prefix("64x")?.strip_suffix("x16")?.parse::<u8>().ok()?;
+            Some(vec![n / 2, 4, n / 2, 1])
+        }
         // `SYNCS.ARRIVE.TRANS64 Rd, [a], Rb`: the state token is a register pair.
         "SYNCS" if has("ARRIVE") => Some(vec![2, 1, 1]),
         _ => None,

@@ -14,7 +14,8 @@
 //!    older fixed-latency write can land after this one, the instruction's pipe is free again
 //!    ([`super::class::pipe`]: two ALU instructions, or an IMAD and the next FMA-pipe
 //!    instruction, issue at least 2 cycles apart), a `BAR` has settled before anything but pipe
-//!    arithmetic follows it ([`super::class::BARRIER_SETTLE`]), and (hardware margin) a scoreboard set by
+//!    arithmetic follows it ([`super::class::BARRIER_SETTLE`]), an `HGMMA` issues 6 cycles after
+//!    the `WARPGROUP.ARRIVE` before it (as ptxas), and (hardware margin) a scoreboard set by
 //!    the previous instruction and waited on here has 2 cycles to register;
 //! 3. a variable-latency result gets a write scoreboard, and a late-reading instruction with
 //!    register sources a read scoreboard (a free one if any, else the least recently assigned:
@@ -36,6 +37,10 @@
 //!
 //! Invariant: see [`super`] — no hazard of the §2.5 model on any path, given that blocks start
 //! with every scoreboard waited on and every fixed latency elapsed.
+
+/// Cycles from a `WARPGROUP.ARRIVE` to the `HGMMA` after it: ptxas 13.0.88 -O3 gives the arrive
+/// before tc_wgmma's first `HGMMA` stall 6 (a margin the hazard model does not require).
+const ARRIVE_SETTLE: u64 = 6;
 
 use super::class::{BARRIER_SETTLE, Class, PIPES, class, is_control, never_executes, pipe, settles_after_barrier};
 use super::deps::{LOCS, Loc, effects};
@@ -99,6 +104,8 @@ struct State {
     pipe_free: [u64; PIPES],
     /// The first cycle an instruction other than pipe arithmetic may issue after a `BAR`.
     bar_settle: u64,
+    /// The first cycle an `HGMMA` may issue after a `WARPGROUP.ARRIVE`.
+    arrive_settle: u64,
     /// SB0 counts `LDGDEPBAR` groups (which `DEPBAR.LE SB0, n` waits on): no other producer
     /// may use it.
     sb0_reserved: bool,
@@ -117,6 +124,7 @@ impl State {
             last_set: [0; 6],
             pipe_free: [0; PIPES],
             bar_settle: 0,
+            arrive_settle: 0,
             sb0_reserved: false,
         }
     }
@@ -210,6 +218,9 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             if settles_after_barrier(base) && !never_executes(&insts[i]) {
                 need = need.max(st.bar_settle);
             }
+            if base == "HGMMA" {
+                need = need.max(st.arrive_settle);
+            }
             let guard = guard_loc(&insts[i]);
             let fp64 = is_fp64(base);
             for (j, r) in e.reads.iter().enumerate() {
@@ -253,6 +264,9 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         }
         if base == "BAR" {
             st.bar_settle = st.t + BARRIER_SETTLE;
+        }
+        if base == "WARPGROUP" && insts[i].suffix.contains("ARRIVE") {
+            st.arrive_settle = st.t + ARRIVE_SETTLE;
         }
         // 3. Scoreboards and results.
         let cls = class(&insts[i]);

@@ -7,6 +7,7 @@
 //! - the padding tail (the `BRA` to itself after the code and the `NOP`s that fill the section
 //!   to 128 bytes): stall 0, yield, no wait;
 //! - `HMMA`/`IMMA`/`ERRBAR`: stall 0 (otherwise as above);
+//! - `WARPGROUP.DEPBAR`: no wait;
 //! - `FENCE` sets write SB0; `BMOV R, B` sets write SB0 only, `BMOV B, R` read SB1 only;
 //! - an instruction that never executes (guard `!PT`): stall 1, no yield, no wait.
 //!
@@ -39,6 +40,11 @@ pub fn control(inst: &Instruction) -> Control {
     }
     if matches!(inst.form.base, "HMMA" | "IMMA" | "ERRBAR") {
         c.stall = 0;
+    }
+    // `WARPGROUP.DEPBAR` waits on no scoreboard (ptxas's -O0 code; nvdisasm rejects one with a
+    // wait mask). It reads no register, and the instruction after it waits on both.
+    if inst.form.base == "WARPGROUP" && inst.suffix.contains("DEPBAR") {
+        c.wait = 0;
     }
     c
 }

@@ -509,11 +509,13 @@ impl Engine<'_> {
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             Ldmatrix | Mma | LDSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
-            PACK128 | UNPACK128 | Split | Join => self.quad_copy(w, d, exec)?,
+            PACK128 | UPACK128 | UNPACK128 | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
             Wgmma => self.wgmma(cta, w, d, exec)?,
-            WgmmaFence | WgmmaCommit | WgmmaWait => {}
+            HGMMA => self.hgmma(cta, w, d, exec)?,
+            VOTEU => self.voteu(cta, w, d, exec)?,
+            WgmmaFence | WgmmaCommit | WgmmaWait | WARPGROUPARRIVE | WARPGROUPDEPBAR => {}
             R2UR | ELECT => self.uniform_op(cta, w, d, exec)?,
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk | SYNCSEXCH
             | SYNCSARRIVE | SYNCSPHASECHK | SYNCSTRYWAIT | SYNCSCCTL | ARRIVES | UBLKCP => {

@@ -211,7 +211,7 @@ impl Sel<'_> {
 
     /// A uniform register holding `o` (`UMOV` of an immediate, `R2UR` of a register: the
     /// lowest executing lane's value).
-    fn ur_of(&mut self, o: Operand) -> R<VReg> {
+    pub(super) fn ur_of(&mut self, o: Operand) -> R<VReg> {
         let u = self.vreg(RegClass::UR32);
         match o {
             Operand::Imm(_) => {

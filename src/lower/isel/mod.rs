@@ -18,6 +18,7 @@
 //! | `control` | branches, exit/return, barriers, special registers, moves |
 //! | `warp` | warp shuffles (`SHFL`) |
 //! | `tensor` | `ldmatrix` (`LDSM`), `mma` (`HMMA`, integer `IMMA`) on register tuples (`PACK128`/`UNPACK128`) |
+//! | `wgmma` | warpgroup MMA (sm_90a): `HGMMA` between `WARPGROUP.ARRIVE` and `WARPGROUP.DEPBAR`, descriptors in a uniform quad |
 //! | `video` | SIMD video (`VABSDIFF4`, `VIADD.16x2`, `VIMNMX.S16x2`); `cp.async` (`LDGSTS`, `LDGDEPBAR`, `DEPBAR.LE SB0`) |
 //! | `mbarrier` | mbarriers (`SYNCS.*`, `R2UR`), `cp.async.mbarrier.arrive` (`ARRIVES`), bulk copies (`UBLKCP` in an `ELECT` loop) |
 //! | `legalize` | the last step: operands put into the shapes sm_90 forms encode (one constant, register A, `IMAD.HI` addend, f64 immediates) |
@@ -75,6 +76,7 @@ pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
 mod tensor;
 mod video;
 mod warp;
+mod wgmma;
 mod wide;
 
 use std::collections::{HashMap, HashSet};
@@ -115,6 +117,32 @@ pub fn select_module_abi(
     frames: &[u64],
     addr: &HashMap<String, Vec<bool>>,
 ) -> Result<(), LowerError> {
+    select_module_with(m, arch, frames, addr, &SelectOptions::default())
+}
+
+/// Choices of selection that depend on the optimisation level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelectOptions {
+    /// Pipelined warpgroup MMA (ptxas above -O0): a chain of `wgmma.mma_async`s between a
+    /// `wgmma.fence` and `commit_group; wait_group 0` issues its `HGMMA`s back to back and waits
+    /// once ([`wgmma`]); otherwise (ptxas -O0) every `HGMMA` waits for itself.
+    pub pipeline_wgmma: bool,
+}
+
+impl Default for SelectOptions {
+    fn default() -> Self {
+        SelectOptions { pipeline_wgmma: true }
+    }
+}
+
+/// [`select_module_abi`] with [`SelectOptions`].
+pub fn select_module_with(
+    m: &mut Module,
+    arch: u32,
+    frames: &[u64],
+    addr: &HashMap<String, Vec<bool>>,
+    opts: &SelectOptions,
+) -> Result<(), LowerError> {
     if arch != 90 {
         return Err(LowerError {
             line: 0,
@@ -129,14 +157,14 @@ pub fn select_module_abi(
     let data = memory::data_layout(m);
     for (i, f) in m.functions.iter_mut().enumerate() {
         let frame = frames.get(i).copied().unwrap_or(0) as i64;
-        select_function_with(f, &shared, &data, frame, &abi)?;
+        select_function_with(f, &shared, &data, frame, &abi, opts)?;
     }
     Ok(())
 }
 
 /// Selects one function (sm_90) without module context (no shared-variable addresses).
 pub fn select_function(f: &mut Function) -> Result<(), LowerError> {
-    select_function_with(f, &HashMap::new(), &DataLayout::default(), 0, &HashMap::new())
+    select_function_with(f, &HashMap::new(), &DataLayout::default(), 0, &HashMap::new(), &SelectOptions::default())
 }
 
 /// The shared-memory offset of every shared module variable: static ones in module order at
@@ -168,10 +196,12 @@ fn select_function_with(
     data: &DataLayout,
     frame: i64,
     abi: &HashMap<String, call::FuncAbi>,
+    opts: &SelectOptions,
 ) -> Result<(), LowerError> {
     if f.sass {
         return Ok(());
     }
+    let gmma = if opts.pipeline_wgmma { wgmma::plan(f) } else { HashMap::new() };
     let mut out = f.clone();
     out.insts = EntityVec::new();
     for (_, b) in out.blocks.iter_mut() {
@@ -191,6 +221,8 @@ fn select_function_with(
         local_base: None,
         warp_synced: false,
         abi,
+        gmma,
+        gmma_acc: None,
     };
     s.run()?;
     let mut out = s.f;
@@ -225,6 +257,11 @@ pub(crate) struct Sel<'a> {
     pub(crate) warp_synced: bool,
     /// The signatures of the module's `.func`s ([`call`]).
     abi: &'a HashMap<String, call::FuncAbi>,
+    /// How each warpgroup MMA instruction of a pipelined chain is selected ([`wgmma::plan`]);
+    /// the others are serialized.
+    gmma: HashMap<crate::ori::Inst, wgmma::Role>,
+    /// The accumulator tuple of the pipelined chain being selected.
+    gmma_acc: Option<VReg>,
 }
 
 /// A selection error message (located by [`Sel::run`]).
@@ -315,7 +352,11 @@ impl<'a> Sel<'a> {
                 let d = &old.insts[i];
                 self.guard = d.guard;
                 self.line = crate::ori::print::inst_to_string(old, d);
-                if let Err(m) = self.inst(d) {
+                let r = match self.gmma.get(&i) {
+                    Some(&role) => self.sel_wgmma_chained(d, role),
+                    None => self.inst(d),
+                };
+                if let Err(m) = r {
                     return Err(LowerError {
                         line: 0,
                         column: 0,
@@ -362,6 +403,7 @@ impl<'a> Sel<'a> {
             Vop4 | Vop2 | Vop4Add | Vop2Add => self.sel_video(d),
             CpAsync | CpAsyncCommit | CpAsyncWait => self.sel_cp_async(d),
             Ldmatrix | Mma => self.sel_tensor(d),
+            Wgmma | WgmmaFence | WgmmaCommit | WgmmaWait => self.sel_wgmma(d),
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)
             }

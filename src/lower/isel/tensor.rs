@@ -16,7 +16,7 @@ use crate::ori::{Flag, InstData, Mods, Opcode, Operand, Reg, RegClass, Ty};
 
 impl Sel<'_> {
     /// A register tuple holding `words` (one register: the word itself).
-    fn tuple(&mut self, words: &[Operand]) -> R<Operand> {
+    pub(super) fn tuple(&mut self, words: &[Operand]) -> R<Operand> {
         let mut regs = Vec::new();
         for w in words {
             regs.push(self.reg_src(w)?);
@@ -33,7 +33,7 @@ impl Sel<'_> {
     }
 
     /// A fresh tuple for `dsts`, and the split into them after the producer.
-    fn tuple_dst(&mut self, dsts: &[Reg]) -> R<(Reg, Option<InstData>)> {
+    pub(super) fn tuple_dst(&mut self, dsts: &[Reg]) -> R<(Reg, Option<InstData>)> {
         let (op, class) = match dsts.len() {
             1 => return Ok((dsts[0], None)),
             2 => (Opcode::UNPACK64, RegClass::R64),

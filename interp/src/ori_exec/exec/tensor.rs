@@ -11,7 +11,7 @@ use super::*;
 impl Engine<'_> {
     /// The 32-bit components of source `i` for every lane of the warp (a register tuple gives
     /// one entry per component; RZ and immediates one entry).
-    fn warp_words(&self, w: &Warp, cta: &Cta, d: &InstData, i: usize) -> Result<Vec<[u32; WARP]>, Er> {
+    pub(super) fn warp_words(&self, w: &Warp, cta: &Cta, d: &InstData, i: usize) -> Result<Vec<[u32; WARP]>, Er> {
         let o = d.srcs.get(i).ok_or((ErrorKind::Invalid(format!("`{}` lacks operand {i}", d.opcode)), None))?;
         if let Operand::Reg(u) = o {
             let loc = self.loc(u.reg)?;
@@ -34,7 +34,7 @@ impl Engine<'_> {
     }
 
     /// The destination components of `d`, in order (a tuple gives one entry per component).
-    fn dst_words(&self, d: &InstData) -> Result<Vec<Loc>, Er> {
+    pub(super) fn dst_words(&self, d: &InstData) -> Result<Vec<Loc>, Er> {
         let mut out = Vec::new();
         for r in &d.dsts {
             let loc = self.loc(*r)?;

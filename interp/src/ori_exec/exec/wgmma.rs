@@ -1,7 +1,9 @@
 //! The interpreter's warpgroup MMA (`wgmma.mma_async`): each warp computes its 16 rows of the
 //! warpgroup's accumulator with [`crate::gmma`], the semantics the SASS emulator's `HGMMA`
 //! uses too. The operation completes at issue, so `wgmma.fence`, `wgmma.commit_group` and
-//! `wgmma.wait_group` have nothing to order or wait for in this in-order model.
+//! `wgmma.wait_group` have nothing to order or wait for in this in-order model. The selected
+//! forms run the same way: `HGMMA` (on register tuples and a uniform descriptor quad),
+//! `VOTEU` (its uniform scale-d), and `WARPGROUP.ARRIVE`/`DEPBAR` as no-ops.
 
 use crate::gmma::{InType, Wgmma};
 
@@ -66,6 +68,81 @@ impl Engine<'_> {
             for (lane, x) in v.iter().enumerate() {
                 self.write(w, loc, lane as u32, u128::from(*x));
             }
+        }
+        Ok(())
+    }
+
+    /// `HGMMA d, quad, c, up, gsb`: `wgmma` with the descriptors in the uniform quad (A's in its
+    /// low pair, B's in its high pair), the accumulator as register tuples (`c` RZ: zeros) and
+    /// scale-d a uniform predicate.
+    pub(super) fn hgmma(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
+        if exec == 0 {
+            return Ok(());
+        }
+        if exec != u32::MAX {
+            let m = format!("`{}` executed by lanes {exec:#010x}, not the whole warp", d.opcode);
+            return Err((ErrorKind::Unsupported(m), None));
+        }
+        let ty = match (d.mods.ty, d.mods.src_ty) {
+            (Some(Ty::F32), Some(Ty::F16)) => InType::F16,
+            (Some(Ty::F32), Some(Ty::BF16)) => InType::Bf16,
+            _ => return Err((ErrorKind::Unsupported(format!("HGMMA of types {:?}", d.mods)), None)),
+        };
+        if d.srcs.len() != 4 {
+            return Err((ErrorKind::Invalid(format!("`HGMMA` with {} sources", d.srcs.len())), None));
+        }
+        let dsts = self.dst_words(d)?;
+        let quad = self.warp_words(w, cta, d, 0)?;
+        if quad.len() != 4 {
+            return Err((ErrorKind::Invalid(format!("`HGMMA` with a {}-word descriptor", quad.len())), None));
+        }
+        let desc = |k: usize| u64::from(quad[k][0]) | u64::from(quad[k + 1][0]) << 32;
+        let zero = matches!(&d.srcs[1], Operand::Reg(u) if u.reg.is_zero());
+        let c = if zero { vec![[0u32; WARP]; dsts.len()] } else { self.warp_words(w, cta, d, 1)? };
+        if c.len() != dsts.len() {
+            let m = format!("`HGMMA` with {} accumulator inputs for {} outputs", c.len(), dsts.len());
+            return Err((ErrorKind::Invalid(m), None));
+        }
+        let p = self.src(w, cta, d, 2, &d.srcs[2], 0)?;
+        let scale_d = match p.val {
+            Val::Pred(v) => v != p.not,
+            Val::Bits(_) => return Err((ErrorKind::Invalid("`HGMMA` scale-d is not a predicate".into()), None)),
+        };
+        let op = Wgmma { n: 2 * dsts.len(), ty, desc_a: desc(0), desc_b: desc(2), scale_d };
+        let load = |off: u32| cta.shared.load(u64::from(off), 2).map(|v| v as u16);
+        let r = match op.warp_f32((w.id % 4) as usize, &c, load) {
+            Ok(r) => r,
+            Err(Ok(f)) => return Err((ErrorKind::Fault(f), None)),
+            Err(Err(why)) => return Err((ErrorKind::Unsupported(why), None)),
+        };
+        for (loc, v) in dsts.iter().zip(&r) {
+            for (lane, x) in v.iter().enumerate() {
+                self.write(w, *loc, lane as u32, u128::from(*x));
+            }
+        }
+        Ok(())
+    }
+
+    /// `VOTEU.ANY UPd, p`: whether `p` holds in any executing lane, for the whole warp.
+    pub(super) fn voteu(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
+        if exec == 0 {
+            return Ok(());
+        }
+        let Some(&dst) = d.dsts.first() else {
+            return Err((ErrorKind::Invalid("`VOTEU` without a destination".into()), None));
+        };
+        let src = d.srcs.first().ok_or((ErrorKind::Invalid("`VOTEU` without a source".into()), None))?;
+        let mut any = false;
+        for lane in (0..WARP as u32).filter(|l| exec >> l & 1 == 1) {
+            let a = self.src(w, cta, d, 0, src, lane)?;
+            any |= match a.val {
+                Val::Pred(v) => v != a.not,
+                Val::Bits(_) => return Err((ErrorKind::Invalid("`VOTEU` of a non-predicate".into()), Some(lane))),
+            };
+        }
+        let loc = self.loc(dst)?;
+        for lane in 0..WARP as u32 {
+            self.write(w, loc, lane, u128::from(any));
         }
         Ok(())
     }
