@@ -1,5 +1,5 @@
 //! `ptxas-rs disasm --hex` against nvdisasm: for sm_90, sm_90a, sm_80, sm_86, sm_89, sm_75, sm_100 and sm_120 corpus
-//! kernels (every fifth file of each arch) compiled by NVIDIA ptxas,
+//! kernels (every fifth file of each arch, and those with calls or indirect branches) compiled by NVIDIA ptxas,
 //! our listing — parsed with the oracle's own nvdisasm-listing parser, so both sides are read the
 //! same way — has the same functions, offsets and words as nvdisasm's, and the same text for every
 //! instruction we decode, labels included. Undecoded instructions are counted, never guessed; in a
@@ -14,8 +14,19 @@ use std::process::Command;
 fn disasm_matches_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("disasm_matches_nvdisasm") else { return };
     const ARCHS: &[&str] = &["sm_90", "sm_90a", "sm_80", "sm_86", "sm_89", "sm_75", "sm_100", "sm_120"];
-    let files: Vec<_> =
-        ARCHS.iter().flat_map(|a| common::corpus_ptx().into_iter().filter(move |c| c.arch == *a).step_by(5)).collect();
+    // Every fifth file of each arch, and every file with calls or indirect branches (CALL/RET
+    // name functions, BRX lists its targets: the listing reads symbols and EIATTRs for them).
+    const CONTEXT: &[&str] = &["call_recursive", "brx_idx", "callproto_indirect", "func_recursion", "func_params"];
+    let files: Vec<_> = ARCHS
+        .iter()
+        .flat_map(|a| {
+            common::corpus_ptx().into_iter().filter(move |c| c.arch == *a).enumerate().filter(|(i, c)| {
+                let stem = c.path.file_stem().unwrap().to_string_lossy();
+                i % 5 == 0 || CONTEXT.iter().any(|k| stem == *k || stem.starts_with(&format!("{k}.")))
+            })
+        })
+        .map(|(_, c)| c)
+        .collect();
     let scratch = std::env::temp_dir().join(format!("ptxas-rs-disasm-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let counts = std::sync::Mutex::new(std::collections::BTreeMap::<String, (usize, usize, usize)>::new());
@@ -91,5 +102,48 @@ fn disasm_matches_nvdisasm() {
             "disasm {arch}: {cubins} cubins, {same} instructions identical to nvdisasm, {undecoded} not decoded yet"
         );
         assert!(same > 0, "{arch}: nothing compared");
+        // Every sampled word decodes, CALL/RET/BRX included (they read symbols and EIATTRs).
+        assert_eq!(undecoded, 0, "{arch}: {undecoded} instructions not decoded");
     }
+}
+
+/// Relocatable code (`ptxas -c`): `CALL.ABS` names the relocation's symbol as nvdisasm does, and
+/// `RET.ABS` prints its absolute field; a relocated operand this listing does not render (the
+/// `32@lo(...)` return address of a `MOV`) is marked, never printed as the file's zero. Label
+/// numbers are compared masked (nvdisasm numbers relocatable code's labels in another order).
+#[test]
+fn disasm_relocatable_calls() {
+    let Some(t) = oracle::tools_or_skip("disasm_relocatable_calls") else { return };
+    let path = common::corpus_dir().join("cuda/call_recursive/call_recursive.sm_90.ptx");
+    let out = t.ptxas_run(oracle::PtxInput::File { path: &path, cwd: None }, &["-arch", "sm_90", "-c"]).unwrap();
+    let cubin = out.cubin.expect("a cubin");
+    let reference = t.disassemble(&cubin).unwrap();
+    let listing = ptxas_rs::disasm::listing(&cubin, true).unwrap();
+    let ours = oracle::disasm::parse(&listing.text).unwrap();
+    let mask = |s: &str| {
+        let mut out = String::new();
+        let mut rest = s;
+        while let Some(i) = rest.find(".L_x_") {
+            out.push_str(&rest[..i + 5]);
+            rest = rest[i + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+        }
+        out + rest
+    };
+    let (mut calls, mut marked) = (0, 0);
+    for (a, b) in ours.functions.iter().zip(&reference.functions) {
+        assert_eq!(a.name, b.name);
+        assert_eq!(a.instructions.len(), b.instructions.len());
+        for (x, y) in a.instructions.iter().zip(&b.instructions) {
+            if x.text.starts_with("<not decoded") {
+                assert!(x.text.contains("relocated operand"), "{}: {}", y.text, x.text);
+                marked += 1;
+                continue;
+            }
+            assert_eq!(mask(&x.text), mask(&y.text), "{} at {:#x}", a.name, y.offset);
+            calls += usize::from(y.text.starts_with("CALL.ABS") || y.text.starts_with("RET.ABS"));
+        }
+    }
+    println!("relocatable call_recursive: {calls} CALL.ABS/RET.ABS equal to nvdisasm, {marked} relocated MOVs marked");
+    assert!(calls >= 4, "CALL.ABS/RET.ABS compared: {calls}");
+    assert_eq!(marked, listing.undecoded);
 }

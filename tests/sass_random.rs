@@ -109,6 +109,8 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
         }
         // LEPC's byte offset: the whole 58-bit field, any alignment.
         Kind::Target(TargetKind::Wide) => Value::Target(((rng.next() << 6) as i64) >> 6),
+        // CALL.ABS's absolute address: unsigned, 57 bits, a multiple of 4.
+        Kind::Target(TargetKind::SplitAbsolute) => Value::Target(((rng.next() >> 7) & !3) as i64),
         Kind::Target(_) => Value::Target((rng.below(1 << 24) as i64 - (1 << 23)) * 16),
     };
     Operand {
@@ -199,6 +201,17 @@ fn sm120_new_forms_many_random_operands() {
         0x3c6e_f372_fe94_f82b,
         NEW_FORM_CASES,
     );
+}
+
+/// sm_90's `CALL.ABS` and `RET.ABS`/`.REL` (relocatable code; `sm90::HAND_MODS`), drawn
+/// [`NEW_FORM_CASES`] times per entry against `nvdisasm -b SM90`.
+#[test]
+fn sm90_call_ret_abs_many_random_operands() {
+    let Some(t) = oracle::tools_or_skip("sm90_call_ret_abs_many_random_operands") else { return };
+    let mods: Vec<ModEntry> =
+        sm90::hand_mods().iter().filter(|e| matches!(e.key, 0x943 | 0x950)).copied().collect();
+    assert_eq!(mods.len(), 5, "CALL.ABS with and without .NOINC, RET.REL, RET.ABS, RET.ABS.NODEC");
+    check_random_cases(t, sm90::tables(), &mods, "sm_90 (CALL.ABS, RET.ABS)", 0x243f_6a88_85a3_08d3, NEW_FORM_CASES);
 }
 
 /// The address layouts only hand-written PTX shows, retargeted (`sm75::HAND_MODS`,

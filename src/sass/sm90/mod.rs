@@ -784,6 +784,11 @@ pub fn mods() -> &'static [ModEntry] {
     generated::MODS
 }
 
+/// The hand-written modifier entries ([`HAND_MODS`]).
+pub fn hand_mods() -> &'static [ModEntry] {
+    HAND_MODS
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
