@@ -147,11 +147,15 @@ fn sm75_random_operands_match_nvdisasm() {
     check_random(t, sm75::tables(), sm75::generated_mods(), "sm_75", 0x4f1b_bcdc_bfa5_4b27);
 }
 
-/// sm_100 (Blackwell) against `nvdisasm -b SM100`.
+/// sm_100 (Blackwell) against `nvdisasm -b SM100`: the generated entries, then the
+/// hand-written ones (`BRXU`) except `HADD2.F32` (see the sm_120 test).
 #[test]
 fn sm100_random_operands_match_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("sm100_random_operands_match_nvdisasm") else { return };
-    check_random(t, sm100::tables(), sm100::generated_mods(), "sm_100", 0x6a09_e667_f3bc_c908);
+    let hand = sm100::hand_mods().iter().filter(|e| !(e.key == 0x230 && e.suffix == ".F32"));
+    let mods: Vec<ModEntry> = sm100::generated_mods().iter().chain(hand).copied().collect();
+    assert!(mods.iter().any(|e| e.key == 0x958), "BRXU has no modifier entry to draw");
+    check_random(t, sm100::tables(), &mods, "sm_100", 0x6a09_e667_f3bc_c908);
 }
 
 /// sm_120 (Blackwell consumer) against `nvdisasm -b SM120`: the generated entries, then the
@@ -163,8 +167,9 @@ fn sm120_random_operands_match_nvdisasm() {
     let Some(t) = oracle::tools_or_skip("sm120_random_operands_match_nvdisasm") else { return };
     let hand = sm120::hand_mods().iter().filter(|e| !(e.key == 0x230 && e.suffix == ".F32"));
     let mods: Vec<ModEntry> = sm120::generated_mods().iter().chain(hand).copied().collect();
-    // The forms sm_120 adds over sm_100's last (IMNMX, CALL.ABS, LEPC) are drawn.
-    for key in [0x217u16, 0x817, 0xc17, 0x343, 0x94e] {
+    // The forms sm_120 adds over sm_100's last (IMNMX, CALL.ABS, LEPC, UFMUL, UI2F of an
+    // immediate, BRXU, SEL.64 with a uniform B) are drawn.
+    for key in [0x217u16, 0x817, 0xc17, 0x343, 0x94e, 0x256, 0x85a, 0x958, 0xe07] {
         let n = mods.iter().filter(|e| e.key == key).count();
         println!("sm_120 random: form {key:#05x}: {n} entries x {CASES_PER_ENTRY} cases");
         assert!(n > 0, "{key:#05x} has no modifier entry to draw");
@@ -235,8 +240,31 @@ fn hand_address_layouts_many_random_operands() {
     }
 }
 
-/// Cases per entry of [`sm120_new_forms_many_random_operands`] and
-/// [`hand_address_layouts_many_random_operands`].
+/// The Blackwell forms added for the emulator's last undecodable kernels (`BRXU` on sm_100 and
+/// sm_120; UFMUL, UI2F of an immediate and SEL.64 with a uniform B on sm_120), drawn
+/// [`NEW_FORM_CASES`] times per modifier entry with their own seeds.
+#[test]
+fn blackwell_brxu_ufmul_ui2f_sel64_many_random_operands() {
+    let Some(t) = oracle::tools_or_skip("blackwell_brxu_ufmul_ui2f_sel64_many_random_operands") else { return };
+    let mods: Vec<ModEntry> = sm100::tables().mods.iter().filter(|e| e.key == 0x958).copied().collect();
+    assert_eq!(mods.len(), 1, "BRXU");
+    check_random_cases(t, sm100::tables(), &mods, "sm_100 (BRXU)", 0x510e_527f_ade6_82d1, NEW_FORM_CASES);
+    let keys = [0x256u16, 0x85a, 0x958, 0xe07];
+    let mods: Vec<ModEntry> = sm120::tables().mods.iter().filter(|e| keys.contains(&e.key)).copied().collect();
+    assert_eq!(mods.len(), 14, "UFMUL 8, UI2F 4, BRXU, SEL.64");
+    check_random_cases(
+        t,
+        sm120::tables(),
+        &mods,
+        "sm_120 (UFMUL, UI2F imm, BRXU, SEL.64 UR)",
+        0x9b05_688c_2b3e_6c1f,
+        NEW_FORM_CASES,
+    );
+}
+
+/// Cases per entry of [`sm120_new_forms_many_random_operands`],
+/// [`hand_address_layouts_many_random_operands`] and
+/// [`blackwell_brxu_ufmul_ui2f_sel64_many_random_operands`].
 const NEW_FORM_CASES: usize = 64;
 
 /// [`check_random_cases`] with [`CASES_PER_ENTRY`] cases per entry.
@@ -281,6 +309,7 @@ fn check_random_cases(
                 "EXIT"
                     | "BRA"
                     | "BRX"
+                    | "BRXU"
                     | "BSSY"
                     | "BSYNC"
                     | "BREAK"

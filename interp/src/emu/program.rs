@@ -1764,7 +1764,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             preds.truncate(2);
             Kind::Bra { div: has("DIV"), any: has("ANY") }
         }
-        "BRX" => {
+        // `BRXU URa off` (sm_100/sm_120): BRX through a uniform register.
+        "BRX" | "BRXU" => {
+            if has("INC") || has("DEC") {
+                return Err(format!("{base} .INC/.DEC"));
+            }
             need(1, 0, &vals, &preds)?;
             Kind::Brx
         }

@@ -150,11 +150,28 @@ fn blackwell(f: &mut Vec<Form>) {
     let c = |reuse, f32_sel| Slot { f32_sel, ..r(64).neg(84).abs(83).hsel(81).reuse(reuse) };
     set(f, form(0x431, "HFMA2", vec![r(16), a(), c(1, true), imm(48, 16, half()), imm(32, 16, half()), relu()]));
     set(f, form(0x831, "HFMA2", vec![r(16), a(), imm(48, 16, half()), imm(32, 16, half()), c(2, false), relu()]));
+    // BRXU: BRX (0x949) through a uniform register at 24 (`BRXU UR4 -0x1f0`): the same split
+    // signed offset, optional predicate (87, `!` at 90), `.INC`/`.DEC` at 85/86; bit 91 set.
+    set(
+        f,
+        form(
+            0x958,
+            "BRXU",
+            vec![p(87).not(90).opt(), ur(24).glued(), Slot::new(Kind::Target(TargetKind::SplitRelative))],
+        ),
+    );
 }
 
-/// Hand-written modifier entries the generator leaves out, each checked against a corpus word
-/// by a unit test below: `HADD2.F32` (bit 78), as on sm_90.
-const HAND_MODS: &[ModEntry] = &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }];
+/// Hand-written modifier entries the generator leaves out, each checked against a corpus or
+/// nvdisasm-printed word by a unit test below: `HADD2.F32` (bit 78), as on sm_90; `BRXU`
+/// (bit 91; no corpus word of the tables' generation carries it).
+const HAND_MODS: &[ModEntry] =
+    &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }, ModEntry { key: 0x958, residue: 1 << 91, suffix: "" }];
+
+/// The hand-written modifier entries ([`HAND_MODS`]), sorted by (key, residue).
+pub fn hand_mods() -> &'static [ModEntry] {
+    HAND_MODS
+}
 
 /// The generated modifier entries, sorted by (key, residue), without [`HAND_MODS`].
 pub fn generated_mods() -> &'static [ModEntry] {
@@ -213,6 +230,29 @@ mod tests {
             assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
             let parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(t.print(&parsed, 0, None), text, "{text} parsed");
+        }
+    }
+
+    /// BRXU (0x958): a corpus word (ptxas 13.0.88, sm_100, brx_idx) and words with other
+    /// fields, each printed by `nvdisasm -b SM100` (13.0.88) as written here; each decodes,
+    /// prints the same, encodes back to the same 128 bits, and its text parses back to the same
+    /// word.
+    #[test]
+    fn brxu_matches_nvdisasm() {
+        let t = super::tables();
+        for (word, text) in [
+            (0x000f_ea00_0b83_ffff_ffff_fffc_0484_7958u128, "BRXU UR4 -0x1f0"),
+            (0x000f_ea00_0b83_ffff_ffff_fffc_3e84_7958, "BRXU UR62 -0x1f0"),
+            (0x000f_ea00_0883_ffff_ffff_fffc_0484_0958, "@P0 BRXU P1, UR4 -0x1f0"),
+            (0x000f_ea00_0b80_0000_0000_0010_0400_7958, "BRXU UR4 0x1000"),
+            (0x000f_ea00_0f83_ffff_ffff_fffc_0484_9958, "@!P1 BRXU !PT, UR4 -0x1f0"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&inst, 0, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            parsed.control = inst.control;
+            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
         }
     }
 

@@ -54,6 +54,8 @@ fn build() -> Vec<Form> {
     // SEL.64 with an immediate (0x407, 33-bit signed: `-0xe599ab72`) or a register (0x607) B.
     set(&mut f, form(0x407, "SEL", vec![r(16), r(24).reuse(0), imm(32, 33, SignedHex), p(87).not(90)]));
     set(&mut f, form(0x607, "SEL", vec![r(16), r(24).reuse(0), r(32).reuse(1), p(87).not(90)]));
+    // SEL.64 with a uniform-register B (`@P1 SEL.64 R6, R22, UR4, !P0`; bit 91 set).
+    set(&mut f, form(0xe07, "SEL", vec![r(16), r(24).reuse(0), ur(32), p(87).not(90)]));
     // FADD with a uniform B in the C-selector form (as 0xc21).
     set(&mut f, form(0xe21, "FADD", vec![r(16), r(24).neg(72).abs(73).reuse(0), ur(32).neg(63).abs(62)]));
     // MUFU of a uniform register.
@@ -75,6 +77,12 @@ fn build() -> Vec<Form> {
     // Uniform conversions.
     set(&mut f, form(0x25a, "UI2F", vec![ur(16), ur(32)]));
     set(&mut f, form(0x25e, "UI2FP", vec![ur(16), ur(32)]));
+    // UI2F of a 32-bit immediate, printed in hex (`UI2F.U32.RP UR4, 0x3`).
+    set(&mut f, form(0x85a, "UI2F", vec![ur(16), imm(32, 32, Hex)]));
+    // UFMUL: FMUL on the uniform datapath (`UFMUL UR6, UR6, UR7`): A's `-`/`|x|` at 72/73, B's
+    // at 63/62; FMUL's modifier bits (`.FMZ` 76, `.SAT` 77, rounding 78/79, `.FTZ` 80, `.M2`/`.M4`
+    // 84/85), bit 86 and bit 91 set.
+    set(&mut f, form(0x256, "UFMUL", vec![ur(16), ur(24).neg(72).abs(73), ur(32).neg(63).abs(62)]));
     // IMNMX (32- and 64-bit): two predicate results (81, 84), the select predicate (87, `!`
     // at 90) and a second predicate (77, `!` at 80), all always shown
     // (`IMNMX.U64 PT, PT, R20, R12, R16, !PT, !PT`); the type is bits 73 (signed) and 74
@@ -109,21 +117,44 @@ fn build() -> Vec<Form> {
     f
 }
 
+/// UFMUL's fixed bits (86, 91): its modifier residues add FMUL's.
+const UFMUL: u128 = 1 << 91 | 1 << 86;
+/// UI2F with an immediate: bits 91, 85 and 76 (destination F32) set, round-to-nearest, `.U32`;
+/// rounding is 78/79 (`.RM` 1, `.RP` 2, `.RZ` 3). The signed source (bit 74) prints its
+/// immediate signed (`UI2F UR63, -0x1`), which the form's hex slot does not model: left out.
+const UI2F_IMM: u128 = 1 << 91 | 1 << 85 | 1 << 76;
+
 /// Hand-written modifier entries the generator leaves out (no corpus word carries them), each
 /// checked by a unit test below on a word `nvdisasm -b SM120` printed: `HADD2.F32` (bit 78), as
 /// on sm_90 and sm_100; IMNMX's types the corpus does not show (bits 73/74: `.U32`, none,
 /// `.U64`; the corpus has `.U64`/`.S64` on 0x217 and `.S64` on 0xc17, whose uniform-register
 /// form also sets bit 91), every type of IMNMX with an immediate B (0x817); `CALL.ABS` without
-/// `.NOINC` (bit 86).
+/// `.NOINC` (bit 86); UFMUL (0x256), UI2F of an immediate (0x85a), BRXU (0x958, also
+/// sm_100's) and SEL.64 with a uniform B (0xe07), whose corpus kernels the tables were
+/// generated without.
 const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x217, residue: 0, suffix: ".U32" },
     ModEntry { key: 0x217, residue: 1 << 73, suffix: "" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    ModEntry { key: 0x256, residue: UFMUL, suffix: "" },
+    ModEntry { key: 0x256, residue: UFMUL | 1 << 77, suffix: ".SAT" },
+    ModEntry { key: 0x256, residue: UFMUL | 1 << 78, suffix: ".RM" },
+    ModEntry { key: 0x256, residue: UFMUL | 1 << 79, suffix: ".RP" },
+    ModEntry { key: 0x256, residue: UFMUL | 3 << 78, suffix: ".RZ" },
+    ModEntry { key: 0x256, residue: UFMUL | 1 << 80, suffix: ".FTZ" },
+    ModEntry { key: 0x256, residue: UFMUL | 1 << 80 | 1 << 77, suffix: ".FTZ.SAT" },
+    ModEntry { key: 0x256, residue: UFMUL | 1 << 80 | 3 << 78, suffix: ".FTZ.RZ" },
     ModEntry { key: 0x343, residue: 0, suffix: ".ABS" },
     ModEntry { key: 0x817, residue: 0, suffix: ".U32" },
     ModEntry { key: 0x817, residue: 1 << 73, suffix: "" },
     ModEntry { key: 0x817, residue: 1 << 74, suffix: ".U64" },
     ModEntry { key: 0x817, residue: 3 << 73, suffix: ".S64" },
+    ModEntry { key: 0x85a, residue: UI2F_IMM, suffix: ".U32" },
+    ModEntry { key: 0x85a, residue: UI2F_IMM | 1 << 78, suffix: ".U32.RM" },
+    ModEntry { key: 0x85a, residue: UI2F_IMM | 1 << 79, suffix: ".U32.RP" },
+    ModEntry { key: 0x85a, residue: UI2F_IMM | 3 << 78, suffix: ".U32.RZ" },
+    ModEntry { key: 0x958, residue: 1 << 91, suffix: "" },
+    ModEntry { key: 0xe07, residue: 1 << 91, suffix: ".64" },
     ModEntry { key: 0xc17, residue: 1 << 91, suffix: ".U32" },
     ModEntry { key: 0xc17, residue: 1 << 91 | 1 << 73, suffix: "" },
     ModEntry { key: 0xc17, residue: 1 << 91 | 1 << 74, suffix: ".U64" },
@@ -210,6 +241,52 @@ mod tests {
         let mut far = lepc.clone();
         far.operands[1].value = crate::sass::Value::Target(1 << 57);
         assert!(t.encode(&far).is_err());
+    }
+
+    /// UFMUL (0x256), UI2F of an immediate (0x85a), BRXU (0x958) and SEL.64 with a uniform B
+    /// (0xe07): a corpus word of each (ptxas 13.0.88, sm_120: sreg_cluster_smem, module_init,
+    /// brx_idx, callproto_indirect) and words with the hand
+    /// entries' residues and other operand fields, each printed by `nvdisasm -b SM120` (13.0.88)
+    /// as written here; each decodes, prints the same, encodes back to the same 128 bits, and its
+    /// text parses back to the same word.
+    #[test]
+    fn ufmul_ui2f_imm_brxu_sel64_match_nvdisasm() {
+        let t = super::tables();
+        for (word, text) in [
+            // Corpus words.
+            (0x000f_e200_0840_0000_0000_0007_0606_7256u128, "UFMUL UR6, UR6, UR7"),
+            (0x000f_e200_0820_9000_0000_0003_0004_785a, "UI2F.U32.RP UR4, 0x3"),
+            (0x000f_ea00_0b83_ffff_ffff_fffc_0484_7958, "BRXU UR4 -0x1f0"),
+            // Hand entries and other fields.
+            (0x000f_e200_0840_2000_0000_0007_0606_7256, "UFMUL.SAT UR6, UR6, UR7"),
+            (0x000f_e200_0840_4000_0000_0007_0606_7256, "UFMUL.RM UR6, UR6, UR7"),
+            (0x000f_e200_0840_8000_0000_0007_0606_7256, "UFMUL.RP UR6, UR6, UR7"),
+            (0x000f_e200_0840_c000_0000_0007_0606_7256, "UFMUL.RZ UR6, UR6, UR7"),
+            (0x000f_e200_0841_0000_0000_0007_0606_7256, "UFMUL.FTZ UR6, UR6, UR7"),
+            (0x000f_e200_0841_2000_0000_0007_0606_7256, "UFMUL.FTZ.SAT UR6, UR6, UR7"),
+            (0x000f_e200_0841_c000_0000_0007_0606_7256, "UFMUL.FTZ.RZ UR6, UR6, UR7"),
+            (0x000f_e200_0840_0100_4000_00ff_0aff_7256, "UFMUL URZ, -UR10, |URZ|"),
+            (0x000f_e200_0840_0200_8000_000a_ff0b_7256, "UFMUL UR11, |URZ|, -UR10"),
+            (0x000f_e200_0820_1000_0000_0003_0004_785a, "UI2F.U32 UR4, 0x3"),
+            (0x000f_e200_0820_5000_0000_0003_0004_785a, "UI2F.U32.RM UR4, 0x3"),
+            (0x000f_e200_0820_d000_0000_0003_0004_785a, "UI2F.U32.RZ UR4, 0x3"),
+            (0x000f_e200_0820_9000_8000_0003_0004_785a, "UI2F.U32.RP UR4, 0x80000003"),
+            (0x000f_ea00_0b83_ffff_ffff_fffc_3e84_7958, "BRXU UR62 -0x1f0"),
+            (0x000f_ea00_0883_ffff_ffff_fffc_0484_0958, "@P0 BRXU P1, UR4 -0x1f0"),
+            (0x000f_ea00_0b80_0000_0000_0010_0400_7958, "BRXU UR4 0x1000"),
+            (0x000f_ea00_0f83_ffff_ffff_fffc_0484_9958, "@!P1 BRXU !PT, UR4 -0x1f0"),
+            // SEL.64 with a uniform B: a corpus word (callproto_indirect) and other fields.
+            (0x000f_c400_0c00_0000_0000_0004_1606_1e07, "@P1 SEL.64 R6, R22, UR4, !P0"),
+            (0x000f_e400_0800_0000_0000_00ff_16ff_7e07, "SEL.64 RZ, R22, URZ, P0"),
+            (0x000f_e400_0f80_0000_0000_003e_1606_7e07, "SEL.64 R6, R22, UR62, !PT"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.print(&inst, 0, None), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            parsed.control = inst.control;
+            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+        }
     }
 
     #[test]
