@@ -295,13 +295,11 @@ fn merge_equivalent_conditional_flow_merges_duplicate_exits() {
     assert!(g.to_string().contains("bb1:\n    %r3 = add.u32 %r1, 1\n    bra bb2\n"), "{g}");
 }
 
-/// MergeEquivalentConditionalFlow on the lowered corpus (each sm_90 CUDA kernel and each
-/// hand-written PTX kernel that lowers): the number of modules it changes, measured.
-#[test]
-fn merge_equivalent_conditional_flow_on_the_corpus() {
+/// Every sm_90 CUDA corpus kernel and every hand-written PTX kernel that parses and lowers,
+/// lowered (`lower_module_framed`), with its name, in directory order.
+fn lowered_corpus() -> Vec<(String, Module)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut changed = Vec::new();
-    let mut merged = 0;
+    let mut out = Vec::new();
     for (sub, suffix) in [("cuda", ".sm_90.ptx"), ("ptx", ".ptx")] {
         let mut dirs: Vec<_> = std::fs::read_dir(root.join(sub)).unwrap().map(|e| e.unwrap().path()).collect();
         dirs.sort();
@@ -309,15 +307,27 @@ fn merge_equivalent_conditional_flow_on_the_corpus() {
             let stem = d.file_name().unwrap().to_string_lossy().into_owned();
             let Ok(text) = std::fs::read_to_string(d.join(format!("{stem}{suffix}"))) else { continue };
             let Ok(ast) = ptxas_rs::ptx::parse(&text, &stem) else { continue };
-            let Ok((mut m, _)) = ptxas_rs::lower::lower_module_framed(&ast) else { continue };
-            let n = MergeEquivalentConditionalFlow.run_module(&mut m).unwrap();
-            for f in &m.functions {
-                verify_function(f).unwrap();
-            }
-            if n > 0 {
-                merged += n;
-                changed.push(stem);
-            }
+            let Ok((m, _)) = ptxas_rs::lower::lower_module_framed(&ast) else { continue };
+            out.push((stem, m));
+        }
+    }
+    out
+}
+
+/// MergeEquivalentConditionalFlow on the lowered corpus (each sm_90 CUDA kernel and each
+/// hand-written PTX kernel that lowers): the number of modules it changes, measured.
+#[test]
+fn merge_equivalent_conditional_flow_on_the_corpus() {
+    let mut changed = Vec::new();
+    let mut merged = 0;
+    for (stem, mut m) in lowered_corpus() {
+        let n = MergeEquivalentConditionalFlow.run_module(&mut m).unwrap();
+        for f in &m.functions {
+            verify_function(f).unwrap();
+        }
+        if n > 0 {
+            merged += n;
+            changed.push(stem);
         }
     }
     eprintln!("MergeEquivalentConditionalFlow: {merged} blocks merged in {} modules: {changed:?}", changed.len());
@@ -389,27 +399,18 @@ bb4:
 /// PTX kernel that lowers): the shared atomics it converts, measured, and none left behind.
 #[test]
 fn convert_unsupported_ops_on_the_corpus() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut changed = Vec::new();
-    for (sub, suffix) in [("cuda", ".sm_90.ptx"), ("ptx", ".ptx")] {
-        let mut dirs: Vec<_> = std::fs::read_dir(root.join(sub)).unwrap().map(|e| e.unwrap().path()).collect();
-        dirs.sort();
-        for d in dirs {
-            let stem = d.file_name().unwrap().to_string_lossy().into_owned();
-            let Ok(text) = std::fs::read_to_string(d.join(format!("{stem}{suffix}"))) else { continue };
-            let Ok(ast) = ptxas_rs::ptx::parse(&text, &stem) else { continue };
-            let Ok((mut m, _)) = ptxas_rs::lower::lower_module_framed(&ast) else { continue };
-            let n = ConvertUnsupportedOps.run_module(&mut m).unwrap();
-            for f in &m.functions {
-                verify_function(f).unwrap();
-                let left = f
-                    .inst_order()
-                    .filter(|&(_, i)| ptxas_rs::opt::convert_unsupported::combine_op(&f.insts[i]).is_some());
-                assert_eq!(left.count(), 0, "{stem}");
-            }
-            if n > 0 {
-                changed.push((stem, n));
-            }
+    for (stem, mut m) in lowered_corpus() {
+        let n = ConvertUnsupportedOps.run_module(&mut m).unwrap();
+        for f in &m.functions {
+            verify_function(f).unwrap();
+            let left = f
+                .inst_order()
+                .filter(|&(_, i)| ptxas_rs::opt::convert_unsupported::combine_op(&f.insts[i]).is_some());
+            assert_eq!(left.count(), 0, "{stem}");
+        }
+        if n > 0 {
+            changed.push((stem, n));
         }
     }
     eprintln!("ConvertUnsupportedOps on the corpus: {changed:?}");

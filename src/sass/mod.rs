@@ -105,3 +105,21 @@ pub fn tables_for(arch: &str) -> Option<&'static Tables> {
         _ => None,
     }
 }
+
+/// Test support: a word as nvdisasm printed it.
+#[cfg(test)]
+pub(crate) mod test_words {
+    use super::Tables;
+
+    /// Checks `word` (printed by `nvdisasm -b` at address `addr` as `text`) both ways: it
+    /// decodes, prints as `text`, encodes back to the same 128 bits, and `text` parses back to
+    /// an instruction that (with the word's control bits) encodes to the same word.
+    pub fn assert_nvdisasm_word(t: &Tables, addr: u64, word: u128, text: &str) {
+        let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(t.print(&inst, addr, None), text);
+        assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+        let mut parsed = t.parse(text, addr).unwrap_or_else(|e| panic!("{text}: {e}"));
+        parsed.control = inst.control;
+        assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+    }
+}

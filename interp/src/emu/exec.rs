@@ -521,14 +521,15 @@ const LANE_BIT: [u32; 32] = {
     b
 };
 
-/// `f` of each lane of `m`, 0 in the other lanes.
+/// `f` of each lane of `m`, 0 in the other lanes: with [`WIDE`] lanes or more, every lane is
+/// evaluated and blended by the mask (a loop that vectorises), else only `m`'s lanes.
 #[inline(always)]
-fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
-    let mut out = [0u32; 32];
+fn map_lanes<T: Copy + Default>(m: u32, f: impl Fn(usize) -> T) -> [T; 32] {
+    let mut out = [T::default(); 32];
     if m.count_ones() >= WIDE {
         for (l, o) in out.iter_mut().enumerate() {
             let v = f(l);
-            *o = if m & LANE_BIT[l] != 0 { v } else { 0 };
+            *o = if m & LANE_BIT[l] != 0 { v } else { T::default() };
         }
     } else {
         for l in lanes(m) {
@@ -538,21 +539,16 @@ fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
     out
 }
 
-/// [`map1`] for 64-bit values.
+/// [`map_lanes`] for 32-bit values.
+#[inline(always)]
+fn map1(m: u32, f: impl Fn(usize) -> u32) -> [u32; 32] {
+    map_lanes(m, f)
+}
+
+/// [`map_lanes`] for 64-bit values.
 #[inline(always)]
 fn map64(m: u32, f: impl Fn(usize) -> u64) -> [u64; 32] {
-    let mut out = [0u64; 32];
-    if m.count_ones() >= WIDE {
-        for (l, o) in out.iter_mut().enumerate() {
-            let v = f(l);
-            *o = if m & LANE_BIT[l] != 0 { v } else { 0 };
-        }
-    } else {
-        for l in lanes(m) {
-            out[l] = f(l);
-        }
-    }
-    out
+    map_lanes(m, f)
 }
 
 /// `f` of the lanes of `m` (and, from [`WIDE`] lanes on, of all 32, branch-free: `f` writes

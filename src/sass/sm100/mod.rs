@@ -247,12 +247,7 @@ mod tests {
             (0x000f_ea00_0b80_0000_0000_0010_0400_7958, "BRXU UR4 0x1000"),
             (0x000f_ea00_0f83_ffff_ffff_fffc_0484_9958, "@!P1 BRXU !PT, UR4 -0x1f0"),
         ] {
-            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(t.print(&inst, 0, None), text);
-            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
-            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
-            parsed.control = inst.control;
-            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
         }
     }
 

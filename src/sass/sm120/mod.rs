@@ -225,12 +225,7 @@ mod tests {
             (0x000f_ce00_0000_0000_ffff_ff00_1014_794e, "LEPC R20, 0xffffff0020"),
             (0x000f_ce00_0000_0000_0000_0000_1014_f94e, "@!PT LEPC R20, 0x20"),
         ] {
-            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(t.print(&inst, 0, None), text);
-            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
-            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
-            parsed.control = inst.control;
-            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
         }
         // LEPC's offset is 58 bits signed (bit 81 is the sign: `nvdisasm -b SM120` prints
         // `LEPC R20, -0x1ffffffffffffe0` for the corpus word with bit 81 set).
@@ -280,12 +275,7 @@ mod tests {
             (0x000f_e400_0800_0000_0000_00ff_16ff_7e07, "SEL.64 RZ, R22, URZ, P0"),
             (0x000f_e400_0f80_0000_0000_003e_1606_7e07, "SEL.64 R6, R22, UR62, !PT"),
         ] {
-            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(t.print(&inst, 0, None), text);
-            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
-            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
-            parsed.control = inst.control;
-            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
         }
     }
 

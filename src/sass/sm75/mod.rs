@@ -265,12 +265,7 @@ mod tests {
             ((with_ur & !(0xff << 24 | 1 << 90)) | 0xe << 24, "LD.E.SYS R25, [R14.U32+UR4]"),
             ((with_ur & !(0xff << 24)) | 0xe << 24, "LD.E.SYS R25, [R14.64+UR4]"),
         ] {
-            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(t.print(&inst, 0, None), text);
-            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
-            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
-            parsed.control = inst.control;
-            assert_eq!(t.encode(&parsed).expect("encodes"), word, "{text} parsed");
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
         }
         // With the uniform register, bits 38-39 (between it and the offset) hold nothing:
         // nvdisasm ignores them (`LD.E.SYS R25, [UR4]` still); the word does not decode.

@@ -14,18 +14,7 @@ impl Engine<'_> {
     /// descriptors, scale-d and the old accumulator. Every live lane of a full warp executes it
     /// (`.sync.aligned`), with warp-uniform descriptors and scale-d.
     pub(super) fn wgmma(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
-        if exec == 0 {
-            return Ok(());
-        }
-        if exec != u32::MAX {
-            let m = format!("`{}` executed by lanes {exec:#010x}, not the whole warp", d.opcode);
-            return Err((ErrorKind::Unsupported(m), None));
-        }
-        let ty = match (d.mods.ty, d.mods.src_ty) {
-            (Some(Ty::F32), Some(Ty::F16)) => InType::F16,
-            (Some(Ty::F32), Some(Ty::BF16)) => InType::Bf16,
-            _ => return Err((ErrorKind::Unsupported(format!("wgmma of types {:?}", d.mods)), None)),
-        };
+        let Some(ty) = whole_warp_input_type(d, exec, "wgmma")? else { return Ok(()) };
         let n = 2 * d.dsts.len();
         if d.srcs.len() != 3 + d.dsts.len() {
             let m = format!("`wgmma` with {} sources for {} accumulator registers", d.srcs.len(), d.dsts.len());
@@ -57,37 +46,15 @@ impl Engine<'_> {
             c.push(v);
         }
         let op = Wgmma { n, ty, desc_a: uniform[0], desc_b: uniform[1], scale_d: uniform[2] != 0 };
-        let load = |off: u32| cta.shared.load(u64::from(off), 2).map(|v| v as u16);
-        let r = match op.warp_f32((w.id % 4) as usize, &c, load) {
-            Ok(r) => r,
-            Err(Ok(f)) => return Err((ErrorKind::Fault(f), None)),
-            Err(Err(why)) => return Err((ErrorKind::Unsupported(why), None)),
-        };
-        for (dst, v) in d.dsts.iter().zip(&r) {
-            let loc = self.loc(*dst)?;
-            for (lane, x) in v.iter().enumerate() {
-                self.write(w, loc, lane as u32, u128::from(*x));
-            }
-        }
-        Ok(())
+        let dsts = self.dst_words(d)?;
+        self.run_wgmma(cta, w, &op, &c, &dsts)
     }
 
     /// `HGMMA d, quad, c, up, gsb`: `wgmma` with the descriptors in the uniform quad (A's in its
     /// low pair, B's in its high pair), the accumulator as register tuples (`c` RZ: zeros) and
     /// scale-d a uniform predicate.
     pub(super) fn hgmma(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
-        if exec == 0 {
-            return Ok(());
-        }
-        if exec != u32::MAX {
-            let m = format!("`{}` executed by lanes {exec:#010x}, not the whole warp", d.opcode);
-            return Err((ErrorKind::Unsupported(m), None));
-        }
-        let ty = match (d.mods.ty, d.mods.src_ty) {
-            (Some(Ty::F32), Some(Ty::F16)) => InType::F16,
-            (Some(Ty::F32), Some(Ty::BF16)) => InType::Bf16,
-            _ => return Err((ErrorKind::Unsupported(format!("HGMMA of types {:?}", d.mods)), None)),
-        };
+        let Some(ty) = whole_warp_input_type(d, exec, "HGMMA")? else { return Ok(()) };
         if d.srcs.len() != 4 {
             return Err((ErrorKind::Invalid(format!("`HGMMA` with {} sources", d.srcs.len())), None));
         }
@@ -109,8 +76,14 @@ impl Engine<'_> {
             Val::Bits(_) => return Err((ErrorKind::Invalid("`HGMMA` scale-d is not a predicate".into()), None)),
         };
         let op = Wgmma { n: 2 * dsts.len(), ty, desc_a: desc(0), desc_b: desc(2), scale_d };
+        self.run_wgmma(cta, w, &op, &c, &dsts)
+    }
+
+    /// Computes `op` for warp `w` (its quarter of the warpgroup) on accumulators `c`, reading
+    /// A and B from the CTA's shared memory, and writes the results to `dsts`.
+    fn run_wgmma(&mut self, cta: &Cta, w: &mut Warp, op: &Wgmma, c: &[[u32; WARP]], dsts: &[Loc]) -> Result<(), Er> {
         let load = |off: u32| cta.shared.load(u64::from(off), 2).map(|v| v as u16);
-        let r = match op.warp_f32((w.id % 4) as usize, &c, load) {
+        let r = match op.warp_f32((w.id % 4) as usize, c, load) {
             Ok(r) => r,
             Err(Ok(f)) => return Err((ErrorKind::Fault(f), None)),
             Err(Err(why)) => return Err((ErrorKind::Unsupported(why), None)),
@@ -145,5 +118,22 @@ impl Engine<'_> {
             self.write(w, loc, lane, u128::from(any));
         }
         Ok(())
+    }
+}
+
+/// The input type of a warpgroup MMA (`wgmma`, `HGMMA`: f16 or bf16 into f32), or `None` when no
+/// lane executes it; every lane of the warp must (`.sync.aligned`).
+fn whole_warp_input_type(d: &InstData, exec: u32, what: &str) -> Result<Option<InType>, Er> {
+    if exec == 0 {
+        return Ok(None);
+    }
+    if exec != u32::MAX {
+        let m = format!("`{}` executed by lanes {exec:#010x}, not the whole warp", d.opcode);
+        return Err((ErrorKind::Unsupported(m), None));
+    }
+    match (d.mods.ty, d.mods.src_ty) {
+        (Some(Ty::F32), Some(Ty::F16)) => Ok(Some(InType::F16)),
+        (Some(Ty::F32), Some(Ty::BF16)) => Ok(Some(InType::Bf16)),
+        _ => Err((ErrorKind::Unsupported(format!("{what} of types {:?}", d.mods)), None)),
     }
 }
