@@ -157,9 +157,9 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
             // inside a function (a local subroutine) takes a label like a branch.
             if names_function(inst)
                 && (absolute(inst)
-                    || inst.operands.iter().any(|o| {
-                        matches!(o.value, Value::Target(off) if symbols.contains_key(&(16 * i as i64 + 16 + off)))
-                    }))
+                    || inst.operands.iter().any(
+                        |o| matches!(o.value, Value::Target(off) if symbols.contains_key(&(16 * i as i64 + 16 + off))),
+                    ))
             {
                 continue;
             }
@@ -225,7 +225,11 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
             let reloc = relocated.get(&addr);
             let text = match inst {
                 // A relocated absolute call names the relocation's symbol.
-                Ok(inst) if names_function(inst) && absolute(inst) && let Some(r) = reloc => {
+                Ok(inst)
+                    if names_function(inst)
+                        && absolute(inst)
+                        && let Some(r) = reloc =>
+                {
                     let name = cubin.symbols.get(r.symbol as usize).map_or("", |s| s.name.as_str()).to_string();
                     (tables.print(inst, addr, Some(&|_| Some(name.clone()))), None)
                 }

@@ -404,9 +404,8 @@ fn convert_unsupported_ops_on_the_corpus() {
         let n = ConvertUnsupportedOps.run_module(&mut m).unwrap();
         for f in &m.functions {
             verify_function(f).unwrap();
-            let left = f
-                .inst_order()
-                .filter(|&(_, i)| ptxas_rs::opt::convert_unsupported::combine_op(&f.insts[i]).is_some());
+            let left =
+                f.inst_order().filter(|&(_, i)| ptxas_rs::opt::convert_unsupported::combine_op(&f.insts[i]).is_some());
             assert_eq!(left.count(), 0, "{stem}");
         }
         if n > 0 {

@@ -213,8 +213,7 @@ fn sm120_new_forms_many_random_operands() {
 #[test]
 fn sm90_call_ret_abs_many_random_operands() {
     let Some(t) = oracle::tools_or_skip("sm90_call_ret_abs_many_random_operands") else { return };
-    let mods: Vec<ModEntry> =
-        sm90::hand_mods().iter().filter(|e| matches!(e.key, 0x943 | 0x950)).copied().collect();
+    let mods: Vec<ModEntry> = sm90::hand_mods().iter().filter(|e| matches!(e.key, 0x943 | 0x950)).copied().collect();
     assert_eq!(mods.len(), 5, "CALL.ABS with and without .NOINC, RET.REL, RET.ABS, RET.ABS.NODEC");
     check_random_cases(t, sm90::tables(), &mods, "sm_90 (CALL.ABS, RET.ABS)", 0x243f_6a88_85a3_08d3, NEW_FORM_CASES);
 }

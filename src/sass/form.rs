@@ -1003,7 +1003,10 @@ impl Tables {
             .filter(|(sl, op)| sl.shown(op, w))
             .flat_map(|(sl, op)| {
                 let lead = sl.lead.map(|t| (t.to_string(), false));
-                lead.into_iter().chain(std::iter::once((self.operand_text(sl, op, w, target_base(inst.suffix, addr), label), sl.glue)))
+                lead.into_iter().chain(std::iter::once((
+                    self.operand_text(sl, op, w, target_base(inst.suffix, addr), label),
+                    sl.glue,
+                )))
             })
             .collect();
         if !ops.is_empty() {

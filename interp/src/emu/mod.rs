@@ -626,8 +626,12 @@ impl Prepared<'_> {
             step_limit: config.step_limit,
         };
         let program = &self.program;
-        let mut st =
-            exec::State { global: self.global.clone(), steps: 0, thread_instrs: 0, issued: vec![false; program.insts.len()] };
+        let mut st = exec::State {
+            global: self.global.clone(),
+            steps: 0,
+            thread_instrs: 0,
+            issued: vec![false; program.insts.len()],
+        };
         exec::run_grid(&launch, &mut st)?;
         let executed = program
             .insts
