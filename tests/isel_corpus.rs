@@ -3,7 +3,9 @@
 //! For every sm_90 CUDA kernel and every hand-written kernel that lowers and runs in the Ori
 //! interpreter, instruction selection (`lower::isel::select_module_abi`, arch 90, with the
 //! local frames of the lowering and the `.param`-address flags of the signatures, as the
-//! backend selects: `interp::validate::SelectPass`) runs as one custom phase of `interp::validate` (the interpreter before and
+//! backend selects: `interp::validate::SelectPass`) runs as a custom phase of
+//! `interp::validate` after the legalization bridge it needs (`opt::Pipeline::before_selection`,
+//! phase 5 ConvertUnsupportedOps: the rest of the pipeline is skipped), the interpreter before and
 //! after, outputs compared byte for byte; calls after selection run with the register ABI,
 //! `CALL`/`RET`), the selected module passes the verifier, every function is marked `sass` and
 //! holds only SASS-stage opcodes (plus `phi`) and virtual registers (plus RZ/PT and the
@@ -22,7 +24,7 @@ use interp::launch::{LaunchSpec, compare};
 use interp::validate::{FailureKind, SelectPass, ValidateOptions, param_addresses, validate};
 use interp::{ExecConfig, run_ori_with};
 use ptxas_rs::lower::isel::{select_module, select_module_abi};
-use ptxas_rs::lower::{lower_module_framed, lower_source};
+use ptxas_rs::lower::{LowerError, lower_module_framed, lower_source};
 use ptxas_rs::opt::{Pipeline, PipelineOptions, PipelinePhase};
 use ptxas_rs::ori::{Module, Opcode, Reg, Stage, verify_module};
 
@@ -84,6 +86,17 @@ fn check_sass_shape(m: &Module) -> Result<(), String> {
     Ok(())
 }
 
+/// Runs the phases selection needs first ([`Pipeline::before_selection`]) on a lowered module.
+fn bridge(m: &mut Module) -> Result<(), LowerError> {
+    let opts = PipelineOptions { opt_level: 3, verify: true, ..Default::default() };
+    Pipeline::before_selection().run(m, &opts, &mut []).map(|_| ()).map_err(|e| LowerError {
+        line: 0,
+        column: 0,
+        function: None,
+        message: e.to_string(),
+    })
+}
+
 #[test]
 fn selection_preserves_results_on_the_corpus() {
     let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
@@ -102,7 +115,7 @@ fn selection_preserves_results_on_the_corpus() {
         }
         attempted += 1;
         let mut selected = module.clone();
-        if let Err(e) = select_module_abi(&mut selected, 90, &frames, &addr) {
+        if let Err(e) = bridge(&mut selected).and_then(|()| select_module_abi(&mut selected, 90, &frames, &addr)) {
             let key = e.message.split(": ").last().unwrap_or("").to_string();
             *reasons.entry(key).or_default() += 1;
             fails.push(format!("{name}: not selected: {e}"));
@@ -112,7 +125,8 @@ fn selection_preserves_results_on_the_corpus() {
         check_sass_shape(&selected).unwrap_or_else(|e| panic!("{name}: {e}"));
         let calls = selected.functions.iter().any(|f| f.inst_order().any(|(_, i)| f.insts[i].opcode == Opcode::CALL));
         let pass = SelectPass { frames, addr };
-        let pipeline = Pipeline::custom(vec![PipelinePhase::custom("InstructionSelection", Arc::new(pass))]);
+        let mut pipeline = Pipeline::before_selection();
+        pipeline.phases.push(PipelinePhase::custom("InstructionSelection", Arc::new(pass)));
         let v = validate(&module, &spec.kernel, &spec, &pipeline, &opts).unwrap();
         match v.failure {
             None => {
@@ -174,7 +188,7 @@ fn dump() {
             let m = lower_source(&std::fs::read_to_string(&ptx).unwrap()).unwrap();
             println!("{m}");
             let mut s = m.clone();
-            match select_module(&mut s, 90) {
+            match bridge(&mut s).and_then(|()| select_module(&mut s, 90)) {
                 Ok(()) => println!("{s}"),
                 Err(e) => println!("not selected: {e}"),
             }
@@ -218,6 +232,7 @@ fn every_corpus_file_selects_or_fails_cleanly() {
     let (mut selected, mut refused) = (0, 0);
     for f in &files {
         let Ok(mut m) = lower_source(&std::fs::read_to_string(f).unwrap()) else { continue };
+        bridge(&mut m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         match select_module(&mut m, 90) {
             Ok(()) => {
                 verify_module(&m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));

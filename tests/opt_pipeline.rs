@@ -415,3 +415,39 @@ fn convert_unsupported_ops_on_the_corpus() {
     eprintln!("ConvertUnsupportedOps on the corpus: {changed:?}");
     assert_eq!(changed, [("atom_float_double".to_string(), 1), ("atom_shared".to_string(), 2)]);
 }
+
+/// The legalization bridge callers run before selecting without the standard pipeline
+/// (`Pipeline::before_selection`: table phases 4..=8, ConvertUnsupportedOps the one with a
+/// pass): selecting a lowered module with shared atomics that `ATOMS` lacks is a located
+/// error naming phase 5; after the bridge the same module selects.
+#[test]
+fn selection_refuses_unconverted_shared_atomics_until_the_bridge_runs() {
+    let bridge = Pipeline::before_selection();
+    let names: Vec<&str> = bridge.phases.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "AdvancedPhaseBeforeConvUnSup",
+            "ConvertUnsupportedOps",
+            "SetControlFlowOpLastInBB",
+            "AdvancedPhaseAfterConvUnSup",
+            "UpdateAfterConvertUnsupportedOps"
+        ]
+    );
+    assert!(bridge.phases.iter().all(|p| p.gate == OptGate::ALL));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/cuda/atom_shared");
+    let text = std::fs::read_to_string(root.join("atom_shared.sm_90.ptx")).unwrap();
+    let lowered = ptxas_rs::lower::lower_source(&text).unwrap();
+    let mut raw = lowered.clone();
+    let e = ptxas_rs::lower::isel::select_module(&mut raw, 90).unwrap_err();
+    assert!(e.function.is_some() && e.message.contains("ConvertUnsupportedOps") && e.message.contains('`'), "{e}");
+    let mut m = lowered;
+    for level in [0, 3] {
+        let mut m = m.clone();
+        let opts = PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() };
+        assert_eq!(bridge.run(&mut m, &opts, &mut []).unwrap().total_changed(), 2);
+        ptxas_rs::lower::isel::select_module(&mut m, 90).unwrap();
+    }
+    bridge.run(&mut m, &PipelineOptions::default(), &mut []).unwrap();
+    assert_eq!(bridge.run(&mut m, &PipelineOptions::default(), &mut []).unwrap().total_changed(), 0);
+}

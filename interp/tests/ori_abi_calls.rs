@@ -156,6 +156,10 @@ fn stages() -> Stages {
     let (raw, frames) = lower::lower_module_framed(&ast).expect("lowers");
     let addr = param_addresses(&ast);
     let mut selected = raw.clone();
+    // Selection without the standard pipeline: the legalization bridge first, as isel needs.
+    ptxas_rs::opt::Pipeline::before_selection()
+        .run(&mut selected, &ptxas_rs::opt::PipelineOptions::default(), &mut [])
+        .expect("the bridge runs");
     lower::isel::select_module_abi(&mut selected, 90, &frames, &addr).expect("selects");
     ptxas_rs::ori::verify_module(&selected).expect("the selection verifies");
     Stages { raw, selected, frames, addr }

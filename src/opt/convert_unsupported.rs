@@ -48,10 +48,11 @@
 //! `atom`'s meaning. (ptxas brackets the loop with `BSSY`/`BSYNC`; here reconvergence is the
 //! interpreter's and the backend's.)
 //! The expansion splits blocks itself, so the IR is well-formed after this phase and
-//! SetControlFlowOpLastInBB finds nothing to split. Selection (`lower::isel`) keeps its own
-//! loop for shared f32 and 64-bit `add`, reached only when it runs without the pipeline (and
-//! refuses 16-bit atomics, which this phase converts). A 16-bit atomic whose address register
-//! is 64-bit is left alone.
+//! SetControlFlowOpLastInBB finds nothing to split. This phase is the only place these loops
+//! are built: selection (`lower::isel`) refuses, with a located error, any atomic
+//! [`combine_op`] names, so a caller that selects without the standard pipeline runs
+//! [`crate::opt::Pipeline::before_selection`] (phases 4..=8) first. A 16-bit atomic whose
+//! address register is 64-bit is left alone (and refused by selection).
 //!
 //! # Invariants
 //!

@@ -234,6 +234,9 @@ impl RunReport {
     }
 }
 
+/// The table rows of [`Pipeline::before_selection`].
+const BEFORE_SELECTION: std::ops::RangeInclusive<usize> = 4..=8;
+
 /// A list of phases to run in order.
 #[derive(Clone, Debug, Default)]
 pub struct Pipeline {
@@ -257,6 +260,16 @@ impl Pipeline {
         Ok(Pipeline {
             phases: PHASES.iter().filter(|p| names.contains(&p.name)).map(PipelinePhase::from_table).collect(),
         })
+    }
+    /// The legalization bridge that must run before instruction selection (`lower::isel`) when
+    /// a module is selected without [`Pipeline::standard`] (tests selecting lowered Ori, the
+    /// translation-validation harness): table phases 4..=8, AdvancedPhaseBeforeConvUnSup,
+    /// ConvertUnsupportedOps, SetControlFlowOpLastInBB, AdvancedPhaseAfterConvUnSup and
+    /// UpdateAfterConvertUnsupportedOps. Of these only ConvertUnsupportedOps has a pass today:
+    /// it turns the shared atomics `ATOMS` cannot execute into compare-and-swap loops, which
+    /// selection refuses to see. All run at every opt level.
+    pub fn before_selection() -> Pipeline {
+        Pipeline { phases: PHASES[BEFORE_SELECTION].iter().map(PipelinePhase::from_table).collect() }
     }
     /// A custom list.
     pub fn custom(phases: Vec<PipelinePhase>) -> Pipeline {
