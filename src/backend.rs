@@ -252,8 +252,9 @@ fn targets_sm90a(module: &ast::Module) -> bool {
     module.target.names.iter().any(|n| n.name == "sm_90a")
 }
 
-/// Which parameter word groups of each `.func` are `.param`-space addresses (its `.param`
-/// parameters, then its `.param` results; [`lower::isel::call`]): what
+/// Which parameter word groups of each `.func` are `.param`-space addresses (its parameters,
+/// a memory-passed `.param` one `true`, a `.reg` or register-passed `.param` scalar `false`;
+/// then `true` for each memory-passed `.param` result; [`lower::isel::call`]): what
 /// [`lower::isel::select_module_abi`] takes, also used by `interp::validate` to select as the
 /// backend does.
 pub fn param_addresses(module: &ast::Module) -> HashMap<String, Vec<bool>> {
@@ -261,7 +262,7 @@ pub fn param_addresses(module: &ast::Module) -> HashMap<String, Vec<bool>> {
     for item in &module.items {
         if let ast::Item::Function(f) = item
             && f.kind == ast::FunctionKind::Func
-            && let Ok(sig) = lower::Sig::of(f.returns.as_deref(), f.params.as_deref())
+            && let Ok(sig) = lower::Sig::of_func(f.returns.as_deref(), f.params.as_deref())
         {
             let mem = |p: &lower::Passing| matches!(p, lower::Passing::Mem { .. });
             let mut v: Vec<bool> = sig.params.iter().map(mem).collect();
@@ -404,9 +405,10 @@ fn compile_kernel(
         emitted.num_barriers = emitted.num_barriers.max(p.num_barriers);
     }
     let mut k = kernel_image(f, decl, &report, &emitted, opts);
-    // The stack: the kernel's frame, then the deepest chain of callee frames (a recursive
-    // chain counts each function once: the driver's default stack covers the rest, as ptxas
-    // leaves it).
+    // The stack: the kernel's frame, then the deepest chain of callee frames; with a recursive
+    // call reachable the kernel's frame alone (the driver's default stack covers the rest), as
+    // ptxas 13.0.88 records it (EIATTR_MIN_STACK_SIZE 0 for `func_recursion`, 0x40 for it with
+    // a 64-byte kernel `.local` array: its recursive callees' 16..32-byte frames not counted).
     let frames: HashMap<&str, u32> = subs.iter().map(|s| (s.f.name.as_str(), s.saved.frame)).collect();
     let deepest = deepest_chain(f, &subs, &frames);
     k.min_stack_size = k.frame_size + deepest;
@@ -439,23 +441,32 @@ fn compile_kernel(
 
 /// The largest sum of callee frames along a call chain from `k` (each function once per chain).
 fn deepest_chain(k: &ori::Function, subs: &[Sub], frames: &HashMap<&str, u32>) -> u32 {
-    fn walk<'a>(name: &'a str, subs: &'a [Sub], frames: &HashMap<&str, u32>, on_path: &mut Vec<&'a str>) -> u32 {
+    /// The deepest chain of frames from `name`, or `None` when a recursive call is reachable.
+    fn walk<'a>(
+        name: &'a str,
+        subs: &'a [Sub],
+        frames: &HashMap<&str, u32>,
+        on_path: &mut Vec<&'a str>,
+    ) -> Option<u32> {
         if on_path.contains(&name) {
-            return 0;
+            return None;
         }
-        let Some(s) = subs.iter().find(|s| s.f.name == name) else { return 0 };
+        let Some(s) = subs.iter().find(|s| s.f.name == name) else { return Some(0) };
         on_path.push(name);
-        let callees = direct_callees(&s.f);
-        let mut best = 0;
-        for c in &callees {
+        let mut best = Some(0);
+        for c in &direct_callees(&s.f) {
             if let Some(c) = subs.iter().find(|x| &x.f.name == c) {
-                best = best.max(walk(&c.f.name, subs, frames, on_path));
+                best = best.zip(walk(&c.f.name, subs, frames, on_path)).map(|(a, b)| a.max(b));
             }
         }
         on_path.pop();
-        frames.get(name).copied().unwrap_or(0) + best
+        best.map(|b| frames.get(name).copied().unwrap_or(0) + b)
     }
-    direct_callees(k).iter().map(|c| walk(c, subs, frames, &mut Vec::new())).max().unwrap_or(0)
+    direct_callees(k)
+        .iter()
+        .map(|c| walk(c, subs, frames, &mut Vec::new()))
+        .try_fold(0, |acc, d| d.map(|d| acc.max(d)))
+        .unwrap_or(0)
 }
 
 fn kernel_image(

@@ -7,6 +7,12 @@
 //!   divergence, values and a predicate live across the call (callee-saved registers);
 //! - `RECURSION`: a recursive `.func` with `.param` parameters and result (a real stack frame
 //!   per activation), recursion depth differing per lane;
+//! - `PARAM_SCALARS`: `.param` scalars in registers (`lower::param_regs`) of every size and
+//!   alignment (b32, b64 on an even register, f32, f64), and each way back to memory: a callee
+//!   reading its parameter and writing its result by halves (frame slots), a caller writing its
+//!   argument and reading its result by halves, a callee forwarding its own parameter and
+//!   result names to another call, and a 13th parameter past `R15` passed in memory and
+//!   forwarded to a register parameter;
 //! - `STRUCTS`: a by-value `.param` struct parameter and a two-field `.param` struct result,
 //!   a callee calling another callee, a callee with a local array;
 //! - `SHARED`: a shared array named only by the callees (the kernel's `.nv.shared` section
@@ -455,6 +461,123 @@ const INDIRECT: &str = r#"
 }
 "#;
 
+const PARAM_SCALARS: &str = r#"
+.func (.param .b64 r) mix(.param .b32 a, .param .b64 b, .param .f32 c, .param .f64 d)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<6>;
+    .reg .f32 %f<2>;
+    .reg .f64 %fd<3>;
+    ld.param.u32 %r1, [a];
+    ld.param.u64 %rd1, [b];
+    ld.param.f32 %f1, [c];
+    ld.param.f64 %fd1, [d];
+    cvt.f64.f32 %fd2, %f1;
+    add.f64 %fd2, %fd2, %fd1;
+    cvt.rzi.u64.f64 %rd2, %fd2;
+    cvt.u64.u32 %rd3, %r1;
+    add.u64 %rd4, %rd1, %rd2;
+    add.u64 %rd5, %rd4, %rd3;
+    st.param.b64 [r], %rd5;
+    ret;
+}
+
+.func (.param .b32 r) halves(.param .b32 x)
+{
+    .reg .u32 %r<6>;
+    ld.param.u16 %r1, [x];
+    ld.param.u16 %r2, [x+2];
+    add.u32 %r3, %r1, 7;
+    add.u32 %r4, %r2, 9;
+    st.param.b16 [r], %r4;
+    st.param.b16 [r+2], %r3;
+    ret;
+}
+
+.func (.param .b32 r) fwd(.param .b32 x)
+{
+    call.uni (r), halves, (x);
+    ret;
+}
+
+.func (.param .b32 r) many(.param .b32 p0, .param .b32 p1, .param .b32 p2, .param .b32 p3,
+    .param .b32 p4, .param .b32 p5, .param .b32 p6, .param .b32 p7, .param .b32 p8,
+    .param .b32 p9, .param .b32 p10, .param .b32 p11, .param .b32 p12)
+{
+    .reg .u32 %r<8>;
+    ld.param.u32 %r1, [p0];
+    ld.param.u32 %r2, [p11];
+    {
+    .param .b32 h;
+    call.uni (h), halves, (p12);
+    ld.param.u32 %r3, [h];
+    }
+    add.u32 %r4, %r1, %r2;
+    add.u32 %r5, %r4, %r3;
+    st.param.b32 [r], %r5;
+    ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .u32 %r<16>;
+    .reg .u64 %rd<8>;
+    .reg .f32 %f<2>;
+    .reg .f64 %fd<2>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    mul.wide.u32 %rd2, %r1, 16;
+    add.u64 %rd3, %rd1, %rd2;
+    cvt.u64.u32 %rd4, %r1;
+    shl.b64 %rd4, %rd4, 33;
+    cvt.rn.f32.u32 %f1, %r1;
+    cvt.rn.f64.u32 %fd1, %r1;
+    {
+    .param .b32 a;
+    .param .b64 b;
+    .param .f32 c;
+    .param .f64 d;
+    .param .b64 r;
+    st.param.b32 [a], %r1;
+    st.param.b64 [b], %rd4;
+    st.param.f32 [c], %f1;
+    st.param.f64 [d], %fd1;
+    call.uni (r), mix, (a, b, c, d);
+    ld.param.b64 %rd5, [r];
+    }
+    st.global.u64 [%rd3], %rd5;
+    add.u32 %r2, %r1, 1000;
+    {
+    .param .b32 a;
+    .param .b32 r;
+    st.param.b16 [a], %r1;
+    st.param.b16 [a+2], %r2;
+    call.uni (r), fwd, (a);
+    ld.param.u16 %r3, [r];
+    ld.param.u16 %r4, [r+2];
+    }
+    shl.b32 %r4, %r4, 16;
+    or.b32 %r5, %r3, %r4;
+    st.global.u32 [%rd3+8], %r5;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    .param .b32 a11;
+    .param .b32 a12;
+    .param .b32 r;
+    st.param.b32 [a0], %r1;
+    st.param.b32 [a1], 1;
+    st.param.b32 [a11], %r2;
+    st.param.b32 [a12], %r2;
+    call.uni (r), many, (a0, a1, a1, a1, a1, a1, a1, a1, a1, a1, a1, a11, a12);
+    ld.param.u32 %r6, [r];
+    }
+    st.global.u32 [%rd3+12], %r6;
+    ret;
+}
+"#;
+
 /// Compiles `body` at both levels and checks each cubin against the interpreter.
 fn check(name: &str, body: &str, spec: &str) {
     let text = format!("{HEADER}{body}");
@@ -500,6 +623,44 @@ fn register_parameters_and_results() {
 #[test]
 fn recursion_with_a_frame_per_activation() {
     check("recursion", RECURSION, RECURSION_SPEC);
+    // With a recursive call reachable, the kernel's minimum stack is its own frame (ptxas:
+    // EIATTR_MIN_STACK_SIZE counts no recursive callee), while `sum` has a frame of its own.
+    let ast = ptxas_rs::ptx::parse(&format!("{HEADER}{RECURSION}"), "recursion").unwrap();
+    let c = backend::compile(&ast, &backend::Options::default()).unwrap();
+    let k = &c.image.kernels[0];
+    assert_eq!(k.min_stack_size, k.frame_size);
+    assert!(k.report.functions.iter().any(|(name, frame, ..)| name == "sum" && *frame > 0), "{:?}", k.report.functions);
+}
+
+/// `.param` scalars in registers and every way back to memory (`PARAM_SCALARS`); the
+/// signatures put `mix`'s words in R4, R6:R7, R8, R10:R11 and `many`'s 13th parameter in
+/// memory.
+#[test]
+fn param_scalars_in_registers_and_back_in_memory() {
+    let text = format!("{HEADER}{PARAM_SCALARS}");
+    let module = ptxas_rs::lower::lower_source(&text).unwrap();
+    let mix = module.function("mix").unwrap();
+    let classes: Vec<_> = mix.params.iter().skip(1).map(|&p| mix.reg_class(p).unwrap()).collect();
+    let starts = ptxas_rs::lower::isel::call::words(&classes).unwrap();
+    assert_eq!(starts, [4, 6, 8, 10]);
+    let ast = ptxas_rs::ptx::parse(&text, "p").unwrap();
+    let addr = backend::param_addresses(&ast);
+    assert_eq!(addr["mix"], [false; 4]);
+    assert_eq!(addr["many"], [[false; 12].as_slice(), &[true]].concat());
+    // The reference `check` compares the cubins with is right: the values worked out by hand.
+    let spec = LaunchSpec::from_toml_str_named(STRUCTS_SPEC, "param_scalars").unwrap();
+    let exec = ExecConfig { local_bytes: 16 * 1024, ..ExecConfig::default() };
+    let out = interp::run_ori_with(&module, &spec.kernel, &spec, &exec).unwrap();
+    let words: Vec<u32> =
+        out.get("out").unwrap().chunks(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+    for t in 0..64u32 {
+        let mix = (u64::from(t) << 33) + 3 * u64::from(t);
+        let halves = (t + 1009) | ((t + 7) << 16);
+        let many = t.wrapping_add(t + 1000).wrapping_add(9 | ((t + 1007) << 16));
+        let w = &words[4 * t as usize..4 * t as usize + 4];
+        assert_eq!(w, [mix as u32, (mix >> 32) as u32, halves, many], "thread {t}");
+    }
+    check("param_scalars", PARAM_SCALARS, STRUCTS_SPEC);
 }
 
 #[test]

@@ -141,20 +141,12 @@ const CONTRACTED: &str = "ptxas -O3 contracts `mul.bf16` + `add.bf16` (no roundi
 const SELP_FOLDED: &str = "ptxas folds `setp.gt x, 1; selp 1, x` into `FMNMX.NAN x, 1`, which gives 0x7fffffff for a \
      NaN x; PTX selp (this executor) keeps x's NaN bits (0x7f800001, 0xffffffff): the GPU's result is not the PTX one";
 
-const DEEP_RECURSION: &str = "our stack frames are too large for this recursion depth: is_even/is_odd recurse \
-     tid (up to 63) levels deep, and each of our activations takes 48 bytes (16 bytes of `.param` slots for the \
-     nested call's argument and result, which our ABI passes by local address, plus 7 saved registers and a \
-     saved predicate, `regalloc::callee_save`), so lane 20 onwards overflow the driver's default 1 KiB stack \
-     (the emulator faults at local address 0xfffbf0; a GPU would too). ptxas passes `.param` scalars in registers \
-     and needs 16 bytes per activation (63 x 16 = 1008 bytes)";
 const KNOWN_INTERP: &[(&str, &str)] = &[("bf16_arith2", CONTRACTED), ("f32_compare_select", SELP_FOLDED)];
 const KNOWN_EMU_OURS: &[(&str, &str)] = &[
     ("bf16_arith2@O0", CONTRACTED),
     ("bf16_arith2@O3", CONTRACTED),
     ("f32_compare_select@O0", SELP_FOLDED),
     ("f32_compare_select@O3", SELP_FOLDED),
-    ("func_recursion@O0", DEEP_RECURSION),
-    ("func_recursion@O3", DEEP_RECURSION),
 ];
 const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[];
 

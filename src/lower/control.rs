@@ -2,8 +2,10 @@
 //! `exit`, `bar`/`barrier` (CTA barriers), `bar.warp.sync`, `membar`/`fence`, `nanosleep`.
 //!
 //! Calls follow the ABI in the [`super`] module doc: the callee's frame base is the caller's
-//! frame base plus the caller's frame size (patched in when the caller is complete), `.param`
-//! arguments and results travel by local address, `.reg` ones by value.
+//! frame base plus the caller's frame size (patched in when the caller is complete), `.reg`
+//! arguments and results and register-passed `.param` scalars travel by value (a `.param`
+//! name kept in memory on this side is loaded before the call or stored after it), the other
+//! `.param` ones by local address.
 //!
 //! Invariants: `bar.sync a, b` / `barrier.sync a, b` keep the barrier id `a` and drop the
 //! thread count `b` (every live thread of the CTA takes part in this model); `bar.arrive` and
@@ -55,7 +57,7 @@ impl FnCx<'_> {
                 if name == "exit" || self.f.kind == FuncKind::Entry {
                     self.emit(Opcode::Exit, Mods::new(), vec![], vec![])?;
                 } else {
-                    let srcs = self.ret_regs.iter().map(|v| Operand::reg(*v)).collect();
+                    let srcs = self.ret_values()?;
                     self.emit(Opcode::Ret, Mods::new(), vec![], srcs)?;
                 }
                 Ok(())
@@ -149,21 +151,47 @@ impl FnCx<'_> {
         )?;
         self.patch_frame(patch);
         let mut srcs = vec![Operand::reg(nsp)];
+        // Stores into `.param` names kept elsewhere than the result register, after the call.
+        let mut after: Vec<(Reg, ParamHome, u64, bool)> = Vec::new();
         for (a, pass) in args.iter().zip(&sig.params) {
             let ListElem::Expr(e) = a else { return self.err("vector call arguments are not supported") };
+            let sym = match &e.kind {
+                ExprKind::Sym(id, None) => self.lookup(&id.name),
+                _ => None,
+            };
             match pass {
                 Passing::Reg(_, t) => {
                     let ty = super::types::ty_of(t).unwrap_or(Ty::B32);
                     srcs.push(self.expr(e, ty)?);
                 }
-                Passing::Mem { size, align } => {
-                    let sym = match &e.kind {
-                        ExprKind::Sym(id, None) => self.lookup(&id.name),
-                        _ => None,
+                &Passing::ParamReg(c, size) => {
+                    // The value of a `.param` scalar: its register, or loaded from its memory.
+                    let home = match sym {
+                        Some(Sym::ParamReg(v, _)) => {
+                            srcs.push(Operand::reg(v));
+                            continue;
+                        }
+                        Some(Sym::Frame(o)) => ParamHome::Frame(o),
+                        Some(Sym::ParamAddr(v)) => ParamHome::Addr(v),
+                        _ => {
+                            srcs.push(self.expr(e, super::types::bits_ty(size))?);
+                            continue;
+                        }
                     };
+                    let t = self.tmp(c);
+                    self.param_home_access(home, size, t.into(), true)?;
+                    srcs.push(Operand::reg(t));
+                }
+                Passing::Mem { size, align } => {
                     let addr = match sym {
                         Some(Sym::Frame(o)) => self.frame_addr(o)?,
                         Some(Sym::ParamAddr(v)) => Operand::reg(v),
+                        Some(Sym::ParamReg(v, psize)) => {
+                            // A `.param` scalar in a register passed in memory: a fresh slot.
+                            let o = self.alloc((*size).max(psize), *align);
+                            self.frame_store(o, psize, Operand::reg(v))?;
+                            self.frame_addr(o)?
+                        }
                         _ => {
                             // A value passed to a .param parameter: store it in a fresh slot.
                             let ty = super::types::bits_ty(*size);
@@ -186,22 +214,40 @@ impl FnCx<'_> {
         let mut dsts: Vec<Reg> = Vec::new();
         for (r, pass) in rets.iter().zip(&sig.rets) {
             let ListElem::Expr(e) = r else { return self.err("vector call results are not supported") };
+            let sym = match &e.kind {
+                ExprKind::Sym(id, None) => self.lookup(&id.name),
+                _ => None,
+            };
             match pass {
                 Passing::Reg(c, _) => dsts.push(self.dst(&ast::Operand::Expr(e.clone()), *c)?),
-                Passing::Mem { .. } => {
-                    let sym = match &e.kind {
-                        ExprKind::Sym(id, None) => self.lookup(&id.name),
-                        _ => None,
-                    };
-                    match sym {
-                        Some(Sym::Frame(o)) => {
-                            let a = self.frame_addr(o)?;
-                            srcs.push(a);
-                        }
-                        Some(Sym::ParamAddr(v)) => srcs.push(Operand::reg(v)),
-                        _ => return Err(LowerError::at(e.span, "a .param result must be a .param variable")),
+                &Passing::ParamReg(c, size) => match sym {
+                    Some(Sym::ParamReg(v, _)) => dsts.push(v.into()),
+                    Some(Sym::Frame(o)) => {
+                        let t = self.tmp(c);
+                        dsts.push(t.into());
+                        after.push((t.into(), ParamHome::Frame(o), size, false));
                     }
-                }
+                    Some(Sym::ParamAddr(v)) => {
+                        let t = self.tmp(c);
+                        dsts.push(t.into());
+                        after.push((t.into(), ParamHome::Addr(v), size, false));
+                    }
+                    _ => return Err(LowerError::at(e.span, "a .param result must be a .param variable")),
+                },
+                Passing::Mem { size, align } => match sym {
+                    Some(Sym::Frame(o)) => {
+                        let a = self.frame_addr(o)?;
+                        srcs.push(a);
+                    }
+                    Some(Sym::ParamAddr(v)) => srcs.push(Operand::reg(v)),
+                    Some(Sym::ParamReg(v, psize)) => {
+                        // A `.param` scalar in a register receiving a result in memory.
+                        let o = self.alloc((*size).max(psize), *align);
+                        srcs.push(self.frame_addr(o)?);
+                        after.push((v.into(), ParamHome::Frame(o), psize, true));
+                    }
+                    _ => return Err(LowerError::at(e.span, "a .param result must be a .param variable")),
+                },
             }
         }
         match callee {
@@ -213,6 +259,27 @@ impl FnCx<'_> {
                 srcs.insert(0, Operand::reg(v));
                 self.emit(Opcode::Calli, Mods::new(), dsts, srcs)?;
             }
+        }
+        for (r, home, size, load) in after {
+            self.param_home_access(home, size, r, load)?;
+        }
+        Ok(())
+    }
+
+    /// `r = ld [home]` (`load`) or `st [home], r`: a `.param` scalar's value between a
+    /// register and where its name keeps it in local memory.
+    fn param_home_access(&mut self, home: ParamHome, size: u64, r: Reg, load: bool) -> Result<()> {
+        let base = match home {
+            ParamHome::Frame(o) if load => return self.frame_load(o, size, r),
+            ParamHome::Frame(o) => return self.frame_store(o, size, Operand::reg(r)),
+            ParamHome::Addr(v) => v,
+        };
+        let m = crate::ori::MemRef { space: crate::ori::Space::Local, sym: None, base: Some(base.into()), offset: 0 };
+        let ty = super::types::bits_ty(size);
+        if load {
+            self.emit(Opcode::Ld, Mods::ty(ty), vec![r], vec![Operand::Mem(m)])?;
+        } else {
+            self.emit(Opcode::St, Mods::ty(ty), vec![], vec![Operand::Mem(m), Operand::reg(r)])?;
         }
         Ok(())
     }
@@ -227,4 +294,13 @@ impl FnCx<'_> {
         )?;
         Ok(Operand::reg(a))
     }
+}
+
+/// Where a `.param` scalar's name keeps its value in local memory: a frame slot at this
+/// offset, or the local address in this register (a `.param` passed to this function in
+/// memory).
+#[derive(Clone, Copy, Debug)]
+enum ParamHome {
+    Frame(u64),
+    Addr(crate::ori::VReg),
 }

@@ -13,6 +13,12 @@
 //!   is written through a temporary. So every emitted instruction fits its signature.
 //! - While a guarded PTX instruction is lowered, every Ori instruction it produces carries its
 //!   guard.
+//! - A `.param` name bound to [`Sym::ParamReg`] (a register-passed parameter or result of this
+//!   `.func`, or a body `.param` scalar) is mentioned only by whole-value `ld.param`/`st.param`
+//!   (lowered to `mov`) and as a call operand ([`super::param_regs::register_only`] checked it
+//!   before binding); otherwise the name is a frame slot ([`Sym::Frame`]), filled from the
+//!   parameter register on entry, or loaded into the result register before every `ret`
+//!   ([`FnCx::ret_slots`]).
 
 use std::collections::HashMap;
 
@@ -36,6 +42,10 @@ pub enum Sym {
     Frame(u64),
     /// A `.param` parameter or return parameter of a `.func`: its local address is in the vreg.
     ParamAddr(VReg),
+    /// A `.param` scalar held in a register (a `.func`'s parameter or return value passed in
+    /// registers, or a body `.param` variable only accessed whole and handed to calls;
+    /// [`super::param_regs`]): the register and the scalar's size in bytes.
+    ParamReg(VReg, u64),
     /// A kernel parameter at this param-space offset.
     KParam(u64),
     /// A module variable (full name, space).
@@ -69,6 +79,10 @@ pub struct FnCx<'a> {
     pub cc: Option<VReg>,
     /// `.reg` return parameters.
     pub ret_regs: Vec<VReg>,
+    /// Return values passed in registers whose `.param` name lives in a frame slot (its
+    /// accesses are not all whole-value): the return register, the slot's offset and size,
+    /// loaded before every `ret`.
+    pub ret_slots: Vec<(VReg, u64, u64)>,
     /// The guard of the PTX instruction being lowered.
     pub guard: Option<Guard>,
     /// The source position of the PTX instruction being lowered.
@@ -103,6 +117,7 @@ pub fn lower_function_framed(pf: &ast::Function, cx: &ModCx) -> Result<(Function
         sp,
         cc: None,
         ret_regs: Vec::new(),
+        ret_slots: Vec::new(),
         guard: None,
         span: pf.span,
     };
@@ -125,7 +140,7 @@ pub fn lower_function_framed(pf: &ast::Function, cx: &ModCx) -> Result<(Function
         fc.f.params.push(sp.into());
         let sig = cx.sigs.get(&pf.name.name).cloned().unwrap_or_default();
         for (p, pass) in pf.params.as_deref().unwrap_or(&[]).iter().zip(&sig.params) {
-            let sym = fc.incoming(pass);
+            let sym = fc.incoming(pass, &p.decl.name.name, body)?;
             fc.scopes[0].names.insert(p.decl.name.name.clone(), sym);
         }
         for (p, pass) in pf.returns.as_deref().unwrap_or(&[]).iter().zip(&sig.rets) {
@@ -136,7 +151,19 @@ pub fn lower_function_framed(pf: &ast::Function, cx: &ModCx) -> Result<(Function
                     fc.f.rets.push(*c);
                     Sym::Reg(v, t.clone())
                 }
-                Passing::Mem { .. } => fc.incoming(pass),
+                &Passing::ParamReg(c, size) => {
+                    let v = fc.f.new_vreg(c);
+                    fc.ret_regs.push(v);
+                    fc.f.rets.push(c);
+                    if super::param_regs::register_only(body, &p.decl.name.name, size) {
+                        Sym::ParamReg(v, size)
+                    } else {
+                        let off = fc.alloc(size, size);
+                        fc.ret_slots.push((v, off, size));
+                        Sym::Frame(off)
+                    }
+                }
+                Passing::Mem { .. } => fc.incoming(pass, &p.decl.name.name, body)?,
             };
             fc.scopes[0].names.insert(p.decl.name.name.clone(), sym);
         }
@@ -148,8 +175,11 @@ pub fn lower_function_framed(pf: &ast::Function, cx: &ModCx) -> Result<(Function
 }
 
 impl FnCx<'_> {
-    fn incoming(&mut self, pass: &Passing) -> Sym {
-        match pass {
+    /// The parameter `name` of this `.func` (body `body`) passed as `pass`: a new parameter
+    /// register and what the name stands for. A `.param` scalar passed in a register whose
+    /// accesses are not all whole-value is stored in a frame slot on entry.
+    fn incoming(&mut self, pass: &Passing, name: &str, body: &[Statement]) -> Result<Sym> {
+        Ok(match pass {
             Passing::Mem { .. } => {
                 let v = self.f.new_vreg(RegClass::R32);
                 self.f.params.push(v.into());
@@ -160,7 +190,45 @@ impl FnCx<'_> {
                 self.f.params.push(v.into());
                 Sym::Reg(v, t.clone())
             }
+            &Passing::ParamReg(c, size) => {
+                let v = self.f.new_vreg(c);
+                self.f.params.push(v.into());
+                if super::param_regs::register_only(body, name, size) {
+                    Sym::ParamReg(v, size)
+                } else {
+                    let off = self.alloc(size, size);
+                    self.frame_store(off, size, Operand::reg(v))?;
+                    Sym::Frame(off)
+                }
+            }
+        })
+    }
+
+    /// The operands of a `.func`'s `ret`: its return registers, after loading those whose
+    /// `.param` name lives in a frame slot ([`FnCx::ret_slots`]).
+    pub fn ret_values(&mut self) -> Result<Vec<Operand>> {
+        for (v, off, size) in self.ret_slots.clone() {
+            self.frame_load(off, size, v.into())?;
         }
+        Ok(self.ret_regs.iter().map(|v| Operand::reg(*v)).collect())
+    }
+
+    /// `st.local.b<size*8> [%sp+off], v`.
+    pub fn frame_store(&mut self, off: u64, size: u64, v: Operand) -> Result<()> {
+        let m = self.frame_ref(off);
+        self.emit(Opcode::St, Mods::ty(super::types::bits_ty(size)), vec![], vec![Operand::Mem(m), v])?;
+        Ok(())
+    }
+
+    /// `dst = ld.local.b<size*8> [%sp+off]`.
+    pub fn frame_load(&mut self, off: u64, size: u64, dst: Reg) -> Result<()> {
+        let m = self.frame_ref(off);
+        self.emit(Opcode::Ld, Mods::ty(super::types::bits_ty(size)), vec![dst], vec![Operand::Mem(m)])?;
+        Ok(())
+    }
+
+    fn frame_ref(&self, off: u64) -> crate::ori::MemRef {
+        crate::ori::MemRef { space: Space::Local, sym: None, base: Some(self.sp.into()), offset: off as i64 }
     }
 
     /// An error at the current instruction.
@@ -196,7 +264,7 @@ impl FnCx<'_> {
             match &stmts[n] {
                 Statement::Label(id) => match stmts.get(n + 1) {
                     Some(Statement::CallPrototype(p)) => {
-                        let sig = Sig::of(p.returns.as_deref(), p.params.as_deref())?;
+                        let sig = Sig::of_func(p.returns.as_deref(), p.params.as_deref())?;
                         self.protos.insert(id.name.clone(), sig);
                         n += 1;
                     }
@@ -227,7 +295,7 @@ impl FnCx<'_> {
                     self.instruction(i)?;
                     self.guard = None;
                 }
-                Statement::Var(v) => self.declare(v)?,
+                Statement::Var(v) => self.declare(v, stmts)?,
                 Statement::Block(b, _) => {
                     self.scopes.push(Scope::default());
                     let r = self.statements(b);
@@ -273,7 +341,7 @@ impl FnCx<'_> {
             self.guard = None;
             let (op, srcs) = match self.f.kind {
                 FuncKind::Entry => (Opcode::Exit, vec![]),
-                FuncKind::Func => (Opcode::Ret, self.ret_regs.iter().map(|v| Operand::reg(*v)).collect()),
+                FuncKind::Func => (Opcode::Ret, self.ret_values()?),
             };
             self.push(InstData::new(op, Mods::new(), vec![], srcs));
         }
@@ -387,7 +455,9 @@ impl FnCx<'_> {
         self.f.new_vreg(class)
     }
 
-    fn declare(&mut self, v: &ast::VarDecl) -> Result<()> {
+    /// Declares the variables of `v`, a statement of `scope` (the statements of its block,
+    /// which decide whether a body `.param` scalar can live in a register).
+    fn declare(&mut self, v: &ast::VarDecl, scope: &[Statement]) -> Result<()> {
         let space = v.space.text.as_str();
         if space == ".reg" {
             let class =
@@ -446,6 +516,18 @@ impl FnCx<'_> {
                 for d in &v.decls {
                     if d.init.is_some() {
                         return Err(LowerError::at(v.span, "initialised local variables are not supported"));
+                    }
+                    let reg = (space_of(space) == Some(Space::Param)
+                        && vecn == 1
+                        && matches!(d.shape, ast::Shape::Scalar)
+                        && super::param_regs::register_only(scope, &d.name.name, elem))
+                    .then(|| super::param_regs::class_of_size(elem))
+                    .flatten();
+                    if let Some(c) = reg {
+                        let r = self.f.new_vreg(c);
+                        let names = &mut self.scopes.last_mut().expect("scope stack is never empty").names;
+                        names.insert(d.name.name.clone(), Sym::ParamReg(r, elem));
+                        continue;
                     }
                     let n = super::vars::array_len(&d.shape, v.span)?.unwrap_or(1);
                     let off = self.alloc(elem * vecn * n, align.unwrap_or(elem * vecn));
@@ -730,6 +812,7 @@ impl FnCx<'_> {
         let r = self.tmp(class);
         match s {
             Sym::Reg(..) => return self.err("a register has no address"),
+            Sym::ParamReg(..) => return self.err("a `.param` scalar held in a register has no address"),
             Sym::Frame(o) => {
                 let a = self.tmp(RegClass::R32);
                 self.emit(

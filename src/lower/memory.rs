@@ -58,6 +58,13 @@ impl FnCx<'_> {
                 Some(Sym::Frame(o)) => {
                     Ok(MemRef { space: Space::Local, sym: None, base: Some(self.sp.into()), offset: o as i64 + off })
                 }
+                Some(Sym::ParamReg(..)) => Err(LowerError::at(
+                    base.span,
+                    format!(
+                        "`{}` is a `.param` scalar held in a register: only whole-value ld/st.param reach it",
+                        id.name
+                    ),
+                )),
                 Some(Sym::ParamAddr(v)) => {
                     Ok(MemRef { space: Space::Local, sym: None, base: Some(v.into()), offset: off })
                 }
@@ -116,6 +123,24 @@ impl FnCx<'_> {
                 } else {
                     (self.operand(i, 0)?, self.operand(i, 1)?)
                 };
+                // A `.param` scalar held in a register: the access is a move.
+                if m.vec <= 1
+                    && m.space == Some(Space::Param)
+                    && let Some(n) = super::param_regs::whole_address(addr_op)
+                    && let Some(Sym::ParamReg(v, psize)) = self.lookup(n)
+                {
+                    if psize != size as u64 {
+                        return self.err(format!("a {size}-byte access to the {psize}-byte `.param` `{n}`"));
+                    }
+                    if load {
+                        let d = self.dst(val_op, class_of_ty(ty))?;
+                        self.emit(Opcode::Mov, Mods::ty(ty), vec![d], vec![Operand::reg(v)])?;
+                    } else {
+                        let s = self.src(val_op, ty)?;
+                        self.emit(Opcode::Mov, Mods::ty(ty), vec![v.into()], vec![s])?;
+                    }
+                    return Ok(());
+                }
                 let base = self.mem_ref(addr_op, m.space, size)?;
                 let elems: Vec<Option<ast::Operand>> = if m.vec > 1 {
                     self.vec_elems(val_op, m.vec)?.into_iter().map(|e| e.map(ast::Operand::Expr)).collect()

@@ -36,12 +36,17 @@
 //! starts right after its caller's frame, so recursion works to any depth local memory allows.
 //!
 //! An Ori function lowered from `.func (rets) f (params)` takes, in order: its frame base;
-//! for each `.param` parameter the local address of the argument, for each `.reg` parameter
-//! its value; for each `.param` return parameter the local address to store it to. Its Ori
-//! return values are its `.reg` return parameters. So `ld.param [p+4]` in a callee is a
-//! `ld local[%p + 4]`, and a `.param` argument is passed by the address of the caller's
-//! variable (a register or immediate argument for a `.param` parameter is first stored in a
-//! fresh frame slot).
+//! for each `.reg` parameter and each `.param` scalar passed in registers ([`param_regs`]:
+//! 4- and 8-byte scalars whose words fit in R4..R15, as ptxas passes them) its value, for each
+//! other `.param` parameter the local address of the argument; for each `.param` return
+//! parameter passed in memory the local address to store it to. Its Ori return values are its
+//! `.reg` return parameters and its `.param` results passed in registers, in order. So
+//! `ld.param [p+4]` of a memory-passed `p` in a callee is a `ld local[%p + 4]` and its
+//! argument is passed by the address of the caller's variable (a register or immediate
+//! argument for it is first stored in a fresh frame slot); a register-passed scalar's whole
+//! `ld.param`/`st.param` is a `mov` of its register, on both sides, unless its name is used in
+//! another way, in which case that side keeps it in a frame slot ([`param_regs`]). Which
+//! passing a parameter gets depends on the signature only ([`Sig::of_func`]).
 //!
 //! Kernel parameters live in param space at their ABI offsets (each aligned to its size or its
 //! `.align`): `ld.param [k_param_1]` is `ld param[8]`.
@@ -61,6 +66,7 @@ pub mod isel;
 mod mbarrier;
 mod memory;
 pub mod mods;
+pub mod param_regs;
 mod tensor;
 pub mod types;
 pub mod vars;
@@ -112,7 +118,8 @@ pub type Result<T> = std::result::Result<T, LowerError>;
 /// How a parameter or return value travels across a call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Passing {
-    /// A `.param` variable: its local address is passed.
+    /// A `.param` variable in memory (a kernel's parameter, a `.func`'s aggregate, array,
+    /// vector, 1- or 2-byte scalar, or a scalar past R15): its local address is passed.
     Mem {
         /// Size in bytes.
         size: u64,
@@ -121,6 +128,9 @@ pub enum Passing {
     },
     /// A `.reg` value of this class and PTX type.
     Reg(RegClass, String),
+    /// A `.param` scalar of a `.func` passed in registers of this class ([`param_regs`]):
+    /// its size in bytes (4 or 8).
+    ParamReg(RegClass, u64),
 }
 
 /// A function's calling signature.
@@ -133,8 +143,18 @@ pub struct Sig {
 }
 
 impl Sig {
-    /// The signature of a parameter list pair.
+    /// The signature of a parameter list pair, every `.param` in memory (a kernel's).
     pub fn of(rets: Option<&[ast::Param]>, params: Option<&[ast::Param]>) -> Result<Sig> {
+        Sig::of_passing(rets, params, false)
+    }
+
+    /// The signature of a `.func` or `.callprototype`: [`Sig::of`] with the `.param` scalars
+    /// of 4 and 8 bytes passed in registers ([`param_regs`]).
+    pub fn of_func(rets: Option<&[ast::Param]>, params: Option<&[ast::Param]>) -> Result<Sig> {
+        Sig::of_passing(rets, params, true)
+    }
+
+    fn of_passing(rets: Option<&[ast::Param]>, params: Option<&[ast::Param]>, regs: bool) -> Result<Sig> {
         let one = |p: &ast::Param| -> Result<Passing> {
             let size = types::size_of(&p.ty.text)
                 .ok_or_else(|| LowerError::at(p.span, format!("parameter type `{}`", p.ty.text)))?;
@@ -157,12 +177,22 @@ impl Sig {
                 ast::DeclAttr::Vector(v) => Some(u64::from(*v)),
                 _ => None,
             });
+            let scalar = matches!(p.decl.shape, ast::Shape::Scalar) && vec.is_none();
+            if regs
+                && scalar
+                && let Some(c) = param_regs::class_of_size(size)
+            {
+                return Ok(Passing::ParamReg(c, size));
+            }
             Ok(Passing::Mem { size: size * n * vec.unwrap_or(1), align })
         };
-        Ok(Sig {
+        let mut sig = Sig {
             params: params.unwrap_or(&[]).iter().map(one).collect::<Result<_>>()?,
             rets: rets.unwrap_or(&[]).iter().map(one).collect::<Result<_>>()?,
-        })
+        };
+        param_regs::within_registers(&mut sig.params);
+        param_regs::within_registers(&mut sig.rets);
+        Ok(sig)
     }
 }
 
@@ -211,7 +241,10 @@ pub fn lower_module_framed(m: &ast::Module) -> Result<(ori::Module, Vec<u64>)> {
     for item in &m.items {
         match item {
             Item::Function(f) => {
-                let sig = Sig::of(f.returns.as_deref(), f.params.as_deref())?;
+                let sig = match f.kind {
+                    ast::FunctionKind::Func => Sig::of_func(f.returns.as_deref(), f.params.as_deref())?,
+                    ast::FunctionKind::Entry => Sig::of(f.returns.as_deref(), f.params.as_deref())?,
+                };
                 cx.sigs.insert(f.name.name.clone(), sig);
                 if f.body.is_some() {
                     cx.func_index.insert(f.name.name.clone(), defined.len());

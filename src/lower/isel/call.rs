@@ -5,9 +5,14 @@
 //! # The convention
 //!
 //! - **Words.** A parameter or return value travels in 32-bit words: a 32-bit value or a
-//!   predicate (as 0/1) in one, a 64-bit value in two (low first, from an even register), a
-//!   `.param`-space parameter or return slot as one word holding its *absolute* local address
-//!   (the data itself stays in the caller's frame, where the PTX put it).
+//!   predicate (as 0/1) in one, a 64-bit value in two (low first, from an even register). The
+//!   values are the `.reg` parameters and results and the `.param` scalars of 4 and 8 bytes
+//!   whose words fit in R4..R15 (`lower::param_regs`; ptxas 13.0.88 passes `.param` scalars the
+//!   same way: `func_recursion`'s `fib(n)` takes `n` in R4 and returns in R4, `sumsq(n, acc)`
+//!   takes R4 and R6:R7 and returns in R4:R5). Any other `.param`-space parameter or return
+//!   slot (aggregates, arrays, vectors, 1- and 2-byte scalars, scalars past R15) is one word
+//!   holding its *absolute* local address (the data itself stays in the caller's frame, where
+//!   the PTX put it; ptxas passes the first 12 words in R4..R15 and the rest on the stack).
 //! - **Registers.** Parameter words occupy consecutive registers from `R4` (R0–R3 are the
 //!   ABI's reserved range), 64-bit words aligned to an even register; returned values start
 //!   again at `R4` ([`words`]). The return address is `R2` (low word; `R3` = 0, the pair
