@@ -5,8 +5,9 @@
 //!
 //! - `REGS`: `.reg` parameters and results of 32/64-bit integer and f32 types, a call under
 //!   divergence, values and a predicate live across the call (callee-saved registers);
-//! - `RECURSION`: a recursive `.func` with `.param` parameters and result (a real stack frame
-//!   per activation), recursion depth differing per lane;
+//! - `RECURSION`: a recursive `.func` with `.param` parameters and result (in registers; a
+//!   real stack frame per activation for the saved registers), recursion depth differing per
+//!   lane, and the kernel's minimum stack with a recursive call reachable;
 //! - `PARAM_SCALARS`: `.param` scalars in registers (`lower::param_regs`) of every size and
 //!   alignment (b32, b64 on an even register, f32, f64), and each way back to memory: a callee
 //!   reading its parameter and writing its result by halves (frame slots), a caller writing its

@@ -1,5 +1,6 @@
 //! The Ori interpreter runs a kernel with calls at every stage of the backend (issue 6): a
-//! small module with a direct call, a recursive call (with `.param` frames) and an indirect
+//! small module with a direct call, a recursive call (with `.param` scalars, passed in registers
+//! after selection, `lower::param_regs`) and an indirect
 //! call runs at raw Ori (PTX-stage `call`/`calli`), after instruction selection (the register
 //! ABI of `ptxas_rs::lower::isel::call`: `CALL`/`RET`, arguments and results in R4.., frames
 //! below R1) and after register allocation with the callee saves of

@@ -85,7 +85,7 @@ pub fn whole_param_access(i: &Instruction, size: u64) -> Option<usize> {
     let mods = || i.modifiers.iter().map(|m| m.text.as_str());
     let param = mods().any(|m| m == ".param");
     let vector = mods().any(|m| m.starts_with(".v") && m[2..].chars().all(|c| c.is_ascii_digit()));
-    let sized = mods().filter_map(super::types::size_of).last() == Some(size);
+    let sized = mods().rev().find_map(super::types::size_of) == Some(size);
     (param && !vector && sized).then_some(if op == "ld" { 1 } else { 0 })
 }
 
