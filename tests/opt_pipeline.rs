@@ -589,3 +589,52 @@ fn create_macro_insts_on_the_corpus() {
     // bf16_arith2's `mul.bf16` + `add.bf16`.
     assert_eq!(changed, [("bf16_arith2".to_string(), 1)]);
 }
+
+/// Registers written more than once (PTX reuses them): the definition an `add` reads is the
+/// last write before it in its block, and its reads end at the next unguarded write; a value
+/// that may reach another block that reads it stays.
+#[test]
+fn create_macro_insts_follows_definitions_in_non_ssa_code() {
+    let text = "entry @k(%r0, %r1, %r2, %rd3, %p4) {
+bb0:
+    %r5 = mul.f32 %r0, %r1
+    %r5 = add.f32 %r5, %r2
+    %r6 = mul.f32 %r0, %r1
+    %r7 = add.f32 %r6, %r2
+    %r6 = mov.b32 %r2
+    %r8 = mul.f32 %r0, %r1
+    %r9 = add.f32 %r8, %r2
+    @%p4 %r8 = mov.b32 %r2
+    bra bb1
+bb1:
+    st.u32 global[%rd3], %r5
+    st.u32 global[%rd3+4], %r6
+    st.u32 global[%rd3+8], %r7
+    st.u32 global[%rd3+12], %r8
+    st.u32 global[%rd3+16], %r9
+    exit
+}
+";
+    let mut f = parse_function(text).unwrap();
+    assert_eq!(OriCreateMacroInsts.run_function(&mut f).unwrap(), 4);
+    verify_function(&f).unwrap();
+    let want = "entry @k(%r0, %r1, %r2, %rd3, %p4) {
+bb0:
+    %r5 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r7 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r6 = mov.b32 %r2
+    %r8 = mul.f32 %r0, %r1
+    %r9 = add.f32 %r8, %r2
+    @%p4 %r8 = mov.b32 %r2
+    bra bb1
+bb1:
+    st.u32 global[%rd3], %r5
+    st.u32 global[%rd3+0x4], %r6
+    st.u32 global[%rd3+0x8], %r7
+    st.u32 global[%rd3+0xc], %r8
+    st.u32 global[%rd3+0x10], %r9
+    exit
+}
+";
+    assert_eq!(f.to_string(), want);
+}

@@ -782,7 +782,8 @@ fn wrong_contractions_are_caught() {
             f.insts[i].mods.flags.retain(|&x| x != Flag::Contract);
         }
     };
-    let cases: [(fn(&mut Function), fn(&FailureKind) -> bool); 3] = [
+    type Case = (fn(&mut Function), fn(&FailureKind) -> bool);
+    let cases: [Case; 3] = [
         (drop_negation, |k| matches!(k, FailureKind::ContractionDiffers { .. })),
         (ignore_rounding, |k| matches!(k, FailureKind::RoundedContracted { .. })),
         (unflagged, |k| matches!(k, FailureKind::OutputsDiffer { .. })),

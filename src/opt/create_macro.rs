@@ -37,12 +37,14 @@
 //! layout order whose type is one of the six float types and which has no rounding modifier,
 //! no flags but `.ftz` and `.sat`, its source operands `k = 0` then `1` are tried: operand `k`
 //! must be a plain virtual-register read `t` (no negation or absolute value), the other operand
-//! must not read `t`, and `t` must have exactly one definition in the function, a `mul` of the
-//! same type in the same block, before the `add`, unguarded, without rounding modifier, with
-//! no flag but `.ftz` (set exactly when the `add` has it), not reading `t`, whose sources are
-//! registers or immediates. Every read of `t` in the function must be such an `add`/`sub` in
-//! that block after the `mul`, between which and the `mul` no source register of the `mul` is
-//! written. Then every one of them becomes `fma.rn.contract.T a, b, c` (with the `add`'s
+//! must not read `t`, and the definition of `t` it reads must be the last write of `t` before it
+//! in its block: a `mul` of the same type, unguarded, without rounding modifier, with no flag
+//! but `.ftz` (set exactly when the `add` has it), not reading `t`, whose sources are registers
+//! or immediates. Every read of that definition must be such an `add`/`sub`, between which and
+//! the `mul` no source register of the `mul` is written: its reads are those after the `mul` in
+//! the block up to the next unguarded write of `t` (the writer's own reads included), and where
+//! no such write follows (the value may reach other blocks) they must be every read of `t` in
+//! the function. Then every one of them becomes `fma.rn.contract.T a, b, c` (with the `add`'s
 //! `.ftz`/`.sat`, guard and destination; for `t - c` the addend is `-c`, for `c - t` a factor
 //! is negated, the first register read among them, else the first: a register read gets the
 //! negation modifier, an immediate its sign bit(s) flipped; where the operand to negate is
@@ -153,28 +155,22 @@ fn negated(o: &Operand, t: Ty) -> Option<Operand> {
     }
 }
 
-/// Where every instruction sits, and the definitions and reads of every register.
+/// Where every instruction sits, and how often each register is read.
 struct Index {
     /// Block and position of each instruction.
     at: HashMap<Inst, (Block, usize)>,
-    /// Defining instructions of each register.
-    defs: HashMap<Reg, Vec<Inst>>,
-    /// Reading instructions of each register, once per read.
-    uses: HashMap<Reg, Vec<Inst>>,
+    /// Reads of each register in the function, once per read.
+    reads: HashMap<Reg, usize>,
 }
 
 impl Index {
     fn of(f: &Function) -> Index {
-        let mut ix = Index { at: HashMap::new(), defs: HashMap::new(), uses: HashMap::new() };
+        let mut ix = Index { at: HashMap::new(), reads: HashMap::new() };
         for &b in &f.layout {
             for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
                 ix.at.insert(i, (b, pos));
-                let d = &f.insts[i];
-                for &r in &d.dsts {
-                    ix.defs.entry(r).or_default().push(i);
-                }
-                for r in d.uses() {
-                    ix.uses.entry(r).or_default().push(i);
+                for r in f.insts[i].uses() {
+                    *ix.reads.entry(r).or_default() += 1;
                 }
             }
         }
@@ -195,18 +191,35 @@ fn plan(f: &Function, ix: &Index, add: Inst, k: usize) -> Option<Fusion> {
     let ftz = d.mods.has(Flag::Ftz);
     let r = plain_reg(&d.srcs[k])?;
     r.as_virt()?;
-    let [mul] = ix.defs.get(&r)?[..] else { return None };
+    let (b, apos) = *ix.at.get(&add)?;
+    let insts = &f.blocks[b].insts;
+    // The definition the `add` reads: the last write of `t` before it in its block.
+    let mpos = (0..apos).rev().find(|&p| f.insts[insts[p]].dsts.contains(&r))?;
+    let mul = insts[mpos];
     let md = &f.insts[mul];
     if !fusible_mul(md, t, ftz) {
         return None;
     }
-    let (mb, mpos) = *ix.at.get(&mul)?;
+    // Its reads: those after it up to the next unguarded write of `t` in the block; if there
+    // is none, it may reach other blocks, so `t` must have no other read in the function.
+    let mut reads: Vec<(Inst, usize)> = Vec::new();
+    let mut killed = false;
+    for (p, &i) in insts.iter().enumerate().skip(mpos + 1) {
+        let id = &f.insts[i];
+        reads.extend(id.uses().filter(|&x| x == r).map(|_| (i, p)));
+        if id.guard.is_none() && id.dsts.contains(&r) {
+            killed = true;
+            break;
+        }
+    }
+    if !killed && ix.reads.get(&r).copied().unwrap_or(0) != reads.len() {
+        return None;
+    }
     let sources: Vec<Reg> = md.srcs.iter().flat_map(Operand::regs).collect();
     let mut adds = Vec::new();
-    for &u in ix.uses.get(&r)? {
+    for &(u, upos) in &reads {
         let ud = &f.insts[u];
-        let (ub, upos) = *ix.at.get(&u)?;
-        if ub != mb || upos <= mpos || fusible_add(ud) != Some(t) || ud.mods.has(Flag::Ftz) != ftz {
+        if fusible_add(ud) != Some(t) || ud.mods.has(Flag::Ftz) != ftz {
             return None;
         }
         // `t` in exactly one operand, plainly; nowhere else (guard).
@@ -216,11 +229,11 @@ fn plan(f: &Function, ix: &Index, add: Inst, k: usize) -> Option<Fusion> {
             return None;
         }
         // No source of the mul written between the mul and this use.
-        let between = &f.blocks[mb].insts[mpos + 1..upos];
+        let between = &insts[mpos + 1..upos];
         if between.iter().any(|&i| f.insts[i].dsts.iter().any(|x| sources.contains(x))) {
             return None;
         }
-        // `c - t` needs a negatable factor.
+        // `c - t` needs a negatable factor, `t - c` a negatable `c`.
         if ud.opcode == Opcode::Sub && j == 1 && !md.srcs.iter().any(|o| negated(o, t).is_some()) {
             return None;
         }
@@ -273,24 +286,19 @@ fn contract_function(f: &mut Function) -> usize {
     if f.sass {
         return 0;
     }
-    let ix = Index::of(f);
-    let mut dead: Vec<Inst> = Vec::new();
+    let mut ix = Index::of(f);
     let mut changed = 0;
     let adds: Vec<Inst> = f.layout.iter().flat_map(|&b| f.blocks[b].insts.iter().copied()).collect();
     for add in adds {
         if fusible_add(&f.insts[add]).is_none() {
             continue;
         }
-        for k in 0..2 {
-            if let Some(fu) = plan(f, &ix, add, k) {
-                changed += apply(f, &fu) + 1;
-                dead.push(fu.mul);
-                break;
-            }
+        let Some(fu) = (0..2).find_map(|k| plan(f, &ix, add, k)) else { continue };
+        changed += apply(f, &fu) + 1;
+        if let Some(&(b, pos)) = ix.at.get(&fu.mul) {
+            f.blocks[b].insts.remove(pos);
         }
-    }
-    for b in f.layout.clone() {
-        f.blocks[b].insts.retain(|i| !dead.contains(i));
+        ix = Index::of(f);
     }
     changed
 }
