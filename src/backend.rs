@@ -72,6 +72,8 @@ pub struct Options {
     pub override_directives: bool,
     /// `.note.nv.tkinfo`'s argument string, as ptxas re-prints its command line.
     pub tool_arguments: String,
+    /// `--fmad`: contract `mul` + `add` into `fma` (phase 9; default true).
+    pub fmad: bool,
 }
 
 impl Default for Options {
@@ -83,6 +85,7 @@ impl Default for Options {
             maxrregcount: None,
             override_directives: false,
             tool_arguments: "-arch sm_90 ".into(),
+            fmad: true,
         }
     }
 }
@@ -191,7 +194,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     }
     let (mut m, frames) = lower::lower_module_framed(module).map_err(|e| lower_err("lowering", e))?;
     Pipeline::standard()
-        .run(&mut m, &PipelineOptions::from_env(opts.opt_level.min(3)), &mut [])
+        .run(&mut m, &PipelineOptions { fmad: opts.fmad, ..PipelineOptions::from_env(opts.opt_level.min(3)) }, &mut [])
         .map_err(|e| err("optimizer", None, e))?;
     // Before the per-kernel facts below: the functions an indirect call may reach are called.
     lower::isel::indirect::expand_indirect_calls(&mut m).map_err(|e| lower_err("instruction selection", e))?;

@@ -147,6 +147,7 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
         maxrregcount,
         override_directives: options.override_directive_values,
         tool_arguments: format!("-arch {} ", options.gpu_name),
+        fmad: options.fmad,
     };
     let compiled = match backend::compile(&ast, &bopts) {
         Ok(c) => c,

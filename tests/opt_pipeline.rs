@@ -1,8 +1,9 @@
 //! The phase manager: the phase table against the project's corrected phases.csv, status
 //! counts, opt-level gating, hooks, IR dumps, timing, the verifier after every phase, the
 //! check phases rejecting bad IR, SetControlFlowOpLastInBB splitting blocks,
-//! MergeEquivalentConditionalFlow merging equivalent blocks and ConvertUnsupportedOps expanding
-//! shared atomics into compare-and-swap loops (each on a unit case and on the corpus).
+//! MergeEquivalentConditionalFlow merging equivalent blocks, ConvertUnsupportedOps expanding
+//! shared atomics into compare-and-swap loops and OriCreateMacroInsts contracting `mul` + `add`
+//! into `fma` (each on unit cases and on the corpus).
 //! (Semantic preservation of every phase is checked by translation validation in
 //! `interp/tests/validate_*.rs`.)
 
@@ -11,13 +12,14 @@ use std::sync::Arc;
 use ptxas_rs::opt::check::{OriCheckInitialProgram, OriSanitize};
 use ptxas_rs::opt::control_flow::{AnalyzeControlFlow, SetControlFlowOpLastInBB};
 use ptxas_rs::opt::convert_unsupported::ConvertUnsupportedOps;
+use ptxas_rs::opt::create_macro::OriCreateMacroInsts;
 use ptxas_rs::opt::manager::parse_dump_list;
 use ptxas_rs::opt::merge_flow::MergeEquivalentConditionalFlow;
 use ptxas_rs::opt::{
     Category, HookAction, OptGate, PHASES, Pass, PassError, PassKind, PhaseHook, PhaseRun, Pipeline, PipelineErrorKind,
     PipelineOptions, Status, phase_by_name,
 };
-use ptxas_rs::ori::{Block, Function, Module, parse_function, parse_module, verify_function};
+use ptxas_rs::ori::{Block, Flag, Function, Module, parse_function, parse_module, verify_function};
 
 /// Splits one CSV line with double-quoted fields.
 fn csv_fields(line: &str) -> Vec<String> {
@@ -93,7 +95,7 @@ fn status_counts() {
     let noop = count(&|s| matches!(s, Status::NoOp));
     let na = count(&|s| matches!(s, Status::NotApplicable));
     eprintln!("implemented: {transforms} transforms + {checks} checks; not yet: {not_yet}; no-op: {noop}; n/a: {na}");
-    assert_eq!((transforms, checks, not_yet, noop, na), (8, 3, 111, 31, 6));
+    assert_eq!((transforms, checks, not_yet, noop, na), (9, 3, 110, 31, 6));
     // No-op phases are hooks, updates, reports, the off-by-default passes and the sentinels.
     for p in PHASES.iter().filter(|p| matches!(p.status, Status::NoOp)) {
         assert!(
@@ -160,6 +162,7 @@ fn gating_hooks_dumps_and_timing() {
             verify: true,
             dump: parse_dump_list("OriBranchOpt, reportinitialrepresentation,,NoSuchPhase"),
             dump_to_stderr: false,
+            fmad: true,
         };
         let mut rec = Recorder(Vec::new(), 0);
         let report = Pipeline::standard().run(&mut m, &opts, &mut [&mut rec]).unwrap();
@@ -450,4 +453,224 @@ fn selection_refuses_unconverted_shared_atomics_until_the_bridge_runs() {
     }
     bridge.run(&mut m, &PipelineOptions::default(), &mut []).unwrap();
     assert_eq!(bridge.run(&mut m, &PipelineOptions::default(), &mut []).unwrap().total_changed(), 0);
+}
+
+/// OriCreateMacroInsts on each row of its measured table (`opt::create_macro`): fused and kept
+/// pairs, exact output text.
+#[test]
+fn create_macro_insts_contracts_the_pairs_ptxas_contracts() {
+    let text = "entry @k(%r0, %r1, %r2, %rd3, %rd4, %p5) {
+bb0:
+    %r10 = mul.f32 %r0, %r1
+    %r11 = add.f32 %r10, %r2
+    %r12 = mul.f32 %r0, %r1
+    %r13 = add.f32 %r2, %r12
+    %r14 = mul.f32 %r0, %r1
+    %r15 = sub.f32 %r14, %r2
+    %r16 = mul.f32 %r0, 0f40400000
+    %r17 = sub.f32 %r2, %r16
+    %r18 = mul.f32 %r0, %r1
+    %r19 = sub.f32 %r18, 0f3F800000
+    %r20 = mul.f32 %r0, %r1
+    %r21 = add.f32 %r20, %r2
+    %r22 = add.f32 %r20, %r11
+    %r23 = mul.ftz.f32 %r0, %r1
+    %r24 = add.ftz.sat.f32 %r23, %r2
+    %r25 = mul.f32 %r0, %r1
+    @%p5 %r26 = add.f32 %r25, %r2
+    %r27 = mul.f32 %r0, %r1
+    %r28 = mul.f32 %r1, %r2
+    %r29 = sub.f32 %r27, %r28
+    %rd30 = mul.f64 %rd3, %rd4
+    %rd31 = sub.f64 %rd3, %rd30
+    %r32 = mul.f16x2 %r0, %r1
+    %r33 = add.f16x2 %r32, %r2
+    %r34 = mul.bf16 %r0, %r1
+    %r35 = sub.bf16 %r34, 0x3f80
+    st.u32 global[%rd3], %r11
+    st.u32 global[%rd3+4], %r13
+    st.u32 global[%rd3+8], %r15
+    st.u32 global[%rd3+12], %r17
+    st.u32 global[%rd3+16], %r19
+    st.u32 global[%rd3+20], %r21
+    st.u32 global[%rd3+24], %r22
+    st.u32 global[%rd3+28], %r24
+    st.u32 global[%rd3+32], %r26
+    st.u32 global[%rd3+36], %r29
+    st.u64 global[%rd3+40], %rd31
+    st.u32 global[%rd3+48], %r33
+    st.u16 global[%rd3+52], %r35
+    exit
+}
+";
+    let mut f = parse_function(text).unwrap();
+    // 13 adds/subs rewritten, 12 muls removed (one feeds two adds).
+    assert_eq!(OriCreateMacroInsts.run_function(&mut f).unwrap(), 25);
+    verify_function(&f).unwrap();
+    let want = "entry @k(%r0, %r1, %r2, %rd3, %rd4, %p5) {
+bb0:
+    %r11 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r13 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r15 = fma.rn.contract.f32 %r0, %r1, -%r2
+    %r17 = fma.rn.contract.f32 -%r0, 0f40400000, %r2
+    %r19 = fma.rn.contract.f32 %r0, %r1, 0fBF800000
+    %r21 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r22 = fma.rn.contract.f32 %r0, %r1, %r11
+    %r24 = fma.rn.ftz.sat.contract.f32 %r0, %r1, %r2
+    @%p5 %r26 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r28 = mul.f32 %r1, %r2
+    %r29 = fma.rn.contract.f32 %r0, %r1, -%r28
+    %rd31 = fma.rn.contract.f64 -%rd3, %rd4, %rd3
+    %r33 = fma.rn.contract.f16x2 %r0, %r1, %r2
+    %r35 = fma.rn.contract.bf16 %r0, %r1, 0xbf80
+    st.u32 global[%rd3], %r11
+    st.u32 global[%rd3+0x4], %r13
+    st.u32 global[%rd3+0x8], %r15
+    st.u32 global[%rd3+0xc], %r17
+    st.u32 global[%rd3+0x10], %r19
+    st.u32 global[%rd3+0x14], %r21
+    st.u32 global[%rd3+0x18], %r22
+    st.u32 global[%rd3+0x1c], %r24
+    st.u32 global[%rd3+0x20], %r26
+    st.u32 global[%rd3+0x24], %r29
+    st.u64 global[%rd3+0x28], %rd31
+    st.u32 global[%rd3+0x30], %r33
+    st.u16 global[%rd3+0x34], %r35
+    exit
+}
+";
+    assert_eq!(f.to_string(), want);
+    assert_eq!(OriCreateMacroInsts.run_function(&mut f).unwrap(), 0);
+}
+
+/// The pairs ptxas keeps as FMUL + FADD stay: a rounding modifier on either side, `.ftz` on one
+/// side, `mul.sat`, a product read by anything else (a store, an `add.rn`, an `add` in another
+/// block, both operands of one `add`), a guarded `mul`, a `mul` source written in between.
+#[test]
+fn create_macro_insts_keeps_the_pairs_ptxas_keeps() {
+    let text = "entry @k(%r0, %r1, %r2, %rd3, %p5) {
+bb0:
+    %r10 = mul.rn.f32 %r0, %r1
+    %r11 = add.f32 %r10, %r2
+    %r12 = mul.f32 %r0, %r1
+    %r13 = add.rn.f32 %r12, %r2
+    %r14 = mul.ftz.f32 %r0, %r1
+    %r15 = add.f32 %r14, %r2
+    %r16 = mul.f32 %r0, %r1
+    %r17 = add.ftz.f32 %r16, %r2
+    %r18 = mul.sat.f32 %r0, %r1
+    %r19 = add.f32 %r18, %r2
+    %r20 = mul.f32 %r0, %r1
+    %r21 = add.f32 %r20, %r2
+    st.u32 global[%rd3], %r20
+    %r22 = mul.f32 %r0, %r1
+    %r23 = add.f32 %r22, %r2
+    %r24 = add.rn.f32 %r22, %r1
+    %r25 = mul.f32 %r0, %r1
+    %r26 = add.f32 %r25, %r25
+    @%p5 %r27 = mul.f32 %r0, %r1
+    %r28 = add.f32 %r27, %r2
+    %r29 = mul.f32 %r0, %r1
+    %r0 = mov.b32 %r2
+    %r30 = add.f32 %r29, %r2
+    %r31 = mul.f32 %r1, %r2
+    %r32 = add.f32 %r31, %r2
+    bra bb1
+bb1:
+    %r33 = add.f32 %r31, %r1
+    exit
+}
+";
+    let mut f = parse_function(text).unwrap();
+    let before = f.to_string();
+    assert_eq!(OriCreateMacroInsts.run_function(&mut f).unwrap(), 0);
+    assert_eq!(f.to_string(), before);
+}
+
+/// In the pipeline, phase 9 contracts at -O1..-O3 with `--fmad true` only.
+#[test]
+fn create_macro_insts_follows_the_opt_level_and_fmad() {
+    let text = "entry @k(%r0, %r1, %r2, %rd3) {\nbb0:\n    %r4 = mul.f32 %r0, %r1\n    %r5 = add.f32 %r4, %r2\n    st.u32 global[%rd3], %r5\n    exit\n}\n";
+    for (opt_level, fmad, fused) in
+        [(0, true, false), (1, true, true), (2, true, true), (3, true, true), (3, false, false)]
+    {
+        let mut m = parse_module(text).unwrap();
+        let opts = PipelineOptions { opt_level, fmad, verify: true, ..PipelineOptions::default() };
+        let r = Pipeline::only(&["OriCreateMacroInsts"]).unwrap().run(&mut m, &opts, &mut []).unwrap();
+        assert_eq!(r.total_changed() > 0, fused, "-O{opt_level} --fmad {fmad}");
+        assert_eq!(m.to_string().contains("fma.rn.contract.f32 %r0, %r1, %r2"), fused, "{m}");
+    }
+}
+
+/// OriCreateMacroInsts on the lowered corpus: the kernels it contracts and how many pairs,
+/// measured (`cargo test --release --test opt_pipeline create_macro -- --nocapture`).
+#[test]
+fn create_macro_insts_on_the_corpus() {
+    let mut changed = Vec::new();
+    let mut total = 0;
+    for (stem, mut m) in lowered_corpus() {
+        OriCreateMacroInsts.run_module(&mut m).unwrap();
+        let mut fused = 0;
+        for f in &m.functions {
+            verify_function(f).unwrap();
+            fused += f.inst_order().filter(|&(_, i)| f.insts[i].mods.has(Flag::Contract)).count();
+        }
+        if fused > 0 {
+            total += fused;
+            changed.push((stem, fused));
+        }
+    }
+    eprintln!("OriCreateMacroInsts: {total} contractions in {} modules: {changed:?}", changed.len());
+    // nvcc contracts at the PTX level itself (`fma.rn`); the corpus's one unrounded pair is
+    // bf16_arith2's `mul.bf16` + `add.bf16`.
+    assert_eq!(changed, [("bf16_arith2".to_string(), 1)]);
+}
+
+/// Registers written more than once (PTX reuses them): the definition an `add` reads is the
+/// last write before it in its block, and its reads end at the next unguarded write; a value
+/// that may reach another block that reads it stays.
+#[test]
+fn create_macro_insts_follows_definitions_in_non_ssa_code() {
+    let text = "entry @k(%r0, %r1, %r2, %rd3, %p4) {
+bb0:
+    %r5 = mul.f32 %r0, %r1
+    %r5 = add.f32 %r5, %r2
+    %r6 = mul.f32 %r0, %r1
+    %r7 = add.f32 %r6, %r2
+    %r6 = mov.b32 %r2
+    %r8 = mul.f32 %r0, %r1
+    %r9 = add.f32 %r8, %r2
+    @%p4 %r8 = mov.b32 %r2
+    bra bb1
+bb1:
+    st.u32 global[%rd3], %r5
+    st.u32 global[%rd3+4], %r6
+    st.u32 global[%rd3+8], %r7
+    st.u32 global[%rd3+12], %r8
+    st.u32 global[%rd3+16], %r9
+    exit
+}
+";
+    let mut f = parse_function(text).unwrap();
+    assert_eq!(OriCreateMacroInsts.run_function(&mut f).unwrap(), 4);
+    verify_function(&f).unwrap();
+    let want = "entry @k(%r0, %r1, %r2, %rd3, %p4) {
+bb0:
+    %r5 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r7 = fma.rn.contract.f32 %r0, %r1, %r2
+    %r6 = mov.b32 %r2
+    %r8 = mul.f32 %r0, %r1
+    %r9 = add.f32 %r8, %r2
+    @%p4 %r8 = mov.b32 %r2
+    bra bb1
+bb1:
+    st.u32 global[%rd3], %r5
+    st.u32 global[%rd3+0x4], %r6
+    st.u32 global[%rd3+0x8], %r7
+    st.u32 global[%rd3+0xc], %r8
+    st.u32 global[%rd3+0x10], %r9
+    exit
+}
+";
+    assert_eq!(f.to_string(), want);
 }

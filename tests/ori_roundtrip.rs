@@ -18,6 +18,7 @@ bb0:
     %r9 = fma.rn.ftz.f32 %r8, 0f3F800000, -|%r8|
     %rd10 = add.f64 %rd4, 0d3FF0000000000000
     %r11 = min.s32 %r9, -0x8000
+    %r12 = fma.rn.ftz.sat.contract.f32 -%r8, %r9, 0fBF800000
     exit
 }
 ";
@@ -230,6 +231,12 @@ const INVALID: &[(&str, &str, &str, &str)] = &[
         "unknown modifier `.q32`",
     ),
     ("modifier not allowed", "func @f() {\nbb0:\n    bra.ftz bb0\n}\n", "line 3", "not allowed here"),
+    (
+        "contract outside fma",
+        "func @f() {\nbb0:\n    %r1 = add.contract.f32 %r0, %r0\n    ret\n}\n",
+        "line 3",
+        "not allowed here",
+    ),
     ("second type", "func @f() {\nbb0:\n    %r1 = add.u32.s32 %r0, 1\n    ret\n}\n", "line 3", "second type"),
     ("inst before label", "func @f() {\n    ret\n}\n", "line 2", "before the first block label"),
     ("unterminated", "func @f() {\nbb0:\n    ret\n", "line 3", "unterminated function"),

@@ -17,6 +17,21 @@
 //!   by name and index with the first differing output and a unified diff of the module's
 //!   Ori text before and after the phase.
 //!
+//! **Contraction.** Phase 9 (OriCreateMacroInsts) replaces a `mul` and an `add` by one `fma`
+//! flagged `.contract` ([`ptxas_rs::ori::Flag::Contract`]), rounded once where the pair
+//! rounded twice, as PTX allows; the results change in the last bit. So the comparison is
+//! contraction-aware, for any phase: when a phase leaves more contracted instructions than it
+//! found, its output is run with contraction undone ([`ExecConfig::unfuse_contracted`]:
+//! every contracted `fma` computed as the `mul` and `add` it stands for) and compared bit-exactly
+//! with its input run the same way, which proves that it only fused pairs PTX lets the
+//! compiler fuse (an `add.rn`, a mismatched `.ftz` or a dropped negation would differ); its
+//! output run with contraction on (fused, as FFMA computes it and as the reference of later
+//! phases) is not compared. A pair with a rounding modifier (`add.rn`) computes the same
+//! values unfused, so what PTX forbids there is checked by count: a contracting phase must
+//! leave every explicitly rounded float `mul`/`add`/`sub` it found
+//! ([`FailureKind::RoundedContracted`]). Every other phase is compared with contraction on,
+//! both sides computing the fused operations.
+//!
 //! [`backend_pipeline`] gives the backend's phases after the optimizer as passes for it:
 //! instruction selection as the backend runs it ([`SelectPass`]: local frames, the register
 //! call ABI) and register allocation with the device functions' callee saves
@@ -75,6 +90,27 @@ pub enum FailureKind {
         /// How many bytes differ in that buffer.
         differing_bytes: usize,
     },
+    /// The phase contracts, and its output with contraction undone differs from its input
+    /// (run the same way): it fused something PTX does not let it fuse.
+    ContractionDiffers {
+        /// The buffer.
+        buffer: String,
+        /// First differing byte.
+        offset: usize,
+        /// The 4-byte-aligned word there before the phase.
+        before: u32,
+        /// The word after the phase, contraction undone.
+        after: u32,
+    },
+    /// The phase contracts, and leaves fewer explicitly rounded float `mul`/`add`/`sub`
+    /// (`.rn`, `.rz`, ...) than it found: it contracted a pair PTX forbids contracting (with
+    /// contraction undone such a pair computes the same values, so only this count shows it).
+    RoundedContracted {
+        /// Explicitly rounded `mul`/`add`/`sub` before the phase.
+        before: usize,
+        /// After it.
+        after: usize,
+    },
     /// The interpreter failed after the phase (it succeeded before).
     ExecFailed(ExecError),
     /// The pipeline stopped in this phase (a check failed or the verifier rejected it).
@@ -104,6 +140,16 @@ impl fmt::Display for Failure {
             FailureKind::OutputsDiffer { buffer, offset, before, after, differing_bytes } => write!(
                 f,
                 "results differ: buffer `{buffer}` byte {offset} (word {before:#010x} before, {after:#010x} after; {differing_bytes} bytes differ)"
+            )?,
+            FailureKind::ContractionDiffers { buffer, offset, before, after } => write!(
+                f,
+                "results with contraction undone differ: buffer `{buffer}` byte {offset} (word {before:#010x} \
+                 before, {after:#010x} after): the phase fused what PTX does not allow"
+            )?,
+            FailureKind::RoundedContracted { before, after } => write!(
+                f,
+                "the phase contracts and leaves {after} explicitly rounded float mul/add/sub of {before}: \
+                 it contracted a pair with a rounding modifier, which PTX forbids"
             )?,
             FailureKind::ExecFailed(e) => write!(f, "the interpreter fails after the phase: {e}")?,
             FailureKind::Pipeline(m) => write!(f, "{m}")?,
@@ -192,14 +238,87 @@ fn first_difference(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String,
     })
 }
 
+/// Contracted instructions ([`ptxas_rs::ori::Flag::Contract`]) in the module.
+fn contracted(m: &Module) -> usize {
+    m.functions
+        .iter()
+        .map(|f| f.inst_order().filter(|&(_, i)| f.insts[i].mods.has(ptxas_rs::ori::Flag::Contract)).count())
+        .sum()
+}
+
+/// Float `mul`/`add`/`sub` with an explicit rounding modifier in the module (which no
+/// contraction may consume).
+fn rounded(m: &Module) -> usize {
+    use ptxas_rs::ori::Opcode;
+    m.functions
+        .iter()
+        .map(|f| {
+            f.inst_order()
+                .filter(|&(_, i)| {
+                    let d = &f.insts[i];
+                    matches!(d.opcode, Opcode::Mul | Opcode::Add | Opcode::Sub)
+                        && d.mods.rnd.is_some()
+                        && d.mods.ty.is_some_and(|t| t.is_float())
+                })
+                .count()
+        })
+        .sum()
+}
+
 struct Hook<'a> {
     kernel: &'a str,
     spec: &'a LaunchSpec,
     exec: &'a ExecConfig,
     prev_text: String,
+    /// The outputs before the phase, contraction on.
     prev_outputs: BTreeMap<String, Vec<u8>>,
+    /// The module before the phase, kept while it has contracted instructions (to run it with
+    /// contraction undone).
+    prev_module: Option<Module>,
+    /// Contracted instructions before the phase.
+    prev_contracted: usize,
+    /// Explicitly rounded float `mul`/`add`/`sub` before the phase.
+    prev_rounded: usize,
     checks: Vec<PhaseCheck>,
     failure: Option<Failure>,
+}
+
+impl Hook<'_> {
+    fn run(&self, module: &Module, unfused: bool) -> Result<BTreeMap<String, Vec<u8>>, ExecError> {
+        if unfused {
+            let exec = ExecConfig { unfuse_contracted: true, ..self.exec.clone() };
+            run_ori_with(module, self.kernel, self.spec, &exec).map(|o| o.buffers)
+        } else {
+            run_ori_with(module, self.kernel, self.spec, self.exec).map(|o| o.buffers)
+        }
+    }
+
+    /// Checks the phase's output `module` (see the module doc); the outputs with contraction
+    /// on, or why the phase broke the program.
+    fn check(&self, module: &Module, contracted: usize) -> Result<BTreeMap<String, Vec<u8>>, FailureKind> {
+        if contracted > self.prev_contracted {
+            let after = rounded(module);
+            if after < self.prev_rounded {
+                return Err(FailureKind::RoundedContracted { before: self.prev_rounded, after });
+            }
+            let before = match &self.prev_module {
+                Some(m) => self.run(m, true).map_err(FailureKind::ExecFailed)?,
+                None => self.prev_outputs.clone(),
+            };
+            let after = self.run(module, true).map_err(FailureKind::ExecFailed)?;
+            if let Some(FailureKind::OutputsDiffer { buffer, offset, before, after, .. }) =
+                first_difference(&before, &after)
+            {
+                return Err(FailureKind::ContractionDiffers { buffer, offset, before, after });
+            }
+            return self.run(module, false).map_err(FailureKind::ExecFailed);
+        }
+        let out = self.run(module, false).map_err(FailureKind::ExecFailed)?;
+        match first_difference(&self.prev_outputs, &out) {
+            None => Ok(out),
+            Some(k) => Err(k),
+        }
+    }
 }
 
 impl PhaseHook for Hook<'_> {
@@ -212,15 +331,17 @@ impl PhaseHook for Hook<'_> {
         }
         check.executed = true;
         self.checks.push(check);
-        let kind = match run_ori_with(module, self.kernel, self.spec, self.exec) {
-            Ok(out) => match first_difference(&self.prev_outputs, &out.buffers) {
-                None => {
-                    self.prev_text = text;
-                    return HookAction::Continue;
-                }
-                Some(k) => k,
-            },
-            Err(e) => FailureKind::ExecFailed(e),
+        let contracted = contracted(module);
+        let kind = match self.check(module, contracted) {
+            Ok(out) => {
+                self.prev_text = text;
+                self.prev_outputs = out;
+                self.prev_contracted = contracted;
+                self.prev_rounded = rounded(module);
+                self.prev_module = (contracted > 0).then(|| module.clone());
+                return HookAction::Continue;
+            }
+            Err(k) => k,
         };
         let failure = Failure {
             phase: run.name.clone(),
@@ -250,6 +371,9 @@ pub fn validate(
         exec: &opts.exec,
         prev_text: module.to_string(),
         prev_outputs: reference.clone(),
+        prev_module: (contracted(module) > 0).then(|| module.clone()),
+        prev_contracted: contracted(module),
+        prev_rounded: rounded(module),
         checks: Vec::new(),
         failure: None,
     };

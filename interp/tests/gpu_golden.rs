@@ -137,14 +137,16 @@ fn with_goldens() -> Vec<(Entry, LaunchSpec, BTreeMap<String, Vec<u8>>)> {
 // message is the GPU's value.
 const CONTRACTED: &str = "ptxas -O3 contracts `mul.bf16` + `add.bf16` (no rounding modifier, which PTX allows) into \
      one `HFMA2.BF16_V2`, so 5 `outs` elements of the golden (NVIDIA's -O3 cubin) are the fused result, one bf16 ulp \
-     from PTX's two roundings (the interpreter, and our cubins, which do not contract)";
+     from PTX's two roundings, which the interpreter computes on the lowered PTX (before phase 9 contracts)";
+const CONTRACTED_O0: &str = "the golden is NVIDIA's -O3 cubin, which contracts `mul.bf16` + `add.bf16` into one \
+     `HFMA2.BF16_V2`; at -O0 neither ptxas (measured: HMUL2 + HADD2) nor our phase 9 contracts, so 5 `outs` elements \
+     are PTX's two roundings, one bf16 ulp from the golden (our -O3 cubin contracts and agrees)";
 const SELP_FOLDED: &str = "ptxas folds `setp.gt x, 1; selp 1, x` into `FMNMX.NAN x, 1`, which gives 0x7fffffff for a \
      NaN x; PTX selp (this executor) keeps x's NaN bits (0x7f800001, 0xffffffff): the GPU's result is not the PTX one";
 
 const KNOWN_INTERP: &[(&str, &str)] = &[("bf16_arith2", CONTRACTED), ("f32_compare_select", SELP_FOLDED)];
 const KNOWN_EMU_OURS: &[(&str, &str)] = &[
-    ("bf16_arith2@O0", CONTRACTED),
-    ("bf16_arith2@O3", CONTRACTED),
+    ("bf16_arith2@O0", CONTRACTED_O0),
     ("f32_compare_select@O0", SELP_FOLDED),
     ("f32_compare_select@O3", SELP_FOLDED),
 ];
@@ -213,7 +215,7 @@ fn our_cubins_in_the_emulator_match_the_gpu() {
             tally.record(name, result, KNOWN_EMU_OURS);
         }
     }
-    tally.finish("emulator(ptxas-rs sm_90 cubin)", 250);
+    tally.finish("emulator(ptxas-rs sm_90 cubin)", 253);
 }
 
 /// Writes the launch plans for the GPU runner into `$PTXAS_RS_GPU_PLANS`: `nv/<kernel>` for

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use interp::launch::LaunchSpec;
 use interp::validate::{FailureKind, ValidateOptions, Validation, validate};
 use interp::{ExecConfig, run_ori_with};
+use ptxas_rs::opt::create_macro::OriCreateMacroInsts;
 use ptxas_rs::opt::{PHASES, Pass, PassError, PassKind, Pipeline, PipelineOptions, Status};
-use ptxas_rs::ori::{Function, Module, Opcode, Ty, parse_module};
+use ptxas_rs::ori::{Flag, Function, Module, Opcode, Operand, Ty, parse_module};
 
 fn spec(text: &str) -> LaunchSpec {
     LaunchSpec::from_toml_str(text).unwrap_or_else(|e| panic!("spec: {e}"))
@@ -395,6 +396,73 @@ len = 64
 output = true
 "#;
 
+/// Floating-point contraction (OriCreateMacroInsts): fusible `mul` + `add`/`sub` pairs of
+/// f32 (`t - p`, `c - t`, a product read by two adds, `.ftz` with `.sat`), f64 (`1 - a*a`),
+/// f16x2 and bf16, and pairs that must stay (a `sub.rn`, a stored product). `t - p` with `p`
+/// the rounded product is the product's rounding error when fused and 0 when not, so the
+/// results differ between fused and unfused evaluation. The first store is the thread index's
+/// (the sabotage case moves it).
+const CONTRACT: &str = "
+entry @contract() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %rd1 = ld.u64 param[0]
+    %rd2 = mul.wide.u32 %r0, 64
+    %rd3 = add.u64 %rd1, %rd2
+    st.u32 global[%rd3+60], %r0
+    %r4 = cvt.rn.f32.u32 %r0
+    %r5 = mul.rn.f32 %r4, 0f3DCCCCCD
+    %r6 = add.rn.f32 %r5, 0f3F9E0419
+    %r7 = mul.rn.f32 %r5, %r6
+    %r8 = mul.f32 %r5, %r6
+    %r9 = sub.f32 %r8, %r7
+    st.u32 global[%rd3], %r9
+    %r10 = mul.f32 %r6, %r6
+    %r11 = add.f32 %r10, %r5
+    %r12 = sub.f32 %r7, %r10
+    st.u32 global[%rd3+4], %r11
+    st.u32 global[%rd3+8], %r12
+    %r13 = mul.f32 %r5, %r6
+    %r14 = sub.rn.f32 %r13, %r7
+    st.u32 global[%rd3+12], %r14
+    %r15 = mul.f32 %r6, %r5
+    %r16 = sub.f32 %r15, %r7
+    st.u32 global[%rd3+16], %r15
+    st.u32 global[%rd3+20], %r16
+    %r17 = mul.ftz.f32 %r5, 0f3E000000
+    %r18 = add.ftz.sat.f32 %r17, 0f3E4CCCCD
+    st.u32 global[%rd3+24], %r18
+    %rd19 = cvt.f64.f32 %r6
+    %rd20 = mul.f64 %rd19, %rd19
+    %rd21 = sub.f64 0d4000000000000000, %rd20
+    st.u64 global[%rd3+32], %rd21
+    %r22 = cvt.rn.f16.f32 %r6
+    %r23 = and.b32 %r22, 0xffff
+    %r24 = shl.b32 %r23, 16
+    %r25 = or.b32 %r24, %r23
+    %r26 = mul.f16x2 %r25, %r25
+    %r27 = sub.f16x2 %r26, 0x3c003800
+    st.u32 global[%rd3+40], %r27
+    %r28 = cvt.rn.bf16.f32 %r6
+    %r29 = mul.bf16 %r28, %r28
+    %r30 = add.bf16 %r29, %r28
+    st.u16 global[%rd3+44], %r30
+    exit
+}
+";
+
+const CONTRACT_SPEC: &str = r#"
+kernel = "contract"
+grid = [1]
+block = [32]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 512
+output = true
+"#;
+
 struct Kernel {
     ir: &'static str,
     name: &'static str,
@@ -413,6 +481,7 @@ fn kernels() -> Vec<Kernel> {
         Kernel { ir: SASS, name: "sk", spec: SASS_SPEC, exec: ExecConfig::default() },
         Kernel { ir: TAILS, name: "tails", spec: TAILS_SPEC, exec: ExecConfig::default() },
         Kernel { ir: SATOM, name: "satom", spec: SATOM_SPEC, exec: satom },
+        Kernel { ir: CONTRACT, name: "contract", spec: CONTRACT_SPEC, exec: ExecConfig::default() },
     ]
 }
 
@@ -448,7 +517,9 @@ fn full_pipeline_preserves_results_at_every_level() {
                 assert!(v.changed() > 0, "{} at -O{level}: the pipeline changed nothing", k.name);
                 assert!(after < before, "{} -O{level}: {before} -> {after} instructions", k.name);
             }
-            let out = run_ori_with(&v.module, k.name, &spec(k.spec), &k.exec).unwrap();
+            // The same results as the input, with phase 9's contractions undone.
+            let unfused = ExecConfig { unfuse_contracted: true, ..k.exec.clone() };
+            let out = run_ori_with(&v.module, k.name, &spec(k.spec), &unfused).unwrap();
             assert_eq!(out.buffers, v.reference);
         }
     }
@@ -478,6 +549,7 @@ fn each_implemented_transform_changes_something() {
         ("OriPerformLiveDeadSecond", "fold", 1),
         ("MergeEquivalentConditionalFlow", "tails", 1),
         ("ConvertUnsupportedOps", "satom", 9),
+        ("OriCreateMacroInsts", "contract", 11),
     ];
     for &(phase, kernel, min) in cases {
         let k = by_name(kernel);
@@ -627,4 +699,110 @@ fn show_o3() {
         let v = run_validation(&k, &Pipeline::standard(), 3);
         println!("{}", v.module);
     }
+}
+
+/// Runs phase 9 (as at -O3), then `sabotage` on its output when it contracted something.
+struct SabotagedContraction(fn(&mut Function));
+
+impl Pass for SabotagedContraction {
+    fn kind(&self) -> PassKind {
+        PassKind::Transform
+    }
+    fn run_function(&self, f: &mut Function) -> Result<usize, PassError> {
+        let n = OriCreateMacroInsts.run_function(f)?;
+        if n > 0 {
+            (self.0)(f);
+        }
+        Ok(n)
+    }
+}
+
+/// The contracted `fma`s of `f`.
+fn contracted_fmas(f: &Function) -> Vec<ptxas_rs::ori::Inst> {
+    f.inst_order().map(|(_, i)| i).filter(|&i| f.insts[i].mods.has(Flag::Contract)).collect()
+}
+
+/// Phase 9 contracts the fusible pairs of `contract`, its output with contraction undone has
+/// the input's results bit for bit, and with contraction on (FFMA's results) it differs from
+/// them: the check is contraction-aware, not blind.
+#[test]
+fn contraction_is_validated_with_contraction_undone() {
+    let k = kernels().into_iter().find(|k| k.name == "contract").unwrap();
+    let v = run_validation(&k, &Pipeline::only(&["OriCreateMacroInsts"]).unwrap(), 3);
+    if let Some(f) = &v.failure {
+        panic!("{f}");
+    }
+    let f = v.module.function("contract").unwrap();
+    assert_eq!(contracted_fmas(f).len(), 7, "{f}");
+    let fused = run_ori_with(&v.module, k.name, &spec(k.spec), &k.exec).unwrap();
+    assert_ne!(fused.buffers, v.reference, "fusion changes no result: the kernel tests nothing");
+    // Not at -O0, nor with --fmad false.
+    for opts in [
+        PipelineOptions { opt_level: 0, ..PipelineOptions::default() },
+        PipelineOptions { fmad: false, ..PipelineOptions::default() },
+    ] {
+        let mut m = module(k.ir);
+        let r = Pipeline::only(&["OriCreateMacroInsts"]).unwrap().run(&mut m, &opts, &mut []).unwrap();
+        assert_eq!(r.total_changed(), 0, "{opts:?}");
+        assert_eq!(m, module(k.ir));
+    }
+}
+
+/// Wrong contractions are caught in phase 9's slot of the full pipeline: dropping the negation
+/// of a `sub` (the values differ with contraction undone), contracting pairs with a rounding
+/// modifier (the same values, but fewer explicitly rounded operations), and a fusion that
+/// is not flagged as a contraction (compared with contraction on, it differs).
+#[test]
+fn wrong_contractions_are_caught() {
+    let k = kernels().into_iter().find(|k| k.name == "contract").unwrap();
+    let drop_negation: fn(&mut Function) = |f| {
+        for i in contracted_fmas(f) {
+            for o in &mut f.insts[i].srcs {
+                if let Operand::Reg(u) = o
+                    && u.neg
+                {
+                    u.neg = false;
+                    return;
+                }
+            }
+        }
+    };
+    let ignore_rounding: fn(&mut Function) = |f| {
+        // Contract the `mul` + `sub.rn` pair too, as if the rounding were not there.
+        for (_, i) in f.inst_order().collect::<Vec<_>>() {
+            let d = &mut f.insts[i];
+            if matches!(d.opcode, Opcode::Mul | Opcode::Add | Opcode::Sub) && d.mods.ty == Some(Ty::F32) {
+                d.mods.rnd = None;
+            }
+        }
+        OriCreateMacroInsts.run_function(f).unwrap();
+    };
+    let unflagged: fn(&mut Function) = |f| {
+        for i in contracted_fmas(f) {
+            f.insts[i].mods.flags.retain(|&x| x != Flag::Contract);
+        }
+    };
+    type Case = (fn(&mut Function), fn(&FailureKind) -> bool);
+    let cases: [Case; 3] = [
+        (drop_negation, |k| matches!(k, FailureKind::ContractionDiffers { .. })),
+        (ignore_rounding, |k| matches!(k, FailureKind::RoundedContracted { .. })),
+        (unflagged, |k| matches!(k, FailureKind::OutputsDiffer { .. })),
+    ];
+    for (sabotage, expected) in cases {
+        let p =
+            Pipeline::standard().with_pass("OriCreateMacroInsts", Arc::new(SabotagedContraction(sabotage))).unwrap();
+        let v = run_validation(&k, &p, 3);
+        let f = v.failure.expect("the wrong contraction must be caught");
+        assert_eq!((f.phase.as_str(), f.index), ("OriCreateMacroInsts", Some(9)), "{f}");
+        assert!(expected(&f.kind), "{f}");
+        assert!(f.ir_diff.contains("+    ") && f.ir_diff.contains("fma.rn"), "{}", f.ir_diff);
+    }
+}
+
+#[test]
+#[ignore]
+fn show_contract() {
+    let k = kernels().into_iter().find(|k| k.name == "contract").unwrap();
+    let v = run_validation(&k, &Pipeline::only(&["OriCreateMacroInsts"]).unwrap(), 3);
+    println!("{}", v.module);
 }

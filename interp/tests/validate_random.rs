@@ -263,13 +263,31 @@ impl Gen {
                 let d = self.dst(to);
                 self.emit(format!("{g}{d} = {conv} {a}"));
             }
+            14 | 15 if self.rng.chance(40) => {
+                // A pair phase 9 contracts: an unguarded `mul` into a fresh register read only
+                // by one `add`/`sub` (either operand), `.ftz` on both or neither.
+                let ftz = if self.rng.chance(20) { ".ftz" } else { "" };
+                let (a, b) = (self.src(K::R32, true, true), self.src(K::R32, true, true));
+                let t = self.reg(K::R32);
+                self.emit(format!("{t} = mul{ftz}.f32 {a}, {b}"));
+                let c = self.src(K::R32, true, true);
+                let op = self.rng.pick(&["add", "sub"]);
+                let srcs = if self.rng.chance(50) { format!("{t}, {c}") } else { format!("{c}, {t}") };
+                let d = self.dst(K::R32);
+                self.emit(format!("{g}{d} = {op}{ftz}.f32 {srcs}"));
+            }
             14 | 15 => {
                 let (op, nsrc) = self.rng.pick(&[("add", 2), ("sub", 2), ("mul", 2), ("fma", 3)]);
-                let rnd = self.rng.pick(&["rn", "rz", "rm", "rp"]);
+                // No rounding modifier (`add.f32`, which phase 9 may contract) or one; `fma`
+                // requires one.
+                let rnd = match self.rng.pick(&[".rn", ".rz", ".rm", ".rp", ""]) {
+                    "" if op == "fma" => ".rn",
+                    r => r,
+                };
                 let ftz = if self.rng.chance(20) { ".ftz" } else { "" };
                 let srcs: Vec<String> = (0..nsrc).map(|_| self.src(K::R32, true, true)).collect();
                 let d = self.dst(K::R32);
-                self.emit(format!("{g}{d} = {op}.{rnd}{ftz}.f32 {}", srcs.join(", ")));
+                self.emit(format!("{g}{d} = {op}{rnd}{ftz}.f32 {}", srcs.join(", ")));
             }
             16 => {
                 let (a, b) = (self.src(K::R64, true, false), self.src(K::R64, true, false));

@@ -81,6 +81,9 @@ impl Pass for StaticPass {
     fn run_module(&self, m: &mut Module) -> Result<usize, PassError> {
         self.0.run_module(m)
     }
+    fn run_module_with(&self, m: &mut Module, opts: &PipelineOptions) -> Result<usize, PassError> {
+        self.0.run_module_with(m, opts)
+    }
 }
 
 /// Options of a run.
@@ -94,12 +97,21 @@ pub struct PipelineOptions {
     pub dump: Vec<String>,
     /// Also print dumps to stderr.
     pub dump_to_stderr: bool,
+    /// `--fmad`: whether floating-point `mul` + `add` may be contracted into `fma` (phase 9;
+    /// ptxas's default is true).
+    pub fmad: bool,
 }
 
 impl Default for PipelineOptions {
-    /// -O3; the verifier on in debug builds; no dumps.
+    /// -O3; the verifier on in debug builds; no dumps; `--fmad true`.
     fn default() -> PipelineOptions {
-        PipelineOptions { opt_level: 3, verify: cfg!(debug_assertions), dump: Vec::new(), dump_to_stderr: false }
+        PipelineOptions {
+            opt_level: 3,
+            verify: cfg!(debug_assertions),
+            dump: Vec::new(),
+            dump_to_stderr: false,
+            fmad: true,
+        }
     }
 }
 
@@ -312,7 +324,7 @@ impl Pipeline {
             };
             let t0 = Instant::now();
             let changed = match &ph.pass {
-                Some(p) => p.run_module(module).map_err(|e| fail(PipelineErrorKind::Pass(e), &report))?,
+                Some(p) => p.run_module_with(module, opts).map_err(|e| fail(PipelineErrorKind::Pass(e), &report))?,
                 None => 0,
             };
             let run = PhaseRun {

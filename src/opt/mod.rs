@@ -9,6 +9,7 @@
 //! | [`util`] | IR editing helpers the passes share (unlinking, def/use counts, constants) |
 //! | [`check`] | OriCheckInitialProgram, OriSanitize: the verifier as a phase |
 //! | [`convert_unsupported`] | ConvertUnsupportedOps: shared atomics without an `ATOMS` form as compare-and-swap loops |
+//! | [`create_macro`] | OriCreateMacroInsts: floating-point contraction of `mul` + `add`/`sub` into `fma` |
 //! | [`control_flow`] | AnalyzeControlFlow (CFG check), SetControlFlowOpLastInBB (block splitting) |
 //! | [`merge_flow`] | MergeEquivalentConditionalFlow: tail-merging of equivalent blocks |
 //! | [`live_dead`] | EarlyOriSimpleLiveDead / OriSimpleLiveDead, OriPerformLiveDead{First..Fourth} |
@@ -36,6 +37,7 @@ pub mod branch_opt;
 pub mod check;
 pub mod control_flow;
 pub mod convert_unsupported;
+pub mod create_macro;
 pub mod general_optimize;
 pub mod live_dead;
 pub mod manager;
@@ -104,5 +106,11 @@ pub trait Pass: Send + Sync {
             n += self.run_function(f)?;
         }
         Ok(n)
+    }
+    /// Runs on a module under the options of a pipeline run (how the manager calls a pass):
+    /// by default [`Pass::run_module`]; a pass that depends on an option (phase 9 on `--fmad`
+    /// and the opt level) overrides it.
+    fn run_module_with(&self, m: &mut Module, _opts: &PipelineOptions) -> Result<usize, PassError> {
+        self.run_module(m)
     }
 }

@@ -13,7 +13,8 @@
 use std::fmt;
 
 use super::{
-    Pass, PassKind, branch_opt, check, control_flow, convert_unsupported, general_optimize, live_dead, merge_flow,
+    Pass, PassKind, branch_opt, check, control_flow, convert_unsupported, create_macro, general_optimize, live_dead,
+    merge_flow,
 };
 
 /// A phase's category (the CSV's `category` column).
@@ -192,15 +193,13 @@ pub static PHASES: [PhaseInfo; 159] = [
     p(6, "SetControlFlowOpLastInBB", Cleanup, ALL, NotYet),
     p(7, "AdvancedPhaseAfterConvUnSup", Gate, ALL, NoOp),
     p(8, "UpdateAfterConvertUnsupportedOps", Cleanup, ALL, NoOp),
-    // OriCreateMacroInsts: the spec (p08) has it fuse mul+add into FMA, compare+branch and
-    // address+memory; the notes say "expand PTX-level macro instructions" (confidence B).
-    // ptxas's SASS confirms the one observable fusion: `mul.f32`+`add.f32` (or sub, f64 alike)
-    // without a rounding modifier become one FFMA/DFMA, while `mul.rn` or `add.rn` keep
-    // FMUL+FADD (PTX allows contracting unrounded mul/add); compare+branch stays ISETP+BRA.
-    // Not done yet: contraction changes results in the last bit, and translation validation
-    // compares the interpreter bit-exactly with `mul.f32` rounded; it needs a validator that
-    // knows which mul/add pairs PTX lets the compiler fuse.
-    p(9, "OriCreateMacroInsts", Lowering, ALL, NotYet),
+    // OriCreateMacroInsts: floating-point contraction (create_macro.rs). The spec (p08) has it
+    // fuse mul+add into FMA, compare+branch and address+memory; ptxas's SASS shows the one
+    // observable fusion: `mul` + `add`/`sub` without rounding modifiers (f32, f64, f16(x2),
+    // bf16(x2); .ftz on both or neither; the product read by nothing else, in the same block)
+    // become one `fma.rn.contract` (FFMA/DFMA/HFMA2), at -O1 and above with --fmad true;
+    // compare+branch stays ISETP+BRA. Validation runs its output with contraction undone.
+    p(9, "OriCreateMacroInsts", Lowering, ALL, Impl(&create_macro::OriCreateMacroInsts)),
     p(10, "ReportInitialRepresentation", Reporting, ALL, NoOp),
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
     // ReplaceUniformsWithImm: folds uniform values known at compile time into immediates.

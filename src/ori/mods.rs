@@ -388,6 +388,12 @@ name_enum!(
         Exclusive = "exclusive",
         /// `ldmatrix.trans`: each 8x8 matrix is transposed on the way to the registers.
         Trans = "trans",
+        /// A contracted `fma` (phase 9, OriCreateMacroInsts): it stands for PTX's
+        /// `round(round(a * b) + c)`, a `mul` and an `add`/`sub` without rounding modifiers
+        /// that PTX lets the compiler fuse. It computes the fused `a * b + c` (rounded once,
+        /// as FFMA/DFMA/HFMA2 do); the interpreter can undo the contraction
+        /// (`semantics::eval_unfused`) for translation validation.
+        Contract = "contract",
     }
 );
 
@@ -436,6 +442,8 @@ impl ModSet {
     pub const EXCLUSIVE: ModSet = ModSet(1 << 17);
     /// `.trans` ([`Flag::Trans`]).
     pub const TRANS: ModSet = ModSet(1 << 18);
+    /// `.contract` ([`Flag::Contract`]).
+    pub const CONTRACT: ModSet = ModSet(1 << 19);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -458,6 +466,7 @@ impl ModSet {
             Flag::NaN => ModSet::NAN,
             Flag::Exclusive => ModSet::EXCLUSIVE,
             Flag::Trans => ModSet::TRANS,
+            Flag::Contract => ModSet::CONTRACT,
         }
     }
 }

@@ -356,7 +356,7 @@ opcodes! {
     /// Multiply-add (`.lo/.hi/.wide` for integers).
     Mad "mad" Ptx ["Tw" => "T:ric, T:ric, Tw:ric"] flags() mods(TY|HALF|RND|FTZ|SAT) req(TY) ty() Mad;
     /// Fused multiply-add (floats; rounding required).
-    Fma "fma" Ptx ["T" => "T:ric, T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT|RELU) req(TY|RND) ty() Fma;
+    Fma "fma" Ptx ["T" => "T:ric, T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT|RELU|CONTRACT) req(TY|RND) ty() Fma;
     /// Division.
     Div "div" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|APPROX) req(TY) ty() Div;
     /// Remainder (integers).

@@ -588,7 +588,8 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
         Sem::Fma => {
             need(3)?;
             let f = fmt_of(ty_or(Ty::F32))?;
-            let (a, b, c) = (farg(f, args[0], mods), farg(f, args[1], mods), farg(f, args[2], mods));
+            let arg = |a: Arg| farg(f, contracted_arg(f, mods, a), mods);
+            let (a, b, c) = (arg(args[0]), arg(args[1]), arg(args[2]));
             let r = float::fma(f, a, b, c, mods.rnd.unwrap_or(Rnd::Rn));
             Ok(vec![Val::Bits(fout(f, r, mods))])
         }
@@ -857,6 +858,49 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             };
             Ok(vec![Val::Bits(convert(dt, st, args[0], mods)?)])
         }
+    }
+}
+
+/// Evaluates `op` like [`eval`], except that a contracted `fma` ([`Flag::Contract`]) is
+/// computed as the `mul` and `add` it stands for, each rounded (to nearest): `round(round(a *
+/// b) + c)`, the `mul` with the fma's `.ftz`, the `add` with its `.ftz` and `.sat` (phase 9
+/// fuses only pairs whose modifiers agree so: see `opt::create_macro`). This is what the
+/// program meant before contraction; translation validation runs a contracting phase's output
+/// so and compares it bit-exactly with its input. The sum is `add(product, c)`: for a pair
+/// written `add c, product` (or `sub c, product`) the only difference is which NaN an f64 sum
+/// of two NaNs keeps (the payload, which PTX leaves unspecified).
+pub fn eval_unfused(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
+    let info = op.info();
+    if !mods.has(Flag::Contract) || info.sem != Sem::Fma {
+        return eval(op, mods, args);
+    }
+    if args.len() != 3 {
+        return Err(EvalError::BadOperands(format!("`{op}` takes 3 operand(s), got {}", args.len())));
+    }
+    let ty = mods.ty.or(info.default_ty);
+    let keep = |fs: &[Flag]| fs.iter().copied().filter(|f| mods.has(*f)).collect::<Vec<_>>();
+    let mul = Mods { ty, flags: keep(&[Flag::Ftz]), ..Mods::new() };
+    let add = Mods { ty, flags: keep(&[Flag::Ftz, Flag::Sat]), ..Mods::new() };
+    let strip = |a: Arg| match ty.and_then(|t| fmt_of(t).ok()) {
+        Some(f) => contracted_arg(f, mods, a),
+        None => a,
+    };
+    let (a, b, c) = (strip(args[0]), strip(args[1]), strip(args[2]));
+    let Some(&p) = eval(Opcode::Mul, &mul, &[a, b])?.first() else {
+        return Err(EvalError::BadOperands("`mul` gave no result".into()));
+    };
+    eval(Opcode::Add, &add, &[Arg::from(p), c])
+}
+
+/// An operand of a contracted `fma`: its negation stands for the `sub` it came from, which
+/// keeps an f64 NaN's sign (as DFMA's operand negation does), so a negated f64 NaN is read
+/// unnegated.
+fn contracted_arg(f: Format, mods: &Mods, a: Arg) -> Arg {
+    match a.val {
+        Val::Bits(b) if a.neg && f == F64 && mods.has(Flag::Contract) && float::is_nan(f, b & mask(f.bits)) => {
+            Arg { neg: false, ..a }
+        }
+        _ => a,
     }
 }
 
@@ -1215,5 +1259,63 @@ mod video_tests {
         // Unsigned bytes saturated to an unsigned result: 0x10 - 0x20 clamps to 0.
         assert_eq!(vop(Opcode::Vop4, SubOp::SubtractOp, u, u, true, &[0x0000_0010, 0x0000_0020]), 0);
         assert_eq!(vop(Opcode::Vop4, SubOp::SubtractOp, u, u, false, &[0x0000_0010, 0x0000_0020]), 0xf0);
+    }
+}
+
+#[cfg(test)]
+mod contraction_tests {
+    use super::*;
+
+    fn bits(v: &[Val]) -> u64 {
+        v[0].bits()
+    }
+
+    fn contracted(ty: Ty, flags: &[Flag]) -> Mods {
+        let mut m = Mods { rnd: Some(Rnd::Rn), ..Mods::ty(ty) };
+        for &f in flags.iter().chain(&[Flag::Contract]) {
+            m.set(f);
+        }
+        m
+    }
+
+    /// A contracted fma rounds once by default and twice unfused; an uncontracted one is
+    /// fused either way.
+    #[test]
+    fn unfused_evaluation_rounds_twice() {
+        let (a, b) = (0.1f32, 1.3345f32);
+        let p = a * b;
+        let args = [
+            Arg::bits(u64::from(a.to_bits())),
+            Arg::bits(u64::from(b.to_bits())),
+            Arg { neg: true, ..Arg::bits(u64::from(p.to_bits())) },
+        ];
+        let m = contracted(Ty::F32, &[]);
+        let fused = f32::from_bits(bits(&eval(Opcode::Fma, &m, &args).unwrap()) as u32);
+        assert_eq!(fused, a.mul_add(b, -p));
+        assert_ne!(fused, 0.0);
+        assert_eq!(bits(&eval_unfused(Opcode::Fma, &m, &args).unwrap()), 0);
+        let plain = Mods { rnd: Some(Rnd::Rn), ..Mods::ty(Ty::F32) };
+        assert_eq!(eval_unfused(Opcode::Fma, &plain, &args), eval(Opcode::Fma, &plain, &args));
+        // `.sat` applies to the sum only: 0.5 * 4 - 1.5 = 0.5, while `mul.sat` would give -0.5.
+        let m = contracted(Ty::F32, &[Flag::Sat]);
+        let args = [0.5f32, 4.0, -1.5].map(|x| Arg::bits(u64::from(x.to_bits())));
+        assert_eq!(bits(&eval_unfused(Opcode::Fma, &m, &args).unwrap()), u64::from(0.5f32.to_bits()));
+        // Packed halves: each half unfused (1.5 * 1.5 + 1 = 3.25 in both).
+        let m = contracted(Ty::F16x2, &[]);
+        let args = [0x3e00_3e00u64, 0x3e00_3e00, 0x3c00_3c00].map(Arg::bits);
+        assert_eq!(bits(&eval_unfused(Opcode::Fma, &m, &args).unwrap()), 0x4280_4280);
+    }
+
+    /// A negated f64 NaN operand of a contracted fma (a `sub`'s operand) keeps its sign, as
+    /// the `sub` would.
+    #[test]
+    fn contracted_negation_keeps_an_f64_nan() {
+        let nan = 0x7ff8_0000_0000_0001u64;
+        let args = [Arg::bits(1.0f64.to_bits()), Arg::bits(2.0f64.to_bits()), Arg { neg: true, ..Arg::bits(nan) }];
+        let m = contracted(Ty::F64, &[]);
+        assert_eq!(bits(&eval(Opcode::Fma, &m, &args).unwrap()), nan);
+        assert_eq!(bits(&eval_unfused(Opcode::Fma, &m, &args).unwrap()), nan);
+        let sub = eval(Opcode::Sub, &Mods::ty(Ty::F64), &[Arg::bits(2.0f64.to_bits()), Arg::bits(nan)]).unwrap();
+        assert_eq!(bits(&sub), nan);
     }
 }

@@ -876,7 +876,12 @@ impl Engine<'_> {
                     Pre::PerLane => self.src(w, cta, d, i, &d.srcs[i], lane)?,
                 };
             }
-            let out = semantics::eval(d.opcode, &d.mods, &args).map_err(|e| (ErrorKind::from(e), Some(lane)))?;
+            let out = if self.config.unfuse_contracted {
+                semantics::eval_unfused(d.opcode, &d.mods, &args)
+            } else {
+                semantics::eval(d.opcode, &d.mods, &args)
+            };
+            let out = out.map_err(|e| (ErrorKind::from(e), Some(lane)))?;
             if out.len() != locs.len() {
                 let m = format!("{} results for {} destinations", out.len(), locs.len());
                 return Err((ErrorKind::Invalid(m), Some(lane)));

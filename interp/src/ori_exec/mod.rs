@@ -153,6 +153,12 @@ pub struct ExecConfig {
     pub shared_symbols: Vec<(String, u32, u32)>,
     /// Run the verifier on the kernel first.
     pub verify: bool,
+    /// Execute contracted `fma`s ([`ptxas_rs::ori::Flag::Contract`], phase 9's fusions) as
+    /// the `mul` and `add` they stand for, rounded twice
+    /// ([`ptxas_rs::ori::semantics::eval_unfused`]), instead of fused as FFMA/DFMA/HFMA2
+    /// compute them (the default). Translation validation uses it to check a contracting
+    /// phase.
+    pub unfuse_contracted: bool,
 }
 
 impl Default for ExecConfig {
@@ -163,6 +169,7 @@ impl Default for ExecConfig {
             bank0: Bank0Layout::SM90,
             shared_symbols: Vec::new(),
             verify: true,
+            unfuse_contracted: false,
         }
     }
 }

@@ -102,6 +102,15 @@ impl Sel<'_> {
         if t == Ty::F64 {
             return match o {
                 Operand::Imm(_) => Ok(o.clone()),
+                // A negated or absolute f64 (a contracted `fma`'s `-c`): the modifiers stay
+                // on the 64-bit register read.
+                Operand::Reg(u) if (u.neg || u.abs) && !u.not => {
+                    let plain = Operand::Reg(RegUse { neg: false, abs: false, ..*u });
+                    match self.wide_reg(&plain)? {
+                        Operand::Reg(w) => Ok(Operand::Reg(RegUse { neg: u.neg, abs: u.abs, ..w })),
+                        w => Ok(w),
+                    }
+                }
                 _ => self.wide_reg(o),
             };
         }
