@@ -14,6 +14,7 @@ use std::fmt;
 
 use super::{
     Pass, PassKind, branch_opt, check, control_flow, convert_unsupported, general_optimize, live_dead, merge_flow,
+    uniform_imm,
 };
 
 /// A phase's category (the CSV's `category` column).
@@ -203,15 +204,14 @@ pub static PHASES: [PhaseInfo; 159] = [
     p(9, "OriCreateMacroInsts", Lowering, ALL, NotYet),
     p(10, "ReportInitialRepresentation", Reporting, ALL, NoOp),
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
-    // ReplaceUniformsWithImm: folds uniform values known at compile time into immediates.
-    // ptxas 13.0.88 on sm_90 (cuobjdump -sass) folds none of what the corpus reads: parameters;
-    // initialized `.const` variables, `.visible`, internal or function-scope (LDC c[0x3]);
-    // %ntid under `.reqntid` (ULDC c[0x0][0x0]); %cluster_nctaid/%cluster_nctarank under
-    // `.reqnctapercluster` (c[0x0][0x144]/[0x188]). The only values it substitutes are
-    // %reserved_smem_offset_begin (0) and %reserved_smem_offset_cap (0x400) on sm_90/sm_100
-    // (on sm_80/86 they are computed from SR_SMEMSZ), special registers the Ori and the
-    // lowering do not have yet; which phase of ptxas folds them is not established.
-    p(12, "ReplaceUniformsWithImm", Optimization, ALL, NotYet),
+    // ReplaceUniformsWithImm: the special registers ptxas 13.0.88 turns into immediates on sm_90,
+    // %reserved_smem_offset_begin/_0 (0) and _cap (0x400), become immediates (uniform_imm.rs,
+    // which tables what ptxas does per target). Everything else the corpus reads stays a
+    // constant-bank read in ptxas's code on sm_90, as here: parameters; initialized `.const`
+    // variables, `.visible`, internal or function-scope (LDC c[0x3]); %ntid under `.reqntid`
+    // (ULDC c[0x0][0x0]); %cluster_nctaid/%cluster_nctarank under `.reqnctapercluster`
+    // (c[0x0][0x144]/[0x188]).
+    p(12, "ReplaceUniformsWithImm", Optimization, ALL, Impl(&uniform_imm::ReplaceUniformsWithImm)),
     p(13, "MergeEquivalentConditionalFlow", Optimization, O2_UP, Impl(&merge_flow::MergeEquivalentConditionalFlow)),
     p(14, "OriSanitize", Validation, ALL, Impl(&check::OriSanitize)),
     p(15, "GeneralOptimizeEarly", Optimization, O2_UP, Impl(&general_optimize::GeneralOptimize)),
