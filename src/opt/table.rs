@@ -204,9 +204,9 @@ pub static PHASES: [PhaseInfo; 159] = [
     p(9, "OriCreateMacroInsts", Lowering, ALL, NotYet),
     p(10, "ReportInitialRepresentation", Reporting, ALL, NoOp),
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
-    // ReplaceUniformsWithImm: the special registers ptxas 13.0.88 turns into immediates on sm_90,
+    // ReplaceUniformsWithImm: the special registers ptxas 13.0.88's sm_90 code has as immediates,
     // %reserved_smem_offset_begin/_0 (0) and _cap (0x400), become immediates (uniform_imm.rs,
-    // which tables what ptxas does per target). Everything else the corpus reads stays a
+    // which tables what ptxas does per target; ptxas substitutes them after its optimizer). Everything else the corpus reads stays a
     // constant-bank read in ptxas's code on sm_90, as here: parameters; initialized `.const`
     // variables, `.visible`, internal or function-scope (LDC c[0x3]); %ntid under `.reqntid`
     // (ULDC c[0x0][0x0]); %cluster_nctaid/%cluster_nctarank under `.reqnctapercluster`

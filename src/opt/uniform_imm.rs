@@ -17,6 +17,12 @@
 //! the cluster shape under `.reqnctapercluster` all stay constant-bank reads (see the phase
 //! table's note), so they stay here too.
 //!
+//! ptxas's code has them as immediates but does not fold further what is computed from them
+//! (sreg_reserved_smem: `MOV R4, 0x400; SHF.R.U32.HI R7, RZ, 0xa, R4` for `cap >> 10`), so ptxas
+//! substitutes them late, after its optimizer; which of its phases does it is not established.
+//! Here they become immediates in this phase, so GeneralOptimize folds what depends on them: a
+//! difference from ptxas's code, not from its results.
+//!
 //! The backend generates sm_90 code only, so the constants are sm_90's
 //! ([`reserved_smem_constant`]); the interpreter gives these registers the same values under the
 //! sm_90 bank-0 layout, which is what translation validation checks.
