@@ -106,7 +106,7 @@ pub enum Status {
     NotYet,
     /// Does nothing in ptxas's default compute pipeline either (AdvancedPhase hooks, Update
     /// phases, Report phases whose dump the manager's IR dump provides, off-by-default passes,
-    /// DebuggerBreak, NOP).
+    /// DebuggerBreak, NOP, PromoteFP16 on the targets ptxas 13 accepts).
     NoOp,
     /// Graphics-only; nothing to do for compute kernels.
     NotApplicable,
@@ -169,15 +169,15 @@ const fn p(index: usize, name: &'static str, category: Category, gate: OptGate, 
 pub static PHASES: [PhaseInfo; 159] = [
     p(0, "OriCheckInitialProgram", Validation, ALL, Impl(&check::OriCheckInitialProgram)),
     p(1, "ApplyNvOptRecipes", Optimization, ALL, NotYet),
-    // PromoteFP16: no f16/bf16 operation is promoted on our targets. ptxas 13.0.88 executes
-    // every half-precision form PTX accepts for a target natively (cuobjdump -sass, sm_75/80/90:
-    // add/mul/fma(.relu) → HADD2/HMUL2/HFMA2(.BF16_V2), min/max(.NaN/.xorsign) → HMNMX2,
-    // setp → HSETP2, neg/abs → HFMA2/HADD2, ex2/tanh.approx → MUFU.*.F16/BF16), and PTX rejects
-    // the forms a target lacks ("setp.bf16 requires sm_90", "min.f16 requires sm_80"); the
-    // FSETP/F2F seen in nvcc's sm_75/sm_80 corpus PTX come from nvcc's own cvt's. The phase
-    // matters for targets before sm_53 only, which ptxas 13 does not accept; kept not-yet (not
-    // no-op: the notes list "minimal" promotion on sm_89+ that no source names).
-    p(2, "PromoteFP16", Lowering, ALL, NotYet),
+    // PromoteFP16: no f16/bf16 operation is promoted on any target ptxas 13.0.88 accepts
+    // (sm_75 onwards). ptxas executes every half-precision form PTX accepts for a target
+    // natively (cuobjdump -sass, sm_75/80/90: add/mul/fma(.relu) → HADD2/HMUL2/HFMA2(.BF16_V2),
+    // min/max(.NaN/.xorsign) → HMNMX2, setp → HSETP2, neg/abs → HFMA2/HADD2, ex2/tanh.approx →
+    // MUFU.*.F16/BF16), and PTX rejects the forms a target lacks ("setp.bf16 requires sm_90",
+    // "min.f16 requires sm_80"); the FSETP/F2F in nvcc's sm_75/sm_80 corpus PTX come from nvcc's
+    // own cvt's. The phase matters for targets before sm_53 only, which ptxas 13 does not accept:
+    // a no-op in ptxas's compute pipeline as in ours.
+    p(2, "PromoteFP16", Lowering, ALL, NoOp),
     p(3, "AnalyzeControlFlow", Analysis, ALL, Impl(&control_flow::AnalyzeControlFlow)),
     p(4, "AdvancedPhaseBeforeConvUnSup", Gate, ALL, NoOp),
     // ConvertUnsupportedOps: shared-memory atomics without an ATOMS form become compare-and-swap
