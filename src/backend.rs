@@ -193,6 +193,10 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         return Err(err("code generation", None, format!("sm_{} is not implemented (only sm_90)", opts.sm)));
     }
     let (mut m, frames) = lower::lower_module_framed(module).map_err(|e| lower_err("lowering", e))?;
+    // Before phase 12 makes it an immediate: ptxas resolves `%reserved_smem_offset_0` in the cubin.
+    let offset0 = m.functions.iter().any(|f| {
+        f.insts.values().any(|d| d.srcs.iter().any(|o| matches!(o, Operand::SReg(ori::SpecialReg::ReservedSmem0))))
+    });
     Pipeline::standard()
         .run(&mut m, &PipelineOptions { fmad: opts.fmad, ..PipelineOptions::from_env(opts.opt_level.min(3)) }, &mut [])
         .map_err(|e| err("optimizer", None, e))?;
@@ -205,6 +209,9 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     let sopts = lower::isel::SelectOptions { pipeline_wgmma: opts.opt_level > 0 };
     lower::isel::select_module_with(&mut m, opts.sm, &frames, &addr, &sopts)
         .map_err(|e| lower_err("instruction selection", e))?;
+    for f in &m.functions {
+        dump_stage("Select", f);
+    }
     let funcs: Funcs = m
         .functions
         .iter()
@@ -224,6 +231,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
 
     let mut img = image::Image::sm90();
     img.accelerated = opts.accelerated || targets_sm90a(module);
+    img.reserved_offset0_resolved = offset0;
     img.tool.arguments = opts.tool_arguments.clone();
     img.data = data;
     for ((f, &frame), &shared) in
@@ -282,7 +290,21 @@ pub fn allocate(f: &mut ori::Function, ropts: &regalloc::Options) -> Result<rega
     let report = regalloc::allocate_function(f, ropts).map_err(|e| err("register allocation", Some(&f.name), e))?;
     regalloc::check(&before, f).map_err(|e| err("register allocation check", Some(&f.name), e))?;
     regalloc::split_components(f).map_err(|e| err("register allocation", Some(&f.name), e))?;
+    dump_stage("Allocate", f);
     Ok(report)
+}
+
+/// The backend's stages answer to `PTXAS_RS_DUMPIR` like the phases: `Select` prints each
+/// function's SASS-stage Ori after instruction selection, `Allocate` after register allocation
+/// (and tuple splitting), on stderr; `all` includes them.
+fn dump_stage(stage: &str, f: &ori::Function) {
+    let Ok(v) = std::env::var("PTXAS_RS_DUMPIR") else { return };
+    if crate::opt::manager::parse_dump_list(&v)
+        .iter()
+        .any(|d| d.eq_ignore_ascii_case(stage) || d.eq_ignore_ascii_case("all"))
+    {
+        eprintln!("# DUMPIR after {stage} (backend) @{}\n{f}", f.name);
+    }
 }
 
 /// Allocates the selected device function `f` ([`allocate`]), then gives it its callee saves

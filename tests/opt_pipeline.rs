@@ -95,12 +95,13 @@ fn status_counts() {
     let noop = count(&|s| matches!(s, Status::NoOp));
     let na = count(&|s| matches!(s, Status::NotApplicable));
     eprintln!("implemented: {transforms} transforms + {checks} checks; not yet: {not_yet}; no-op: {noop}; n/a: {na}");
-    assert_eq!((transforms, checks, not_yet, noop, na), (9, 3, 110, 31, 6));
-    // No-op phases are hooks, updates, reports, the off-by-default passes and the sentinels.
+    assert_eq!((transforms, checks, not_yet, noop, na), (10, 3, 108, 32, 6));
+    // No-op phases are hooks, updates, reports, the off-by-default passes, the sentinels and
+    // PromoteFP16 (every target ptxas 13 accepts has native half precision).
     for p in PHASES.iter().filter(|p| matches!(p.status, Status::NoOp)) {
         assert!(
             matches!(p.category, Category::Gate | Category::Cleanup | Category::Reporting)
-                || ["OriLoopFusion", "OriBackCopyPropagate"].contains(&p.name),
+                || ["OriLoopFusion", "OriBackCopyPropagate", "PromoteFP16"].contains(&p.name),
             "{} is marked no-op",
             p.name
         );
@@ -673,4 +674,29 @@ bb1:
 }
 ";
     assert_eq!(f.to_string(), want);
+}
+
+/// ReplaceUniformsWithImm on the lowered corpus: the reserved shared-memory registers whose
+/// values are sm_90 constants become immediates (sreg_cluster_smem reads begin;
+/// sreg_reserved_smem begin, cap and offset 0), and none is left behind.
+#[test]
+fn replace_uniforms_with_imm_on_the_corpus() {
+    use ptxas_rs::opt::uniform_imm::{ReplaceUniformsWithImm, reserved_smem_constant};
+    use ptxas_rs::ori::Operand;
+    let mut changed = Vec::new();
+    for (stem, mut m) in lowered_corpus() {
+        let n = ReplaceUniformsWithImm.run_module(&mut m).unwrap();
+        for f in &m.functions {
+            verify_function(f).unwrap();
+            let left = f.inst_order().filter(|&(_, i)| {
+                f.insts[i].srcs.iter().any(|o| matches!(o, Operand::SReg(s) if reserved_smem_constant(*s).is_some()))
+            });
+            assert_eq!(left.count(), 0, "{stem}");
+        }
+        if n > 0 {
+            changed.push((stem, n));
+        }
+    }
+    eprintln!("ReplaceUniformsWithImm on the corpus: {changed:?}");
+    assert_eq!(changed, [("sreg_cluster_smem".to_string(), 1), ("sreg_reserved_smem".to_string(), 3)]);
 }

@@ -511,8 +511,19 @@ pub fn put_driver_slots(d: &DriverSlots, spec: &LaunchSpec, param_window: (u64, 
     put(d.explicit_cluster, u32::from(spec.cluster.is_some()));
     put(d.smem_total_sub, 0);
     put(d.aggr_smem, 228 * 1024);
-    put(d.reserved_smem_end, ptxas_rs::cubin::writer::RESERVED_SHARED as u32);
+    put(d.reserved_smem_end, RESERVED_SMEM_END);
+    put(d.reserved_smem_1, RESERVED_SMEM_1);
 }
+
+/// `%reserved_smem_offset_end` as the executors' driver reports it: the end of the reserved
+/// window at the start of a CTA's shared memory (`%reserved_smem_offset_begin` is 0 and
+/// `%reserved_smem_offset_cap` 0x400 on sm_90, constants in ptxas's code), so the whole window.
+/// A model value, not measured (sreg_cluster_smem's H200 golden confirms `begin <= end` only).
+pub const RESERVED_SMEM_END: u32 = ptxas_rs::cubin::writer::RESERVED_SHARED as u32;
+/// `%reserved_smem_offset_1` as the executors' driver reports it: an offset inside the reserved
+/// window, distinct from every other reserved-smem value so that reading the wrong slot shows. A
+/// model value, not measured.
+pub const RESERVED_SMEM_1: u32 = 0x40;
 
 /// The launch-wide memory: global buffers, the parameter block, constant banks.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -451,6 +451,37 @@ bb0:
 }
 ";
 
+/// The reserved shared-memory special registers (ReplaceUniformsWithImm folds begin, cap and
+/// offset 0 on sm_90; end and offset 1 stay driver reads); the thread's slot is computed from
+/// the constants ((cap >> 10) - 1 + begin + offset_0 = 0); `%r9` is dead.
+const RSMEM: &str = "
+entry @rsmem() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %rd10 = ld.u64 param[0]
+    %r1 = mov.u32 SR_RESERVED_SMEM_OFFSET_BEGIN
+    %r2 = mov.u32 SR_RESERVED_SMEM_OFFSET_CAP
+    %r3 = mov.u32 SR_RESERVED_SMEM_OFFSET_0
+    %r4 = mov.u32 SR_RESERVED_SMEM_OFFSET_END
+    %r5 = mov.u32 SR_RESERVED_SMEM_OFFSET_1
+    %r6 = shr.u32 %r2, 10
+    %r7 = add.u32 %r6, %r1
+    %r7 = add.u32 %r7, %r3
+    %r7 = sub.u32 %r7, 1
+    %r8 = mul.lo.u32 %r0, 5
+    %r8 = add.u32 %r8, %r7
+    %r9 = add.u32 %r5, %r4
+    %rd12 = mul.wide.u32 %r8, 4
+    %rd13 = add.u64 %rd10, %rd12
+    st.u32 global[%rd13], %r0
+    st.u32 global[%rd13+4], %r2
+    st.u32 global[%rd13+8], %r4
+    st.u32 global[%rd13+12], %r5
+    st.u32 global[%rd13+16], %r1
+    exit
+}
+";
+
 const CONTRACT_SPEC: &str = r#"
 kernel = "contract"
 grid = [1]
@@ -460,6 +491,18 @@ buffer = "out"
 [buffer.out]
 type = "u32"
 len = 512
+output = true
+"#;
+
+const RSMEM_SPEC: &str = r#"
+kernel = "rsmem"
+grid = [2]
+block = [64]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 320
 output = true
 "#;
 
@@ -482,6 +525,7 @@ fn kernels() -> Vec<Kernel> {
         Kernel { ir: TAILS, name: "tails", spec: TAILS_SPEC, exec: ExecConfig::default() },
         Kernel { ir: SATOM, name: "satom", spec: SATOM_SPEC, exec: satom },
         Kernel { ir: CONTRACT, name: "contract", spec: CONTRACT_SPEC, exec: ExecConfig::default() },
+        Kernel { ir: RSMEM, name: "rsmem", spec: RSMEM_SPEC, exec: ExecConfig::default() },
     ]
 }
 
@@ -550,6 +594,7 @@ fn each_implemented_transform_changes_something() {
         ("MergeEquivalentConditionalFlow", "tails", 1),
         ("ConvertUnsupportedOps", "satom", 9),
         ("OriCreateMacroInsts", "contract", 11),
+        ("ReplaceUniformsWithImm", "rsmem", 3),
     ];
     for &(phase, kernel, min) in cases {
         let k = by_name(kernel);

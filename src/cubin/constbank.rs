@@ -77,6 +77,9 @@ pub struct DriverSlots {
     pub aggr_smem: u32,
     /// `%reserved_smem_offset_end` (`%reserved_smem_offset_begin` is the constant 0).
     pub reserved_smem_end: u32,
+    /// `%reserved_smem_offset_1` (`%reserved_smem_offset_0` is the constant 0); the word after
+    /// `reserved_smem_end` (ptxas 13.0.88, sm_90: `LDC c[0x0][0x6c]`).
+    pub reserved_smem_1: u32,
 }
 
 impl Constant0Layout {
@@ -112,6 +115,7 @@ impl Constant0Layout {
                     smem_total_sub: 0x114,
                     aggr_smem: 0x13c,
                     reserved_smem_end: 0x68,
+                    reserved_smem_1: 0x6c,
                 }),
             },
             _ => Constant0Layout {

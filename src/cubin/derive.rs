@@ -74,6 +74,8 @@ pub fn from_cubin(c: &Cubin) -> Result<Image, CubinError> {
     image.sm = c.sm();
     image.debug = c.header.flags >> 24 == 0x0a;
     image.accelerated = c.accelerated();
+    image.reserved_offset0_resolved =
+        c.section(".nv.shared.reserved.0").is_some() && !c.symbols.iter().any(|s| s.name == ".nv.reservedSmem.offset0");
     let cu = c.notes.iter().find_map(|n| n.cuinfo()).ok_or_else(|| err(".note.nv.cuinfo", "missing"))?;
     image.virtual_sm = cu.virtual_sm;
     image.toolkit = cu.toolkit;
@@ -167,7 +169,8 @@ pub fn from_cubin(c: &Cubin) -> Result<Image, CubinError> {
         }
         kernel_info(c, &mut image, &mut k, &at)?;
         if let Some(s) = c.section(&format!(".nv.shared.{}", f.name)) {
-            let dropped = c.symbols.iter().filter(|s| s.name.is_empty() && s.info == 0 && s.other == 1).count() as u32;
+            let nameless = c.symbols.iter().filter(|s| s.name.is_empty() && s.info == 0 && s.other == 1).count();
+            let dropped = nameless.saturating_sub(usize::from(image.reserved_offset0_resolved)) as u32;
             k.shared = Some(Shared { size: s.size, align: s.align, dropped_symbols: dropped });
         }
         if let Some(s) = c.section(&format!(".nv.constant2.{}", f.name)) {

@@ -49,6 +49,10 @@ pub struct Image {
     pub data: ModuleData,
     /// Debug sections (PTX with `.loc`/`.file`), carried as opaque DWARF.
     pub debug_info: DebugInfo,
+    /// A kernel reads `%reserved_smem_offset_0`, which ptxas resolves itself: the weak
+    /// `.nv.reservedSmem.offset0` object every other sm_90 cubin carries becomes a nameless
+    /// `STV_INTERNAL` symbol (its name zeroed in `.strtab`), like a dropped symbol.
+    pub reserved_offset0_resolved: bool,
 }
 
 /// The debug sections ptxas writes for PTX that carries debug information, as opaque bytes:
@@ -246,6 +250,7 @@ impl Image {
             kernels: Vec::new(),
             data: ModuleData::default(),
             debug_info: DebugInfo::default(),
+            reserved_offset0_resolved: false,
         }
     }
 }

@@ -323,7 +323,12 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             (names[s], secsym[s]) = (a, b);
         }
         if n == 0 {
-            smem_offset_name = st.add(".nv.reservedSmem.offset0");
+            smem_offset_name = if image.reserved_offset0_resolved {
+                st.ghost(".nv.reservedSmem.offset0".len() + 1);
+                0
+            } else {
+                st.add(".nv.reservedSmem.offset0")
+            };
             let (a, b) = both(&mut sh, &mut st, ".nv.shared.reserved.0");
             (names[reserved], secsym[reserved]) = (a, b);
             alias_name = st.add("__nv_reservedSMEM_offset_0_alias");
@@ -503,13 +508,17 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             syms.push(section_sym(s));
         }
         if n == 0 {
-            syms.push(Sym {
-                name: smem_offset_name,
-                info: (elf::STB_WEAK << 4) | elf::STT_OBJECT,
-                other: 0,
-                shndx: 0,
-                value: 0,
-                size: 4,
+            syms.push(if image.reserved_offset0_resolved {
+                Sym { name: 0, info: 0, other: elf::STV_INTERNAL, shndx: 0, value: 0, size: 0 }
+            } else {
+                Sym {
+                    name: smem_offset_name,
+                    info: (elf::STB_WEAK << 4) | elf::STT_OBJECT,
+                    other: 0,
+                    shndx: 0,
+                    value: 0,
+                    size: 4,
+                }
             });
             syms.push(Sym {
                 name: alias_name,

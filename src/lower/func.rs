@@ -775,8 +775,13 @@ impl FnCx<'_> {
                 let r = self.pack64(Operand::reg(l), h)?;
                 return Ok(Some(Operand::reg(r)));
             }
-            // No reserved shared-memory window and no driver environment in this model: 0.
-            _ if name.starts_with("%reserved_smem_offset") || name.starts_with("%envreg") => return imm(0),
+            "%reserved_smem_offset_begin" => Some(ReservedSmemBegin),
+            "%reserved_smem_offset_end" => Some(ReservedSmemEnd),
+            "%reserved_smem_offset_cap" => Some(ReservedSmemCap),
+            "%reserved_smem_offset_0" => Some(ReservedSmem0),
+            "%reserved_smem_offset_1" => Some(ReservedSmem1),
+            // No driver environment in this model: 0.
+            _ if name.starts_with("%envreg") => return imm(0),
             _ if name.starts_with("%pm") => {
                 return Err(LowerError::at(span, format!("special register `{name}` is not supported")));
             }

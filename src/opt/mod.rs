@@ -15,6 +15,7 @@
 //! | [`live_dead`] | EarlyOriSimpleLiveDead / OriSimpleLiveDead, OriPerformLiveDead{First..Fourth} |
 //! | [`branch_opt`] | OriBranchOpt: CFG simplification to a fixed point |
 //! | [`general_optimize`] | the six GeneralOptimize bundles and OriCopyProp |
+//! | [`uniform_imm`] | ReplaceUniformsWithImm: compile-time-constant special registers as immediates |
 //!
 //! # Invariants
 //!
@@ -43,6 +44,7 @@ pub mod live_dead;
 pub mod manager;
 pub mod merge_flow;
 pub mod table;
+pub mod uniform_imm;
 pub mod util;
 
 use std::fmt;

@@ -14,7 +14,7 @@ use std::fmt;
 
 use super::{
     Pass, PassKind, branch_opt, check, control_flow, convert_unsupported, create_macro, general_optimize, live_dead,
-    merge_flow,
+    merge_flow, uniform_imm,
 };
 
 /// A phase's category (the CSV's `category` column).
@@ -106,7 +106,7 @@ pub enum Status {
     NotYet,
     /// Does nothing in ptxas's default compute pipeline either (AdvancedPhase hooks, Update
     /// phases, Report phases whose dump the manager's IR dump provides, off-by-default passes,
-    /// DebuggerBreak, NOP).
+    /// DebuggerBreak, NOP, PromoteFP16 on the targets ptxas 13 accepts).
     NoOp,
     /// Graphics-only; nothing to do for compute kernels.
     NotApplicable,
@@ -169,15 +169,15 @@ const fn p(index: usize, name: &'static str, category: Category, gate: OptGate, 
 pub static PHASES: [PhaseInfo; 159] = [
     p(0, "OriCheckInitialProgram", Validation, ALL, Impl(&check::OriCheckInitialProgram)),
     p(1, "ApplyNvOptRecipes", Optimization, ALL, NotYet),
-    // PromoteFP16: no f16/bf16 operation is promoted on our targets. ptxas 13.0.88 executes
-    // every half-precision form PTX accepts for a target natively (cuobjdump -sass, sm_75/80/90:
-    // add/mul/fma(.relu) → HADD2/HMUL2/HFMA2(.BF16_V2), min/max(.NaN/.xorsign) → HMNMX2,
-    // setp → HSETP2, neg/abs → HFMA2/HADD2, ex2/tanh.approx → MUFU.*.F16/BF16), and PTX rejects
-    // the forms a target lacks ("setp.bf16 requires sm_90", "min.f16 requires sm_80"); the
-    // FSETP/F2F seen in nvcc's sm_75/sm_80 corpus PTX come from nvcc's own cvt's. The phase
-    // matters for targets before sm_53 only, which ptxas 13 does not accept; kept not-yet (not
-    // no-op: the notes list "minimal" promotion on sm_89+ that no source names).
-    p(2, "PromoteFP16", Lowering, ALL, NotYet),
+    // PromoteFP16: no f16/bf16 operation is promoted on any target ptxas 13.0.88 accepts
+    // (sm_75 onwards). ptxas executes every half-precision form PTX accepts for a target
+    // natively (cuobjdump -sass, sm_75/80/90: add/mul/fma(.relu) → HADD2/HMUL2/HFMA2(.BF16_V2),
+    // min/max(.NaN/.xorsign) → HMNMX2, setp → HSETP2, neg/abs → HFMA2/HADD2, ex2/tanh.approx →
+    // MUFU.*.F16/BF16), and PTX rejects the forms a target lacks ("setp.bf16 requires sm_90",
+    // "min.f16 requires sm_80"); the FSETP/F2F in nvcc's sm_75/sm_80 corpus PTX come from nvcc's
+    // own cvt's. The phase matters for targets before sm_53 only, which ptxas 13 does not accept:
+    // a no-op in ptxas's compute pipeline as in ours.
+    p(2, "PromoteFP16", Lowering, ALL, NoOp),
     p(3, "AnalyzeControlFlow", Analysis, ALL, Impl(&control_flow::AnalyzeControlFlow)),
     p(4, "AdvancedPhaseBeforeConvUnSup", Gate, ALL, NoOp),
     // ConvertUnsupportedOps: shared-memory atomics without an ATOMS form become compare-and-swap
@@ -202,15 +202,14 @@ pub static PHASES: [PhaseInfo; 159] = [
     p(9, "OriCreateMacroInsts", Lowering, ALL, Impl(&create_macro::OriCreateMacroInsts)),
     p(10, "ReportInitialRepresentation", Reporting, ALL, NoOp),
     p(11, "EarlyOriSimpleLiveDead", Optimization, ALL, Impl(&live_dead::SimpleLiveDead)),
-    // ReplaceUniformsWithImm: folds uniform values known at compile time into immediates.
-    // ptxas 13.0.88 on sm_90 (cuobjdump -sass) folds none of what the corpus reads: parameters;
-    // initialized `.const` variables, `.visible`, internal or function-scope (LDC c[0x3]);
-    // %ntid under `.reqntid` (ULDC c[0x0][0x0]); %cluster_nctaid/%cluster_nctarank under
-    // `.reqnctapercluster` (c[0x0][0x144]/[0x188]). The only values it substitutes are
-    // %reserved_smem_offset_begin (0) and %reserved_smem_offset_cap (0x400) on sm_90/sm_100
-    // (on sm_80/86 they are computed from SR_SMEMSZ), special registers the Ori and the
-    // lowering do not have yet; which phase of ptxas folds them is not established.
-    p(12, "ReplaceUniformsWithImm", Optimization, ALL, NotYet),
+    // ReplaceUniformsWithImm: the special registers ptxas 13.0.88's sm_90 code has as immediates,
+    // %reserved_smem_offset_begin/_0 (0) and _cap (0x400), become immediates (uniform_imm.rs,
+    // which tables what ptxas does per target; ptxas substitutes them after its optimizer). Everything else the corpus reads stays a
+    // constant-bank read in ptxas's code on sm_90, as here: parameters; initialized `.const`
+    // variables, `.visible`, internal or function-scope (LDC c[0x3]); %ntid under `.reqntid`
+    // (ULDC c[0x0][0x0]); %cluster_nctaid/%cluster_nctarank under `.reqnctapercluster`
+    // (c[0x0][0x144]/[0x188]).
+    p(12, "ReplaceUniformsWithImm", Optimization, ALL, Impl(&uniform_imm::ReplaceUniformsWithImm)),
     p(13, "MergeEquivalentConditionalFlow", Optimization, O2_UP, Impl(&merge_flow::MergeEquivalentConditionalFlow)),
     p(14, "OriSanitize", Validation, ALL, Impl(&check::OriSanitize)),
     p(15, "GeneralOptimizeEarly", Optimization, O2_UP, Impl(&general_optimize::GeneralOptimize)),

@@ -144,8 +144,9 @@ macro_rules! special_regs {
     ($($v:ident = $s:expr),* $(,)?) => {
         /// A special (system) register, read by `S2R`/`CS2R` or a PTX `mov`. `SR_WARPID`,
 /// `SR_NWARPID`, `SR_SMID`, `SR_NSMID`, `SR_GRIDID`, `SR_DYNAMIC_SMEM_SIZE`,
-/// `SR_TOTAL_SMEM_SIZE` and the cluster registers (`SR_CLUSTERID.X` ... `SR_IS_EXPLICIT_CLUSTER`,
-/// PTX `%clusterid` ... `%is_explicit_cluster`) are PTX-stage pseudo registers: no SASS `S2R`
+/// `SR_TOTAL_SMEM_SIZE`, the cluster registers (`SR_CLUSTERID.X` ... `SR_IS_EXPLICIT_CLUSTER`,
+/// PTX `%clusterid` ... `%is_explicit_cluster`) and the reserved shared-memory registers
+/// (`SR_RESERVED_SMEM_OFFSET_*`, PTX `%reserved_smem_offset_*`) are PTX-stage pseudo registers: no SASS `S2R`
 /// reads them (except `SR_CLUSTER_CTARANK`, which SASS names `SR_CgaCtaId`) (ptxas computes them from constant bank 0, `SR_CTAID`, `SR_VIRTID`, `SR_VIRTCFG`,
 /// `SR_VIRTUALSMID` and `SR_SMEMSZ`).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -186,6 +187,9 @@ special_regs! {
     ClusterNctaidZ = "SR_CLUSTER_NCTAID.Z",
     ClusterCtaRank = "SR_CLUSTER_CTARANK", ClusterNctaRank = "SR_CLUSTER_NCTARANK",
     IsExplicitCluster = "SR_IS_EXPLICIT_CLUSTER",
+    ReservedSmemBegin = "SR_RESERVED_SMEM_OFFSET_BEGIN", ReservedSmemEnd = "SR_RESERVED_SMEM_OFFSET_END",
+    ReservedSmemCap = "SR_RESERVED_SMEM_OFFSET_CAP", ReservedSmem0 = "SR_RESERVED_SMEM_OFFSET_0",
+    ReservedSmem1 = "SR_RESERVED_SMEM_OFFSET_1",
 }
 
 impl SpecialReg {
@@ -215,6 +219,11 @@ impl SpecialReg {
                 | ClusterNctaidZ
                 | ClusterNctaRank
                 | IsExplicitCluster
+                | ReservedSmemBegin
+                | ReservedSmemEnd
+                | ReservedSmemCap
+                | ReservedSmem0
+                | ReservedSmem1
         )
     }
 }

@@ -75,31 +75,63 @@ pub fn reserved(f: &Function, opts: &Options) -> [Mask; 6] {
     res
 }
 
-/// Copy affinities: the other side of plain moves and phis.
-fn hints(f: &Function) -> Vec<Vec<VReg>> {
-    let mut h: Vec<Vec<VReg>> = vec![Vec::new(); f.vregs.len()];
+/// An affinity of a virtual register: it would like the slot `other`'s assignment starts at,
+/// plus `offset` (0 for a copy; a component's position for the register-pair pseudo-operations).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Hint {
+    other: VReg,
+    offset: i32,
+}
+
+/// Copy affinities: the other side of plain moves and phis (same slot), and the components of
+/// `PACK64`/`UNPACK64` (and the quad forms) and the tuple they build or split (component `k`
+/// at the tuple's slot + `k`), so that `Get64bRegComponents` finds nothing to copy.
+fn hints(f: &Function) -> Vec<Vec<Hint>> {
+    let mut h: Vec<Vec<Hint>> = vec![Vec::new(); f.vregs.len()];
     for (_, i) in f.inst_order() {
         let d = &f.insts[i];
-        let mut pair = |a: Reg, b: Reg| {
-            if let (Reg::Virt(a), Reg::Virt(b)) = (a, b)
-                && f.vregs[a].class == f.vregs[b].class
+        // `part` (one register) is component `k` of `whole`.
+        let mut component = |part: Reg, whole: Reg, k: i32| {
+            if let (Reg::Virt(a), Reg::Virt(b)) = (part, whole)
+                && f.vregs[a].class.file == f.vregs[b].class.file
             {
-                h[a.index()].push(b);
-                h[b.index()].push(a);
+                h[a.index()].push(Hint { other: b, offset: k });
+                h[b.index()].push(Hint { other: a, offset: -k });
             }
         };
         if is_phi(d) {
             if let Some(&dst) = d.dsts.first() {
                 for (r, _) in phi_pairs(d) {
-                    pair(dst, r);
+                    if f.reg_class(dst) == f.reg_class(r) {
+                        component(dst, r, 0);
+                    }
                 }
             }
+        } else if d.guard.is_some() {
+            continue;
         } else if matches!(d.opcode, Opcode::Mov | Opcode::MOV | Opcode::UMOV)
-            && d.guard.is_none()
             && let ([dst], [Operand::Reg(u)]) = (&d.dsts[..], &d.srcs[..])
             && !u.has_mods()
+            && f.reg_class(*dst) == f.reg_class(u.reg)
         {
-            pair(*dst, u.reg);
+            component(*dst, u.reg, 0);
+        } else if matches!(d.opcode, Opcode::PACK64 | Opcode::UPACK64 | Opcode::PACK128 | Opcode::UPACK128)
+            && let [whole] = d.dsts[..]
+        {
+            for (k, o) in d.srcs.iter().enumerate() {
+                if let Operand::Reg(u) = o
+                    && !u.has_mods()
+                {
+                    component(u.reg, whole, k as i32);
+                }
+            }
+        } else if matches!(d.opcode, Opcode::UNPACK64 | Opcode::UNPACK128)
+            && let [Operand::Reg(u)] = &d.srcs[..]
+            && !u.has_mods()
+        {
+            for (k, &part) in d.dsts.iter().enumerate() {
+                component(part, u.reg, k as i32);
+            }
         }
     }
     h
@@ -156,8 +188,8 @@ pub fn assign(f: &Function, live: &Liveness, opts: &Options, frame: &Frame) -> R
         // Secondary weight: a slot a copy-related register already holds.
         let hinted = hints[v.index()]
             .iter()
-            .filter_map(|h| assignment[h.index()])
-            .map(|p| usize::from(p.index))
+            .filter_map(|h| Some((assignment[h.other.index()]?, h.offset)))
+            .filter_map(|(p, off)| usize::try_from(i64::from(p.index) + i64::from(off)).ok())
             .find(|&s| fits(s));
         let slot = hinted.or_else(|| (0..limit).step_by(count).find(|&s| fits(s)));
         match slot {

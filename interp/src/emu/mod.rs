@@ -177,6 +177,7 @@ const BLACKWELL_DRIVER: ptxas_rs::cubin::DriverSlots = ptxas_rs::cubin::DriverSl
     smem_total_sub: 0x16c,
     aggr_smem: 0x2bc,
     reserved_smem_end: 0x278,
+    reserved_smem_1: 0x27c,
 };
 
 /// Per-thread stack the driver provides at least (`cudaLimitStackSize`'s default).

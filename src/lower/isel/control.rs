@@ -40,6 +40,16 @@ impl Sel<'_> {
             NSmId => ldc(self, dst, d.sm_count),
             GridId => ldc(self, dst, d.grid_id),
             DynSmemSize => ldc(self, dst, d.dynamic_smem),
+            // The reserved shared-memory window: its start, its capacity and offset 0 are
+            // constants on sm_90 (phase 12 ReplaceUniformsWithImm folds them first, so these
+            // immediates are only reached when the pipeline did not run); its end and offset 1
+            // are driver slots.
+            ReservedSmemBegin | ReservedSmem0 | ReservedSmemCap => {
+                let v = crate::opt::uniform_imm::reserved_smem_constant(sr).ok_or("a reserved-smem constant")?;
+                self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![imm(v.into())]);
+            }
+            ReservedSmemEnd => ldc(self, dst, d.reserved_smem_end),
+            ReservedSmem1 => ldc(self, dst, d.reserved_smem_1),
             ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ => {
                 ldc(self, dst, d.cluster_dims + 4 * dim(ClusterNctaidX));
             }
