@@ -11,6 +11,9 @@ use super::{CONST_HI, EmuError, EmuErrorKind, LOCAL_HI, PARAM_HI, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
 
+mod fast;
+pub(crate) use fast::{Fast, lower as lower_fast};
+
 /// Per-lane scheduling state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Lane {
@@ -183,6 +186,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) hazards: bool,
     /// With `hazards`, the checker's [`Facts`] of each instruction of the program.
     pub(crate) hz_facts: &'a [Facts],
+    /// The fast form of each instruction of the program ([`fast`]).
+    pub(crate) fast: &'a [Fast],
     pub(crate) step_limit: u64,
 }
 
@@ -200,8 +205,11 @@ struct Cta {
     /// The CTA's slot in its cluster, what `SR_CgaCtaId` reads (see [`cta_slot`]).
     slot: u32,
     shared: Region,
-    /// Local memory, `local_bytes` per thread, threads in linear order.
+    /// Local memory, `local_bytes` per thread, threads in linear order; empty until the first
+    /// local access (most kernels make none), then all of it, zeroed.
     local: Vec<u8>,
+    /// The size `local` takes at the first access.
+    local_size: usize,
     /// Pending transactions (bytes or `LDGSTS` copies) of each mbarrier, by shared address
     /// (see [`mbar`]).
     mbar_tx: std::collections::BTreeMap<u64, i64>,
@@ -607,10 +615,17 @@ impl Cta {
 
     fn local_load(&self, lane_thread: usize, lb: u32, addr: u64, size: u32) -> Result<u128, Fault> {
         let r = self.local_range(lane_thread, lb, addr, size, false)?;
+        if self.local.is_empty() {
+            // Never written: zeros.
+            return Ok(0);
+        }
         Ok(crate::memory::read_le(&self.local[r]))
     }
     fn local_store(&mut self, lane_thread: usize, lb: u32, addr: u64, size: u32, v: u128) -> Result<(), Fault> {
         let r = self.local_range(lane_thread, lb, addr, size, true)?;
+        if self.local.is_empty() {
+            self.local = vec![0u8; self.local_size];
+        }
         crate::memory::write_le(&mut self.local[r], v);
         Ok(())
     }
@@ -666,7 +681,8 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
             None => cta_slot(linear),
         },
         shared: Region::zeroed(MemSpace::Shared, l.shared_bytes as usize, true),
-        local: vec![0u8; nthreads as usize * l.local_bytes as usize],
+        local: Vec::new(),
+        local_size: nthreads as usize * l.local_bytes as usize,
         mbar_tx: std::collections::BTreeMap::new(),
     };
     let mut warps: Vec<Warp> = (0..nwarps)
@@ -783,7 +799,13 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
             let t = thread_of(cta, w, w.act.trailing_zeros() as usize);
             return Err(located(l, Some(inst), Some(t), EmuErrorKind::Hazard(m)));
         }
-        let res = step(l, st, cta, w, inst);
+        let res = match l.fast.get(w.pc as usize) {
+            Some(f) if !f.is_slow() => {
+                fast::exec(w, f);
+                Ok(())
+            }
+            _ => step(l, st, cta, w, inst),
+        };
         match res {
             Ok(()) => {}
             Err((lane, kind)) => {
@@ -2227,7 +2249,18 @@ fn branch(w: &mut Warp, taken: u32, target: u32, next: u32) {
     let act = w.act;
     if taken == act {
         w.pc = target;
-        if w.other != u32::MAX {
+        if w.other == u32::MAX {
+            return;
+        }
+        if target < w.other && w.apart == 0 && w.exclusive == 0 && !w.waiting {
+            // What `regroup` gives here, without its scans: no wait to release, no strand kept
+            // apart, and every other runnable lane is past `target` (at `other` or later), so
+            // the group stays as it is, at `target`, and `other` does not change.
+            for l in lanes(act) {
+                w.lane_pc[l] = target;
+            }
+            w.last_strand = w.strand[act.trailing_zeros() as usize & 31];
+        } else {
             w.regroup();
         }
         return;

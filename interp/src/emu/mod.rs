@@ -563,6 +563,7 @@ impl Kernel {
             banks.insert(b.bank, bytes);
         }
         let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
+        let fast = program.insts.iter().map(exec::lower_fast).collect();
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {
             self.shared_static_size() + spec.shared_bytes
         } else {
@@ -580,6 +581,7 @@ impl Kernel {
             shared_bytes: shared,
             outputs,
             hz_facts: std::sync::OnceLock::new(),
+            fast,
         })
     }
 }
@@ -601,6 +603,8 @@ pub struct Prepared<'k> {
     outputs: Vec<String>,
     /// The hazard checker's facts of each instruction, made at the first run that checks.
     hz_facts: std::sync::OnceLock<Vec<hazard::Facts>>,
+    /// The executor's pre-decoded fast form of each instruction (`exec::fast`).
+    fast: Vec<exec::Fast>,
 }
 
 impl Prepared<'_> {
@@ -623,6 +627,7 @@ impl Prepared<'_> {
             } else {
                 &[]
             },
+            fast: &self.fast,
             step_limit: config.step_limit,
         };
         let program = &self.program;
