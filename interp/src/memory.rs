@@ -214,12 +214,14 @@ fn lanes_fit(addrs: &[u64; 32], mask: u32, size: u32, lo: u64, len: u64) -> bool
         return false;
     }
     let (sz, last) = (u64::from(size), len - u64::from(size));
-    let mut bad = 0u32;
+    // Every lane evaluated, the mask applied per lane, and the verdicts or-ed (a loop that
+    // vectorises, unlike collecting a bit mask lane by lane).
+    let mut bad = false;
     for (l, &a) in addrs.iter().enumerate() {
         let off = a.wrapping_sub(lo);
-        bad |= u32::from(a & (sz - 1) != 0 || off > last) << l;
+        bad |= (mask & 1 << l != 0) & ((a & (sz - 1) != 0) | (off > last));
     }
-    bad & mask == 0
+    !bad
 }
 
 /// Loads `size` bytes at each address of the lanes of `mask` from `bytes` (the addresses

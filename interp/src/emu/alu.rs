@@ -54,11 +54,13 @@ pub fn nan64_operand(ops: &[u64]) -> Option<u64> {
 }
 
 /// Whether FP32 bits are a denormal (non-zero, exponent 0).
+#[inline]
 pub fn is_denorm32(x: u32) -> bool {
     x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
 }
 
 /// Flushes an FP32 denormal to a zero of the same sign.
+#[inline]
 pub fn ftz32(x: u32) -> u32 {
     if is_denorm32(x) { x & 0x8000_0000 } else { x }
 }
@@ -269,12 +271,15 @@ pub fn ffma(a: u32, b: u32, c: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
 #[inline(always)]
 pub fn fma32(x: f32, y: f32, z: f32) -> f32 {
     let s = f64::from(x) * f64::from(y) + f64::from(z);
+    if fma32_rounds_once(s) { s as f32 } else { x.mul_add(y, z) }
+}
+
+/// Whether `s`, `x * y + z` of f32 operands computed in f64, rounds to f32 as the single
+/// rounding of the exact value would (see [`fma32`]).
+#[inline(always)]
+pub fn fma32_rounds_once(s: f64) -> bool {
     let a = s.abs();
-    if a >= f64::from(f32::MIN_POSITIVE) && a <= f64::from(f32::MAX) && s.to_bits() & 0x1fff_ffff != 0x1000_0000 {
-        s as f32
-    } else {
-        x.mul_add(y, z)
-    }
+    a >= f64::from(f32::MIN_POSITIVE) && a <= f64::from(f32::MAX) && s.to_bits() & 0x1fff_ffff != 0x1000_0000
 }
 
 /// An FP64 arithmetic result; a NaN here comes from an invalid operation (NaN operands are
@@ -554,6 +559,7 @@ pub fn dsetp(a: u64, b: u64, cmp: Cmp) -> bool {
 }
 
 /// Applies a 3-input lookup table bitwise (`LOP3.LUT`).
+#[inline]
 pub fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
     let mut r = 0;
     for i in 0..8 {
@@ -582,6 +588,7 @@ pub enum ShfType {
 
 /// `SHF`: shifts the 64-bit pair `hi:lo` left or right by `s` (clamped to the type's width, or
 /// taken modulo it with `.W`) and returns the high (`.HI`) or low word.
+#[inline]
 pub fn shf(lo: u32, s: u32, hi: u32, left: bool, wrap: bool, ty: ShfType, high: bool) -> u32 {
     let width = if matches!(ty, ShfType::U32 | ShfType::S32) { 32 } else { 64 };
     let s = if wrap { s & (width - 1) } else { s.min(width) };

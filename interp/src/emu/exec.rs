@@ -2,7 +2,9 @@
 //!
 //! See the module docs of [`super`] for the model (scheduling, divergence, memory). This file is
 //! the machinery: per-warp register files stored lane-major per register (`[u32; 32]` rows, so
-//! every ALU op is a loop over 32 lanes), the convergence state, and the memory accesses.
+//! every ALU op is a loop over 32 lanes), the convergence state, and the memory accesses. The
+//! common ALU instructions take the pre-decoded path of [`fast`]; [`step`] executes the rest
+//! and is the reference of every instruction's meaning.
 
 use super::alu::{self, Rnd};
 use super::hazard::{Facts, HazardState};
@@ -40,7 +42,11 @@ enum Release {
 
 /// One warp.
 pub(crate) struct Warp {
+    /// The register file, 256 rows (RZ's stays zero).
     r: Vec<[u32; 32]>,
+    /// Rows of `r` from here on are zero (every write raises it past its row), so recycling the
+    /// file for another warp clears only the rows below ([`Warp::into_regs`]).
+    r_hi: usize,
     ur: [u32; 64],
     p: [u32; 8],
     up: [u32; 8],
@@ -107,22 +113,27 @@ pub(crate) struct Warp {
 struct LaneHazards {
     /// The SM of the code ([`HazardState::for_sm`]).
     sm: u32,
-    states: Vec<HazardState>,
+    /// Boxed: a state is some 9 KiB, and a vector of them would grow by reallocation.
+    states: Vec<Box<HazardState>>,
     /// State index of each lane.
     of: [u8; 32],
+    /// A group known to have a state of its own (its lanes share it, no other lane has it; 0:
+    /// none known). Only `issue` changes `of`, and lanes only leave the live set, so it stays
+    /// known until `issue` gives lanes other states.
+    owned: u32,
 }
 
 impl LaneHazards {
     fn issue(&mut self, act: u32, live: u32, inst: &Inst, facts: &Facts) -> Result<(), String> {
         if self.states.is_empty() {
-            self.states.push(HazardState::for_sm(self.sm));
+            self.states.push(Box::new(HazardState::for_sm(self.sm)));
         }
         let first = self.of[act.trailing_zeros() as usize & 31];
-        // The lanes whose state is the first active lane's.
-        let mut same = 0u32;
-        for (l, &i) in self.of.iter().enumerate() {
-            same |= u32::from(i == first) << l;
+        if act == self.owned {
+            return self.states[first as usize].issue_with(inst, facts);
         }
+        // The lanes whose state is the first active lane's.
+        let same = fast::mask(|l| self.of[l] == first);
         let single = act & !same == 0;
         let shared = !act & live & same != 0;
         let idx = if single && !shared {
@@ -146,6 +157,7 @@ impl LaneHazards {
             }
             i
         };
+        self.owned = act;
         self.states[idx as usize].issue_with(inst, facts)
     }
 
@@ -156,7 +168,7 @@ impl LaneHazards {
         }
         let mut map = [u8::MAX; 256];
         let mut kept = Vec::new();
-        let mut old: Vec<Option<HazardState>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
+        let mut old: Vec<Option<Box<HazardState>>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
         for l in lanes(keep) {
             let i = self.of[l] as usize;
             if map[i] == u8::MAX {
@@ -198,6 +210,9 @@ pub(crate) struct State {
     pub(crate) thread_instrs: u64,
     /// Per instruction of the program: whether a warp issued it.
     pub(crate) issued: Vec<bool>,
+    /// Register files of finished warps, zeroed, for the warps of later CTAs (allocating and
+    /// clearing 32 KiB per warp was a good part of a small launch's time).
+    pub(crate) reg_pool: Vec<Vec<[u32; 32]>>,
 }
 
 struct Cta {
@@ -236,7 +251,15 @@ type R<T> = Result<T, EmuErrorKind>;
 
 impl Warp {
     /// `hazards`: check hazards for code of this SM.
-    fn new(id: u32, exists: u32, entry: u32, tid: [[u32; 3]; 32], hazards: Option<u32>) -> Warp {
+    /// `regs`: a register file of 256 zero rows to use (see [`State::reg_pool`]).
+    fn new(
+        id: u32,
+        exists: u32,
+        entry: u32,
+        tid: [[u32; 3]; 32],
+        hazards: Option<u32>,
+        regs: Option<Vec<[u32; 32]>>,
+    ) -> Warp {
         let mut state = [Lane::Exit; 32];
         for l in lanes(exists) {
             state[l] = Lane::Run;
@@ -246,7 +269,8 @@ impl Warp {
         let mut up = [0u32; 8];
         up[7] = u32::MAX;
         Warp {
-            r: vec![[0u32; 32]; 256],
+            r: regs.unwrap_or_else(|| vec![[0u32; 32]; 256]),
+            r_hi: 0,
             ur: [0; 64],
             p,
             up,
@@ -258,7 +282,7 @@ impl Warp {
             pc: entry,
             other: u32::MAX,
             id,
-            hz: hazards.map(|sm| LaneHazards { sm, states: Vec::new(), of: [0; 32] }),
+            hz: hazards.map(|sm| LaneHazards { sm, states: Vec::new(), of: [0; 32], owned: 0 }),
             waiting: false,
             spinning: false,
             strand: [0; 32],
@@ -268,6 +292,14 @@ impl Warp {
             last_strand: 0,
             tid,
         }
+    }
+
+    /// The register file, all rows zero again, for another warp.
+    fn into_regs(self) -> Vec<[u32; 32]> {
+        let mut r = self.r;
+        let hi = self.r_hi.min(r.len());
+        r[..hi].iter_mut().for_each(|row| *row = [0; 32]);
+        r
     }
 
     fn live(&self) -> u32 {
@@ -432,6 +464,7 @@ impl Warp {
         match a.o {
             Opnd::R(255) => {}
             Opnd::R(r) => {
+                self.r_hi = self.r_hi.max(r as usize + 1);
                 let row = &mut self.r[r as usize];
                 if mask == u32::MAX {
                     *row = *v;
@@ -696,7 +729,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
                     *t = [lin % bx, (lin / bx) % by, lin / (bx * by)];
                 }
             }
-            Warp::new(w, exists, l.program.entry, tid, l.hazards.then_some(l.sm))
+            Warp::new(w, exists, l.program.entry, tid, l.hazards.then_some(l.sm), st.reg_pool.pop())
         })
         .collect();
     loop {
@@ -708,6 +741,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
             }
         }
         if warps.iter().all(|w| w.live() == 0) {
+            st.reg_pool.extend(warps.into_iter().map(Warp::into_regs));
             return Ok(());
         }
         // Every live warp is blocked: release a CTA barrier if all live lanes wait at the same id.
@@ -2590,7 +2624,7 @@ mod tests {
     /// The warp-wide address computation agrees with the per-lane one.
     #[test]
     fn lane_addrs_match_address() {
-        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None);
+        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None, None);
         let mut x = 0x9e37_79b9u32;
         for row in w.r.iter_mut().take(255) {
             for v in row.iter_mut() {

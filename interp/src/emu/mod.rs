@@ -99,6 +99,15 @@
 //! does not decode, or whose instruction is not implemented, executes as an error naming the
 //! offset and the word ([`EmuErrorKind::Invalid`]), never a panic.
 //!
+//! **How it executes.** A [`Prepared`] launch also holds each instruction's pre-decoded fast
+//! form (the executor's `fast` module): the common register-to-register ALU instructions
+//! (`IADD3`, `IMAD`, `LEA`, `LOP3`, `SHF`, `SEL`, `ISETP`, `FADD`/`FMUL`/`FFMA`, `FSETP`,
+//! `MUFU`, ...) with their operands resolved, run on all 32 lanes and blended into the
+//! destination by the guarded mask, compiled also for AVX2 and AVX-512 and picked by the CPU
+//! at run time; every other instruction runs through the general executor. Both give the same
+//! results bit for bit (the fast forms mirror the general executor's arms, which stay the
+//! reference), so the path taken is invisible in a run's results.
+//!
 //! **Faults.** Out-of-bounds or misaligned global/shared/local/constant accesses are
 //! [`EmuErrorKind::Fault`] naming the instruction offset, its text and the thread.
 //!
@@ -636,6 +645,7 @@ impl Prepared<'_> {
             steps: 0,
             thread_instrs: 0,
             issued: vec![false; program.insts.len()],
+            reg_pool: Vec::new(),
         };
         exec::run_grid(&launch, &mut st)?;
         let executed = program
@@ -643,7 +653,10 @@ impl Prepared<'_> {
             .iter()
             .zip(&st.issued)
             .filter(|(_, issued)| **issued)
-            .map(|(i, _)| format!("{}{}", i.base, i.suffix))
+            .map(|(i, _)| (i.base, i.suffix.as_str()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .map(|(base, suffix)| format!("{base}{suffix}"))
             .collect();
         let buffers =
             self.outputs.iter().filter_map(|b| st.global.buffer(b).map(|x| (b.clone(), x.to_vec()))).collect();

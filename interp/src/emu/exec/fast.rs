@@ -11,6 +11,8 @@
 //!   reference of the semantics.
 //! - The functions evaluated per lane are pure, so computing them on lanes outside the guarded
 //!   mask and blending is the same as visiting the active lanes only.
+//! - The one `unsafe` block calls the AVX2/FMA compilation of the executor after detecting
+//!   those features (see [`exec`]); it changes no result.
 //! - Executing a fast form never fails and only writes registers and predicates of the warp
 //!   and advances its pc by one, as `step` does for these instructions.
 
@@ -310,6 +312,7 @@ fn put(w: &mut Warp, d: u8, v: &[u32; 32], g: u32) {
     if d == 255 {
         return;
     }
+    w.r_hi = w.r_hi.max(d as usize + 1);
     let row = &mut w.r[d as usize];
     if g == u32::MAX {
         *row = *v;
@@ -354,7 +357,7 @@ fn bit(m: u32, l: usize) -> u64 {
 /// that vectorises) and packed eight at a time by a multiplication that moves byte `i`'s low
 /// bit to bit `56 + i`.
 #[inline(always)]
-fn mask(f: impl Fn(usize) -> bool) -> u32 {
+pub(super) fn mask(f: impl Fn(usize) -> bool) -> u32 {
     let b: [u8; 32] = each(|l| u8::from(f(l)));
     let mut m = 0u32;
     for k in 0..4 {
@@ -373,6 +376,33 @@ fn mask(f: impl Fn(usize) -> bool) -> u32 {
     m
 }
 
+/// [`alu::shf`] of every lane by one shift amount `s` (an immediate or a uniform register:
+/// the common case), its cases decided once, so that each is a loop of equal shifts, which
+/// vectorises.
+#[inline(always)]
+fn shf_uniform(lo: &[u32; 32], s: u32, hi: &[u32; 32], left: bool, wrap: bool, ty: ShfType, high: bool) -> [u32; 32] {
+    let width = if matches!(ty, ShfType::U32 | ShfType::S32) { 32 } else { 64 };
+    let s = if wrap { s & (width - 1) } else { s.min(width) };
+    let v = |l: usize| (u64::from(hi[l]) << 32) | u64::from(lo[l]);
+    let r: [u64; 32] = if left {
+        if s >= 64 { [0; 32] } else { each(|l| v(l) << s) }
+    } else if matches!(ty, ShfType::S32 | ShfType::S64) {
+        let s = s.min(63);
+        each(|l| ((v(l) as i64) >> s) as u64)
+    } else if s >= 64 {
+        [0; 32]
+    } else {
+        each(|l| v(l) >> s)
+    };
+    if high { each(|l| (r[l] >> 32) as u32) } else { each(|l| r[l] as u32) }
+}
+
+/// An FP32 result's bits, a NaN the canonical one (`alu::finish32` without FTZ or saturation).
+#[inline(always)]
+fn canon(r: f32) -> u32 {
+    if r.is_nan() { alu::NAN32 } else { r.to_bits() }
+}
+
 /// FP32 operand modifiers `(abs, neg)`: `|x|`, then `-x` (as `exec::fmod32`).
 #[inline(always)]
 fn fmod(v: &mut [u32; 32], (abs, neg): (bool, bool)) {
@@ -385,7 +415,53 @@ fn fmod(v: &mut [u32; 32], (abs, neg): (bool, bool)) {
 }
 
 /// Executes `f` for the warp's current group and advances its pc.
+///
+/// On x86-64 CPUs with AVX2 and FMA (detected at run time, so the build still runs on any
+/// x86-64) the same code is compiled a second time for them: 8 lanes per vector instead of 4,
+/// per-lane shifts and 64-bit compares in one instruction, and `mul_add` as an instruction. The
+/// results are the same bit for bit: the code is the same Rust, integer operations do not
+/// depend on the instruction set, and Rust never contracts a separate multiply and add into
+/// a fused one.
+#[inline]
 pub(super) fn exec(w: &mut Warp, f: &Fast) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("fma")
+    {
+        // SAFETY: `exec_avx512` only requires these CPU features, just detected on this CPU.
+        unsafe { exec_avx512(w, f) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: `exec_avx2` only requires the CPU features AVX2 and FMA, which were just
+        // detected on this CPU.
+        unsafe { exec_avx2(w, f) };
+        return;
+    }
+    exec_any(w, f);
+}
+
+/// [`exec_any`] compiled for AVX-512 (F, BW, DQ, VL) and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+unsafe fn exec_avx512(w: &mut Warp, f: &Fast) {
+    exec_any(w, f);
+}
+
+/// [`exec_any`] compiled for AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn exec_avx2(w: &mut Warp, f: &Fast) {
+    exec_any(w, f);
+}
+
+/// [`exec`] for any instruction set.
+#[inline(always)]
+fn exec_any(w: &mut Warp, f: &Fast) {
     let g = w.act & w.pred(&f.guard);
     match f.op {
         Op::Slow => unreachable!("the slow path runs through step"),
@@ -511,7 +587,11 @@ pub(super) fn exec(w: &mut Warp, f: &Fast) {
         }
         Op::Shf { d, a, b, c, left, wrap, ty, hi } => {
             let (va, vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
-            let r: [u32; 32] = each(|l| alu::shf(va[l], vb[l], vc[l], left, wrap, ty, hi));
+            let r: [u32; 32] = if matches!(b, Src::R(_)) {
+                each(|l| alu::shf(va[l], vb[l], vc[l], left, wrap, ty, hi))
+            } else {
+                shf_uniform(&va, vb[0], &vc, left, wrap, ty, hi)
+            };
             put(w, d, &r, g);
         }
         Op::Sel { d, a, b, p } => {
@@ -586,9 +666,21 @@ pub(super) fn exec(w: &mut Warp, f: &Fast) {
             let [va, vb, vc] = v;
             let r: [u32; 32] = match (op, rnd, ftz, sat) {
                 // The common case, without the per-lane rounding-mode dispatch.
-                (0, Rnd::Rn, false, false) => each(|l| alu::fadd(va[l], vb[l], Rnd::Rn, false, false)),
-                (1, Rnd::Rn, false, false) => each(|l| alu::fmul(va[l], vb[l], Rnd::Rn, false, false)),
-                (2.., Rnd::Rn, false, false) => each(|l| alu::ffma(va[l], vb[l], vc[l], Rnd::Rn, false, false)),
+                // The common case (`alu::fadd`/`fmul`/`ffma` to nearest, no FTZ, no saturation):
+                // the f32 operation, a NaN result canonical.
+                (0, Rnd::Rn, false, false) => each(|l| canon(f32::from_bits(va[l]) + f32::from_bits(vb[l]))),
+                (1, Rnd::Rn, false, false) => each(|l| canon(f32::from_bits(va[l]) * f32::from_bits(vb[l]))),
+                (2.., Rnd::Rn, false, false) => {
+                    // `alu::fma32` in two passes: every lane in f64 (a loop that vectorises),
+                    // then `mul_add` for the lanes where that is not the single rounding.
+                    let (x, y, z) = (va.map(f32::from_bits), vb.map(f32::from_bits), vc.map(f32::from_bits));
+                    let s: [f64; 32] = each(|l| f64::from(x[l]) * f64::from(y[l]) + f64::from(z[l]));
+                    let mut r = each(|l| canon(s[l] as f32));
+                    for l in super::lanes(!mask(|l| alu::fma32_rounds_once(s[l]))) {
+                        r[l] = canon(x[l].mul_add(y[l], z[l]));
+                    }
+                    r
+                }
                 (0, ..) => each(|l| alu::fadd(va[l], vb[l], rnd, ftz, sat)),
                 (1, ..) => each(|l| alu::fmul(va[l], vb[l], rnd, ftz, sat)),
                 _ => each(|l| alu::ffma(va[l], vb[l], vc[l], rnd, ftz, sat)),
@@ -607,6 +699,261 @@ mod tests {
     fn mask_packs_lane_flags() {
         for m in [0u32, 1, 0x8000_0000, 0xdead_beef, u32::MAX, 0x0101_0101, 0x8080_8080] {
             assert_eq!(mask(|l| m >> l & 1 == 1), m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod shf_tests {
+    use super::super::super::alu::{self, ShfType};
+    use super::shf_uniform;
+
+    #[test]
+    fn uniform_shift_agrees_with_alu_shf() {
+        let lo: [u32; 32] = std::array::from_fn(|l| 0x9e37_79b9u32.wrapping_mul(l as u32 + 1));
+        let hi: [u32; 32] = std::array::from_fn(|l| 0x8000_0001u32.rotate_left(l as u32) ^ lo[l]);
+        for ty in [ShfType::U32, ShfType::S32, ShfType::U64, ShfType::S64] {
+            for s in [0, 1, 5, 31, 32, 33, 63, 64, 65, 200, u32::MAX] {
+                for (left, wrap, high) in (0..8).map(|b| (b & 1 == 1, b & 2 == 2, b & 4 == 4)) {
+                    let r = shf_uniform(&lo, s, &hi, left, wrap, ty, high);
+                    for l in 0..32 {
+                        assert_eq!(
+                            r[l],
+                            alu::shf(lo[l], s, hi[l], left, wrap, ty, high),
+                            "{ty:?} {s} {left} {wrap} {high}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod isa_tests {
+    use super::super::super::alu::{BoolOp, Cmp, MufuFn, Rnd, ShfType};
+    use super::super::super::program::PArg;
+    use super::super::Warp;
+    use super::{Fast, Op, Src, Src64, exec_any};
+
+    fn p(idx: u8) -> PArg {
+        PArg { idx, uniform: false, not: false, dst: false }
+    }
+
+    /// A warp with pseudo-random registers (special FP values among them) and predicates.
+    fn warp(seed: u32) -> Warp {
+        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None, None);
+        let mut x = seed | 1;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let special = [0, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 1, 0x0080_0000, 0x3f80_0000];
+        for row in w.r.iter_mut().take(16) {
+            for v in row.iter_mut() {
+                let r = next();
+                *v = if r % 5 == 0 { special[(r >> 8) as usize % special.len()] } else { next() };
+            }
+        }
+        w.r_hi = 16;
+        for u in w.ur.iter_mut().take(8) {
+            *u = next();
+        }
+        for q in w.p.iter_mut().take(7) {
+            *q = next();
+        }
+        w.act = next() | 1;
+        w
+    }
+
+    /// The fast forms executed by the portable code and by each compilation for the CPU's
+    /// vector extensions give the same registers and predicates.
+    #[test]
+    fn every_compilation_gives_the_same_results() {
+        let (r, u, i) = (Src::R, Src::U, Src::I);
+        let ops = [
+            Op::Mov { d: 3, a: r(4) },
+            Op::Iadd3 {
+                d: 2,
+                s: [r(1), u(2), r(3)],
+                inv: [false, true, false],
+                x: false,
+                ci: [p(7); 2],
+                co: [p(0), p(1)],
+            },
+            Op::Iadd3 {
+                d: 2,
+                s: [r(1), i(5), r(3)],
+                inv: [true, false, true],
+                x: true,
+                ci: [p(2), p(3)],
+                co: [p(0), p(7)],
+            },
+            Op::Iadd3 { d: 5, s: [r(1), r(2), r(3)], inv: [false; 3], x: false, ci: [p(7); 2], co: [p(7); 2] },
+            Op::Imad { d: 6, a: r(1), b: r(2), c: r(3), cneg: true, x: false, ci: p(7), co: p(7) },
+            Op::Imad { d: 6, a: r(1), b: i(3), c: r(3), cneg: false, x: true, ci: p(2), co: p(1) },
+            Op::ImadWide {
+                d: 6,
+                a: r(1),
+                b: r(2),
+                c: Src64::R(8),
+                cneg: false,
+                x: false,
+                hi: false,
+                signed: true,
+                ci: p(7),
+                co: p(7),
+            },
+            Op::ImadWide {
+                d: 6,
+                a: r(1),
+                b: u(1),
+                c: Src64::U(2),
+                cneg: true,
+                x: true,
+                hi: false,
+                signed: false,
+                ci: p(3),
+                co: p(4),
+            },
+            Op::ImadWide {
+                d: 6,
+                a: r(1),
+                b: r(9),
+                c: Src64::I(7),
+                cneg: false,
+                x: false,
+                hi: true,
+                signed: false,
+                ci: p(7),
+                co: p(0),
+            },
+            Op::Lea {
+                d: 7,
+                a: r(1),
+                b: r(2),
+                c: r(3),
+                sh: 5,
+                hi: true,
+                x: false,
+                sx32: true,
+                a_mod: 2,
+                b_neg: true,
+                b_one: true,
+                ci: p(7),
+                co: p(0),
+            },
+            Op::Lea {
+                d: 7,
+                a: r(1),
+                b: u(2),
+                c: r(3),
+                sh: 2,
+                hi: false,
+                x: true,
+                sx32: false,
+                a_mod: 1,
+                b_neg: false,
+                b_one: false,
+                ci: p(1),
+                co: p(2),
+            },
+            Op::Lop3 { d: 8, a: r(1), b: r(2), c: i(0xff), lut: 0x96, pin: p(3), po: p(0) },
+            Op::Shf { d: 9, a: r(1), b: r(2), c: r(3), left: false, wrap: false, ty: ShfType::S64, hi: true },
+            Op::Shf { d: 9, a: r(1), b: i(3), c: r(3), left: true, wrap: true, ty: ShfType::U32, hi: false },
+            Op::Shf { d: 9, a: r(1), b: u(1), c: r(3), left: false, wrap: false, ty: ShfType::U64, hi: false },
+            Op::Sel { d: 10, a: r(1), b: i(7), p: PArg { not: true, ..p(2) } },
+            Op::Viadd { d: 11, a: r(1), b: r(2), bnot: true, bneg: true },
+            Op::Isetp {
+                a: r(1),
+                b: r(2),
+                inv: [(false, false); 2],
+                cmp: Cmp::Lt,
+                signed: true,
+                bop: BoolOp::And,
+                ex: false,
+                pr: [p(0), p(1), p(2), p(2)],
+            },
+            Op::Isetp {
+                a: r(1),
+                b: u(2),
+                inv: [(true, false), (false, true)],
+                cmp: Cmp::Ge,
+                signed: false,
+                bop: BoolOp::Xor,
+                ex: true,
+                pr: [p(3), p(7), p(4), p(5)],
+            },
+            Op::Fsetp {
+                a: r(1),
+                b: r(2),
+                m: [(true, false), (false, true)],
+                cmp: Cmp::Ltu,
+                ftz: true,
+                bop: BoolOp::Or,
+                pr: [p(0), p(1), p(6)],
+            },
+            Op::Mufu { f: MufuFn::Rsq, d: 12, a: r(1), m: (true, false) },
+            Op::Fp32 {
+                op: 0,
+                d: 13,
+                s: [r(1), r(2), r(3)],
+                m: [(false, false); 3],
+                rnd: Rnd::Rn,
+                ftz: false,
+                sat: false,
+            },
+            Op::Fp32 {
+                op: 1,
+                d: 13,
+                s: [r(1), u(2), r(3)],
+                m: [(false, true); 3],
+                rnd: Rnd::Rz,
+                ftz: true,
+                sat: false,
+            },
+            Op::Fp32 {
+                op: 2,
+                d: 13,
+                s: [r(1), r(2), r(3)],
+                m: [(false, false); 3],
+                rnd: Rnd::Rn,
+                ftz: false,
+                sat: false,
+            },
+            Op::Fp32 {
+                op: 2,
+                d: 13,
+                s: [r(4), r(5), r(6)],
+                m: [(true, false), (false, false), (false, true)],
+                rnd: Rnd::Rm,
+                ftz: false,
+                sat: true,
+            },
+        ];
+        for (k, op) in ops.into_iter().enumerate() {
+            for seed in 1..40u32 {
+                let f =
+                    Fast { guard: PArg { idx: (seed % 8) as u8, uniform: false, not: seed % 3 == 0, dst: false }, op };
+                let mut want = warp(seed * 7919 + k as u32);
+                exec_any(&mut want, &f);
+                let mut runs: Vec<(&str, Warp)> = Vec::new();
+                let mut w = warp(seed * 7919 + k as u32);
+                super::exec(&mut w, &f);
+                runs.push(("dispatched", w));
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+                    let mut w = warp(seed * 7919 + k as u32);
+                    // SAFETY: the features `exec_avx2` requires were just detected.
+                    unsafe { super::exec_avx2(&mut w, &f) };
+                    runs.push(("avx2", w));
+                }
+                for (name, got) in runs {
+                    assert!(got.r == want.r && got.p == want.p && got.pc == want.pc, "{name}: {op:?}, seed {seed}");
+                }
+            }
         }
     }
 }
