@@ -230,6 +230,7 @@ fn load_fitting(bytes: &[u8], lo: u64, addrs: &[u64; 32], mask: u32, size: u32, 
     match size {
         4 => return load_fitting_n::<4>(bytes, lo, addrs, mask, out),
         8 => return load_fitting_n::<8>(bytes, lo, addrs, mask, out),
+        16 => return load_fitting_n::<16>(bytes, lo, addrs, mask, out),
         _ => {}
     }
     let n = size as usize;
@@ -279,6 +280,7 @@ fn store_fitting(bytes: &mut [u8], lo: u64, addrs: &[u64; 32], mask: u32, size: 
     match size {
         4 => return store_fitting_n::<4>(bytes, lo, addrs, mask, vals),
         8 => return store_fitting_n::<8>(bytes, lo, addrs, mask, vals),
+        16 => return store_fitting_n::<16>(bytes, lo, addrs, mask, vals),
         _ => {}
     }
     let n = size as usize;

@@ -416,33 +416,55 @@ fn fmod(v: &mut [u32; 32], (abs, neg): (bool, bool)) {
 
 /// Executes `f` for the warp's current group and advances its pc.
 ///
-/// On x86-64 CPUs with AVX2 and FMA (detected at run time, so the build still runs on any
-/// x86-64) the same code is compiled a second time for them: 8 lanes per vector instead of 4,
-/// per-lane shifts and 64-bit compares in one instruction, and `mul_add` as an instruction. The
-/// results are the same bit for bit: the code is the same Rust, integer operations do not
+/// On x86-64 CPUs with AVX2 and FMA, or AVX-512 (detected at run time by [`isa`], so the
+/// build still runs on any x86-64) the same code is compiled again for them: 8 or 16 lanes per
+/// vector instead of 4, per-lane shifts and 64-bit compares in one instruction, and `mul_add`
+/// as an instruction. The results are the same bit for bit: the code is the same Rust, integer operations do not
 /// depend on the instruction set, and Rust never contracts a separate multiply and add into
 /// a fused one.
 #[inline]
 pub(super) fn exec(w: &mut Warp, f: &Fast) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512dq")
-        && std::arch::is_x86_feature_detected!("avx512vl")
-        && std::arch::is_x86_feature_detected!("fma")
-    {
-        // SAFETY: `exec_avx512` only requires these CPU features, just detected on this CPU.
-        unsafe { exec_avx512(w, f) };
-        return;
+    match isa() {
+        // SAFETY: `isa` gives 3 only where the CPU has the features `exec_avx512` requires.
+        3 => unsafe { exec_avx512(w, f) },
+        // SAFETY: `isa` gives 2 only where the CPU has the features `exec_avx2` requires.
+        2 => unsafe { exec_avx2(w, f) },
+        _ => exec_any(w, f),
     }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-        // SAFETY: `exec_avx2` only requires the CPU features AVX2 and FMA, which were just
-        // detected on this CPU.
-        unsafe { exec_avx2(w, f) };
-        return;
-    }
+    #[cfg(not(target_arch = "x86_64"))]
     exec_any(w, f);
+}
+
+/// The vector extensions of this CPU the fast path uses: 3 AVX-512 (F, BW, DQ, VL) with
+/// FMA, 2 AVX2 with FMA, 1 neither; detected once.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn isa() -> u8 {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static ISA: AtomicU8 = AtomicU8::new(0);
+    let known = ISA.load(Ordering::Relaxed);
+    if known != 0 {
+        return known;
+    }
+    let has = |avx512: bool| {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && (!avx512
+                || std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+                    && std::arch::is_x86_feature_detected!("avx512vl"))
+    };
+    let level = if has(true) {
+        3
+    } else if has(false) {
+        2
+    } else {
+        1
+    };
+    ISA.store(level, Ordering::Relaxed);
+    level
 }
 
 /// [`exec_any`] compiled for AVX-512 (F, BW, DQ, VL) and FMA.
