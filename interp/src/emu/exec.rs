@@ -124,9 +124,25 @@ struct LaneHazards {
 }
 
 impl LaneHazards {
-    fn issue(&mut self, act: u32, live: u32, inst: &Inst, facts: &Facts) -> Result<(), String> {
+    /// `pool`: spare state boxes (see [`State::hz_pool`]), taken for new states and given
+    /// the ones dropped.
+    fn issue(
+        &mut self,
+        act: u32,
+        live: u32,
+        inst: &Inst,
+        facts: &Facts,
+        pool: &mut Vec<Box<HazardState>>,
+    ) -> Result<(), String> {
         if self.states.is_empty() {
-            self.states.push(Box::new(HazardState::for_sm(self.sm)));
+            let fresh = HazardState::for_sm(self.sm);
+            self.states.push(match pool.pop() {
+                Some(mut b) => {
+                    *b = fresh;
+                    b
+                }
+                None => Box::new(fresh),
+            });
         }
         let first = self.of[act.trailing_zeros() as usize & 31];
         if act == self.owned {
@@ -139,7 +155,13 @@ impl LaneHazards {
         let idx = if single && !shared {
             first
         } else {
-            let mut st = self.states[first as usize].clone();
+            let mut st = match pool.pop() {
+                Some(mut b) => {
+                    b.clone_from(&self.states[first as usize]);
+                    b
+                }
+                None => self.states[first as usize].clone(),
+            };
             let mut seen = [0u64; 4];
             seen[first as usize / 64] |= 1 << (first % 64);
             for l in lanes(act) {
@@ -149,7 +171,7 @@ impl LaneHazards {
                     st.merge(&self.states[i as usize]);
                 }
             }
-            self.compact(live & !act);
+            self.compact(live & !act, pool);
             self.states.push(st);
             let i = (self.states.len() - 1) as u8;
             for l in lanes(act) {
@@ -161,8 +183,8 @@ impl LaneHazards {
         self.states[idx as usize].issue_with(inst, facts)
     }
 
-    /// Drops the states no lane of `keep` uses (at most 32 remain), renumbering.
-    fn compact(&mut self, keep: u32) {
+    /// Drops the states no lane of `keep` uses (at most 32 remain) into `pool`, renumbering.
+    fn compact(&mut self, keep: u32, pool: &mut Vec<Box<HazardState>>) {
         if self.states.len() < 32 {
             return;
         }
@@ -177,6 +199,7 @@ impl LaneHazards {
             }
             self.of[l] = map[i];
         }
+        pool.extend(old.into_iter().flatten());
         self.states = kept;
     }
 }
@@ -213,6 +236,10 @@ pub(crate) struct State {
     /// Register files of finished warps, zeroed, for the warps of later CTAs (allocating and
     /// clearing 32 KiB per warp was a good part of a small launch's time).
     pub(crate) reg_pool: Vec<Vec<[u32; 32]>>,
+    /// Lane-group hazard states no warp uses any more, for reuse: a state is some 9 KiB, and
+    /// allocating one per divergence, then freeing them, had the allocator return the memory
+    /// to the system and fault it back in.
+    pub(crate) hz_pool: Vec<Box<HazardState>>,
 }
 
 struct Cta {
@@ -741,6 +768,11 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
             }
         }
         if warps.iter().all(|w| w.live() == 0) {
+            for w in &mut warps {
+                if let Some(hz) = &mut w.hz {
+                    st.hz_pool.append(&mut hz.states);
+                }
+            }
             st.reg_pool.extend(warps.into_iter().map(Warp::into_regs));
             return Ok(());
         }
@@ -827,8 +859,8 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
         let (act, live) = (w.act, w.live());
         let facts = l.hz_facts.get(w.pc as usize);
         if let Some(Err(m)) = w.hz.as_mut().map(|hz| match facts {
-            Some(f) => hz.issue(act, live, inst, f),
-            None => hz.issue(act, live, inst, &Facts::new(hz.sm, inst)),
+            Some(f) => hz.issue(act, live, inst, f, &mut st.hz_pool),
+            None => hz.issue(act, live, inst, &Facts::new(hz.sm, inst), &mut st.hz_pool),
         }) {
             let t = thread_of(cta, w, w.act.trailing_zeros() as usize);
             return Err(located(l, Some(inst), Some(t), EmuErrorKind::Hazard(m)));

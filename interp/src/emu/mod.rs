@@ -656,6 +656,7 @@ impl Prepared<'_> {
             thread_instrs: 0,
             issued: vec![false; program.insts.len()],
             reg_pool: Vec::new(),
+            hz_pool: Vec::new(),
         };
         exec::run_grid(&launch, &mut st)?;
         let mut hit = vec![false; self.names.len()];
