@@ -573,10 +573,6 @@ impl Kernel {
         }
         let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
         let fast = program.insts.iter().map(exec::lower_fast).collect();
-        let name = |i: &program::Inst| format!("{}{}", i.base, i.suffix);
-        let names: Vec<String> =
-            program.insts.iter().map(name).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
-        let name_of = program.insts.iter().map(|i| names.binary_search(&name(i)).unwrap_or(0)).collect();
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {
             self.shared_static_size() + spec.shared_bytes
         } else {
@@ -595,8 +591,7 @@ impl Kernel {
             outputs,
             hz_facts: std::sync::OnceLock::new(),
             fast,
-            names,
-            name_of,
+            names: std::sync::OnceLock::new(),
         })
     }
 }
@@ -620,10 +615,9 @@ pub struct Prepared<'k> {
     hz_facts: std::sync::OnceLock<Vec<hazard::Facts>>,
     /// The executor's pre-decoded fast form of each instruction (`exec::fast`).
     fast: Vec<exec::Fast>,
-    /// The instructions' opcodes with modifiers ([`EmuRun::executed`]), sorted, each once.
-    names: Vec<String>,
-    /// Per instruction, its index in `names`.
-    name_of: Vec<usize>,
+    /// The instructions' opcodes with modifiers ([`EmuRun::executed`]), each once, and per
+    /// instruction its index among them; made at the first run.
+    names: std::sync::OnceLock<(Vec<String>, Vec<usize>)>,
 }
 
 impl Prepared<'_> {
@@ -659,11 +653,19 @@ impl Prepared<'_> {
             hz_pool: Vec::new(),
         };
         exec::run_grid(&launch, &mut st)?;
-        let mut hit = vec![false; self.names.len()];
-        for (&n, _) in self.name_of.iter().zip(&st.issued).filter(|(_, issued)| **issued) {
+        let (names, name_of) = self.names.get_or_init(|| {
+            let all: Vec<String> = program.insts.iter().map(|i| format!("{}{}", i.base, i.suffix)).collect();
+            let mut names = all.clone();
+            names.sort_unstable();
+            names.dedup();
+            let name_of = all.iter().map(|n| names.binary_search(n).unwrap_or(0)).collect();
+            (names, name_of)
+        });
+        let mut hit = vec![false; names.len()];
+        for (&n, _) in name_of.iter().zip(&st.issued).filter(|(_, issued)| **issued) {
             hit[n] = true;
         }
-        let executed = self.names.iter().zip(hit).filter(|(_, h)| *h).map(|(n, _)| n.clone()).collect();
+        let executed = names.iter().zip(hit).filter(|(_, h)| *h).map(|(n, _)| n.clone()).collect();
         let buffers =
             self.outputs.iter().filter_map(|b| st.global.buffer(b).map(|x| (b.clone(), x.to_vec()))).collect();
         Ok(EmuRun { outputs: Outputs { buffers, warp_steps: st.steps }, thread_instrs: st.thread_instrs, executed })
