@@ -4,7 +4,8 @@
 //! Kernels: `ctrl_collatz`, `int_divrem_const` and `i64_arith`, then the corpus's largest by
 //! thread-instructions per launch (`EMU_BENCH_TOP`, default 5; finding them compiles and runs
 //! the whole sm_90 corpus once). Kernel names after `--bench` run only those (no corpus scan).
-//! `EMU_BENCH_SECS` (default 1) is the measuring time of each figure.
+//! `EMU_BENCH_SECS` (default 1) is the measuring time of each figure; `EMU_BENCH_HAZARDS=0`
+//! (or `1`) measures only without (with) the hazard checker, e.g. under a profiler.
 //!
 //! Per kernel and hazard mode two rates: **exec**, the execution alone (the launch prepared
 //! once by `Kernel::prepare_with_suffixes`: global memory, banks, the lowered program; each
@@ -122,20 +123,27 @@ fn main() {
             kernel.prepare_with_suffixes(&c.spec, &c.sfx).unwrap();
             0
         });
-        let per_launch = prepared.run(&EmuConfig::default()).unwrap().thread_instrs;
-        for hazards in [false, true] {
+        let first = prepared.run(&EmuConfig::default()).unwrap();
+        let (per_launch, warp_steps) = (first.thread_instrs, first.outputs.warp_steps);
+        let modes = match std::env::var("EMU_BENCH_HAZARDS").as_deref() {
+            Ok("0") => vec![false],
+            Ok("1") => vec![true],
+            _ => vec![false, true],
+        };
+        for hazards in modes {
             let cfg = EmuConfig { hazards, ..EmuConfig::default() };
             let (n, reps, cpu, wall) = measure(secs, || prepared.run(&cfg).unwrap().thread_instrs);
             let (n2, _, cpu2, wall2) =
                 measure(secs, || kernel.run_with_suffixes(&c.spec, &cfg, &c.sfx).unwrap().thread_instrs);
             println!(
                 "{:20} hazards={hazards:5}: exec {:7.1} ({:7.1})  run {:7.1} ({:7.1})  [{per_launch} thread-instr/launch, \
-                 {reps} runs; setup {:.0} us]",
+                 {:.1} lanes/warp-instr, {reps} runs; setup {:.0} us]",
                 c.name,
                 n as f64 / cpu / 1e6,
                 n as f64 / wall / 1e6,
                 n2 as f64 / cpu2 / 1e6,
                 n2 as f64 / wall2 / 1e6,
+                per_launch as f64 / warp_steps.max(1) as f64,
                 pcpu / f64::from(preps) * 1e6,
             );
         }

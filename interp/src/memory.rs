@@ -214,17 +214,25 @@ fn lanes_fit(addrs: &[u64; 32], mask: u32, size: u32, lo: u64, len: u64) -> bool
         return false;
     }
     let (sz, last) = (u64::from(size), len - u64::from(size));
-    let mut bad = 0u32;
+    // Every lane evaluated, the mask applied per lane, and the verdicts or-ed (a loop that
+    // vectorises, unlike collecting a bit mask lane by lane).
+    let mut bad = false;
     for (l, &a) in addrs.iter().enumerate() {
         let off = a.wrapping_sub(lo);
-        bad |= u32::from(a & (sz - 1) != 0 || off > last) << l;
+        bad |= (mask & 1 << l != 0) & ((a & (sz - 1) != 0) | (off > last));
     }
-    bad & mask == 0
+    !bad
 }
 
 /// Loads `size` bytes at each address of the lanes of `mask` from `bytes` (the addresses
 /// `[lo, ..)`); [`lanes_fit`] holds.
 fn load_fitting(bytes: &[u8], lo: u64, addrs: &[u64; 32], mask: u32, size: u32, out: &mut [u128; 32]) {
+    match size {
+        4 => return load_fitting_n::<4>(bytes, lo, addrs, mask, out),
+        8 => return load_fitting_n::<8>(bytes, lo, addrs, mask, out),
+        16 => return load_fitting_n::<16>(bytes, lo, addrs, mask, out),
+        _ => {}
+    }
     let n = size as usize;
     let mut m = mask;
     while m != 0 {
@@ -238,9 +246,43 @@ fn load_fitting(bytes: &[u8], lo: u64, addrs: &[u64; 32], mask: u32, size: u32, 
     }
 }
 
+/// [`load_fitting`] of `N`-byte values (`N` at most 16), the copy's size known.
+fn load_fitting_n<const N: usize>(bytes: &[u8], lo: u64, addrs: &[u64; 32], mask: u32, out: &mut [u128; 32]) {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = addrs[l].wrapping_sub(lo) as usize;
+        let mut b = [0u8; 16];
+        if let Some(src) = bytes.get(o..o + N) {
+            b[..N].copy_from_slice(src);
+        }
+        out[l] = u128::from_le_bytes(b);
+    }
+}
+
+/// [`store_fitting`] of `N`-byte values (`N` at most 16), the copy's size known.
+fn store_fitting_n<const N: usize>(bytes: &mut [u8], lo: u64, addrs: &[u64; 32], mask: u32, vals: &[u128; 32]) {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = addrs[l].wrapping_sub(lo) as usize;
+        if let Some(b) = bytes.get_mut(o..o + N) {
+            b.copy_from_slice(&vals[l].to_le_bytes()[..N]);
+        }
+    }
+}
+
 /// Stores the low `size` bytes of each lane's value at its address, lanes of `mask` in order;
 /// [`lanes_fit`] holds.
 fn store_fitting(bytes: &mut [u8], lo: u64, addrs: &[u64; 32], mask: u32, size: u32, vals: &[u128; 32]) {
+    match size {
+        4 => return store_fitting_n::<4>(bytes, lo, addrs, mask, vals),
+        8 => return store_fitting_n::<8>(bytes, lo, addrs, mask, vals),
+        16 => return store_fitting_n::<16>(bytes, lo, addrs, mask, vals),
+        _ => {}
+    }
     let n = size as usize;
     let mut m = mask;
     while m != 0 {

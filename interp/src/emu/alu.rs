@@ -54,11 +54,13 @@ pub fn nan64_operand(ops: &[u64]) -> Option<u64> {
 }
 
 /// Whether FP32 bits are a denormal (non-zero, exponent 0).
+#[inline]
 pub fn is_denorm32(x: u32) -> bool {
     x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
 }
 
 /// Flushes an FP32 denormal to a zero of the same sign.
+#[inline]
 pub fn ftz32(x: u32) -> u32 {
     if is_denorm32(x) { x & 0x8000_0000 } else { x }
 }
@@ -244,7 +246,7 @@ pub fn fmul(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
 pub fn ffma(a: u32, b: u32, c: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     let (x, y, z) = (in32(a, ftz), in32(b, ftz), in32(c, ftz));
     let r = if rnd == Rnd::Rn {
-        x.mul_add(y, z)
+        fma32(x, y, z)
     } else {
         let p = f64::from(x) * f64::from(y);
         let (s, e) = two_sum(p, f64::from(z));
@@ -255,6 +257,29 @@ pub fn ffma(a: u32, b: u32, c: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
         }
     };
     finish32(r, ftz, sat)
+}
+
+/// `x * y + z` with one rounding to nearest even: `f32::mul_add`'s value, computed in f64
+/// where that is exact and fast (`mul_add` is a libm call on targets without an FMA
+/// instruction in their baseline).
+///
+/// The product of two f32 is exact in f64, so `s = x * y + z` rounded to f64 is the only
+/// inexact step; rounding `s` to f32 then gives the correctly rounded sum unless `s` lies
+/// exactly halfway between two f32 (a double rounding; in the normal range the f64 bits below
+/// f32's precision are then `0x1000_0000`), or `s` is outside the normal f32 range (subnormal
+/// results have fewer bits; overflow, infinities and NaN), where `mul_add` decides.
+#[inline(always)]
+pub fn fma32(x: f32, y: f32, z: f32) -> f32 {
+    let s = f64::from(x) * f64::from(y) + f64::from(z);
+    if fma32_rounds_once(s) { s as f32 } else { x.mul_add(y, z) }
+}
+
+/// Whether `s`, `x * y + z` of f32 operands computed in f64, rounds to f32 as the single
+/// rounding of the exact value would (see [`fma32`]).
+#[inline(always)]
+pub fn fma32_rounds_once(s: f64) -> bool {
+    let a = s.abs();
+    a >= f64::from(f32::MIN_POSITIVE) && a <= f64::from(f32::MAX) && s.to_bits() & 0x1fff_ffff != 0x1000_0000
 }
 
 /// An FP64 arithmetic result; a NaN here comes from an invalid operation (NaN operands are
@@ -534,6 +559,7 @@ pub fn dsetp(a: u64, b: u64, cmp: Cmp) -> bool {
 }
 
 /// Applies a 3-input lookup table bitwise (`LOP3.LUT`).
+#[inline]
 pub fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
     let mut r = 0;
     for i in 0..8 {
@@ -562,6 +588,7 @@ pub enum ShfType {
 
 /// `SHF`: shifts the 64-bit pair `hi:lo` left or right by `s` (clamped to the type's width, or
 /// taken modulo it with `.W`) and returns the high (`.HI`) or low word.
+#[inline]
 pub fn shf(lo: u32, s: u32, hi: u32, left: bool, wrap: bool, ty: ShfType, high: bool) -> u32 {
     let width = if matches!(ty, ShfType::U32 | ShfType::S32) { 32 } else { 64 };
     let s = if wrap { s & (width - 1) } else { s.min(width) };
@@ -1680,5 +1707,54 @@ mod tests {
                 assert_eq!(iadd_sat_s32(a, b), want, "{a:#x} {b:#x}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod fma32_tests {
+    use super::fma32;
+
+    fn same(x: f32, y: f32, z: f32) {
+        let (a, b) = (fma32(x, y, z), x.mul_add(y, z));
+        assert!(
+            a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            "fma32({x:e}, {y:e}, {z:e}) = {a:e}, not {b:e}"
+        );
+    }
+
+    #[test]
+    fn agrees_with_mul_add_on_random_bits() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            let (x, y) = (f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32));
+            let z = f32::from_bits(next() as u32);
+            same(x, y, z);
+            // Operands of nearby magnitudes, where cancellation and ties happen.
+            let e = (next() % 40) as i32 - 20;
+            same(x, y, -(x * y) * 2f32.powi(e));
+        }
+    }
+
+    #[test]
+    fn double_rounding_ties_and_edges() {
+        // 1 + 2^-24 is a tie in f32; a tiny product decides the direction.
+        let tiny = 2f32.powi(-60);
+        same(1.0 + 2f32.powi(-23), 1.0, 2f32.powi(-24));
+        same(tiny, tiny, 1.0);
+        same(tiny, -tiny, 1.0);
+        same(2f32.powi(-12), 2f32.powi(-12) + 2f32.powi(-35), 1.0);
+        same(f32::MAX, 1.0 + 2f32.powi(-23), 0.0);
+        same(f32::MAX, 1.0, f32::MAX);
+        same(f32::MIN_POSITIVE, 0.5, f32::from_bits(1));
+        same(f32::INFINITY, 0.0, 1.0);
+        same(-0.0, 0.0, -0.0);
+        same(f32::NAN, 1.0, 1.0);
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! See the module docs of [`super`] for the model (scheduling, divergence, memory). This file is
 //! the machinery: per-warp register files stored lane-major per register (`[u32; 32]` rows, so
-//! every ALU op is a loop over 32 lanes), the convergence state, and the memory accesses.
+//! every ALU op is a loop over 32 lanes), the convergence state, and the memory accesses. The
+//! common ALU instructions take the pre-decoded path of [`fast`]; [`step`] executes the rest
+//! and is the reference of every instruction's meaning.
 
 use super::alu::{self, Rnd};
 use super::hazard::{Facts, HazardState};
@@ -10,6 +12,9 @@ use super::program::{Arg, AtomOp, AtomTy, Inst, Kind, Opnd, PArg, Program, ShflM
 use super::{CONST_HI, EmuError, EmuErrorKind, LOCAL_HI, PARAM_HI, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
+
+mod fast;
+pub(crate) use fast::{Fast, lower as lower_fast};
 
 /// Per-lane scheduling state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,7 +42,11 @@ enum Release {
 
 /// One warp.
 pub(crate) struct Warp {
+    /// The register file, 256 rows (RZ's stays zero).
     r: Vec<[u32; 32]>,
+    /// Rows of `r` from here on are zero (every write raises it past its row), so recycling the
+    /// file for another warp clears only the rows below ([`Warp::into_regs`]).
+    r_hi: usize,
     ur: [u32; 64],
     p: [u32; 8],
     up: [u32; 8],
@@ -104,28 +113,55 @@ pub(crate) struct Warp {
 struct LaneHazards {
     /// The SM of the code ([`HazardState::for_sm`]).
     sm: u32,
-    states: Vec<HazardState>,
+    /// Boxed: a state is some 9 KiB, and a vector of them would grow by reallocation.
+    states: Vec<Box<HazardState>>,
     /// State index of each lane.
     of: [u8; 32],
+    /// A group known to have a state of its own (its lanes share it, no other lane has it; 0:
+    /// none known). Only `issue` changes `of`, and lanes only leave the live set, so it stays
+    /// known until `issue` gives lanes other states.
+    owned: u32,
 }
 
 impl LaneHazards {
-    fn issue(&mut self, act: u32, live: u32, inst: &Inst, facts: &Facts) -> Result<(), String> {
+    /// `pool`: spare state boxes (see [`State::hz_pool`]), taken for new states and given
+    /// the ones dropped.
+    fn issue(
+        &mut self,
+        act: u32,
+        live: u32,
+        inst: &Inst,
+        facts: &Facts,
+        pool: &mut Vec<Box<HazardState>>,
+    ) -> Result<(), String> {
         if self.states.is_empty() {
-            self.states.push(HazardState::for_sm(self.sm));
+            let fresh = HazardState::for_sm(self.sm);
+            self.states.push(match pool.pop() {
+                Some(mut b) => {
+                    *b = fresh;
+                    b
+                }
+                None => Box::new(fresh),
+            });
         }
         let first = self.of[act.trailing_zeros() as usize & 31];
-        // The lanes whose state is the first active lane's.
-        let mut same = 0u32;
-        for (l, &i) in self.of.iter().enumerate() {
-            same |= u32::from(i == first) << l;
+        if act == self.owned {
+            return self.states[first as usize].issue_with(inst, facts);
         }
+        // The lanes whose state is the first active lane's.
+        let same = fast::mask(|l| self.of[l] == first);
         let single = act & !same == 0;
         let shared = !act & live & same != 0;
         let idx = if single && !shared {
             first
         } else {
-            let mut st = self.states[first as usize].clone();
+            let mut st = match pool.pop() {
+                Some(mut b) => {
+                    b.clone_from(&self.states[first as usize]);
+                    b
+                }
+                None => self.states[first as usize].clone(),
+            };
             let mut seen = [0u64; 4];
             seen[first as usize / 64] |= 1 << (first % 64);
             for l in lanes(act) {
@@ -135,7 +171,7 @@ impl LaneHazards {
                     st.merge(&self.states[i as usize]);
                 }
             }
-            self.compact(live & !act);
+            self.compact(live & !act, pool);
             self.states.push(st);
             let i = (self.states.len() - 1) as u8;
             for l in lanes(act) {
@@ -143,17 +179,18 @@ impl LaneHazards {
             }
             i
         };
+        self.owned = act;
         self.states[idx as usize].issue_with(inst, facts)
     }
 
-    /// Drops the states no lane of `keep` uses (at most 32 remain), renumbering.
-    fn compact(&mut self, keep: u32) {
+    /// Drops the states no lane of `keep` uses (at most 32 remain) into `pool`, renumbering.
+    fn compact(&mut self, keep: u32, pool: &mut Vec<Box<HazardState>>) {
         if self.states.len() < 32 {
             return;
         }
         let mut map = [u8::MAX; 256];
         let mut kept = Vec::new();
-        let mut old: Vec<Option<HazardState>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
+        let mut old: Vec<Option<Box<HazardState>>> = std::mem::take(&mut self.states).into_iter().map(Some).collect();
         for l in lanes(keep) {
             let i = self.of[l] as usize;
             if map[i] == u8::MAX {
@@ -162,6 +199,7 @@ impl LaneHazards {
             }
             self.of[l] = map[i];
         }
+        pool.extend(old.into_iter().flatten());
         self.states = kept;
     }
 }
@@ -183,6 +221,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) hazards: bool,
     /// With `hazards`, the checker's [`Facts`] of each instruction of the program.
     pub(crate) hz_facts: &'a [Facts],
+    /// The fast form of each instruction of the program ([`fast`]).
+    pub(crate) fast: &'a [Fast],
     pub(crate) step_limit: u64,
 }
 
@@ -193,6 +233,13 @@ pub(crate) struct State {
     pub(crate) thread_instrs: u64,
     /// Per instruction of the program: whether a warp issued it.
     pub(crate) issued: Vec<bool>,
+    /// Register files of finished warps, zeroed, for the warps of later CTAs (allocating and
+    /// clearing 32 KiB per warp was a good part of a small launch's time).
+    pub(crate) reg_pool: Vec<Vec<[u32; 32]>>,
+    /// Lane-group hazard states no warp uses any more, for reuse: a state is some 9 KiB, and
+    /// allocating one per divergence, then freeing them, had the allocator return the memory
+    /// to the system and fault it back in.
+    pub(crate) hz_pool: Vec<Box<HazardState>>,
 }
 
 struct Cta {
@@ -200,8 +247,11 @@ struct Cta {
     /// The CTA's slot in its cluster, what `SR_CgaCtaId` reads (see [`cta_slot`]).
     slot: u32,
     shared: Region,
-    /// Local memory, `local_bytes` per thread, threads in linear order.
+    /// Local memory, `local_bytes` per thread, threads in linear order; empty until the first
+    /// local access (most kernels make none), then all of it, zeroed.
     local: Vec<u8>,
+    /// The size `local` takes at the first access.
+    local_size: usize,
     /// Pending transactions (bytes or `LDGSTS` copies) of each mbarrier, by shared address
     /// (see [`mbar`]).
     mbar_tx: std::collections::BTreeMap<u64, i64>,
@@ -228,7 +278,15 @@ type R<T> = Result<T, EmuErrorKind>;
 
 impl Warp {
     /// `hazards`: check hazards for code of this SM.
-    fn new(id: u32, exists: u32, entry: u32, tid: [[u32; 3]; 32], hazards: Option<u32>) -> Warp {
+    /// `regs`: a register file of 256 zero rows to use (see [`State::reg_pool`]).
+    fn new(
+        id: u32,
+        exists: u32,
+        entry: u32,
+        tid: [[u32; 3]; 32],
+        hazards: Option<u32>,
+        regs: Option<Vec<[u32; 32]>>,
+    ) -> Warp {
         let mut state = [Lane::Exit; 32];
         for l in lanes(exists) {
             state[l] = Lane::Run;
@@ -238,7 +296,8 @@ impl Warp {
         let mut up = [0u32; 8];
         up[7] = u32::MAX;
         Warp {
-            r: vec![[0u32; 32]; 256],
+            r: regs.unwrap_or_else(|| vec![[0u32; 32]; 256]),
+            r_hi: 0,
             ur: [0; 64],
             p,
             up,
@@ -250,7 +309,7 @@ impl Warp {
             pc: entry,
             other: u32::MAX,
             id,
-            hz: hazards.map(|sm| LaneHazards { sm, states: Vec::new(), of: [0; 32] }),
+            hz: hazards.map(|sm| LaneHazards { sm, states: Vec::new(), of: [0; 32], owned: 0 }),
             waiting: false,
             spinning: false,
             strand: [0; 32],
@@ -260,6 +319,14 @@ impl Warp {
             last_strand: 0,
             tid,
         }
+    }
+
+    /// The register file, all rows zero again, for another warp.
+    fn into_regs(self) -> Vec<[u32; 32]> {
+        let mut r = self.r;
+        let hi = self.r_hi.min(r.len());
+        r[..hi].iter_mut().for_each(|row| *row = [0; 32]);
+        r
     }
 
     fn live(&self) -> u32 {
@@ -424,6 +491,7 @@ impl Warp {
         match a.o {
             Opnd::R(255) => {}
             Opnd::R(r) => {
+                self.r_hi = self.r_hi.max(r as usize + 1);
                 let row = &mut self.r[r as usize];
                 if mask == u32::MAX {
                     *row = *v;
@@ -607,10 +675,17 @@ impl Cta {
 
     fn local_load(&self, lane_thread: usize, lb: u32, addr: u64, size: u32) -> Result<u128, Fault> {
         let r = self.local_range(lane_thread, lb, addr, size, false)?;
+        if self.local.is_empty() {
+            // Never written: zeros.
+            return Ok(0);
+        }
         Ok(crate::memory::read_le(&self.local[r]))
     }
     fn local_store(&mut self, lane_thread: usize, lb: u32, addr: u64, size: u32, v: u128) -> Result<(), Fault> {
         let r = self.local_range(lane_thread, lb, addr, size, true)?;
+        if self.local.is_empty() {
+            self.local = vec![0u8; self.local_size];
+        }
         crate::memory::write_le(&mut self.local[r], v);
         Ok(())
     }
@@ -666,7 +741,8 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
             None => cta_slot(linear),
         },
         shared: Region::zeroed(MemSpace::Shared, l.shared_bytes as usize, true),
-        local: vec![0u8; nthreads as usize * l.local_bytes as usize],
+        local: Vec::new(),
+        local_size: nthreads as usize * l.local_bytes as usize,
         mbar_tx: std::collections::BTreeMap::new(),
     };
     let mut warps: Vec<Warp> = (0..nwarps)
@@ -680,7 +756,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
                     *t = [lin % bx, (lin / bx) % by, lin / (bx * by)];
                 }
             }
-            Warp::new(w, exists, l.program.entry, tid, l.hazards.then_some(l.sm))
+            Warp::new(w, exists, l.program.entry, tid, l.hazards.then_some(l.sm), st.reg_pool.pop())
         })
         .collect();
     loop {
@@ -692,6 +768,12 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
             }
         }
         if warps.iter().all(|w| w.live() == 0) {
+            for w in &mut warps {
+                if let Some(hz) = &mut w.hz {
+                    st.hz_pool.append(&mut hz.states);
+                }
+            }
+            st.reg_pool.extend(warps.into_iter().map(Warp::into_regs));
             return Ok(());
         }
         // Every live warp is blocked: release a CTA barrier if all live lanes wait at the same id.
@@ -777,13 +859,19 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
         let (act, live) = (w.act, w.live());
         let facts = l.hz_facts.get(w.pc as usize);
         if let Some(Err(m)) = w.hz.as_mut().map(|hz| match facts {
-            Some(f) => hz.issue(act, live, inst, f),
-            None => hz.issue(act, live, inst, &Facts::new(hz.sm, inst)),
+            Some(f) => hz.issue(act, live, inst, f, &mut st.hz_pool),
+            None => hz.issue(act, live, inst, &Facts::new(hz.sm, inst), &mut st.hz_pool),
         }) {
             let t = thread_of(cta, w, w.act.trailing_zeros() as usize);
             return Err(located(l, Some(inst), Some(t), EmuErrorKind::Hazard(m)));
         }
-        let res = step(l, st, cta, w, inst);
+        let res = match l.fast.get(w.pc as usize) {
+            Some(f) if !f.is_slow() => {
+                fast::exec(w, f);
+                Ok(())
+            }
+            _ => step(l, st, cta, w, inst),
+        };
         match res {
             Ok(()) => {}
             Err((lane, kind)) => {
@@ -2227,7 +2315,18 @@ fn branch(w: &mut Warp, taken: u32, target: u32, next: u32) {
     let act = w.act;
     if taken == act {
         w.pc = target;
-        if w.other != u32::MAX {
+        if w.other == u32::MAX {
+            return;
+        }
+        if target < w.other && w.apart == 0 && w.exclusive == 0 && !w.waiting {
+            // What `regroup` gives here, without its scans: no wait to release, no strand kept
+            // apart, and every other runnable lane is past `target` (at `other` or later), so
+            // the group stays as it is, at `target`, and `other` does not change.
+            for l in lanes(act) {
+                w.lane_pc[l] = target;
+            }
+            w.last_strand = w.strand[act.trailing_zeros() as usize & 31];
+        } else {
             w.regroup();
         }
         return;
@@ -2557,7 +2656,7 @@ mod tests {
     /// The warp-wide address computation agrees with the per-lane one.
     #[test]
     fn lane_addrs_match_address() {
-        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None);
+        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None, None);
         let mut x = 0x9e37_79b9u32;
         for row in w.r.iter_mut().take(255) {
             for v in row.iter_mut() {

@@ -99,14 +99,16 @@ const SLOTS: usize = 336;
 #[derive(Clone, Debug)]
 pub struct HazardState {
     t: u64,
-    ready: Vec<u64>,
-    ready_branch: Vec<u64>,
+    // The per-register tables are arrays, not vectors: a lane group that splits off copies
+    // the state (`exec::LaneHazards`), which is then one copy without allocations.
+    ready: [u64; SLOTS],
+    ready_branch: [u64; SLOTS],
     /// Per register: the cycle an FP64 instruction may read it ([`FP64_EARLY_READ`]).
-    ready_fp64: Vec<u64>,
-    wsb: Vec<u8>,
-    rsb: Vec<u8>,
+    ready_fp64: [u64; SLOTS],
+    wsb: [u8; SLOTS],
+    rsb: [u8; SLOTS],
     /// Per register: the in-order unit of the instruction whose pending read `rsb` records.
-    rsb_unit: Vec<u8>,
+    rsb_unit: [u8; SLOTS],
     /// Per scoreboard: (register slot or `usize::MAX`, is a read, issue sequence, unit).
     events: [Vec<(usize, bool, u64, u8)>; 6],
     /// Variable-latency writes issued without a write scoreboard: (slot, unit, sequence). They
@@ -229,12 +231,12 @@ impl Default for HazardState {
     fn default() -> Self {
         HazardState {
             t: 0,
-            ready: vec![0; SLOTS],
-            ready_branch: vec![0; SLOTS],
-            ready_fp64: vec![0; SLOTS],
-            wsb: vec![NONE; SLOTS],
-            rsb: vec![NONE; SLOTS],
-            rsb_unit: vec![0xff; SLOTS],
+            ready: [0; SLOTS],
+            ready_branch: [0; SLOTS],
+            ready_fp64: [0; SLOTS],
+            wsb: [NONE; SLOTS],
+            rsb: [NONE; SLOTS],
+            rsb_unit: [0xff; SLOTS],
             events: Default::default(),
             untracked: Vec::new(),
             seq: 0,

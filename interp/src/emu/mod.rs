@@ -99,6 +99,15 @@
 //! does not decode, or whose instruction is not implemented, executes as an error naming the
 //! offset and the word ([`EmuErrorKind::Invalid`]), never a panic.
 //!
+//! **How it executes.** A [`Prepared`] launch also holds each instruction's pre-decoded fast
+//! form (the executor's `fast` module): the common register-to-register ALU instructions
+//! (`IADD3`, `IMAD`, `LEA`, `LOP3`, `SHF`, `SEL`, `ISETP`, `FADD`/`FMUL`/`FFMA`, `FSETP`,
+//! `MUFU`, ...) with their operands resolved, run on all 32 lanes and blended into the
+//! destination by the guarded mask, compiled also for AVX2 and AVX-512 and picked by the CPU
+//! at run time; every other instruction runs through the general executor. Both give the same
+//! results bit for bit (the fast forms mirror the general executor's arms, which stay the
+//! reference), so the path taken is invisible in a run's results.
+//!
 //! **Faults.** Out-of-bounds or misaligned global/shared/local/constant accesses are
 //! [`EmuErrorKind::Fault`] naming the instruction offset, its text and the thread.
 //!
@@ -564,6 +573,7 @@ impl Kernel {
             banks.insert(b.bank, bytes);
         }
         let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
+        let fast = program.insts.iter().map(exec::lower_fast).collect();
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {
             self.shared_static_size() + spec.shared_bytes
         } else {
@@ -581,6 +591,8 @@ impl Kernel {
             shared_bytes: shared,
             outputs,
             hz_facts: std::sync::OnceLock::new(),
+            fast,
+            names: std::sync::OnceLock::new(),
         })
     }
 }
@@ -602,6 +614,11 @@ pub struct Prepared<'k> {
     outputs: Vec<String>,
     /// The hazard checker's facts of each instruction, made at the first run that checks.
     hz_facts: std::sync::OnceLock<Vec<hazard::Facts>>,
+    /// The executor's pre-decoded fast form of each instruction (`exec::fast`).
+    fast: Vec<exec::Fast>,
+    /// The instructions' opcodes with modifiers ([`EmuRun::executed`]), each once, and per
+    /// instruction its index among them; made at the first run.
+    names: std::sync::OnceLock<(Vec<String>, Vec<usize>)>,
 }
 
 impl Prepared<'_> {
@@ -624,6 +641,7 @@ impl Prepared<'_> {
             } else {
                 &[]
             },
+            fast: &self.fast,
             step_limit: config.step_limit,
         };
         let program = &self.program;
@@ -632,15 +650,23 @@ impl Prepared<'_> {
             steps: 0,
             thread_instrs: 0,
             issued: vec![false; program.insts.len()],
+            reg_pool: Vec::new(),
+            hz_pool: Vec::new(),
         };
         exec::run_grid(&launch, &mut st)?;
-        let executed = program
-            .insts
-            .iter()
-            .zip(&st.issued)
-            .filter(|(_, issued)| **issued)
-            .map(|(i, _)| format!("{}{}", i.base, i.suffix))
-            .collect();
+        let (names, name_of) = self.names.get_or_init(|| {
+            let all: Vec<String> = program.insts.iter().map(|i| format!("{}{}", i.base, i.suffix)).collect();
+            let mut names = all.clone();
+            names.sort_unstable();
+            names.dedup();
+            let name_of = all.iter().map(|n| names.binary_search(n).unwrap_or(0)).collect();
+            (names, name_of)
+        });
+        let mut hit = vec![false; names.len()];
+        for (&n, _) in name_of.iter().zip(&st.issued).filter(|(_, issued)| **issued) {
+            hit[n] = true;
+        }
+        let executed = names.iter().zip(hit).filter(|(_, h)| *h).map(|(n, _)| n.clone()).collect();
         let buffers =
             self.outputs.iter().filter_map(|b| st.global.buffer(b).map(|x| (b.clone(), x.to_vec()))).collect();
         Ok(EmuRun { outputs: Outputs { buffers, warp_steps: st.steps }, thread_instrs: st.thread_instrs, executed })

@@ -1,0 +1,981 @@
+//! The pre-decoded fast path: the common register-to-register ALU instructions, lowered once
+//! per program into a compact [`Fast`] (operands resolved to a register row, a uniform
+//! register or an immediate; modifiers as plain flags) and executed on all 32 lanes at once,
+//! branch-free, the result blended into the destination row by the guarded mask.
+//!
+//! Invariants:
+//! - [`lower`] gives a fast form only where the instruction's meaning is exactly the one
+//!   [`super::step`] gives it (each arm here mirrors its arm there); anything else (memory,
+//!   control flow, uniform destinations, operand forms that `step` reports as errors, register
+//!   tuples running past R254) is [`Op::Slow`] and runs through `step`, which stays the one
+//!   reference of the semantics.
+//! - The functions evaluated per lane are pure, so computing them on lanes outside the guarded
+//!   mask and blending is the same as visiting the active lanes only.
+//! - The one `unsafe` block calls the AVX2/FMA compilation of the executor after detecting
+//!   those features (see [`exec`]); it changes no result.
+//! - Executing a fast form never fails and only writes registers and predicates of the warp
+//!   and advances its pc by one, as `step` does for these instructions.
+
+use super::super::alu::{self, BoolOp, Cmp, MufuFn, Rnd, ShfType};
+use super::super::program::{Arg, Inst, Kind, Opnd, PArg};
+use super::{LANE_BIT, Warp, cmp_lanes, combine};
+
+/// A 32-bit source operand.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Src {
+    /// A register row (255: RZ, whose row stays zero).
+    R(u8),
+    /// A uniform register (63: URZ).
+    U(u8),
+    /// An immediate (constant-bank operands are already immediates).
+    I(u32),
+}
+
+/// A 64-bit source operand (a register pair, a uniform pair, or an immediate).
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Src64 {
+    /// Registers `r`, `r + 1` (`r` below 254).
+    R(u8),
+    /// Uniform registers `r`, `r + 1` (mod 64).
+    U(u8),
+    /// An immediate (RZ and URZ are 0).
+    I(u64),
+}
+
+/// An instruction of the fast path; `d` is the destination register (255: RZ, not written).
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Op {
+    /// Not handled here: [`super::step`] executes it.
+    Slow,
+    /// `MOV`.
+    Mov { d: u8, a: Src },
+    /// `IADD3[.X]`; `inv`: the operand is negated (`~x`, plus one without `.X`).
+    Iadd3 { d: u8, s: [Src; 3], inv: [bool; 3], x: bool, ci: [PArg; 2], co: [PArg; 2] },
+    /// `IMAD[.X]` (32-bit result).
+    Imad { d: u8, a: Src, b: Src, c: Src, cneg: bool, x: bool, ci: PArg, co: PArg },
+    /// `IMAD.WIDE[.U32][.X]` (a pair written) and `IMAD.HI` (the high word).
+    ImadWide { d: u8, a: Src, b: Src, c: Src64, cneg: bool, x: bool, hi: bool, signed: bool, ci: PArg, co: PArg },
+    /// `LEA[.HI][.X][.SX32]`.
+    Lea {
+        d: u8,
+        a: Src,
+        b: Src,
+        c: Src,
+        sh: u32,
+        hi: bool,
+        x: bool,
+        sx32: bool,
+        a_mod: u8,
+        b_neg: bool,
+        b_one: bool,
+        ci: PArg,
+        co: PArg,
+    },
+    /// `LOP3.LUT`.
+    Lop3 { d: u8, a: Src, b: Src, c: Src, lut: u8, pin: PArg, po: PArg },
+    /// `SHF`.
+    Shf { d: u8, a: Src, b: Src, c: Src, left: bool, wrap: bool, ty: ShfType, hi: bool },
+    /// `SEL` (and `FSEL` without operand modifiers on registers).
+    Sel { d: u8, a: Src, b: Src, p: PArg },
+    /// `VIADD` (one lane, no saturation); `b` complemented, then negated, as flagged.
+    Viadd { d: u8, a: Src, b: Src, bnot: bool, bneg: bool },
+    /// 32-bit `ISETP`; `inv`: (not, neg) of each operand.
+    Isetp { a: Src, b: Src, inv: [(bool, bool); 2], cmp: Cmp, signed: bool, bop: BoolOp, ex: bool, pr: [PArg; 4] },
+    /// `FSETP`; `m`: (abs, neg) of each operand.
+    Fsetp { a: Src, b: Src, m: [(bool, bool); 2], cmp: Cmp, ftz: bool, bop: BoolOp, pr: [PArg; 3] },
+    /// `MUFU` (FP32); `m`: (abs, neg) of the operand.
+    Mufu { f: MufuFn, d: u8, a: Src, m: (bool, bool) },
+    /// `FADD`/`FMUL`/`FFMA`; `m`: (abs, neg) of each operand.
+    Fp32 { op: u8, d: u8, s: [Src; 3], m: [(bool, bool); 3], rnd: Rnd, ftz: bool, sat: bool },
+}
+
+/// An instruction's fast form with its guard.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Fast {
+    guard: PArg,
+    op: Op,
+}
+
+impl Fast {
+    /// Whether [`super::step`] executes the instruction instead.
+    pub(super) fn is_slow(&self) -> bool {
+        matches!(self.op, Op::Slow)
+    }
+}
+
+fn src(a: &Arg) -> Option<Src> {
+    match a.o {
+        Opnd::R(r) => Some(Src::R(r)),
+        Opnd::Ur(r) => Some(Src::U(r & 63)),
+        Opnd::Imm(v) => Some(Src::I(v as u32)),
+        _ => None,
+    }
+}
+
+fn src64(a: &Arg) -> Option<Src64> {
+    match a.o {
+        Opnd::R(255) => Some(Src64::I(0)),
+        Opnd::R(r) if r < 254 => Some(Src64::R(r)),
+        Opnd::Ur(63) => Some(Src64::I(0)),
+        Opnd::Ur(r) => Some(Src64::U(r)),
+        Opnd::Imm(v) => Some(Src64::I(v)),
+        _ => None,
+    }
+}
+
+/// A general-register destination (uniform ones go through `step`).
+fn dst(a: &Arg) -> Option<u8> {
+    match a.o {
+        Opnd::R(r) => Some(r),
+        _ => None,
+    }
+}
+
+/// A destination pair: RZ, or a pair below R254.
+fn dst_pair(a: &Arg) -> Option<u8> {
+    match a.o {
+        Opnd::R(r) if r == 255 || r < 254 => Some(r),
+        _ => None,
+    }
+}
+
+/// The fast form of `inst` ([`Op::Slow`] where `step` must run it).
+pub(crate) fn lower(inst: &Inst) -> Fast {
+    Fast { guard: inst.guard, op: lower_op(inst).unwrap_or(Op::Slow) }
+}
+
+fn lower_op(inst: &Inst) -> Option<Op> {
+    let a = &inst.args;
+    let pr = &inst.preds;
+    let arg = |i: usize| a.get(i);
+    let p = |i: usize| pr.get(i).copied();
+    let inv = |x: &Arg| x.neg || x.not;
+    Some(match inst.kind {
+        Kind::Mov if arg(0)?.n != 2 => Op::Mov { d: dst(arg(0)?)?, a: src(arg(1)?)? },
+        Kind::Iadd3 { x } => Op::Iadd3 {
+            d: dst(arg(0)?)?,
+            s: [src(arg(1)?)?, src(arg(2)?)?, src(arg(3)?)?],
+            inv: [inv(arg(1)?), inv(arg(2)?), inv(arg(3)?)],
+            x,
+            ci: [p(2)?, p(3)?],
+            co: [p(0)?, p(1)?],
+        },
+        Kind::Imad { wide: false, hi: false, x, .. } => Op::Imad {
+            d: dst(arg(0)?)?,
+            a: src(arg(1)?)?,
+            b: src(arg(2)?)?,
+            c: src(arg(3)?)?,
+            cneg: inv(arg(3)?),
+            x,
+            // `step` reads the carry-in only with `.X`.
+            ci: if x { p(1)? } else { p(0)? },
+            co: p(0)?,
+        },
+        Kind::Imad { hi, signed, x, .. } => Op::ImadWide {
+            d: if hi { dst(arg(0)?)? } else { dst_pair(arg(0)?)? },
+            a: src(arg(1)?)?,
+            b: src(arg(2)?)?,
+            c: src64(arg(3)?)?,
+            cneg: inv(arg(3)?),
+            x,
+            hi,
+            signed,
+            ci: if x { p(1)? } else { p(0)? },
+            co: p(0)?,
+        },
+        Kind::Lea { hi, x, sx32 } => {
+            let (xa, xb) = (arg(1)?, arg(2)?);
+            let sh = match arg(4)?.o {
+                Opnd::Imm(v) => v as u32 & 63,
+                _ => return None,
+            };
+            let b_neg = inv(xb);
+            Op::Lea {
+                d: dst(arg(0)?)?,
+                a: src(xa)?,
+                b: src(xb)?,
+                c: src(arg(3)?)?,
+                sh,
+                hi,
+                x,
+                sx32,
+                // 0: as is; 1: `~a`; 2: `-a`.
+                a_mod: if xa.neg || xa.not { if x || xa.not { 1 } else { 2 } } else { 0 },
+                b_neg,
+                b_one: b_neg && !x && !xb.not,
+                ci: p(1)?,
+                co: p(0)?,
+            }
+        }
+        Kind::Lop3 => {
+            let lut = match arg(4)?.o {
+                Opnd::Imm(v) => v as u8,
+                _ => return None,
+            };
+            Op::Lop3 {
+                d: dst(arg(0)?)?,
+                a: src(arg(1)?)?,
+                b: src(arg(2)?)?,
+                c: src(arg(3)?)?,
+                lut,
+                pin: p(1)?,
+                po: p(0)?,
+            }
+        }
+        Kind::Shf { left, wrap, ty, hi } => {
+            Op::Shf { d: dst(arg(0)?)?, a: src(arg(1)?)?, b: src(arg(2)?)?, c: src(arg(3)?)?, left, wrap, ty, hi }
+        }
+        Kind::Sel if arg(0)?.n != 2 => {
+            let (xa, xb) = (arg(1)?, arg(2)?);
+            let modded = |x: &Arg| matches!(x.o, Opnd::R(_)) && (x.abs || x.neg);
+            if inst.base == "FSEL" && (modded(xa) || modded(xb)) {
+                return None;
+            }
+            Op::Sel { d: dst(arg(0)?)?, a: src(xa)?, b: src(xb)?, p: p(0)? }
+        }
+        Kind::Viadd { lanes: 1, sat: false } => {
+            let xb = arg(2)?;
+            Op::Viadd { d: dst(arg(0)?)?, a: src(arg(1)?)?, b: src(xb)?, bnot: xb.not, bneg: xb.neg }
+        }
+        Kind::Isetp { cmp, signed, wide: false, bop, ex } => {
+            let (xa, xb) = (arg(0)?, arg(1)?);
+            Op::Isetp {
+                a: src(xa)?,
+                b: src(xb)?,
+                inv: [(xa.not, xa.neg), (xb.not, xb.neg)],
+                cmp,
+                signed,
+                bop,
+                ex,
+                pr: [p(0)?, p(1)?, p(2)?, if ex { p(3)? } else { p(2)? }],
+            }
+        }
+        Kind::Fsetp { cmp, ftz, bop } => {
+            let (xa, xb) = (arg(0)?, arg(1)?);
+            Op::Fsetp {
+                a: src(xa)?,
+                b: src(xb)?,
+                m: [(xa.abs, xa.neg), (xb.abs, xb.neg)],
+                cmp,
+                ftz,
+                bop,
+                pr: [p(0)?, p(1)?, p(2)?],
+            }
+        }
+        Kind::Mufu(f) => {
+            let x = arg(1)?;
+            Op::Mufu { f, d: dst(arg(0)?)?, a: src(x)?, m: (x.abs, x.neg) }
+        }
+        Kind::Fp32 { op, rnd, ftz, sat } => {
+            let m = |x: &Arg| (x.abs, x.neg);
+            let (x1, x2) = (arg(1)?, arg(2)?);
+            let x3 = if op >= 2 { arg(3)? } else { x2 };
+            Op::Fp32 {
+                op,
+                d: dst(arg(0)?)?,
+                s: [src(x1)?, src(x2)?, src(x3)?],
+                m: [m(x1), m(x2), m(x3)],
+                rnd,
+                ftz,
+                sat,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// The 32 lanes of a source.
+#[inline(always)]
+fn rd(w: &Warp, s: Src) -> [u32; 32] {
+    match s {
+        Src::R(r) => w.r[r as usize],
+        Src::U(r) => [w.ur[r as usize]; 32],
+        Src::I(v) => [v; 32],
+    }
+}
+
+#[inline(always)]
+fn rd64(w: &Warp, s: Src64) -> [u64; 32] {
+    match s {
+        Src64::R(r) => {
+            let (lo, hi) = (&w.r[r as usize], &w.r[r as usize + 1]);
+            each(|l| u64::from(lo[l]) | u64::from(hi[l]) << 32)
+        }
+        Src64::U(r) => [u64::from(w.ur[r as usize & 63]) | u64::from(w.ur[(r as usize + 1) & 63]) << 32; 32],
+        Src64::I(v) => [v; 32],
+    }
+}
+
+/// Writes the lanes `g` of `v` to register `d` (RZ: nothing).
+#[inline(always)]
+fn put(w: &mut Warp, d: u8, v: &[u32; 32], g: u32) {
+    if d == 255 {
+        return;
+    }
+    w.r_hi = w.r_hi.max(d as usize + 1);
+    let row = &mut w.r[d as usize];
+    if g == u32::MAX {
+        *row = *v;
+    } else {
+        for ((x, &y), &b) in row.iter_mut().zip(v).zip(&LANE_BIT) {
+            let keep = u32::from(g & b == 0).wrapping_neg();
+            *x = (*x & keep) | (y & !keep);
+        }
+    }
+}
+
+/// Writes a pair (RZ: nothing).
+#[inline(always)]
+fn put64(w: &mut Warp, d: u8, v: &[u64; 32], g: u32) {
+    if d == 255 {
+        return;
+    }
+    let lo: [u32; 32] = each(|l| v[l] as u32);
+    let hi: [u32; 32] = each(|l| (v[l] >> 32) as u32);
+    put(w, d, &lo, g);
+    put(w, d + 1, &hi, g);
+}
+
+/// `f` of each lane, as a plain counted loop (which the loop vectoriser takes; `from_fn` of
+/// a closure this size tends to be unrolled into scalar code).
+#[inline(always)]
+fn each<T: Copy + Default>(f: impl Fn(usize) -> T) -> [T; 32] {
+    let mut o = [T::default(); 32];
+    for (l, x) in o.iter_mut().enumerate() {
+        *x = f(l);
+    }
+    o
+}
+
+/// The lane's bit of `m` as 0 or 1 (a lane-independent shift amount, so it vectorises).
+#[inline(always)]
+fn bit(m: u32, l: usize) -> u64 {
+    u64::from(m & LANE_BIT[l] != 0)
+}
+
+/// The lane mask of `f`: bit `l` set where `f(l)`. The flags are gathered as bytes (a loop
+/// that vectorises) and packed eight at a time by a multiplication that moves byte `i`'s low
+/// bit to bit `56 + i`.
+#[inline(always)]
+pub(super) fn mask(f: impl Fn(usize) -> bool) -> u32 {
+    let b: [u8; 32] = each(|l| u8::from(f(l)));
+    let mut m = 0u32;
+    for k in 0..4 {
+        let x = u64::from_le_bytes([
+            b[8 * k],
+            b[8 * k + 1],
+            b[8 * k + 2],
+            b[8 * k + 3],
+            b[8 * k + 4],
+            b[8 * k + 5],
+            b[8 * k + 6],
+            b[8 * k + 7],
+        ]);
+        m |= ((x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
+    }
+    m
+}
+
+/// [`alu::shf`] of every lane by one shift amount `s` (an immediate or a uniform register:
+/// the common case), its cases decided once, so that each is a loop of equal shifts, which
+/// vectorises.
+#[inline(always)]
+fn shf_uniform(lo: &[u32; 32], s: u32, hi: &[u32; 32], left: bool, wrap: bool, ty: ShfType, high: bool) -> [u32; 32] {
+    let width = if matches!(ty, ShfType::U32 | ShfType::S32) { 32 } else { 64 };
+    let s = if wrap { s & (width - 1) } else { s.min(width) };
+    let v = |l: usize| (u64::from(hi[l]) << 32) | u64::from(lo[l]);
+    let r: [u64; 32] = if left {
+        if s >= 64 { [0; 32] } else { each(|l| v(l) << s) }
+    } else if matches!(ty, ShfType::S32 | ShfType::S64) {
+        let s = s.min(63);
+        each(|l| ((v(l) as i64) >> s) as u64)
+    } else if s >= 64 {
+        [0; 32]
+    } else {
+        each(|l| v(l) >> s)
+    };
+    if high { each(|l| (r[l] >> 32) as u32) } else { each(|l| r[l] as u32) }
+}
+
+/// An FP32 result's bits, a NaN the canonical one (`alu::finish32` without FTZ or saturation).
+#[inline(always)]
+fn canon(r: f32) -> u32 {
+    if r.is_nan() { alu::NAN32 } else { r.to_bits() }
+}
+
+/// FP32 operand modifiers `(abs, neg)`: `|x|`, then `-x` (as `exec::fmod32`).
+#[inline(always)]
+fn fmod(v: &mut [u32; 32], (abs, neg): (bool, bool)) {
+    if abs {
+        v.iter_mut().for_each(|y| *y &= 0x7fff_ffff);
+    }
+    if neg {
+        v.iter_mut().for_each(|y| *y ^= 0x8000_0000);
+    }
+}
+
+/// Executes `f` for the warp's current group and advances its pc.
+///
+/// On x86-64 CPUs with AVX2 and FMA, or AVX-512 (detected at run time by [`isa`], so the
+/// build still runs on any x86-64) the same code is compiled again for them: 8 or 16 lanes per
+/// vector instead of 4, per-lane shifts and 64-bit compares in one instruction, and `mul_add`
+/// as an instruction. The results are the same bit for bit: the code is the same Rust, integer operations do not
+/// depend on the instruction set, and Rust never contracts a separate multiply and add into
+/// a fused one.
+#[inline]
+pub(super) fn exec(w: &mut Warp, f: &Fast) {
+    #[cfg(target_arch = "x86_64")]
+    match isa() {
+        // SAFETY: `isa` gives 3 only where the CPU has the features `exec_avx512` requires.
+        3 => unsafe { exec_avx512(w, f) },
+        // SAFETY: `isa` gives 2 only where the CPU has the features `exec_avx2` requires.
+        2 => unsafe { exec_avx2(w, f) },
+        _ => exec_any(w, f),
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    exec_any(w, f);
+}
+
+/// The vector extensions of this CPU the fast path uses: 3 AVX-512 (F, BW, DQ, VL) with
+/// FMA, 2 AVX2 with FMA, 1 neither; detected once.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn isa() -> u8 {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static ISA: AtomicU8 = AtomicU8::new(0);
+    let known = ISA.load(Ordering::Relaxed);
+    if known != 0 {
+        return known;
+    }
+    let has = |avx512: bool| {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && (!avx512
+                || std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+                    && std::arch::is_x86_feature_detected!("avx512vl"))
+    };
+    let level = if has(true) {
+        3
+    } else if has(false) {
+        2
+    } else {
+        1
+    };
+    ISA.store(level, Ordering::Relaxed);
+    level
+}
+
+/// [`exec_any`] compiled for AVX-512 (F, BW, DQ, VL) and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+unsafe fn exec_avx512(w: &mut Warp, f: &Fast) {
+    exec_any(w, f);
+}
+
+/// [`exec_any`] compiled for AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn exec_avx2(w: &mut Warp, f: &Fast) {
+    exec_any(w, f);
+}
+
+/// [`exec`] for any instruction set.
+#[inline(always)]
+fn exec_any(w: &mut Warp, f: &Fast) {
+    let g = w.act & w.pred(&f.guard);
+    match f.op {
+        Op::Slow => unreachable!("the slow path runs through step"),
+        Op::Mov { d, a } => {
+            let v = rd(w, a);
+            put(w, d, &v, g);
+        }
+        Op::Iadd3 { d, s, inv, x, ci, co } => {
+            let v = [rd(w, s[0]), rd(w, s[1]), rd(w, s[2])];
+            if !x && co[0].idx >= 7 && co[1].idx >= 7 {
+                // No carries in or out: the wrapping sum, which vectorises.
+                let t = |i: usize, x0: u32| if inv[i] { x0.wrapping_neg() } else { x0 };
+                let r: [u32; 32] = each(|l| t(0, v[0][l]).wrapping_add(t(1, v[1][l])).wrapping_add(t(2, v[2][l])));
+                put(w, d, &r, g);
+                w.pc += 1;
+                return;
+            }
+            let (ci0, ci1) = if x { (w.pred(&ci[0]), w.pred(&ci[1])) } else { (0, 0) };
+            let one = u64::from(!x);
+            let opv = |i: usize, x0: u32| -> u64 { if inv[i] { u64::from(!x0) + one } else { u64::from(x0) } };
+            let s: [u64; 32] =
+                each(|l| opv(0, v[0][l]) + opv(1, v[1][l]) + opv(2, v[2][l]) + bit(ci0, l) + bit(ci1, l));
+            // The carry out of bit 31: 0, 1 or 2.
+            let co0 = mask(|l| s[l] >> 32 != 0);
+            let co1 = mask(|l| s[l] >> 33 != 0);
+            put(w, d, &each(|l| s[l] as u32), g);
+            w.set_pred(&co[0], co0 & g, g);
+            w.set_pred(&co[1], co1 & g, g);
+        }
+        Op::Imad { d, a, b, c, cneg, x, ci, co } => {
+            let (va, vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
+            if !x && co.idx >= 7 {
+                let r: [u32; 32] = each(|l| {
+                    let c = if cneg { vc[l].wrapping_neg() } else { vc[l] };
+                    va[l].wrapping_mul(vb[l]).wrapping_add(c)
+                });
+                put(w, d, &r, g);
+                w.pc += 1;
+                return;
+            }
+            let cin = if x { w.pred(&ci) } else { 0 };
+            let s: [u64; 32] = each(|l| {
+                let c = if cneg { if x { !vc[l] } else { vc[l].wrapping_neg() } } else { vc[l] };
+                u64::from(va[l].wrapping_mul(vb[l])) + u64::from(c) + bit(cin, l)
+            });
+            let cm = mask(|l| s[l] >> 32 & 1 == 1);
+            put(w, d, &each(|l| s[l] as u32), g);
+            w.set_pred(&co, cm & g, g);
+        }
+        Op::ImadWide { d, a, b, c, cneg, x, hi, signed, ci, co } => {
+            let (va, vb, vc) = (rd(w, a), rd(w, b), rd64(w, c));
+            if !x && co.idx >= 7 {
+                let res: [u64; 32] = each(|l| {
+                    let p = if signed {
+                        (i64::from(va[l] as i32) * i64::from(vb[l] as i32)) as u64
+                    } else {
+                        u64::from(va[l]) * u64::from(vb[l])
+                    };
+                    p.wrapping_add(if cneg { vc[l].wrapping_neg() } else { vc[l] })
+                });
+                if hi {
+                    put(w, d, &each(|l| (res[l] >> 32) as u32), g);
+                } else {
+                    put64(w, d, &res, g);
+                }
+                w.pc += 1;
+                return;
+            }
+            let cin = if x { w.pred(&ci) } else { 0 };
+            let mut res = [0u64; 32];
+            let mut cm = 0u32;
+            for lane in 0..32 {
+                let p = if signed {
+                    (i64::from(va[lane] as i32) * i64::from(vb[lane] as i32)) as u64
+                } else {
+                    u64::from(va[lane]) * u64::from(vb[lane])
+                };
+                let c = if cneg { if x { !vc[lane] } else { vc[lane].wrapping_neg() } } else { vc[lane] };
+                let s = u128::from(p) + u128::from(c) + u128::from(bit(cin, lane));
+                cm |= ((s >> 64) as u32 & 1) << lane;
+                res[lane] = if hi { (s >> 32) as u64 & 0xffff_ffff } else { s as u64 };
+            }
+            if hi {
+                put(w, d, &each(|l| res[l] as u32), g);
+            } else {
+                put64(w, d, &res, g);
+            }
+            w.set_pred(&co, cm & g, g);
+        }
+        Op::Lea { d, a, b, c, sh, hi, x, sx32, a_mod, b_neg, b_one, ci, co } => {
+            let (mut va, mut vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
+            if b_neg {
+                vb.iter_mut().for_each(|v| *v = !*v);
+            }
+            match a_mod {
+                1 => va.iter_mut().for_each(|v| *v = !*v),
+                2 => va.iter_mut().for_each(|v| *v = v.wrapping_neg()),
+                _ => {}
+            }
+            let cin = w.pred(&ci);
+            let b_one = u64::from(b_one);
+            let s: [u64; 32] = each(|l| {
+                let hiw = if sx32 { ((va[l] as i32) >> 31) as u32 } else { vc[l] };
+                let v = (u64::from(hiw) << 32) | u64::from(va[l]);
+                let shifted = if hi { ((u128::from(v) << sh) >> 32) as u32 } else { (v << sh) as u32 };
+                u64::from(shifted) + u64::from(vb[l]) + if x { bit(cin, l) } else { b_one }
+            });
+            let cm = mask(|l| s[l] >> 32 & 1 == 1);
+            put(w, d, &each(|l| s[l] as u32), g);
+            w.set_pred(&co, cm & g, g);
+        }
+        Op::Lop3 { d, a, b, c, lut, pin, po } => {
+            let (va, vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
+            let r: [u32; 32] = each(|l| alu::lop3(va[l], vb[l], vc[l], lut));
+            if po.idx >= 7 {
+                put(w, d, &r, g);
+                w.pc += 1;
+                return;
+            }
+            let pm = mask(|l| r[l] != 0) | w.pred(&pin);
+            put(w, d, &r, g);
+            w.set_pred(&po, pm & g, g);
+        }
+        Op::Shf { d, a, b, c, left, wrap, ty, hi } => {
+            let (va, vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
+            let r: [u32; 32] = if matches!(b, Src::R(_)) {
+                each(|l| alu::shf(va[l], vb[l], vc[l], left, wrap, ty, hi))
+            } else {
+                shf_uniform(&va, vb[0], &vc, left, wrap, ty, hi)
+            };
+            put(w, d, &r, g);
+        }
+        Op::Sel { d, a, b, p } => {
+            let (va, vb) = (rd(w, a), rd(w, b));
+            let p = w.pred(&p);
+            let r: [u32; 32] = each(|l| if p & LANE_BIT[l] != 0 { va[l] } else { vb[l] });
+            put(w, d, &r, g);
+        }
+        Op::Viadd { d, a, b, bnot, bneg } => {
+            let (va, mut vb) = (rd(w, a), rd(w, b));
+            if bnot {
+                vb.iter_mut().for_each(|x| *x = !*x);
+            }
+            if bneg {
+                vb.iter_mut().for_each(|x| *x = x.wrapping_neg());
+            }
+            let r: [u32; 32] = each(|l| va[l].wrapping_add(vb[l]));
+            put(w, d, &r, g);
+        }
+        Op::Isetp { a, b, inv, cmp, signed, bop, ex, pr } => {
+            let (mut va, mut vb) = (rd(w, a), rd(w, b));
+            for (v, (not, neg)) in [(&mut va, inv[0]), (&mut vb, inv[1])] {
+                if not {
+                    v.iter_mut().for_each(|x| *x = !*x);
+                }
+                if neg {
+                    v.iter_mut().for_each(|x| *x = x.wrapping_neg());
+                }
+            }
+            let pp = w.pred(&pr[2]);
+            let low = if ex { w.pred(&pr[3]) } else { 0 };
+            let lt = if signed { mask(|l| (va[l] as i32) < (vb[l] as i32)) } else { mask(|l| va[l] < vb[l]) };
+            let eq = mask(|l| va[l] == vb[l]);
+            let mut r = cmp_lanes(cmp, lt, eq, !(lt | eq), 0);
+            if ex {
+                r = (r & !eq) | (low & eq);
+            }
+            let (u, v) = combine(bop, r & g, pp, g);
+            w.set_pred(&pr[0], u, g);
+            w.set_pred(&pr[1], v, g);
+        }
+        Op::Fsetp { a, b, m, cmp, ftz, bop, pr } => {
+            let (mut va, mut vb) = (rd(w, a), rd(w, b));
+            fmod(&mut va, m[0]);
+            fmod(&mut vb, m[1]);
+            let pp = w.pred(&pr[2]);
+            let (mut x, mut y) = ([0f32; 32], [0f32; 32]);
+            for l in 0..32 {
+                let (p, q) = if ftz { (alu::ftz32(va[l]), alu::ftz32(vb[l])) } else { (va[l], vb[l]) };
+                x[l] = f32::from_bits(p);
+                y[l] = f32::from_bits(q);
+            }
+            let lt = mask(|l| x[l] < y[l]);
+            let eq = mask(|l| x[l] == y[l]);
+            let gt = mask(|l| x[l] > y[l]);
+            let r = cmp_lanes(cmp, lt, eq, gt, !(lt | eq | gt));
+            let (u, v) = combine(bop, r & g, pp, g);
+            w.set_pred(&pr[0], u, g);
+            w.set_pred(&pr[1], v, g);
+        }
+        Op::Mufu { f, d, a, m } => {
+            let mut va = rd(w, a);
+            fmod(&mut va, m);
+            let r = each(|l| alu::mufu(f, va[l]));
+            put(w, d, &r, g);
+        }
+        Op::Fp32 { op, d, s, m, rnd, ftz, sat } => {
+            let mut v = [rd(w, s[0]), rd(w, s[1]), rd(w, s[2])];
+            for (x, &am) in v.iter_mut().zip(&m) {
+                fmod(x, am);
+            }
+            let [va, vb, vc] = v;
+            let r: [u32; 32] = match (op, rnd, ftz, sat) {
+                // The common case, without the per-lane rounding-mode dispatch.
+                // The common case (`alu::fadd`/`fmul`/`ffma` to nearest, no FTZ, no saturation):
+                // the f32 operation, a NaN result canonical.
+                (0, Rnd::Rn, false, false) => each(|l| canon(f32::from_bits(va[l]) + f32::from_bits(vb[l]))),
+                (1, Rnd::Rn, false, false) => each(|l| canon(f32::from_bits(va[l]) * f32::from_bits(vb[l]))),
+                (2.., Rnd::Rn, false, false) => {
+                    // `alu::fma32` in two passes: every lane in f64 (a loop that vectorises),
+                    // then `mul_add` for the lanes where that is not the single rounding.
+                    let (x, y, z) = (va.map(f32::from_bits), vb.map(f32::from_bits), vc.map(f32::from_bits));
+                    let s: [f64; 32] = each(|l| f64::from(x[l]) * f64::from(y[l]) + f64::from(z[l]));
+                    let mut r = each(|l| canon(s[l] as f32));
+                    for l in super::lanes(!mask(|l| alu::fma32_rounds_once(s[l]))) {
+                        r[l] = canon(x[l].mul_add(y[l], z[l]));
+                    }
+                    r
+                }
+                (0, ..) => each(|l| alu::fadd(va[l], vb[l], rnd, ftz, sat)),
+                (1, ..) => each(|l| alu::fmul(va[l], vb[l], rnd, ftz, sat)),
+                _ => each(|l| alu::ffma(va[l], vb[l], vc[l], rnd, ftz, sat)),
+            };
+            put(w, d, &r, g);
+        }
+    }
+    w.pc += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mask;
+
+    #[test]
+    fn mask_packs_lane_flags() {
+        for m in [0u32, 1, 0x8000_0000, 0xdead_beef, u32::MAX, 0x0101_0101, 0x8080_8080] {
+            assert_eq!(mask(|l| m >> l & 1 == 1), m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod shf_tests {
+    use super::super::super::alu::{self, ShfType};
+    use super::shf_uniform;
+
+    #[test]
+    fn uniform_shift_agrees_with_alu_shf() {
+        let lo: [u32; 32] = std::array::from_fn(|l| 0x9e37_79b9u32.wrapping_mul(l as u32 + 1));
+        let hi: [u32; 32] = std::array::from_fn(|l| 0x8000_0001u32.rotate_left(l as u32) ^ lo[l]);
+        for ty in [ShfType::U32, ShfType::S32, ShfType::U64, ShfType::S64] {
+            for s in [0, 1, 5, 31, 32, 33, 63, 64, 65, 200, u32::MAX] {
+                for (left, wrap, high) in (0..8).map(|b| (b & 1 == 1, b & 2 == 2, b & 4 == 4)) {
+                    let r = shf_uniform(&lo, s, &hi, left, wrap, ty, high);
+                    for l in 0..32 {
+                        assert_eq!(
+                            r[l],
+                            alu::shf(lo[l], s, hi[l], left, wrap, ty, high),
+                            "{ty:?} {s} {left} {wrap} {high}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod isa_tests {
+    use super::super::super::alu::{BoolOp, Cmp, MufuFn, Rnd, ShfType};
+    use super::super::super::program::PArg;
+    use super::super::Warp;
+    use super::{Fast, Op, Src, Src64, exec_any};
+
+    fn p(idx: u8) -> PArg {
+        PArg { idx, uniform: false, not: false, dst: false }
+    }
+
+    /// A warp with pseudo-random registers (special FP values among them) and predicates.
+    fn warp(seed: u32) -> Warp {
+        let mut w = Warp::new(0, u32::MAX, 0, [[0; 3]; 32], None, None);
+        let mut x = seed | 1;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let special = [0, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 1, 0x0080_0000, 0x3f80_0000];
+        for row in w.r.iter_mut().take(16) {
+            for v in row.iter_mut() {
+                let r = next();
+                *v = if r % 5 == 0 { special[(r >> 8) as usize % special.len()] } else { next() };
+            }
+        }
+        w.r_hi = 16;
+        for u in w.ur.iter_mut().take(8) {
+            *u = next();
+        }
+        for q in w.p.iter_mut().take(7) {
+            *q = next();
+        }
+        w.act = next() | 1;
+        w
+    }
+
+    /// The fast forms executed by the portable code and by each compilation for the CPU's
+    /// vector extensions give the same registers and predicates.
+    #[test]
+    fn every_compilation_gives_the_same_results() {
+        let (r, u, i) = (Src::R, Src::U, Src::I);
+        let ops = [
+            Op::Mov { d: 3, a: r(4) },
+            Op::Iadd3 {
+                d: 2,
+                s: [r(1), u(2), r(3)],
+                inv: [false, true, false],
+                x: false,
+                ci: [p(7); 2],
+                co: [p(0), p(1)],
+            },
+            Op::Iadd3 {
+                d: 2,
+                s: [r(1), i(5), r(3)],
+                inv: [true, false, true],
+                x: true,
+                ci: [p(2), p(3)],
+                co: [p(0), p(7)],
+            },
+            Op::Iadd3 { d: 5, s: [r(1), r(2), r(3)], inv: [false; 3], x: false, ci: [p(7); 2], co: [p(7); 2] },
+            Op::Imad { d: 6, a: r(1), b: r(2), c: r(3), cneg: true, x: false, ci: p(7), co: p(7) },
+            Op::Imad { d: 6, a: r(1), b: i(3), c: r(3), cneg: false, x: true, ci: p(2), co: p(1) },
+            Op::ImadWide {
+                d: 6,
+                a: r(1),
+                b: r(2),
+                c: Src64::R(8),
+                cneg: false,
+                x: false,
+                hi: false,
+                signed: true,
+                ci: p(7),
+                co: p(7),
+            },
+            Op::ImadWide {
+                d: 6,
+                a: r(1),
+                b: u(1),
+                c: Src64::U(2),
+                cneg: true,
+                x: true,
+                hi: false,
+                signed: false,
+                ci: p(3),
+                co: p(4),
+            },
+            Op::ImadWide {
+                d: 6,
+                a: r(1),
+                b: r(9),
+                c: Src64::I(7),
+                cneg: false,
+                x: false,
+                hi: true,
+                signed: false,
+                ci: p(7),
+                co: p(0),
+            },
+            Op::Lea {
+                d: 7,
+                a: r(1),
+                b: r(2),
+                c: r(3),
+                sh: 5,
+                hi: true,
+                x: false,
+                sx32: true,
+                a_mod: 2,
+                b_neg: true,
+                b_one: true,
+                ci: p(7),
+                co: p(0),
+            },
+            Op::Lea {
+                d: 7,
+                a: r(1),
+                b: u(2),
+                c: r(3),
+                sh: 2,
+                hi: false,
+                x: true,
+                sx32: false,
+                a_mod: 1,
+                b_neg: false,
+                b_one: false,
+                ci: p(1),
+                co: p(2),
+            },
+            Op::Lop3 { d: 8, a: r(1), b: r(2), c: i(0xff), lut: 0x96, pin: p(3), po: p(0) },
+            Op::Shf { d: 9, a: r(1), b: r(2), c: r(3), left: false, wrap: false, ty: ShfType::S64, hi: true },
+            Op::Shf { d: 9, a: r(1), b: i(3), c: r(3), left: true, wrap: true, ty: ShfType::U32, hi: false },
+            Op::Shf { d: 9, a: r(1), b: u(1), c: r(3), left: false, wrap: false, ty: ShfType::U64, hi: false },
+            Op::Sel { d: 10, a: r(1), b: i(7), p: PArg { not: true, ..p(2) } },
+            Op::Viadd { d: 11, a: r(1), b: r(2), bnot: true, bneg: true },
+            Op::Isetp {
+                a: r(1),
+                b: r(2),
+                inv: [(false, false); 2],
+                cmp: Cmp::Lt,
+                signed: true,
+                bop: BoolOp::And,
+                ex: false,
+                pr: [p(0), p(1), p(2), p(2)],
+            },
+            Op::Isetp {
+                a: r(1),
+                b: u(2),
+                inv: [(true, false), (false, true)],
+                cmp: Cmp::Ge,
+                signed: false,
+                bop: BoolOp::Xor,
+                ex: true,
+                pr: [p(3), p(7), p(4), p(5)],
+            },
+            Op::Fsetp {
+                a: r(1),
+                b: r(2),
+                m: [(true, false), (false, true)],
+                cmp: Cmp::Ltu,
+                ftz: true,
+                bop: BoolOp::Or,
+                pr: [p(0), p(1), p(6)],
+            },
+            Op::Mufu { f: MufuFn::Rsq, d: 12, a: r(1), m: (true, false) },
+            Op::Fp32 {
+                op: 0,
+                d: 13,
+                s: [r(1), r(2), r(3)],
+                m: [(false, false); 3],
+                rnd: Rnd::Rn,
+                ftz: false,
+                sat: false,
+            },
+            Op::Fp32 {
+                op: 1,
+                d: 13,
+                s: [r(1), u(2), r(3)],
+                m: [(false, true); 3],
+                rnd: Rnd::Rz,
+                ftz: true,
+                sat: false,
+            },
+            Op::Fp32 {
+                op: 2,
+                d: 13,
+                s: [r(1), r(2), r(3)],
+                m: [(false, false); 3],
+                rnd: Rnd::Rn,
+                ftz: false,
+                sat: false,
+            },
+            Op::Fp32 {
+                op: 2,
+                d: 13,
+                s: [r(4), r(5), r(6)],
+                m: [(true, false), (false, false), (false, true)],
+                rnd: Rnd::Rm,
+                ftz: false,
+                sat: true,
+            },
+        ];
+        for (k, op) in ops.into_iter().enumerate() {
+            for seed in 1..40u32 {
+                let f =
+                    Fast { guard: PArg { idx: (seed % 8) as u8, uniform: false, not: seed % 3 == 0, dst: false }, op };
+                let mut want = warp(seed * 7919 + k as u32);
+                exec_any(&mut want, &f);
+                let mut runs: Vec<(&str, Warp)> = Vec::new();
+                let mut w = warp(seed * 7919 + k as u32);
+                super::exec(&mut w, &f);
+                runs.push(("dispatched", w));
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+                    let mut w = warp(seed * 7919 + k as u32);
+                    // SAFETY: the features `exec_avx2` requires were just detected.
+                    unsafe { super::exec_avx2(&mut w, &f) };
+                    runs.push(("avx2", w));
+                }
+                for (name, got) in runs {
+                    assert!(got.r == want.r && got.p == want.p && got.pc == want.pc, "{name}: {op:?}, seed {seed}");
+                }
+            }
+        }
+    }
+}
