@@ -3,7 +3,8 @@
 //! check phases rejecting bad IR, SetControlFlowOpLastInBB splitting blocks,
 //! MergeEquivalentConditionalFlow merging equivalent blocks, ConvertUnsupportedOps expanding
 //! shared atomics into compare-and-swap loops and OriCreateMacroInsts contracting `mul` + `add`
-//! into `fma` (each on unit cases and on the corpus).
+//! into `fma` (each on unit cases and on the corpus), and GeneralOptimize's algebraic
+//! identities (and the look-alikes it must leave alone).
 //! (Semantic preservation of every phase is checked by translation validation in
 //! `interp/tests/validate_*.rs`.)
 

@@ -76,6 +76,10 @@ pub fn simplify(f: &Function, d: &InstData, konst: &dyn Fn(&Operand) -> Option<A
         return None;
     }
     let dst = d.dsts[0];
+    if dst.is_zero() {
+        // A write to `RZ`/`PT` only; dead, left to DCE.
+        return None;
+    }
     let dclass = f.reg_class(dst)?;
     let w = ty.bits();
     // The operand type's width; for `setp` the destination is a predicate.
