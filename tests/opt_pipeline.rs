@@ -3,7 +3,8 @@
 //! check phases rejecting bad IR, SetControlFlowOpLastInBB splitting blocks,
 //! MergeEquivalentConditionalFlow merging equivalent blocks, ConvertUnsupportedOps expanding
 //! shared atomics into compare-and-swap loops and OriCreateMacroInsts contracting `mul` + `add`
-//! into `fma` (each on unit cases and on the corpus).
+//! into `fma` (each on unit cases and on the corpus), and GeneralOptimize's algebraic
+//! identities (and the look-alikes it must leave alone).
 //! (Semantic preservation of every phase is checked by translation validation in
 //! `interp/tests/validate_*.rs`.)
 
@@ -699,4 +700,82 @@ fn replace_uniforms_with_imm_on_the_corpus() {
     }
     eprintln!("ReplaceUniformsWithImm on the corpus: {changed:?}");
     assert_eq!(changed, [("sreg_cluster_smem".to_string(), 1), ("sreg_reserved_smem".to_string(), 3)]);
+}
+
+/// Runs GeneralOptimize on one entry block of `body` (parameters `%rd9`, `%r1`, `%rd2`, `%p0`) and returns the block's text.
+fn general_optimize(body: &str) -> String {
+    use ptxas_rs::opt::general_optimize::GeneralOptimize;
+    let text = format!("entry @k(%rd9, %r1, %rd2, %p0) {{\nbb0:\n{body}    exit\n}}\n");
+    let mut f = parse_function(&text).unwrap();
+    GeneralOptimize.run_function(&mut f).unwrap();
+    verify_function(&f).unwrap();
+    f.to_string()
+}
+
+#[test]
+fn general_optimize_applies_exact_integer_identities() {
+    let st = |r: &str| format!("    st.u32 global[%rd9], {r}\n");
+    // Each identity leaves the operand (copy-propagated into the store) or the constant.
+    for (inst, want) in [
+        ("%r3 = add.u32 %r1, 0", "%r1"),
+        ("%r3 = add.s32 0, %r1", "%r1"),
+        ("%r3 = sub.u32 %r1, 0", "%r1"),
+        ("%r3 = sub.s32 %r1, %r1", "0"),
+        ("%r3 = mul.lo.u32 %r1, 1", "%r1"),
+        ("%r3 = mul.lo.s32 1, %r1", "%r1"),
+        ("%r3 = mul.lo.u32 %r1, 0", "0"),
+        ("%r3 = and.b32 %r1, 0", "0"),
+        ("%r3 = and.b32 -1, %r1", "%r1"),
+        ("%r3 = and.b32 %r1, %r1", "%r1"),
+        ("%r3 = or.b32 %r1, 0", "%r1"),
+        ("%r3 = or.b32 %r1, -1", "-1"),
+        ("%r3 = xor.b32 0, %r1", "%r1"),
+        ("%r3 = xor.b32 %r1, %r1", "0"),
+        ("%r3 = shl.b32 %r1, 0", "%r1"),
+        ("%r3 = shr.s32 %r1, 0", "%r1"),
+        ("%r3 = selp.b32 %r1, %r1, %p0", "%r1"),
+    ] {
+        let got = general_optimize(&format!("    {inst}\n{}", st("%r3")));
+        // A constant stays in a move: the store takes no immediate.
+        let kept = if want.starts_with('%') { st(want) } else { format!("    %r3 = mov.b32 {want}\n{}", st("%r3")) };
+        let expect = format!("bb0:\n{kept}    exit\n");
+        assert!(got.contains(&expect), "{inst}:\n{got}");
+    }
+    // 64-bit: the constant comes from a move, not an immediate.
+    let got = general_optimize("    %rd3 = mov.u64 0\n    %rd4 = add.u64 %rd2, %rd3\n    st.u64 global[%rd9], %rd4\n");
+    assert!(got.contains("bb0:\n    st.u64 global[%rd9], %rd2\n    exit\n"), "{got}");
+    // Unsigned comparisons with a known answer become constant predicates, and what they guard
+    // folds with them.
+    for (cmp, kept) in
+        [("ge.u32 %r1, 0", true), ("lo.s32 %r1, 0", false), ("le.u32 %r1, -1", true), ("gt.u32 0, %r1", false)]
+    {
+        let got = general_optimize(&format!("    %p4 = setp.{cmp}\n    %r3 = selp.b32 7, 8, %p4\n{}", st("%r3")));
+        let expect = format!("bb0:\n    %r3 = mov.b32 {}\n{}    exit\n", if kept { 7 } else { 8 }, st("%r3"));
+        assert!(got.contains(&expect), "setp.{cmp}:\n{got}");
+    }
+}
+
+#[test]
+fn general_optimize_leaves_inexact_identities_alone() {
+    for inst in [
+        // Floats: `-0.0 + 0.0` is `+0.0`; `.ftz` flushes.
+        "%r3 = add.f32 %r1, 0f00000000",
+        "%r3 = mul.ftz.f32 %r1, 0f3F800000",
+        // `.hi`/`.wide` multiplies, saturation, signed comparisons against 0.
+        "%r3 = mul.hi.u32 %r1, 1",
+        "%r3 = add.sat.s32 %r1, 0",
+        "%p2 = setp.ge.s32 %r1, 0",
+        // Sub-word types clear the register's upper bits.
+        "%r3 = add.u16 %r1, 0",
+        // Carry in and out.
+        "%r3, %p2 = addc.u32 %r1, 0, %p0",
+    ] {
+        let text = format!(
+            "entry @k(%rd9, %r1, %p0, %p2) {{\nbb0:\n    {inst}\n    @%p2 exit\nbb1:\n    st.u32 global[%rd9], %r3\n    exit\n}}\n"
+        );
+        let mut f = parse_function(&text).unwrap();
+        let before = f.to_string();
+        ptxas_rs::opt::general_optimize::GeneralOptimize.run_function(&mut f).unwrap();
+        assert_eq!(f.to_string(), before, "{inst}");
+    }
 }

@@ -506,6 +506,57 @@ len = 320
 output = true
 "#;
 
+/// Algebraic identities on runtime values (operands of 0, 1 and all-ones, some through
+/// constant moves), look-alikes that are not identities (`-0.0 + 0.0`, `mul.hi`), dead code.
+const ALG: &str = "
+entry @alg() {
+bb0:
+    %r0 = mov.u32 SR_TID.X
+    %rd1 = ld.u64 param[0]
+    %rd2 = mul.wide.u32 %r0, 32
+    %rd3 = add.u64 %rd1, %rd2
+    %r4 = mov.u32 0
+    %r5 = mov.u32 0xffffffff
+    %r6 = add.u32 %r0, %r4
+    %r7 = mul.lo.u32 %r6, 1
+    %r8 = and.b32 %r7, %r5
+    %r9 = or.b32 %r8, %r4
+    %r10 = xor.b32 %r9, 0
+    %r11 = shl.b32 %r10, %r4
+    %r12 = shr.s32 %r11, 0
+    %r13 = sub.u32 %r12, %r12
+    %r14 = or.b32 %r0, 0xffffffff
+    %p15 = setp.ge.u32 %r0, %r4
+    %r16 = selp.b32 %r12, 5, %p15
+    %r17 = shl.b32 %r0, 31
+    %r18 = add.f32 %r17, 0f00000000
+    %r19 = mul.hi.u32 %r0, 1
+    %r20 = add.u32 %r19, 0
+    %rd21 = add.u64 %rd2, 0
+    %r22 = add.u32 %r0, 7
+    st.u32 global[%rd3], %r12
+    st.u32 global[%rd3+4], %r13
+    st.u32 global[%rd3+8], %r14
+    st.u32 global[%rd3+12], %r16
+    st.u32 global[%rd3+16], %r18
+    st.u32 global[%rd3+20], %r20
+    st.u64 global[%rd3+24], %rd21
+    exit
+}
+";
+
+const ALG_SPEC: &str = r#"
+kernel = "alg"
+grid = [1]
+block = [64]
+[[param]]
+buffer = "out"
+[buffer.out]
+type = "u32"
+len = 512
+output = true
+"#;
+
 struct Kernel {
     ir: &'static str,
     name: &'static str,
@@ -526,6 +577,7 @@ fn kernels() -> Vec<Kernel> {
         Kernel { ir: SATOM, name: "satom", spec: SATOM_SPEC, exec: satom },
         Kernel { ir: CONTRACT, name: "contract", spec: CONTRACT_SPEC, exec: ExecConfig::default() },
         Kernel { ir: RSMEM, name: "rsmem", spec: RSMEM_SPEC, exec: ExecConfig::default() },
+        Kernel { ir: ALG, name: "alg", spec: ALG_SPEC, exec: ExecConfig::default() },
     ]
 }
 
@@ -582,6 +634,7 @@ fn each_implemented_transform_changes_something() {
         ("GeneralOptimizeEarly", "sk", 8),
         ("GeneralOptimizeEarly", "diverge", 1),
         ("GeneralOptimizeEarly", "tri", 1),
+        ("GeneralOptimizeEarly", "alg", 24),
         ("OriCopyProp", "fold", 2),
         ("OriCopyProp", "tri", 2),
         ("OriBranchOpt", "fold", 3),

@@ -22,6 +22,11 @@
 //!   ([`crate::ori::semantics::eval`]) and becomes one move per destination (`ISETP`'s two
 //!   predicates give two moves; writes to `PT`/`RZ` are dropped); forms the table does not
 //!   model (f16, approximations) are left alone.
+//! - **Algebraic simplification** ([`super::simplify`]). A PTX-stage integer, bits or
+//!   predicate instruction that an exact identity decides (`x + 0`, `x & 0`, `x | -1`,
+//!   `shl x, 0`, `x >=u 0`, `selp x, x, p`, ...) becomes a move of the surviving operand or of
+//!   the constant; floats and instructions with `.sat`, `.hi`/`.wide` or carries are left
+//!   alone.
 //! - **Predicate simplification.** A `PT` guard is dropped and an instruction guarded by `!PT`
 //!   is deleted, except on control flow: a constant guard there is left for OriBranchOpt,
 //!   which also updates the phis of the edges it removes; a select on a constant
@@ -33,12 +38,13 @@
 //! results are no longer read.
 //!
 //! Real ptxas only marks fold candidates here and leaves algebraic identities to the SASS
-//! peephole optimizer; evaluating exactly with the semantics table is our choice, checked by
-//! translation validation.
+//! peephole optimizer; evaluating exactly with the semantics table, and applying the exact
+//! integer identities at the PTX stage, is our choice, checked by translation validation.
 
 use std::collections::HashMap;
 
 use super::live_dead::simple_dce;
+use super::simplify::simplify;
 use super::util::{RegKey, const_pred, imm_for, is_phi, make_mov, pred_const, reg_keys, slot_ty, src_slot, used_keys};
 use super::{Pass, PassError, PassKind};
 use crate::ori::cfg::{Cfg, DomTree};
@@ -268,7 +274,8 @@ fn rewrite(f: &mut Function, global: &HashMap<VReg, Fact>, full: bool) -> usize 
                         let id = f.insts.push(m);
                         f.blocks[b].insts.insert(pos + 1 + k, id);
                     }
-                } else if let Some(new) = select_const(f, &d) {
+                } else if let Some(new) = simplify(f, &d, &|o| const_arg(f, o, &facts)).or_else(|| select_const(f, &d))
+                {
                     d = new;
                 }
                 if is_self_move(f, &d) {

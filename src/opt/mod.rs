@@ -43,6 +43,7 @@ pub mod general_optimize;
 pub mod live_dead;
 pub mod manager;
 pub mod merge_flow;
+pub mod simplify;
 pub mod table;
 pub mod uniform_imm;
 pub mod util;
