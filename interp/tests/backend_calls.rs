@@ -4,7 +4,7 @@
 //! exercises one part of the ABI:
 //!
 //! - `REGS`: `.reg` parameters and results of 32/64-bit integer and f32 types, a call under
-//!   divergence, values and a predicate live across the call (callee-saved registers);
+//!   divergence, values and a predicate live across the call (kept in preserved registers or spilled);
 //! - `RECURSION`: a recursive `.func` with `.param` parameters and result (in registers; a
 //!   real stack frame per activation for the saved registers), recursion depth differing per
 //!   lane, and the kernel's minimum stack with a recursive call reachable;
@@ -19,6 +19,8 @@
 //! - `SHARED`: a shared array named only by the callees (the kernel's `.nv.shared` section
 //!   must cover it);
 //! - `INDIRECT`: indirect calls through a table of function pointers and a register;
+//! - `CHURN`: a callee keeping 28 values live (scratch registers everywhere) called with ten
+//!   values and a predicate of the kernel live across the call;
 //! - `LOCAL_PTR`: a generic pointer to the caller's local array passed to a callee that
 //!   writes through `cvta.to.local` (the caller's frame seen from the callee's frame).
 //!
