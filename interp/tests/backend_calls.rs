@@ -4,7 +4,7 @@
 //! exercises one part of the ABI:
 //!
 //! - `REGS`: `.reg` parameters and results of 32/64-bit integer and f32 types, a call under
-//!   divergence, values and a predicate live across the call (callee-saved registers);
+//!   divergence, values and a predicate live across the call (kept in preserved registers or spilled);
 //! - `RECURSION`: a recursive `.func` with `.param` parameters and result (in registers; a
 //!   real stack frame per activation for the saved registers), recursion depth differing per
 //!   lane, and the kernel's minimum stack with a recursive call reachable;
@@ -19,6 +19,8 @@
 //! - `SHARED`: a shared array named only by the callees (the kernel's `.nv.shared` section
 //!   must cover it);
 //! - `INDIRECT`: indirect calls through a table of function pointers and a register;
+//! - `CHURN`: a callee keeping 28 values live (scratch registers everywhere) called with ten
+//!   values and a predicate of the kernel live across the call;
 //! - `LOCAL_PTR`: a generic pointer to the caller's local array passed to a callee that
 //!   writes through `cvta.to.local` (the caller's frame seen from the callee's frame).
 //!
@@ -727,4 +729,184 @@ fn an_indirect_call_matching_no_function_is_a_clear_error() {
     let ast = ptxas_rs::ptx::parse(&text, "fnptr").unwrap();
     let e = backend::compile(&ast, &backend::Options::default()).unwrap_err();
     assert!(e.to_string().contains("matches no function of the module is not implemented yet"), "{e}");
+}
+
+/// A value live across a call survives a callee that clobbers scratch registers
+/// (`lower::isel::call::clobbered`): `churn` keeps 28 values live at once (R0, R4–R15 and
+/// beyond) while the kernel holds ten values, its output address and a predicate across the
+/// call; they must sit in preserved registers (or be spilled) for the outputs to match the
+/// interpreter's.
+const CHURN: &str = r#"
+.func (.reg .u32 r) churn(.reg .u64 p, .reg .u32 s)
+{
+    .reg .u32 %v<28>;
+    .reg .u64 %q;
+    mov.u64 %q, p;
+    ld.global.u32 %v0, [%q+0];
+    ld.global.u32 %v1, [%q+4];
+    ld.global.u32 %v2, [%q+8];
+    ld.global.u32 %v3, [%q+12];
+    ld.global.u32 %v4, [%q+16];
+    ld.global.u32 %v5, [%q+20];
+    ld.global.u32 %v6, [%q+24];
+    ld.global.u32 %v7, [%q+28];
+    ld.global.u32 %v8, [%q+32];
+    ld.global.u32 %v9, [%q+36];
+    ld.global.u32 %v10, [%q+40];
+    ld.global.u32 %v11, [%q+44];
+    ld.global.u32 %v12, [%q+48];
+    ld.global.u32 %v13, [%q+52];
+    ld.global.u32 %v14, [%q+56];
+    ld.global.u32 %v15, [%q+60];
+    ld.global.u32 %v16, [%q+64];
+    ld.global.u32 %v17, [%q+68];
+    ld.global.u32 %v18, [%q+72];
+    ld.global.u32 %v19, [%q+76];
+    ld.global.u32 %v20, [%q+80];
+    ld.global.u32 %v21, [%q+84];
+    ld.global.u32 %v22, [%q+88];
+    ld.global.u32 %v23, [%q+92];
+    ld.global.u32 %v24, [%q+96];
+    ld.global.u32 %v25, [%q+100];
+    ld.global.u32 %v26, [%q+104];
+    ld.global.u32 %v27, [%q+108];
+    mad.lo.u32 %v0, %v0, %v3, s;
+    mad.lo.u32 %v1, %v1, %v8, s;
+    mad.lo.u32 %v2, %v2, %v13, s;
+    mad.lo.u32 %v3, %v3, %v18, s;
+    mad.lo.u32 %v4, %v4, %v23, s;
+    mad.lo.u32 %v5, %v5, %v0, s;
+    mad.lo.u32 %v6, %v6, %v5, s;
+    mad.lo.u32 %v7, %v7, %v10, s;
+    mad.lo.u32 %v8, %v8, %v15, s;
+    mad.lo.u32 %v9, %v9, %v20, s;
+    mad.lo.u32 %v10, %v10, %v25, s;
+    mad.lo.u32 %v11, %v11, %v2, s;
+    mad.lo.u32 %v12, %v12, %v7, s;
+    mad.lo.u32 %v13, %v13, %v12, s;
+    mad.lo.u32 %v14, %v14, %v17, s;
+    mad.lo.u32 %v15, %v15, %v22, s;
+    mad.lo.u32 %v16, %v16, %v27, s;
+    mad.lo.u32 %v17, %v17, %v4, s;
+    mad.lo.u32 %v18, %v18, %v9, s;
+    mad.lo.u32 %v19, %v19, %v14, s;
+    mad.lo.u32 %v20, %v20, %v19, s;
+    mad.lo.u32 %v21, %v21, %v24, s;
+    mad.lo.u32 %v22, %v22, %v1, s;
+    mad.lo.u32 %v23, %v23, %v6, s;
+    mad.lo.u32 %v24, %v24, %v11, s;
+    mad.lo.u32 %v25, %v25, %v16, s;
+    mad.lo.u32 %v26, %v26, %v21, s;
+    mad.lo.u32 %v27, %v27, %v26, s;
+    mov.u32 r, %v0;
+    xor.b32 r, r, %v1;
+    xor.b32 r, r, %v2;
+    xor.b32 r, r, %v3;
+    xor.b32 r, r, %v4;
+    xor.b32 r, r, %v5;
+    xor.b32 r, r, %v6;
+    xor.b32 r, r, %v7;
+    xor.b32 r, r, %v8;
+    xor.b32 r, r, %v9;
+    xor.b32 r, r, %v10;
+    xor.b32 r, r, %v11;
+    xor.b32 r, r, %v12;
+    xor.b32 r, r, %v13;
+    xor.b32 r, r, %v14;
+    xor.b32 r, r, %v15;
+    xor.b32 r, r, %v16;
+    xor.b32 r, r, %v17;
+    xor.b32 r, r, %v18;
+    xor.b32 r, r, %v19;
+    xor.b32 r, r, %v20;
+    xor.b32 r, r, %v21;
+    xor.b32 r, r, %v22;
+    xor.b32 r, r, %v23;
+    xor.b32 r, r, %v24;
+    xor.b32 r, r, %v25;
+    xor.b32 r, r, %v26;
+    xor.b32 r, r, %v27;
+    ret;
+}
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+    .reg .u32 %r<4>;
+    .reg .u32 %a<10>;
+    .reg .u64 %rd<6>;
+    .reg .pred %p;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [in];
+    cvta.to.global.u64 %rd1, %rd1;
+    ld.param.u64 %rd2, [out];
+    cvta.to.global.u64 %rd2, %rd2;
+    setp.lt.u32 %p, %r1, 13;
+    mad.lo.u32 %a0, %r1, 3, 1;
+    mad.lo.u32 %a1, %r1, 4, 2;
+    mad.lo.u32 %a2, %r1, 5, 5;
+    mad.lo.u32 %a3, %r1, 6, 10;
+    mad.lo.u32 %a4, %r1, 7, 17;
+    mad.lo.u32 %a5, %r1, 8, 26;
+    mad.lo.u32 %a6, %r1, 9, 37;
+    mad.lo.u32 %a7, %r1, 10, 50;
+    mad.lo.u32 %a8, %r1, 11, 65;
+    mad.lo.u32 %a9, %r1, 12, 82;
+    call (%r2), churn, (%rd1, %r1);
+    xor.b32 %r2, %r2, %a0;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a1;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a2;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a3;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a4;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a5;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a6;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a7;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a8;
+    mul.lo.u32 %r2, %r2, 33;
+    xor.b32 %r2, %r2, %a9;
+    mul.lo.u32 %r2, %r2, 33;
+    selp.u32 %r3, 77, 5, %p;
+    add.u32 %r2, %r2, %r3;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.u64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r2;
+    ret;
+}
+"#;
+
+const CHURN_SPEC: &str = r#"
+kernel = "k"
+grid = [1, 1, 1]
+block = [32, 1, 1]
+[[param]]
+buffer = "in"
+[[param]]
+buffer = "out"
+[buffer.in]
+type = "u32"
+len = 32
+init = { random = { seed = 7 } }
+[buffer.out]
+type = "u32"
+len = 32
+init = { fill = 0 }
+output = true
+"#;
+
+#[test]
+fn values_live_across_a_call_survive_a_scratch_heavy_callee() {
+    check("churn", CHURN, CHURN_SPEC);
+    // The callee writes scratch registers without saving them: its frame holds at most the
+    // preserved registers it needs beyond R0 and R4–R15.
+    let ast = ptxas_rs::ptx::parse(&format!("{HEADER}{CHURN}"), "churn").unwrap();
+    let c = backend::compile(&ast, &backend::Options::default()).unwrap();
+    let k = &c.image.kernels[0];
+    let churn = k.report.functions.iter().find(|f| f.0 == "churn").expect("churn's -v line");
+    assert!(churn.1 <= 4 * (28 + 4 - 13), "churn saves scratch registers: {:?}", k.report.functions);
 }

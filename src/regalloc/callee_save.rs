@@ -1,12 +1,36 @@
 //! A device function's register preservation and final frame (after allocation): the
 //! callee-saved half of the `.func` ABI of [`crate::lower::isel::call`].
 //!
-//! Every general register the allocated function writes (destinations of its instructions,
-//! a `CALL`'s return registers included), except R1 (the stack pointer, restored by the
-//! epilogue's adjustment), RZ and the function's own parameter and return words, is stored on
-//! entry and reloaded before every `RET`; so is every predicate P0–P6 it writes (as 0/1 through
-//! a scratch register that is itself saved). The save area sits at the top of the frame, so
-//! nothing laid out before moves:
+//! # The rule, as ptxas 13.0.88 applies it (sm_90, `-O3`)
+//!
+//! Measured with `ptxas -c` on `.visible .func`s (whose callers are unknown, so the standard
+//! ABI applies) and on `.extern` callees:
+//! - a leaf using R0, R2–R15, R32–R35, R40–R43, … R97 (and only those) gets a 0-byte frame:
+//!   those registers are *scratch*; it never touches R16–R31, R36–R39, R44–R47, …;
+//! - a caller keeping 40 values and a predicate across a `CALL` to an `.extern` function puts
+//!   them in R2, R16–R31, R36–R39, R44–R47, …, R84–R85 (the predicate through `P2R` into an
+//!   R register; no predicate survives a call) and stores exactly those on entry, plus its
+//!   return address R20–R21 (a 176-byte frame, 172 bytes of "spill stores"): they are
+//!   *preserved*;
+//! - in `func_recursion`, `sumsq` keeps `n` and `acc` across its recursive call by storing R0
+//!   and R8:R9 itself (caller-saved: 12 bytes that `-v` does not count as spill stores) and
+//!   saves only R2, R20, R21 (12 bytes of spill stores; 28 bytes round up to a 32-byte frame).
+//!
+//! So the preserved registers are R1 (stack pointer), R2, R16–R31 and, from R32, the groups of
+//! four `R4k..R4k+3` with `k` odd; everything else (R0, R3–R15, the even groups from R32, every
+//! predicate) is scratch. Our convention ([`crate::lower::isel::call::clobbered`]) is that one
+//! with the return address in R2:R3 instead of R20:R21, so R3 is preserved too: ptxas saves
+//! its return-address pair when the function calls, and so do we.
+//!
+//! # What this pass does
+//!
+//! Every preserved general register the allocated function writes (destinations of its
+//! instructions, a `CALL`'s return registers included), except R1 (restored by the epilogue's
+//! adjustment), RZ and the function's own parameter and return words, is stored on entry and
+//! reloaded before every `RET`. Scratch registers and predicates are never saved: the
+//! allocator keeps the caller's values live across a `CALL` out of them (and
+//! [`super::check`] verifies it). The save area sits at the top of the frame, so nothing laid
+//! out before moves:
 //!
 //! ```text
 //! R1 (final) -> [0, F)        locals (isel's IADD3 R1, R1, -F)
@@ -15,27 +39,26 @@
 //! caller's R1 ->
 //! ```
 //!
+//! Z is 4 bytes per saved register rounded up to 8 (so a leaf that writes only scratch
+//! registers has F + S alone, 0 when it has no locals and spills, as ptxas's).
+//!
 //! The prologue's adjustments are the leading instructions of the entry block (all of them
 //! write R1 only, so their order does not matter and every later R1-relative offset is final);
 //! the saves follow them, before anything else can write a register. Each return is preceded
-//! by the predicate reloads, the register reloads and `IADD3 R1, R1, F+S+Z, RZ`.
+//! by the register reloads and `IADD3 R1, R1, F+S+Z, RZ`.
 //!
 //! This runs after [`super::check`] (which proves the body's allocation); what it adds is only
 //! saves and reloads of whole registers at fixed slots, and it refuses what it cannot
 //! preserve (uniform registers written, guarded returns).
 
-use crate::ori::{
-    BoolOp, Cmp, FuncKind, Function, Imm, InstData, MemRef, Mods, Opcode, Operand, PhysReg, Reg, RegFile, RegUse,
-    Space, Ty,
-};
+use crate::lower::isel::call::clobbered;
+use crate::ori::{FuncKind, Function, Imm, InstData, MemRef, Mods, Opcode, Operand, PhysReg, Reg, RegFile, Space, Ty};
 
 /// What the pass laid out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Saved {
-    /// General registers saved (indices).
+    /// General registers saved (indices, ascending).
     pub gprs: Vec<u16>,
-    /// Predicates saved (indices).
-    pub preds: Vec<u16>,
     /// The whole frame: F + S + Z bytes.
     pub frame: u32,
     /// Bytes the saves store (static; ptxas counts them as spill stores).
@@ -61,7 +84,6 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
     }
     let own: Vec<u16> = own.iter().map(|p| p.index).collect();
     let mut gprs = std::collections::BTreeSet::new();
-    let mut preds = std::collections::BTreeSet::new();
     let mut rets = Vec::new();
     for (b, i) in f.inst_order() {
         let d = &f.insts[i];
@@ -80,13 +102,10 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
                 RegFile::R => {
                     for k in 0..u16::from(p.count) {
                         let x = p.index + k;
-                        if x != 1 && !own.contains(&x) {
+                        if x != 1 && !own.contains(&x) && !clobbered(RegFile::R, x) {
                             gprs.insert(x);
                         }
                     }
-                }
-                RegFile::P => {
-                    preds.insert(p.index);
                 }
                 RegFile::UR | RegFile::UP => {
                     return Err(format!("a device function writing the uniform register {p}"));
@@ -95,21 +114,8 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
             }
         }
     }
-    // The scratch register of the predicate saves: a saved register other than the return
-    // address pair (anything else would do; R0 joins the saved set when none is).
-    let scratch = if preds.is_empty() {
-        None
-    } else {
-        let s = gprs.iter().copied().find(|&k| k != 2 && k != 3).unwrap_or(0);
-        if own.contains(&s) {
-            return Err("no scratch register for the predicate saves".into());
-        }
-        gprs.insert(s);
-        Some(s)
-    };
     let gprs: Vec<u16> = gprs.into_iter().collect();
-    let preds: Vec<u16> = preds.into_iter().collect();
-    let z = (4 * (gprs.len() + preds.len()) as u32).next_multiple_of(8);
+    let z = (4 * gprs.len() as u32).next_multiple_of(8);
     let top = locals + spill;
     let frame = top + z;
     let mem = |off: u32| {
@@ -123,33 +129,19 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
             vec![Operand::reg(r(1)), Operand::Imm(Imm::Int(by)), Operand::reg(PhysReg::RZ)],
         )
     };
-    let slot_g = |k: usize| top + 4 * k as u32;
-    let slot_p = |k: usize| top + 4 * (gprs.len() + k) as u32;
+    let slot = |k: usize| top + 4 * k as u32;
     // Prologue.
     let e = f.entry().ok_or("a function without blocks")?;
+    let lead = f.block_insts(e).iter().take_while(|&&i| is_r1_only(&f.insts[i])).count();
     let mut pro = Vec::new();
     if z > 0 {
         pro.push(adjust(-i64::from(z)));
     }
-    let lead = f.block_insts(e).iter().take_while(|&&i| is_r1_only(&f.insts[i])).count();
-    let mut saves = Vec::new();
-    for (k, &g) in gprs.iter().enumerate() {
-        saves.push(InstData::new(Opcode::STL, Mods::ty(Ty::B32), vec![], vec![mem(slot_g(k)), Operand::reg(r(g))]));
-    }
-    if let Some(s) = scratch {
-        for (k, &p) in preds.iter().enumerate() {
-            let mut u = RegUse::new(PhysReg::new(RegFile::P, p));
-            u.not = true;
-            // SEL s, RZ, 1, !p  ==  p ? 1 : 0
-            saves.push(InstData::new(
-                Opcode::SEL,
-                Mods::new(),
-                vec![Reg::Phys(r(s))],
-                vec![Operand::reg(PhysReg::RZ), Operand::Imm(Imm::Int(1)), Operand::Reg(u)],
-            ));
-            saves.push(InstData::new(Opcode::STL, Mods::ty(Ty::B32), vec![], vec![mem(slot_p(k)), Operand::reg(r(s))]));
-        }
-    }
+    let saves: Vec<InstData> = gprs
+        .iter()
+        .enumerate()
+        .map(|(k, &g)| InstData::new(Opcode::STL, Mods::ty(Ty::B32), vec![], vec![mem(slot(k)), Operand::reg(r(g))]))
+        .collect();
     let mut insts = f.blocks[e].insts.clone();
     let mut at = 0;
     for d in pro {
@@ -165,22 +157,11 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
     // Epilogues.
     let nrets = rets.len() as u32;
     for (b, ret) in rets {
-        let mut epi = Vec::new();
-        if let Some(s) = scratch {
-            for (k, &p) in preds.iter().enumerate() {
-                epi.push(InstData::new(Opcode::LDL, Mods::ty(Ty::B32), vec![Reg::Phys(r(s))], vec![mem(slot_p(k))]));
-                let m = Mods { cmp: Some(Cmp::Ne), bop: Some(BoolOp::And), ..Mods::ty(Ty::U32) };
-                epi.push(InstData::new(
-                    Opcode::ISETP,
-                    m,
-                    vec![Reg::Phys(PhysReg::new(RegFile::P, p)), Reg::Phys(PhysReg::PT)],
-                    vec![Operand::reg(r(s)), Operand::reg(PhysReg::RZ), Operand::reg(PhysReg::PT)],
-                ));
-            }
-        }
-        for (k, &g) in gprs.iter().enumerate() {
-            epi.push(InstData::new(Opcode::LDL, Mods::ty(Ty::B32), vec![Reg::Phys(r(g))], vec![mem(slot_g(k))]));
-        }
+        let mut epi: Vec<InstData> = gprs
+            .iter()
+            .enumerate()
+            .map(|(k, &g)| InstData::new(Opcode::LDL, Mods::ty(Ty::B32), vec![Reg::Phys(r(g))], vec![mem(slot(k))]))
+            .collect();
         if frame > 0 {
             epi.push(adjust(i64::from(frame)));
         }
@@ -188,16 +169,17 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
         let ids: Vec<_> = epi.into_iter().map(|d| f.insts.push(d)).collect();
         f.blocks[b].insts.splice(pos..pos, ids);
     }
-    let n = 4 * (gprs.len() + preds.len()) as u32;
-    Ok(Saved { gprs, preds, frame, store_bytes: n, load_bytes: n * nrets })
+    let n = 4 * gprs.len() as u32;
+    Ok(Saved { gprs, frame, store_bytes: n, load_bytes: n * nrets })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ori::{BoolOp, Cmp};
 
     #[test]
-    fn saves_written_registers_and_predicates_but_not_own_words() {
+    fn saves_written_preserved_registers_only() {
         let mut f = Function::new("g", FuncKind::Func);
         f.sass = true;
         f.allocated = true;
@@ -212,8 +194,12 @@ mod tests {
                 vec![Operand::reg(r(1)), Operand::Imm(Imm::Int(-16)), Operand::reg(PhysReg::RZ)],
             ),
         );
+        // R7 and R0 are scratch, R16 and R36 preserved, R4 is the function's own word.
         f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(7)], vec![Operand::reg(r(4))]));
-        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(4)], vec![Operand::reg(r(7))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(0)], vec![Operand::reg(r(4))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(16)], vec![Operand::reg(r(7))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(36)], vec![Operand::reg(r(7))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(4)], vec![Operand::reg(r(16))]));
         let m = Mods { cmp: Some(Cmp::Ne), bop: Some(BoolOp::And), ..Mods::ty(Ty::U32) };
         let p0 = Reg::Phys(PhysReg::new(RegFile::P, 0));
         f.push_inst(
@@ -227,18 +213,19 @@ mod tests {
         );
         f.push_inst(b, InstData::new(Opcode::RET, Mods::new(), vec![], vec![Operand::reg(r(2)), Operand::reg(r(4))]));
         let s = finish(&mut f, 16, 8, &[r(4)]).unwrap();
-        assert_eq!(s.gprs, vec![7]);
-        assert_eq!(s.preds, vec![0]);
+        assert_eq!(s.gprs, vec![16, 36]);
         assert_eq!(s.frame, 16 + 8 + 8);
+        assert_eq!((s.store_bytes, s.load_bytes), (8, 8));
         let text: Vec<String> =
             f.inst_order().map(|(_, i)| crate::ori::print::inst_to_string(&f, &f.insts[i])).collect();
         let all = text.join("\n");
         // The adjustment comes first, saves follow the prologue, restores precede RET.
         assert_eq!(text[0], "R1 = IADD3 R1, -8, RZ", "{all}");
-        assert!(text[2].contains("STL") && text[2].contains("0x18"), "{all}");
+        assert!(text[2].contains("STL") && text[2].contains("0x18") && text[2].contains("R16"), "{all}");
         assert!(text.last().unwrap().starts_with("RET"), "{all}");
         assert_eq!(text[text.len() - 2], "R1 = IADD3 R1, 32, RZ", "{all}");
-        assert_eq!(text[text.len() - 3], "R7 = LDL.B32 local[R1+0x18]", "{all}");
+        assert_eq!(text[text.len() - 3], "R36 = LDL.B32 local[R1+0x1c]", "{all}");
+        assert!(!all.contains("SEL") && !all.contains("R7 = LDL") && !all.contains("R0 = LDL"), "{all}");
         // A uniform register written cannot be preserved.
         let mut g = f.clone();
         g.push_inst(
@@ -251,5 +238,21 @@ mod tests {
             ),
         );
         assert!(finish(&mut g, 0, 0, &[]).is_err());
+    }
+
+    #[test]
+    fn a_leaf_writing_only_scratch_registers_keeps_its_frame() {
+        let mut f = Function::new("leaf", FuncKind::Func);
+        f.sass = true;
+        f.allocated = true;
+        let b = f.new_block();
+        let rr = |k| Reg::Phys(r(k));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(0)], vec![Operand::reg(r(4))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(15)], vec![Operand::reg(r(0))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![rr(32)], vec![Operand::reg(r(15))]));
+        f.push_inst(b, InstData::new(Opcode::RET, Mods::new(), vec![], vec![Operand::reg(r(2))]));
+        let s = finish(&mut f, 0, 0, &[r(4)]).unwrap();
+        assert_eq!(s, Saved { gprs: vec![], frame: 0, store_bytes: 0, load_bytes: 0 });
+        assert_eq!(f.inst_order().count(), 4);
     }
 }

@@ -42,8 +42,10 @@
 //!      register, and R2P decodes them back;
 //!    - at the PTX stage a call clears every spill slot (a callee's spill area is the same
 //!      memory); at the SASS stage slots survive (callee frames lie below R1), and a `CALL`
-//!      changes only its destinations (callees save what else they write,
-//!      [`super::callee_save`]).
+//!      changes its destinations and makes every scratch register of the ABI
+//!      ([`crate::lower::isel::call::clobbered`]) hold no token (callees save the preserved
+//!      registers they write, [`super::callee_save`]): a value read after a call from a
+//!      register the call may change is an error.
 //!
 //! Assumed, not checked: the program's own local-memory accesses never alias the spill area
 //! (the frame layout of the parent module makes them disjoint; the interpreter comparisons of
@@ -689,6 +691,16 @@ impl<'a> Checker<'a> {
                     if *call && !self.before.sass {
                         for l in NLOC_REGS..s.locs.len() {
                             s.locs[l] = Loc { undef: false, ex: Vec::new() };
+                        }
+                    }
+                    // SASS stage: the callee may change every scratch register.
+                    if *call && self.before.sass {
+                        for file in [RegFile::R, RegFile::P] {
+                            for k in 0..255u16 {
+                                if crate::lower::isel::call::clobbered(file, k) {
+                                    s.locs[Self::loc(PhysReg::new(file, k), 0)] = Loc { undef: false, ex: Vec::new() };
+                                }
+                            }
                         }
                     }
                     for w in writes {

@@ -13,6 +13,9 @@
 //! - A tuple of `n` components starts at a multiple of `n` and ends below the file's limit.
 //! - Reserved slots (fixed registers of the input, R1, indices at or above the budget) are
 //!   never assigned.
+//! - At the SASS stage a register live across a `CALL` gets only slots the call preserves
+//!   (`lower::isel::call`'s convention): R ones outside the scratch set, no predicate (a
+//!   predicate live across a call is spilled to an R register).
 
 use super::liveness::{BitSet, Liveness, is_phi, phi_pairs};
 use super::spill::Frame;
@@ -73,6 +76,16 @@ pub fn reserved(f: &Function, opts: &Options) -> [Mask; 6] {
         set_bits(&mut res[0], 1, 1);
     }
     res
+}
+
+/// `mask` plus every slot of `file` a `CALL` may change ([`crate::lower::isel::call::clobbered`]).
+fn clobber_mask(file: RegFile, mut mask: Mask) -> Mask {
+    for k in 0..256u16 {
+        if crate::lower::isel::call::clobbered(file, k) {
+            set_bits(&mut mask, usize::from(k), 1);
+        }
+    }
+    mask
 }
 
 /// An affinity of a virtual register: it would like the slot `other`'s assignment starts at,
@@ -178,6 +191,10 @@ pub fn assign(f: &Function, live: &Liveness, opts: &Options, frame: &Frame) -> R
         let limit = file_limit(class.file, opts);
         // The fat point: everything committed at any point where v is present.
         let mut mask = res[fi];
+        // SASS stage: a value live across a `CALL` avoids what the call may change.
+        if f.sass && live.across_call.contains(v.index()) {
+            mask = clobber_mask(class.file, mask);
+        }
         for &p in &live.points[v.index()] {
             let o = &occ[fi][p as usize];
             for k in 0..4 {

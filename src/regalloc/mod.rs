@@ -61,9 +61,11 @@
 //!   inserted `IADD3 R1, R1, -S, RZ`; slot `o` is `STL/LDL [R1 + F + o]`, so the spill area
 //!   sits above the frame isel laid out and below the caller's stack pointer. Spilling at the
 //!   SASS stage needs that prologue (a device function's is only `IADD3 R1, R1, -F, RZ`) and an
-//!   entry block without predecessors. A SASS `CALL` reads and writes only the physical
-//!   registers it names (`lower::isel::call`'s ABI; [`callee_save`] makes callees keep the
-//!   rest), so values live across it need nothing special, and spill slots survive it.
+//!   entry block without predecessors. A SASS `CALL` reads the physical registers it
+//!   names, writes its destinations and may change every *scratch* register of
+//!   `lower::isel::call`'s ABI ([`crate::lower::isel::call::clobbered`]; [`callee_save`]
+//!   makes callees keep the preserved ones): a value live across it is given a preserved
+//!   register or spilled (a predicate to an R register), and spill slots survive it.
 //! - **PTX stage**: PTX-stage frames grow upwards from local address 0 (the lowering's ABI,
 //!   with callee frames after the caller's), so the spill area is placed at the top of the
 //!   thread's local window, `st/ld.bN local[local_top - S + o]`. A value live across a call is
@@ -336,8 +338,9 @@ mod tests {
     }
 
     /// A SASS `CALL` (the `.func` ABI of `lower::isel::call`): the allocator keeps a value live
-    /// across it out of the registers it names, and the checker rejects an allocation that
-    /// leaves it in one the call writes (R4, its result).
+    /// across it out of the registers it names and out of the scratch registers, and the
+    /// checker rejects an allocation that leaves it in one the call writes (R4, its result) or
+    /// may change (a scratch register).
     #[test]
     fn values_live_across_a_call_avoid_its_registers() {
         let text = "func @f() sass {\nbb0:\n    R1 = IADD3 R1, -16, RZ\n    %r0 = MOV 0x7\n    %r1 = MOV 0x9\n    R4 = MOV %r1\n    R3 = MOV 0x0\n    R2 = MOV 0x0\n    R4 = CALL @g, R1, R2, R3, R4\n    %r2 = MOV R4\n    %r3 = IADD3 %r2, %r0, RZ\n    R4 = MOV %r3\n    RET R2, R3, R4\n}\n";
@@ -362,6 +365,26 @@ mod tests {
             bad.replace("%r1", "R0").replace("%r2", "R5").replace("%r3", "R6").replace("sass {", "sass allocated {");
         let e = check(&before, &f(&bad)).unwrap_err();
         assert!(e.message.contains("%r0"), "{e}");
+        // The allocator put %r0 in a register the call preserves; the checker rejects a
+        // scratch register the call does not name (R0, R7, R32) and accepts preserved ones.
+        for line in shown.lines().filter(|l| l.ends_with("= MOV 7")) {
+            let reg = line.trim_start().split(' ').next().unwrap_or_default();
+            let k: u16 = reg.trim_start_matches('R').parse().unwrap_or(0);
+            assert!(!crate::lower::isel::call::clobbered(RegFile::R, k), "{shown}");
+        }
+        for (reg, ok) in [("R0", false), ("R7", false), ("R32", false), ("R16", true), ("R36", true)] {
+            let alloc = text
+                .replace("%r0", reg)
+                .replace("%r1", "R5")
+                .replace("%r2", "R5")
+                .replace("%r3", "R6")
+                .replace("sass {", "sass allocated {");
+            let r = check(&before, &f(&alloc));
+            assert_eq!(r.is_ok(), ok, "{reg}: {r:?}");
+            if let Err(e) = r {
+                assert!(e.message.contains("%r0"), "{e}");
+            }
+        }
     }
 
     #[test]

@@ -28,11 +28,17 @@
 //!   parameter registers are copied into the parameter's virtual registers (an address is
 //!   made frame-relative: `p = a - base`; the frame pointer vreg of the PTX lowering is 0). A
 //!   return copies the values into `R4..` and `RET` reads `R2, R3` and those registers.
-//! - **Preservation.** Everything else is callee-saved: after allocation,
-//!   [`crate::regalloc::callee_save`] stores every register and predicate the callee writes
-//!   (its own parameter and return registers excepted) in its frame on entry and reloads them
-//!   before each return. So a `CALL`'s only effects on the caller's registers are its
-//!   destinations.
+//! - **Preservation** ([`clobbered`], measured on ptxas 13.0.88, see
+//!   [`crate::regalloc::callee_save`]). The registers split into *scratch* (caller-saved) and
+//!   *preserved* (callee-saved) ones. Scratch: R0, R4–R15, R32–R35, R40–R43, … (from R32 on,
+//!   the groups of four `R4k..R4k+3` with `k` even) and every predicate P0–P6. Preserved:
+//!   R1 (the stack pointer, restored by the epilogue), R2–R3 (the return address), R16–R31,
+//!   R36–R39, R44–R47, …, the uniform files (device functions may not write them) and the
+//!   barrier registers (ptxas keeps B6 with `BMOV`; our device functions leave them alone). A `CALL` may change every scratch register besides its destinations: the
+//!   allocator keeps the values live across it in preserved registers (or spills them, a
+//!   predicate to an R register), [`crate::regalloc::check`] rejects anything else, and a
+//!   callee stores only the preserved registers it writes (its own parameter and return words
+//!   excepted) on entry and reloads them before each return.
 //!
 //! Invariants: an argument/return register assignment depends only on the callee's signature
 //! ([`FuncAbi`]), so callers and callee agree; guarded calls and returns are refused with an
@@ -81,6 +87,24 @@ pub fn words(classes: &[RegClass]) -> Result<Vec<u16>, String> {
         }
     }
     Ok(out)
+}
+
+/// Whether a `CALL` may change the physical register `file`/`index` (a *scratch* register of
+/// the convention, see the module doc); `false` for the preserved ones and for the zero
+/// registers.
+pub fn clobbered(file: RegFile, index: u16) -> bool {
+    match file {
+        RegFile::R => match index {
+            0 => true,
+            1..=3 => false,
+            4..=15 => true,
+            16..=31 => false,
+            255.. => false,
+            k => (k / 4) % 2 == 0,
+        },
+        RegFile::P => index < 7,
+        _ => false,
+    }
 }
 
 /// The physical registers holding the words of values of `classes` (32-bit each).
