@@ -113,6 +113,25 @@ fn valid_corpus_has_no_errors() {
     );
 }
 
+/// `.reg` parameters of a `.func` are registers: read as a value, as an address base and as a
+/// conversion source, and written as a result (ptxas 13.0.88 accepts this module; it was
+/// once refused with `Arguments mismatch for instruction 'ld'`).
+#[test]
+fn func_reg_parameters_are_registers() {
+    let text = ".version 8.8\n.target sm_90\n.address_size 64\n\
+        .func (.reg .u32 r) f(.reg .u64 p, .reg .u32 q)\n{\n\
+        \t.reg .u32 %t;\n\tld.global.u32 r, [p+4];\n\tcvt.u32.u64 %t, p;\n\
+        \tadd.u32 r, r, %t;\n\tadd.u32 r, r, q;\n\tret;\n}\n\
+        .visible .entry k(.param .u64 o)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\
+        \tld.param.u64 %rd1, [o];\n\tcall (%r1), f, (%rd1, 3);\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+    let report = sema::check_source(text.as_bytes(), &sema::Options::new("freg.ptx", "sm_90"));
+    assert!(!report.failed, "{}", report.stderr());
+    if let Some(t) = oracle::tools_or_skip("func_reg_parameters_are_registers") {
+        let out = t.ptxas_run(oracle::PtxInput::Text { name: "freg.ptx", text }, &["-arch", "sm_90"]).unwrap();
+        assert!(out.cubin.is_some(), "ptxas refuses it: {}", out.stderr);
+    }
+}
+
 /// Every preprocessor-like form a user might try, in a module that is otherwise valid.
 const MACRO_FORMS: &[&str] = &[
     ".MACRO addtwo a, b\n\tadd.s32 a, b, b;\n.ENDMACRO",

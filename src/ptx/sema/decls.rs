@@ -655,7 +655,9 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
         let mut fs = FuncScope::new();
         collect(body, &mut fs);
         for p in f.params.iter().flatten().chain(f.returns.iter().flatten()) {
-            fs.declare(&p.decl.name.name, &format!(".param {}", p.ty.text));
+            // A `.reg` parameter is a register (recorded by its type alone, as declared ones).
+            let ty = if p.space.text == ".reg" { p.ty.text.clone() } else { format!(".param {}", p.ty.text) };
+            fs.declare(&p.decl.name.name, &ty);
         }
         fs.input_params.extend(f.params.iter().flatten().map(|p| p.decl.name.name.clone()));
         fs.return_params.extend(f.returns.iter().flatten().map(|p| p.decl.name.name.clone()));
