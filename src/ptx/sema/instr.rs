@@ -570,8 +570,10 @@ pub fn check(
             _ => {}
         }
     }
-    value_checks(ins, op, &mods, line, ctx, sink)?;
+    // Feature gates before the value checks: ptxas reports `Feature 'cp.async' requires PTX ISA
+    // .version 7.0` before an out-of-range cp.async size (differential sample, 2 of 5,000).
     gates(op, &mods, line, ctx, sink, false)?;
+    value_checks(ins, op, &mods, line, ctx, sink)?;
     // Operation types and required modifiers: after the gates (probed on redux).
     if !mismatch {
         if !types_bad
