@@ -567,6 +567,28 @@ pub const RESERVED_SMEM_END: u32 = ptxas_rs::cubin::writer::RESERVED_SHARED as u
 /// model value, not measured.
 pub const RESERVED_SMEM_1: u32 = 0x40;
 
+/// A `%reserved_smem_offset_*` register (`sr`) as a launch of the executors gives it, the same
+/// value ptxas's code reads from the emulator's bank 0: with the sm_90 driver slots
+/// (`driver`), begin, offset 0 and the capacity are ptxas's constants
+/// ([`ptxas_rs::opt::uniform_imm::reserved_smem_constant`]) and end and offset 1 the words
+/// [`put_driver_slots`] writes; on the sm_80 layout ptxas computes begin, offset 0 and the
+/// capacity from `SR_SMEMSZ` (`smem_size`) minus / and bank-0 words the executors leave 0.
+/// Any other register: 0.
+pub fn reserved_smem(sr: ptxas_rs::ori::SpecialReg, driver: bool, smem_size: u64) -> u64 {
+    use ptxas_rs::ori::SpecialReg::{
+        ReservedSmem0, ReservedSmem1, ReservedSmemBegin, ReservedSmemCap, ReservedSmemEnd,
+    };
+    match (sr, driver) {
+        (ReservedSmemBegin | ReservedSmem0 | ReservedSmemCap, true) => {
+            ptxas_rs::opt::uniform_imm::reserved_smem_constant(sr).map_or(0, u64::from)
+        }
+        (ReservedSmemBegin | ReservedSmem0 | ReservedSmemCap, false) => smem_size,
+        (ReservedSmemEnd, true) => u64::from(RESERVED_SMEM_END),
+        (ReservedSmem1, true) => u64::from(RESERVED_SMEM_1),
+        _ => 0,
+    }
+}
+
 /// The launch-wide memory: global buffers, the parameter block, constant banks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaunchMemory {

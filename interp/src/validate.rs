@@ -285,12 +285,8 @@ struct Hook<'a> {
 
 impl Hook<'_> {
     fn run(&self, module: &Module, unfused: bool) -> Result<BTreeMap<String, Vec<u8>>, ExecError> {
-        if unfused {
-            let exec = ExecConfig { unfuse_contracted: true, ..self.exec.clone() };
-            run_ori_with(module, self.kernel, self.spec, &exec).map(|o| o.buffers)
-        } else {
-            run_ori_with(module, self.kernel, self.spec, self.exec).map(|o| o.buffers)
-        }
+        let exec = ExecConfig { unfuse_contracted: unfused, ..self.exec.clone() };
+        run_ori_with(module, self.kernel, self.spec, &exec).map(|o| o.buffers)
     }
 
     /// Checks the phase's output `module` (see the module doc); the outputs with contraction

@@ -759,19 +759,9 @@ impl Engine<'_> {
             ClockHi | GlobalTimerHi => self.steps >> 32,
             DynSmemSize => u64::from(self.spec.shared_bytes),
             TotalSmemSize => self.shared_size as u64,
-            // As the emulator's bank 0 and ptxas's code give them: on sm_90 (driver slots known)
-            // begin, offset 0 and the capacity are ptxas's constants, end and offset 1 the
-            // driver's words; on the sm_80 layout, ptxas computes begin, offset 0 and the
-            // capacity from `SR_SMEMSZ` minus / and driver words the executors leave 0.
-            ReservedSmemBegin | ReservedSmem0 | ReservedSmemCap => match self.config.bank0.driver {
-                Some(_) => ptxas_rs::opt::uniform_imm::reserved_smem_constant(r).map_or(0, u64::from),
-                None => self.shared_size as u64,
-            },
-            ReservedSmemEnd | ReservedSmem1 => match self.config.bank0.driver {
-                Some(_) if r == ReservedSmemEnd => u64::from(crate::memory::RESERVED_SMEM_END),
-                Some(_) => u64::from(crate::memory::RESERVED_SMEM_1),
-                None => 0,
-            },
+            ReservedSmemBegin | ReservedSmem0 | ReservedSmemCap | ReservedSmemEnd | ReservedSmem1 => {
+                crate::memory::reserved_smem(r, self.config.bank0.driver.is_some(), self.shared_size as u64)
+            }
             // A launch without a cluster runs as clusters of one CTA (not explicit), as the
             // driver reports it; CTAs of a cluster are consecutive, x fastest.
             ClusterIdX | ClusterIdY | ClusterIdZ => {
