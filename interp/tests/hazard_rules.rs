@@ -175,3 +175,41 @@ fn sm75_barrier_settles_in_5_cycles() {
     let sm80 = stream("sm_80", "BAR.SYNC.DEFER_BLOCKING 0x0", "LDS R4, [R2]", 5);
     assert!(first_hazard_on(80, &sm80).is_some_and(|(i, _)| i == 1));
 }
+
+/// `HMMA` results are not interlocked when it issues with a stall of 1 or more (the H100, runs 5
+/// and 6 of `interp/gpu/README.md`): a `MOV` reading the accumulator 15 cycles after it, or an
+/// `IADD3` rewriting it, is a hazard; 32 cycles is not; another `HMMA` chaining on it after 16
+/// (ptxas's accumulator chains) is not; with stall 0 the `HMMA` waits for its result (ptxas's
+/// and our -O0 code read it on the next instruction).
+#[test]
+fn hmma_result_latency_and_interlock() {
+    let hmma = "HMMA.16816.F32.BF16 R4, R8, R2, R4";
+    let read = |stall: u8| with_control("sm_90", &[(hmma, stall, None, 0), ("MOV R20, R4", 1, None, 0)]);
+    let (i, e) = first_hazard_on(90, &read(15)).expect("a read 15 cycles after the HMMA");
+    assert_eq!(i, 1, "{e}");
+    assert!(e.contains("R4 read"), "{e}");
+    let padded = with_control(
+        "sm_90",
+        &[(hmma, 15, None, 0), ("NOP", 15, None, 0), ("NOP", 2, None, 0), ("MOV R20, R4", 1, None, 0)],
+    );
+    assert_eq!(first_hazard_on(90, &padded), None);
+    assert_eq!(first_hazard_on(90, &read(0)), None, "stall 0: interlocked");
+    let waw = with_control("sm_90", &[(hmma, 10, None, 0), ("IADD3 R5, R20, R21, RZ", 1, None, 0)]);
+    let (i, e) = first_hazard_on(90, &waw).expect("R5 rewritten before the HMMA lands");
+    assert_eq!(i, 1, "{e}");
+    assert!(e.contains("WAW"), "{e}");
+    let chain = with_control("sm_90", &[(hmma, 15, None, 0), ("NOP", 1, None, 0), (hmma, 1, None, 0)]);
+    assert_eq!(first_hazard_on(90, &chain), None, "accumulator chain at 16 cycles");
+    let short_chain = with_control("sm_90", &[(hmma, 8, None, 0), (hmma, 1, None, 0)]);
+    assert!(first_hazard_on(90, &short_chain).is_some(), "accumulator chain at 8 cycles");
+}
+
+/// The latency recipe keeps an `HMMA` result 32 cycles from its reader, spreading the wait over
+/// the `NOP`s the emitter leaves after it (a stall holds at most 15).
+#[test]
+fn scheduler_spreads_the_hmma_latency_over_its_nops() {
+    let v = scheduled(&["HMMA.16816.F32.BF16 R4, R8, R2, R4", "NOP", "NOP", "MOV R20, R4", "EXIT"]);
+    assert_eq!(first_hazard(&v), None);
+    let gap: u32 = v[..3].iter().map(|x| u32::from(x.control.stall)).sum();
+    assert!(gap >= 32, "{gap} cycles before the reader");
+}

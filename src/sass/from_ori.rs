@@ -178,7 +178,20 @@ pub fn emit_function_placed(
     };
     let prologue = order.first().is_some_and(|(_, i)| is_r1_prologue(&f.insts[*i]));
     let desc_at = usize::from(prologue);
-    let index_of = |k: usize| if desc_ur.is_some() && k >= desc_at { k + 1 } else { k };
+    // Under the latency recipe every HMMA/IMMA is followed by `NOPS_AFTER_MMA` NOPs (room for its
+    // result latency in the stalls, see `sched::latency::MMA_LATENCY`).
+    let mma_nops = if opts.recipe == sched::Recipe::Latency { sched::latency::NOPS_AFTER_MMA } else { 0 };
+    let is_mma = |i: ori::Inst| matches!(f.insts[i].opcode, Opcode::HMMA | Opcode::IMMA);
+    let mut nops_before = Vec::with_capacity(order.len() + 1);
+    let mut acc = 0;
+    for (_, i) in &order {
+        nops_before.push(acc);
+        if is_mma(*i) {
+            acc += mma_nops;
+        }
+    }
+    nops_before.push(acc);
+    let index_of = |k: usize| nops_before[k] + if desc_ur.is_some() && k >= desc_at { k + 1 } else { k };
     let mut block_offsets = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (k, (b, _)) in order.iter().enumerate() {
@@ -242,6 +255,12 @@ pub fn emit_function_placed(
             why,
         })?;
         insts.push(inst);
+        if is_mma(*id) {
+            for _ in 0..mma_nops {
+                let at = base + 16 * insts.len() as u64;
+                insts.push(tables.parse("NOP", at).map_err(|e| ferr(e.to_string()))?);
+            }
+        }
     }
     if order.len() == desc_at {
         emit_desc(&mut insts)?;

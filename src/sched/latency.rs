@@ -53,8 +53,43 @@ fn fixed_latency(inst: &Instruction) -> u64 {
     match inst.form.base {
         b if is_fp64(b) => 8,
         "HFMA2" => 7,
+        "HMMA" | "IMMA" => MMA_LATENCY,
         _ => 5,
     }
+}
+
+/// Cycles before an `HMMA`/`IMMA` result may be read or its destination written again. The
+/// tensor pipe does not interlock its results for an instruction issued with a stall of 1 or
+/// more: on the H100 our -O3 cubins of tc_mma_bf16, tc_wmma_{f16,s8,tf32} read stale
+/// accumulators with readers 5 to 15 cycles after the `HMMA`, and NVIDIA's own -O0 tc_wmma_tf32
+/// (`HMMA` stall 0, `MOV R12, R12` next) gave wrong results once its `HMMA` stalls were patched
+/// to 1 or 4 (`interp/gpu/README.md`, run 5). ptxas 13.0.88 -O3 never reads or rewrites an
+/// `HMMA` result under 16 cycles (accumulator chains), other readers at 59 or more.
+pub const MMA_LATENCY: u64 = 32;
+
+/// Instructions the emitter places after every `HMMA`/`IMMA` (as `NOP`s), so that the
+/// [`MMA_LATENCY`] cycles fit in stalls of at most 15 before a reader right after it or the
+/// block's end: the `HMMA`'s and the two `NOP`s' stalls give 45.
+pub const NOPS_AFTER_MMA: usize = 2;
+
+/// Adds `extra` cycles before instruction `at` issues by raising the stalls of the
+/// instructions before it, from `at - 1` back to `first` (the block's first instruction), each
+/// to at most 15. Returns the cycles it could not place and the first instruction whose
+/// stall it raised (everything after that one now issues later).
+fn delay(insts: &mut [Instruction], first: usize, at: usize, mut extra: u64) -> (u64, usize) {
+    let mut k = at;
+    let mut lowest = at;
+    while extra > 0 && k > first {
+        k -= 1;
+        let room = 15 - u64::from(insts[k].control.stall.min(15));
+        let add = room.min(extra);
+        if add > 0 {
+            insts[k].control.stall += add as u8;
+            extra -= add;
+            lowest = k;
+        }
+    }
+    (extra, lowest)
 }
 
 /// Whether `base` runs on the FP64 pipe ([`pipe`]'s table).
@@ -96,6 +131,8 @@ struct State {
     /// Per register: the mask of scoreboards of its pending late reads (several instructions
     /// may read it late, each with its own read scoreboard; a write waits for all of them).
     rsb: Vec<u8>,
+    /// Per register: the instruction whose fixed-latency result `ready` times.
+    writer: Vec<Option<usize>>,
     /// Per scoreboard: whether any event may be pending.
     busy: [bool; 6],
     /// Per scoreboard: index of the instruction that last set it.
@@ -120,6 +157,7 @@ impl State {
             ready_fp64: vec![0; LOCS],
             wsb: vec![NONE; LOCS],
             rsb: vec![0; LOCS],
+            writer: vec![None; LOCS],
             busy: [false; 6],
             last_set: [0; 6],
             pipe_free: [0; PIPES],
@@ -127,6 +165,32 @@ impl State {
             arrive_settle: 0,
             sb0_reserved: false,
         }
+    }
+
+    /// Instructions issued after `from` now issue `by` cycles later: every time-stamp past
+    /// `from` moves with them (a conservative over-approximation for the ones issued at or
+    /// before it, whose results may be counted late).
+    fn shift(&mut self, from: u64, from_index: usize, by: u64) {
+        if by == 0 {
+            return;
+        }
+        let bump = |v: &mut u64| {
+            if *v > from {
+                *v += by;
+            }
+        };
+        for s in 0..LOCS {
+            // The results of the instruction whose stall was raised, and of earlier ones, land
+            // when they did.
+            if self.writer[s].is_some_and(|w| w > from_index) {
+                bump(&mut self.ready[s]);
+                bump(&mut self.ready_branch[s]);
+                bump(&mut self.ready_fp64[s]);
+            }
+        }
+        self.pipe_free.iter_mut().for_each(bump);
+        bump(&mut self.bar_settle);
+        bump(&mut self.arrive_settle);
     }
 
     fn retire(&mut self, mask: u8) {
@@ -179,6 +243,8 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
     let mut st = State::new();
     st.sb0_reserved = insts[..tail].iter().any(|x| x.form.base == "LDGDEPBAR");
     let mut prev: Option<usize> = None;
+    let mut block_first = 0;
+    let mut issue = vec![0u64; tail + 1];
     for i in 0..tail {
         let e = effects(&insts[i]);
         let base = insts[i].form.base;
@@ -193,6 +259,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         // 1. Waits.
         if starts[i] {
             c.wait = 0x3f;
+            block_first = i;
         }
         for r in &e.reads {
             let k = st.wsb[r.index()];
@@ -253,11 +320,13 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         if need > st.t
             && let Some(p) = prev
         {
-            let extra = need - st.t;
-            let s = u64::from(insts[p].control.stall) + extra;
-            insts[p].control.stall = s.min(15) as u8;
-            st.t = need;
+            // Raise the previous instructions' stalls (the latest first); what cannot be placed
+            // in this block (a latency over the stalls left) is not modelled as elapsed.
+            let (left, from) = delay(insts, block_first, p + 1, need - st.t);
+            st.shift(issue[from], from, need - st.t - left);
+            st.t = need - left;
         }
+        issue[i] = st.t;
         st.retire(c.wait);
         if let Some((p, hold)) = uses_pipe {
             st.pipe_free[p as usize] = st.t + hold;
@@ -283,6 +352,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             let lat = fixed_latency(&insts[i]);
             for r in &e.writes {
                 st.ready[r.index()] = st.t + lat;
+                st.writer[r.index()] = Some(i);
                 st.ready_branch[r.index()] = st.t + if r.is_pred() { PRED_TO_GUARD } else { lat };
                 st.ready_fp64[r.index()] = st.t + lat + if is_fp64(base) { 0 } else { FP64_EARLY_READ };
             }
@@ -320,6 +390,13 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             let s = u64::from(insts[i].control.stall).max(pending).min(15);
             insts[i].control.stall = s as u8;
             st.t += s;
+            // A latency longer than one stall: spread the rest over the block's instructions
+            // before this one (the emitter leaves `NOP`s after each `HMMA` for this).
+            if pending > s {
+                let (left, from) = delay(insts, block_first, i, pending - s);
+                st.shift(issue[from], from, pending - s - left);
+                st.t += pending - s - left;
+            }
             prev = None;
         } else {
             st.t += u64::from(insts[i].control.stall);

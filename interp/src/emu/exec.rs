@@ -382,9 +382,33 @@ impl Warp {
                     Lane::Warpsync(_, Release::Exclusive) => (true, true),
                     _ => (false, false),
                 };
+                let mut release = want | 1 << l;
+                if apart && !exclusive {
+                    // A plain `WARPSYNC Rm` does not split lanes that ran it together: when the
+                    // whole strand arrived at once and every lane's mask is inside it, it goes on
+                    // as one (the H100 ran cg_tiled_reduce's 16-lane tile `VOTE.ANY` after
+                    // `WARPSYNC R2` with all 32 lanes of the converged warp).
+                    let s = self.strand[l];
+                    let same = (0..32)
+                        .filter(|&k| {
+                            matches!(self.state[k], Lane::Warpsync(_, Release::Apart))
+                                && self.lane_pc[k] == pc
+                                && self.strand[k] == s
+                        })
+                        .fold(0u32, |m, k| m | 1 << k);
+                    let whole = pmask(live, |k| self.strand[k] == s) == same;
+                    let inside = lanes(same).all(|k| match self.state[k] {
+                        Lane::Warpsync(m, _) => m & live & !same == 0,
+                        _ => false,
+                    });
+                    if whole && inside && release & !same == 0 {
+                        // One strand, still kept apart from the warp's other strands.
+                        release = same;
+                    }
+                }
                 let strand = self.new_strand();
                 // The lane itself may not be in `want` (a mask that excludes it): release it too.
-                for k in lanes(want | 1 << l) {
+                for k in lanes(release) {
                     if k == l && self.state[l] == Lane::Run {
                         continue;
                     }
@@ -1762,14 +1786,18 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                     };
                     lift(w.write_n(&a[0], k, &splat(src), g))?;
                 }
-                // The predicate output: whether the source was uniform over the active lanes
-                // (ptxas tests it before a collective on a per-tile mask: `R2UR P3, URZ, R8` /
-                // `@!P3 BRA.DIV` in cg_tiled_reduce). Inferred from that use; the notes are silent.
+                // The predicate output: per lane, whether its source equals the value taken (the
+                // first active lane's). ptxas tests it before a collective on a per-tile mask
+                // (`R2UR P3, URZ, R8` / `@!P3 BRA.DIV` in cg_tiled_reduce): the lanes of the other
+                // tiles branch to the `WARPSYNC.COLLECTIVE` path. Inferred from that use and from
+                // the H100's results (the notes are silent): with one predicate for all lanes,
+                // the converged warp's 16-lane tiles would both take the fast `VOTE.ANY` and get
+                // 32-lane ballots, which the GPU does not give.
                 if let Some(p) = pr.first() {
                     let v = lift(w.reg64(&Arg { n: a[1].n, ..a[1] }))?;
                     let v = if a[1].n == 2 { v } else { map64(u32::MAX, |l| v[l] & 0xffff_ffff) };
-                    let uniform = lanes(g).all(|l| v[l] == v[lane]);
-                    w.set_pred(p, if uniform { u32::MAX } else { 0 }, g);
+                    let same = pmask(g, |l| v[l] == v[lane]);
+                    w.set_pred(p, same, g);
                 }
             }
         }
@@ -2034,8 +2062,10 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         Kind::Bra { div, any } => {
             let Opnd::Target(t) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("BRA target".into()))) };
             let g = pr.iter().fold(g, |g, p| g & w.pred(p));
+            // `BRA.DIV`: the guarded lanes branch when the warp is not whole or the guard splits
+            // the running lanes (cg_tiled_reduce's `@!P3 BRA.DIV` after a per-lane `R2UR P3`).
             let taken = if *div {
-                if act != w.live() { g } else { 0 }
+                if act != w.live() || g != act { g } else { 0 }
             } else if *any {
                 if g != 0 { act } else { 0 }
             } else {

@@ -105,6 +105,11 @@ pub struct HazardState {
     ready_branch: [u64; SLOTS],
     /// Per register: the cycle an FP64 instruction may read it ([`FP64_EARLY_READ`]).
     ready_fp64: [u64; SLOTS],
+    /// Per register: the cycle an `HMMA`/`IMMA` may read or rewrite it ([`MMA_CHAIN_LATENCY`]).
+    ready_mma: [u64; SLOTS],
+    /// Per register: whether its pending fixed-latency write is an `HMMA`/`IMMA`'s (a write by
+    /// anything else before it lands is a WAW hazard).
+    mma_write: [bool; SLOTS],
     wsb: [u8; SLOTS],
     rsb: [u8; SLOTS],
     /// Per register: the in-order unit of the instruction whose pending read `rsb` records.
@@ -234,6 +239,8 @@ impl Default for HazardState {
             ready: [0; SLOTS],
             ready_branch: [0; SLOTS],
             ready_fp64: [0; SLOTS],
+            ready_mma: [0; SLOTS],
+            mma_write: [false; SLOTS],
             wsb: [NONE; SLOTS],
             rsb: [NONE; SLOTS],
             rsb_unit: [0xff; SLOTS],
@@ -278,7 +285,7 @@ impl Facts {
             fp64: is_fp64(inst),
             variable,
             unit: h.unit_of(inst),
-            latency: latency(inst),
+            latency: latency(inst, sm),
             late_hi: wide_addend_hi(inst),
             late_read: late_read(inst, variable),
             errbar: inst.base == "ERRBAR",
@@ -396,14 +403,26 @@ pub const FP64_EARLY_READ: u64 = 2;
 /// shortest distance seen is what is modelled; the notes are silent.
 const UP_GUARD_EXTRA: u64 = 3;
 
-/// Cycles before an `HMMA`/`IMMA` result may be read: the tensor pipe interlocks its results
-/// (a reader waits), as ptxas 13.0.88's own code requires: its -O0 tc_wmma_tf32 issues
-/// `HMMA.1684.F32.TF32 R12, R2, R0, R12` with stall 0 and no scoreboard and reads R12 on the
-/// next instruction (`MOV R16, R12`, 0x4c00/0x4c10), and its -O0 HMMAs of tc_mma_bf16 and
-/// tc_wmma_f16/s8 are followed at once by `MOV R12, R12`-style moves. Its -O3 code leaves 16
-/// to 39 cycles before the first reader (the pipe's throughput, not a hazard). Measured on
-/// ptxas's code only; a GPU microbenchmark would settle the pipe's behaviour.
-const MMA_RESULT_LATENCY: u64 = 1;
+/// Cycles before an `HMMA`/`IMMA` result may be read, or its destination written, by anything
+/// but another `HMMA`/`IMMA`, when the `HMMA` was issued with a stall of 1 or more: the tensor
+/// pipe does not interlock its results then. Measured on the H100 (2026-11-27, runs 5 and 6 of
+/// `interp/gpu/README.md`): our -O3 tc_mma_bf16 / tc_wmma_{f16,s8,tf32} with readers 5 to 15
+/// cycles after the `HMMA` read stale accumulators, and NVIDIA's -O0 tc_wmma_tf32 with its
+/// `HMMA` stalls patched from 0 to 1 or 4 (`MOV R12, R12` next) gave 248 wrong elements of 2,048.
+/// The true latency lies above 15; this is the figure our scheduler keeps
+/// ([`ptxas_rs::sched::latency::MMA_LATENCY`]); ptxas's -O3 code reads under 59 cycles only in
+/// accumulator chains ([`MMA_CHAIN_LATENCY`]).
+const MMA_RESULT_LATENCY: u64 = ptxas_rs::sched::latency::MMA_LATENCY;
+
+/// Cycles before one `HMMA`/`IMMA` may read (as its accumulator) or rewrite the result of an
+/// earlier one: the shortest distance in ptxas 13.0.88's -O3 corpus code (16 cycles: the
+/// accumulator chains of tc_wmma_tf32 and tc_wmma_s8), which runs correctly on the H100.
+const MMA_CHAIN_LATENCY: u64 = 16;
+
+/// Cycles before the result of an `HMMA`/`IMMA` issued with a stall of 0 may be read: such an
+/// instruction waits for its result (ptxas's and our -O0 code read it on the next instruction
+/// and run correctly on the H100; the same code with the stall patched to 1 does not).
+const MMA_INTERLOCKED_LATENCY: u64 = 1;
 
 /// Cycles before the uniform result of sm_100's `CREDUX` (a warp min/max into a uniform
 /// register, which ptxas gives no scoreboard) may be read: the shortest distance in NVIDIA's
@@ -411,10 +430,13 @@ const MMA_RESULT_LATENCY: u64 = 1;
 /// 0x0260 → 0x02a0, atomics_scoped 0x02c0 → 0x02f0, ...). The notes are silent.
 const CREDUX_LATENCY: u64 = 13;
 
-fn latency(inst: &Inst) -> u64 {
+fn latency(inst: &Inst, sm: u32) -> u64 {
     let uniform_dst =
         inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(_))) || inst.preds.iter().any(|p| p.dst && p.uniform);
     match inst.kind {
+        // sm_75's tensor pipe is not modelled beyond the interlock (ptxas's sm_75 code reads an
+        // `IMMA.8816` result in a chain after 10 cycles, an `HMMA`'s after 29; no GPU run).
+        Kind::Hmma { .. } | Kind::Imma { .. } if inst.control.stall == 0 || sm < 80 => MMA_INTERLOCKED_LATENCY,
         Kind::Hmma { .. } | Kind::Imma { .. } => MMA_RESULT_LATENCY,
         Kind::Fp64 { .. } | Kind::Dsetp { .. } => 6,
         Kind::Redux { .. } if inst.base == "CREDUX" => CREDUX_LATENCY,
@@ -620,6 +642,7 @@ impl HazardState {
         let guard = guard_reg(inst);
         let fp64 = f.fp64;
         let late_preds = f.late_preds;
+        let mma = matches!(inst.kind, Kind::Hmma { .. } | Kind::Imma { .. });
         for (j, r) in rd.iter().enumerate() {
             let s = slot(*r);
             let is_pred = matches!(r, Reg::P(_) | Reg::Up(_));
@@ -629,6 +652,8 @@ impl HazardState {
             let ready = if is_guard || (late_preds && is_pred) { self.ready_branch[s] } else { self.ready[s] };
             // FP64 instructions read the results of other pipes a cycle early.
             let ready = if fp64 && matches!(r, Reg::R(_)) { ready.max(self.ready_fp64[s]) } else { ready };
+            // A tensor-pipe instruction reads an earlier one's result sooner.
+            let ready = if mma && !is_guard { self.ready_mma[s] } else { ready };
             // IMAD.WIDE reads the high word of its 64-bit addend two cycles after issue.
             let t = if Some(*r) == late_hi { self.t + 2 } else { self.t };
             if ready > t {
@@ -650,6 +675,13 @@ impl HazardState {
             match self.wsb[s] {
                 NONE | UNTRACKED => {}
                 k => return Err(format!("{r} written while an earlier write is pending on SB{k} (WAW, missing wait)")),
+            }
+            let lands = if mma { self.ready_mma[s] } else { self.ready[s] };
+            if self.mma_write[s] && lands > self.t + if f.variable { 0 } else { f.latency } {
+                return Err(format!(
+                    "{r} written {} cycle(s) before an earlier HMMA/IMMA result lands in it (WAW, missing stall)",
+                    lands - self.t
+                ));
             }
             // A variable-latency instruction of the same in-order unit as the pending reader reads
             // its own sources, and so writes its results, only after that earlier read
@@ -705,6 +737,8 @@ impl HazardState {
                         _ => lat,
                     };
                 self.ready_fp64[s] = self.t + lat + if fp64 { 0 } else { FP64_EARLY_READ };
+                self.ready_mma[s] = if mma && lat > MMA_CHAIN_LATENCY { self.t + MMA_CHAIN_LATENCY } else { self.t + lat };
+                self.mma_write[s] = mma;
             }
             if let Some(k) = c.write_sb.filter(|k| *k < 6) {
                 // A fixed-latency op may still set a scoreboard (e.g. BAR, BSSY); count it.

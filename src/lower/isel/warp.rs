@@ -6,7 +6,10 @@
 //!   fields (5 and 13 bits) and go to registers otherwise; every mode has all four operand
 //!   shapes.
 //! - `vote.sync.ballot.b32 d, p, m` → `VOTE.ANY Rd, PT, Pp`; `vote.sync.{all,any,uni}.pred d,
-//!   p, m` → `VOTE.{ALL,ANY,EQ} Pd, Pp` (no register result), as ptxas selects them.
+//!   p, m` → `VOTE.{ALL,ANY,EQ} Pd, Pp` (no register result), as ptxas selects them, for the
+//!   full-warp mask. With any other mask the ballot of the running lanes is cut to the mask
+//!   (`VOTE.ANY` + `LOP3`) and the predicate forms compare it with 0 and the mask: `VOTE` reads
+//!   every lane that runs it, and a converged warp runs it with all 32 whatever the masks.
 //! - `activemask.b32 d` → `VOTE.ANY Rd, PT, PT`, as ptxas emits it, with no `WARPSYNC` (it
 //!   reads the lanes that run it).
 //! - `redux.sync.op.t d, a, m` → `REDUX.op URk, Ra` (`.SUM`, `.MIN`/`.MAX` with `.S32` when
@@ -103,7 +106,43 @@ impl Sel<'_> {
         };
         let p = self.pred_src(&d.srcs[0])?;
         let mask = self.warp_sync(&d.srcs[1])?;
-        self.emit(Opcode::VOTE, Mods { sub: Some(sub), ..Mods::new() }, dsts, vec![p, mask]);
+        if matches!(mask, Operand::Imm(_)) {
+            self.emit(Opcode::VOTE, Mods { sub: Some(sub), ..Mods::new() }, dsts, vec![p, mask]);
+            return Ok(());
+        }
+        // A member mask other than the full warp: `VOTE` reads every lane running it, and a
+        // converged warp runs it with all 32 lanes whatever the masks say (the H100 gave our
+        // cg_tiled_reduce's 16-lane tile ballot with the other tile's bits set). The ballot is
+        // taken over the running lanes and cut to the member mask (every member runs it, as
+        // PTX requires); the predicate forms are computed from that.
+        let ballot = self.t32();
+        self.emit(
+            Opcode::VOTE,
+            Mods { sub: Some(SubOp::Any), ..Mods::new() },
+            vec![ballot.into(), pt_reg()],
+            vec![p, mask.clone()],
+        );
+        let members = match d.opcode {
+            Opcode::Ballot => Self::dst(d)?,
+            _ => self.t32().into(),
+        };
+        self.emit(Opcode::LOP3, Mods::new(), vec![members], vec![r(ballot), mask.clone(), super::rz(), Operand::Imm(Imm::Int(0xc0))]);
+        let Some(s) = d.mods.sub.filter(|_| d.opcode == Opcode::Vote) else { return Ok(()) };
+        let dst = Self::dst(d)?;
+        let m = |c| Mods { cmp: Some(c), ty: Some(crate::ori::Ty::U32), bop: Some(crate::ori::BoolOp::And), ..Mods::new() };
+        use crate::ori::Cmp;
+        match s {
+            // any: some member's p; all: every member's p.
+            SubOp::Any => self.emit(Opcode::ISETP, m(Cmp::Ne), vec![dst, pt_reg()], vec![Operand::reg(members), super::rz(), super::pt()]),
+            SubOp::All => self.emit(Opcode::ISETP, m(Cmp::Eq), vec![dst, pt_reg()], vec![Operand::reg(members), mask, super::pt()]),
+            // uni: none or every member.
+            _ => {
+                let none = self.tp();
+                self.emit(Opcode::ISETP, m(Cmp::Eq), vec![none.into(), pt_reg()], vec![Operand::reg(members), super::rz(), super::pt()]);
+                let mo = Mods { cmp: Some(Cmp::Eq), ty: Some(crate::ori::Ty::U32), bop: Some(crate::ori::BoolOp::Or), ..Mods::new() };
+                self.emit(Opcode::ISETP, mo, vec![dst, pt_reg()], vec![Operand::reg(members), mask, r(none)]);
+            }
+        }
         Ok(())
     }
 
