@@ -26,7 +26,10 @@
 //!    the block land and every pipe drain before the next block starts, so blocks start clean.
 //!
 //! Latencies (cycles, sm_90, at or above the minima ptxas relies on, §2.3): 5 for ALU results
-//! (ptxas: 4, MOV 5), 7 for HFMA2, 8 for FP64 (DADD/DMUL/DFMA/DSETP; ptxas 6–8), 13 for a
+//! (ptxas: 4, MOV 5), 7 for HFMA2, 8 for FP64 (DADD/DMUL/DFMA/DSETP; ptxas 6–8), 32 for
+//! HMMA/IMMA results ([`MMA_LATENCY`], measured on the H100; longer than one stall, so the
+//! emitter leaves [`NOPS_AFTER_MMA`] NOPs after each and a wait is spread over the stalls of
+//! the instructions before the consumer, every later time-stamp moving with them), 13 for a
 //! predicate read as any instruction's guard or by a branch, exit or other control instruction,
 //! and one more cycle for a general register read by an FP64 instruction when another pipe
 //! wrote it. The last two were measured on the H100 (our guarded instructions 5 cycles after
