@@ -42,14 +42,12 @@ const KNOWN: &[(&str, &str)] = &[
 const MIN_COMPARED: usize = 129;
 
 /// Disagreements on the sm_80 code (the CUDA corpus's sm_80 PTX), with their cause.
-const KNOWN_SM80: &[(&str, &str)] = &[
-    (
-        "f32_compare_select",
-        "not a bug of either, as on sm_90: ptxas's sm_80 code also turns `x > 1 ? 1 : x` into \
+const KNOWN_SM80: &[(&str, &str)] = &[(
+    "f32_compare_select",
+    "not a bug of either, as on sm_90: ptxas's sm_80 code also turns `x > 1 ? 1 : x` into \
          `FMNMX.NAN`, which gives the canonical 0x7fffffff for a NaN x, while PTX `selp` keeps x's \
          NaN bits (the interpreter)",
-    ),
-];
+)];
 
 /// sm_80 kernels compared; a regression fails.
 /// 98 of the 99 sm_80 kernels: ptxas's sm_80 cg_tiled_reduce no longer runs in the emulator.

@@ -45,7 +45,9 @@ use std::collections::HashMap;
 
 use super::live_dead::simple_dce;
 use super::simplify::simplify;
-use super::util::{RegKey, const_pred, imm_for, is_phi, make_mov, pred_const, reg_keys, slot_ty, src_slot, used_keys};
+use super::util::{
+    RegKey, const_pred, imm_for, is_phi, make_mov, mask, pred_const, reg_keys, slot_ty, src_slot, used_keys,
+};
 use super::{Pass, PassError, PassKind};
 use crate::ori::cfg::{Cfg, DomTree};
 use crate::ori::opcode::{OpFlags, Sem};
@@ -106,10 +108,6 @@ pub enum Fact {
     Const(u64),
     /// Holds the same value as this register (same class).
     Copy(Reg),
-}
-
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
 }
 
 /// The fact an unguarded move establishes for its destination.

@@ -39,11 +39,7 @@ use crate::ori::opcode::{Sem, Stage};
 use crate::ori::semantics::{Arg, Val};
 use crate::ori::{Cmp, Function, Half, InstData, Operand, Ty};
 
-use super::util::{const_pred, imm_for, make_mov};
-
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
-}
+use super::util::{const_pred, imm_for, make_mov, mask};
 
 /// What an identity leaves: one of the sources, or a constant (register bits; predicates 0/1).
 enum Outcome {

@@ -105,6 +105,11 @@ pub fn slot_ty(d: &InstData, slot: Slot) -> Option<Ty> {
     }
 }
 
+/// The low `bits` bits set (all 64 from 64 on).
+pub fn mask(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+}
+
 /// An immediate holding register bits `bits` for a slot of type `ty` (floats print as float
 /// bit patterns; the interpreter reads immediates as raw bits either way).
 pub fn imm_for(ty: Option<Ty>, bits: u64) -> Imm {

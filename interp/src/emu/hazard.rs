@@ -737,7 +737,8 @@ impl HazardState {
                         _ => lat,
                     };
                 self.ready_fp64[s] = self.t + lat + if fp64 { 0 } else { FP64_EARLY_READ };
-                self.ready_mma[s] = if mma && lat > MMA_CHAIN_LATENCY { self.t + MMA_CHAIN_LATENCY } else { self.t + lat };
+                self.ready_mma[s] =
+                    if mma && lat > MMA_CHAIN_LATENCY { self.t + MMA_CHAIN_LATENCY } else { self.t + lat };
                 self.mma_write[s] = mma;
             }
             if let Some(k) = c.write_sb.filter(|k| *k < 6) {

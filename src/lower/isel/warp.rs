@@ -126,20 +126,46 @@ impl Sel<'_> {
             Opcode::Ballot => Self::dst(d)?,
             _ => self.t32().into(),
         };
-        self.emit(Opcode::LOP3, Mods::new(), vec![members], vec![r(ballot), mask.clone(), super::rz(), Operand::Imm(Imm::Int(0xc0))]);
+        self.emit(
+            Opcode::LOP3,
+            Mods::new(),
+            vec![members],
+            vec![r(ballot), mask.clone(), super::rz(), Operand::Imm(Imm::Int(0xc0))],
+        );
         let Some(s) = d.mods.sub.filter(|_| d.opcode == Opcode::Vote) else { return Ok(()) };
         let dst = Self::dst(d)?;
-        let m = |c| Mods { cmp: Some(c), ty: Some(crate::ori::Ty::U32), bop: Some(crate::ori::BoolOp::And), ..Mods::new() };
+        let m =
+            |c| Mods { cmp: Some(c), ty: Some(crate::ori::Ty::U32), bop: Some(crate::ori::BoolOp::And), ..Mods::new() };
         use crate::ori::Cmp;
         match s {
             // any: some member's p; all: every member's p.
-            SubOp::Any => self.emit(Opcode::ISETP, m(Cmp::Ne), vec![dst, pt_reg()], vec![Operand::reg(members), super::rz(), super::pt()]),
-            SubOp::All => self.emit(Opcode::ISETP, m(Cmp::Eq), vec![dst, pt_reg()], vec![Operand::reg(members), mask, super::pt()]),
+            SubOp::Any => self.emit(
+                Opcode::ISETP,
+                m(Cmp::Ne),
+                vec![dst, pt_reg()],
+                vec![Operand::reg(members), super::rz(), super::pt()],
+            ),
+            SubOp::All => self.emit(
+                Opcode::ISETP,
+                m(Cmp::Eq),
+                vec![dst, pt_reg()],
+                vec![Operand::reg(members), mask, super::pt()],
+            ),
             // uni: none or every member.
             _ => {
                 let none = self.tp();
-                self.emit(Opcode::ISETP, m(Cmp::Eq), vec![none.into(), pt_reg()], vec![Operand::reg(members), super::rz(), super::pt()]);
-                let mo = Mods { cmp: Some(Cmp::Eq), ty: Some(crate::ori::Ty::U32), bop: Some(crate::ori::BoolOp::Or), ..Mods::new() };
+                self.emit(
+                    Opcode::ISETP,
+                    m(Cmp::Eq),
+                    vec![none.into(), pt_reg()],
+                    vec![Operand::reg(members), super::rz(), super::pt()],
+                );
+                let mo = Mods {
+                    cmp: Some(Cmp::Eq),
+                    ty: Some(crate::ori::Ty::U32),
+                    bop: Some(crate::ori::BoolOp::Or),
+                    ..Mods::new()
+                };
                 self.emit(Opcode::ISETP, mo, vec![dst, pt_reg()], vec![Operand::reg(members), mask, r(none)]);
             }
         }
