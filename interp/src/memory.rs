@@ -18,11 +18,19 @@
 //! truncates a pointer to 32 bits faults too.
 //!
 //! **Generic addresses** resolve by window, the same in the Ori interpreter and the SASS emulator
-//! (the window is the address's high word): `[SHARED_WINDOW, SHARED_WINDOW + WINDOW_SIZE)` is the
-//! executing CTA's shared memory, `[LOCAL_WINDOW, LOCAL_WINDOW + WINDOW_SIZE)` the executing
-//! thread's local memory, `[CONST_WINDOW, ..)` the user constant bank (`cvta.const`),
-//! `[PARAM_WINDOW, ..)` the kernel parameter block (`cvta.param`), anything else is global
-//! ([`WINDOWS`]).
+//! ([`resolve_generic`], the one place that decides it): `[SHARED_WINDOW, SHARED_WINDOW +
+//! WINDOW_SIZE)` is the executing CTA's shared memory, `[LOCAL_WINDOW, LOCAL_WINDOW +
+//! WINDOW_SIZE)` the executing thread's local memory, `[CONST_WINDOW, ..)` the user constant bank
+//! (`cvta.const`), `[PARAM_WINDOW, ..)` the kernel parameter block (`cvta.param`), anything else
+//! is global ([`WINDOWS`]). Membership is by range, not by high word: the local, constant and
+//! parameter windows start at bases with a nonzero low word (a GPU's local window does too: our
+//! `cvta.to.local` that added `c[0x0][0x20]` instead of subtracting it faulted on an H100 at a
+//! local address with garbage in its low word), so code that adds a window's base where it
+//! should subtract it, or drops its low word, computes a wrong in-space address here as on the
+//! GPU. With bases whose low word was 0 that bug was invisible: adding and subtracting the base
+//! give the same low 32 bits. Only the shared window keeps a zero low word, as the hardware's
+//! does: `cvta.shared` is `SR_SWINHI` over the shared address and `cvta.to.shared` its low word,
+//! in ptxas's code as in ours.
 //!
 //! # Accesses
 //!
@@ -50,25 +58,26 @@ pub const GUARD_BYTES: u64 = 256;
 /// keeps the first 0x400 bytes of the window): the first variable's address is this, so the
 /// interpreter's shared addresses are the ones ptxas and our backend give the same variables.
 pub const SHARED_RESERVED: u64 = 0x400;
-/// High word of generic addresses that fall in the CTA's shared memory (`SR_SWINHI`).
-pub const SHARED_HI: u32 = 0x7ff0;
-/// High word of generic addresses that fall in the thread's local memory (`SR_LWINHI`).
-pub const LOCAL_HI: u32 = 0x7fe0;
-/// High word of generic addresses of constant bank 3 (`cvta.const`, base at `c[0x0][0xd0]`).
-pub const CONST_HI: u32 = 0x7fd0;
-/// High word of generic addresses of the kernel parameter block (`cvta.param`, base at
-/// `c[0x0][0x198]`).
-pub const PARAM_HI: u32 = 0x7fc0;
-/// Start of the generic window onto the executing CTA's shared memory.
-pub const SHARED_WINDOW: u64 = (SHARED_HI as u64) << 32;
-/// Start of the generic window onto the executing thread's local memory.
-pub const LOCAL_WINDOW: u64 = (LOCAL_HI as u64) << 32;
-/// Start of the generic window onto the user constant bank ([`USER_CONST_BANK`]).
-pub const CONST_WINDOW: u64 = (CONST_HI as u64) << 32;
-/// Start of the generic window onto the kernel parameter block.
-pub const PARAM_WINDOW: u64 = (PARAM_HI as u64) << 32;
-/// Size of each generic window (4 GiB: a window is one value of the high word).
+/// Start of the generic window onto the executing CTA's shared memory: its low word is 0, as
+/// the hardware's (`SR_SWINHI` is its high word, and `cvta.shared` puts it over a shared address).
+pub const SHARED_WINDOW: u64 = 0x7ff0_0000_0000;
+/// Start of the generic window onto the executing thread's local memory (`c[0x0][0x20]`): its low
+/// word is not 0 (see the module docs).
+pub const LOCAL_WINDOW: u64 = 0x7fe0_bd00_0000;
+/// Start of the generic window onto the user constant bank ([`USER_CONST_BANK`], `cvta.const`,
+/// `c[0x0][0xd0]`): its low word is not 0.
+pub const CONST_WINDOW: u64 = 0x7fd0_3a40_0000;
+/// Start of the generic window onto the kernel parameter block (`cvta.param`, `c[0x0][0x198]`):
+/// its low word is not 0.
+pub const PARAM_WINDOW: u64 = 0x7fc0_e6c0_0000;
+/// Size of each generic window (4 GiB).
 pub const WINDOW_SIZE: u64 = 1 << 32;
+/// `SR_SWINHI`: the shared window's high word.
+pub const SHARED_HI: u32 = (SHARED_WINDOW >> 32) as u32;
+/// `SR_LWINHI` / `SR_LWINLO`: the local window's high and low words.
+pub const LOCAL_HI: u32 = (LOCAL_WINDOW >> 32) as u32;
+/// See [`LOCAL_HI`].
+pub const LOCAL_LO: u32 = LOCAL_WINDOW as u32;
 /// The generic windows and the state space each opens onto; generic addresses outside all of
 /// them are global.
 pub const WINDOWS: [(u64, ptxas_rs::ori::Space); 4] = [
@@ -78,7 +87,26 @@ pub const WINDOWS: [(u64, ptxas_rs::ori::Space); 4] = [
     (PARAM_WINDOW, ptxas_rs::ori::Space::Param),
 ];
 
-/// The state space and in-space address of generic address `a` ([`WINDOWS`]).
+// The windows are disjoint, above the global allocations, and only the shared one has a zero
+// low word (module docs).
+const _: () = {
+    assert!(SHARED_WINDOW as u32 == 0);
+    assert!(LOCAL_WINDOW as u32 != 0 && CONST_WINDOW as u32 != 0 && PARAM_WINDOW as u32 != 0);
+    let mut i = 0;
+    while i < WINDOWS.len() {
+        assert!(WINDOWS[i].0 >= GLOBAL_BASE + WINDOW_SIZE);
+        let mut j = i + 1;
+        while j < WINDOWS.len() {
+            let (a, b) = (WINDOWS[i].0, WINDOWS[j].0);
+            assert!(a + WINDOW_SIZE <= b || b + WINDOW_SIZE <= a);
+            j += 1;
+        }
+        i += 1;
+    }
+};
+
+/// The state space and in-space address of generic address `a` ([`WINDOWS`], by range): the one
+/// place both executors decide it.
 pub fn resolve_generic(a: u64) -> (ptxas_rs::ori::Space, u64) {
     WINDOWS
         .iter()

@@ -9,7 +9,7 @@
 use super::alu::{self, Rnd};
 use super::hazard::{Facts, HazardState};
 use super::program::{Arg, AtomOp, AtomTy, Inst, Kind, Opnd, PArg, Program, ShflMode, Space};
-use super::{CONST_HI, EmuError, EmuErrorKind, LOCAL_HI, PARAM_HI, SHARED_HI};
+use super::{EmuError, EmuErrorKind, LOCAL_HI, LOCAL_LO, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
 
@@ -947,7 +947,8 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
         "SR_CgaCtaId" => cta.slot,
         // The index of Blackwell's launch-shape table in bank 0 (see `BLACKWELL_DRIVER`).
         "SR_CgaSize" => 0,
-        "SR_VIRTUALSMID" | "SR_GpcLocalCgaId" | "SR_SWINLO" | "SR_LWINLO" => 0,
+        "SR_VIRTUALSMID" | "SR_GpcLocalCgaId" | "SR_SWINLO" => 0,
+        "SR_LWINLO" => LOCAL_LO,
         // ptxas reads `%nwarpid` as bits 8..16 of SR_VIRTCFG and `%warpid` as bits 8..15 of
         // SR_VIRTID (sreg_geometry: `S2UR UR6, SR_VIRTCFG` / `USHF.R.U32.HI UR6, URZ, 0x8, UR6` /
         // `USGXT.U32 UR6, UR6, 0x8`, and `SHF.R.U32.HI` / `SGXT.U32 R26, R26, 0x7` of SR_VIRTID):
@@ -2529,13 +2530,18 @@ fn store_lanes(
 /// [`crate::memory`], which the Ori interpreter shares).
 fn resolve(space: Space, addr: u64) -> (Space, u64) {
     match space {
-        Space::Generic => match (addr >> 32) as u32 {
-            SHARED_HI => (Space::Shared, addr & 0xffff_ffff),
-            LOCAL_HI => (Space::Local, addr & 0xffff_ffff),
-            CONST_HI => (Space::Const, addr & 0xffff_ffff),
-            PARAM_HI => (Space::Param, addr & 0xffff_ffff),
-            _ => (Space::Global, addr),
-        },
+        Space::Generic => {
+            use ptxas_rs::ori::Space as S;
+            let (s, a) = crate::memory::resolve_generic(addr);
+            let s = match s {
+                S::Shared => Space::Shared,
+                S::Local => Space::Local,
+                S::Const => Space::Const,
+                S::Param => Space::Param,
+                _ => Space::Global,
+            };
+            (s, a)
+        }
         s => (s, addr),
     }
 }

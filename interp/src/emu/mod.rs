@@ -51,8 +51,11 @@
 //! - **local memory** per thread: the largest of `FRAME_SIZE`, `MIN_STACK_SIZE`,
 //!   `MAX_STACK_SIZE` (rounded up to 16), at least [`DEFAULT_STACK_BYTES`] (the driver's
 //!   default stack limit, which recursive code relies on);
-//! - **generic addresses** (`LD`/`ST`/`ATOM`): high word [`SHARED_HI`] is the CTA's shared
-//!   memory, [`LOCAL_HI`] the thread's local memory (what `SR_SWINHI`/`SR_LWINHI` read),
+//! - **generic addresses** (`LD`/`ST`/`ATOM`): resolved by the windows of [`crate::memory`]
+//!   (`resolve_generic`, by range), as the Ori interpreter resolves them: the CTA's shared
+//!   memory (`SR_SWINHI` reads its high word [`SHARED_HI`]; its low word is 0), the thread's
+//!   local memory (`SR_LWINHI`/`SR_LWINLO` read [`LOCAL_HI`]/[`LOCAL_LO`]; bank 0's local-window
+//!   slot holds the whole base, whose low word is not 0), the constant and parameter windows,
 //!   anything else global.
 //!
 //! The outputs are the spec's output buffers as [`crate::Outputs`], the same form as
@@ -138,8 +141,8 @@ use crate::ori_exec::{Outputs, ThreadId};
 pub use exec::atom_apply;
 pub use program::{Banks, Program};
 
-/// The generic windows' high words, shared with the Ori interpreter.
-pub use crate::memory::{CONST_HI, LOCAL_HI, PARAM_HI, SHARED_HI};
+/// The generic windows' words that special registers read, shared with the Ori interpreter.
+pub use crate::memory::{LOCAL_HI, LOCAL_LO, SHARED_HI};
 
 /// The local address just past a thread's local memory, what `c[0x0][0x28]` (the initial
 /// stack pointer) holds: a thread's `local_bytes` are the addresses `[LOCAL_TOP - local_bytes,

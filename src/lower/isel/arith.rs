@@ -131,7 +131,7 @@ impl Sel<'_> {
                 let a = self.src(&s[0])?;
                 let mut b = self.src(&s[1])?;
                 if d.opcode == Sub {
-                    b = neg(b);
+                    b = neg(self.modifiable(b)?);
                 }
                 self.emit(IADD3, Mods::new(), vec![dst], vec![a, b, rz()]);
             }
@@ -174,6 +174,7 @@ impl Sel<'_> {
             }
             Neg => {
                 let a = self.src(&s[0])?;
+                let a = self.modifiable(a)?;
                 self.emit(IADD3, Mods::new(), vec![dst], vec![rz(), neg(a), rz()]);
             }
             Popc => {
@@ -419,6 +420,9 @@ impl Sel<'_> {
                     self.emit(IADD3X, Mods::new(), vec![hi.into()], vec![ah, bh, rz(), r(c)]);
                 } else {
                     // a - b = a + ~b + 1: `-lo` carries like ~lo + 1; the high word adds ~hi.
+                    // A bank operand (a generic window's base, `cvta.to.local`) cannot carry
+                    // `-`/`~`: it is read into registers first.
+                    let (bl, bh) = (self.modifiable(bl)?, self.modifiable(bh)?);
                     let lo_src = match bl {
                         Operand::Imm(_) => vec![al, not(bl), imm(1)],
                         b => vec![al, neg(b), rz()],
@@ -476,7 +480,7 @@ impl Sel<'_> {
             Abs => {
                 // |a| = a < 0 ? 0 - a : a
                 let (al, ah) = self.halves(&s[0])?;
-                let ah = self.reg_src(&ah)?;
+                let (al, ah) = (self.modifiable(al)?, self.reg_src(&ah)?);
                 let (c, p, nl, nh) = (self.tp(), self.tp(), self.t32(), self.t32());
                 self.emit(IADD3C, Mods::new(), vec![nl.into(), c.into()], vec![rz(), neg(al.clone()), rz()]);
                 self.emit(IADD3X, Mods::new(), vec![nh.into()], vec![rz(), not(ah.clone()), rz(), r(c)]);
@@ -505,7 +509,7 @@ impl Sel<'_> {
         let (one, zero) = if sub { (imm(0), imm(1)) } else { (imm(1), imm(0)) };
         let one = self.reg_src(&one)?;
         self.emit(Opcode::SEL, Mods::new(), vec![ci.into()], vec![one, zero, cin]);
-        let b = if sub { not(b) } else { b };
+        let b = if sub { not(self.modifiable(b)?) } else { b };
         if sub {
             let c = self.tp();
             self.emit(Opcode::IADD3C, Mods::new(), vec![dst, c.into()], vec![a, b, r(ci)]);
@@ -524,6 +528,7 @@ impl Sel<'_> {
         let s = &d.srcs;
         let a = self.reg_src(&s[0])?;
         let b = self.src(&s[1])?;
+        let b = self.modifiable(b)?;
         let c = self.src(&s[2])?;
         let (p, x, y, m) = (self.tp(), self.t32(), self.t32(), self.t32());
         self.isetp(p.into(), Cmp::Gt, t, a.clone(), b.clone());
@@ -541,7 +546,7 @@ impl Sel<'_> {
         let b = self.src(&s[1])?;
         let sub = d.opcode == Opcode::Sub;
         let (sum, ov, p, sg, bound) = (self.t32(), self.t32(), self.tp(), self.t32(), self.t32());
-        let bb = if sub { neg(b.clone()) } else { b.clone() };
+        let bb = if sub { neg(self.modifiable(b.clone())?) } else { b.clone() };
         self.emit(Opcode::IADD3, Mods::new(), vec![sum.into()], vec![a.clone(), bb, rz()]);
         // add: overflow iff (s ^ a) & (s ^ b) < 0; sub: iff (a ^ b) & (a ^ s) < 0.
         let f = if sub {

@@ -150,6 +150,9 @@ impl Sel<'_> {
                 let a = self.fsrc(&s[0], t)?;
                 let mut b = self.fsrc(&s[1], t)?;
                 if d.opcode == Sub {
+                    if let Operand::CBank(_) = b {
+                        b = self.freg(&b, t)?;
+                    }
                     b = fneg(b, t);
                 }
                 let op = if d.opcode == Mul { mul } else { add };
@@ -620,6 +623,9 @@ impl Sel<'_> {
                 let a = self.src(&s[0])?;
                 let mut b = self.src(&s[1])?;
                 if d.opcode == Sub {
+                    if let Operand::CBank(_) = b {
+                        b = self.reg_src(&b)?;
+                    }
                     b = hneg(b);
                 }
                 let (a, b) = match (&a, &b) {

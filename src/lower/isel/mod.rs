@@ -291,20 +291,30 @@ pub(crate) fn imm(v: i64) -> Operand {
 pub(crate) fn r(v: impl Into<Reg>) -> Operand {
     Operand::reg(v)
 }
-/// A negated register read (`-x`).
+/// A negated register read (`-x`), or an integer immediate negated (32-bit). Only those two
+/// forms can carry the negation: a bank operand (`c[0x0][0x20]`) must be moved into a register
+/// first ([`Sel::modifiable`]); one passed here would come back unnegated, which is a
+/// selection bug (a `cvta.to.local` that added the local window instead of subtracting it).
 pub(crate) fn neg(o: Operand) -> Operand {
     match o {
         Operand::Reg(u) => Operand::Reg(RegUse { neg: !u.neg, ..u }),
         Operand::Imm(Imm::Int(v)) => imm((v as u32).wrapping_neg() as i64),
-        o => o,
+        o => {
+            debug_assert!(false, "`-` of a {} operand is lost", o.kind_name());
+            o
+        }
     }
 }
-/// An inverted read (`~x` / `!p`).
+/// An inverted read (`~x` / `!p`), or an integer immediate inverted (32-bit); like [`neg`],
+/// nothing else can carry it ([`Sel::modifiable`]).
 pub(crate) fn not(o: Operand) -> Operand {
     match o {
         Operand::Reg(u) => Operand::Reg(RegUse { not: !u.not, ..u }),
         Operand::Imm(Imm::Int(v)) => imm(!(v as u32) as i64),
-        o => o,
+        o => {
+            debug_assert!(false, "`~` of a {} operand is lost", o.kind_name());
+            o
+        }
     }
 }
 /// Modifiers with a type.
@@ -499,6 +509,15 @@ impl<'a> Sel<'a> {
                 self.emit(Opcode::MOV, Mods::new(), vec![t.into()], vec![o]);
                 Ok(r(t))
             }
+        }
+    }
+
+    /// A 32-bit source that [`neg`] / [`not`] can modify: registers and integer immediates
+    /// pass, anything else (a bank operand, a float immediate) is moved into a register.
+    pub(crate) fn modifiable(&mut self, o: Operand) -> R<Operand> {
+        match o {
+            Operand::Reg(_) | Operand::Imm(Imm::Int(_)) => Ok(o),
+            o => self.reg_src(&o),
         }
     }
 

@@ -33,7 +33,7 @@ impl Sel<'_> {
         let sub = d.opcode == Opcode::Subc;
         let (al, ah) = self.halves(&s[0])?;
         let (bl, bh) = self.halves(&s[1])?;
-        let (bl, bh) = if sub { (not(bl), not(bh)) } else { (bl, bh) };
+        let (bl, bh) = if sub { (not(self.modifiable(bl)?), not(self.modifiable(bh)?)) } else { (bl, bh) };
         let cin = self.pred_src(&s[2])?;
         let ci = if sub { self.pred01(cin, 0, 1)? } else { self.pred01(cin, 1, 0)? };
         let (lo, hi, c1) = (self.t32(), self.t32(), self.tp());
