@@ -11,11 +11,18 @@
 //! | const | constant banks: bank 0 is the driver's bank ([`Bank0Layout`]), bank 3 user constants | `c[bank][offset]`, read-only |
 //!
 //! **Global layout (deterministic).** Buffers are allocated in the spec's buffer order (names in
-//! byte order, the order of [`LaunchSpec::buffers`]). The first starts at [`GLOBAL_BASE`]; each
-//! next one at the first multiple of [`ALLOC_ALIGN`] (256) that leaves at least [`GUARD_BYTES`]
-//! (256) unallocated after the previous one's end. The guard gap makes a one-past-the-end access
-//! fault instead of landing in the neighbour. `GLOBAL_BASE` is above 4 GiB, so a kernel that
-//! truncates a pointer to 32 bits faults too.
+//! byte order, the order of [`LaunchSpec::buffers`]), at ascending addresses from
+//! [`GLOBAL_BASE`], each across a 4 GiB boundary ([`straddle`]): the allocation of `len` bytes
+//! starts [`straddle`]`(len)` bytes (a multiple of [`ALLOC_ALIGN`], 256; about half the buffer,
+//! and 256 for buffers of up to 512 bytes) below the first multiple of 2^32 that leaves at least
+//! [`GUARD_BYTES`] (256) unallocated after the previous allocation's end, and outside every
+//! generic window ([`WINDOWS`]). So every buffer longer than 256 bytes has addresses on both
+//! sides of a carry into the high word, and a 64-bit address computation that drops or misplaces
+//! that carry or borrow (a wrong `IADD3.X`/`LEA.HI.X` carry-in, a zero- for a sign-extension),
+//! faults or lands in the guard, as on the GPU, whose allocations sit at addresses like
+//! `0x7f44_bc80_0000`. The guard gap makes a one-past-the-end access fault instead of landing in
+//! the neighbour. `GLOBAL_BASE` is far above 4 GiB, so a kernel that truncates a pointer to 32
+//! bits faults too.
 //!
 //! **Generic addresses** resolve by window, the same in the Ori interpreter and the SASS emulator
 //! ([`resolve_generic`], the one place that decides it): `[SHARED_WINDOW, SHARED_WINDOW +
@@ -48,8 +55,9 @@ use std::fmt;
 use crate::launch::LaunchSpec;
 use ptxas_rs::cubin::{Constant0Layout, DriverSlots};
 
-/// Address of the first global allocation (4 GiB).
-pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+/// Lowest address of the global allocations (the address an H100's driver gave a first
+/// allocation, 2026-11-27); the first one starts below the 4 GiB boundary above it.
+pub const GLOBAL_BASE: u64 = 0x7f44_bc80_0000;
 /// Alignment of every global allocation.
 pub const ALLOC_ALIGN: u64 = 256;
 /// Minimum unallocated gap after each global allocation.
@@ -387,6 +395,16 @@ impl Region {
     }
 }
 
+/// How many bytes of a global allocation of `len` bytes lie below the 4 GiB boundary it
+/// straddles: half of it rounded up to [`ALLOC_ALIGN`], at most `len - 1` rounded down to it
+/// (so that the boundary falls inside the buffer), at least `ALLOC_ALIGN` (a buffer of up to 256
+/// bytes ends just below the boundary, its addresses' low words at 0xffff_ff00 and up).
+pub fn straddle(len: u64) -> u64 {
+    let half = (len / 2).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
+    let inside = len.saturating_sub(1) / ALLOC_ALIGN * ALLOC_ALIGN;
+    half.min(inside).max(ALLOC_ALIGN)
+}
+
 /// One global allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocation {
@@ -406,13 +424,24 @@ pub struct GlobalMemory {
 }
 
 impl GlobalMemory {
-    /// Allocates `(name, contents)` pairs in order by the module's layout rule.
+    /// Allocates `(name, contents)` pairs in order by the module's layout rule: each across a
+    /// 4 GiB boundary, [`straddle`] bytes of it below, past the previous one's guard gap and
+    /// clear of the generic windows.
     pub fn from_buffers(buffers: impl IntoIterator<Item = (String, Vec<u8>)>) -> GlobalMemory {
         let mut allocs = Vec::new();
         let mut next = GLOBAL_BASE;
         for (name, bytes) in buffers {
-            let base = next;
-            let end = base.saturating_add(bytes.len() as u64).saturating_add(GUARD_BYTES);
+            let len = bytes.len() as u64;
+            let below = straddle(len);
+            let base = loop {
+                let wrap = next.saturating_add(below).div_ceil(1 << 32).saturating_mul(1 << 32);
+                let (base, end) = (wrap - below, (wrap - below).saturating_add(len + GUARD_BYTES));
+                match WINDOWS.iter().find(|(w, _)| base < w + WINDOW_SIZE && *w < end) {
+                    Some((w, _)) => next = w + WINDOW_SIZE,
+                    None => break base,
+                }
+            };
+            let end = base.saturating_add(len).saturating_add(GUARD_BYTES);
             next = end.div_ceil(ALLOC_ALIGN).saturating_mul(ALLOC_ALIGN);
             allocs.push(Allocation { name, base, bytes });
         }
@@ -665,12 +694,52 @@ mod tests {
             ("b".into(), vec![0; 300]),
             ("c".into(), vec![0; 1]),
         ]);
-        assert_eq!(g.address_of("a"), Some(GLOBAL_BASE));
-        assert_eq!(g.address_of("b"), Some(GLOBAL_BASE + 512));
-        assert_eq!(g.address_of("c"), Some(GLOBAL_BASE + 512 + 768));
+        assert_eq!(g.address_of("a"), Some(0x7f44_ffff_ff00));
+        assert_eq!(g.address_of("b"), Some(0x7f45_ffff_ff00));
+        assert_eq!(g.address_of("c"), Some(0x7f46_ffff_ff00));
         for a in g.allocations() {
             assert_eq!(a.base % ALLOC_ALIGN, 0);
         }
+    }
+
+    /// Every buffer longer than 256 bytes has addresses on both sides of a 4 GiB boundary,
+    /// allocations ascend with their guard gaps, and none touches a generic window.
+    #[test]
+    fn buffers_straddle_4gib_boundaries() {
+        let lens = [0usize, 1, 256, 257, 300, 512, 513, 2400, 9600, 1 << 20];
+        let g = GlobalMemory::from_buffers(lens.iter().enumerate().map(|(i, &n)| (format!("b{i}"), vec![0; n])));
+        let mut prev_end = 0;
+        for a in g.allocations() {
+            let (base, len) = (a.base, a.bytes.len() as u64);
+            assert!(base >= GLOBAL_BASE && base % ALLOC_ALIGN == 0, "{base:#x}");
+            assert!(base >= prev_end + GUARD_BYTES, "{}: {base:#x} after {prev_end:#x}", a.name);
+            let wrap = (base >> 32 << 32) + (1 << 32);
+            assert_eq!(wrap - base, straddle(len));
+            if len > 256 {
+                assert!(base + len > wrap, "{} ({len} bytes at {base:#x}) does not cross {wrap:#x}", a.name);
+            }
+            for (w, _) in WINDOWS {
+                assert!(base + len + GUARD_BYTES <= w || base >= w + WINDOW_SIZE, "{} in a window", a.name);
+            }
+            prev_end = base + len;
+        }
+        // A carry into the high word within the buffer: the last byte of the 2400-byte buffer
+        // has an address whose low word is below its base's.
+        let b = g.address_of("b7").unwrap();
+        assert!(((b + 2399) as u32) < b as u32);
+    }
+
+    /// Many allocations walk past the generic windows instead of into them.
+    #[test]
+    fn layout_skips_the_generic_windows() {
+        let g = GlobalMemory::from_buffers((0..300).map(|i| (format!("{i:03}"), vec![0; 1024])));
+        for a in g.allocations() {
+            for (w, _) in WINDOWS {
+                assert!(a.base + 1024 + GUARD_BYTES <= w || a.base >= w + WINDOW_SIZE, "{} at {:#x}", a.name, a.base);
+            }
+            assert_eq!(resolve_generic(a.base).0, ptxas_rs::ori::Space::Global);
+        }
+        assert!(g.allocations().windows(2).all(|p| p[0].base < p[1].base));
     }
 
     /// The warp-wide accesses do what lane-by-lane ones do, or decline (then nothing changed).
@@ -717,12 +786,13 @@ mod tests {
     #[test]
     fn checked_accesses() {
         let mut g = GlobalMemory::from_buffers([("a".into(), vec![0; 16])]);
-        g.store(GLOBAL_BASE + 8, 8, 0x0102_0304_0506_0708).unwrap();
-        assert_eq!(g.load(GLOBAL_BASE + 8, 4).unwrap(), 0x0506_0708);
-        assert_eq!(g.load(GLOBAL_BASE, 16).unwrap() >> 64, 0x0102_0304_0506_0708);
-        assert_eq!(g.load(GLOBAL_BASE + 16, 4).unwrap_err().kind, FaultKind::OutOfBounds);
-        assert_eq!(g.load(GLOBAL_BASE + 2, 4).unwrap_err().kind, FaultKind::Misaligned);
-        assert_eq!(g.load(GLOBAL_BASE, 3).unwrap_err().kind, FaultKind::BadSize);
+        let a = g.address_of("a").unwrap();
+        g.store(a + 8, 8, 0x0102_0304_0506_0708).unwrap();
+        assert_eq!(g.load(a + 8, 4).unwrap(), 0x0506_0708);
+        assert_eq!(g.load(a, 16).unwrap() >> 64, 0x0102_0304_0506_0708);
+        assert_eq!(g.load(a + 16, 4).unwrap_err().kind, FaultKind::OutOfBounds);
+        assert_eq!(g.load(a + 2, 4).unwrap_err().kind, FaultKind::Misaligned);
+        assert_eq!(g.load(a, 3).unwrap_err().kind, FaultKind::BadSize);
         assert_eq!(g.load(0, 4).unwrap_err().kind, FaultKind::OutOfBounds);
         assert_eq!(g.load(u64::MAX - 7, 8).unwrap_err().kind, FaultKind::OutOfBounds);
         let mut r = Region::zeroed(MemSpace::Param, 8, false);

@@ -30,12 +30,14 @@
 //! HMMA/IMMA results ([`MMA_LATENCY`], measured on the H100; longer than one stall, so the
 //! emitter leaves [`NOPS_AFTER_MMA`] NOPs after each and a wait is spread over the stalls of
 //! the instructions before the consumer, every later time-stamp moving with them), 13 for a
-//! predicate read as any instruction's guard or by a branch, exit or other control instruction,
-//! and one more cycle for a general register read by an FP64 instruction when another pipe
-//! wrote it. The last two were measured on the H100 (our guarded instructions 5 cycles after
-//! their `ISETP` saw the old predicate; a `DMUL` 5 cycles after the `MOV` of its operand read the
-//! old value) and agree with ptxas's code (`interp::emu::hazard` has the figures). Minimum stalls: 1; 5 on
-//! control transfers (as ptxas). Yield is off in the body and on in the padding tail; reuse
+//! predicate read as any instruction's guard or by a branch, exit or other control instruction
+//! (14 when a `DSETP` wrote it, [`FP64_PRED_TO_GUARD`]), and one more cycle for a general
+//! register read by an FP64 instruction when another pipe wrote it. The last three agree with
+//! ptxas's code (`interp::emu::hazard` has the figures) and with the H100 (our guarded
+//! instructions 5 cycles after their `ISETP` saw the old predicate; a `DMUL` 5 cycles after the
+//! `MOV` of its operand read the old value; a `@P0 BRA` 13 cycles after its `DSETP`, by the
+//! fault it caused, went the old predicate's way). Minimum stalls: 1; 5 on control transfers
+//! (as ptxas). Yield is off in the body and on in the padding tail; reuse
 //! flags are cleared.
 //!
 //! Invariant: see [`super`] — no hazard of the §2.5 model on any path, given that blocks start
@@ -102,6 +104,15 @@ fn is_fp64(base: &str) -> bool {
 
 /// Latency of a predicate result read as a guard or by a control transfer.
 const PRED_TO_GUARD: u64 = 13;
+
+/// Latency of a predicate an FP64-pipe instruction (`DSETP`) writes, read as a guard or by a
+/// control transfer: one more than [`PRED_TO_GUARD`]. ptxas 13.0.88 -O3 never guards or
+/// branches on a `DSETP` predicate less than 14 cycles after it (sm_80…sm_100 corpus code:
+/// 38 of 38 such pairs at 14 or more on sm_90; sm_75: 15), and on the H100 our -O3
+/// math_libdevice_f64 with `@P0 BRA` 13 cycles after `DSETP.LTU P0` branched as if on P0's old
+/// value (2026-11-27, compute-sanitizer: lanes with |x| < 2^31 ran the Payne–Hanek call, and
+/// those with exponents below 1024 indexed `__cudart_i2opi_d` 512 MiB below its start).
+const FP64_PRED_TO_GUARD: u64 = PRED_TO_GUARD + 1;
 
 /// Extra cycles before an FP64 instruction may read a general register written by a
 /// fixed-latency instruction of another pipe.
@@ -353,10 +364,11 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             }
         } else {
             let lat = fixed_latency(&insts[i]);
+            let pred_lat = if is_fp64(base) { FP64_PRED_TO_GUARD } else { PRED_TO_GUARD };
             for r in &e.writes {
                 st.ready[r.index()] = st.t + lat;
                 st.writer[r.index()] = Some(i);
-                st.ready_branch[r.index()] = st.t + if r.is_pred() { PRED_TO_GUARD } else { lat };
+                st.ready_branch[r.index()] = st.t + if r.is_pred() { pred_lat } else { lat };
                 st.ready_fp64[r.index()] = st.t + lat + if is_fp64(base) { 0 } else { FP64_EARLY_READ };
             }
         }

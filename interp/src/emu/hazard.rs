@@ -36,7 +36,8 @@
 //! guards an instruction less than 13 cycles after a fixed-latency instruction set the predicate:
 //! 0 of the 2,360 guarded instructions, branches included, whose guard comes from a fixed-latency
 //! instruction of the same block, over the 128 corpus kernels at -O3; on the H100 our guarded
-//! `IADD3`/`MOV`/`STG` 5 cycles after their `ISETP` saw the predicate's old value), and 6 for
+//! `IADD3`/`MOV`/`STG` 5 cycles after their `ISETP` saw the predicate's old value; one cycle
+//! more, 14, when a `DSETP` wrote the predicate, [`HazardState::fp64_pred_guard_extra`]), and 6 for
 //! general registers an FP64 instruction reads from another pipe ([`FP64_EARLY_READ`]).
 //!
 //! Per SM ([`HazardState::for_sm`]): the model above is sm_90's; for the sm_80 family (sm_80,
@@ -561,6 +562,17 @@ impl HazardState {
         if self.sm == 75 { 12 } else { 13 }
     }
 
+    /// Extra cycles over [`HazardState::pred_guard_latency`] before a predicate a fixed-latency
+    /// FP64 instruction (`DSETP`) wrote may guard an instruction or steer a branch: 1, 3 on
+    /// sm_75. NVIDIA's -O3 corpus code never does it sooner (`DSETP` to guard or branch: 14
+    /// cycles at least on sm_80, sm_86, sm_89, sm_90 and sm_100, 33 to 40 pairs per SM; 15 on
+    /// sm_75, 40 pairs; ISETP/FSETP: 13, 12 on sm_75), and on the H100 our -O3 math_libdevice_f64,
+    /// whose `@P0 BRA` came 13 cycles after its `DSETP.LTU P0`, sent lanes with small arguments
+    /// into the Payne–Hanek call (2026-11-27, compute-sanitizer: an out-of-bounds `LDG` there).
+    fn fp64_pred_guard_extra(&self) -> u64 {
+        if self.sm == 75 { 3 } else { 1 }
+    }
+
     /// Whether `inst` is variable latency on this SM: see [`variable_latency`]; `R2UR` on the
     /// sm_80 family ([`sm80_variable_latency`]); and FP64 arithmetic on sm_120 ([`sm120_fp64`]).
     pub fn variable(&self, inst: &Inst) -> bool {
@@ -732,6 +744,7 @@ impl HazardState {
                 self.ready[s] = self.t + lat;
                 self.ready_branch[s] = self.t
                     + match r {
+                        Reg::P(_) if fp64 => self.pred_guard_latency() + self.fp64_pred_guard_extra(),
                         Reg::P(_) => self.pred_guard_latency(),
                         Reg::Up(_) => lat + UP_GUARD_EXTRA,
                         _ => lat,
