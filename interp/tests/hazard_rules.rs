@@ -212,6 +212,7 @@ fn scheduler_spreads_the_hmma_latency_over_its_nops() {
     assert_eq!(first_hazard(&v), None);
     let gap: u32 = v[..3].iter().map(|x| u32::from(x.control.stall)).sum();
     assert!(gap >= 32, "{gap} cycles before the reader");
+}
 
 /// A predicate `DSETP` writes steers a branch 14 cycles after it, one more than an `ISETP`'s
 /// (NVIDIA's -O3 code: never under 14 on sm_80…sm_100, 15 on sm_75). Our -O3 cubin of
