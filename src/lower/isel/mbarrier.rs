@@ -4,7 +4,7 @@
 //!
 //! | PTX-stage | SASS |
 //! |---|---|
-//! | `mbarinit [b], n` | the word `(2^20-n) << 1 \| (2^20-n) << 43` in registers, `R2UR`s, `SYNCS.EXCH.64 URZ, [URb], URw` |
+//! | `mbarinit [b], n` | the word `(2^20-n) << 1 \| (2^20-n) << 43` in registers, `R2UR`s, `FENCE.VIEW.ASYNC.S`, `SYNCS.EXCH.64 URZ, [URb], URw` |
 //! | `mbararrive d, [b], 1, 0` | `SYNCS.ARRIVE.TRANS64.A1T0 Rd, [Rb+URZ], RZ` |
 //! | `mbararrive d, [b], 1, tx` | `SYNCS.ARRIVE.TRANS64 Rd, [Rb+URZ], Rtx` |
 //! | `mbararrive d, [b], n, 0` | `SYNCS.ARRIVE.TRANS64.ART0 Rd, [Rb+URZ], Rn` (ptxas -O0) |
@@ -67,6 +67,10 @@ impl Sel<'_> {
                 };
                 let word = self.ur_pair(lo, hi);
                 let ua = self.ur_of(r(a))?;
+                // ptxas -O0 puts `FENCE.VIEW.ASYNC.S` before every `SYNCS.EXCH.64` (all three
+                // corpus kernels; at -O3 where it can show it unneeded): the barrier word is
+                // then ordered after the thread's earlier generic-proxy shared accesses.
+                self.emit(Opcode::FENCEVIEW, Mods::new(), vec![], vec![imm(0)]);
                 self.emit(Opcode::SYNCSEXCH, Mods::new(), vec![], vec![Self::at(ua.into()), r(word)]);
             }
             Opcode::MbarArrive => {
