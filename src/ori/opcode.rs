@@ -692,6 +692,8 @@ opcodes! {
     WARPSYNC "WARPSYNC" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(EXCLUSIVE) req() ty() None;
     /// No operation.
     NOP "NOP" Sass ["" => ""] flags() mods() req() ty() None;
+    /// `YIELD`: lets the warp's other (diverged) lanes run; opens ptxas's -O0 polling loops.
+    YIELD "YIELD" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Uniform move.
     UMOV "UMOV" Sass ["W" => "W:ric"] flags(UNIFORM) mods() req() ty(B32) Mov;
     /// Uniform special-register read.

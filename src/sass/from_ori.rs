@@ -1176,6 +1176,7 @@ impl Cx<'_> {
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
+            Opcode::YIELD => (vec!["YIELD".into()], vec![]),
             Opcode::ATOM | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
             Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
             Opcode::MEMBAR => {

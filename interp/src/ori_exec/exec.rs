@@ -495,7 +495,7 @@ impl Engine<'_> {
             }
             Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
             // The interpreter's memory is sequentially consistent, one proxy: fences are no-ops.
-            ERRBAR | CGAERRBAR | CCTLIVALL | FENCEVIEW => {}
+            ERRBAR | CGAERRBAR | CCTLIVALL | FENCEVIEW | YIELD => {}
             Call | Calli => {
                 if exec != 0 {
                     return self.call(cta, w, d, exec).map(|()| true);
