@@ -96,7 +96,7 @@ bb0:
     %rd4 = LDG.U64 global[%rd0-0x8]
     STS shared[%r1], %r3
     bar.sync 0
-    membar
+    membar 1
     exit
 }
 ";

@@ -191,3 +191,24 @@ fn hazard_checker_requires_the_warpgroup_fence_and_wait() {
         assert!(matches!(&e.kind, EmuErrorKind::Hazard(m) if m.contains(expect)), "without {what}: {e}");
     }
 }
+
+/// The HGMMAs read shared memory through the async proxy: the generic-proxy `STS`s that wrote
+/// the operands must be followed by `fence.proxy.async` (`FENCE.VIEW.ASYNC.S`). NVIDIA's
+/// tc_wgmma runs; with its fence replaced by a NOP the emulator reports the HGMMA's read (on the
+/// H100 our cubin without the fence computed with stale shared data).
+#[test]
+fn hgmma_operands_need_the_proxy_fence() {
+    let Some(t) = oracle::tools_or_skip("hgmma_operands_need_the_proxy_fence") else { return };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda/tc_wgmma");
+    let spec = LaunchSpec::from_path(&dir.join("tc_wgmma.run.toml")).unwrap();
+    let cubin = support::nvidia_cubin_with(t, &dir.join("tc_wgmma.sm_90a.ptx"), &["-arch", "sm_90a"]);
+    let cfg = EmuConfig::default();
+    let run = |bytes: &[u8]| Kernel::load(bytes, &spec.kernel).unwrap().run(&spec, &cfg).map_err(Box::new);
+    run(&cubin).expect("NVIDIA's code fences its operand stores");
+    let kernel = Kernel::load(&cubin, &spec.kernel).unwrap();
+    let program = kernel.program(&Default::default());
+    let fence =
+        program.insts.iter().find(|i| i.base == "FENCE" && i.suffix.contains("ASYNC.S")).expect("a proxy fence");
+    let e = run(&patched(&cubin, fence.word)).expect_err("no proxy fence");
+    assert!(matches!(&e.kind, EmuErrorKind::Hazard(m) if m.contains("fence.proxy.async")), "{e}");
+}

@@ -239,3 +239,72 @@ fn dsetp_predicate_reaches_a_branch_after_14_cycles() {
     let isetp = ["ISETP.GE.U32.AND P0, PT, R0, R3, PT", "@P0 BRA 0x30", "MOV R2, 0x1", "EXIT"];
     assert_eq!(scheduled(&isetp)[0].control.stall, 13);
 }
+
+/// `R2UR`'s uniform result is read 13 cycles after it at the earliest (ptxas's code); our -O3
+/// async_cg_memcpy read it 5 cycles later and the H100 reported an out-of-range shared address
+/// at the `ARRIVES` reading the stale register. The scheduler keeps 13 cycles; cut to 5, the
+/// checker reports the read.
+#[test]
+fn r2ur_result_is_read_13_cycles_later() {
+    let mut v = scheduled(&[
+        "R2UR UR0, R17",
+        "SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR0], RZ",
+        "ARRIVES.LDGSTSBAR.64.TRANSCNT [UR0]",
+        "EXIT",
+    ]);
+    assert!(v[0].control.stall >= 13, "{:?}", v[0].control);
+    assert_eq!(first_hazard(&v), None);
+    v[0].control.stall = 5;
+    let (i, e) = first_hazard(&v).expect("UR0 read too early");
+    assert_eq!(i, 1, "{e}");
+    assert!(e.contains("UR0"), "{e}");
+}
+
+/// `SYNCS.EXCH.64` (`mbarrier.init`) completes on a write scoreboard that the next `BAR` (or
+/// mbarrier operation) must wait on; with no scoreboard, or the wait cleared, the checker
+/// reports it (on the H100 our -O3 cubins without the scoreboard failed at the next
+/// `SYNCS.ARRIVE`: async_bulk_mbarrier, async_mbarrier).
+#[test]
+fn mbarrier_init_completes_before_the_barrier_is_used() {
+    let mut v = scheduled(&[
+        "FENCE.VIEW.ASYNC.S",
+        "SYNCS.EXCH.64 URZ, [UR2], UR0",
+        "WARPSYNC.ALL",
+        "BAR.SYNC.DEFER_BLOCKING 0x0",
+        "SYNCS.ARRIVE.TRANS64.A1T0 R2, [R10+URZ], RZ",
+        "EXIT",
+    ]);
+    let k = v[1].control.write_sb.expect("the init has a write scoreboard");
+    assert_eq!(first_hazard(&v), None);
+    let mut cut = v.clone();
+    for x in &mut cut[2..] {
+        x.control.wait &= !(1 << k);
+    }
+    let (i, e) = first_hazard(&cut).expect("BAR before the init completed");
+    assert_eq!(i, 3, "{e}");
+    assert!(e.contains("mbarrier initialisation"), "{e}");
+    v[1].control.write_sb = None;
+    let (i, e) = first_hazard(&v).expect("init without a write scoreboard");
+    assert_eq!(i, 1, "{e}");
+    assert!(e.contains("without a write scoreboard"), "{e}");
+}
+
+/// `MEMBAR.ALL.CTA` (`fence.proxy.async.shared::cta`) gets a read scoreboard that the
+/// `FENCE.VIEW.ASYNC.S` after it waits on, and the fence a write scoreboard the `BAR` waits on,
+/// as ptxas gives them (tc_wgmma 0x0b90).
+#[test]
+fn proxy_fence_scoreboards_as_ptxas() {
+    let v = scheduled(&[
+        "STS [R4], R0",
+        "MEMBAR.ALL.CTA",
+        "FENCE.VIEW.ASYNC.S",
+        "WARPSYNC.ALL",
+        "BAR.SYNC.DEFER_BLOCKING 0x0",
+        "EXIT",
+    ]);
+    let m = v[1].control.read_sb.expect("MEMBAR.ALL.CTA has a read scoreboard");
+    assert_eq!(v[2].control.wait >> m & 1, 1, "{:?}", v[2].control);
+    let f = v[2].control.write_sb.expect("FENCE.VIEW.ASYNC.S has a write scoreboard");
+    assert!((v[3].control.wait | v[4].control.wait) >> f & 1 == 1);
+    assert_eq!(first_hazard(&v), None);
+}

@@ -86,7 +86,12 @@ impl FnCx<'_> {
             }
             "membar" | "fence" => {
                 m.rest.clear();
-                self.emit(Opcode::Membar, Mods::new(), vec![], vec![])?;
+                let words: Vec<&str> = i.modifiers.iter().map(|md| md.text.trim_start_matches('.')).collect();
+                let form = match crate::ori::fence::Fence::from_ptx(name, &words) {
+                    Ok(f) => f,
+                    Err(e) => return self.err(e),
+                };
+                self.emit(Opcode::Membar, Mods::new(), vec![], vec![Operand::Imm(Imm::Int(form.code()))])?;
                 Ok(())
             }
             "nanosleep" => Ok(()),

@@ -16,6 +16,7 @@
 //! | [`function`] | instructions, blocks, functions, modules, layout |
 //! | [`cfg`] | the CFG derived from terminators, dominators |
 //! | [`semantics`] | what the pure opcodes compute, bit-exactly (shared by interpreter and folding) |
+//! | [`fence`] | the PTX fence forms and the SASS sequence of each |
 //! | [`mbarrier`] | the mbarrier word and its operations (shared by interpreter and emulator) |
 //! | [`tensor`] | what the warp-collective tensor-core opcodes compute (shared by interpreter and emulator) |
 //! | [`float`] | correctly rounded IEEE binary32/binary64 arithmetic with all four rounding modes |
@@ -68,6 +69,7 @@
 
 pub mod cfg;
 pub mod entity;
+pub mod fence;
 pub mod float;
 pub mod function;
 pub mod mbarrier;

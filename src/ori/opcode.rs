@@ -407,8 +407,8 @@ opcodes! {
     Exit "exit" Ptx ["" => ""] flags(TERM) mods() req() ty() None;
     /// CTA barrier.
     Bar "bar" Ptx ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
-    /// Memory fence.
-    Membar "membar" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Memory fence: `membar`/`fence`, the form ([`super::fence::Fence::code`]) as the immediate.
+    Membar "membar" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Add with carry: `d, cout = a + b + cin` (`add.cc`, `addc`).
     Addc "addc" Ptx ["T, P" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Addc;
     /// Subtract with borrow: `d, bout = a - b - bin` (`sub.cc`, `subc`).
@@ -672,8 +672,18 @@ opcodes! {
     EXIT "EXIT" Sass ["" => ""] flags(TERM) mods() req() ty() None;
     /// CTA barrier.
     BAR "BAR" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
-    /// Memory fence.
-    MEMBAR "MEMBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// Memory fence `MEMBAR.{SC,ALL}.{CTA,GPU,SYS}`, the form ([`super::fence::Membar::code`]) as
+    /// the immediate.
+    MEMBAR "MEMBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `ERRBAR`: waits for the warp's outstanding memory operations (part of a GPU/system fence).
+    ERRBAR "ERRBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `CGAERRBAR`: [`Opcode::ERRBAR`] for the cluster's (CGA's) shared memory.
+    CGAERRBAR "CGAERRBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `CCTL.IVALL`: invalidates the L1 data cache (the acquire half of a GPU fence).
+    CCTLIVALL "CCTLIVALL" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `FENCE.VIEW.ASYNC.S` (immediate 0) / `.G` (1): orders the generic proxy's earlier shared
+    /// (global) accesses before later async-proxy ones (`fence.proxy.async`).
+    FENCEVIEW "FENCEVIEW" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Push a convergence point (barrier register, reconvergence block).
     BSSY "BSSY" Sass ["B" => "L"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Wait for convergence.
@@ -682,6 +692,8 @@ opcodes! {
     WARPSYNC "WARPSYNC" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(EXCLUSIVE) req() ty() None;
     /// No operation.
     NOP "NOP" Sass ["" => ""] flags() mods() req() ty() None;
+    /// `YIELD`: lets the warp's other (diverged) lanes run; opens ptxas's -O0 polling loops.
+    YIELD "YIELD" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Uniform move.
     UMOV "UMOV" Sass ["W" => "W:ric"] flags(UNIFORM) mods() req() ty(B32) Mov;
     /// Uniform special-register read.

@@ -1195,9 +1195,23 @@ impl Cx<'_> {
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
+            Opcode::YIELD => (vec!["YIELD".into()], vec![]),
             Opcode::ATOM | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
             Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
-            Opcode::MEMBAR => (vec!["MEMBAR.SC.GPU".into()], vec![]),
+            Opcode::MEMBAR => {
+                let m = match d.srcs.first() {
+                    Some(Operand::Imm(i)) => ori::fence::Membar::from_code(i.bits() as i64),
+                    _ => None,
+                };
+                (vec![m.ok_or("MEMBAR without a form")?.text()], vec![])
+            }
+            Opcode::ERRBAR => (vec!["ERRBAR".into()], vec![]),
+            Opcode::CGAERRBAR => (vec!["CGAERRBAR".into()], vec![]),
+            Opcode::CCTLIVALL => (vec!["CCTL.IVALL".into()], vec![]),
+            Opcode::FENCEVIEW => {
+                let g = matches!(d.srcs.first(), Some(Operand::Imm(i)) if i.bits() == 1);
+                (vec![if g { "FENCE.VIEW.ASYNC.G" } else { "FENCE.VIEW.ASYNC.S" }.into()], vec![])
+            }
             Opcode::BSSY => (vec!["BSSY".into()], vec![dst(0)?, s(0)?]),
             Opcode::BSYNC => (vec!["BSYNC".into()], vec![s(0)?]),
             Opcode::WARPSYNC => match d.srcs.first() {

@@ -21,12 +21,16 @@
 //!    register sources a read scoreboard (a free one if any, else the least recently assigned:
 //!    sharing a scoreboard is always correct, it only makes a waiter wait for more); in a
 //!    function with `LDGDEPBAR`s, SB0 is theirs alone (it counts `cp.async` groups, which
-//!    `DEPBAR.LE SB0, n` waits on) and the others rotate through SB1–5;
+//!    `DEPBAR.LE SB0, n` waits on) and the others rotate through SB1–5; a memory effect that
+//!    completes asynchronously with no register result ([`completion`]: `SYNCS.EXCH.64`,
+//!    `FENCE.VIEW.ASYNC`, `MEMBAR.*.CTA`) gets a scoreboard too, which every later instruction
+//!    but fixed-latency arithmetic waits on ([`waits_for_completion`]);
 //! 4. the last instruction of a block gets the stall that lets every fixed-latency result of
 //!    the block land and every pipe drain before the next block starts, so blocks start clean.
 //!
 //! Latencies (cycles, sm_90, at or above the minima ptxas relies on, §2.3): 5 for ALU results
-//! (ptxas: 4, MOV 5), 7 for HFMA2, 8 for FP64 (DADD/DMUL/DFMA/DSETP; ptxas 6–8), 32 for
+//! (ptxas: 4, MOV 5), 7 for HFMA2, 8 for FP64 (DADD/DMUL/DFMA/DSETP; ptxas 6–8), 13 for `R2UR`
+//! ([`R2UR_LATENCY`]), 32 for
 //! HMMA/IMMA results ([`MMA_LATENCY`], measured on the H100; longer than one stall, so the
 //! emitter leaves [`NOPS_AFTER_MMA`] NOPs after each and a wait is spread over the stalls of
 //! the instructions before the consumer, every later time-stamp moving with them), 13 for a
@@ -57,6 +61,7 @@ const NONE: u8 = 0xff;
 fn fixed_latency(inst: &Instruction) -> u64 {
     match inst.form.base {
         b if is_fp64(b) => 8,
+        "R2UR" => R2UR_LATENCY,
         "HFMA2" => 7,
         "HMMA" | "IMMA" => MMA_LATENCY,
         _ => 5,
@@ -102,6 +107,15 @@ fn is_fp64(base: &str) -> bool {
     pipe(base).is_some_and(|(p, _)| p == super::class::Pipe::Fp64)
 }
 
+/// Latency of `R2UR`'s uniform result (general → uniform datapath): ptxas 13.0.88 -O3 never
+/// reads it sooner (over the corpus, the shortest distance from an `R2UR` to a reader of its
+/// result is 13 cycles: `R2UR UR5, R27` with stall 13 before `LDG.E R5, desc[UR4][R36.64]` in
+/// call_fnptr; 15 for the pair's first register). Our -O3 cubin of async_cg_memcpy read one
+/// 5 cycles later (`R2UR UR0, R17`, then `SYNCS.ARRIVE.TRANS64.RED` and
+/// `ARRIVES.LDGSTSBAR [UR0]`) and the H100 reported an out-of-range shared address at the
+/// `ARRIVES`: the stale UR0.
+pub const R2UR_LATENCY: u64 = 13;
+
 /// Latency of a predicate result read as a guard or by a control transfer.
 const PRED_TO_GUARD: u64 = 13;
 
@@ -124,6 +138,34 @@ const FP64_EARLY_READ: u64 = 1;
 /// value (ptxas's corpus code never places a VOTE within a block of its predicate's producer).
 pub fn reads_preds_late(base: &str) -> bool {
     matches!(base, "VOTE" | "VOTEU")
+}
+
+/// Whether `inst` completes a memory effect asynchronously with no register result, so a
+/// scoreboard must track it: `Some(true)` a write scoreboard, `Some(false)` a read scoreboard,
+/// as ptxas 13.0.88 gives them:
+/// - `SYNCS.EXCH.64 URZ` (`mbarrier.init`): write SB, which the `BAR.SYNC` after it waits on
+///   (async_bulk_mbarrier, async_mbarrier, async_cg_memcpy). Without it, another warp's (or
+///   the same thread's) mbarrier operation can reach the barrier before the init: on the H100
+///   our cubins that issued it without a scoreboard failed ("Unknown Error" at the next
+///   `SYNCS.ARRIVE`);
+/// - `FENCE.VIEW.ASYNC.*` (`fence.proxy.async`): write SB, which the later memory accesses,
+///   `BAR`s and `HGMMA`s wait on (tc_wgmma: W3, the `BAR.SYNC` waits on SB3);
+/// - `MEMBAR.*.CTA`: read SB, which the `FENCE.VIEW.ASYNC.S` (or `NOP`, or memory access) after it
+///   waits on (tc_wgmma 0x0b90; the `st; membar.cta; ld` probe). The GPU- and system-scope
+///   `MEMBAR`s block the warp (ptxas gives them none; `ERRBAR` follows).
+pub fn completion(inst: &Instruction) -> Option<bool> {
+    match inst.form.base {
+        "SYNCS" if inst.suffix.contains("EXCH") => Some(true),
+        "FENCE" => Some(true),
+        "MEMBAR" if inst.suffix.ends_with(".CTA") => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether `inst` must wait for the pending [`completion`]s: everything but fixed-latency
+/// arithmetic (memory accesses, barriers, fences, `NOP`, `HGMMA`, control transfers).
+pub fn waits_for_completion(inst: &Instruction) -> bool {
+    pipe(inst.form.base).is_none() && !matches!(inst.form.base, "MOV" | "UMOV" | "R2UR" | "S2UR" | "S2R" | "CS2R")
 }
 
 /// The guard predicate of `inst`, if it has one other than PT.
@@ -160,6 +202,8 @@ struct State {
     /// SB0 counts `LDGDEPBAR` groups (which `DEPBAR.LE SB0, n` waits on): no other producer
     /// may use it.
     sb0_reserved: bool,
+    /// Scoreboards of pending memory completions without a register ([`completion`]).
+    completion: u8,
 }
 
 impl State {
@@ -178,6 +222,7 @@ impl State {
             bar_settle: 0,
             arrive_settle: 0,
             sb0_reserved: false,
+            completion: 0,
         }
     }
 
@@ -208,6 +253,7 @@ impl State {
     }
 
     fn retire(&mut self, mask: u8) {
+        self.completion &= !mask;
         for k in 0..6u8 {
             if mask >> k & 1 == 1 {
                 self.busy[k as usize] = false;
@@ -287,6 +333,9 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
                 c.wait |= 1 << k;
             }
             c.wait |= st.rsb[r.index()];
+        }
+        if waits_for_completion(&insts[i]) {
+            c.wait |= st.completion;
         }
         c.wait &= 0x3f;
         // 2. Issue time.
@@ -380,6 +429,23 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             for r in &reg_reads {
                 st.rsb[r.index()] |= 1 << k;
             }
+        }
+        match completion(&insts[i]) {
+            Some(true) if c.write_sb.is_none() => {
+                let k = st.pick(c.read_sb);
+                c.write_sb = Some(k);
+                st.busy[k as usize] = true;
+                st.last_set[k as usize] = i + 1;
+                st.completion |= 1 << k;
+            }
+            Some(false) if c.read_sb.is_none() => {
+                let k = st.pick(c.write_sb);
+                c.read_sb = Some(k);
+                st.busy[k as usize] = true;
+                st.last_set[k as usize] = i + 1;
+                st.completion |= 1 << k;
+            }
+            _ => {}
         }
         if base == "LDGDEPBAR" {
             // The group's completion: counted on SB0, waited on by `DEPBAR.LE SB0, n`.

@@ -255,6 +255,11 @@ struct Cta {
     /// Pending transactions (bytes or `LDGSTS` copies) of each mbarrier, by shared address
     /// (see [`mbar`]).
     mbar_tx: std::collections::BTreeMap<u64, i64>,
+    /// Per shared byte: 1 + the warp whose generic-proxy store (`STS`, `ST` to shared) wrote it
+    /// and has not yet been ordered before async-proxy accesses by that warp's
+    /// `FENCE.VIEW.ASYNC.S` (PTX `fence.proxy.async`); 0 when clean. Empty until the first such
+    /// store. See [`Cta::async_read`].
+    generic_dirty: Vec<u8>,
 }
 
 fn splat(v: u32) -> [u32; 32] {
@@ -688,6 +693,42 @@ pub(crate) fn cta_slot(linear: u64) -> u32 {
 }
 
 impl Cta {
+    /// Records a generic-proxy store of `size` bytes at shared offset `off` by warp `warp`.
+    fn generic_store(&mut self, off: u64, size: u32, warp: u32) {
+        if self.generic_dirty.is_empty() {
+            self.generic_dirty = vec![0; self.shared.bytes.len()];
+        }
+        let end = (off as usize + size as usize).min(self.generic_dirty.len());
+        if let Some(b) = self.generic_dirty.get_mut(off as usize..end) {
+            b.fill(warp.min(254) as u8 + 1);
+        }
+    }
+
+    /// `FENCE.VIEW.ASYNC.S` by warp `warp`: its earlier generic-proxy shared stores are now
+    /// visible to the async proxy.
+    fn proxy_fence(&mut self, warp: u32) {
+        let me = warp.min(254) as u8 + 1;
+        for b in self.generic_dirty.iter_mut().filter(|b| **b == me) {
+            *b = 0;
+        }
+    }
+
+    /// An async-proxy read (`HGMMA`'s shared operands) of the byte at shared offset `off`: an
+    /// error when a generic-proxy store wrote it with no `fence.proxy.async` after it. PTX
+    /// requires the fence (the async proxy need not see the generic proxy's writes); on the H100
+    /// our tc_wgmma cubin without it (`MEMBAR.SC.GPU` where ptxas has `MEMBAR.ALL.CTA;
+    /// FENCE.VIEW.ASYNC.S`) computed with stale shared data.
+    fn async_read(&self, off: u64) -> Result<(), EmuErrorKind> {
+        match self.generic_dirty.get(off as usize) {
+            Some(&w) if w != 0 => Err(EmuErrorKind::Hazard(format!(
+                "HGMMA reads shared offset {off:#x}, which warp {} stored through the generic proxy with no \
+                 fence.proxy.async (FENCE.VIEW.ASYNC.S) after it: the async proxy may not see the store",
+                w - 1
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The offset in this CTA's shared memory of shared address `addr`, checking its slot bits.
     fn shared_offset(&self, addr: u64, size: u32, write: bool) -> Result<u64, Fault> {
         let a = addr & 0xffff_ffff;
@@ -768,6 +809,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
         local: Vec::new(),
         local_size: nthreads as usize * l.local_bytes as usize,
         mbar_tx: std::collections::BTreeMap::new(),
+        generic_dirty: Vec::new(),
     };
     let mut warps: Vec<Warp> = (0..nwarps)
         .map(|w| {
@@ -985,6 +1027,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
     let next = w.pc + 1;
     match &inst.kind {
         Kind::Invalid(why) => return Err((None, EmuErrorKind::Invalid(why.clone()))),
+        Kind::Nop if inst.base == "FENCE" && inst.suffix.contains("ASYNC.S") && g != 0 => cta.proxy_fence(w.id),
         Kind::Nop | Kind::Depbar(..) => {}
         Kind::Iadd3 { x } => {
             let v = [lift(w.reg32(&a[1]))?, lift(w.reg32(&a[2]))?, lift(w.reg32(&a[3]))?];
@@ -1890,6 +1933,15 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                         .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
                 }
             }
+            if matches!(space, Space::Shared | Space::Generic) {
+                for lane in lanes(g) {
+                    if let (Space::Shared, at) = resolve(*space, addrs[lane])
+                        && let Ok(off) = cta.shared_offset(at, *size, true)
+                    {
+                        cta.generic_store(off, *size, w.id);
+                    }
+                }
+            }
         }
         Kind::Atom { space, op, ty, ret } => {
             let wide = matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64);
@@ -2207,6 +2259,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let scale_d = w.pred(&pr[0]) & 1 == 1;
             let rank = (w.id % 4) as usize;
             let load = |off: u32| -> Result<u16, EmuErrorKind> {
+                cta.async_read(u64::from(off))?;
                 cta.shared.load(u64::from(off), 2).map(|v| v as u16).map_err(EmuErrorKind::Fault)
             };
             let op = crate::gmma::Wgmma { n: usize::from(*n), ty: *ty, desc_a, desc_b, scale_d };

@@ -52,6 +52,10 @@
 //! sm_120 is sm_100's with FP64 arithmetic variable latency (its uniform sources read at issue)
 //! and ALU and uniform-ALU instructions holding no pipe.
 //!
+//! mbarrier initialisation (`SYNCS.EXCH.64`) must carry a write scoreboard, waited on before the
+//! next `BAR` or mbarrier operation ([`HazardState::mbarrier_init`]); `R2UR`'s uniform result is
+//! ready after `ptxas_rs::sched::latency::R2UR_LATENCY` (13) cycles.
+//!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
 use super::program::{Inst, Kind, Opnd};
@@ -130,6 +134,9 @@ pub struct HazardState {
     sm: u32,
     /// Warpgroup MMA state ([`Gmma`]).
     gmma: Gmma,
+    /// Per scoreboard: whether an mbarrier initialisation (`SYNCS.EXCH.64`) completing on it is
+    /// pending ([`HazardState::mbarrier_init`]).
+    init_pending: [bool; 6],
 }
 
 /// The hazard checker's view of the asynchronous warpgroup MMAs (`HGMMA`, PTX
@@ -252,6 +259,7 @@ impl Default for HazardState {
             bar_settle: 0,
             sm: 90,
             gmma: Gmma::default(),
+            init_pending: [false; 6],
         }
     }
 }
@@ -441,6 +449,11 @@ fn latency(inst: &Inst, sm: u32) -> u64 {
         Kind::Hmma { .. } | Kind::Imma { .. } => MMA_RESULT_LATENCY,
         Kind::Fp64 { .. } | Kind::Dsetp { .. } => 6,
         Kind::Redux { .. } if inst.base == "CREDUX" => CREDUX_LATENCY,
+        // General → uniform register (`ptxas_rs::sched::latency::R2UR_LATENCY` has the figures;
+        // `R2UR P0, URZ, R3`'s predicate is read sooner, 7 cycles, in NVIDIA's sm_90 code).
+        Kind::R2ur if inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(u) if u != 63)) => {
+            ptxas_rs::sched::latency::R2UR_LATENCY
+        }
         _ if uniform_dst => 2,
         _ => 4,
     }
@@ -713,6 +726,7 @@ impl HazardState {
             }
         }
         self.gmma.issue(inst)?;
+        self.mbarrier_init(inst, never)?;
         // Effects.
         if f.variable {
             match c.write_sb {
@@ -797,6 +811,41 @@ impl HazardState {
         Ok(())
     }
 
+    /// mbarrier initialisation (`SYNCS.EXCH.64 URZ, [URa], URb`, PTX `mbarrier.init`) completes
+    /// asynchronously, announced on its write scoreboard: a barrier (`BAR`) or mbarrier
+    /// operation (`SYNCS`, `ARRIVES`, `UBLKCP`) issued before that scoreboard is waited on may
+    /// reach the barrier word before the initialisation (this warp's, or, past the `BAR`,
+    /// another warp's). ptxas always gives it a write scoreboard and waits on it before the
+    /// next `BAR` or mbarrier operation (async_bulk_mbarrier, async_mbarrier, async_cg_memcpy, at
+    /// -O0 and -O3). Measured on the H100: our -O3 cubins that issued it with no write
+    /// scoreboard failed at the next `SYNCS.ARRIVE` ("Unknown Error", async_bulk_mbarrier +0x1c0,
+    /// async_mbarrier +0x270). Either is reported here.
+    fn mbarrier_init(&mut self, inst: &Inst, never: bool) -> Result<(), String> {
+        if never {
+            return Ok(());
+        }
+        let init = inst.base == "SYNCS" && matches!(inst.kind, Kind::MbarInit);
+        let sync = matches!(inst.kind, Kind::Bar) || matches!(inst.base, "SYNCS" | "ARRIVES" | "UBLKCP");
+        if sync && let Some(k) = self.init_pending.iter().position(|&p| p) {
+            return Err(format!(
+                "{} issued while an mbarrier initialisation (SYNCS.EXCH) is pending on SB{k} \
+                 (missing wait: the barrier may be used before it is initialised)",
+                inst.base
+            ));
+        }
+        if init {
+            match inst.control.write_sb {
+                Some(k) if k < 6 => self.init_pending[k as usize] = true,
+                _ => {
+                    return Err("SYNCS.EXCH (mbarrier.init) without a write scoreboard: its completion cannot \
+                                be waited on before the barrier is used"
+                        .into());
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Makes `self` the conservative union of `self` and `other` (two lane groups reconverging):
     /// the later cycle, each register's longer remaining latency, every pending write and read
     /// and every scoreboard event of either. A hazard in the union is a hazard of some lane.
@@ -840,6 +889,9 @@ impl HazardState {
         self.untracked.dedup();
         self.seq = self.seq.max(other.seq);
         self.gmma.merge(&other.gmma);
+        for (x, y) in self.init_pending.iter_mut().zip(other.init_pending) {
+            *x |= y;
+        }
     }
 
     /// Drops the pending read events (of every scoreboard but `except`) for which `drop(issue
@@ -883,6 +935,9 @@ impl HazardState {
             return;
         }
         let retired: Vec<_> = ev.drain(..n).collect();
+        if ev.is_empty() {
+            self.init_pending[k] = false;
+        }
         // An instruction reads its sources before it writes its results: once a write of it
         // is complete, so are its reads, whatever scoreboard they are on (atom_scopes: a
         // `SHFL` with read SB0 and write SB1, then its source rewritten after a wait on SB1 only).

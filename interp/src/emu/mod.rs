@@ -115,7 +115,10 @@
 //! [`EmuErrorKind::Fault`] naming the instruction offset, its text and the thread.
 //!
 //! **Hazards** ([`EmuConfig::hazards`]): the checker of [`hazard`] runs on each warp's issued
-//! stream; the first hazard stops the run with [`EmuErrorKind::Hazard`].
+//! stream; the first hazard stops the run with [`EmuErrorKind::Hazard`]. Independently of it,
+//! an `HGMMA` reading shared bytes that a generic-proxy store (`STS`, `ST` to shared) wrote with
+//! no `FENCE.VIEW.ASYNC.S` (PTX `fence.proxy.async`) after it by the storing warp is also an
+//! [`EmuErrorKind::Hazard`]: the async proxy need not see such a store (measured on the H100).
 //!
 //! Invariant: no input (cubin bytes, spec, code) makes the emulator panic; every failure is an
 //! [`EmuError`].

@@ -494,6 +494,8 @@ impl Engine<'_> {
                 return Ok(false);
             }
             Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
+            // The interpreter's memory is sequentially consistent, one proxy: fences are no-ops.
+            ERRBAR | CGAERRBAR | CCTLIVALL | FENCEVIEW | YIELD => {}
             Call | Calli => {
                 if exec != 0 {
                     return self.call(cta, w, d, exec).map(|()| true);

@@ -178,7 +178,27 @@ impl Sel<'_> {
                 let m = Mods { flags: vec![Flag::Sync], ..Mods::new() };
                 self.emit(BAR, m, vec![], vec![id]);
             }
-            Membar => self.emit(MEMBAR, Mods::new(), vec![], vec![]),
+            Membar => {
+                use crate::ori::fence::{Fence, Step};
+                let form = match d.srcs.first() {
+                    Some(Operand::Imm(i)) => Fence::from_code(i.bits() as i64),
+                    _ => None,
+                };
+                let form = form.ok_or_else(|| format!("`membar` without a fence form: {:?}", d.srcs))?;
+                // ptxas's sequence for the form (`ori::fence`).
+                for step in form.sass() {
+                    match step {
+                        Step::Membar(m) => self.emit(MEMBAR, Mods::new(), vec![], vec![imm(m.code())]),
+                        Step::Errbar => self.emit(ERRBAR, Mods::new(), vec![], vec![]),
+                        Step::CgaErrbar => self.emit(CGAERRBAR, Mods::new(), vec![], vec![]),
+                        Step::CctlIvall => self.emit(CCTLIVALL, Mods::new(), vec![], vec![]),
+                        Step::FenceView { global } => {
+                            self.emit(FENCEVIEW, Mods::new(), vec![], vec![imm(i64::from(global))])
+                        }
+                        Step::Nop => self.emit(NOP, Mods::new(), vec![], vec![]),
+                    }
+                }
+            }
             Warpsync => {
                 self.warp_sync(&d.srcs[0])?;
             }

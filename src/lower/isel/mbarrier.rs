@@ -4,12 +4,12 @@
 //!
 //! | PTX-stage | SASS |
 //! |---|---|
-//! | `mbarinit [b], n` | the word `(2^20-n) << 1 \| (2^20-n) << 43` in registers, `R2UR`s, `SYNCS.EXCH.64 URZ, [URb], URw` |
+//! | `mbarinit [b], n` | the word `(2^20-n) << 1 \| (2^20-n) << 43` in registers, `R2UR`s, `FENCE.VIEW.ASYNC.S`, `SYNCS.EXCH.64 URZ, [URb], URw` |
 //! | `mbararrive d, [b], 1, 0` | `SYNCS.ARRIVE.TRANS64.A1T0 Rd, [Rb+URZ], RZ` |
 //! | `mbararrive d, [b], 1, tx` | `SYNCS.ARRIVE.TRANS64 Rd, [Rb+URZ], Rtx` |
 //! | `mbararrive d, [b], n, 0` | `SYNCS.ARRIVE.TRANS64.ART0 Rd, [Rb+URZ], Rn` (ptxas -O0) |
-//! | `mbartestwait p, [b], t` | `SYNCS.PHASECHK.TRANS64 P, [Rb+URZ], Rt.hi` |
-//! | `mbartrywait p, [b], t` | `SYNCS.PHASECHK.TRANS64.TRYWAIT P, [Rb+URZ], Rt.hi` |
+//! | `mbartestwait p, [b], t` | `YIELD`, `SYNCS.PHASECHK.TRANS64 P, [Rb+URZ], Rt.hi` |
+//! | `mbartrywait p, [b], t` | `YIELD`, `SYNCS.PHASECHK.TRANS64.TRYWAIT P, [Rb+URZ], Rt.hi` |
 //! | `mbarinval [b]` | `SYNCS.CCTL.IV [Rb+URZ]` |
 //! | `cpasyncmbararrive [b]` | `R2UR`, `SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [URb], RZ`, `ARRIVES.LDGSTSBAR.64.TRANSCNT [URb]` |
 //! | `cpbulk [d], [s], n, [b]` | a loop: `ELECT P`, `R2UR`s, `UBLKCP.S.G [URd:URb], [URs], URn/16`, `@!P BRA` back |
@@ -67,6 +67,10 @@ impl Sel<'_> {
                 };
                 let word = self.ur_pair(lo, hi);
                 let ua = self.ur_of(r(a))?;
+                // ptxas -O0 puts `FENCE.VIEW.ASYNC.S` before every `SYNCS.EXCH.64` (all three
+                // corpus kernels; at -O3 where it can show it unneeded): the barrier word is
+                // then ordered after the thread's earlier generic-proxy shared accesses.
+                self.emit(Opcode::FENCEVIEW, Mods::new(), vec![], vec![imm(0)]);
                 self.emit(Opcode::SYNCSEXCH, Mods::new(), vec![], vec![Self::at(ua.into()), r(word)]);
             }
             Opcode::MbarArrive => {
@@ -97,6 +101,12 @@ impl Sel<'_> {
                 let (_, hi) = self.halves(d.srcs.get(1).ok_or("no state")?)?;
                 let hi = self.reg_src(&hi)?;
                 let op = if d.opcode == Opcode::MbarTestWait { Opcode::SYNCSPHASECHK } else { Opcode::SYNCSTRYWAIT };
+                // A wait is polled in a loop; ptxas -O0 opens such loops with `YIELD` (all three
+                // corpus kernels), so that lanes of the warp that diverged before it (we do not
+                // reconverge with BSSY/BSYNC as ptxas does) get to run and arrive. Our -O0
+                // async_mbarrier, with a lane split at `i < n` before the wait loop and no YIELD,
+                // hung on the H100.
+                self.emit(Opcode::YIELD, Mods::new(), vec![], vec![]);
                 self.emit(op, Mods::new(), vec![p], vec![Self::at(a), hi]);
             }
             Opcode::MbarInval => {

@@ -762,6 +762,10 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x811, residue: 0x102 << 72, suffix: ".HI.SX32" },
     ModEntry { key: 0x811, residue: 0x104 << 72, suffix: ".HI.X" },
     ModEntry { key: 0x811, residue: 0x106 << 72, suffix: ".HI.X.SX32" },
+    // Fence forms the corpus never shows (`fence.acq_rel.sys`/`fence.sys` and
+    // `fence.proxy.async.global`, `ori::fence`); see `fence_forms_match_nvdisasm`.
+    ModEntry { key: 0x3c6, residue: 0x100 << 64, suffix: ".VIEW.ASYNC.G" },
+    ModEntry { key: 0x992, residue: 0xb000 << 64, suffix: ".ALL.SYS" },
 ];
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
@@ -810,6 +814,28 @@ mod tests {
     /// `LEA` with an immediate B: the word ptxas 13.0.88 -O3 emits for
     /// `vadd.s32.u32.s32` (`LEA.HI.X.SX32 R6, R6, 0xffffffff, 0x1, P0`) and the same word with
     /// bits 73/74/80 set as listed, each printed by `nvdisasm -b SM90` (13.2) as written here.
+    #[test]
+    fn fence_forms_match_nvdisasm() {
+        // Words of ptxas 13.0.88 -O0 sm_90a (`st; fence.acq_rel.sys; st` and
+        // `fence.proxy.async.global`) and nvdisasm's text, plus the corpus's other fence forms.
+        let t = super::tables();
+        for (word, text) in [
+            (0x000f_ec00_0000_b000_0000_0000_0000_7992u128, "MEMBAR.ALL.SYS"),
+            (0x003e_1e00_0000_0100_0000_0000_0000_73c6, "FENCE.VIEW.ASYNC.G"),
+            (0x0033_de00_0000_a000_0000_0000_0000_7992, "MEMBAR.ALL.GPU"),
+            (0x0033_de00_0000_8000_0000_0000_0000_7992, "MEMBAR.ALL.CTA"),
+            (0x0033_de00_0000_2000_0000_0000_0000_7992, "MEMBAR.SC.GPU"),
+            (0x0033_de00_0000_0000_0000_0000_0000_7992, "MEMBAR.SC.CTA"),
+            (0x000f_c000_0000_0000_0000_0000_0000_79ab, "ERRBAR"),
+            (0x000f_ec00_0000_0000_0000_0000_0000_75ab, "CGAERRBAR"),
+            (0x03ff_e800_0200_0000_0000_0000_ff00_798f, "CCTL.IVALL"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+        }
+    }
+
     #[test]
     fn lea_immediate_forms_match_nvdisasm() {
         let t = super::tables();
