@@ -139,6 +139,11 @@ pub struct HazardState {
     init_pending: [bool; 6],
 }
 
+/// Cycles from an `HGMMA` committing its group (`gsb0`) to a `WARPGROUP.DEPBAR` that waits on
+/// it ([`ptxas_rs::sched::latency::GSB_SETTLE`]: 1 cycle gave stale accumulators on the H100,
+/// ptxas leaves 8).
+const GSB_SETTLE: u64 = ptxas_rs::sched::latency::GSB_SETTLE;
+
 /// The hazard checker's view of the asynchronous warpgroup MMAs (`HGMMA`, PTX
 /// `wgmma.mma_async`): an `HGMMA` writes its accumulator registers asynchronously, so they are
 /// pending from issue until a `WARPGROUP.DEPBAR.LE gsb0, n` retires the group it belongs to
@@ -161,6 +166,8 @@ struct Gmma {
     touched: [u64; 4],
     /// Whether a `WARPGROUP.ARRIVE` was issued.
     arrived: bool,
+    /// Issue cycle of the last `HGMMA` that committed its group (`gsb0`).
+    committed_at: Option<u64>,
 }
 
 impl Gmma {
@@ -168,7 +175,7 @@ impl Gmma {
         self.open.contains(&s) || self.groups.iter().any(|g| g.contains(&s))
     }
 
-    fn issue(&mut self, inst: &Inst) -> Result<(), String> {
+    fn issue(&mut self, inst: &Inst, t: u64) -> Result<(), String> {
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         match inst.kind {
             Kind::WarpgroupArrive => {
@@ -176,6 +183,17 @@ impl Gmma {
                 self.arrived = true;
             }
             Kind::WarpgroupDepbar(n) => {
+                // The group's scoreboard takes effect some cycles after the committing HGMMA
+                // issues; a wait sooner passes at once ([`GSB_SETTLE`]).
+                if let Some(c) = self.committed_at
+                    && t < c + GSB_SETTLE
+                {
+                    return Err(format!(
+                        "WARPGROUP.DEPBAR {} cycle(s) after the HGMMA committing its group, which needs {GSB_SETTLE} \
+                         (the wait passes before the group is registered: missing stall)",
+                        t - c
+                    ));
+                }
                 let keep = usize::from(n).min(self.groups.len());
                 self.groups.drain(..self.groups.len() - keep);
             }
@@ -198,6 +216,7 @@ impl Gmma {
                 }
                 if gsb {
                     self.groups.push(std::mem::take(&mut self.open));
+                    self.committed_at = Some(t);
                 }
             }
             _ => {
@@ -725,7 +744,7 @@ impl HazardState {
                 ));
             }
         }
-        self.gmma.issue(inst)?;
+        self.gmma.issue(inst, self.t)?;
         self.mbarrier_init(inst, never)?;
         // Effects.
         if f.variable {
