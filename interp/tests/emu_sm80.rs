@@ -30,6 +30,13 @@ use emu_arch::{Arch, check_arch};
 /// (the same for sm_80, sm_86 and sm_89).
 const KNOWN_SM80: &[(&str, &str)] = &[
     (
+        "sreg_reserved_smem",
+        "arch-dependent values: ptxas's sm_80-family code computes the reserved shared-memory \
+         offsets from `SR_SMEMSZ` and bank-0 words (in the emulator: its launch model), where \
+         its sm_90 code has the constants 0 / 0x400 / 0 of the H100 golden; the kernel's slot \
+         ((cap >> 10) - 1 + begin + (offset_0 & 63), 0 on sm_90) then falls outside `out`",
+    ),
+    (
         "bf16_arith2",
         "arch-dependent PTX: nvcc writes `mul.bf16` and `add.bf16` for sm_80/86/89 as two \
          `fma.rn.bf16` with constants (x*y + -0, then t*1 + z: two roundings, kept apart by ptxas), \

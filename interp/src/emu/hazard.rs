@@ -462,9 +462,12 @@ fn latency(inst: &Inst, sm: u32) -> u64 {
     let uniform_dst =
         inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(_))) || inst.preds.iter().any(|p| p.dst && p.uniform);
     match inst.kind {
-        // sm_75's tensor pipe is not modelled beyond the interlock (ptxas's sm_75 code reads an
-        // `IMMA.8816` result in a chain after 10 cycles, an `HMMA`'s after 29; no GPU run).
-        Kind::Hmma { .. } | Kind::Imma { .. } if inst.control.stall == 0 || sm < 80 => MMA_INTERLOCKED_LATENCY,
+        // sm_75's and Blackwell's tensor pipes are not modelled beyond the interlock (ptxas's
+        // sm_75 code reads an `IMMA.8816` result in a chain after 10 cycles, an `HMMA`'s after
+        // 29, its sm_100 code an `HMMA`'s after fewer than 32; no GPU run on either).
+        Kind::Hmma { .. } | Kind::Imma { .. } if inst.control.stall == 0 || !(80..100).contains(&sm) => {
+            MMA_INTERLOCKED_LATENCY
+        }
         Kind::Hmma { .. } | Kind::Imma { .. } => MMA_RESULT_LATENCY,
         Kind::Fp64 { .. } | Kind::Dsetp { .. } => 6,
         Kind::Redux { .. } if inst.base == "CREDUX" => CREDUX_LATENCY,
