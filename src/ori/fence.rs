@@ -129,14 +129,11 @@ impl Fence {
         } else {
             3
         };
-        let bad = || Err(format!("`{opcode}.{}` is not a fence form", mods.join(".")));
+        let bad = || format!("`{opcode}.{}` is not a fence form", mods.join("."));
+        // `membar.scope` and `fence.sc.scope` are one form.
+        let sc = [Fence::ScCta, Fence::ScGpu, Fence::ScSys].get(scope).copied();
         Ok(match opcode {
-            "membar" => match scope {
-                0 => Fence::ScCta,
-                1 => Fence::ScGpu,
-                2 => Fence::ScSys,
-                _ => return bad(),
-            },
+            "membar" => sc.ok_or_else(bad)?,
             "fence" if has("proxy") => {
                 if has("alias") {
                     Fence::ProxyAlias
@@ -147,26 +144,21 @@ impl Fence {
                 } else if has("async") {
                     Fence::ProxyAsync
                 } else {
-                    return bad();
+                    return Err(bad());
                 }
             }
             "fence" if has("mbarrier_init") => Fence::MbarrierInit,
             "fence" if has("acquire") && !has("acq_rel") => Fence::AcquireCluster,
             "fence" if has("release") && !has("acq_rel") => Fence::ReleaseCluster,
-            "fence" if has("sc") => match scope {
-                0 => Fence::ScCta,
-                1 => Fence::ScGpu,
-                2 => Fence::ScSys,
-                _ => return bad(),
-            },
+            "fence" if has("sc") => sc.ok_or_else(bad)?,
             // `fence{.acq_rel}.scope`: `.acq_rel` is the default semantics.
             "fence" => match scope {
                 0 => Fence::AcqRelCta,
                 1 => Fence::AcqRelGpu,
                 2 => Fence::AcqRelSys,
-                _ => return bad(),
+                _ => return Err(bad()),
             },
-            _ => return bad(),
+            _ => return Err(bad()),
         })
     }
 

@@ -57,6 +57,11 @@ const ARRIVE_SETTLE: u64 = 6;
 /// patched to 11, all right: `interp/gpu/README.md`, run 8); ptxas 13.0.88 -O3 leaves 8 there.
 pub const GSB_SETTLE: u64 = 8;
 
+/// Whether `inst` is a `WARPGROUP.DEPBAR` (a wait on `HGMMA` groups).
+fn is_group_wait(inst: &Instruction) -> bool {
+    inst.form.base == "WARPGROUP" && inst.suffix.contains("DEPBAR")
+}
+
 /// Whether `inst` is an `HGMMA` that commits its group (`gsb0` shown).
 fn commits_group(inst: &Instruction) -> bool {
     inst.form.base == "HGMMA"
@@ -112,6 +117,15 @@ fn delay(insts: &mut [Instruction], first: usize, at: usize, mut extra: u64) -> 
         }
     }
     (extra, lowest)
+}
+
+/// [`delay`] by `extra` cycles before instruction `at`, and the model's time-stamps moved with
+/// the instructions that now issue later ([`State::shift`]; `issue`: each placed instruction's
+/// issue cycle). Returns the cycles placed.
+fn stretch(insts: &mut [Instruction], st: &mut State, issue: &[u64], first: usize, at: usize, extra: u64) -> u64 {
+    let (left, from) = delay(insts, first, at, extra);
+    st.shift(issue[from], from, extra - left);
+    extra - left
 }
 
 /// Whether `base` runs on the FP64 pipe ([`pipe`]'s table).
@@ -283,6 +297,20 @@ impl State {
         }
     }
 
+    /// Takes a scoreboard (not `avoid`) for instruction `i`'s event: [`State::pick`]'s choice,
+    /// marked busy and last set by `i`.
+    fn claim(&mut self, avoid: Option<u8>, i: usize) -> u8 {
+        let k = self.pick(avoid);
+        self.take(k, i);
+        k
+    }
+
+    /// Marks scoreboard `k` busy, last set by instruction `i`.
+    fn take(&mut self, k: u8, i: usize) {
+        self.busy[k as usize] = true;
+        self.last_set[k as usize] = i + 1;
+    }
+
     fn pick(&self, avoid: Option<u8>) -> u8 {
         let first = u8::from(self.sb0_reserved);
         let free = (first..6u8).find(|&k| !self.busy[k as usize] && Some(k) != avoid);
@@ -329,7 +357,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         if control_op {
             c.stall = 5;
         }
-        if base == "WARPGROUP" && insts[i].suffix.contains("DEPBAR") {
+        if is_group_wait(&insts[i]) {
             // As ptxas (-O3 tc_wgmma: 4 cycles from the wait to the first accumulator read);
             // not measured on the GPU.
             c.stall = 4;
@@ -372,7 +400,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             if base == "HGMMA" {
                 need = need.max(st.arrive_settle);
             }
-            if base == "WARPGROUP" && insts[i].suffix.contains("DEPBAR") {
+            if is_group_wait(&insts[i]) {
                 need = need.max(st.gsb_settle);
             }
             let guard = guard_loc(&insts[i]);
@@ -409,9 +437,8 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         {
             // Raise the previous instructions' stalls (the latest first); what cannot be placed
             // in this block (a latency over the stalls left) is not modelled as elapsed.
-            let (left, from) = delay(insts, block_first, p + 1, need - st.t);
-            st.shift(issue[from], from, need - st.t - left);
-            st.t = need - left;
+            let extra = need - st.t;
+            st.t += stretch(insts, &mut st, &issue, block_first, p + 1, extra);
         }
         issue[i] = st.t;
         st.retire(c.wait);
@@ -431,10 +458,8 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         let cls = class(&insts[i]);
         let reg_reads: Vec<Loc> = e.reads.iter().copied().filter(|r| !r.is_pred()).collect();
         if cls == Class::VarResult && !e.writes.is_empty() {
-            let k = st.pick(None);
+            let k = st.claim(None, i);
             c.write_sb = Some(k);
-            st.busy[k as usize] = true;
-            st.last_set[k as usize] = i + 1;
             for r in &e.writes {
                 st.wsb[r.index()] = k;
             }
@@ -449,27 +474,21 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             }
         }
         if cls != Class::Fixed && !reg_reads.is_empty() {
-            let k = st.pick(c.write_sb);
+            let k = st.claim(c.write_sb, i);
             c.read_sb = Some(k);
-            st.busy[k as usize] = true;
-            st.last_set[k as usize] = i + 1;
             for r in &reg_reads {
                 st.rsb[r.index()] |= 1 << k;
             }
         }
         match completion(&insts[i]) {
             Some(true) if c.write_sb.is_none() => {
-                let k = st.pick(c.read_sb);
+                let k = st.claim(c.read_sb, i);
                 c.write_sb = Some(k);
-                st.busy[k as usize] = true;
-                st.last_set[k as usize] = i + 1;
                 st.completion |= 1 << k;
             }
             Some(false) if c.read_sb.is_none() => {
-                let k = st.pick(c.write_sb);
+                let k = st.claim(c.write_sb, i);
                 c.read_sb = Some(k);
-                st.busy[k as usize] = true;
-                st.last_set[k as usize] = i + 1;
                 st.completion |= 1 << k;
             }
             _ => {}
@@ -477,8 +496,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
         if base == "LDGDEPBAR" {
             // The group's completion: counted on SB0, waited on by `DEPBAR.LE SB0, n`.
             c.write_sb = Some(0);
-            st.busy[0] = true;
-            st.last_set[0] = i + 1;
+            st.take(0, i);
         }
         insts[i].control = c;
         // 4. Block end: let every fixed latency elapse.
@@ -501,9 +519,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             // A latency longer than one stall: spread the rest over the block's instructions
             // before this one (the emitter leaves `NOP`s after each `HMMA` for this).
             if pending > s {
-                let (left, from) = delay(insts, block_first, i, pending - s);
-                st.shift(issue[from], from, pending - s - left);
-                st.t += pending - s - left;
+                st.t += stretch(insts, &mut st, &issue, block_first, i, pending - s);
             }
             prev = None;
         } else {

@@ -134,39 +134,18 @@ impl Sel<'_> {
         );
         let Some(s) = d.mods.sub.filter(|_| d.opcode == Opcode::Vote) else { return Ok(()) };
         let dst = Self::dst(d)?;
-        let m =
-            |c| Mods { cmp: Some(c), ty: Some(crate::ori::Ty::U32), bop: Some(crate::ori::BoolOp::And), ..Mods::new() };
-        use crate::ori::Cmp;
+        use crate::ori::{BoolOp, Cmp, Ty};
+        let ballot = Operand::reg(members);
         match s {
             // any: some member's p; all: every member's p.
-            SubOp::Any => self.emit(
-                Opcode::ISETP,
-                m(Cmp::Ne),
-                vec![dst, pt_reg()],
-                vec![Operand::reg(members), super::rz(), super::pt()],
-            ),
-            SubOp::All => self.emit(
-                Opcode::ISETP,
-                m(Cmp::Eq),
-                vec![dst, pt_reg()],
-                vec![Operand::reg(members), mask, super::pt()],
-            ),
+            SubOp::Any => self.isetp(dst, Cmp::Ne, Ty::U32, ballot, super::rz()),
+            SubOp::All => self.isetp(dst, Cmp::Eq, Ty::U32, ballot, mask),
             // uni: none or every member.
             _ => {
                 let none = self.tp();
-                self.emit(
-                    Opcode::ISETP,
-                    m(Cmp::Eq),
-                    vec![none.into(), pt_reg()],
-                    vec![Operand::reg(members), super::rz(), super::pt()],
-                );
-                let mo = Mods {
-                    cmp: Some(Cmp::Eq),
-                    ty: Some(crate::ori::Ty::U32),
-                    bop: Some(crate::ori::BoolOp::Or),
-                    ..Mods::new()
-                };
-                self.emit(Opcode::ISETP, mo, vec![dst, pt_reg()], vec![Operand::reg(members), mask, r(none)]);
+                self.isetp(none.into(), Cmp::Eq, Ty::U32, ballot.clone(), super::rz());
+                let or = Mods { cmp: Some(Cmp::Eq), ty: Some(Ty::U32), bop: Some(BoolOp::Or), ..Mods::new() };
+                self.emit(Opcode::ISETP, or, vec![dst, pt_reg()], vec![ballot, mask, r(none)]);
             }
         }
         Ok(())
