@@ -496,6 +496,19 @@ impl GlobalMemory {
         let a = &self.allocs[i];
         lanes_fit(addrs, mask, size, a.base, a.bytes.len() as u64).then_some(i)
     }
+    /// The allocation all the lanes of `mask` access without a fault (`size` bytes at each
+    /// of `addrs`, aligned), as its base address and bytes; `None` when there is none (the
+    /// lanes span several allocations, or one faults) or `mask` is empty.
+    pub(crate) fn lanes_span(&self, addrs: &[u64; 32], mask: u32, size: u32) -> Option<(u64, &[u8])> {
+        let a = &self.allocs[self.lanes_alloc(addrs, mask, size)?];
+        Some((a.base, &a.bytes))
+    }
+    /// [`GlobalMemory::lanes_span`], writable.
+    pub(crate) fn lanes_span_mut(&mut self, addrs: &[u64; 32], mask: u32, size: u32) -> Option<(u64, &mut [u8])> {
+        let i = self.lanes_alloc(addrs, mask, size)?;
+        let a = &mut self.allocs[i];
+        Some((a.base, &mut a.bytes))
+    }
     /// The loads of a warp: `size` bytes at the global address of each lane of `mask` into
     /// `out`, when all are in one allocation and none faults; otherwise `false`, nothing read
     /// (the caller then loads lane by lane, which reports the fault).

@@ -73,7 +73,7 @@ fn check(opt: &str, sample: bool) {
         let bytes = out.cubin.unwrap_or_else(|| panic!("{k}: ptxas failed: {}", out.stderr));
         let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
         let sfx = nvdisasm_suffixes(t, &bytes, &spec.kernel);
-        let cfg = EmuConfig { hazards: true, step_limit: 20_000_000 };
+        let cfg = EmuConfig { hazards: true, step_limit: 20_000_000, ..EmuConfig::default() };
         let Ok(want) = kernel.run_with_suffixes(&spec, &cfg, &sfx) else {
             println!("{opt} {k}: skipped (NVIDIA's code does not run in the emulator)");
             skipped += 1;

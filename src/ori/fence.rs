@@ -71,7 +71,7 @@ impl Membar {
     }
     /// Inverse of [`Membar::code`].
     pub fn from_code(c: i64) -> Option<Membar> {
-        (0..6).contains(&c).then(|| Membar { sc: c < 3, scope: (c % 3) as u8 })
+        (0..6).contains(&c).then_some(Membar { sc: c < 3, scope: (c % 3) as u8 })
     }
     /// The SASS mnemonic with modifiers (`MEMBAR.SC.GPU`).
     pub fn text(self) -> String {

@@ -128,7 +128,7 @@ pub fn run_and_compare(
     hazards: bool,
 ) -> Result<(), (&'static str, String)> {
     let kernel = Kernel::load(cubin, kernelgen::KERNEL).map_err(|e| ("emulator", format!("load: {e}")))?;
-    let cfg = EmuConfig { hazards, step_limit: 10_000_000 };
+    let cfg = EmuConfig { hazards, step_limit: 10_000_000, ..EmuConfig::default() };
     let run = kernel.run(spec, &cfg).map_err(|e| ("emulator", e.to_string()))?;
     let mut diffs = Vec::new();
     for buf in spec.outputs() {

@@ -231,6 +231,8 @@ pub(crate) struct State {
     pub(crate) global: GlobalMemory,
     pub(crate) steps: u64,
     pub(crate) thread_instrs: u64,
+    /// Warp-instructions executed by fast forms.
+    pub(crate) fast_steps: u64,
     /// Per instruction of the program: whether a warp issued it.
     pub(crate) issued: Vec<bool>,
     /// Register files of finished warps, zeroed, for the warps of later CTAs (allocating and
@@ -914,6 +916,20 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
                 EmuErrorKind::Invalid(format!("pc {:#x} is outside the code", w.pc as u64 * 16)),
             ));
         };
+        if w.hz.is_none() {
+            // Without the hazard checker, runs of fast forms execute in one call.
+            let act = w.act;
+            let n = fast::run(l, st, cta, w, l.step_limit.saturating_sub(st.steps));
+            if n > 0 {
+                st.steps += n;
+                st.fast_steps += n;
+                st.thread_instrs += n * u64::from(act.count_ones());
+                if w.pc >= w.other {
+                    w.regroup();
+                }
+                continue;
+            }
+        }
         st.steps += 1;
         if st.steps > l.step_limit {
             return Err(located(l, Some(inst), None, EmuErrorKind::StepLimit(l.step_limit)));
@@ -932,8 +948,8 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
             return Err(located(l, Some(inst), Some(t), EmuErrorKind::Hazard(m)));
         }
         let res = match l.fast.get(w.pc as usize) {
-            Some(f) if !f.is_slow() => {
-                fast::exec(w, f);
+            Some(f) if fast::exec(l, st, cta, w, f) => {
+                st.fast_steps += 1;
                 Ok(())
             }
             _ => step(l, st, cta, w, inst),

@@ -107,9 +107,13 @@
 //! (`IADD3`, `IMAD`, `LEA`, `LOP3`, `SHF`, `SEL`, `ISETP`, `FADD`/`FMUL`/`FFMA`, `FSETP`,
 //! `MUFU`, ...) with their operands resolved, run on all 32 lanes and blended into the
 //! destination by the guarded mask, compiled also for AVX2 and AVX-512 and picked by the CPU
-//! at run time; every other instruction runs through the general executor. Both give the same
-//! results bit for bit (the fast forms mirror the general executor's arms, which stay the
-//! reference), so the path taken is invisible in a run's results.
+//! at run time; global, shared and local loads and stores that fault in no lane; and `BRA`.
+//! Without the hazard checker a run of such instructions executes in one call. Every other
+//! instruction (and a load or store that would fault) runs through the general executor. Both
+//! give the same results bit for bit (the fast forms mirror the general executor's arms, which
+//! stay the reference), so the path taken is invisible in a run's results;
+//! [`EmuConfig::fast_paths`] turns the fast forms off, and `tests/emu_fast_paths.rs` compares
+//! the two on the corpus.
 //!
 //! **Faults.** Out-of-bounds or misaligned global/shared/local/constant accesses are
 //! [`EmuErrorKind::Fault`] naming the instruction offset, its text and the thread.
@@ -205,11 +209,15 @@ pub struct EmuConfig {
     pub hazards: bool,
     /// The most warp-instructions the launch may execute.
     pub step_limit: u64,
+    /// Execute the pre-decoded fast forms where they apply (see "How it executes" above);
+    /// `false` runs every instruction through the general executor, the reference the fast
+    /// forms must agree with (`tests/emu_fast_paths.rs` compares the two on the corpus).
+    pub fast_paths: bool,
 }
 
 impl Default for EmuConfig {
     fn default() -> Self {
-        EmuConfig { hazards: false, step_limit: 200_000_000 }
+        EmuConfig { hazards: false, step_limit: 200_000_000, fast_paths: true }
     }
 }
 
@@ -298,6 +306,9 @@ pub struct EmuRun {
     /// The opcodes with their modifiers (`IMAD.WIDE.U32`) of the instructions issued at least
     /// once.
     pub executed: std::collections::BTreeSet<String>,
+    /// How many of the warp-instructions ([`Outputs::warp_steps`]) a fast form executed
+    /// ([`EmuConfig::fast_paths`]); the others ran through the general executor.
+    pub fast_steps: u64,
 }
 
 /// `R_CUDA_64`: a 64-bit absolute address (notes §4.8).
@@ -647,7 +658,7 @@ impl Prepared<'_> {
             } else {
                 &[]
             },
-            fast: &self.fast,
+            fast: if config.fast_paths { &self.fast } else { &[] },
             step_limit: config.step_limit,
         };
         let program = &self.program;
@@ -655,6 +666,7 @@ impl Prepared<'_> {
             global: self.global.clone(),
             steps: 0,
             thread_instrs: 0,
+            fast_steps: 0,
             issued: vec![false; program.insts.len()],
             reg_pool: Vec::new(),
             hz_pool: Vec::new(),
@@ -675,7 +687,12 @@ impl Prepared<'_> {
         let executed = names.iter().zip(hit).filter(|(_, h)| *h).map(|(n, _)| n.clone()).collect();
         let buffers =
             self.outputs.iter().filter_map(|b| st.global.buffer(b).map(|x| (b.clone(), x.to_vec()))).collect();
-        Ok(EmuRun { outputs: Outputs { buffers, warp_steps: st.steps }, thread_instrs: st.thread_instrs, executed })
+        Ok(EmuRun {
+            outputs: Outputs { buffers, warp_steps: st.steps },
+            thread_instrs: st.thread_instrs,
+            executed,
+            fast_steps: st.fast_steps,
+        })
     }
 }
 

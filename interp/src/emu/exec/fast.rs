@@ -1,24 +1,37 @@
-//! The pre-decoded fast path: the common register-to-register ALU instructions, lowered once
-//! per program into a compact [`Fast`] (operands resolved to a register row, a uniform
-//! register or an immediate; modifiers as plain flags) and executed on all 32 lanes at once,
-//! branch-free, the result blended into the destination row by the guarded mask.
+//! The pre-decoded fast path: the common instructions, lowered once per program into a
+//! compact [`Fast`] (operands resolved to a register row, a uniform register or an immediate;
+//! modifiers as plain flags) and executed on all 32 lanes at once. The register-to-register
+//! ALU forms are branch-free, the result blended into the destination row by the guarded mask;
+//! the loads and stores of global, shared and local memory check the whole warp's accesses
+//! first and then move the bytes; `BRA` goes through the general executor's `branch`.
+//!
+//! Without the hazard checker, [`run`] executes a run of fast forms in one call (the caller
+//! counts its steps and thread-instructions once), which saves the per-instruction dispatch of
+//! the warp loop.
 //!
 //! Invariants:
 //! - [`lower`] gives a fast form only where the instruction's meaning is exactly the one
-//!   [`super::step`] gives it (each arm here mirrors its arm there); anything else (memory,
-//!   control flow, uniform destinations, operand forms that `step` reports as errors, register
-//!   tuples running past R254) is [`Op::Slow`] and runs through `step`, which stays the one
-//!   reference of the semantics.
+//!   [`super::step`] gives it (each arm here mirrors its arm there); anything else (atomics,
+//!   generic and constant accesses, other control flow, uniform destinations, operand forms
+//!   that `step` reports as errors, register tuples running past R254) is [`Op::Slow`] and runs
+//!   through `step`, which stays the one reference of the semantics.
+//! - A fast load or store executes only when no lane's access would fault (all lanes in one
+//!   global allocation, or in bounds of the CTA's shared or the threads' local memory,
+//!   aligned, in the CTA's shared slot); otherwise it declines with nothing changed and `step`
+//!   executes it and reports the fault. Stores write lanes in order, as `step` does.
 //! - The functions evaluated per lane are pure, so computing them on lanes outside the guarded
 //!   mask and blending is the same as visiting the active lanes only.
-//! - The one `unsafe` block calls the AVX2/FMA compilation of the executor after detecting
-//!   those features (see [`exec`]); it changes no result.
-//! - Executing a fast form never fails and only writes registers and predicates of the warp
-//!   and advances its pc by one, as `step` does for these instructions.
+//! - The `unsafe` blocks call the AVX2/FMA and AVX-512 compilations of the executor after
+//!   detecting those features (see [`exec`]); they change no result.
+//! - A fast form changes only what `step` changes for the instruction: registers, predicates
+//!   and pc (and for `BRA` the warp's lane groups; for stores memory and the shared memory's
+//!   generic-proxy record).
+//! - `tests/emu_fast_paths.rs` runs the corpus with and without the fast forms and requires the
+//!   same outputs, instruction counts and errors.
 
 use super::super::alu::{self, BoolOp, Cmp, MufuFn, Rnd, ShfType};
-use super::super::program::{Arg, Inst, Kind, Opnd, PArg};
-use super::{LANE_BIT, Warp, cmp_lanes, combine};
+use super::super::program::{Arg, Inst, Kind, Opnd, PArg, Space};
+use super::{Cta, LANE_BIT, Launch, State, Warp, cmp_lanes, combine};
 
 /// A 32-bit source operand.
 #[derive(Copy, Clone, Debug)]
@@ -87,6 +100,32 @@ pub(crate) enum Op {
     Mufu { f: MufuFn, d: u8, a: Src, m: (bool, bool) },
     /// `FADD`/`FMUL`/`FFMA`; `m`: (abs, neg) of each operand.
     Fp32 { op: u8, d: u8, s: [Src; 3], m: [(bool, bool); 3], rnd: Rnd, ftz: bool, sat: bool },
+    /// `LDG`/`LDS`/`LDL` of `size` bytes (1, 2, 4, 8 or 16) into the `n` registers from `d`
+    /// (255: RZ), sub-words extended (`signed`: by sign).
+    Ld { d: u8, n: u8, m: MemA, space: MSpace, size: u8, signed: bool },
+    /// `STG`/`STS`/`STL` of `size` bytes from the registers from `v` (255: RZ, zeros).
+    St { v: u8, m: MemA, space: MSpace, size: u8 },
+    /// `BRA` (`.DIV`, `.ANY`) to instruction `t`; `p` its extra predicate (PT when none).
+    Bra { t: u32, div: bool, any: bool, p: PArg },
+}
+
+/// A memory operand `[Ra(.64) << shift + UR(.64) + off]` (the fields of [`Opnd::Mem`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct MemA {
+    ra: u8,
+    wide: bool,
+    ur: u8,
+    ur64: bool,
+    shift: u8,
+    off: i32,
+}
+
+/// The state spaces of the fast loads and stores.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum MSpace {
+    Global,
+    Shared,
+    Local,
 }
 
 /// An instruction's fast form with its guard.
@@ -94,13 +133,6 @@ pub(crate) enum Op {
 pub(crate) struct Fast {
     guard: PArg,
     op: Op,
-}
-
-impl Fast {
-    /// Whether [`super::step`] executes the instruction instead.
-    pub(super) fn is_slow(&self) -> bool {
-        matches!(self.op, Op::Slow)
-    }
 }
 
 fn src(a: &Arg) -> Option<Src> {
@@ -280,8 +312,44 @@ fn lower_op(inst: &Inst) -> Option<Op> {
                 sat,
             }
         }
+        Kind::Ld { space, size, signed } if fits_regs(arg(0)?, size)? => {
+            Op::Ld { d: dst(arg(0)?)?, n: arg(0)?.n, m: mem(arg(1)?)?, space: mspace(space)?, size: size as u8, signed }
+        }
+        Kind::St { space, size } if fits_regs(arg(1)?, size)? => {
+            Op::St { v: dst(arg(1)?)?, m: mem(arg(0)?)?, space: mspace(space)?, size: size as u8 }
+        }
+        Kind::Bra { div, any } if pr.len() <= 1 => {
+            let Opnd::Target(t) = arg(0)?.o else { return None };
+            let none = PArg { idx: 7, uniform: false, not: false, dst: false };
+            Op::Bra { t, div, any, p: p(0).unwrap_or(none) }
+        }
         _ => return None,
     })
+}
+
+/// Whether a load's destination or a store's source `a` is a register tuple the access fills
+/// exactly (`size` 1, 2, 4, 8 or 16 bytes, one register per word, below RZ), or RZ; `None`
+/// when it is not a register.
+fn fits_regs(a: &Arg, size: u32) -> Option<bool> {
+    let Opnd::R(r) = a.o else { return None };
+    let n = size.div_ceil(4);
+    Some(matches!(size, 1 | 2 | 4 | 8 | 16) && u32::from(a.n) == n && (r == 255 || u32::from(r) + n <= 255))
+}
+
+fn mem(a: &Arg) -> Option<MemA> {
+    match a.o {
+        Opnd::Mem { ra, wide, ur, off, shift, ur64 } => Some(MemA { ra, wide, ur, ur64, shift, off }),
+        _ => None,
+    }
+}
+
+fn mspace(s: Space) -> Option<MSpace> {
+    match s {
+        Space::Global => Some(MSpace::Global),
+        Space::Shared => Some(MSpace::Shared),
+        Space::Local => Some(MSpace::Local),
+        _ => None,
+    }
 }
 
 /// The 32 lanes of a source.
@@ -414,7 +482,10 @@ fn fmod(v: &mut [u32; 32], (abs, neg): (bool, bool)) {
     }
 }
 
-/// Executes `f` for the warp's current group and advances its pc.
+/// Executes `f` for the warp's current group and advances its pc, as [`super::step`] would;
+/// `false` when it does not (an [`Op::Slow`] instruction, or a load or store that would fault or
+/// that the fast forms do not cover, such as lanes in several allocations), with nothing
+/// changed: `step` executes it.
 ///
 /// On x86-64 CPUs with AVX2 and FMA, or AVX-512 (detected at run time by [`isa`], so the
 /// build still runs on any x86-64) the same code is compiled again for them: 8 or 16 lanes per
@@ -423,17 +494,305 @@ fn fmod(v: &mut [u32; 32], (abs, neg): (bool, bool)) {
 /// depend on the instruction set, and Rust never contracts a separate multiply and add into
 /// a fused one.
 #[inline]
-pub(super) fn exec(w: &mut Warp, f: &Fast) {
+pub(super) fn exec(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
     #[cfg(target_arch = "x86_64")]
     match isa() {
         // SAFETY: `isa` gives 3 only where the CPU has the features `exec_avx512` requires.
-        3 => unsafe { exec_avx512(w, f) },
+        3 => unsafe { exec_avx512(l, st, cta, w, f) },
         // SAFETY: `isa` gives 2 only where the CPU has the features `exec_avx2` requires.
-        2 => unsafe { exec_avx2(w, f) },
-        _ => exec_any(w, f),
+        2 => unsafe { exec_avx2(l, st, cta, w, f) },
+        _ => exec_full(l, st, cta, w, f),
     }
     #[cfg(not(target_arch = "x86_64"))]
-    exec_any(w, f);
+    exec_full(l, st, cta, w, f)
+}
+
+/// Executes the fast forms from the warp's pc on, one after another, as long as they apply
+/// ([`exec`]) and the group may run on: at most `budget` instructions, and it stops after an
+/// instruction that leaves the group's pc at or past another group's ([`Warp::other`]: the
+/// caller regroups) or changes the group (a divergent `BRA`). Returns how many it executed,
+/// each marked in [`State::issued`]; the group ran all of them with the lanes it had at the
+/// start. What the caller does per instruction otherwise (counting steps and
+/// thread-instructions) it does once for the run.
+#[inline]
+pub(super) fn run(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    match isa() {
+        // SAFETY: as in `exec`.
+        3 => unsafe { run_avx512(l, st, cta, w, budget) },
+        // SAFETY: as in `exec`.
+        2 => unsafe { run_avx2(l, st, cta, w, budget) },
+        _ => run_any(l, st, cta, w, budget),
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    run_any(l, st, cta, w, budget)
+}
+
+#[inline(always)]
+fn run_any(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
+    let act = w.act;
+    let mut n = 0;
+    while n < budget {
+        let pc = w.pc as usize;
+        let Some(f) = l.fast.get(pc) else { break };
+        if !exec_full(l, st, cta, w, f) {
+            break;
+        }
+        n += 1;
+        if let Some(i) = st.issued.get_mut(pc) {
+            *i = true;
+        }
+        if w.pc >= w.other || w.act != act {
+            break;
+        }
+    }
+    n
+}
+
+/// [`exec`] for any instruction set: memory and branches here, the ALU in [`exec_any`].
+#[inline(always)]
+fn exec_full(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
+    match f.op {
+        Op::Ld { d, n, m, space, size, signed } => {
+            let g = w.act & w.pred(&f.guard);
+            load(l, st, cta, w, g, (d, n), m, space, u32::from(size), signed)
+        }
+        Op::St { v, m, space, size } => {
+            let g = w.act & w.pred(&f.guard);
+            store(l, st, cta, w, g, v, m, space, u32::from(size))
+        }
+        Op::Bra { t, div, any, p } => {
+            let act = w.act;
+            let g = act & w.pred(&f.guard) & w.pred(&p);
+            let taken = if div {
+                if act != w.live() || g != act { g } else { 0 }
+            } else if any {
+                if g != 0 { act } else { 0 }
+            } else {
+                g
+            };
+            let next = w.pc + 1;
+            super::branch(w, taken, t, next);
+            true
+        }
+        _ => exec_any(w, f),
+    }
+}
+
+/// The address of each lane (as `exec::address`).
+#[inline(always)]
+fn addresses(w: &Warp, m: MemA) -> [u64; 32] {
+    let u = if m.ur == 63 {
+        0
+    } else if m.ur64 {
+        u64::from(w.ur[m.ur as usize & 63]) | u64::from(w.ur[(m.ur as usize + 1).min(63)]) << 32
+    } else {
+        u64::from(w.ur[m.ur as usize & 63])
+    };
+    let k = u.wrapping_add(m.off as i64 as u64);
+    let keep = if m.wide || m.ur64 { u64::MAX } else { 0xffff_ffff };
+    if m.ra == 255 {
+        return [k & keep; 32];
+    }
+    let lo = &w.r[m.ra as usize];
+    if m.wide {
+        let hi = &w.r[(m.ra as usize + 1).min(255)];
+        each(|l| ((u64::from(lo[l]) | u64::from(hi[l]) << 32) << m.shift).wrapping_add(k))
+    } else {
+        each(|l| (u64::from(lo[l]) << m.shift).wrapping_add(k) & keep)
+    }
+}
+
+/// Where the lanes `g` access `size` bytes at `a` in `space`, as offsets in the bytes of the
+/// space's array (the global allocation at `base`, the CTA's shared memory, the CTA's local
+/// memory), when every access is in bounds and aligned (and, in shared memory, in this CTA's
+/// slot), as `step`'s checks require; `None` otherwise. `base`: the global allocation's address.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn offsets(
+    l: &Launch,
+    cta: &Cta,
+    w: &Warp,
+    space: MSpace,
+    a: &[u64; 32],
+    g: u32,
+    size: u32,
+    base: u64,
+) -> Option<[u64; 32]> {
+    let sz = u64::from(size);
+    let mut o = [0u64; 32];
+    let mut bad = false;
+    match space {
+        // The allocation's checks were made in `GlobalMemory::lanes_span`.
+        MSpace::Global => return Some(each(|l| a[l].wrapping_sub(base))),
+        MSpace::Shared => {
+            // `Cta::shared_offset`, then `Region`'s shape and bounds checks.
+            let last = (cta.shared.bytes.len() as u64).checked_sub(sz)?;
+            let slot = u64::from(cta.slot);
+            for (lane, x) in o.iter_mut().enumerate() {
+                let a32 = a[lane] & 0xffff_ffff;
+                let off = a32 & 0xff_ffff;
+                *x = off;
+                bad |= (g & LANE_BIT[lane] != 0) & ((a32 >> 24 != slot) | (off & (sz - 1) != 0) | (off > last));
+            }
+        }
+        MSpace::Local => {
+            // `Cta::local_range`.
+            let lb = u64::from(l.local_bytes);
+            let top = u64::from(super::super::LOCAL_TOP);
+            let low = top.checked_sub(lb)?;
+            let first = u64::from(w.id) * 32 * lb;
+            for (lane, x) in o.iter_mut().enumerate() {
+                let at = a[lane];
+                *x = (first + lane as u64 * lb).wrapping_add(at.wrapping_sub(low));
+                bad |= (g & LANE_BIT[lane] != 0) & ((at & (sz - 1) != 0) | (at < low) | (at.wrapping_add(sz) > top));
+            }
+        }
+    }
+    (!bad).then_some(o)
+}
+
+/// A fast load (see [`exec`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn load(
+    l: &Launch,
+    st: &State,
+    cta: &Cta,
+    w: &mut Warp,
+    g: u32,
+    (d, n): (u8, u8),
+    m: MemA,
+    space: MSpace,
+    size: u32,
+    signed: bool,
+) -> bool {
+    if g != 0 {
+        let a = addresses(w, m);
+        let mut out = [[0u32; 32]; 4];
+        let (base, bytes): (u64, &[u8]) = match space {
+            MSpace::Global => match st.global.lanes_span(&a, g, size) {
+                Some(x) => x,
+                None => return false,
+            },
+            MSpace::Shared => (0, &cta.shared.bytes),
+            MSpace::Local => (0, &cta.local),
+        };
+        let Some(offs) = offsets(l, cta, w, space, &a, g, size, base) else { return false };
+        // Local memory never written reads as zeros.
+        if !(space == MSpace::Local && bytes.is_empty()) {
+            gather(bytes, &offs, g, size, signed, &mut out);
+        }
+        if d != 255 {
+            for (k, row) in out.iter().enumerate().take(usize::from(n)) {
+                put(w, d + k as u8, row, g);
+            }
+        }
+    }
+    w.pc += 1;
+    true
+}
+
+/// A fast store (see [`exec`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn store(
+    l: &Launch,
+    st: &mut State,
+    cta: &mut Cta,
+    w: &mut Warp,
+    g: u32,
+    v: u8,
+    m: MemA,
+    space: MSpace,
+    size: u32,
+) -> bool {
+    if g != 0 {
+        let a = addresses(w, m);
+        let vals: [[u32; 32]; 4] =
+            std::array::from_fn(|k| if v == 255 { [0; 32] } else { w.r[(v as usize + k).min(255)] });
+        match space {
+            MSpace::Global => {
+                let Some((base, bytes)) = st.global.lanes_span_mut(&a, g, size) else { return false };
+                let offs = each(|l| a[l].wrapping_sub(base));
+                scatter(bytes, &offs, g, size, &vals);
+            }
+            MSpace::Shared => {
+                if !cta.shared.writable {
+                    return false;
+                }
+                let Some(offs) = offsets(l, cta, w, space, &a, g, size, 0) else { return false };
+                scatter(&mut cta.shared.bytes, &offs, g, size, &vals);
+                for lane in super::lanes(g) {
+                    cta.generic_store(offs[lane], size, w.id);
+                }
+            }
+            MSpace::Local => {
+                let Some(offs) = offsets(l, cta, w, space, &a, g, size, 0) else { return false };
+                if cta.local.is_empty() {
+                    cta.local = vec![0u8; cta.local_size];
+                }
+                scatter(&mut cta.local, &offs, g, size, &vals);
+            }
+        }
+    }
+    w.pc += 1;
+    true
+}
+
+/// Reads `size` bytes at each offset of the lanes `g` into the lanes' registers `out` (little
+/// endian, one register per word; 1- and 2-byte values extended, by sign when `signed`).
+/// Offsets outside `bytes` read as zero (the callers checked them).
+#[inline(always)]
+fn gather(bytes: &[u8], offs: &[u64; 32], g: u32, size: u32, signed: bool, out: &mut [[u32; 32]; 4]) {
+    fn at<const N: usize>(bytes: &[u8], o: u64) -> [u8; N] {
+        let o = o as usize;
+        bytes.get(o..o.wrapping_add(N)).and_then(|b| b.try_into().ok()).unwrap_or([0; N])
+    }
+    let word = |b: &[u8], k: usize| u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+    for lane in super::lanes(g) {
+        let o = offs[lane];
+        match size {
+            1 => {
+                let [b] = at::<1>(bytes, o);
+                out[0][lane] = if signed { b as i8 as i32 as u32 } else { u32::from(b) };
+            }
+            2 => {
+                let h = u16::from_le_bytes(at::<2>(bytes, o));
+                out[0][lane] = if signed { h as i16 as i32 as u32 } else { u32::from(h) };
+            }
+            4 => out[0][lane] = u32::from_le_bytes(at::<4>(bytes, o)),
+            8 => {
+                let b = at::<8>(bytes, o);
+                out[0][lane] = word(&b, 0);
+                out[1][lane] = word(&b, 1);
+            }
+            _ => {
+                let b = at::<16>(bytes, o);
+                for (k, row) in out.iter_mut().enumerate() {
+                    row[lane] = word(&b, k);
+                }
+            }
+        }
+    }
+}
+
+/// Writes the low `size` bytes of each lane's registers `vals` at its offset, lanes of `g` in
+/// order (a later lane's store wins); offsets outside `bytes` are skipped (the callers checked
+/// them).
+#[inline(always)]
+fn scatter(bytes: &mut [u8], offs: &[u64; 32], g: u32, size: u32, vals: &[[u32; 32]; 4]) {
+    let n = size as usize;
+    for lane in super::lanes(g) {
+        let o = offs[lane] as usize;
+        let mut b = [0u8; 16];
+        for (k, row) in vals.iter().enumerate().take(n.div_ceil(4)) {
+            b[4 * k..4 * k + 4].copy_from_slice(&row[lane].to_le_bytes());
+        }
+        if let Some(dst) = bytes.get_mut(o..o.wrapping_add(n)) {
+            dst.copy_from_slice(&b[..n]);
+        }
+    }
 }
 
 /// The vector extensions of this CPU the fast path uses: 3 AVX-512 (F, BW, DQ, VL) with
@@ -467,26 +826,54 @@ fn isa() -> u8 {
     level
 }
 
-/// [`exec_any`] compiled for AVX-512 (F, BW, DQ, VL) and FMA.
+/// [`exec_full`] compiled for AVX-512 (F, BW, DQ, VL) and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-unsafe fn exec_avx512(w: &mut Warp, f: &Fast) {
-    exec_any(w, f);
+unsafe fn exec_avx512(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
+    exec_full(l, st, cta, w, f)
 }
 
-/// [`exec_any`] compiled for AVX2 and FMA.
+/// [`exec_full`] compiled for AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn exec_avx2(w: &mut Warp, f: &Fast) {
-    exec_any(w, f);
+unsafe fn exec_avx2(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
+    exec_full(l, st, cta, w, f)
 }
 
-/// [`exec`] for any instruction set.
+/// [`run_any`] compiled for AVX-512 (F, BW, DQ, VL) and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+unsafe fn run_avx512(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
+    run_any(l, st, cta, w, budget)
+}
+
+/// [`run_any`] compiled for AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_avx2(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
+    run_any(l, st, cta, w, budget)
+}
+
+/// [`exec_any`] compiled for AVX2 and FMA (for the test that compares the compilations).
+#[cfg(all(test, target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn alu_avx2(w: &mut Warp, f: &Fast) -> bool {
+    exec_any(w, f)
+}
+
+/// [`exec_any`] compiled for AVX-512 (for the test that compares the compilations).
+#[cfg(all(test, target_arch = "x86_64"))]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+unsafe fn alu_avx512(w: &mut Warp, f: &Fast) -> bool {
+    exec_any(w, f)
+}
+
+/// The ALU fast forms for any instruction set (`false`, nothing done, for the others).
 #[inline(always)]
-fn exec_any(w: &mut Warp, f: &Fast) {
+fn exec_any(w: &mut Warp, f: &Fast) -> bool {
     let g = w.act & w.pred(&f.guard);
     match f.op {
-        Op::Slow => unreachable!("the slow path runs through step"),
+        Op::Slow | Op::Ld { .. } | Op::St { .. } | Op::Bra { .. } => return false,
         Op::Mov { d, a } => {
             let v = rd(w, a);
             put(w, d, &v, g);
@@ -499,7 +886,7 @@ fn exec_any(w: &mut Warp, f: &Fast) {
                 let r: [u32; 32] = each(|l| t(0, v[0][l]).wrapping_add(t(1, v[1][l])).wrapping_add(t(2, v[2][l])));
                 put(w, d, &r, g);
                 w.pc += 1;
-                return;
+                return true;
             }
             let (ci0, ci1) = if x { (w.pred(&ci[0]), w.pred(&ci[1])) } else { (0, 0) };
             let one = u64::from(!x);
@@ -522,7 +909,7 @@ fn exec_any(w: &mut Warp, f: &Fast) {
                 });
                 put(w, d, &r, g);
                 w.pc += 1;
-                return;
+                return true;
             }
             let cin = if x { w.pred(&ci) } else { 0 };
             let s: [u64; 32] = each(|l| {
@@ -550,7 +937,7 @@ fn exec_any(w: &mut Warp, f: &Fast) {
                     put64(w, d, &res, g);
                 }
                 w.pc += 1;
-                return;
+                return true;
             }
             let cin = if x { w.pred(&ci) } else { 0 };
             let mut res = [0u64; 32];
@@ -601,7 +988,7 @@ fn exec_any(w: &mut Warp, f: &Fast) {
             if po.idx >= 7 {
                 put(w, d, &r, g);
                 w.pc += 1;
-                return;
+                return true;
             }
             let pm = mask(|l| r[l] != 0) | w.pred(&pin);
             put(w, d, &r, g);
@@ -711,6 +1098,7 @@ fn exec_any(w: &mut Warp, f: &Fast) {
         }
     }
     w.pc += 1;
+    true
 }
 
 #[cfg(test)]
@@ -960,17 +1348,21 @@ mod isa_tests {
                 let f =
                     Fast { guard: PArg { idx: (seed % 8) as u8, uniform: false, not: seed % 3 == 0, dst: false }, op };
                 let mut want = warp(seed * 7919 + k as u32);
-                exec_any(&mut want, &f);
+                assert!(exec_any(&mut want, &f));
                 let mut runs: Vec<(&str, Warp)> = Vec::new();
-                let mut w = warp(seed * 7919 + k as u32);
-                super::exec(&mut w, &f);
-                runs.push(("dispatched", w));
                 #[cfg(target_arch = "x86_64")]
                 if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
                     let mut w = warp(seed * 7919 + k as u32);
-                    // SAFETY: the features `exec_avx2` requires were just detected.
-                    unsafe { super::exec_avx2(&mut w, &f) };
+                    // SAFETY: the features `alu_avx2` requires were just detected.
+                    assert!(unsafe { super::alu_avx2(&mut w, &f) });
                     runs.push(("avx2", w));
+                }
+                #[cfg(target_arch = "x86_64")]
+                if super::isa() == 3 {
+                    let mut w = warp(seed * 7919 + k as u32);
+                    // SAFETY: `isa` gives 3 only where the CPU has the features `alu_avx512` requires.
+                    assert!(unsafe { super::alu_avx512(&mut w, &f) });
+                    runs.push(("avx512", w));
                 }
                 for (name, got) in runs {
                     assert!(got.r == want.r && got.p == want.p && got.pc == want.pc, "{name}: {op:?}, seed {seed}");
