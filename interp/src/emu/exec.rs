@@ -459,9 +459,10 @@ impl Warp {
 
     /// The lowest pc of the lanes `m` (`u32::MAX`: none).
     fn min_pc(&self, m: u32) -> u32 {
+        // Lanes outside `m` or-ed to u32::MAX: a branch-free loop that vectorises.
         let mut min = u32::MAX;
-        for (l, &pc) in self.lane_pc.iter().enumerate() {
-            min = min.min(if m >> l & 1 == 1 { pc } else { u32::MAX });
+        for (&pc, &b) in self.lane_pc.iter().zip(&LANE_BIT) {
+            min = min.min(pc | u32::from(m & b == 0).wrapping_neg());
         }
         min
     }

@@ -1006,7 +1006,11 @@ fn exec_any(w: &mut Warp, f: &Fast) -> bool {
         Op::Sel { d, a, b, p } => {
             let (va, vb) = (rd(w, a), rd(w, b));
             let p = w.pred(&p);
-            let r: [u32; 32] = each(|l| if p & LANE_BIT[l] != 0 { va[l] } else { vb[l] });
+            let r: [u32; 32] = each(|l| {
+                // A blend by a lane mask (a per-lane `if` on the rows compiles to a gather).
+                let take = u32::from(p & LANE_BIT[l] != 0).wrapping_neg();
+                (va[l] & take) | (vb[l] & !take)
+            });
             put(w, d, &r, g);
         }
         Op::Viadd { d, a, b, bnot, bneg } => {
