@@ -107,6 +107,20 @@ pub(crate) enum Op {
     St { v: u8, m: MemA, space: MSpace, size: u8 },
     /// `BRA` (`.DIV`, `.ANY`) to instruction `t`; `p` its extra predicate (PT when none).
     Bra { t: u32, div: bool, any: bool, p: PArg },
+    /// `LDC`/`ULDC` of a constant the program folded into an immediate: `v` the words it
+    /// writes (extended as the load's type says) to the `n` registers from `d`.
+    Ldc { d: Dst, n: u8, v: [u32; 2] },
+    /// `UMOV` to uniform register `d` (63: URZ, not written).
+    UMov { d: u8, a: Src },
+    /// `S2R` of special register `id` (the clocks go through `step`, which counts steps).
+    S2r { d: u8, id: u8 },
+}
+
+/// A destination: a register row (255: RZ) or a uniform register (63: URZ).
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Dst {
+    R(u8),
+    U(u8),
 }
 
 /// A memory operand `[Ra(.64) << shift + UR(.64) + off]` (the fields of [`Opnd::Mem`]).
@@ -183,6 +197,10 @@ fn lower_op(inst: &Inst) -> Option<Op> {
     let p = |i: usize| pr.get(i).copied();
     let inv = |x: &Arg| x.neg || x.not;
     Some(match inst.kind {
+        Kind::Mov if arg(0)?.n == 1 && matches!(arg(0)?.o, Opnd::Ur(_)) => {
+            let Opnd::Ur(d) = arg(0)?.o else { return None };
+            Op::UMov { d, a: src(arg(1)?)? }
+        }
         Kind::Mov if arg(0)?.n != 2 => Op::Mov { d: dst(arg(0)?)?, a: src(arg(1)?)? },
         Kind::Iadd3 { x } => Op::Iadd3 {
             d: dst(arg(0)?)?,
@@ -318,6 +336,24 @@ fn lower_op(inst: &Inst) -> Option<Op> {
         Kind::St { space, size } if fits_regs(arg(1)?, size)? => {
             Op::St { v: dst(arg(1)?)?, m: mem(arg(0)?)?, space: mspace(space)?, size: size as u8 }
         }
+        Kind::Ldc { size, signed } if matches!(size, 1 | 2 | 4 | 8) => {
+            let (x, Opnd::Imm(v)) = (arg(0)?, arg(1)?.o) else { return None };
+            let n = x.n;
+            let d = match x.o {
+                Opnd::R(r) if r == 255 || u32::from(r) + u32::from(n) <= 255 => Dst::R(r),
+                Opnd::Ur(u) => Dst::U(u),
+                _ => return None,
+            };
+            if u32::from(n) != size.div_ceil(4) {
+                return None;
+            }
+            let v = if size < 8 { super::extend(v, size, signed) } else { v };
+            Op::Ldc { d, n, v: [v as u32, (v >> 32) as u32] }
+        }
+        Kind::S2r if inst.base == "S2R" && arg(0)?.n == 1 => {
+            let (Opnd::R(d), Opnd::Sr(id)) = (arg(0)?.o, arg(1)?.o) else { return None };
+            Op::S2r { d, id }
+        }
         Kind::Bra { div, any } if pr.len() <= 1 => {
             let Opnd::Target(t) = arg(0)?.o else { return None };
             let none = PArg { idx: 7, uniform: false, not: false, dst: false };
@@ -389,6 +425,16 @@ fn put(w: &mut Warp, d: u8, v: &[u32; 32], g: u32) {
             let keep = u32::from(g & b == 0).wrapping_neg();
             *x = (*x & keep) | (y & !keep);
         }
+    }
+}
+
+/// Writes `v` to uniform register `u + k` as `Warp::write_n` does: when a lane of `g` runs,
+/// and not to URZ (`u` 63, or `u + k` reaching it).
+#[inline(always)]
+fn put_u(w: &mut Warp, u: u8, k: u8, v: u32, g: u32) {
+    let r = (u + k).min(63);
+    if u != 63 && r != 63 && g != 0 {
+        w.ur[usize::from(r)] = v;
     }
 }
 
@@ -573,6 +619,32 @@ fn exec_full(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) 
             };
             let next = w.pc + 1;
             super::branch(w, taken, t, next);
+            true
+        }
+        Op::S2r { d, id } => {
+            let g = w.act & w.pred(&f.guard);
+            let name = super::sr_name(l, id);
+            let t = &w.tid;
+            let v: [u32; 32] = match name {
+                "SR_TID.X" => each(|l| t[l][0]),
+                "SR_TID.Y" => each(|l| t[l][1]),
+                "SR_TID.Z" => each(|l| t[l][2]),
+                "SR_LANEID" => each(|l| l as u32),
+                // The clocks read the step count, which a run updates only at its end.
+                n if n.starts_with("SR_CLOCK") || n.starts_with("SR_GLOBALTIMER") => return false,
+                _ => {
+                    let mut v = [0u32; 32];
+                    for lane in super::lanes(g) {
+                        match super::sreg(l, st, cta, w, name, lane) {
+                            Some(x) => v[lane] = x,
+                            None => return false,
+                        }
+                    }
+                    v
+                }
+            };
+            put(w, d, &v, g);
+            w.pc += 1;
             true
         }
         _ => exec_any(w, f),
@@ -873,7 +945,20 @@ unsafe fn alu_avx512(w: &mut Warp, f: &Fast) -> bool {
 fn exec_any(w: &mut Warp, f: &Fast) -> bool {
     let g = w.act & w.pred(&f.guard);
     match f.op {
-        Op::Slow | Op::Ld { .. } | Op::St { .. } | Op::Bra { .. } => return false,
+        Op::Slow | Op::Ld { .. } | Op::St { .. } | Op::Bra { .. } | Op::S2r { .. } => return false,
+        Op::Ldc { d, n, v } => {
+            for (k, &x) in v.iter().enumerate().take(usize::from(n)) {
+                match d {
+                    Dst::R(255) => {}
+                    Dst::R(r) => put(w, r + k as u8, &[x; 32], g),
+                    Dst::U(u) => put_u(w, u, k as u8, x, g),
+                }
+            }
+        }
+        Op::UMov { d, a } => {
+            let v = rd(w, a);
+            put_u(w, d, 0, v[g.trailing_zeros() as usize & 31], g);
+        }
         Op::Mov { d, a } => {
             let v = rd(w, a);
             put(w, d, &v, g);
@@ -1310,6 +1395,9 @@ mod isa_tests {
                 pr: [p(0), p(1), p(6)],
             },
             Op::Mufu { f: MufuFn::Rsq, d: 12, a: r(1), m: (true, false) },
+            Op::Ldc { d: super::Dst::R(12), n: 2, v: [0x8000_0001, 0x7fff_fffe] },
+            Op::Ldc { d: super::Dst::U(5), n: 2, v: [0xdead_beef, 3] },
+            Op::UMov { d: 6, a: u(2) },
             Op::Fp32 {
                 op: 0,
                 d: 13,
@@ -1369,7 +1457,10 @@ mod isa_tests {
                     runs.push(("avx512", w));
                 }
                 for (name, got) in runs {
-                    assert!(got.r == want.r && got.p == want.p && got.pc == want.pc, "{name}: {op:?}, seed {seed}");
+                    assert!(
+                        got.r == want.r && got.p == want.p && got.ur == want.ur && got.pc == want.pc,
+                        "{name}: {op:?}, seed {seed}"
+                    );
                 }
             }
         }
