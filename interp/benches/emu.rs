@@ -11,6 +11,9 @@
 //! once by `Kernel::prepare_with_suffixes`: global memory, banks, the lowered program; each
 //! run starts from a copy of that memory), and **run**, the whole `Kernel::run_with_suffixes`
 //! as the tests call it (preparation included); and the preparation's own time per launch.
+//! The "fast forms" figure is the share of warp-instructions the executor's pre-decoded fast
+//! forms ran (the rest went through its general path); the last lines give the exec rate of
+//! all kernels measured together (their thread-instructions over their CPU seconds).
 //! Each rate is given per second of the thread's CPU time (`/proc/thread-self/schedstat`,
 //! where there is one: other processes on the machine do not count) and per second of wall
 //! time.
@@ -112,6 +115,8 @@ fn main() {
         }
     }
     println!("M thread-instr/s per CPU second (per wall second); setup: preparing a launch");
+    // Per hazard mode: (thread-instructions, CPU seconds) of the exec measurements, summed.
+    let mut sums: std::collections::BTreeMap<bool, (u64, f64)> = std::collections::BTreeMap::new();
     for k in &names {
         let Some(c) = case(t, k) else {
             println!("{k}: no NVIDIA cubin or launch spec");
@@ -135,17 +140,30 @@ fn main() {
             let (n, reps, cpu, wall) = measure(secs, || prepared.run(&cfg).unwrap().thread_instrs);
             let (n2, _, cpu2, wall2) =
                 measure(secs, || kernel.run_with_suffixes(&c.spec, &cfg, &c.sfx).unwrap().thread_instrs);
+            let sum = sums.entry(hazards).or_default();
+            sum.0 += n;
+            sum.1 += cpu;
+            let lanes = per_launch as f64 / warp_steps.max(1) as f64;
             println!(
                 "{:20} hazards={hazards:5}: exec {:7.1} ({:7.1})  run {:7.1} ({:7.1})  [{per_launch} thread-instr/launch, \
-                 {:.1} lanes/warp-instr, {reps} runs; setup {:.0} us]",
+                 {lanes:.1} lanes/warp-instr ({:.1} M warp-instr/s), fast forms {:.1}%, {reps} runs; setup {:.0} us]",
                 c.name,
                 n as f64 / cpu / 1e6,
                 n as f64 / wall / 1e6,
                 n2 as f64 / cpu2 / 1e6,
                 n2 as f64 / wall2 / 1e6,
-                per_launch as f64 / warp_steps.max(1) as f64,
+                n as f64 / cpu / 1e6 / lanes,
+                100.0 * first.fast_steps as f64 / warp_steps.max(1) as f64,
                 pcpu / f64::from(preps) * 1e6,
             );
         }
+    }
+    for (hazards, (n, cpu)) in sums {
+        println!(
+            "all {} kernels, hazards={hazards:5}: exec {:7.1} M thread-instr per CPU second (their thread-instructions \
+             over their CPU time)",
+            names.len(),
+            n as f64 / cpu / 1e6
+        );
     }
 }

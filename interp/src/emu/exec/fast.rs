@@ -822,25 +822,35 @@ fn gather(bytes: &[u8], offs: &[u64; 32], g: u32, size: u32, signed: bool, out: 
         bytes.get(o..o.wrapping_add(N)).and_then(|b| b.try_into().ok()).unwrap_or([0; N])
     }
     let word = |b: &[u8], k: usize| u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
-    for lane in super::lanes(g) {
-        let o = offs[lane];
-        match size {
-            1 => {
-                let [b] = at::<1>(bytes, o);
+    // One loop per size (the size decided once, outside the lanes).
+    match size {
+        1 => {
+            for lane in super::lanes(g) {
+                let [b] = at::<1>(bytes, offs[lane]);
                 out[0][lane] = if signed { b as i8 as i32 as u32 } else { u32::from(b) };
             }
-            2 => {
-                let h = u16::from_le_bytes(at::<2>(bytes, o));
+        }
+        2 => {
+            for lane in super::lanes(g) {
+                let h = u16::from_le_bytes(at::<2>(bytes, offs[lane]));
                 out[0][lane] = if signed { h as i16 as i32 as u32 } else { u32::from(h) };
             }
-            4 => out[0][lane] = u32::from_le_bytes(at::<4>(bytes, o)),
-            8 => {
-                let b = at::<8>(bytes, o);
+        }
+        4 => {
+            for lane in super::lanes(g) {
+                out[0][lane] = u32::from_le_bytes(at::<4>(bytes, offs[lane]));
+            }
+        }
+        8 => {
+            for lane in super::lanes(g) {
+                let b = at::<8>(bytes, offs[lane]);
                 out[0][lane] = word(&b, 0);
                 out[1][lane] = word(&b, 1);
             }
-            _ => {
-                let b = at::<16>(bytes, o);
+        }
+        _ => {
+            for lane in super::lanes(g) {
+                let b = at::<16>(bytes, offs[lane]);
                 for (k, row) in out.iter_mut().enumerate() {
                     row[lane] = word(&b, k);
                 }
