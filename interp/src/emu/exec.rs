@@ -350,8 +350,10 @@ impl Warp {
     }
 
     fn regroup(&mut self) {
-        for l in lanes(self.act) {
-            self.lane_pc[l] = self.pc;
+        // The group's lanes take its pc (a branch-free blend, which vectorises).
+        let (act, pc) = (self.act, self.pc);
+        for (lpc, &b) in self.lane_pc.iter_mut().zip(&LANE_BIT) {
+            *lpc = if act & b != 0 { pc } else { *lpc };
         }
         let live = self.live();
         // Release BSYNC / WARPSYNC waits whose lanes have all arrived (or exited).
@@ -441,7 +443,7 @@ impl Warp {
         };
         let pool = if own != 0 { own } else { runnable };
         let min = self.min_pc(pool);
-        let mut act = pmask(pool, |l| self.lane_pc[l] == min);
+        let mut act = pool & fast::mask(|l| self.lane_pc[l] == min);
         if act & self.apart != 0 {
             // One strand kept apart runs: the first one (in lane order) that did not run last.
             let first = lanes(act & self.apart).map(|l| self.strand[l]).find(|&s| s != last);

@@ -112,6 +112,15 @@ pub(crate) enum Op {
     Ldc { d: Dst, n: u8, v: [u32; 2] },
     /// `UMOV` to uniform register `d` (63: URZ, not written).
     UMov { d: u8, a: Src },
+    /// `IMNMX`/`VIMNMX` (32-bit, one lane per register): the minimum where `p` holds.
+    Imnmx { d: u8, a: Src, b: Src, signed: bool, p: PArg },
+    /// `PRMT` (`mode`: none for the default byte selection).
+    Prmt { d: u8, a: Src, b: Src, c: Src, mode: Option<alu::PrmtMode> },
+    /// `IABS` (0), `POPC` (1), `BREV` (2), `FLO` (3, with its flags) of the operand, complemented
+    /// first when `inv`.
+    Unary { d: u8, a: Src, inv: bool, f: u8, signed: bool, sh: bool },
+    /// `PLOP3.LUT`: `pr[0]`, `pr[1]` from the predicates `pr[2..5]` by the two tables.
+    Plop3 { pr: [PArg; 5], lut: [u8; 2] },
     /// `S2R` of special register `id` (the clocks go through `step`, which counts steps).
     S2r { d: u8, id: u8 },
 }
@@ -349,6 +358,45 @@ fn lower_op(inst: &Inst) -> Option<Op> {
             }
             let v = if size < 8 { super::extend(v, size, signed) } else { v };
             Op::Ldc { d, n, v: [v as u32, (v >> 32) as u32] }
+        }
+        Kind::Imnmx { signed, lanes, wide: false } if !matches!(lanes, 2 | 4) => {
+            Op::Imnmx { d: dst(arg(0)?)?, a: src(arg(1)?)?, b: src(arg(2)?)?, signed, p: p(0)? }
+        }
+        Kind::Prmt { mode } => {
+            Op::Prmt { d: dst(arg(0)?)?, a: src(arg(1)?)?, b: src(arg(2)?)?, c: src(arg(3)?)?, mode }
+        }
+        Kind::Iabs | Kind::Popc | Kind::Brev | Kind::Flo { .. } => {
+            let (f, signed, sh) = match inst.kind {
+                Kind::Iabs => (0, false, false),
+                Kind::Popc => (1, false, false),
+                Kind::Brev => (2, false, false),
+                Kind::Flo { signed, sh } => (3, signed, sh),
+                _ => return None,
+            };
+            let x = arg(1)?;
+            Op::Unary { d: dst(arg(0)?)?, a: src(x)?, inv: x.not || x.neg, f, signed, sh }
+        }
+        Kind::Plop3 => {
+            let lut = |x: &Arg| match x.o {
+                Opnd::Imm(v) => Some(v as u8),
+                _ => None,
+            };
+            Op::Plop3 { pr: [p(0)?, p(1)?, p(2)?, p(3)?, p(4)?], lut: [lut(arg(0)?)?, lut(arg(1)?)?] }
+        }
+        // `HADD2`/`HMUL2`/`HFMA2` of constants (`HFMA2.MMA R3, -RZ, RZ, 1.875, 0`: ptxas's way
+        // of moving a constant): the same value in every lane, computed here once.
+        Kind::H2 { op, m } if op <= 2 => {
+            let c = |i: usize| -> Option<u32> {
+                let x = arg(i)?;
+                let v = match x.o {
+                    Opnd::Imm(v) => v as u32,
+                    Opnd::R(255) | Opnd::Ur(63) => 0,
+                    _ => return None,
+                };
+                Some(super::hmod(x, &[v; 32])[0])
+            };
+            let vc = if op == 2 { c(3)? } else { 0 };
+            Op::Mov { d: dst(arg(0)?)?, a: Src::I(alu::half2(op, c(1)?, c(2)?, vc, m)) }
         }
         Kind::S2r if inst.base == "S2R" && arg(0)?.n == 1 => {
             let (Opnd::R(d), Opnd::Sr(id)) = (arg(0)?.o, arg(1)?.o) else { return None };
@@ -836,10 +884,14 @@ fn gather(bytes: &[u8], offs: &[u64; 32], g: u32, size: u32, signed: bool, out: 
                 out[0][lane] = if signed { h as i16 as i32 as u32 } else { u32::from(h) };
             }
         }
-        4 => {
-            for lane in super::lanes(g) {
-                out[0][lane] = u32::from_le_bytes(at::<4>(bytes, offs[lane]));
-            }
+        4 if bytes.len() >= 4 => {
+            // Every lane read (each offset clamped into the array, so that no read can fail
+            // and the loop vectorises into a gather); the lanes outside `g` are not written.
+            let last = bytes.len() - 4;
+            out[0] = each(|l| {
+                let o = (offs[l] as usize).min(last);
+                u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap_or_default())
+            });
         }
         8 => {
             for lane in super::lanes(g) {
@@ -964,6 +1016,46 @@ fn exec_any(w: &mut Warp, f: &Fast) -> bool {
                     Dst::U(u) => put_u(w, u, k as u8, x, g),
                 }
             }
+        }
+        Op::Imnmx { d, a, b, signed, p } => {
+            let (va, vb) = (rd(w, a), rd(w, b));
+            let p = w.pred(&p);
+            let lt = if signed { mask(|l| (va[l] as i32) < (vb[l] as i32)) } else { mask(|l| va[l] < vb[l]) };
+            // `x` where `lt == min`, else `y`.
+            let pick = !(lt ^ p);
+            let r: [u32; 32] = each(|l| {
+                let take = u32::from(pick & LANE_BIT[l] != 0).wrapping_neg();
+                (va[l] & take) | (vb[l] & !take)
+            });
+            put(w, d, &r, g);
+        }
+        Op::Prmt { d, a, b, c, mode } => {
+            let (va, vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
+            let r: [u32; 32] = match mode {
+                None => each(|l| alu::prmt(va[l], vb[l], vc[l])),
+                Some(m) => each(|l| alu::prmt_mode(va[l], vb[l], vc[l], m)),
+            };
+            put(w, d, &r, g);
+        }
+        Op::Unary { d, a, inv, f: op, signed, sh } => {
+            let mut va = rd(w, a);
+            if inv {
+                va.iter_mut().for_each(|v| *v = !*v);
+            }
+            let r: [u32; 32] = match op {
+                0 => each(|l| (va[l] as i32).unsigned_abs()),
+                1 => each(|l| va[l].count_ones()),
+                2 => each(|l| va[l].reverse_bits()),
+                _ => each(|l| alu::flo(va[l], signed, sh)),
+            };
+            put(w, d, &r, g);
+        }
+        Op::Plop3 { pr, lut } => {
+            let (pa, pb, pc) = (w.pred(&pr[2]), w.pred(&pr[3]), w.pred(&pr[4]));
+            let r1 = alu::lop3(pa, pb, pc, lut[0]);
+            let r2 = alu::lop3(pa, pb, pc, lut[1]);
+            w.set_pred(&pr[0], r1, g);
+            w.set_pred(&pr[1], r2, g);
         }
         Op::UMov { d, a } => {
             let v = rd(w, a);
@@ -1408,6 +1500,12 @@ mod isa_tests {
             Op::Ldc { d: super::Dst::R(12), n: 2, v: [0x8000_0001, 0x7fff_fffe] },
             Op::Ldc { d: super::Dst::U(5), n: 2, v: [0xdead_beef, 3] },
             Op::UMov { d: 6, a: u(2) },
+            Op::Imnmx { d: 7, a: r(1), b: r(2), signed: true, p: p(3) },
+            Op::Imnmx { d: 7, a: r(1), b: i(0x8000_0000), signed: false, p: PArg { not: true, ..p(7) } },
+            Op::Prmt { d: 8, a: r(1), b: r(2), c: r(3), mode: None },
+            Op::Unary { d: 9, a: r(1), inv: true, f: 3, signed: true, sh: true },
+            Op::Unary { d: 9, a: r(2), inv: false, f: 0, signed: false, sh: false },
+            Op::Plop3 { pr: [p(0), p(1), p(2), p(3), p(4)], lut: [0x96, 0xe8] },
             Op::Fp32 {
                 op: 0,
                 d: 13,
