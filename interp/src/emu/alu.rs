@@ -722,6 +722,7 @@ impl MufuFn {
 }
 
 /// `MUFU` (see the module docs for the precision modelled).
+#[inline]
 pub fn mufu(f: MufuFn, a: u32) -> u32 {
     match f {
         MufuFn::Rcp64h | MufuFn::Rsq64h => {

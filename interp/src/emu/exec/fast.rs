@@ -595,10 +595,10 @@ pub(super) fn exec(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &
         3 => unsafe { exec_avx512(l, st, cta, w, f) },
         // SAFETY: `isa` gives 2 only where the CPU has the features `exec_avx2` requires.
         2 => unsafe { exec_avx2(l, st, cta, w, f) },
-        _ => exec_full(l, st, cta, w, f),
+        _ => exec_full::<false>(l, st, cta, w, f),
     }
     #[cfg(not(target_arch = "x86_64"))]
-    exec_full(l, st, cta, w, f)
+    exec_full::<false>(l, st, cta, w, f)
 }
 
 /// Executes the fast forms from the warp's pc on, one after another, as long as they apply
@@ -616,20 +616,20 @@ pub(super) fn run(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budge
         3 => unsafe { run_avx512(l, st, cta, w, budget) },
         // SAFETY: as in `exec`.
         2 => unsafe { run_avx2(l, st, cta, w, budget) },
-        _ => run_any(l, st, cta, w, budget),
+        _ => run_any::<false>(l, st, cta, w, budget),
     }
     #[cfg(not(target_arch = "x86_64"))]
-    run_any(l, st, cta, w, budget)
+    run_any::<false>(l, st, cta, w, budget)
 }
 
 #[inline(always)]
-fn run_any(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
+fn run_any<const FMA: bool>(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
     let act = w.act;
     let mut n = 0;
     while n < budget {
         let pc = w.pc as usize;
         let Some(f) = l.fast.get(pc) else { break };
-        if !exec_full(l, st, cta, w, f) {
+        if !exec_full::<FMA>(l, st, cta, w, f) {
             break;
         }
         n += 1;
@@ -645,7 +645,7 @@ fn run_any(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64)
 
 /// [`exec`] for any instruction set: memory and branches here, the ALU in [`exec_any`].
 #[inline(always)]
-fn exec_full(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
+fn exec_full<const FMA: bool>(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
     match f.op {
         Op::Ld { d, n, m, space, size, signed } => {
             let g = w.act & w.pred(&f.guard);
@@ -695,7 +695,7 @@ fn exec_full(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) 
             w.pc += 1;
             true
         }
-        _ => exec_any(w, f),
+        _ => exec_any::<FMA>(w, f),
     }
 }
 
@@ -964,47 +964,50 @@ fn isa() -> u8 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
 unsafe fn exec_avx512(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
-    exec_full(l, st, cta, w, f)
+    exec_full::<true>(l, st, cta, w, f)
 }
 
 /// [`exec_full`] compiled for AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn exec_avx2(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, f: &Fast) -> bool {
-    exec_full(l, st, cta, w, f)
+    exec_full::<true>(l, st, cta, w, f)
 }
 
 /// [`run_any`] compiled for AVX-512 (F, BW, DQ, VL) and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
 unsafe fn run_avx512(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
-    run_any(l, st, cta, w, budget)
+    run_any::<true>(l, st, cta, w, budget)
 }
 
 /// [`run_any`] compiled for AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn run_avx2(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, budget: u64) -> u64 {
-    run_any(l, st, cta, w, budget)
+    run_any::<true>(l, st, cta, w, budget)
 }
 
 /// [`exec_any`] compiled for AVX2 and FMA (for the test that compares the compilations).
 #[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn alu_avx2(w: &mut Warp, f: &Fast) -> bool {
-    exec_any(w, f)
+    exec_any::<true>(w, f)
 }
 
 /// [`exec_any`] compiled for AVX-512 (for the test that compares the compilations).
 #[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
 unsafe fn alu_avx512(w: &mut Warp, f: &Fast) -> bool {
-    exec_any(w, f)
+    exec_any::<true>(w, f)
 }
 
 /// The ALU fast forms for any instruction set (`false`, nothing done, for the others).
+/// `FMA`: compiled where `mul_add` is a vector instruction (the FFMA of every lane is then one
+/// fused operation; elsewhere it is computed in f64 and only the lanes where that is not a
+/// single rounding call `mul_add`, a library routine there: the same results).
 #[inline(always)]
-fn exec_any(w: &mut Warp, f: &Fast) -> bool {
+fn exec_any<const FMA: bool>(w: &mut Warp, f: &Fast) -> bool {
     let g = w.act & w.pred(&f.guard);
     match f.op {
         Op::Slow | Op::Ld { .. } | Op::St { .. } | Op::Bra { .. } | Op::S2r { .. } => return false,
@@ -1255,7 +1258,16 @@ fn exec_any(w: &mut Warp, f: &Fast) -> bool {
         Op::Mufu { f, d, a, m } => {
             let mut va = rd(w, a);
             fmod(&mut va, m);
-            let r = each(|l| alu::mufu(f, va[l]));
+            // The function decided once, outside the lanes (with it a constant, `alu::mufu`
+            // folds to one expression, which vectorises).
+            let r = match f {
+                MufuFn::Rcp => each(|l| alu::mufu(MufuFn::Rcp, va[l])),
+                MufuFn::Rsq => each(|l| alu::mufu(MufuFn::Rsq, va[l])),
+                MufuFn::Sqrt => each(|l| alu::mufu(MufuFn::Sqrt, va[l])),
+                MufuFn::Ex2 => each(|l| alu::mufu(MufuFn::Ex2, va[l])),
+                MufuFn::Lg2 => each(|l| alu::mufu(MufuFn::Lg2, va[l])),
+                _ => each(|l| alu::mufu(f, va[l])),
+            };
             put(w, d, &r, g);
         }
         Op::Fp32 { op, d, s, m, rnd, ftz, sat } => {
@@ -1270,6 +1282,10 @@ fn exec_any(w: &mut Warp, f: &Fast) -> bool {
                 // the f32 operation, a NaN result canonical.
                 (0, Rnd::Rn, false, false) => each(|l| canon(f32::from_bits(va[l]) + f32::from_bits(vb[l]))),
                 (1, Rnd::Rn, false, false) => each(|l| canon(f32::from_bits(va[l]) * f32::from_bits(vb[l]))),
+                (2.., Rnd::Rn, false, false) if FMA => {
+                    let (x, y, z) = (va.map(f32::from_bits), vb.map(f32::from_bits), vc.map(f32::from_bits));
+                    each(|l| canon(x[l].mul_add(y[l], z[l])))
+                }
                 (2.., Rnd::Rn, false, false) => {
                     // `alu::fma32` in two passes: every lane in f64 (a loop that vectorises),
                     // then `mul_add` for the lanes where that is not the single rounding.
@@ -1548,7 +1564,7 @@ mod isa_tests {
                 let f =
                     Fast { guard: PArg { idx: (seed % 8) as u8, uniform: false, not: seed % 3 == 0, dst: false }, op };
                 let mut want = warp(seed * 7919 + k as u32);
-                assert!(exec_any(&mut want, &f));
+                assert!(exec_any::<false>(&mut want, &f));
                 let mut runs: Vec<(&str, Warp)> = Vec::new();
                 #[cfg(target_arch = "x86_64")]
                 if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
