@@ -223,6 +223,10 @@ pub(crate) struct Launch<'a> {
     pub(crate) hz_facts: &'a [Facts],
     /// The fast form of each instruction of the program ([`fast`]).
     pub(crate) fast: &'a [Fast],
+    /// The program reads shared memory through the async proxy (`HGMMA`): generic-proxy
+    /// shared stores are recorded for [`Cta::async_read`]; otherwise the record would never be
+    /// read and is not kept.
+    pub(crate) proxy_reads: bool,
     pub(crate) step_limit: u64,
 }
 
@@ -434,6 +438,13 @@ impl Warp {
         let mut runnable = 0u32;
         for (l, st) in self.state.iter().enumerate() {
             runnable |= u32::from(matches!(st, Lane::Run)) << l;
+        }
+        if runnable == 0 {
+            // Every lane waits or has exited (what the rest gives then, without its scans).
+            self.act = 0;
+            self.pc = u32::MAX;
+            self.other = u32::MAX;
+            return;
         }
         let last = self.last_strand;
         let own = if runnable & self.exclusive != 0 {
@@ -963,6 +974,15 @@ fn run_warp(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp) -> Result<(
                 let lane = lane.unwrap_or(w.act.trailing_zeros() as usize);
                 return Err(located(l, Some(inst), Some(thread_of(cta, w, lane)), kind));
             }
+        }
+        if w.act == 0 {
+            // No group (all its lanes parked or gone): the loop's top regroups (regrouping is
+            // idempotent, so once is enough); a spinning warp regroups before it hands over.
+            if std::mem::take(&mut w.spinning) {
+                w.regroup();
+                return Ok(());
+            }
+            continue;
         }
         if w.pc >= w.other {
             // Caught up with another group: merge (or, for groups kept apart, take turns).
@@ -1952,7 +1972,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                         .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
                 }
             }
-            if matches!(space, Space::Shared | Space::Generic) {
+            if l.proxy_reads && matches!(space, Space::Shared | Space::Generic) {
                 for lane in lanes(g) {
                     if let (Space::Shared, at) = resolve(*space, addrs[lane])
                         && let Ok(off) = cta.shared_offset(at, *size, true)

@@ -659,6 +659,7 @@ impl Prepared<'_> {
                 &[]
             },
             fast: if config.fast_paths { &self.fast } else { &[] },
+            proxy_reads: self.program.insts.iter().any(|i| matches!(i.kind, program::Kind::Hgmma { .. })),
             step_limit: config.step_limit,
         };
         let program = &self.program;

@@ -680,7 +680,8 @@ fn exec_full<const FMA: bool>(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut
                 "SR_LANEID" => each(|l| l as u32),
                 // The clocks read the step count, which a run updates only at its end.
                 n if n.starts_with("SR_CLOCK") || n.starts_with("SR_GLOBALTIMER") => return false,
-                _ => {
+                // Lane-dependent: the other thread-index forms and the lane masks.
+                n if n.starts_with("SR_TID") || n.ends_with("MASK") => {
                     let mut v = [0u32; 32];
                     for lane in super::lanes(g) {
                         match super::sreg(l, st, cta, w, name, lane) {
@@ -690,6 +691,11 @@ fn exec_full<const FMA: bool>(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut
                     }
                     v
                 }
+                // The rest of `sreg`'s registers read the same value in every lane.
+                _ => match super::sreg(l, st, cta, w, name, g.trailing_zeros() as usize & 31) {
+                    Some(x) => [x; 32],
+                    None => return false,
+                },
             };
             put(w, d, &v, g);
             w.pc += 1;
@@ -843,8 +849,10 @@ fn store(
                 }
                 let Some(offs) = offsets(l, cta, w, space, &a, g, size, 0) else { return false };
                 scatter(&mut cta.shared.bytes, &offs, g, size, &vals);
-                for lane in super::lanes(g) {
-                    cta.generic_store(offs[lane], size, w.id);
+                if l.proxy_reads {
+                    for lane in super::lanes(g) {
+                        cta.generic_store(offs[lane], size, w.id);
+                    }
                 }
             }
             MSpace::Local => {
