@@ -4,7 +4,8 @@
 //! Kernels: `ctrl_collatz`, `int_divrem_const` and `i64_arith`, then the corpus's largest by
 //! thread-instructions per launch (`EMU_BENCH_TOP`, default 5; finding them compiles and runs
 //! the whole sm_90 corpus once). Kernel names after `--bench` run only those (no corpus scan).
-//! `EMU_BENCH_SECS` (default 1) is the measuring time of each figure; `EMU_BENCH_HAZARDS=0`
+//! `EMU_BENCH_SECS` (default 1) is the measuring time of each round, and each figure is the
+//! median of `EMU_BENCH_ROUNDS` rounds (default 3); `EMU_BENCH_HAZARDS=0`
 //! (or `1`) measures only without (with) the hazard checker, e.g. under a profiler.
 //!
 //! Per kernel and hazard mode two rates: **exec**, the execution alone (the launch prepared
@@ -73,6 +74,15 @@ fn measure(secs: f64, mut f: impl FnMut() -> u64) -> (u64, u32, f64, f64) {
     (n, reps, cpu, wall)
 }
 
+/// [`measure`] repeated `EMU_BENCH_ROUNDS` times (default 3): the round with the median rate
+/// per CPU second (on a shared machine single rounds of the same work differ by 10% and more).
+fn measure_median(secs: f64, mut f: impl FnMut() -> u64) -> (u64, u32, f64, f64) {
+    let rounds: usize = std::env::var("EMU_BENCH_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3).max(1);
+    let mut all: Vec<(u64, u32, f64, f64)> = (0..rounds).map(|_| measure(secs, &mut f)).collect();
+    all.sort_by(|a, b| (a.0 as f64 / a.2).total_cmp(&(b.0 as f64 / b.2)));
+    all[rounds / 2]
+}
+
 struct Case {
     name: String,
     spec: LaunchSpec,
@@ -137,9 +147,9 @@ fn main() {
         };
         for hazards in modes {
             let cfg = EmuConfig { hazards, ..EmuConfig::default() };
-            let (n, reps, cpu, wall) = measure(secs, || prepared.run(&cfg).unwrap().thread_instrs);
+            let (n, reps, cpu, wall) = measure_median(secs, || prepared.run(&cfg).unwrap().thread_instrs);
             let (n2, _, cpu2, wall2) =
-                measure(secs, || kernel.run_with_suffixes(&c.spec, &cfg, &c.sfx).unwrap().thread_instrs);
+                measure_median(secs, || kernel.run_with_suffixes(&c.spec, &cfg, &c.sfx).unwrap().thread_instrs);
             let sum = sums.entry(hazards).or_default();
             sum.0 += n;
             sum.1 += cpu;

@@ -362,9 +362,14 @@ impl Warp {
         let live = self.live();
         // Release BSYNC / WARPSYNC waits whose lanes have all arrived (or exited).
         let scan = std::mem::take(&mut self.waiting);
+        // Lanes whose BSYNC wait was found incomplete with another lane's (see below).
+        let mut done = 0u32;
         for l in 0..32 {
             if !scan {
                 break;
+            }
+            if done & 1 << l != 0 {
+                continue;
             }
             // A BSYNC waits for the lanes of its own barrier mask that arrived at the same BSYNC
             // with the same mask. In recursive code one BSYNC pc serves every frame: lanes of
@@ -389,6 +394,12 @@ impl Warp {
                         && self.lane_pc[k] == pc
                 })
                 .fold(0u32, |m, k| m | 1 << k);
+            if arrived != want && bar.is_some() {
+                // Each lane of `arrived` waits at this BSYNC with the same barrier mask, so it
+                // would find the same lanes arrived (a release of other lanes in between only
+                // makes lanes run, which arrives none): none of them releases.
+                done |= arrived;
+            }
             if arrived == want {
                 let (apart, exclusive) = match self.state[l] {
                     Lane::Warpsync(_, Release::Apart) => (true, false),

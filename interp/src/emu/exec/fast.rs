@@ -515,27 +515,13 @@ fn bit(m: u32, l: usize) -> u64 {
     u64::from(m & LANE_BIT[l] != 0)
 }
 
-/// The lane mask of `f`: bit `l` set where `f(l)`. The flags are gathered as bytes (a loop
-/// that vectorises) and packed eight at a time by a multiplication that moves byte `i`'s low
-/// bit to bit `56 + i`.
+/// The lane mask of `f`: bit `l` set where `f(l)`. Each lane's bit is selected from
+/// [`LANE_BIT`] by its flag and the bits or-ed together (a loop and a reduction that vectorise:
+/// with AVX-512, a compare, a masked move and an or-reduction).
 #[inline(always)]
 pub(super) fn mask(f: impl Fn(usize) -> bool) -> u32 {
-    let b: [u8; 32] = each(|l| u8::from(f(l)));
-    let mut m = 0u32;
-    for k in 0..4 {
-        let x = u64::from_le_bytes([
-            b[8 * k],
-            b[8 * k + 1],
-            b[8 * k + 2],
-            b[8 * k + 3],
-            b[8 * k + 4],
-            b[8 * k + 5],
-            b[8 * k + 6],
-            b[8 * k + 7],
-        ]);
-        m |= ((x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
-    }
-    m
+    let bits: [u32; 32] = each(|l| LANE_BIT[l] & u32::from(f(l)).wrapping_neg());
+    bits.iter().fold(0, |m, &b| m | b)
 }
 
 /// [`alu::shf`] of every lane by one shift amount `s` (an immediate or a uniform register:
