@@ -245,7 +245,7 @@ pub(crate) fn write_le(dst: &mut [u8], value: u128) {
 
 /// Whether every address of `addrs` in the lanes of `mask` is a multiple of `size` (one of 1,
 /// 2, 4, 8, 16) and has `size` bytes in `[lo, lo + len)`: no access of the lanes faults.
-fn lanes_fit(addrs: &[u64; 32], mask: u32, size: u32, lo: u64, len: u64) -> bool {
+pub(crate) fn lanes_fit(addrs: &[u64; 32], mask: u32, size: u32, lo: u64, len: u64) -> bool {
     if !matches!(size, 1 | 2 | 4 | 8 | 16) || len < u64::from(size) {
         return false;
     }
@@ -513,17 +513,15 @@ impl GlobalMemory {
     /// `out`, when all are in one allocation and none faults; otherwise `false`, nothing read
     /// (the caller then loads lane by lane, which reports the fault).
     pub fn load_lanes(&self, addrs: &[u64; 32], mask: u32, size: u32, out: &mut [u128; 32]) -> bool {
-        let Some(i) = self.lanes_alloc(addrs, mask, size) else { return mask == 0 };
-        let a = &self.allocs[i];
-        load_fitting(&a.bytes, a.base, addrs, mask, size, out);
+        let Some((base, bytes)) = self.lanes_span(addrs, mask, size) else { return mask == 0 };
+        load_fitting(bytes, base, addrs, mask, size, out);
         true
     }
     /// The stores of a warp, lanes in order, when all are in one allocation and none faults;
     /// otherwise `false`, nothing stored (see [`GlobalMemory::load_lanes`]).
     pub fn store_lanes(&mut self, addrs: &[u64; 32], mask: u32, size: u32, vals: &[u128; 32]) -> bool {
-        let Some(i) = self.lanes_alloc(addrs, mask, size) else { return mask == 0 };
-        let a = &mut self.allocs[i];
-        store_fitting(&mut a.bytes, a.base, addrs, mask, size, vals);
+        let Some((base, bytes)) = self.lanes_span_mut(addrs, mask, size) else { return mask == 0 };
+        store_fitting(bytes, base, addrs, mask, size, vals);
         true
     }
 }

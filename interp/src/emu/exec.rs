@@ -223,9 +223,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) hz_facts: &'a [Facts],
     /// The fast form of each instruction of the program ([`fast`]).
     pub(crate) fast: &'a [Fast],
-    /// The program reads shared memory through the async proxy (`HGMMA`): generic-proxy
-    /// shared stores are recorded for [`Cta::async_read`]; otherwise the record would never be
-    /// read and is not kept.
+    /// The program reads shared memory through the async proxy (`HGMMA`): its CTAs record
+    /// generic-proxy shared stores ([`Cta::generic_store`]).
     pub(crate) proxy_reads: bool,
     pub(crate) step_limit: u64,
 }
@@ -266,6 +265,9 @@ struct Cta {
     /// `FENCE.VIEW.ASYNC.S` (PTX `fence.proxy.async`); 0 when clean. Empty until the first such
     /// store. See [`Cta::async_read`].
     generic_dirty: Vec<u8>,
+    /// Whether `generic_dirty` is kept: only for programs that read shared memory through the
+    /// async proxy ([`Launch::proxy_reads`]), the only readers of the record.
+    proxy_reads: bool,
 }
 
 fn splat(v: u32) -> [u32; 32] {
@@ -722,6 +724,9 @@ pub(crate) fn cta_slot(linear: u64) -> u32 {
 impl Cta {
     /// Records a generic-proxy store of `size` bytes at shared offset `off` by warp `warp`.
     fn generic_store(&mut self, off: u64, size: u32, warp: u32) {
+        if !self.proxy_reads {
+            return;
+        }
         if self.generic_dirty.is_empty() {
             self.generic_dirty = vec![0; self.shared.bytes.len()];
         }
@@ -837,6 +842,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
         local_size: nthreads as usize * l.local_bytes as usize,
         mbar_tx: std::collections::BTreeMap::new(),
         generic_dirty: Vec::new(),
+        proxy_reads: l.proxy_reads,
     };
     let mut warps: Vec<Warp> = (0..nwarps)
         .map(|w| {
@@ -1065,7 +1071,23 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
 }
 
 fn sr_name(l: &Launch, id: u8) -> &'static str {
-    l.program.tables.sregs.iter().find(|(i, _)| *i == id).map_or("?", |(_, n)| n)
+    sr_name_in(l.program.tables, id)
+}
+
+/// The name of special register `id` in the SM's `tables` (`?` when it has none).
+pub(crate) fn sr_name_in(tables: &ptxas_rs::sass::form::Tables, id: u8) -> &'static str {
+    tables.sregs.iter().find(|(i, _)| *i == id).map_or("?", |(_, n)| n)
+}
+
+/// Whether [`sreg`]'s value of `name` depends on the lane (the thread index forms and the
+/// lane masks); every other register it knows reads the same in all the lanes of a warp.
+pub(crate) fn sreg_per_lane(name: &str) -> bool {
+    name.starts_with("SR_TID") || name == "SR_LANEID" || name.ends_with("MASK")
+}
+
+/// Whether [`sreg`] reads `name` from the step count (the clocks and timers).
+pub(crate) fn sreg_reads_steps(name: &str) -> bool {
+    name.starts_with("SR_CLOCK") || name.starts_with("SR_GLOBALTIMER")
 }
 
 #[allow(clippy::too_many_lines)]
@@ -1983,7 +2005,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                         .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
                 }
             }
-            if l.proxy_reads && matches!(space, Space::Shared | Space::Generic) {
+            if matches!(space, Space::Shared | Space::Generic) {
                 for lane in lanes(g) {
                     if let (Space::Shared, at) = resolve(*space, addrs[lane])
                         && let Ok(off) = cta.shared_offset(at, *size, true)
@@ -2549,29 +2571,7 @@ fn address(w: &Warp, m: &Arg, lane: usize) -> u64 {
 
 /// [`address`] of every lane.
 fn lane_addrs(w: &Warp, m: &Arg) -> [u64; 32] {
-    let Opnd::Mem { ra, wide, ur, off, shift, ur64 } = m.o else { return [0; 32] };
-    let u = if ur == 63 {
-        0
-    } else if ur64 {
-        u64::from(w.ur[ur as usize & 63]) | u64::from(w.ur[(ur as usize + 1).min(63)]) << 32
-    } else {
-        u64::from(w.ur[ur as usize & 63])
-    };
-    let k = u.wrapping_add(off as i64 as u64);
-    let (lo, hi) = (&w.r[ra as usize], &w.r[(ra as usize + 1).min(255)]);
-    let mut out = [0u64; 32];
-    for (lane, o) in out.iter_mut().enumerate() {
-        let base = if ra == 255 {
-            0
-        } else if wide {
-            u64::from(lo[lane]) | u64::from(hi[lane]) << 32
-        } else {
-            u64::from(lo[lane])
-        } << shift;
-        let a = base.wrapping_add(k);
-        *o = if wide || ur64 { a } else { a & 0xffff_ffff };
-    }
-    out
+    fast::mem(m).map_or([0; 32], |m| fast::addresses(w, m))
 }
 
 /// The in-space addresses of the lanes `g` accessing `addrs` in `space`, when they all resolve

@@ -590,7 +590,8 @@ impl Kernel {
             banks.insert(b.bank, bytes);
         }
         let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
-        let fast = program.insts.iter().map(exec::lower_fast).collect();
+        let fast = program.insts.iter().map(|i| exec::lower_fast(i, program.tables)).collect();
+        let proxy_reads = program.insts.iter().any(|i| matches!(i.kind, program::Kind::Hgmma { .. }));
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {
             self.shared_static_size() + spec.shared_bytes
         } else {
@@ -609,6 +610,7 @@ impl Kernel {
             outputs,
             hz_facts: std::sync::OnceLock::new(),
             fast,
+            proxy_reads,
             names: std::sync::OnceLock::new(),
         })
     }
@@ -633,6 +635,8 @@ pub struct Prepared<'k> {
     hz_facts: std::sync::OnceLock<Vec<hazard::Facts>>,
     /// The executor's pre-decoded fast form of each instruction (`exec::fast`).
     fast: Vec<exec::Fast>,
+    /// The program reads shared memory through the async proxy (`HGMMA`).
+    proxy_reads: bool,
     /// The instructions' opcodes with modifiers ([`EmuRun::executed`]), each once, and per
     /// instruction its index among them; made at the first run.
     names: std::sync::OnceLock<(Vec<String>, Vec<usize>)>,
@@ -659,7 +663,7 @@ impl Prepared<'_> {
                 &[]
             },
             fast: if config.fast_paths { &self.fast } else { &[] },
-            proxy_reads: self.program.insts.iter().any(|i| matches!(i.kind, program::Kind::Hgmma { .. })),
+            proxy_reads: self.proxy_reads,
             step_limit: config.step_limit,
         };
         let program = &self.program;

@@ -32,6 +32,7 @@
 use super::super::alu::{self, BoolOp, Cmp, MufuFn, Rnd, ShfType};
 use super::super::program::{Arg, Inst, Kind, Opnd, PArg, Space};
 use super::{Cta, LANE_BIT, Launch, State, Warp, cmp_lanes, combine};
+use ptxas_rs::sass::form::Tables;
 
 /// A 32-bit source operand.
 #[derive(Copy, Clone, Debug)]
@@ -121,8 +122,9 @@ pub(crate) enum Op {
     Unary { d: u8, a: Src, inv: bool, f: u8, signed: bool, sh: bool },
     /// `PLOP3.LUT`: `pr[0]`, `pr[1]` from the predicates `pr[2..5]` by the two tables.
     Plop3 { pr: [PArg; 5], lut: [u8; 2] },
-    /// `S2R` of special register `id` (the clocks go through `step`, which counts steps).
-    S2r { d: u8, id: u8 },
+    /// `S2R` of special register `name` (not the clocks, which read the step count: a run
+    /// updates it only at its end); `per_lane`: [`super::sreg_per_lane`].
+    S2r { d: u8, name: &'static str, per_lane: bool },
 }
 
 /// A destination: a register row (255: RZ) or a uniform register (63: URZ).
@@ -195,11 +197,12 @@ fn dst_pair(a: &Arg) -> Option<u8> {
 }
 
 /// The fast form of `inst` ([`Op::Slow`] where `step` must run it).
-pub(crate) fn lower(inst: &Inst) -> Fast {
-    Fast { guard: inst.guard, op: lower_op(inst).unwrap_or(Op::Slow) }
+/// `tables`: the SM's decoder tables (for the special registers' names).
+pub(crate) fn lower(inst: &Inst, tables: &Tables) -> Fast {
+    Fast { guard: inst.guard, op: lower_op(inst, tables).unwrap_or(Op::Slow) }
 }
 
-fn lower_op(inst: &Inst) -> Option<Op> {
+fn lower_op(inst: &Inst, tables: &Tables) -> Option<Op> {
     let a = &inst.args;
     let pr = &inst.preds;
     let arg = |i: usize| a.get(i);
@@ -400,7 +403,11 @@ fn lower_op(inst: &Inst) -> Option<Op> {
         }
         Kind::S2r if inst.base == "S2R" && arg(0)?.n == 1 => {
             let (Opnd::R(d), Opnd::Sr(id)) = (arg(0)?.o, arg(1)?.o) else { return None };
-            Op::S2r { d, id }
+            let name = super::sr_name_in(tables, id);
+            if super::sreg_reads_steps(name) {
+                return None;
+            }
+            Op::S2r { d, name, per_lane: super::sreg_per_lane(name) }
         }
         Kind::Bra { div, any } if pr.len() <= 1 => {
             let Opnd::Target(t) = arg(0)?.o else { return None };
@@ -420,7 +427,7 @@ fn fits_regs(a: &Arg, size: u32) -> Option<bool> {
     Some(matches!(size, 1 | 2 | 4 | 8 | 16) && u32::from(a.n) == n && (r == 255 || u32::from(r) + n <= 255))
 }
 
-fn mem(a: &Arg) -> Option<MemA> {
+pub(super) fn mem(a: &Arg) -> Option<MemA> {
     match a.o {
         Opnd::Mem { ra, wide, ur, off, shift, ur64 } => Some(MemA { ra, wide, ur, ur64, shift, off }),
         _ => None,
@@ -655,19 +662,15 @@ fn exec_full<const FMA: bool>(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut
             super::branch(w, taken, t, next);
             true
         }
-        Op::S2r { d, id } => {
+        Op::S2r { d, name, per_lane } => {
             let g = w.act & w.pred(&f.guard);
-            let name = super::sr_name(l, id);
             let t = &w.tid;
             let v: [u32; 32] = match name {
                 "SR_TID.X" => each(|l| t[l][0]),
                 "SR_TID.Y" => each(|l| t[l][1]),
                 "SR_TID.Z" => each(|l| t[l][2]),
                 "SR_LANEID" => each(|l| l as u32),
-                // The clocks read the step count, which a run updates only at its end.
-                n if n.starts_with("SR_CLOCK") || n.starts_with("SR_GLOBALTIMER") => return false,
-                // Lane-dependent: the other thread-index forms and the lane masks.
-                n if n.starts_with("SR_TID") || n.ends_with("MASK") => {
+                _ if per_lane => {
                     let mut v = [0u32; 32];
                     for lane in super::lanes(g) {
                         match super::sreg(l, st, cta, w, name, lane) {
@@ -677,7 +680,7 @@ fn exec_full<const FMA: bool>(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut
                     }
                     v
                 }
-                // The rest of `sreg`'s registers read the same value in every lane.
+                // The same value in every lane: read once.
                 _ => match super::sreg(l, st, cta, w, name, g.trailing_zeros() as usize & 31) {
                     Some(x) => [x; 32],
                     None => return false,
@@ -691,9 +694,10 @@ fn exec_full<const FMA: bool>(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut
     }
 }
 
-/// The address of each lane (as `exec::address`).
+/// The address of each lane (`exec::address` of every lane; the general executor's loads and
+/// stores use it too).
 #[inline(always)]
-fn addresses(w: &Warp, m: MemA) -> [u64; 32] {
+pub(super) fn addresses(w: &Warp, m: MemA) -> [u64; 32] {
     let u = if m.ur == 63 {
         0
     } else if m.ur64 {
@@ -718,7 +722,9 @@ fn addresses(w: &Warp, m: MemA) -> [u64; 32] {
 /// Where the lanes `g` access `size` bytes at `a` in `space`, as offsets in the bytes of the
 /// space's array (the global allocation at `base`, the CTA's shared memory, the CTA's local
 /// memory), when every access is in bounds and aligned (and, in shared memory, in this CTA's
-/// slot), as `step`'s checks require; `None` otherwise. `base`: the global allocation's address.
+/// slot), as `step`'s checks require; `None` otherwise. A global access's checks were made
+/// in `GlobalMemory::lanes_span`; the others go through `memory::lanes_fit`, the check of
+/// `Region`'s warp-wide accesses.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn offsets(
@@ -731,37 +737,25 @@ fn offsets(
     size: u32,
     base: u64,
 ) -> Option<[u64; 32]> {
-    let sz = u64::from(size);
-    let mut o = [0u64; 32];
-    let mut bad = false;
+    let fit = |addrs: &[u64; 32], lo: u64, len: u64| crate::memory::lanes_fit(addrs, g, size, lo, len);
     match space {
-        // The allocation's checks were made in `GlobalMemory::lanes_span`.
-        MSpace::Global => return Some(each(|l| a[l].wrapping_sub(base))),
+        MSpace::Global => Some(each(|l| a[l].wrapping_sub(base))),
         MSpace::Shared => {
-            // `Cta::shared_offset`, then `Region`'s shape and bounds checks.
-            let last = (cta.shared.bytes.len() as u64).checked_sub(sz)?;
+            // `Cta::shared_offset`: the CTA's slot in bits 24..32, the offset below.
             let slot = u64::from(cta.slot);
-            for (lane, x) in o.iter_mut().enumerate() {
-                let a32 = a[lane] & 0xffff_ffff;
-                let off = a32 & 0xff_ffff;
-                *x = off;
-                bad |= (g & LANE_BIT[lane] != 0) & ((a32 >> 24 != slot) | (off & (sz - 1) != 0) | (off > last));
-            }
+            let wrong_slot = mask(|l| (a[l] & 0xffff_ffff) >> 24 != slot);
+            let o = each(|l| a[l] & 0xff_ffff);
+            (wrong_slot & g == 0 && fit(&o, 0, cta.shared.bytes.len() as u64)).then_some(o)
         }
         MSpace::Local => {
-            // `Cta::local_range`.
+            // `Cta::local_range`: the thread's `local_bytes` below `LOCAL_TOP`, threads in order.
             let lb = u64::from(l.local_bytes);
-            let top = u64::from(super::super::LOCAL_TOP);
-            let low = top.checked_sub(lb)?;
+            let low = u64::from(super::super::LOCAL_TOP).checked_sub(lb)?;
             let first = u64::from(w.id) * 32 * lb;
-            for (lane, x) in o.iter_mut().enumerate() {
-                let at = a[lane];
-                *x = (first + lane as u64 * lb).wrapping_add(at.wrapping_sub(low));
-                bad |= (g & LANE_BIT[lane] != 0) & ((at & (sz - 1) != 0) | (at < low) | (at.wrapping_add(sz) > top));
-            }
+            let o = each(|l| (first + l as u64 * lb).wrapping_add(a[l].wrapping_sub(low)));
+            fit(a, low, lb).then_some(o)
         }
     }
-    (!bad).then_some(o)
 }
 
 /// A fast load (see [`exec`]).
@@ -826,8 +820,7 @@ fn store(
         match space {
             MSpace::Global => {
                 let Some((base, bytes)) = st.global.lanes_span_mut(&a, g, size) else { return false };
-                let offs = each(|l| a[l].wrapping_sub(base));
-                scatter(bytes, &offs, g, size, &vals);
+                scatter(bytes, &each(|l| a[l].wrapping_sub(base)), g, size, &vals);
             }
             MSpace::Shared => {
                 if !cta.shared.writable {
@@ -835,10 +828,8 @@ fn store(
                 }
                 let Some(offs) = offsets(l, cta, w, space, &a, g, size, 0) else { return false };
                 scatter(&mut cta.shared.bytes, &offs, g, size, &vals);
-                if l.proxy_reads {
-                    for lane in super::lanes(g) {
-                        cta.generic_store(offs[lane], size, w.id);
-                    }
+                for lane in super::lanes(g) {
+                    cta.generic_store(offs[lane], size, w.id);
                 }
             }
             MSpace::Local => {
