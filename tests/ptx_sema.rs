@@ -305,6 +305,15 @@ const PROBED_REJECTS: &[(&str, &str)] = &[
 
 /// Twins of [`PROBED_REJECTS`] that both assemblers accept.
 const PROBED_ACCEPTS: &[(&str, &str)] = &[
+    // DWARF data lines: every value form ptxas's grammar takes (nvcc -G, Triton, clang -g).
+    (
+        ".section .debug_loc\n{\n$L__a:\n$L__b:\n.b8 0\n}\n.section .debug_info\n{\n.b32 72\n.b8 1, 2, -3, 0xff\n\
+         .b64 $L__a\n.b32 1\n.b64 $L__a-$L__b\n.b64 k+4\n.b32 $L__a + 0x10\n.b32 .debug_loc\n.b8 0\n\
+         .b32 .debug_loc+133\n.b64 .debug_abbrev + 7\n.b16 -32768, 65535\n.b32 -2147483648, 4294967296\n.b32 $L__undefined\n}",
+        "",
+    ),
+    // A symbol's component may follow after white space; a one-element vector is a scalar.
+    ("", "mov.u32 %r1, %tid .x;\n\tld.global.b32 { %r2 }, [%rd1];\n\tst.global.b32 [%rd1], { %r2 };"),
     ("", "fence.proxy.alias;"),
     ("", ".reg .f64 %fd1;\n\tst.global.b32 [%rd1], %fd1;\n\tld.global.b16 %f1, [%rd1];"),
     ("", "mov.b64 {%r1, %r2}, %rd1;\n\tmov.v2.u32 {%r1, %r2}, {%r3, %r4};"),

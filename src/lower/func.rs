@@ -975,6 +975,11 @@ fn want(d: &InstData, slot: &Slot) -> Option<Want> {
     Some(Want::Data(n))
 }
 
+/// `{ x }`: a vector operand of one expression (not `{ _ }`, which stays a sink vector).
+fn is_singleton_vector(o: &ast::Operand) -> bool {
+    matches!(o, ast::Operand::Vector(v, _) if matches!(v.as_slice(), [ast::VecElem::Expr(_)]))
+}
+
 fn slot_accepts(slot: &Slot, o: &Operand) -> bool {
     match o {
         Operand::Imm(_) => slot.imm,
@@ -984,8 +989,25 @@ fn slot_accepts(slot: &Slot, o: &Operand) -> bool {
 }
 
 impl FnCx<'_> {
-    /// Lowers one PTX instruction by family.
+    /// Lowers one PTX instruction by family. A one-element vector operand `{ %r }` (Triton and
+    /// LLVM write them for scalar loads and stores) is the scalar itself; families that take
+    /// vectors of `n` elements accept a scalar where `n` is 1.
     fn instruction(&mut self, i: &ast::Instruction) -> Result<()> {
+        if i.operands.iter().any(is_singleton_vector) {
+            let mut i = i.clone();
+            for o in &mut i.operands {
+                if let ast::Operand::Vector(v, _) = o
+                    && let [ast::VecElem::Expr(e)] = v.as_slice()
+                {
+                    *o = ast::Operand::Expr(e.clone());
+                }
+            }
+            return self.instruction_by_family(&i);
+        }
+        self.instruction_by_family(i)
+    }
+
+    fn instruction_by_family(&mut self, i: &ast::Instruction) -> Result<()> {
         if super::tensor::lowers_here(i) {
             return self.tensor(i);
         }

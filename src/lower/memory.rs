@@ -93,6 +93,7 @@ impl FnCx<'_> {
                     ast::VecElem::Sink(_) => None,
                 })
                 .collect()),
+            ast::Operand::Expr(e) if n == 1 => Ok(vec![Some(e.clone())]),
             _ => self.err(format!("expected a vector of {n} elements")),
         }
     }

@@ -120,6 +120,7 @@ impl FnCx<'_> {
                     ast::VecElem::Sink(_) => Ok(self.tmp(RegClass::R32).into()),
                 })
                 .collect(),
+            ast::Operand::Expr(_) if n == 1 => Ok(vec![self.dst(o, RegClass::R32)?]),
             _ => self.err(format!("expected a vector of {n} registers")),
         }
     }
@@ -134,6 +135,7 @@ impl FnCx<'_> {
                     ast::VecElem::Sink(_) => self.err("`_` as a source"),
                 })
                 .collect(),
+            ast::Operand::Expr(e) if n == 1 => Ok(vec![self.expr(e, Ty::B32)?]),
             _ => self.err(format!("expected a vector of {n} values")),
         }
     }

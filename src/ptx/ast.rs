@@ -495,17 +495,33 @@ pub struct Section {
 pub enum SectionEntry {
     /// `label:`.
     Label(Ident),
-    /// `.b8 1, 2, 3` (type, values).
-    Data(String, Vec<SectionValue>),
+    /// `.b8 1, 2, 3` or `.b64 $L__a - $L__b`.
+    Data(SectionData),
+}
+
+/// One data line of a section. ptxas's grammar allows a list of (optionally negated) integers,
+/// or exactly one symbolic value: `label`, `label + int`, `label - label`, `.section` or
+/// `.section + int` (see [`SectionValue`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SectionData {
+    /// `.b8`, `.b16`, `.b32` or `.b64`.
+    pub ty: String,
+    /// The values.
+    pub values: Vec<SectionValue>,
+    /// Where the line starts.
+    pub span: Span,
+    /// Where ptxas reports the line's semantic errors: the token after the values when ptxas
+    /// needed it to end the line (an integer list, a lone symbol), else the last value.
+    pub report: Span,
 }
 
 /// A value in a section data line.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SectionValue {
-    /// A constant or label expression.
+    /// An integer (`Int` or `Neg(Int)`), a label, `label + int` or `label - label`.
     Expr(Expr),
-    /// A dotted section name (`.debug_abbrev`).
-    Section(String),
+    /// A dotted section name (`.debug_abbrev`) and an optional `+ offset`.
+    Section(String, Option<IntLit>),
 }
 
 /// `.pragma "a"[, "b"];` (strings as written, quotes included).

@@ -914,35 +914,86 @@ impl<'a> P<'a> {
                 entries.push(SectionEntry::Label(n));
                 continue;
             }
-            let ty = match self.dot_word_here() {
-                w @ (b"b8" | b"b16" | b"b32" | b"b64") => {
-                    let t = self.text(self.c.pos, self.c.pos + 1 + w.len());
-                    self.c.pos += 1 + w.len();
-                    t
-                }
-                _ => return Err(()),
-            };
+            entries.push(SectionEntry::Data(self.section_data()?));
+        }
+        Ok(Section { name, entries, span })
+    }
+
+    /// One data line (the `section_data` rule): integers, or one symbolic value.
+    fn section_data(&mut self) -> F<SectionData> {
+        let span = self.span();
+        let ty = match self.dot_word_here() {
+            w @ (b"b8" | b"b16" | b"b32" | b"b64") => {
+                let t = self.text(self.c.pos, self.c.pos + 1 + w.len());
+                self.c.pos += 1 + w.len();
+                t
+            }
+            _ => return Err(()),
+        };
+        self.skip()?;
+        let i = self.c.pos;
+        let at_int = self.int_end(i).is_some() || (self.peek() == b'-' && self.int_end(i + 1).is_some());
+        if at_int {
             let mut values = Vec::new();
             loop {
                 self.skip()?;
-                let save = self.c;
-                match self.expr() {
-                    Ok((e, _)) => values.push(SectionValue::Expr(e)),
-                    Err(()) if self.hard => return Err(()),
-                    Err(()) => {
-                        self.c = save;
-                        let e = self.dot_word_end(self.c.pos).ok_or(())?;
-                        values.push(SectionValue::Section(self.text(self.c.pos, e)));
-                        self.c.pos = e;
-                    }
+                let neg = (self.peek() == b'-').then(|| self.span());
+                if neg.is_some() {
+                    self.c.pos += 1;
+                    self.skip()?;
                 }
+                let lit = self.integer()?;
+                let int = Expr { span: lit.span, kind: ExprKind::Int(lit) };
+                values.push(SectionValue::Expr(match neg {
+                    Some(s) => Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(int)), span: s },
+                    None => int,
+                }));
                 if !self.check(b',')? {
                     break;
                 }
             }
-            entries.push(SectionEntry::Data(ty, values));
+            self.skip()?;
+            return Ok(SectionData { ty, values, span, report: self.span() });
         }
-        Ok(Section { name, entries, span })
+        let vspan = self.span();
+        // `.section [+ int]`
+        if self.peek() == b'.' {
+            let e = self.word_end(i + 1);
+            if e == i + 1 || self.is_stmt_kw(i) || matches!(&self.b[i + 1..e], b"b8" | b"b16" | b"b32" | b"b64") {
+                return Err(());
+            }
+            let name = self.text(i, e);
+            self.c.pos = e;
+            let off = if self.check(b'+')? { Some(self.integer()?) } else { None };
+            let report = match &off {
+                Some(o) => o.span,
+                None => {
+                    self.skip()?;
+                    self.span()
+                }
+            };
+            return Ok(SectionData { ty, values: vec![SectionValue::Section(name, off)], span, report });
+        }
+        let sym = |me: &mut Self| -> F<Expr> {
+            me.skip()?;
+            let id = me.ident()?;
+            Ok(Expr { span: id.span, kind: ExprKind::Sym(id, None) })
+        };
+        let a = sym(self)?;
+        let (v, report) = if self.check(b'-')? {
+            let b = sym(self)?;
+            let report = b.span;
+            (Expr { span: vspan, kind: ExprKind::Binary(BinOp::Sub, Box::new(a), Box::new(b)) }, report)
+        } else if self.check(b'+')? {
+            let lit = self.integer()?;
+            let int = Expr { span: lit.span, kind: ExprKind::Int(lit) };
+            let report = int.span;
+            (Expr { span: vspan, kind: ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(int)) }, report)
+        } else {
+            self.skip()?;
+            (a, self.span())
+        };
+        Ok(SectionData { ty, values: vec![SectionValue::Expr(v)], span, report })
     }
 
     fn pragma(&mut self) -> F<Pragma> {
@@ -1130,6 +1181,10 @@ impl<'a> P<'a> {
             return None;
         }
         let e = self.word_end(i + 1);
+        // Section data types end a value (`.b64 sym` then `.b32 1`): never a component.
+        if matches!(&self.b[i + 1..e], b"b8" | b"b16" | b"b32" | b"b64") {
+            return None;
+        }
         (e > i + 1).then_some(e)
     }
 

@@ -437,31 +437,83 @@ impl Builder {
 
     fn section(&self, p: Pair<'_, Rule>) -> R<Section> {
         let span = self.span(&p);
+        // The closing brace: the token after the last entry.
+        let close = self.lines.span(p.as_span().end().saturating_sub(1));
         let mut it = p.into_inner();
         let name = it.next().map(|n| n.as_str().to_string()).unwrap_or_default();
+        let children: Vec<_> = it.collect();
         let mut entries = Vec::new();
-        for c in it {
+        for (k, c) in children.iter().enumerate() {
+            let next = children.get(k + 1).map_or(close, |n| self.span(n));
             match c.as_rule() {
                 Rule::label => {
-                    if let Some(n) = c.into_inner().next() {
+                    if let Some(n) = c.clone().into_inner().next() {
                         entries.push(SectionEntry::Label(ident_of(self, n)));
                     }
                 }
-                _ => {
-                    let mut parts = c.into_inner();
-                    let ty = parts.next().map(|t| t.as_str().to_string()).unwrap_or_default();
-                    let mut values = Vec::new();
-                    for v in parts {
-                        values.push(match v.as_rule() {
-                            Rule::dot_word => SectionValue::Section(v.as_str().to_string()),
-                            _ => SectionValue::Expr(self.expr(v)?),
-                        });
-                    }
-                    entries.push(SectionEntry::Data(ty, values));
-                }
+                _ => entries.push(SectionEntry::Data(self.section_data(c.clone(), next)?)),
             }
         }
         Ok(Section { name, entries, span })
+    }
+
+    /// One data line; `next` is the token after it.
+    fn section_data(&self, c: Pair<'_, Rule>, next: Span) -> R<SectionData> {
+        let span = self.span(&c);
+        let mut parts = c.into_inner();
+        let ty = parts.next().map(|t| t.as_str().to_string()).unwrap_or_default();
+        let mut values = Vec::new();
+        let mut report = next;
+        for v in parts {
+            let vspan = self.span(&v);
+            if v.as_rule() == Rule::section_int {
+                let mut neg = None;
+                let mut lit = None;
+                for x in v.into_inner() {
+                    match x.as_rule() {
+                        Rule::neg => neg = Some(self.span(&x)),
+                        _ => lit = Some(self.int(x)),
+                    }
+                }
+                let lit = lit.ok_or(ParseFailure::Syntax(vspan.offset as usize))?;
+                let int = Expr { span: lit.span, kind: ExprKind::Int(lit) };
+                values.push(SectionValue::Expr(match neg {
+                    Some(s) => Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(int)), span: s },
+                    None => int,
+                }));
+                continue;
+            }
+            let inner: Vec<_> = v.into_inner().collect();
+            let last = inner.last().map_or(vspan, |x| self.span(x));
+            if inner.len() > 1 {
+                report = last;
+            }
+            let sym = |x: &Pair<'_, Rule>| {
+                let id = ident_of(self, x.clone());
+                Expr { span: id.span, kind: ExprKind::Sym(id, None) }
+            };
+            values.push(match inner.as_slice() {
+                [d] if d.as_rule() == Rule::section_dot => SectionValue::Section(d.as_str().to_string(), None),
+                [d, off] if d.as_rule() == Rule::section_dot => {
+                    SectionValue::Section(d.as_str().to_string(), Some(self.int(off.clone())))
+                }
+                [a] => SectionValue::Expr(sym(a)),
+                [a, b] if b.as_rule() == Rule::ident => SectionValue::Expr(Expr {
+                    span: vspan,
+                    kind: ExprKind::Binary(BinOp::Sub, Box::new(sym(a)), Box::new(sym(b))),
+                }),
+                [a, off] => {
+                    let lit = self.int(off.clone());
+                    let int = Expr { span: lit.span, kind: ExprKind::Int(lit) };
+                    SectionValue::Expr(Expr {
+                        span: vspan,
+                        kind: ExprKind::Binary(BinOp::Add, Box::new(sym(a)), Box::new(int)),
+                    })
+                }
+                _ => return Err(ParseFailure::Syntax(vspan.offset as usize)),
+            });
+        }
+        Ok(SectionData { ty, values, span, report })
     }
 
     fn pragma(&self, p: Pair<'_, Rule>) -> Pragma {

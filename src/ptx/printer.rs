@@ -89,11 +89,16 @@ impl Printer {
                 SectionEntry::Label(l) => {
                     let _ = writeln!(self.out, "{}:", l.name);
                 }
-                SectionEntry::Data(ty, values) => {
-                    let _ = write!(self.out, "\t{ty} ");
-                    join(&mut self.out, values, ", ", |o, v| match v {
+                SectionEntry::Data(d) => {
+                    let _ = write!(self.out, "\t{} ", d.ty);
+                    join(&mut self.out, &d.values, ", ", |o, v| match v {
                         SectionValue::Expr(e) => expr(o, e),
-                        SectionValue::Section(s) => o.push_str(s),
+                        SectionValue::Section(s, None) => o.push_str(s),
+                        SectionValue::Section(s, Some(off)) => {
+                            o.push_str(s);
+                            o.push('+');
+                            o.push_str(&off.text);
+                        }
                     });
                     self.out.push('\n');
                 }

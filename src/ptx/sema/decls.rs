@@ -44,6 +44,8 @@ pub struct Module {
     pub globals: HashMap<String, Global>,
     files: HashSet<String>,
     aliased: HashMap<String, String>,
+    /// Labels defined in DWARF sections (one namespace across sections).
+    section_labels: HashSet<String>,
 }
 
 /// Size in bytes of a type keyword (`.u32` → 4); opaque and unknown types count 8.
@@ -123,10 +125,63 @@ pub fn check_items(
                     sink.at(f.span.line, msg::DUPLICATE_FILE, &[&idx])?;
                 }
             }
-            Item::Section(_) => late.has_dwarf = true,
+            Item::Section(sec) => {
+                late.has_dwarf = true;
+                section(sec, sink, &mut md.section_labels)?;
+            }
             Item::Pragma(p) => module_pragma(p, sink)?,
             Item::Alias(a) => alias(a, ctx, sink, &mut md)?,
         }
+    }
+    Ok(())
+}
+
+/// A DWARF section's checks: labels unique across all sections; symbolic values only in `.b32`
+/// and `.b64` lines; integers within their type (`.b8`/`.b16` either signed or unsigned,
+/// `.b32` bounded below only, as ptxas 13.0.88 checks them).
+fn section(s: &Section, sink: &mut Sink, labels: &mut HashSet<String>) -> Result<(), Fatal> {
+    for e in &s.entries {
+        match e {
+            SectionEntry::Label(l) => {
+                if !labels.insert(l.name.clone()) {
+                    sink.at(l.span.line, msg::DUPLICATE_LABEL, &[&l.name])?;
+                }
+            }
+            SectionEntry::Data(d) => {
+                let narrow = matches!(d.ty.as_str(), ".b8" | ".b16");
+                for v in &d.values {
+                    match v {
+                        SectionValue::Expr(Expr { kind: ExprKind::Int(lit), .. }) => {
+                            if let Some(x) = lit.value().and_then(|x| i128::try_from(x).ok()) {
+                                section_int(d, x, sink)?;
+                            }
+                        }
+                        SectionValue::Expr(Expr { kind: ExprKind::Unary(UnOp::Neg, inner), .. }) => {
+                            if let ExprKind::Int(lit) = &inner.kind
+                                && let Some(x) = lit.value()
+                            {
+                                section_int(d, -i128::from(x), sink)?;
+                            }
+                        }
+                        _ if narrow => sink.at(d.report.line, msg::DWARF_TYPE, &[])?,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn section_int(d: &SectionData, x: i128, sink: &mut Sink) -> Result<(), Fatal> {
+    let (lo, hi): (i128, i128) = match d.ty.as_str() {
+        ".b8" => (-(1 << 7), (1 << 8) - 1),
+        ".b16" => (-(1 << 15), (1 << 16) - 1),
+        ".b32" => (-(1 << 31), i128::MAX),
+        _ => (i128::MIN, i128::MAX),
+    };
+    if x < lo || x > hi {
+        sink.at(d.report.line, msg::DWARF_RANGE, &[&d.ty, &x.to_string()])?;
     }
     Ok(())
 }

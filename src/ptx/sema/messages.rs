@@ -114,6 +114,11 @@ catalogue! {
     UNKNOWN_SYMBOL = Error "Unknown symbol '%s'";
     /// Duplicate label.
     DUPLICATE_LABEL = Error "Duplicate definition of label '%s'";
+    // ---- DWARF sections ----
+    /// A symbolic value in a `.b8`/`.b16` data line.
+    DWARF_TYPE = Error "Illegal type for dwarf data";
+    /// An integer that does not fit its data line's type (value in decimal).
+    DWARF_RANGE = Error "Value out of range for type %s %s";
     /// Duplicate variable.
     DUPLICATE_VARIABLE = Error "Duplicate definition of variable '%s'";
     /// Duplicate function.
