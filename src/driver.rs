@@ -11,8 +11,9 @@
 //! 6. Compile with the backend ([`crate::backend::compile`], sm_90 only so far) and write the
 //!    cubin to `-o` (default `elf.o`); `-v` prints ptxas's resource lines computed from what was
 //!    emitted. What the backend does not cover yet (other targets, `-c`, several inputs,
-//!    unsupported instructions) is one `ptxas-rs: ... not implemented yet` fatal line or one
-//!    error naming the stage and the function.
+//!    unsupported instructions) is one `ptxas-rs: ... not supported yet` fatal line or one
+//!    error naming the stage and the function, located at the instruction when the stage knows
+//!    it, else at the function's header, and worded `not supported yet`.
 //!
 //! Invariants: every diagnostic goes to stderr in ptxas's format; the exit status is 0 on success and
 //! 255 on any error, as ptxas's; no output file is created unless compilation succeeds.
@@ -118,7 +119,7 @@ pub fn run(args: &[String]) -> Outcome {
 /// properties" travels inside the preceding diagnostic's message, after a newline, exactly as
 /// ptxas prints it.
 fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String, Vec<u8>)]) -> Outcome {
-    let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not implemented yet"));
+    let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not supported yet"));
     let accelerated = match options.gpu_name.as_str() {
         "sm_90" => false,
         "sm_90a" => true,
@@ -152,9 +153,14 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
     let compiled = match backend::compile(&ast, &bopts) {
         Ok(c) => c,
         Err(e) => {
-            let mut d = Diagnostic::error(format!("ptxas-rs: {e}"));
-            if e.line > 0 {
-                d = d.at(name.clone(), e.line);
+            let mut d = Diagnostic::error(format!("ptxas-rs: {}", not_supported_yet(&e.to_string())));
+            // Located at the instruction when the stage knows it, else at the function's header.
+            let line = match (e.line, &e.function) {
+                (0, Some(f)) => function_line(&ast, f).unwrap_or(0),
+                (l, _) => l,
+            };
+            if line > 0 {
+                d = d.at(name.clone(), line);
             }
             return out.fail(d);
         }
@@ -175,6 +181,30 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
         }
     }
     out
+}
+
+/// A backend failure on input the front end accepted is a limitation of ours: its message says
+/// `not supported yet` (the stages word their messages freely; this is the one place that makes
+/// the wording uniform).
+fn not_supported_yet(msg: &str) -> String {
+    if msg.contains("not supported yet") {
+        return msg.to_owned();
+    }
+    for tail in [" is not implemented yet", " are not implemented yet", " is not supported", " are not supported"] {
+        if let Some(head) = msg.strip_suffix(tail) {
+            let verb = tail.split_whitespace().next().unwrap_or("is");
+            return format!("{head} {verb} not supported yet");
+        }
+    }
+    format!("{msg} (not supported yet)")
+}
+
+/// The line of the header of the function or entry `name`.
+fn function_line(m: &crate::ptx::ast::Module, name: &str) -> Option<u32> {
+    m.items.iter().find_map(|i| match i {
+        crate::ptx::ast::Item::Function(f) if f.name.name == name => Some(f.name.span.line),
+        _ => None,
+    })
 }
 
 fn read_stdin() -> Vec<u8> {

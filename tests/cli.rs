@@ -8,7 +8,7 @@
 //!   line; the lines naming the tool differ on purpose;
 //! - [`Expect::Accepted`]: ptxas compiles (exit 0). We must accept the same options: our
 //!   option-level diagnostics are ptxas's, and then either we compile too (exit 0, the same files
-//!   created as ptxas created) or we end with exactly one `ptxas-rs: ... not implemented yet`
+//!   created as ptxas created) or we end with exactly one `ptxas-rs: ... not supported yet`
 //!   line (exit 255, no file created: the backend covers sm_90 only so far). Lines printed while
 //!   compiling (`-v` info, debug-section warnings, register-bound adjustments) are masked out of
 //!   both stderrs before comparing.
@@ -24,7 +24,7 @@ const KERNEL: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .e
 const KERNEL2: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k2() { ret; }\n";
 /// How a run the backend cannot do yet ends.
 const NOT_IMPLEMENTED_PREFIX: &str = "ptxas fatal   : ptxas-rs: ";
-const NOT_IMPLEMENTED_SUFFIX: &str = " is not implemented yet\n";
+const NOT_IMPLEMENTED_SUFFIX: &str = " is not supported yet\n";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Expect {

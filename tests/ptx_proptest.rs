@@ -123,7 +123,7 @@ fn vec_elems() -> impl Strategy<Value = Vec<VecElem>> {
 fn operand() -> impl Strategy<Value = Operand> {
     prop_oneof![
         4 => operand_expr().prop_map(Operand::Expr),
-        1 => (sym(), sym()).prop_map(|(a, b)| Operand::Dual(a, b)),
+        1 => (sym(), sym()).prop_map(|(a, b)| Operand::Dual(VecElem::Expr(a), VecElem::Expr(b))),
         1 => vec_elems().prop_map(|v| Operand::Vector(v, S)),
         2 => prop::collection::vec(
             prop_oneof![

@@ -312,6 +312,17 @@ const PROBED_ACCEPTS: &[(&str, &str)] = &[
          .b32 .debug_loc+133\n.b64 .debug_abbrev + 7\n.b16 -32768, 65535\n.b32 -2147483648, 4294967296\n.b32 $L__undefined\n}",
         "",
     ),
+    // The system functions ptxas resolves itself, whatever their prototype.
+    (
+        ".extern .func (.param .b32 r) vprintf (.param .b64 a, .param .b64 b);\n\
+         .extern .func (.param .b64 r) malloc (.param .b64 a);\n.extern .func free (.param .b64 a);\n\
+         .extern .func __assertfail (.param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e);",
+        "{ .param .b64 a; .param .b64 b; .param .b32 r; st.param.b64 [a], %rd1; st.param.b64 [b], %rd1;\n\t\
+         call.uni (r), vprintf, (a, b); }\n\t{ .param .b64 a; .param .b64 r; st.param.b64 [a], %rd1;\n\t\
+         call.uni (r), malloc, (a); call.uni free, (a); }",
+    ),
+    // A dual destination with one side discarded.
+    ("", ".reg .pred %p<3>;\n\tsetp.lt.u32 _|%p1, %r1, %r2;\n\telect.sync _|%p2, -1;\n\tsetp.lt.u32 %p1|_, %r1, %r2;"),
     // A symbol's component may follow after white space; a one-element vector is a scalar.
     ("", "mov.u32 %r1, %tid .x;\n\tld.global.b32 { %r2 }, [%rd1];\n\tst.global.b32 [%rd1], { %r2 };"),
     ("", "fence.proxy.alias;"),

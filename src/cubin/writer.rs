@@ -130,7 +130,7 @@ fn check(image: &Image) -> Result<(), CubinError> {
         return Err(err("image", format!("sm_{} is not supported: the writer implements the sm_90 layout", image.sm)));
     }
     if image.kernels.is_empty() {
-        return Err(err("image", "no kernels"));
+        return Err(err("image", "a module without kernels is not supported yet"));
     }
     let name_ok = |n: &str| !n.is_empty() && !n.contains('\0');
     for k in &image.kernels {

@@ -413,8 +413,8 @@ impl FnCx<'_> {
                 }
                 match d0 {
                     ast::Operand::Dual(p, q) => {
-                        let pr = self.dst(&ast::Operand::Expr(p.clone()), RegClass::P)?;
-                        let qr = self.dst(&ast::Operand::Expr(q.clone()), RegClass::P)?;
+                        let pr = self.dst(&p.to_operand(), RegClass::P)?;
+                        let qr = self.dst(&q.to_operand(), RegClass::P)?;
                         combine(self, pr, false)?;
                         combine(self, qr, true)?;
                     }
@@ -477,7 +477,7 @@ impl FnCx<'_> {
         let d0 = self.operand(i, 0)?;
         let Some(dt) = dt else {
             let (p, q) = match d0 {
-                ast::Operand::Dual(p, q) => (ast::Operand::Expr(p.clone()), Some(ast::Operand::Expr(q.clone()))),
+                ast::Operand::Dual(p, q) => (p.to_operand(), Some(q.to_operand())),
                 o => (o.clone(), None),
             };
             for (o, h) in std::iter::once(p).chain(q).zip(&halves) {

@@ -138,7 +138,12 @@ impl FnCx<'_> {
             _ => {
                 let name = self.cx.resolve(&tid.name).to_owned();
                 if !self.cx.func_index.contains_key(&name) {
-                    return Err(LowerError::at(tid.span, format!("call to `{}`, which has no body", tid.name)));
+                    let msg = if crate::ptx::sema::instr::SYSTEM_FUNCTIONS.contains(&name.as_str()) {
+                        format!("the system function `{name}` is not supported yet")
+                    } else {
+                        format!("call to `{}`, which has no body", tid.name)
+                    };
+                    return Err(LowerError::at(tid.span, msg));
                 }
                 let sig = self.cx.sigs.get(&name).cloned().unwrap_or_default();
                 (Ok(name), sig)

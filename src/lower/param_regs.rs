@@ -133,7 +133,7 @@ fn operand_mentions(o: &Operand, name: &str) -> usize {
     };
     match o {
         Operand::Expr(e) => expr_mentions(e, name),
-        Operand::Dual(a, b) => expr_mentions(a, name) + expr_mentions(b, name),
+        Operand::Dual(a, b) => vec(&[a.clone(), b.clone()]),
         Operand::Vector(v, _) => vec(v),
         Operand::Address(elems, _) => elems
             .iter()

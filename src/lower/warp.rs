@@ -23,8 +23,8 @@ impl FnCx<'_> {
     fn dual_dst(&mut self, i: &ast::Instruction, class: RegClass) -> Result<(crate::ori::Reg, crate::ori::Reg)> {
         match self.operand(i, 0)? {
             ast::Operand::Dual(d, p) => {
-                let d = self.dst(&ast::Operand::Expr(d.clone()), class)?;
-                let p = self.dst(&ast::Operand::Expr(p.clone()), RegClass::P)?;
+                let d = self.dst(&d.to_operand(), class)?;
+                let p = self.dst(&p.to_operand(), RegClass::P)?;
                 Ok((d, p))
             }
             o => {

@@ -644,8 +644,8 @@ pub struct Modifier {
 pub enum Operand {
     /// A register, symbol, label, immediate or constant expression (`%r1`, `%tid.x`, `-1`, `!%p`).
     Expr(Expr),
-    /// `p|q` (dual predicate destination).
-    Dual(Expr, Expr),
+    /// `p|q` (dual destination); one side may be the sink `_` (`elect.sync _|p, m`).
+    Dual(VecElem, VecElem),
     /// `{a, _, b}`.
     Vector(Vec<VecElem>, Span),
     /// `[base+off]` or `[tex, sampler, {coords}]`.
@@ -665,6 +665,16 @@ pub enum VecElem {
     Sink(Span),
     /// A register or value.
     Expr(Expr),
+}
+
+impl VecElem {
+    /// The element as an operand of its own (`_` is [`Operand::Sink`]).
+    pub fn to_operand(&self) -> Operand {
+        match self {
+            VecElem::Sink(s) => Operand::Sink(*s),
+            VecElem::Expr(e) => Operand::Expr(e.clone()),
+        }
+    }
 }
 
 /// An element of an address operand.

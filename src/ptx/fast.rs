@@ -1159,6 +1159,42 @@ impl<'a> P<'a> {
 
     // ---- operands --------------------------------------------------------------------------
 
+    /// The `dual` rule at the cursor (`p|q`, `_|q`, `p|_`), or `None` with the cursor unmoved.
+    fn dual(&mut self) -> F<Option<Operand>> {
+        let save = self.c;
+        let elem = |me: &mut Self, scan: bool| -> F<Option<VecElem>> {
+            me.skip()?;
+            if me.is_sink() {
+                let s = me.span();
+                me.c.pos += 1;
+                return Ok(Some(VecElem::Sink(s)));
+            }
+            if scan {
+                me.scan_symbol()?;
+                return Ok(None);
+            }
+            Ok(Some(VecElem::Expr(me.symbol()?)))
+        };
+        let is_dual = (|| {
+            let a = elem(self, true)?;
+            self.eat(b'|')?;
+            let b = elem(self, true)?;
+            if a.is_some() && b.is_some() {
+                return Err(());
+            }
+            self.comma_or_semi_follows()
+        })()
+        .unwrap_or(false);
+        self.c = save;
+        if !is_dual {
+            return Ok(None);
+        }
+        let a = elem(self, false)?.ok_or(())?;
+        self.eat(b'|')?;
+        let b = elem(self, false)?.ok_or(())?;
+        Ok(Some(Operand::Dual(a, b)))
+    }
+
     /// Whether `("," | ";")` follows (after trivia).
     fn comma_or_semi_follows(&mut self) -> F<bool> {
         self.skip()?;
@@ -1192,6 +1228,9 @@ impl<'a> P<'a> {
         self.skip()?;
         let span = self.span();
         if self.is_sink() {
+            if let Some(d) = self.dual()? {
+                return Ok(d);
+            }
             self.c.pos += 1;
             return Ok(Operand::Sink(span));
         }
@@ -1241,22 +1280,11 @@ impl<'a> P<'a> {
             _ => {}
         }
         if let Some(e) = self.ident_end(self.c.pos) {
-            // dual = { symbol ~ "|" ~ symbol ~ &("," | ";") }
-            let save = self.c;
-            let is_dual = (|| {
-                self.scan_symbol()?;
-                self.eat(b'|')?;
-                self.scan_symbol()?;
-                self.comma_or_semi_follows()
-            })()
-            .unwrap_or(false);
-            self.c = save;
-            if is_dual {
-                let a = self.symbol()?;
-                self.eat(b'|')?;
-                let b = self.symbol()?;
-                return Ok(Operand::Dual(a, b));
+            // dual = { dual_elem ~ "|" ~ dual_elem ~ &("," | ";") }, not both sinks
+            if let Some(d) = self.dual()? {
+                return Ok(d);
             }
+            let save = self.c;
             // indexed = { ident ~ "[" ~ expr ~ "]" }
             self.c.pos = e;
             self.skip()?;

@@ -625,13 +625,20 @@ impl Builder {
             .collect()
     }
 
+    fn dual_elem(&self, p: Pair<'_, Rule>) -> R<VecElem> {
+        Ok(match p.as_rule() {
+            Rule::sink => VecElem::Sink(self.span(&p)),
+            _ => VecElem::Expr(self.expr(p)?),
+        })
+    }
+
     fn operand(&self, p: Pair<'_, Rule>) -> R<Operand> {
         let span = self.span(&p);
         Ok(match p.as_rule() {
             Rule::dual => {
                 let mut it = p.into_inner();
                 match (it.next(), it.next()) {
-                    (Some(a), Some(b)) => Operand::Dual(self.expr(a)?, self.expr(b)?),
+                    (Some(a), Some(b)) => Operand::Dual(self.dual_elem(a)?, self.dual_elem(b)?),
                     _ => return Err(ParseFailure::Syntax(span.offset as usize)),
                 }
             }

@@ -402,9 +402,15 @@ fn operand(out: &mut String, op: &Operand) {
             expr(out, e)
         }
         Operand::Dual(a, b) => {
-            expr(out, a);
-            out.push('|');
-            expr(out, b);
+            for (k, x) in [a, b].into_iter().enumerate() {
+                if k == 1 {
+                    out.push('|');
+                }
+                match x {
+                    VecElem::Sink(_) => out.push('_'),
+                    VecElem::Expr(e) => expr(out, e),
+                }
+            }
         }
         Operand::Vector(v, _) => vec_elems(out, v),
         Operand::Address(elems, _) => {

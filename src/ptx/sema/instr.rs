@@ -18,6 +18,10 @@ use super::{Ctx, Fatal, Sink, sreg};
 use crate::ptx::ast::*;
 use crate::ptx::isa::{GateStyle, Isa, OperandKind, WmmaType};
 
+/// The extern functions ptxas 13.0.88 resolves itself (probed: any prototype; other names,
+/// `memcpy`, `__trap`, `cudaGetParameterBufferV2`, stay unresolved).
+pub const SYSTEM_FUNCTIONS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
+
 /// Checks one instruction.
 pub fn check(
     ins: &Instruction,
@@ -760,7 +764,11 @@ fn operands_fit(ins: &Instruction, sig: &[OperandKind], types: &[&str], fs: &Fun
             Operand::Expr(e) => e,
             Operand::Address(..) if *k != OperandKind::Any => return false,
             Operand::Dual(a, b) => {
-                if *k == OperandKind::Pred && !(pred_reg(a) && pred_reg(b)) {
+                let pred = |x: &VecElem| match x {
+                    VecElem::Expr(e) => pred_reg(e),
+                    VecElem::Sink(_) => true,
+                };
+                if *k == OperandKind::Pred && !(pred(a) && pred(b)) {
                     return false;
                 }
                 continue;
@@ -1039,7 +1047,9 @@ fn call_target(
             }
         }
     }
-    if f.is_extern && !f.defined && !late.called_externs.iter().any(|c| c == name) {
+    // ptxas resolves the CUDA system functions itself, whatever prototype declares them.
+    if f.is_extern && !f.defined && !SYSTEM_FUNCTIONS.contains(&name) && !late.called_externs.iter().any(|c| c == name)
+    {
         late.called_externs.push(name.to_string());
     }
     Ok(())
@@ -1072,8 +1082,8 @@ fn operand_symbols<'a>(o: &'a Operand, out: &mut Vec<(&'a Ident, bool)>) {
     match o {
         Operand::Expr(e) => expr(e, false, out),
         Operand::Dual(a, b) => {
-            expr(a, false, out);
-            expr(b, false, out);
+            vec(std::slice::from_ref(a), false, out);
+            vec(std::slice::from_ref(b), false, out);
         }
         Operand::Vector(v, _) => vec(v, false, out),
         Operand::Address(elems, _) => {
