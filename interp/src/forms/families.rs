@@ -427,6 +427,18 @@ mod tests {
     }
 
     #[test]
+    fn module_line_ranges_name_their_cases() {
+        let cases = sample(200);
+        let refs: Vec<&Case> = cases.iter().collect();
+        let (text, ranges) = crate::forms::module_text(&refs, "sm_90");
+        let lines: Vec<&str> = text.lines().collect();
+        for (c, (a, b)) in refs.iter().zip(ranges) {
+            assert_eq!(lines[a as usize - 1], format!(".visible .entry {}(", c.name));
+            assert_eq!(lines[b as usize - 1], "}");
+        }
+    }
+
+    #[test]
     fn specs_parse_and_match_parameters() {
         for c in sample(50) {
             let spec = c.spec();

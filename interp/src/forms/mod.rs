@@ -279,13 +279,14 @@ pub fn header(arch: &str) -> String {
 pub fn module_text(cases: &[&Case], arch: &str) -> (String, Vec<(u32, u32)>) {
     let mut text = header(arch);
     let mut ranges = Vec::with_capacity(cases.len());
+    let mut lines = text.lines().count() as u32 + 1;
     for c in cases {
-        let first = text.lines().count() as u32 + 1;
         let e = c.entry_text();
         let n = e.lines().count() as u32;
         text.push_str(&e);
         text.push('\n');
-        ranges.push((first, first + n - 1));
+        ranges.push((lines, lines + n - 1));
+        lines += n + 1;
     }
     (text, ranges)
 }

@@ -88,6 +88,38 @@ pub fn cubin(t: &oracle::Tools, text: &str, args: &[&str]) -> Vec<u8> {
     b
 }
 
+/// nvdisasm's listing of `cubin` (cached as `<hash>.listing`: one `function offset word text`
+/// line per instruction).
+pub fn listing(t: &oracle::Tools, cubin: &[u8]) -> oracle::Listing {
+    let h = forms::fnv1a(cubin);
+    let file = cache_dir().join(format!("{h:016x}{:08x}.listing", cubin.len()));
+    if let Ok(text) = std::fs::read_to_string(&file) {
+        let mut l = oracle::Listing::default();
+        for line in text.lines() {
+            let mut it = line.splitn(4, '\t');
+            let (Some(f), Some(o), Some(w), Some(x)) = (it.next(), it.next(), it.next(), it.next()) else { continue };
+            if l.functions.last().is_none_or(|g| g.name != f) {
+                l.functions.push(oracle::Function { name: f.into(), sectioninfo_registers: None, instructions: vec![] });
+            }
+            l.functions.last_mut().unwrap().instructions.push(oracle::Instruction {
+                offset: o.parse().unwrap(),
+                word: u128::from_str_radix(w, 16).unwrap(),
+                text: x.into(),
+            });
+        }
+        return l;
+    }
+    let l = t.disassemble(cubin).expect("nvdisasm reads NVIDIA's cubin");
+    let mut text = String::new();
+    for f in &l.functions {
+        for i in &f.instructions {
+            text.push_str(&format!("{}\t{}\t{:032x}\t{}\n", f.name, i.offset, i.word, i.text));
+        }
+    }
+    std::fs::write(&file, text).unwrap();
+    l
+}
+
 /// Verdict, then the -O0 and -O3 cubins and their listings, for `cases` on `arch`.
 pub fn build(t: &oracle::Tools, cases: &[&Case], arch: &str) -> Batch {
     let accepted = verdict(t, cases, arch);
@@ -98,7 +130,7 @@ pub fn build(t: &oracle::Tools, cases: &[&Case], arch: &str) -> Batch {
         for opt in [0u32, 3] {
             let o = format!("-O{opt}");
             let b = cubin(t, &text, &["-arch", arch, &o]);
-            let listing = t.disassemble(&b).expect("nvdisasm reads NVIDIA's cubin");
+            let listing = listing(t, &b);
             builds.push((opt, b, listing));
         }
     }
@@ -170,7 +202,7 @@ fn operand_kind(o: &str) -> String {
     }
     if o.contains("desc[") || o.contains("c[") || o.contains("cx[") {
         let bracketed: Vec<String> =
-            o.split('[').skip(1).map(|p| operand_kind(p.split(']').next().unwrap_or(""))).collect();
+            o.split('[').skip(1).map(|p| p.split(']').next().unwrap_or("").split('+').map(operand_kind).collect::<Vec<_>>().join("+")).collect();
         let head = o.split('[').next().unwrap_or("");
         return format!("{head}[{}]", bracketed.join("]["));
     }
