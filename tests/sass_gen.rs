@@ -126,10 +126,7 @@ fn generate(t: &oracle::Tools, tables: &'static Tables, family: &[(&str, &'stati
         if !archs.contains(&nv) {
             archs.push(nv);
         }
-        let mut s = corpus_instructions(t, corpus);
-        let swept = sweep_instructions(corpus);
-        println!("{corpus}: {} corpus words, {} form-sweep words", s.len(), swept.len());
-        s.extend(swept);
+        let s = corpus_instructions(t, corpus);
         learn(tables, &s, per_arch.entry(nv).or_default(), &mut samples);
         seen.extend(s);
     }

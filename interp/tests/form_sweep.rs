@@ -287,7 +287,9 @@ fn form_sweep_full() {
     println!("{} cases", cases.len());
     let (figures, outcomes) = sweep(t, &cases);
     print_figures(&figures, &outcomes);
-    // The words, for the SASS table generator (`tests/sass_gen.rs` learns from them).
+    // The words with nvdisasm's text, for SASS table work (not yet read by `tests/sass_gen.rs`:
+    // learning from them as it learns from the corpus rejected corpus residues whose alias
+    // spelling differs by context, e.g. IMAD.MOV / IMAD.IADD, and dropped sm_80 corpus coverage).
     let words = cache_dir().join("words");
     std::fs::create_dir_all(&words).unwrap();
     for (arch, f) in &figures {

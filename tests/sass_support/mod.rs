@@ -62,30 +62,6 @@ pub fn corpus_instructions(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
     all
 }
 
-/// The instruction words of the instruction-form sweep (issue 22) for `arch`, as its full run
-/// (`cargo test -p interp --release --test form_sweep form_sweep_full -- --ignored`) leaves them
-/// in `~/.cache/ptxas-rs/forms/words/<arch>.tsv` (one line per distinct word: case, offset,
-/// word, nvdisasm text); empty when the sweep has not run. The table generator learns from these
-/// beside the corpus.
-pub fn sweep_instructions(arch: &str) -> Vec<Seen> {
-    let Some(home) = std::env::var_os("HOME") else { return Vec::new() };
-    let path = std::path::PathBuf::from(home).join(format!(".cache/ptxas-rs/forms/words/{arch}.tsv"));
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
-    text.lines()
-        .filter_map(|l| {
-            let mut it = l.splitn(4, '\t');
-            let (function, offset, word, text) = (it.next()?, it.next()?, it.next()?, it.next()?);
-            Some(Seen {
-                file: "form-sweep".into(),
-                function: function.into(),
-                offset: offset.parse().ok()?,
-                word: u128::from_str_radix(word, 16).ok()?,
-                text: text.into(),
-            })
-        })
-        .collect()
-}
-
 fn compile_corpus(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
     let files = corpus_for(arch);
     let out = Mutex::new(Vec::new());
