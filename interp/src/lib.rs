@@ -11,12 +11,16 @@
 //!   warp-instruction, BSSY/BSYNC convergence, CTA barriers, an optional hazard checker;
 //! - [`ori_exec`]: the Ori interpreter ([`run_ori`]), SIMT warps with a post-dominator
 //!   reconvergence stack, CTA barriers, a step limit;
+//! - [`forms`]: the instruction-form sweep's generator (issue 22): PTX micro-kernels with launch
+//!   specs for every instruction form of the PTX instruction table, which `tests/form_sweep.rs`
+//!   compiles with NVIDIA ptxas for every target and runs through the SASS layer and both executors;
 //! - [`difftest`]: differential testing of the whole compiler: random valid PTX kernels compiled
 //!   by ptxas-rs, the emulator's outputs against the interpreter's (the `compile_diff` fuzz target).
 #![deny(missing_docs)]
 
 pub mod difftest;
 pub mod emu;
+pub mod forms;
 pub mod gmma;
 pub mod launch;
 pub mod memory;
