@@ -27,8 +27,10 @@
 //! - Shifts: amounts are unsigned; amounts ≥ width give 0 (left, logical right) or the sign
 //!   fill (arithmetic right).
 //! - Values wider than 64 bits are unsupported here.
-//! - Carry chains (`addc`, `subc`, `madc`) take the carry/borrow in as a predicate source and
-//!   give it out as a second, predicate destination.
+//! - Carry chains (`addc`, `subc`, `madc`) take the carry in as a predicate source and give it
+//!   out as a second, predicate destination. It is always a carry, as PTX's CC.CF: `subc`
+//!   computes `a + ~b + cin` (so `a - b - !cin`) and gives that sum's carry-out (1 = no borrow);
+//!   a `sub.cc` without carry in is `subc` with `cin = 1`.
 //! - `rcp`/`sqrt` with a rounding mode are exact (correctly rounded). Approximate functions
 //!   (`.approx` `rcp sqrt rsqrt ex2 lg2 sin cos tanh`, SASS `MUFU`) are computed in host `f64`
 //!   (Rust's `std` functions, deterministic on one host) and rounded to nearest f32: the result
@@ -263,8 +265,10 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                     (s as u64 & mask(w), (s >> w) & 1 == 1)
                 }
                 Sem::Subc => {
-                    let s = wide(b) + wide(cin);
-                    ((a.wrapping_sub(s as u64)) & mask(w), wide(a) < s)
+                    // PTX's CC.CF after a subtraction is the carry-out of `a + ~b + CF`: 1 means
+                    // no borrow, and `subc` consumes it as such (ptxas: IADD3.X a, ~b).
+                    let s = wide(a) + wide(!b & mask(w)) + wide(cin);
+                    (s as u64 & mask(w), (s >> w) & 1 == 1)
                 }
                 _ => {
                     let p = if t.is_signed() {
