@@ -115,3 +115,33 @@ fn vector_moves_are_parallel() {
     ];
     micro::check_all(t, &cases, true);
 }
+
+/// `.relu` everywhere PTX has it: conversions to f16/bf16 (scalar and packed) from f32, f16/bf16
+/// `fma.relu` (scalar and packed), `max/min.relu.s32` (`min.relu.s16x2` is `not supported yet` in
+/// the lowering); random full-width
+/// f32 bit patterns (NaNs of both signs, -0, subnormals) as operands.
+///
+/// Causes (fixed): the lowering of `cvt` dropped `.relu` (an accepted, ignored modifier) and the
+/// semantics ignored it on integer `min/max`, so negative results stayed negative in the
+/// interpreter; the emulator had no `F2FP.RELU` (`.PACK_AB`, `.MERGE_C`) nor `VIMNMX.RELU`.
+#[test]
+fn relu_everywhere() {
+    let Some(t) = oracle::tools_or_skip("relu_everywhere") else { return };
+    let d = "\t.reg .b16 %h<4>;";
+    let cases = [
+        ("cvt.rn.relu.f16x2.f32", m(2, 1, "", "\tcvt.rn.relu.f16x2.f32 %o0, %a0, %a1;\n", 300)),
+        ("cvt.rn.relu.bf16x2.f32", m(2, 1, "", "\tcvt.rn.relu.bf16x2.f32 %o0, %a0, %a1;\n", 301)),
+        ("cvt.rn.relu.f16.f32", m(1, 1, d, "\tcvt.rn.relu.f16.f32 %h0, %a0;\n\tcvt.u32.u16 %o0, %h0;\n", 302)),
+        ("cvt.rn.relu.bf16.f32", m(1, 1, d, "\tcvt.rn.relu.bf16.f32 %h0, %a0;\n\tcvt.u32.u16 %o0, %h0;\n", 303)),
+        ("cvt.rz.relu.f16x2.f32", m(2, 1, "", "\tcvt.rz.relu.f16x2.f32 %o0, %a0, %a1;\n", 304)),
+        ("fma.rn.relu.f16x2", m(3, 1, "", "\tfma.rn.relu.f16x2 %o0, %a0, %a1, %a2;\n", 310)),
+        ("fma.rn.relu.bf16x2", m(3, 1, "", "\tfma.rn.relu.bf16x2 %o0, %a0, %a1, %a2;\n", 311)),
+        (
+            "fma.rn.relu.f16",
+            m(3, 1, d, "\tmov.b32 {%h0, %h3}, %a0;\n\tmov.b32 {%h1, %h3}, %a1;\n\tmov.b32 {%h2, %h3}, %a2;\n\tfma.rn.relu.f16 %h0, %h0, %h1, %h2;\n\tcvt.u32.u16 %o0, %h0;\n", 312),
+        ),
+        ("max.relu.s32", m(2, 1, "", "\tmax.relu.s32 %o0, %a0, %a1;\n", 322)),
+        ("min.relu.s32", m(2, 1, "", "\tmin.relu.s32 %o0, %a0, %a1;\n", 323)),
+    ];
+    micro::check_all(t, &cases, false);
+}

@@ -527,10 +527,13 @@ impl FnCx<'_> {
         };
         let mut md = cvt_mods(dt, st);
         md.rnd = m.rnd;
-        for (f, flag) in [("ftz", Flag::Ftz), ("sat", Flag::Sat)] {
+        for (f, flag) in [("ftz", Flag::Ftz), ("sat", Flag::Sat), ("relu", Flag::Relu)] {
             if m.has(f) {
                 md.set(flag);
             }
+        }
+        if md.has(Flag::Relu) && !matches!(dt, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2) {
+            return self.err(format!("`cvt.relu` to `.{dt}` is not supported yet"));
         }
         if let Some(elem) = match dt {
             Ty::F16x2 => Some(Ty::F16),

@@ -19,6 +19,8 @@
 //!   (one predicate per half) is refused here and lowered half by half instead.
 //! - `neg`/`abs` on floats add -0 as ptxas's selection does: a NaN operand gives the
 //!   adder's NaN (canonical for f32/f16/bf16, the quieted operand for f64).
+//! - `.relu` (conversions to f16/bf16, f16/bf16 `fma`, `min/max.s32`): a negative result
+//!   becomes +0 (-0 included), a NaN result the canonical NaN.
 //! - Float `min`/`max` (`FMNMX`, `HMNMX2`): a NaN operand gives the other operand, `-0 < +0`;
 //!   with `.NaN` ([`Flag::NaN`]) a NaN operand gives the canonical NaN ([`float::min_nan`]).
 //! - Integer division by zero gives all ones (unsigned) / -1 (signed), remainder by zero the
@@ -660,7 +662,10 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));
             let ord = int_cmp(a, b, w, t.is_signed());
             let a_first = (ord != Ordering::Greater) == is_min;
-            Ok(vec![Val::Bits(if a_first { a } else { b })])
+            let r = if a_first { a } else { b };
+            // `.relu` (`min/max.relu.s32`): a negative result becomes 0.
+            let r = if mods.has(Flag::Relu) && t.is_signed() && sext(r, w) < 0 { 0 } else { r };
+            Ok(vec![Val::Bits(r)])
         }
         Sem::Abs | Sem::Neg => {
             need(1)?;

@@ -1020,6 +1020,14 @@ pub fn f2f_half(x: f64, bf16: bool, rnd: Rnd) -> u16 {
     }
 }
 
+/// One half of `F2FP`: f32 `x` rounded to the half format with `rnd` ([`f2f_half`]); with
+/// `.RELU` a negative result (-0 included) becomes +0 and a NaN stays the canonical `0x7fff`
+/// (PTX's `cvt.relu`: negative results clamp to 0, NaN results are canonical).
+pub fn f2fp_half(x: u32, bf16: bool, rnd: Rnd, relu: bool) -> u16 {
+    let h = f2f_half(f64::from(f32::from_bits(x)), bf16, rnd);
+    if relu && h & 0x8000 != 0 { 0 } else { h }
+}
+
 /// `F2F.F16.F64`/`F2F.BF16.F64`: as [`f2f_half`], except that a NaN keeps its sign and the top
 /// of its payload, quieted (H200 golden of cvt_f16_bf16: `0x7ff0000000000001` gives `0x7e00` /
 /// `0x7fc0`, `0xffffffffffffffff` gives `0xffff`, where the f32 sources of `F2F`/`F2FP` give
@@ -1310,6 +1318,17 @@ pub fn imnmx_simd(a: u32, b: u32, signed: bool, min: bool, lanes: u8) -> u32 {
         let sx = |v: u32| ((v << (32 - bits)) as i32) >> (32 - bits);
         let lt = if signed { sx(x) < sx(y) } else { x < y };
         r | (if lt == min { x } else { y }) << (bits * k)
+    })
+}
+
+/// `.RELU` on a min/max result of `lanes` signed lanes per register: each negative lane
+/// becomes 0.
+pub fn relu_lanes(r: u32, lanes: u8) -> u32 {
+    let bits = 32 / u32::from(lanes.clamp(1, 4));
+    let mask = if bits == 32 { u32::MAX } else { (1 << bits) - 1 };
+    (0..32 / bits).fold(0, |acc, k| {
+        let x = r >> (bits * k) & mask;
+        if x >> (bits - 1) & 1 == 1 { acc } else { acc | x << (bits * k) }
     })
 }
 

@@ -1565,13 +1565,13 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             });
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::F2fp { bf16, rnd } => {
+        Kind::F2fp { bf16, rnd, relu, merge } => {
             let mut va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
             fmod32(&a[1], &mut va);
             fmod32(&a[2], &mut vb);
-            let half = |x: u32| u32::from(alu::f2f_half(f64::from(f32::from_bits(x)), *bf16, *rnd));
-            let d = map1(g, |lane| half(va[lane]) << 16 | half(vb[lane]));
+            let half = |x: u32| u32::from(alu::f2fp_half(x, *bf16, *rnd, *relu));
+            let d = map1(g, |lane| if *merge { half(va[lane]) } else { half(va[lane]) << 16 | half(vb[lane]) });
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::F2ip { signed } => {
@@ -1611,11 +1611,14 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             });
             lift(w.write64(&a[0], &d, g))?;
         }
-        Kind::Imnmx { signed, lanes: lanes @ (2 | 4), .. } => {
+        Kind::Imnmx { signed, lanes, relu, .. } if *relu || matches!(lanes, 2 | 4) => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let p = w.pred(&pr[0]);
-            let d = map1(g, |lane| alu::imnmx_simd(va[lane], vb[lane], *signed, p >> lane & 1 == 1, *lanes));
+            let d = map1(g, |lane| {
+                let r = alu::imnmx_simd(va[lane], vb[lane], *signed, p >> lane & 1 == 1, *lanes);
+                if *relu { alu::relu_lanes(r, *lanes) } else { r }
+            });
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Imnmx { signed, .. } => {

@@ -362,7 +362,7 @@ fn lower_op(inst: &Inst, tables: &Tables) -> Option<Op> {
             let v = if size < 8 { super::extend(v, size, signed) } else { v };
             Op::Ldc { d, n, v: [v as u32, (v >> 32) as u32] }
         }
-        Kind::Imnmx { signed, lanes, wide: false } if !matches!(lanes, 2 | 4) => {
+        Kind::Imnmx { signed, lanes, wide: false, relu: false } if !matches!(lanes, 2 | 4) => {
             Op::Imnmx { d: dst(arg(0)?)?, a: src(arg(1)?)?, b: src(arg(2)?)?, signed, p: p(0)? }
         }
         Kind::Prmt { mode } => {
