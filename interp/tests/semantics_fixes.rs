@@ -145,3 +145,28 @@ fn relu_everywhere() {
     ];
     micro::check_all(t, &cases, false);
 }
+
+/// Address-style arithmetic that ptxas turns into `LEA`/`LEA.HI(.X)(.SX32)` with negated
+/// operands (`b - (a << s)` as `LEA d, P, -a, b, s` + `IMAD.X ~hi`): 32- and 64-bit, signed and
+/// unsigned, every shift kind, with 0 and the extremes among the operands (a zero shifted
+/// operand is where a negation's carry-in shows).
+#[test]
+fn lea_negated_operands() {
+    let Some(t) = oracle::tools_or_skip("lea_negated_operands") else { return };
+    let d = "\t.reg .b64 %x<8>;\n\t.reg .b32 %r<4>;";
+    let pre = "\tmov.b64 %x0, {%a0, %a1};\n\tmov.b64 %x1, {%a2, %a3};\n";
+    let post = "\tmov.b64 {%o0, %o1}, %x3;\n";
+    let mut cases = Vec::new();
+    for (k, sh) in [1u32, 3, 4, 5, 17, 31].into_iter().enumerate() {
+        let k = k as u64;
+        cases.push((format!("b64 - (a64 << {sh})"), m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 400 + k)));
+        cases.push((format!("b64 - (s32 a << {sh})"), m(4, 2, d, &format!("{pre}\tcvt.s64.s32 %x2, %a0;\n\tshl.b64 %x2, %x2, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 410 + k)));
+        cases.push((format!("b64 - (u32 a << {sh})"), m(4, 2, d, &format!("{pre}\tcvt.u64.u32 %x2, %a0;\n\tshl.b64 %x2, %x2, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 420 + k)));
+        cases.push((format!("b64 - (a64 >> {sh})"), m(4, 2, d, &format!("{pre}\tshr.u64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 430 + k)));
+        cases.push((format!("(a64 << {sh}) - b64"), m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x2, %x1;\n{post}"), 440 + k)));
+        cases.push((format!("b32 - (a >> {sh})"), m(2, 2, d, &format!("\tshr.u32 %r0, %a0, {sh};\n\tsub.u32 %o0, %a1, %r0;\n\tshr.s32 %r1, %a0, {sh};\n\tsub.u32 %o1, %r1, %a1;\n"), 450 + k)));
+        cases.push((format!("-(a64 << {sh}) + b64 + c"), m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tneg.s64 %x2, %x2;\n\tcvt.s64.s32 %x4, %a2;\n\tadd.s64 %x3, %x2, %x4;\n\tadd.s64 %x3, %x3, %x1;\n{post}"), 460 + k)));
+    }
+    let cases: Vec<(&str, Micro)> = cases.iter().map(|(n, m)| (n.as_str(), m.clone())).collect();
+    micro::check_all(t, &cases, true);
+}

@@ -1165,31 +1165,18 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             w.set_pred(&pr[0], co & g, g);
         }
         Kind::Lea { hi, x, sx32 } => {
-            let mut va = lift(w.reg32(&a[1]))?;
-            let mut vb = lift(w.reg32(&a[2]))?;
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
             let vc = lift(w.reg32(&a[3]))?;
-            let sh = lift(w.reg32(&a[4]))?[0] & 63;
-            // `LEA Rd, Ra, -Rb, s` (ptxas's `x * 7` as `(x << 3) - x`, f32_round_int 0x00e0):
-            // add `~b + 1` (the `+1` is the carry-in slot, as in IADD3's negated operands), so
-            // the carry-out is that of the two's-complement sum; `.X` adds `~b` + carry-in.
-            let b_neg = a[2].neg || a[2].not;
-            if b_neg {
-                vb.iter_mut().for_each(|v| *v = !*v);
-            }
-            let b_one = u64::from(b_neg && !*x && !a[2].not);
-            if a[1].neg || a[1].not {
-                va.iter_mut().for_each(|v| *v = if *x || a[1].not { !*v } else { v.wrapping_neg() });
-            }
+            let sh = lift(w.reg32(&a[4]))?[0];
+            let m = alu::LeaMods::new(*hi, *x, *sx32, (a[1].neg, a[1].not), (a[2].neg, a[2].not));
             let cin = w.pred(&pr[1]);
             let mut co = 0u32;
             let mut d = [0u32; 32];
             for lane in lanes(g) {
-                let hiw = if *sx32 { ((va[lane] as i32) >> 31) as u32 } else { vc[lane] };
-                let v = (u64::from(hiw) << 32) | u64::from(va[lane]);
-                let shifted = if *hi { ((u128::from(v) << sh) >> 32) as u32 } else { (v << sh) as u32 };
-                let s = u64::from(shifted) + u64::from(vb[lane]) + if *x { bit(cin, lane) } else { b_one };
-                d[lane] = s as u32;
-                co |= ((s >> 32) as u32 & 1) << lane;
+                let (r, c) = alu::lea(va[lane], vb[lane], vc[lane], sh, m, bit(cin, lane) == 1);
+                d[lane] = r;
+                co |= u32::from(c) << lane;
             }
             lift(w.write32(&a[0], &d, g))?;
             w.set_pred(&pr[0], co, g);
