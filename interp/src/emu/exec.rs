@@ -1056,6 +1056,10 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
         "SR_VIRTID" => w.id << 8,
         "SR_SWINHI" => SHARED_HI,
         "SR_LWINHI" => LOCAL_HI,
+        // The lowest local offset the stack may reach: ptxas's -O0 code traps (`BPT.TRAP`)
+        // unless `R1 >= SR_LMEMHIOFF` (unsigned) after it lowers R1. The emulator's stack may
+        // use the whole per-thread local window, so 0; going below it faults in the access.
+        "SR_LMEMHIOFF" => 0,
         "SR_SWINSZ" | "SR_SMEMSZ" => l.shared_bytes,
         "SR_LWINSZ" => l.local_bytes,
         "SR_EQMASK" => 1 << lane,
