@@ -1084,10 +1084,23 @@ fn compare(t: Ty, c: Cmp, a: Arg, b: Arg, mods: &Mods) -> Result<bool, EvalError
 /// `cvt` / `I2F` / `F2I` / `F2F` / `I2I`: destination type `dt` from source type `st`.
 fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
     let rnd = mods.rnd;
+    // `cvt.ftz` flushes f32 subnormals only (a subnormal f16 source or result, or an f64 one,
+    // is kept: NVIDIA's code in the form sweep), so the source's and the result's flushes
+    // apply only to an f32 side; between f16 and f32 not at all (ptxas selects `F2F.F16.F32`
+    // without `.FTZ`, which keeps an f32 subnormal source: semantics_fixes).
+    let half = st == Ty::F16 || dt == Ty::F16;
+    let f32_only = |t: Ty| {
+        if (t == Ty::F32 && !half) || !mods.has(Flag::Ftz) {
+            mods.clone()
+        } else {
+            Mods { flags: mods.flags.iter().copied().filter(|f| *f != Flag::Ftz).collect(), ..mods.clone() }
+        }
+    };
+    let (smods, dmods) = (&f32_only(st), &f32_only(dt));
     match (dt.is_float(), st.is_float()) {
         (true, true) => {
             let (df, sf) = (fmt_of(dt)?, fmt_of(st)?);
-            let v = farg(sf, a, mods);
+            let v = farg(sf, a, smods);
             let r = if df == sf {
                 match rnd {
                     Some(r) if r.is_integral() => float::round_integral(df, v, r),
@@ -1096,18 +1109,18 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
             } else {
                 float::convert(sf, df, v, rnd.unwrap_or(Rnd::Rn))
             };
-            Ok(fout(df, r, mods))
+            Ok(fout(df, r, dmods))
         }
         (true, false) => {
             let df = fmt_of(dt)?;
             let w = st.bits().min(64);
             let v = int_arg(a, w);
             let v = if st.is_signed() { i128::from(sext(v, w)) } else { i128::from(v) };
-            Ok(fout(df, float::from_int(df, v, rnd.unwrap_or(Rnd::Rn)), mods))
+            Ok(fout(df, float::from_int(df, v, rnd.unwrap_or(Rnd::Rn)), dmods))
         }
         (false, true) => {
             let sf = fmt_of(st)?;
-            let v = farg(sf, a, mods);
+            let v = farg(sf, a, smods);
             let dw = dt.bits().min(64);
             let r = float::to_int(sf, v, dw, dt.is_signed(), rnd.unwrap_or(Rnd::Rzi));
             // A signed sub-word destination fills its 32-bit register sign-extended (PTX).
