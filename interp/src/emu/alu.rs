@@ -298,6 +298,18 @@ pub fn dadd(a: u64, b: u64, rnd: Rnd) -> u64 {
     if s == 0.0 && e == 0.0 && rnd != Rnd::Rn {
         return zero_sum_sign(x, y, rnd).to_bits();
     }
+    if !s.is_finite() && x.is_finite() && y.is_finite() && rnd != Rnd::Rn {
+        // Overflow: the exact sum lies beyond the largest finite value (the sum to nearest is
+        // infinite), so a rounding toward zero gives ±MAX (found by alu_vs_semantics).
+        let neg = s < 0.0;
+        let to_inf = match rnd {
+            Rnd::Rp => !neg,
+            Rnd::Rm => neg,
+            _ => false,
+        };
+        let r = if to_inf { f64::INFINITY } else { f64::MAX };
+        return (if neg { -r } else { r }).to_bits();
+    }
     finish64(if rnd == Rnd::Rn || !s.is_finite() { x + y } else { round64(s, e, rnd) })
 }
 
