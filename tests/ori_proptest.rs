@@ -787,11 +787,13 @@ fn int_step(op: &IntOp, a: u32, b: u32, c: u32) -> (u64, u64) {
             (r[0].bits() | u64::from(r[1].pred()) << 32, u64::from(s2) | u64::from(o1 || o2) << 32)
         }
         IntOp::Subc => {
-            let bin = c & 1 == 1;
-            let r = ev(Opcode::Subc, m(Ty::U32), &[x, y, Arg::pred(bin)]);
+            // CC.CF is a carry after a subtraction too (1 = no borrow): a - b - !cin, carry out
+            // = no borrow.
+            let cin = c & 1 == 1;
+            let r = ev(Opcode::Subc, m(Ty::U32), &[x, y, Arg::pred(cin)]);
             let (s1, o1) = a.overflowing_sub(b);
-            let (s2, o2) = s1.overflowing_sub(u32::from(bin));
-            (r[0].bits() | u64::from(r[1].pred()) << 32, u64::from(s2) | u64::from(o1 || o2) << 32)
+            let (s2, o2) = s1.overflowing_sub(u32::from(!cin));
+            (r[0].bits() | u64::from(r[1].pred()) << 32, u64::from(s2) | u64::from(!(o1 || o2)) << 32)
         }
         IntOp::Bfind(signed, shiftamt) => {
             let ty = if *signed { Ty::S32 } else { Ty::U32 };

@@ -15,7 +15,24 @@
 //!   specs for every instruction form of the PTX instruction table, which `tests/form_sweep.rs`
 //!   compiles with NVIDIA ptxas for every target and runs through the SASS layer and both executors;
 //! - [`difftest`]: differential testing of the whole compiler: random valid PTX kernels compiled
-//!   by ptxas-rs, the emulator's outputs against the interpreter's (the `compile_diff` fuzz target).
+//!   by ptxas-rs, the emulator's outputs against the interpreter's (the `compile_diff` fuzz target),
+//!   and micro-kernels for one instruction's meaning ([`difftest::micro`]).
+//!
+//! # Semantics: two implementations, on purpose
+//!
+//! The interpreter computes every pure operation with `ptxas_rs::ori::semantics` (the one
+//! table the compiler's constant folding also uses). The emulator's ALU ([`emu::alu`]) is a
+//! deliberate second implementation of the same meanings, written from the SASS side, and it
+//! must stay separate: the differential checks run NVIDIA's cubins in the emulator against the
+//! interpreter on the PTX, and a shared function would make them blind to exactly the bugs they
+//! are for (a wrong meaning would be wrong in both, and agree). What keeps the two from
+//! drifting apart is a test, not shared code: `interp/tests/alu_vs_semantics.rs` compares them
+//! bit-exactly on random edge-biased operands wherever a SASS instruction means a PTX
+//! operation, and `interp/tests/semantics_fixes.rs` compares the interpreter with NVIDIA's code
+//! in the emulator on micro-kernels ([`difftest::micro`]). Inside the emulator, by contrast,
+//! a meaning should exist once: its general executor and its fast path call the same per-lane
+//! `alu` function and differ only in how they iterate lanes (`LEA` does; some fast forms still
+//! inline theirs, checked against the general executor by `interp/tests/emu_fast_paths.rs`).
 #![deny(missing_docs)]
 
 pub mod difftest;

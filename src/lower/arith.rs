@@ -5,12 +5,15 @@
 //! - `mul.wide`/`mad.wide` on 16-bit types: operands widened to 32 bits (`cvt`), then `.lo`;
 //!   `mul24.lo`/`mad24.lo`: operands cut to 24 bits (sign-extended for `.s32`), then `.lo`.
 //! - `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`/`madc`: `addc`/`subc`/`madc` with the
-//!   function's carry predicate in and out (a form without `.cc` writes a scratch predicate).
+//!   function's carry predicate in and out (a form without `.cc` writes a scratch predicate);
+//!   the predicate is PTX's CC.CF, a carry also after a subtraction (1 = no borrow), so
+//!   `sub.cc` is `subc` with carry in `PT`, `add.cc` `addc` with `!PT`.
 //! - `cnot`: `setp.eq` + `selp`; `set`: `setp` + `selp` of all-ones / 1.0; `slct`: `setp.ge` +
 //!   `selp`; `setp` with a boolean op or a second destination: `setp` then `and/or/xor.pred`.
 //! - `prmt d, a, b, c` keeps PRMT's operand order (a, selector c, b).
 //! - `mov` to or from a vector (`{lo, hi}`) packs or unpacks with shifts and conversions; `mov`
-//!   of a symbol takes its address.
+//!   of a symbol takes its address; a vector-to-vector `mov` is a parallel copy (sources that
+//!   an earlier element overwrites are saved first).
 
 use super::Result;
 use super::func::{FnCx, cvt_mods};
@@ -256,10 +259,13 @@ impl FnCx<'_> {
             "sub" | "subc" => (Opcode::Subc, 2),
             _ => (Opcode::Madc, 3),
         };
+        // Without a carry in: 0 for an addition, 1 (no borrow) for a subtraction, as CC.CF
+        // is a carry for both (see `ori::semantics`).
         let cin = if name.ends_with('c') {
             Operand::reg(self.cc_reg())
         } else {
-            Operand::Reg(RegUse { reg: crate::ori::PhysReg::PT.into(), neg: false, abs: false, not: true })
+            let not = op != Opcode::Subc;
+            Operand::Reg(RegUse { reg: crate::ori::PhysReg::PT.into(), neg: false, abs: false, not })
         };
         let cout = if m.has("cc") { self.cc_reg() } else { self.tmp(RegClass::P) };
         let mut s = self.srcs(i, 1, &vec![ty; n])?;
@@ -521,10 +527,13 @@ impl FnCx<'_> {
         };
         let mut md = cvt_mods(dt, st);
         md.rnd = m.rnd;
-        for (f, flag) in [("ftz", Flag::Ftz), ("sat", Flag::Sat)] {
+        for (f, flag) in [("ftz", Flag::Ftz), ("sat", Flag::Sat), ("relu", Flag::Relu)] {
             if m.has(f) {
                 md.set(flag);
             }
+        }
+        if md.has(Flag::Relu) && !matches!(dt, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2) {
+            return self.err(format!("`cvt.relu` to `.{dt}` is not supported yet"));
         }
         if let Some(elem) = match dt {
             Ty::F16x2 => Some(Ty::F16),
@@ -580,10 +589,24 @@ impl FnCx<'_> {
         let (d0, s0) = (&as_vec(self, d0), &as_vec(self, s0));
         match (d0, s0) {
             (ast::Operand::Vector(ds, _), ast::Operand::Vector(ss, _)) if m.vec > 0 => {
+                // A parallel copy: a source that an earlier element's move overwrites is read
+                // into a temporary before any move (`{a,b,c,d} = {c,d,a,b}` rotates).
+                let mut moves = Vec::new();
                 for (d, s) in ds.iter().zip(ss) {
                     let (ast::VecElem::Expr(d), ast::VecElem::Expr(s)) = (d, s) else { continue };
                     let so = self.expr(s, ty)?;
                     let dr = self.dst(&ast::Operand::Expr(d.clone()), class_of_ty(ty))?;
+                    moves.push((dr, so));
+                }
+                for k in 0..moves.len() {
+                    let Operand::Reg(u) = &moves[k].1 else { continue };
+                    if moves[..k].iter().any(|(d, _)| *d == u.reg) {
+                        let t = self.tmp(class_of_ty(ty));
+                        let so = std::mem::replace(&mut moves[k].1, Operand::reg(t));
+                        self.emit(Opcode::Mov, Mods::ty(ty), vec![t.into()], vec![so])?;
+                    }
+                }
+                for (dr, so) in moves {
                     self.emit(Opcode::Mov, Mods::ty(ty), vec![dr], vec![so])?;
                 }
                 Ok(())

@@ -142,12 +142,32 @@ impl FnCx<'_> {
                     }
                     return Ok(());
                 }
-                let base = self.mem_ref(addr_op, m.space, size)?;
+                let mut base = self.mem_ref(addr_op, m.space, size)?;
                 let elems: Vec<Option<ast::Operand>> = if m.vec > 1 {
                     self.vec_elems(val_op, m.vec)?.into_iter().map(|e| e.map(ast::Operand::Expr)).collect()
                 } else {
                     vec![Some(val_op.clone())]
                 };
+                // A vector load into its own address register reads the address once, first:
+                // the element loads then use a copy of it.
+                if load
+                    && elems.len() > 1
+                    && let Some(b) = base.base
+                {
+                    let mut overwrites = false;
+                    for e in elems.iter().flatten() {
+                        if matches!(e, ast::Operand::Expr(_)) && self.dst(e, class_of_ty(ty))? == b {
+                            overwrites = true;
+                        }
+                    }
+                    if let (true, crate::ori::Reg::Virt(v)) = (overwrites, b) {
+                        let class = self.f.vregs[v].class;
+                        let t = self.tmp(class);
+                        let mty = if class == RegClass::R64 { Ty::B64 } else { Ty::B32 };
+                        self.emit(Opcode::Mov, Mods::ty(mty), vec![t.into()], vec![Operand::reg(v)])?;
+                        base.base = Some(t.into());
+                    }
+                }
                 for (k, e) in elems.iter().enumerate() {
                     let Some(e) = e else { continue };
                     let mut mr = base.clone();

@@ -531,7 +531,8 @@ pub fn to_int(f: Format, a: u64, bits: u32, signed: bool, mode: Rnd) -> u64 {
     let (min, max): (i128, i128) =
         if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
     let v: i128 = match unpack(f, a) {
-        Class::Nan if (f == F64 && bits >= 32) || bits == 64 => return 1 << (bits - 1),
+        // A NaN f16 gives 0 at every width (NVIDIA's code for `cvt.rzi.s64.f16`, form sweep).
+        Class::Nan if f != F16 && ((f == F64 && bits >= 32) || bits == 64) => return 1 << (bits - 1),
         Class::Nan | Class::Zero(_) => 0,
         Class::Inf(n) => {
             if n {

@@ -392,7 +392,7 @@ opcodes! {
     /// Select by predicate: `p ? a : b`.
     Selp "selp" Ptx ["T" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Selp;
     /// Conversion (`cvt.rn.f32.s32`: destination type, then source type).
-    Cvt "cvt" Ptx ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT) req(TY|SRC_TY) ty() Cvt;
+    Cvt "cvt" Ptx ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT|RELU) req(TY|SRC_TY) ty() Cvt;
     /// Load.
     Ld "ld" Ptx ["T" => "M"] flags(MEM_READ) mods(TY|VOLATILE) req(TY) ty() None;
     /// Store.

@@ -19,6 +19,8 @@
 //!   (one predicate per half) is refused here and lowered half by half instead.
 //! - `neg`/`abs` on floats add -0 as ptxas's selection does: a NaN operand gives the
 //!   adder's NaN (canonical for f32/f16/bf16, the quieted operand for f64).
+//! - `.relu` (conversions to f16/bf16, f16/bf16 `fma`, `min/max.s32`): a negative result
+//!   becomes +0 (-0 included), a NaN result the canonical NaN.
 //! - Float `min`/`max` (`FMNMX`, `HMNMX2`): a NaN operand gives the other operand, `-0 < +0`;
 //!   with `.NaN` ([`Flag::NaN`]) a NaN operand gives the canonical NaN ([`float::min_nan`]).
 //! - Integer division by zero gives all ones (unsigned) / -1 (signed), remainder by zero the
@@ -27,8 +29,10 @@
 //! - Shifts: amounts are unsigned; amounts ≥ width give 0 (left, logical right) or the sign
 //!   fill (arithmetic right).
 //! - Values wider than 64 bits are unsupported here.
-//! - Carry chains (`addc`, `subc`, `madc`) take the carry/borrow in as a predicate source and
-//!   give it out as a second, predicate destination.
+//! - Carry chains (`addc`, `subc`, `madc`) take the carry in as a predicate source and give it
+//!   out as a second, predicate destination. It is always a carry, as PTX's CC.CF: `subc`
+//!   computes `a + ~b + cin` (so `a - b - !cin`) and gives that sum's carry-out (1 = no borrow);
+//!   a `sub.cc` without carry in is `subc` with `cin = 1`.
 //! - `rcp`/`sqrt` with a rounding mode are exact (correctly rounded). Approximate functions
 //!   (`.approx` `rcp sqrt rsqrt ex2 lg2 sin cos tanh`, SASS `MUFU`) are computed in host `f64`
 //!   (Rust's `std` functions, deterministic on one host) and rounded to nearest f32: the result
@@ -263,8 +267,10 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                     (s as u64 & mask(w), (s >> w) & 1 == 1)
                 }
                 Sem::Subc => {
-                    let s = wide(b) + wide(cin);
-                    ((a.wrapping_sub(s as u64)) & mask(w), wide(a) < s)
+                    // PTX's CC.CF after a subtraction is the carry-out of `a + ~b + CF`: 1 means
+                    // no borrow, and `subc` consumes it as such (ptxas: IADD3.X a, ~b).
+                    let s = wide(a) + wide(!b & mask(w)) + wide(cin);
+                    (s as u64 & mask(w), (s >> w) & 1 == 1)
                 }
                 _ => {
                     let p = if t.is_signed() {
@@ -656,7 +662,10 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));
             let ord = int_cmp(a, b, w, t.is_signed());
             let a_first = (ord != Ordering::Greater) == is_min;
-            Ok(vec![Val::Bits(if a_first { a } else { b })])
+            let r = if a_first { a } else { b };
+            // `.relu` (`min/max.relu.s32`): a negative result becomes 0.
+            let r = if mods.has(Flag::Relu) && t.is_signed() && sext(r, w) < 0 { 0 } else { r };
+            Ok(vec![Val::Bits(r)])
         }
         Sem::Abs | Sem::Neg => {
             need(1)?;
@@ -1075,10 +1084,23 @@ fn compare(t: Ty, c: Cmp, a: Arg, b: Arg, mods: &Mods) -> Result<bool, EvalError
 /// `cvt` / `I2F` / `F2I` / `F2F` / `I2I`: destination type `dt` from source type `st`.
 fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
     let rnd = mods.rnd;
+    // `cvt.ftz` flushes f32 subnormals only (a subnormal f16 source or result, or an f64 one,
+    // is kept: NVIDIA's code in the form sweep), so the source's and the result's flushes
+    // apply only to an f32 side; between f16 and f32 not at all (ptxas selects `F2F.F16.F32`
+    // without `.FTZ`, which keeps an f32 subnormal source: semantics_fixes).
+    let half = st == Ty::F16 || dt == Ty::F16;
+    let f32_only = |t: Ty| {
+        if (t == Ty::F32 && !half) || !mods.has(Flag::Ftz) {
+            mods.clone()
+        } else {
+            Mods { flags: mods.flags.iter().copied().filter(|f| *f != Flag::Ftz).collect(), ..mods.clone() }
+        }
+    };
+    let (smods, dmods) = (&f32_only(st), &f32_only(dt));
     match (dt.is_float(), st.is_float()) {
         (true, true) => {
             let (df, sf) = (fmt_of(dt)?, fmt_of(st)?);
-            let v = farg(sf, a, mods);
+            let v = farg(sf, a, smods);
             let r = if df == sf {
                 match rnd {
                     Some(r) if r.is_integral() => float::round_integral(df, v, r),
@@ -1087,18 +1109,18 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
             } else {
                 float::convert(sf, df, v, rnd.unwrap_or(Rnd::Rn))
             };
-            Ok(fout(df, r, mods))
+            Ok(fout(df, r, dmods))
         }
         (true, false) => {
             let df = fmt_of(dt)?;
             let w = st.bits().min(64);
             let v = int_arg(a, w);
             let v = if st.is_signed() { i128::from(sext(v, w)) } else { i128::from(v) };
-            Ok(fout(df, float::from_int(df, v, rnd.unwrap_or(Rnd::Rn)), mods))
+            Ok(fout(df, float::from_int(df, v, rnd.unwrap_or(Rnd::Rn)), dmods))
         }
         (false, true) => {
             let sf = fmt_of(st)?;
-            let v = farg(sf, a, mods);
+            let v = farg(sf, a, smods);
             let dw = dt.bits().min(64);
             let r = float::to_int(sf, v, dw, dt.is_signed(), rnd.unwrap_or(Rnd::Rzi));
             // A signed sub-word destination fills its 32-bit register sign-extended (PTX).

@@ -24,6 +24,7 @@
 //! the fuzzer then reports as a crash, also a finding).
 
 pub mod kernelgen;
+pub mod micro;
 
 use std::fmt;
 

@@ -298,6 +298,18 @@ pub fn dadd(a: u64, b: u64, rnd: Rnd) -> u64 {
     if s == 0.0 && e == 0.0 && rnd != Rnd::Rn {
         return zero_sum_sign(x, y, rnd).to_bits();
     }
+    if !s.is_finite() && x.is_finite() && y.is_finite() && rnd != Rnd::Rn {
+        // Overflow: the exact sum lies beyond the largest finite value (the sum to nearest is
+        // infinite), so a rounding toward zero gives ±MAX (found by alu_vs_semantics).
+        let neg = s < 0.0;
+        let to_inf = match rnd {
+            Rnd::Rp => !neg,
+            Rnd::Rm => neg,
+            _ => false,
+        };
+        let r = if to_inf { f64::INFINITY } else { f64::MAX };
+        return (if neg { -r } else { r }).to_bits();
+    }
     finish64(if rnd == Rnd::Rn || !s.is_finite() { x + y } else { round64(s, e, rnd) })
 }
 
@@ -1020,6 +1032,14 @@ pub fn f2f_half(x: f64, bf16: bool, rnd: Rnd) -> u16 {
     }
 }
 
+/// One half of `F2FP`: f32 `x` rounded to the half format with `rnd` ([`f2f_half`]); with
+/// `.RELU` a negative result (-0 included) becomes +0 and a NaN stays the canonical `0x7fff`
+/// (PTX's `cvt.relu`: negative results clamp to 0, NaN results are canonical).
+pub fn f2fp_half(x: u32, bf16: bool, rnd: Rnd, relu: bool) -> u16 {
+    let h = f2f_half(f64::from(f32::from_bits(x)), bf16, rnd);
+    if relu && h & 0x8000 != 0 { 0 } else { h }
+}
+
 /// `F2F.F16.F64`/`F2F.BF16.F64`: as [`f2f_half`], except that a NaN keeps its sign and the top
 /// of its payload, quieted (H200 golden of cvt_f16_bf16: `0x7ff0000000000001` gives `0x7e00` /
 /// `0x7fc0`, `0xffffffffffffffff` gives `0xffff`, where the f32 sources of `F2F`/`F2FP` give
@@ -1310,6 +1330,73 @@ pub fn imnmx_simd(a: u32, b: u32, signed: bool, min: bool, lanes: u8) -> u32 {
         let sx = |v: u32| ((v << (32 - bits)) as i32) >> (32 - bits);
         let lt = if signed { sx(x) < sx(y) } else { x < y };
         r | (if lt == min { x } else { y }) << (bits * k)
+    })
+}
+
+/// The modifiers of `LEA`/`LEA.HI` (see [`lea`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LeaMods {
+    /// `.HI`: the high word of the shifted 64-bit `{c, a}` (else the low word of `a << sh`).
+    pub hi: bool,
+    /// `.X`: the carry in is added (else the negations' `+1`s).
+    pub x: bool,
+    /// `.SX32`: the high word is `a`'s sign (else `c`).
+    pub sx32: bool,
+    /// `a` negated (`-a` or `~a`): the shifted value is inverted.
+    pub a_inv: bool,
+    /// `-a` outside `.X`: plus one (two's complement of the shifted value).
+    pub a_one: bool,
+    /// `b` negated (`-b` or `~b`): inverted.
+    pub b_inv: bool,
+    /// `-b` outside `.X`: plus one.
+    pub b_one: bool,
+}
+
+impl LeaMods {
+    /// The modifiers from the operands' signs: `-x` is `~x + 1` outside `.X`, `~x` inside (as
+    /// IADD3's negated operands).
+    pub fn new(hi: bool, x: bool, sx32: bool, a: (bool, bool), b: (bool, bool)) -> LeaMods {
+        let ((an, at), (bn, bt)) = (a, b);
+        LeaMods {
+            hi,
+            x,
+            sx32,
+            a_inv: an || at,
+            a_one: an && !at && !x,
+            b_inv: bn || bt,
+            b_one: bn && !bt && !x,
+        }
+    }
+}
+
+/// `LEA d, P, a, b, sh` = `(a << sh) + b`; `LEA.HI d, P, a, b, c, sh` = the high word of
+/// `{c, a} << sh` (`.SX32`: `{sign(a), a}`), plus `b`; the carry out in `P`. A negated `a`
+/// negates the *shifted* value (`b - (a << sh)`: ptxas's `LEA d, P0, -a, b, s` followed by
+/// `IMAD.X hi, b_hi, 1, ~hi(a << s), P0` for a 64-bit `b - (a << s)`, whose carry is that of
+/// `b + ~(a << s) + 1`; semantics_fixes::lea_negated_operands, NVIDIA's code against the
+/// interpreter). `.X` adds the carry in `cin` instead of the negations' ones.
+pub fn lea(a: u32, b: u32, c: u32, sh: u32, m: LeaMods, cin: bool) -> (u32, bool) {
+    let hiw = if m.sx32 { ((a as i32) >> 31) as u32 } else { c };
+    let v = (u64::from(hiw) << 32) | u64::from(a);
+    let sh = sh & 63;
+    let mut shifted = if m.hi { ((u128::from(v) << sh) >> 32) as u32 } else { (v << sh) as u32 };
+    if m.a_inv {
+        shifted = !shifted;
+    }
+    let b = if m.b_inv { !b } else { b };
+    let ones = if m.x { u64::from(cin) } else { u64::from(m.a_one) + u64::from(m.b_one) };
+    let s = u64::from(shifted) + u64::from(b) + ones;
+    (s as u32, s >> 32 != 0)
+}
+
+/// `.RELU` on a min/max result of `lanes` signed lanes per register: each negative lane
+/// becomes 0.
+pub fn relu_lanes(r: u32, lanes: u8) -> u32 {
+    let bits = 32 / u32::from(lanes.clamp(1, 4));
+    let mask = if bits == 32 { u32::MAX } else { (1 << bits) - 1 };
+    (0..32 / bits).fold(0, |acc, k| {
+        let x = r >> (bits * k) & mask;
+        if x >> (bits - 1) & 1 == 1 { acc } else { acc | x << (bits * k) }
     })
 }
 
@@ -1619,6 +1706,30 @@ mod tests {
             for i in 0..4 {
                 let (row, col) = (g + 8 * (i / 2), 2 * t + i % 2);
                 assert_eq!(f32::from_bits(d[lane][i]), 2.0 * bm[row][col] + cm[row][col], "lane {lane} element {i}");
+            }
+        }
+    }
+
+    /// A negated `a` negates the shifted value, so `LEA lo, P, -a, b, s` then
+    /// `LEA.HI.X hi, ~a, b_hi, c, s, P` is the 64-bit `b - ({c, a} << s)`, and `LEA.HI` with
+    /// `-a` (no `.X`) the high word of `b_hi - hi({c, a} << s)`; on edge words and every shift.
+    #[test]
+    fn lea_negated_a_is_a_64_bit_subtraction() {
+        let w = simd_words();
+        for (k, &a) in w.iter().enumerate() {
+            let c = w[(k * 7 + 3) % w.len()];
+            let (bl, bh) = (w[(k * 13 + 5) % w.len()], w[(k * 5 + 1) % w.len()]);
+            for sh in 0..32 {
+                let want = (u64::from(bh) << 32 | u64::from(bl))
+                    .wrapping_sub(((u64::from(c) << 32 | u64::from(a)) << sh) & u64::MAX);
+                let lo = LeaMods::new(false, false, false, (true, false), (false, false));
+                let (rl, p) = lea(a, bl, 0, sh, lo, false);
+                let hx = LeaMods::new(true, true, false, (false, true), (false, false));
+                let (rh, _) = lea(a, bh, c, sh, hx, p);
+                assert_eq!(u64::from(rh) << 32 | u64::from(rl), want, "a {a:#x} c {c:#x} b {bh:#x}:{bl:#x} sh {sh}");
+                let h = LeaMods::new(true, false, false, (true, false), (false, false));
+                let hi = ((u64::from(c) << 32 | u64::from(a)) << sh >> 32) as u32;
+                assert_eq!(lea(a, bh, c, sh, h, false).0, bh.wrapping_sub(hi));
             }
         }
     }

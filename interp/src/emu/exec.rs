@@ -1056,6 +1056,10 @@ fn sreg(l: &Launch, st: &State, cta: &Cta, w: &Warp, name: &str, lane: usize) ->
         "SR_VIRTID" => w.id << 8,
         "SR_SWINHI" => SHARED_HI,
         "SR_LWINHI" => LOCAL_HI,
+        // The lowest local offset the stack may reach: ptxas's -O0 code traps (`BPT.TRAP`)
+        // unless `R1 >= SR_LMEMHIOFF` (unsigned) after it lowers R1. The emulator's stack may
+        // use the whole per-thread local window, so 0; going below it faults in the access.
+        "SR_LMEMHIOFF" => 0,
         "SR_SWINSZ" | "SR_SMEMSZ" => l.shared_bytes,
         "SR_LWINSZ" => l.local_bytes,
         "SR_EQMASK" => 1 << lane,
@@ -1165,31 +1169,18 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             w.set_pred(&pr[0], co & g, g);
         }
         Kind::Lea { hi, x, sx32 } => {
-            let mut va = lift(w.reg32(&a[1]))?;
-            let mut vb = lift(w.reg32(&a[2]))?;
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
             let vc = lift(w.reg32(&a[3]))?;
-            let sh = lift(w.reg32(&a[4]))?[0] & 63;
-            // `LEA Rd, Ra, -Rb, s` (ptxas's `x * 7` as `(x << 3) - x`, f32_round_int 0x00e0):
-            // add `~b + 1` (the `+1` is the carry-in slot, as in IADD3's negated operands), so
-            // the carry-out is that of the two's-complement sum; `.X` adds `~b` + carry-in.
-            let b_neg = a[2].neg || a[2].not;
-            if b_neg {
-                vb.iter_mut().for_each(|v| *v = !*v);
-            }
-            let b_one = u64::from(b_neg && !*x && !a[2].not);
-            if a[1].neg || a[1].not {
-                va.iter_mut().for_each(|v| *v = if *x || a[1].not { !*v } else { v.wrapping_neg() });
-            }
+            let sh = lift(w.reg32(&a[4]))?[0];
+            let m = alu::LeaMods::new(*hi, *x, *sx32, (a[1].neg, a[1].not), (a[2].neg, a[2].not));
             let cin = w.pred(&pr[1]);
             let mut co = 0u32;
             let mut d = [0u32; 32];
             for lane in lanes(g) {
-                let hiw = if *sx32 { ((va[lane] as i32) >> 31) as u32 } else { vc[lane] };
-                let v = (u64::from(hiw) << 32) | u64::from(va[lane]);
-                let shifted = if *hi { ((u128::from(v) << sh) >> 32) as u32 } else { (v << sh) as u32 };
-                let s = u64::from(shifted) + u64::from(vb[lane]) + if *x { bit(cin, lane) } else { b_one };
-                d[lane] = s as u32;
-                co |= ((s >> 32) as u32 & 1) << lane;
+                let (r, c) = alu::lea(va[lane], vb[lane], vc[lane], sh, m, bit(cin, lane) == 1);
+                d[lane] = r;
+                co |= u32::from(c) << lane;
             }
             lift(w.write32(&a[0], &d, g))?;
             w.set_pred(&pr[0], co, g);
@@ -1565,13 +1556,13 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             });
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::F2fp { bf16, rnd } => {
+        Kind::F2fp { bf16, rnd, relu, merge } => {
             let mut va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
             fmod32(&a[1], &mut va);
             fmod32(&a[2], &mut vb);
-            let half = |x: u32| u32::from(alu::f2f_half(f64::from(f32::from_bits(x)), *bf16, *rnd));
-            let d = map1(g, |lane| half(va[lane]) << 16 | half(vb[lane]));
+            let half = |x: u32| u32::from(alu::f2fp_half(x, *bf16, *rnd, *relu));
+            let d = map1(g, |lane| if *merge { half(va[lane]) } else { half(va[lane]) << 16 | half(vb[lane]) });
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::F2ip { signed } => {
@@ -1611,11 +1602,14 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             });
             lift(w.write64(&a[0], &d, g))?;
         }
-        Kind::Imnmx { signed, lanes: lanes @ (2 | 4), .. } => {
+        Kind::Imnmx { signed, lanes, relu, .. } if *relu || matches!(lanes, 2 | 4) => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let p = w.pred(&pr[0]);
-            let d = map1(g, |lane| alu::imnmx_simd(va[lane], vb[lane], *signed, p >> lane & 1 == 1, *lanes));
+            let d = map1(g, |lane| {
+                let r = alu::imnmx_simd(va[lane], vb[lane], *signed, p >> lane & 1 == 1, *lanes);
+                if *relu { alu::relu_lanes(r, *lanes) } else { r }
+            });
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Imnmx { signed, .. } => {

@@ -308,12 +308,19 @@ pub enum Kind {
         bop: BoolOp,
     },
     /// `F2FP.{F16,BF16}.F32.PACK_AB d, a, b`: `a` and `b` rounded to the half format, `a` in the
-    /// high half.
+    /// high half; `.MERGE_C d, a, RZ`: `a` rounded into the low half, the high half 0 (only `RZ`
+    /// as the third operand, the form NVIDIA's code uses: what a register would merge is not
+    /// calibrated). `.RELU`: each half's negative result (-0 included) becomes +0, a NaN the
+    /// canonical `0x7fff` (PTX's `cvt.relu`).
     F2fp {
         /// bfloat16 (else binary16).
         bf16: bool,
         /// Rounding.
         rnd: Rnd,
+        /// `.RELU`.
+        relu: bool,
+        /// `.MERGE_C` (else `.PACK_AB`).
+        merge: bool,
     },
     /// `F2IP.{U8,S8}.F32 d, a, b, c` (`.NTZ`): f32 `b` converted to a saturated byte (round to
     /// nearest even), see [`super::alu::f2ip`].
@@ -389,6 +396,8 @@ pub enum Kind {
         lanes: u8,
         /// `.S64`/`.U64` (sm_120): register pairs.
         wide: bool,
+        /// `.RELU` (PTX `max/min.relu.{s32,s16x2}`): each negative lane becomes 0.
+        relu: bool,
     },
     /// `VIADDMNMX d, a, b, c, p`: `min(a + b, c)` (`p` true) or `max` (`p` false).
     Viaddmnmx {
@@ -1303,6 +1312,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if wide {
                 vals[..3].iter_mut().for_each(|a| a.n = 2);
             }
+            let relu = has("RELU");
+            let toks: Vec<&str> = toks.iter().copied().filter(|t| *t != "RELU").collect();
             let (signed, lanes) = match toks.as_slice() {
                 [] | ["S32"] | ["S64"] => (true, 1),
                 ["U32"] | ["U64"] => (false, 1),
@@ -1312,7 +1323,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 ["U8x4"] => (false, 4),
                 _ => return Err(format!("IMNMX{suffix}")),
             };
-            Kind::Imnmx { signed, lanes, wide }
+            if relu && (wide || !signed) {
+                return Err(format!("IMNMX{suffix}"));
+            }
+            Kind::Imnmx { signed, lanes, wide, relu }
         }
         "VIADDMNMX" => {
             need(4, 1, &vals, &preds)?;
@@ -2023,14 +2037,27 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             // `F2FP.PACK_AB` is sm_89/sm_90's `F2FP.F16.F32.PACK_AB`, `F2FP.BF16.PACK_AB` their
             // `F2FP.BF16.F32.PACK_AB` (checked with `nvdisasm -b SM80/SM89/SM90` on one word).
             let sm80_spelling = !has("F32") && !has("F16");
-            if !has("PACK_AB")
+            let merge = has("MERGE_C");
+            if has("PACK_AB") == merge
                 || !(has("F32") || sm80_spelling)
-                || toks.iter().any(|t| !matches!(*t, "F16" | "BF16" | "F32" | "PACK_AB" | "RZ" | "RN"))
+                || toks
+                    .iter()
+                    .any(|t| !matches!(*t, "F16" | "BF16" | "F32" | "PACK_AB" | "MERGE_C" | "RELU" | "RZ" | "RN"))
             {
                 return Err(format!("F2FP{suffix}"));
             }
+            if merge {
+                // nvdisasm prints `MERGE_C d, b, a` (the source in the b field, the merged
+                // register in the a field); a decode through the PACK_AB form reads them as
+                // `d, a, b`. Either way one of the two is the source and the other must be RZ.
+                if vals[1].o == Opnd::R(255) {
+                    vals.swap(1, 2);
+                } else if vals[2].o != Opnd::R(255) {
+                    return Err("F2FP.MERGE_C with a register to merge".into());
+                }
+            }
             vals[0].dst = true;
-            Kind::F2fp { bf16: has("BF16"), rnd }
+            Kind::F2fp { bf16: has("BF16"), rnd, relu: has("RELU"), merge }
         }
         "F2IP" => {
             need(4, 0, &vals, &preds)?;

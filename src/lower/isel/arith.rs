@@ -494,7 +494,8 @@ impl Sel<'_> {
         Ok(())
     }
 
-    /// `addc`/`subc` (32-bit): the carry (borrow) in as a 0/1 addend, out as the adder's carry.
+    /// `addc`/`subc` (32-bit): the carry in as a 0/1 addend, out as the adder's carry (for `subc`
+    /// too: `a + ~b + cin`, PTX's CC.CF convention).
     fn sel_carry(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
         if t.bits() != 32 {
             return Err(format!("`{}.{t}` is not selected yet", d.opcode));
@@ -504,19 +505,11 @@ impl Sel<'_> {
         let (a, b) = (self.src(&s[0])?, self.src(&s[1])?);
         let cin = self.pred_src(&s[2])?;
         let ci = self.t32();
-        let sub = d.opcode == Opcode::Subc;
-        // add: a + b + cin; sub: a + ~b + !bin, whose carry is !borrow.
-        let (one, zero) = if sub { (imm(0), imm(1)) } else { (imm(1), imm(0)) };
-        let one = self.reg_src(&one)?;
-        self.emit(Opcode::SEL, Mods::new(), vec![ci.into()], vec![one, zero, cin]);
-        let b = if sub { not(self.modifiable(b)?) } else { b };
-        if sub {
-            let c = self.tp();
-            self.emit(Opcode::IADD3C, Mods::new(), vec![dst, c.into()], vec![a, b, r(ci)]);
-            self.emit(Opcode::PLOP3, Mods::new(), vec![cout, pt_reg()], vec![r(c), pt(), pt(), imm(0x0f), imm(0)]);
-        } else {
-            self.emit(Opcode::IADD3C, Mods::new(), vec![dst, cout], vec![a, b, r(ci)]);
-        }
+        // add: a + b + cin; sub: a + ~b + cin (the carry is PTX's CC.CF, 1 = no borrow).
+        let one = self.reg_src(&imm(1))?;
+        self.emit(Opcode::SEL, Mods::new(), vec![ci.into()], vec![one, imm(0), cin]);
+        let b = if d.opcode == Opcode::Subc { not(self.modifiable(b)?) } else { b };
+        self.emit(Opcode::IADD3C, Mods::new(), vec![dst, cout], vec![a, b, r(ci)]);
         Ok(())
     }
 

@@ -4,7 +4,8 @@
 //!
 //! - `addc.u64 d, cout, a, b, cin`: the carry in as a 0/1 addend of the low words
 //!   (`IADD3` with carry out), the high words added with that carry as a 0/1 addend again,
-//!   giving the final carry out (`subc`: `a + ~b + !bin`, borrow out = !carry).
+//!   giving the final carry out (`subc`: `a + ~b + cin`, PTX's CC.CF being a carry, 1 = no
+//!   borrow, after a subtraction too).
 //! - `bfind.{u64,s64}`: `FLO` of the high word (+32) when it has the bit, else of the low word
 //!   (signed: on the inverted value when negative); `.shiftamt` subtracts from 63.
 //! - `bmsk.{clamp,wrap} d, a, b`: `m(n) = ~(-1 << n)`, `d = m(min(a + b, 32)) & ~m(a)`.
@@ -35,17 +36,11 @@ impl Sel<'_> {
         let (bl, bh) = self.halves(&s[1])?;
         let (bl, bh) = if sub { (not(self.modifiable(bl)?), not(self.modifiable(bh)?)) } else { (bl, bh) };
         let cin = self.pred_src(&s[2])?;
-        let ci = if sub { self.pred01(cin, 0, 1)? } else { self.pred01(cin, 1, 0)? };
+        let ci = self.pred01(cin, 1, 0)?;
         let (lo, hi, c1) = (self.t32(), self.t32(), self.tp());
         self.emit(Opcode::IADD3C, Mods::new(), vec![lo.into(), c1.into()], vec![al, bl, Operand::reg(ci)]);
         let c1r = self.pred01(r(c1), 1, 0)?;
-        if sub {
-            let c2 = self.tp();
-            self.emit(Opcode::IADD3C, Mods::new(), vec![hi.into(), c2.into()], vec![ah, bh, Operand::reg(c1r)]);
-            self.emit(Opcode::PLOP3, Mods::new(), vec![cout, pt_reg()], vec![r(c2), pt(), pt(), imm(0x0f), imm(0)]);
-        } else {
-            self.emit(Opcode::IADD3C, Mods::new(), vec![hi.into(), cout], vec![ah, bh, Operand::reg(c1r)]);
-        }
+        self.emit(Opcode::IADD3C, Mods::new(), vec![hi.into(), cout], vec![ah, bh, Operand::reg(c1r)]);
         self.pack_into(dst, r(lo), r(hi));
         Ok(())
     }

@@ -76,12 +76,7 @@ pub(crate) enum Op {
         b: Src,
         c: Src,
         sh: u32,
-        hi: bool,
-        x: bool,
-        sx32: bool,
-        a_mod: u8,
-        b_neg: bool,
-        b_one: bool,
+        m: alu::LeaMods,
         ci: PArg,
         co: PArg,
     },
@@ -251,20 +246,13 @@ fn lower_op(inst: &Inst, tables: &Tables) -> Option<Op> {
                 Opnd::Imm(v) => v as u32 & 63,
                 _ => return None,
             };
-            let b_neg = inv(xb);
             Op::Lea {
                 d: dst(arg(0)?)?,
                 a: src(xa)?,
                 b: src(xb)?,
                 c: src(arg(3)?)?,
                 sh,
-                hi,
-                x,
-                sx32,
-                // 0: as is; 1: `~a`; 2: `-a`.
-                a_mod: if xa.neg || xa.not { if x || xa.not { 1 } else { 2 } } else { 0 },
-                b_neg,
-                b_one: b_neg && !x && !xb.not,
+                m: alu::LeaMods::new(hi, x, sx32, (xa.neg, xa.not), (xb.neg, xb.not)),
                 ci: p(1)?,
                 co: p(0)?,
             }
@@ -362,7 +350,7 @@ fn lower_op(inst: &Inst, tables: &Tables) -> Option<Op> {
             let v = if size < 8 { super::extend(v, size, signed) } else { v };
             Op::Ldc { d, n, v: [v as u32, (v >> 32) as u32] }
         }
-        Kind::Imnmx { signed, lanes, wide: false } if !matches!(lanes, 2 | 4) => {
+        Kind::Imnmx { signed, lanes, wide: false, relu: false } if !matches!(lanes, 2 | 4) => {
             Op::Imnmx { d: dst(arg(0)?)?, a: src(arg(1)?)?, b: src(arg(2)?)?, signed, p: p(0)? }
         }
         Kind::Prmt { mode } => {
@@ -1135,26 +1123,12 @@ fn exec_any<const FMA: bool>(w: &mut Warp, f: &Fast) -> bool {
             }
             w.set_pred(&co, cm & g, g);
         }
-        Op::Lea { d, a, b, c, sh, hi, x, sx32, a_mod, b_neg, b_one, ci, co } => {
-            let (mut va, mut vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
-            if b_neg {
-                vb.iter_mut().for_each(|v| *v = !*v);
-            }
-            match a_mod {
-                1 => va.iter_mut().for_each(|v| *v = !*v),
-                2 => va.iter_mut().for_each(|v| *v = v.wrapping_neg()),
-                _ => {}
-            }
+        Op::Lea { d, a, b, c, sh, m, ci, co } => {
+            let (va, vb, vc) = (rd(w, a), rd(w, b), rd(w, c));
             let cin = w.pred(&ci);
-            let b_one = u64::from(b_one);
-            let s: [u64; 32] = each(|l| {
-                let hiw = if sx32 { ((va[l] as i32) >> 31) as u32 } else { vc[l] };
-                let v = (u64::from(hiw) << 32) | u64::from(va[l]);
-                let shifted = if hi { ((u128::from(v) << sh) >> 32) as u32 } else { (v << sh) as u32 };
-                u64::from(shifted) + u64::from(vb[l]) + if x { bit(cin, l) } else { b_one }
-            });
-            let cm = mask(|l| s[l] >> 32 & 1 == 1);
-            put(w, d, &each(|l| s[l] as u32), g);
+            let s: [(u32, bool); 32] = each(|l| alu::lea(va[l], vb[l], vc[l], sh, m, bit(cin, l) == 1));
+            let cm = mask(|l| s[l].1);
+            put(w, d, &each(|l| s[l].0), g);
             w.set_pred(&co, cm & g, g);
         }
         Op::Lop3 { d, a, b, c, lut, pin, po } => {
@@ -1438,12 +1412,7 @@ mod isa_tests {
                 b: r(2),
                 c: r(3),
                 sh: 5,
-                hi: true,
-                x: false,
-                sx32: true,
-                a_mod: 2,
-                b_neg: true,
-                b_one: true,
+                m: super::super::super::alu::LeaMods::new(true, false, true, (true, false), (true, false)),
                 ci: p(7),
                 co: p(0),
             },
@@ -1453,12 +1422,7 @@ mod isa_tests {
                 b: u(2),
                 c: r(3),
                 sh: 2,
-                hi: false,
-                x: true,
-                sx32: false,
-                a_mod: 1,
-                b_neg: false,
-                b_one: false,
+                m: super::super::super::alu::LeaMods::new(false, true, false, (false, true), (false, false)),
                 ci: p(1),
                 co: p(2),
             },
