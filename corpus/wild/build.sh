@@ -33,6 +33,10 @@ hash_files() {
 # fresh DIR STAMP: true when DIR exists with this stamp.
 fresh() { [ -f "$1/.stamp" ] && [ "$(cat "$1/.stamp")" = "$2" ]; }
 
+# stage DIR: copies $here/DIR to a fixed path and prints that path. Producers write source paths
+# into the PTX (`.file`, DWARF), which then does not depend on where the checkout is.
+stage() { rm -rf "/tmp/ptxas-rs-wild-src/$1"; mkdir -p /tmp/ptxas-rs-wild-src; cp -r "$here/$1" "/tmp/ptxas-rs-wild-src/$1"; echo "/tmp/ptxas-rs-wild-src/$1"; }
+
 # publish TMP DIR STAMP: moves a finished build into place.
 publish() { echo "$3" >"$1/.stamp"; rm -rf "$2"; mv "$1" "$2"; }
 
@@ -44,7 +48,7 @@ build_triton() {
     "$venv/bin/python" -m pip install -q triton==3.9.0
   fi
   local stamp
-  stamp=triton-3.9.0-$(hash_files "$here/triton/kernels.py" "$here/triton/build.py")
+  stamp=triton-3.9.0-r2-$(hash_files "$here/triton/kernels.py" "$here/triton/build.py")
   fresh "$WILD/triton" "$stamp" && return 0
   local tmp=$WILD/.tmp-triton
   rm -rf "$tmp"; mkdir -p "$tmp"
@@ -52,7 +56,7 @@ build_triton() {
   # Below cc 90 it uses TRITON_PTXAS_PATH, from cc 90 on TRITON_PTXAS_BLACKWELL_PATH (knobs.py).
   TRITON_PTXAS_PATH=$PTXAS TRITON_PTXAS_BLACKWELL_PATH=$PTXAS TRITON_DEFAULT_FP_FUSION=1 \
     TRITON_CACHE_DIR=$WILD/.tmp-triton-cache TRITON_HOME=$WILD/.tmp-triton-home \
-    "$venv/bin/python" "$here/triton/build.py" "$tmp" 2>"$WILD/triton.log" || {
+    "$venv/bin/python" "$(stage triton)/build.py" "$tmp" 2>"$WILD/triton.log" || {
       echo "wild: triton build failed, see $WILD/triton.log" >&2; return 1; }
   rm -rf "$WILD/.tmp-triton-cache" "$WILD/.tmp-triton-home"
   publish "$tmp" "$WILD/triton" "$stamp"
@@ -105,12 +109,13 @@ build_clang() {
   fi
   local srcs=("$here"/clang/*)
   local stamp
-  stamp=clang-r1-$("$CLANG" --version | head -1 | tr -d ' ')-$(hash_files "${srcs[@]}")
+  stamp=clang-r2-$("$CLANG" --version | head -1 | tr -d ' ')-$(hash_files "${srcs[@]}")
   fresh "$WILD/clang" "$stamp" && return 0
   local tmp=$WILD/.tmp-clang
   rm -rf "$tmp"; mkdir -p "$tmp"
-  local feat=(-Xclang -target-feature -Xclang +ptx78 -Wno-unknown-cuda-version) f stem v arch opt tag
-  for f in "$here"/clang/*.cu "$here"/clang/*.cl; do
+  local feat=(-Xclang -target-feature -Xclang +ptx78 -Wno-unknown-cuda-version) f stem v arch opt tag src
+  src=$(stage clang)
+  for f in "$src"/*.cu "$src"/*.cl; do
     stem=$(basename "$f"); stem=${stem%.*}
     for v in "sm_80 -O3 O3" "sm_90 -O3 O3" "sm_90 -O0 O0g"; do
       read -r arch opt tag <<<"$v"

@@ -103,9 +103,8 @@ pub fn list() -> Vec<WildFile> {
     sources.sort();
     for source in sources {
         let dir = root.join(&source);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-            .unwrap_or_default();
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(&dir).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
         files.retain(|p| p.extension().is_some_and(|e| e == "ptx"));
         files.sort();
         for path in files {
@@ -277,10 +276,11 @@ fn function_names(text: &str) -> Vec<String> {
 /// text by its opcode, and numbers by `N`.
 pub fn error_class(diag: &str, text: &str) -> String {
     let mut msg = diag.trim();
-    if let Some((_, rest)) = msg.split_once("; ") {
-        if msg.starts_with("ptxas ") && msg[..msg.len() - rest.len()].contains(", line ") {
-            msg = rest;
-        }
+    if let Some((_, rest)) = msg.split_once("; ")
+        && msg.starts_with("ptxas ")
+        && msg[..msg.len() - rest.len()].contains(", line ")
+    {
+        msg = rest;
     }
     let msg = msg.strip_prefix("ptxas ").unwrap_or(msg);
     let names = function_names(text);
@@ -302,7 +302,7 @@ pub fn error_class(diag: &str, text: &str) -> String {
                 if !closed {
                     out.push(c);
                     out.push_str(&body);
-                } else if c == '\'' && names.iter().any(|n| *n == body) && !keep.contains(&body.as_str()) {
+                } else if c == '\'' && names.contains(&body) && !keep.contains(&body.as_str()) {
                     out.push_str("'<fn>'");
                 } else if c == '`' {
                     let b = body.split_once("= ").map(|(_, r)| r).unwrap_or(&body);
@@ -314,7 +314,11 @@ pub fn error_class(diag: &str, text: &str) -> String {
             }
             '@' => {
                 let name: String = std::iter::from_fn(|| chars.next_if(|d| *d != ':' && !d.is_whitespace())).collect();
-                if names.iter().any(|n| *n == name) { out.push_str("@<fn>") } else { let _ = write!(out, "@{name}"); }
+                if names.contains(&name) {
+                    out.push_str("@<fn>")
+                } else {
+                    let _ = write!(out, "@{name}");
+                }
             }
             _ => out.push(c),
         }
@@ -476,13 +480,19 @@ impl Expectations {
             let id = &v.file.id;
             let now = v.ours.to_field();
             let Some(e) = self.rows.get(id) else {
-                out.push(format!("{id}: new file (not in expected.tsv): ptxas {}, ours {now}", verdict_word(v.ptxas_ok)));
+                out.push(format!(
+                    "{id}: new file (not in expected.tsv): ptxas {}, ours {now}",
+                    verdict_word(v.ptxas_ok)
+                ));
                 continue;
             };
             if e.ptxas_ok != v.ptxas_ok || e.arch != v.file.arch {
                 out.push(format!(
                     "{id}: corpus changed: expected ptxas {} for {}, now {} for {}",
-                    verdict_word(e.ptxas_ok), e.arch, verdict_word(v.ptxas_ok), v.file.arch
+                    verdict_word(e.ptxas_ok),
+                    e.arch,
+                    verdict_word(v.ptxas_ok),
+                    v.file.arch
                 ));
             } else if e.ours != now {
                 let was = rank_of(&e.ours);
@@ -562,7 +572,11 @@ pub fn report(verdicts: &[Verdict], title: &str) -> String {
         let _ = writeln!(
             s,
             "{src:<28} {:>12} {:>12} {:>12} {:>12} {:>8}",
-            cell(0), cell(1), cell(2), cell(3), r.accepts_invalid
+            cell(0),
+            cell(1),
+            cell(2),
+            cell(3),
+            r.accepts_invalid
         );
         for i in 0..4 {
             total.files[i] += r.files[i];
@@ -574,7 +588,12 @@ pub fn report(verdicts: &[Verdict], title: &str) -> String {
     let _ = writeln!(
         s,
         "{:<28} {:>12} {:>12} {:>12} {:>12} {:>8}",
-        "TOTAL", cell(0), cell(1), cell(2), cell(3), total.accepts_invalid
+        "TOTAL",
+        cell(0),
+        cell(1),
+        cell(2),
+        cell(3),
+        total.accepts_invalid
     );
     let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
     let _ = writeln!(
@@ -590,10 +609,15 @@ pub fn report(verdicts: &[Verdict], title: &str) -> String {
     }
     let mut classes: Vec<_> = classes.into_iter().collect();
     classes.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-    let _ = writeln!(s, "\n# our first errors on files ptxas accepts, by class (count, then 2 examples: path:line: offending line)");
+    let _ = writeln!(
+        s,
+        "\n# our first errors on files ptxas accepts, by class (count, then examples from up to 3 sources: path:line: offending line)"
+    );
     for (class, vs) in &classes {
         let _ = writeln!(s, "\n[{} files] {class}", vs.len());
-        for v in vs.iter().take(2) {
+        let mut seen = std::collections::BTreeSet::new();
+        let examples: Vec<&&Verdict> = vs.iter().filter(|v| seen.insert(v.file.source.as_str())).take(3).collect();
+        for v in examples {
             let line = v.our_line.map(|l| line_of(&v.file.path, l)).unwrap_or_default();
             let at = v.our_line.map(|l| l.to_string()).unwrap_or_else(|| "-".into());
             let _ = writeln!(s, "    {}:{at}: {line}", v.file.path.display());
