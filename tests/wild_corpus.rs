@@ -121,3 +121,51 @@ fn error_classes_are_normalised() {
     assert_eq!(wild::arch_for("sm_90a"), "sm_90a");
     assert_eq!(wild::arch_for("sm_100"), "sm_100");
 }
+
+/// The ratchet fails on every kind of difference and names it.
+#[test]
+fn ratchet_reports_differences() {
+    use wild::{Expectations, Ours, Verdict, WildFile};
+    let file = |id: &str| WildFile {
+        id: id.into(),
+        source: "triton".into(),
+        path: format!("/nowhere/{id}").into(),
+        arch: "sm_90".into(),
+        bytes: 1,
+    };
+    let verdict = |id: &str, ptxas_ok: bool, ours: Ours| Verdict {
+        file: file(id),
+        ptxas_ok,
+        ptxas_first: String::new(),
+        ours,
+        our_first: String::new(),
+        our_line: None,
+        kernels: 1,
+    };
+    let before = [
+        verdict("t/a", true, Ours::CompileFails("x".into())),
+        verdict("t/b", true, Ours::Compiles),
+        verdict("t/c", false, Ours::Rejects("y".into())),
+        verdict("t/d", true, Ours::Rejects("z".into())),
+    ];
+    let mut exp = Expectations::default();
+    exp.bless(&before, true);
+    assert!(exp.compare(&before).is_empty());
+    let after = [
+        verdict("t/a", true, Ours::Compiles),
+        verdict("t/b", true, Ours::Rejects("w".into())),
+        verdict("t/c", false, Ours::Compiles),
+        verdict("t/d", true, Ours::Rejects("other".into())),
+        verdict("t/e", true, Ours::Compiles),
+    ];
+    let diffs = exp.compare(&after);
+    let kinds: Vec<&str> = diffs.iter().map(|d| d.split(": ").nth(1).unwrap_or("")).collect();
+    assert_eq!(
+        kinds,
+        ["IMPROVED", "REGRESSED", "REGRESSED", "CHANGED", "new file (not in expected.tsv)"],
+        "{diffs:#?}"
+    );
+    assert!(after[2].accepts_invalid() && !after[0].accepts_invalid());
+    let changed_ptxas = [verdict("t/a", false, Ours::CompileFails("x".into()))];
+    assert!(exp.compare(&changed_ptxas)[0].contains("corpus changed"));
+}
