@@ -18,9 +18,6 @@ mod wild;
 
 use std::time::Duration;
 
-const SAMPLE_PER_SOURCE: usize = 12;
-const SAMPLE_MAX_BYTES: u64 = 512 << 10;
-
 fn check(test: &str, full: bool) {
     let Some(tools) = oracle::tools_or_skip(test) else { return };
     let failed = wild::build(tools.root(), &wild::PARTS);
@@ -36,13 +33,14 @@ fn check(test: &str, full: bool) {
         eprintln!("SKIPPED: {test}: no wild corpus");
         return;
     }
-    let files = if full { all } else { wild::sample(&all, SAMPLE_PER_SOURCE, SAMPLE_MAX_BYTES) };
+    let files = if full { all } else { wild::sample(&all, wild::SAMPLE_PER_SOURCE, wild::SAMPLE_MAX_BYTES) };
     let scratch = std::env::temp_dir().join(format!("ptxas-rs-wild-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let judge = wild::Judge {
         ptxas: tools.ptxas(),
         nvdisasm: tools.nvdisasm(),
         ours: env!("CARGO_BIN_EXE_ptxas-rs").into(),
+        ours_prefix: Vec::new(),
         scratch: scratch.clone(),
         limit: Duration::from_secs(if full { 900 } else { 120 }),
     };

@@ -14,11 +14,19 @@
 //! error classes ([`error_class`]) contain no file paths, line numbers, numbers or entry names, so
 //! that they are stable across corpus rebuilds; every listing is sorted.
 
+// Shared by tests/wild_corpus.rs and examples/wild_report.rs, each using a part.
+#![allow(dead_code)]
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// The sample `cargo test` checks: per source, at most this many files ...
+pub const SAMPLE_PER_SOURCE: usize = 12;
+/// ... of at most this many bytes.
+pub const SAMPLE_MAX_BYTES: u64 = 512 << 10;
 
 /// The parts of `build.sh`, in build order.
 pub const PARTS: [&str; 4] = ["triton", "nvcc", "clang", "wheels"];
@@ -346,6 +354,8 @@ pub struct Judge {
     pub ptxas: PathBuf,
     pub nvdisasm: PathBuf,
     pub ours: PathBuf,
+    /// Arguments put before ptxas-rs's own (for a binary that runs the driver behind a flag).
+    pub ours_prefix: Vec<String>,
     /// A scratch directory for cubins.
     pub scratch: PathBuf,
     pub limit: Duration,
@@ -366,14 +376,22 @@ impl Judge {
         let _ = std::fs::remove_file(&nv_cubin);
         let ptxas_first = if ptxas_ok { String::new() } else { first_error(&ptxas_text).0 };
         let compute = f.arch.replace("sm_", "compute_");
-        let (check_ok, check_text) =
-            run_limited(Command::new(&self.ours).arg("-arch").arg(&compute).arg(&f.path), self.limit);
+        let (check_ok, check_text) = run_limited(
+            Command::new(&self.ours).args(&self.ours_prefix).arg("-arch").arg(&compute).arg(&f.path),
+            self.limit,
+        );
         let (ours, diag) = if !check_ok {
             let (d, _) = first_error(&check_text);
             (Ours::Rejects(error_class(&d, &text)), check_text)
         } else {
             let (ok, out) = run_limited(
-                Command::new(&self.ours).arg("-arch").arg(&f.arch).arg(&f.path).arg("-o").arg(&our_cubin),
+                Command::new(&self.ours)
+                    .args(&self.ours_prefix)
+                    .arg("-arch")
+                    .arg(&f.arch)
+                    .arg(&f.path)
+                    .arg("-o")
+                    .arg(&our_cubin),
                 self.limit,
             );
             if !ok {
