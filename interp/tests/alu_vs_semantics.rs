@@ -10,6 +10,7 @@ use ptxas_rs::ori::semantics::{Arg, Val, eval};
 use ptxas_rs::ori::{Flag, Mods, Opcode, Ty};
 
 #[path = "support/edge_operands.rs"]
+#[allow(dead_code)] // shared with tests that use its generator; this one takes the edge values only
 mod edge;
 
 fn edge32() -> impl Strategy<Value = u32> {

@@ -105,10 +105,8 @@ fn sweep(t: &oracle::Tools, cases: &[Case]) -> (BTreeMap<String, ArchFigures>, O
                     outcomes.insert(k, format!("sass: {}", form_of(&i.text)));
                     continue;
                 }
-                let ori = interp_cache
-                    .entry(case.name.clone())
-                    .or_insert_with(|| run_interp(case, arch, &exec))
-                    .clone();
+                let ori =
+                    interp_cache.entry(case.name.clone()).or_insert_with(|| run_interp(case, arch, &exec)).clone();
                 match run_emu(&parsed, case) {
                     Err(e) => {
                         outcomes.insert(k, e);
@@ -128,7 +126,9 @@ fn sweep(t: &oracle::Tools, cases: &[Case]) -> (BTreeMap<String, ArchFigures>, O
                                 let diff: Vec<String> = spec
                                     .outputs()
                                     .filter_map(|b| {
-                                        compare(b, &outs[b.name()], &ori.buffers[b.name()]).err().map(|m| format!("{}: {m}", b.name()))
+                                        compare(b, &outs[b.name()], &ori.buffers[b.name()])
+                                            .err()
+                                            .map(|m| format!("{}: {m}", b.name()))
                                     })
                                     .collect();
                                 if diff.is_empty() {
@@ -240,9 +240,8 @@ fn expectations_path() -> std::path::PathBuf {
 }
 
 fn render(outcomes: &Outcomes) -> String {
-    let mut s = String::from(
-        "# form_sweep_sample's expected non-passes: case arch -O<level> class (FORMS_BLESS=1 rewrites)\n",
-    );
+    let mut s =
+        String::from("# form_sweep_sample's expected non-passes: case arch -O<level> class (FORMS_BLESS=1 rewrites)\n");
     for ((c, a, o), v) in outcomes {
         let _ = writeln!(s, "{c} {a} -O{o} {}", class_of(v));
     }

@@ -79,6 +79,18 @@ fn check(opt: &str, sample: bool) {
             skipped += 1;
             continue;
         };
+        // Recomputing control words needs every word decoded: NVIDIA's -O0 stack checks end in
+        // `BPT.TRAP`, which the sm_90 tables do not decode yet (these kernels run in the
+        // emulator since SR_LMEMHIOFF is modelled; they were skipped before, for that).
+        if let Some(w) = kernel
+            .words
+            .iter()
+            .find(|w| kernel.tables.decode(**w).is_err() && kernel.tables.decode_unchecked(**w).is_err())
+        {
+            println!("{opt} {k}: skipped (word {w:#034x} does not decode)");
+            skipped += 1;
+            continue;
+        }
         nv_cost += stalls(&kernel.words);
         for (r, recipe) in recipes.iter().enumerate() {
             let Some(words) = recompute(&kernel, *recipe) else {

@@ -44,19 +44,41 @@ fn carry_chains() {
         .into_iter()
         .enumerate()
     {
-        let body = format!(
-            "\t{a}.u32 %o0, %a0, %a1;\n\t{b}.u32 %o1, %a2, %a3;\n\taddc.u32 %o2, 0, 0;\n"
-        );
+        let body = format!("\t{a}.u32 %o0, %a0, %a1;\n\t{b}.u32 %o1, %a2, %a3;\n\taddc.u32 %o2, 0, 0;\n");
         cases.push((format!("{a}, {b}, carry out"), m(4, 3, "", &body, 110 + k as u64)));
     }
     // Immediates and equal operands (borrow exactly at the boundary).
-    cases.push(("sub.cc imm then subc imm".into(), m(2, 3, "", "\tsub.cc.u32 %o0, %a0, 1;\n\tsubc.cc.u32 %o1, %a1, 0;\n\taddc.u32 %o2, 0, 0;\n", 120)));
-    cases.push(("sub.cc equal then subc".into(), m(2, 3, "", "\tsub.cc.u32 %o0, %a0, %a0;\n\tsubc.cc.u32 %o1, %a1, %a1;\n\taddc.u32 %o2, 0, 0;\n", 121)));
-    cases.push(("s32 sub.cc then subc".into(), m(4, 2, "", "\tsub.cc.s32 %o0, %a0, %a1;\n\tsubc.s32 %o1, %a2, %a3;\n", 122)));
+    cases.push((
+        "sub.cc imm then subc imm".into(),
+        m(2, 3, "", "\tsub.cc.u32 %o0, %a0, 1;\n\tsubc.cc.u32 %o1, %a1, 0;\n\taddc.u32 %o2, 0, 0;\n", 120),
+    ));
+    cases.push((
+        "sub.cc equal then subc".into(),
+        m(2, 3, "", "\tsub.cc.u32 %o0, %a0, %a0;\n\tsubc.cc.u32 %o1, %a1, %a1;\n\taddc.u32 %o2, 0, 0;\n", 121),
+    ));
+    cases.push((
+        "s32 sub.cc then subc".into(),
+        m(4, 2, "", "\tsub.cc.s32 %o0, %a0, %a1;\n\tsubc.s32 %o1, %a2, %a3;\n", 122),
+    ));
     // mad.cc producers, madc consumers.
-    cases.push(("sub.cc then madc.lo".into(), m(5, 2, "", "\tsub.cc.u32 %o0, %a0, %a1;\n\tmadc.lo.u32 %o1, %a2, %a3, %a4;\n", 130)));
-    cases.push(("mad.cc.lo then subc".into(), m(5, 2, "", "\tmad.lo.cc.u32 %o0, %a0, %a1, %a2;\n\tsubc.u32 %o1, %a3, %a4;\n", 131)));
-    cases.push(("madc.hi.cc then subc".into(), m(5, 3, "", "\tadd.cc.u32 %o0, %a0, %a1;\n\tmadc.hi.cc.u32 %o1, %a2, %a3, %a4;\n\tsubc.u32 %o2, %a0, %a4;\n", 132)));
+    cases.push((
+        "sub.cc then madc.lo".into(),
+        m(5, 2, "", "\tsub.cc.u32 %o0, %a0, %a1;\n\tmadc.lo.u32 %o1, %a2, %a3, %a4;\n", 130),
+    ));
+    cases.push((
+        "mad.cc.lo then subc".into(),
+        m(5, 2, "", "\tmad.lo.cc.u32 %o0, %a0, %a1, %a2;\n\tsubc.u32 %o1, %a3, %a4;\n", 131),
+    ));
+    cases.push((
+        "madc.hi.cc then subc".into(),
+        m(
+            5,
+            3,
+            "",
+            "\tadd.cc.u32 %o0, %a0, %a1;\n\tmadc.hi.cc.u32 %o1, %a2, %a3, %a4;\n\tsubc.u32 %o2, %a0, %a4;\n",
+            132,
+        ),
+    ));
     // 64-bit chains.
     let d64 = "\t.reg .b64 %x<6>;";
     let b64 = |p: &str, c: &str| {
@@ -87,9 +109,18 @@ fn vector_moves_are_parallel() {
     let init4 = "\tmov.b32 %o0, %a0;\n\tmov.b32 %o1, %a1;\n\tmov.b32 %o2, %a2;\n\tmov.b32 %o3, %a3;\n";
     let d64 = "\t.reg .b64 %x<4>;";
     let cases = [
-        ("v4 rotate", m(4, 4, "", &format!("{init4}\tmov.v4.u32 {{%o0, %o1, %o2, %o3}}, {{%o2, %o3, %o0, %o1}};\n"), 200)),
-        ("v4 shift", m(4, 4, "", &format!("{init4}\tmov.v4.b32 {{%o0, %o1, %o2, %o3}}, {{%o1, %o2, %o3, %o0}};\n"), 201)),
-        ("v2 swap", m(2, 2, "", "\tmov.b32 %o0, %a0;\n\tmov.b32 %o1, %a1;\n\tmov.v2.u32 {%o0, %o1}, {%o1, %o0};\n", 202)),
+        (
+            "v4 rotate",
+            m(4, 4, "", &format!("{init4}\tmov.v4.u32 {{%o0, %o1, %o2, %o3}}, {{%o2, %o3, %o0, %o1}};\n"), 200),
+        ),
+        (
+            "v4 shift",
+            m(4, 4, "", &format!("{init4}\tmov.v4.b32 {{%o0, %o1, %o2, %o3}}, {{%o1, %o2, %o3, %o0}};\n"), 201),
+        ),
+        (
+            "v2 swap",
+            m(2, 2, "", "\tmov.b32 %o0, %a0;\n\tmov.b32 %o1, %a1;\n\tmov.v2.u32 {%o0, %o1}, {%o1, %o0};\n", 202),
+        ),
         (
             "v2 swap 64-bit",
             m(
@@ -138,7 +169,13 @@ fn relu_everywhere() {
         ("fma.rn.relu.bf16x2", m(3, 1, "", "\tfma.rn.relu.bf16x2 %o0, %a0, %a1, %a2;\n", 311)),
         (
             "fma.rn.relu.f16",
-            m(3, 1, d, "\tmov.b32 {%h0, %h3}, %a0;\n\tmov.b32 {%h1, %h3}, %a1;\n\tmov.b32 {%h2, %h3}, %a2;\n\tfma.rn.relu.f16 %h0, %h0, %h1, %h2;\n\tcvt.u32.u16 %o0, %h0;\n", 312),
+            m(
+                3,
+                1,
+                d,
+                "\tmov.b32 {%h0, %h3}, %a0;\n\tmov.b32 {%h1, %h3}, %a1;\n\tmov.b32 {%h2, %h3}, %a2;\n\tfma.rn.relu.f16 %h0, %h0, %h1, %h2;\n\tcvt.u32.u16 %o0, %h0;\n",
+                312,
+            ),
         ),
         ("max.relu.s32", m(2, 1, "", "\tmax.relu.s32 %o0, %a0, %a1;\n", 322)),
         ("min.relu.s32", m(2, 1, "", "\tmin.relu.s32 %o0, %a0, %a1;\n", 323)),
@@ -159,11 +196,38 @@ fn lea_negated_operands() {
     let mut cases = Vec::new();
     for (k, sh) in [1u32, 3, 4, 5, 17, 31].into_iter().enumerate() {
         let k = k as u64;
-        cases.push((format!("b64 - (a64 << {sh})"), m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 400 + k)));
-        cases.push((format!("b64 - (s32 a << {sh})"), m(4, 2, d, &format!("{pre}\tcvt.s64.s32 %x2, %a0;\n\tshl.b64 %x2, %x2, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 410 + k)));
-        cases.push((format!("b64 - (u32 a << {sh})"), m(4, 2, d, &format!("{pre}\tcvt.u64.u32 %x2, %a0;\n\tshl.b64 %x2, %x2, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 420 + k)));
-        cases.push((format!("b64 - (a64 >> {sh})"), m(4, 2, d, &format!("{pre}\tshr.u64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 430 + k)));
-        cases.push((format!("(a64 << {sh}) - b64"), m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x2, %x1;\n{post}"), 440 + k)));
+        cases.push((
+            format!("b64 - (a64 << {sh})"),
+            m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 400 + k),
+        ));
+        cases.push((
+            format!("b64 - (s32 a << {sh})"),
+            m(
+                4,
+                2,
+                d,
+                &format!("{pre}\tcvt.s64.s32 %x2, %a0;\n\tshl.b64 %x2, %x2, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"),
+                410 + k,
+            ),
+        ));
+        cases.push((
+            format!("b64 - (u32 a << {sh})"),
+            m(
+                4,
+                2,
+                d,
+                &format!("{pre}\tcvt.u64.u32 %x2, %a0;\n\tshl.b64 %x2, %x2, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"),
+                420 + k,
+            ),
+        ));
+        cases.push((
+            format!("b64 - (a64 >> {sh})"),
+            m(4, 2, d, &format!("{pre}\tshr.u64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x1, %x2;\n{post}"), 430 + k),
+        ));
+        cases.push((
+            format!("(a64 << {sh}) - b64"),
+            m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tsub.s64 %x3, %x2, %x1;\n{post}"), 440 + k),
+        ));
         cases.push((format!("b32 - (a >> {sh})"), m(2, 2, d, &format!("\tshr.u32 %r0, %a0, {sh};\n\tsub.u32 %o0, %a1, %r0;\n\tshr.s32 %r1, %a0, {sh};\n\tsub.u32 %o1, %r1, %a1;\n"), 450 + k)));
         cases.push((format!("-(a64 << {sh}) + b64 + c"), m(4, 2, d, &format!("{pre}\tshl.b64 %x2, %x0, {sh};\n\tneg.s64 %x2, %x2;\n\tcvt.s64.s32 %x4, %a2;\n\tadd.s64 %x3, %x2, %x4;\n\tadd.s64 %x3, %x3, %x1;\n{post}"), 460 + k)));
     }
@@ -255,8 +319,22 @@ fn ftz_and_nan_conversions_of_halves() {
         0x7c00, 0xfc00, 0x0000, 0x8000, 0x1234, 0x0012,
     ];
     let floats = vec![
-        0x3380_0000, 0xb6b8_0000, 0x387f_c000, 0x0000_0001, 0x8000_0001, 0x3300_0001, 0xb37f_ffff, 0x3880_0000,
-        0x7fc0_0000, 0xff80_0001, 0x4780_0000, 0x3400_0000, 0xb400_0000, 0x0080_0000, 0x807f_ffff, 0x3580_0001,
+        0x3380_0000,
+        0xb6b8_0000,
+        0x387f_c000,
+        0x0000_0001,
+        0x8000_0001,
+        0x3300_0001,
+        0xb37f_ffff,
+        0x3880_0000,
+        0x7fc0_0000,
+        0xff80_0001,
+        0x4780_0000,
+        0x3400_0000,
+        0xb400_0000,
+        0x0080_0000,
+        0x807f_ffff,
+        0x3580_0001,
     ];
     let h2f = "\tcvt.u16.u32 %h0, %a0;\n\tcvt.ftz.f32.f16 %f0, %h0;\n\tmov.b32 %o0, %f0;\n\
                \tcvt.f32.f16 %f1, %h0;\n\tmov.b32 %o1, %f1;\n\tcvt.rzi.s64.f16 %x0, %h0;\n\

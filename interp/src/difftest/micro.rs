@@ -47,15 +47,7 @@ pub struct Micro {
 impl Micro {
     /// An sm_90 micro-kernel with the edge generator.
     pub fn new(inputs: usize, outputs: usize, decls: &str, body: &str, seed: u64) -> Micro {
-        Micro {
-            target: "sm_90",
-            inputs,
-            outputs,
-            decls: decls.to_string(),
-            body: body.to_string(),
-            seed,
-            values: None,
-        }
+        Micro { target: "sm_90", inputs, outputs, decls: decls.to_string(), body: body.to_string(), seed, values: None }
     }
 
     /// The PTX module.

@@ -1357,15 +1357,7 @@ impl LeaMods {
     /// IADD3's negated operands).
     pub fn new(hi: bool, x: bool, sx32: bool, a: (bool, bool), b: (bool, bool)) -> LeaMods {
         let ((an, at), (bn, bt)) = (a, b);
-        LeaMods {
-            hi,
-            x,
-            sx32,
-            a_inv: an || at,
-            a_one: an && !at && !x,
-            b_inv: bn || bt,
-            b_one: bn && !bt && !x,
-        }
+        LeaMods { hi, x, sx32, a_inv: an || at, a_one: an && !at && !x, b_inv: bn || bt, b_one: bn && !bt && !x }
     }
 }
 

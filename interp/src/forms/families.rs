@@ -13,7 +13,7 @@
 
 use std::collections::HashSet;
 
-use ptxas_rs::ptx::isa::{Isa, OperandKind as Sig, OpSpec};
+use ptxas_rs::ptx::isa::{Isa, OpSpec, OperandKind as Sig};
 
 use super::{Case, OperandKind, Slot};
 
@@ -369,8 +369,11 @@ fn cvt(g: &mut Gen) {
                 for ftz in if f32_involved { FTZ } else { &[""] } {
                     for sat in SAT {
                         for re in if relu { &["", "relu"][..] } else { &[""] } {
-                            let mods: String =
-                                [*r, *ftz, *sat, *re].iter().filter(|m| !m.is_empty()).map(|m| format!(".{m}")).collect();
+                            let mods: String = [*r, *ftz, *sat, *re]
+                                .iter()
+                                .filter(|m| !m.is_empty())
+                                .map(|m| format!(".{m}"))
+                                .collect();
                             let c = Case {
                                 name: String::new(),
                                 family: "cvt",

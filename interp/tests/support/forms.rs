@@ -99,7 +99,11 @@ pub fn listing(t: &oracle::Tools, cubin: &[u8]) -> oracle::Listing {
             let mut it = line.splitn(4, '\t');
             let (Some(f), Some(o), Some(w), Some(x)) = (it.next(), it.next(), it.next(), it.next()) else { continue };
             if l.functions.last().is_none_or(|g| g.name != f) {
-                l.functions.push(oracle::Function { name: f.into(), sectioninfo_registers: None, instructions: vec![] });
+                l.functions.push(oracle::Function {
+                    name: f.into(),
+                    sectioninfo_registers: None,
+                    instructions: vec![],
+                });
             }
             l.functions.last_mut().unwrap().instructions.push(oracle::Instruction {
                 offset: o.parse().unwrap(),
@@ -201,8 +205,11 @@ fn operand_kind(o: &str) -> String {
         return format!("M[{}]", inner.split('+').map(operand_kind).collect::<Vec<_>>().join("+"));
     }
     if o.contains("desc[") || o.contains("c[") || o.contains("cx[") {
-        let bracketed: Vec<String> =
-            o.split('[').skip(1).map(|p| p.split(']').next().unwrap_or("").split('+').map(operand_kind).collect::<Vec<_>>().join("+")).collect();
+        let bracketed: Vec<String> = o
+            .split('[')
+            .skip(1)
+            .map(|p| p.split(']').next().unwrap_or("").split('+').map(operand_kind).collect::<Vec<_>>().join("+"))
+            .collect();
         let head = o.split('[').next().unwrap_or("");
         return format!("{head}[{}]", bracketed.join("]["));
     }
@@ -219,7 +226,9 @@ fn operand_kind(o: &str) -> String {
         "R".into()
     } else if name.starts_with('P') && (name == "PT" || name[1..].chars().all(|c| c.is_ascii_digit())) {
         "P".into()
-    } else if name.starts_with("0x") || name.starts_with("-0x") || name.chars().next().is_some_and(|c| c.is_ascii_digit())
+    } else if name.starts_with("0x")
+        || name.starts_with("-0x")
+        || name.chars().next().is_some_and(|c| c.is_ascii_digit())
         || matches!(name, "INF" | "+INF" | "-INF" | "QNAN" | "+QNAN" | "-QNAN" | "NAN")
     {
         return format!("{prefix}I");

@@ -70,16 +70,7 @@ pub(crate) enum Op {
     /// `IMAD.WIDE[.U32][.X]` (a pair written) and `IMAD.HI` (the high word).
     ImadWide { d: u8, a: Src, b: Src, c: Src64, cneg: bool, x: bool, hi: bool, signed: bool, ci: PArg, co: PArg },
     /// `LEA[.HI][.X][.SX32]`.
-    Lea {
-        d: u8,
-        a: Src,
-        b: Src,
-        c: Src,
-        sh: u32,
-        m: alu::LeaMods,
-        ci: PArg,
-        co: PArg,
-    },
+    Lea { d: u8, a: Src, b: Src, c: Src, sh: u32, m: alu::LeaMods, ci: PArg, co: PArg },
     /// `LOP3.LUT`.
     Lop3 { d: u8, a: Src, b: Src, c: Src, lut: u8, pin: PArg, po: PArg },
     /// `SHF`.
