@@ -45,14 +45,8 @@ fn main() -> ExitCode {
         scratch: scratch.clone(),
         limit: Duration::from_secs(900),
     };
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-    let verdicts = judge.judge_all(&files, threads);
-    let _ = std::fs::remove_dir_all(&scratch);
-    let kind = if full { "full" } else { "sample" };
-    let title = format!("wild corpus, {kind}: {} files of {}", verdicts.len(), wild::wild_dir().display());
-    let report = wild::report(&verdicts, &title);
-    let path = wild::wild_dir().join(format!("report-{kind}.txt"));
-    if let Err(e) = std::fs::write(&path, &report) {
+    let (_, report, path, written) = wild::judge_and_report(&judge, &files, full);
+    if let Err(e) = written {
         eprintln!("wild_report: cannot write {}: {e}", path.display());
     }
     println!("{report}\n(report written to {})", path.display());

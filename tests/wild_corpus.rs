@@ -44,15 +44,8 @@ fn check(test: &str, full: bool) {
         scratch: scratch.clone(),
         limit: Duration::from_secs(if full { 900 } else { 120 }),
     };
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-    let verdicts = judge.judge_all(&files, threads);
-    let _ = std::fs::remove_dir_all(&scratch);
-
-    let kind = if full { "full" } else { "sample" };
-    let title = format!("wild corpus, {kind}: {} files of {}", verdicts.len(), wild::wild_dir().display());
-    let report = wild::report(&verdicts, &title);
-    let report_path = wild::wild_dir().join(format!("report-{kind}.txt"));
-    std::fs::write(&report_path, &report).unwrap();
+    let (verdicts, report, report_path, written) = wild::judge_and_report(&judge, &files, full);
+    written.unwrap();
     println!("{report}\n(report written to {})", report_path.display());
 
     let invalid: Vec<String> = verdicts

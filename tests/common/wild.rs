@@ -552,6 +552,25 @@ fn line_of(path: &Path, line: usize) -> String {
 }
 
 /// The coverage report: per source, then our first errors on files ptxas accepts, by class.
+/// Judges `files` on every core, removes the judge's scratch directory, and writes the coverage
+/// report to `report-{sample,full}.txt` in the wild directory. Returns the verdicts, the report
+/// and where it was written (the write's error, if any, is the caller's to handle).
+pub fn judge_and_report(
+    judge: &Judge,
+    files: &[WildFile],
+    full: bool,
+) -> (Vec<Verdict>, String, PathBuf, std::io::Result<()>) {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let verdicts = judge.judge_all(files, threads);
+    let _ = std::fs::remove_dir_all(&judge.scratch);
+    let kind = if full { "full" } else { "sample" };
+    let title = format!("wild corpus, {kind}: {} files of {}", verdicts.len(), wild_dir().display());
+    let report = report(&verdicts, &title);
+    let path = wild_dir().join(format!("report-{kind}.txt"));
+    let written = std::fs::write(&path, &report);
+    (verdicts, report, path, written)
+}
+
 pub fn report(verdicts: &[Verdict], title: &str) -> String {
     #[derive(Default)]
     struct Row {
