@@ -276,14 +276,29 @@ fn generate(t: &oracle::Tools, tables: &'static Tables, family: &[(&str, &'stati
 const SWEPT: &[&str] = &[
     "ISETP", "FSETP", "DSETP", "SHF", "F2F", "FRND", "F2FP", "FADD", "HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2",
     "FMNMX", "HSET2", "VOTE", "VOTEU", "MATCH", "DEPBAR", "CCTL", "SHFL", "ATOM", "ATOMG", "REDG", "FFMA", "FMUL",
-    "DFMA", "DADD", "DMUL",
+    "DFMA", "DADD", "DMUL", "LD", "ST", "STG", "LDS", "STS", "LDL", "STL", "F2I", "I2F",
 ];
 
 /// Swept bases whose swept entries are kept only when every suffix token is listed: the
 /// atomics' operation, type and scope (`.STRONG.{SM,GPU,SYS}`), without the cache-policy,
 /// `.MMIO`/`.PRIVATE`/`.CONSTANT` and vector combinations nobody selects (thousands of
 /// entries otherwise).
-const SWEPT_TOKENS: &[(&str, &[&str])] = &[("ATOM", ATOMIC_TOKENS), ("ATOMG", ATOMIC_TOKENS), ("REDG", ATOMIC_TOKENS)];
+const SWEPT_TOKENS: &[(&str, &[&str])] = &[
+    ("ATOM", ATOMIC_TOKENS),
+    ("ATOMG", ATOMIC_TOKENS),
+    ("REDG", ATOMIC_TOKENS),
+    ("LD", MEMORY_TOKENS),
+    ("ST", MEMORY_TOKENS),
+    ("STG", MEMORY_TOKENS),
+    ("LDS", MEMORY_TOKENS),
+    ("STS", MEMORY_TOKENS),
+    ("LDL", MEMORY_TOKENS),
+    ("STL", MEMORY_TOKENS),
+];
+/// The loads' and stores' width, signedness, strength and scope, the read-only path and the
+/// PTX eviction hints; not the `LTC*B` prefetch sizes, `.MMIO` or `.PRIVATE` nobody selects.
+const MEMORY_TOKENS: &[&str] =
+    &["E", "U8", "S8", "U16", "S16", "64", "128", "STRONG", "SM", "GPU", "SYS", "CONSTANT", "EF", "EL", "LU", "NA"];
 const ATOMIC_TOKENS: &[&str] = &[
     "E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "S32", "64", "S64", "F32", "FTZ", "RN", "F64",
     "F16x2", "BF16x2", "STRONG", "SM", "GPU", "SYS",
@@ -302,6 +317,15 @@ fn swept_suffix_kept(base: &str, suffix: &str) -> bool {
 /// (`.ALL` 0, `.ANY` 1, `.EQ` 2, 3 invalid) and the corpus sample is `.ANY`, whose bit-73 flip
 /// is `INVALID3`. Their values are still swept and kept only when nvdisasm names them.
 const EXTRA_FIELD_BITS: &[(&str, &[u32])] = &[("VOTE", &[73])];
+
+/// Field bits left out of a base's sweep: LDG's `LTC64B`/`LTC128B`/`LTC256B` prefetch size
+/// ([68:70)), which [`MEMORY_TOKENS`] drops anyway and which would put LDG over
+/// [`MAX_FIELD_BITS`] (LDG is not in [`SWEPT`] today: its remaining 13 field bits give
+/// thousands of combinations nvdisasm rejects, each costing a rerun of its batch; its corpus
+/// residues are learned as before).
+/// ATOM's bits 70..=72 and 91 differ only between its keys (the generic compare-and-swap
+/// 0x38b and the descriptor form 0x98a), so they are per-key constants, not modifier fields.
+const UNSWEPT_FIELD_BITS: &[(&str, &[u32])] = &[("LDG", &[68, 69]), ("ATOM", &[70, 71, 72, 91])];
 
 /// Swept modifiers whose operand decorations the slot layouts do not model (found by
 /// `tests/sass_random.rs`): `HADD2.F32`'s A operand has no `|x|` at bit 73.
@@ -408,6 +432,9 @@ fn sweep_modifiers(
                 }
             }
         }
+        for (_, bits) in UNSWEPT_FIELD_BITS.iter().filter(|(b, _)| *b == base) {
+            fields &= !bits.iter().fold(0u128, |m, b| m | 1u128 << b);
+        }
         let field_bits: Vec<u32> = (12..105).filter(|b| fields >> b & 1 == 1).collect();
         if field_bits.len() as u32 > MAX_FIELD_BITS {
             println!("sweep {base}: {} field bits {field_bits:?}: over the limit, skipped", field_bits.len());
@@ -428,34 +455,39 @@ fn sweep_modifiers(
             let m = ((1u128 << len) - 1) << at & rmask;
             (w & !m) | (v << at & m)
         };
-        // Valid values per run, learned on the first sampled key (every key of a base shares
-        // its modifier fields).
-        let mut per_run: Vec<Vec<u128>> = Vec::new();
-        if let Some((&key, &word)) = sample.iter().next() {
+        // Valid values per run, learned on each sampled key's own word and on the first key's
+        // (a key's operand kinds can change which values a run takes: F2I's f64 key 0x311).
+        let run_values = |key: u16, word: u128| -> Vec<Vec<u128>> {
             let rmask = tables.form(key).expect("sampled key has a form").residue_mask();
-            for &(at, len) in &runs {
-                let cands: Vec<u128> = (0..1u128 << len).map(|v| set(word, at, len, v, rmask)).collect();
-                let mut cands = cands;
-                cands.dedup();
-                let texts = disassemble(t, arch, &cands);
-                let ok: Vec<u128> = cands
-                    .iter()
-                    .zip(&texts)
-                    .filter(|(w, text)| text.as_deref().is_some_and(|x| suffix_for(tables, **w, x).is_some()))
-                    .map(|(w, _)| (*w >> at) & ((1u128 << len) - 1))
-                    .collect();
-                per_run.push(ok);
-            }
-        }
+            runs.iter()
+                .map(|&(at, len)| {
+                    let mut cands: Vec<u128> = (0..1u128 << len).map(|v| set(word, at, len, v, rmask)).collect();
+                    cands.dedup();
+                    let texts = disassemble(t, arch, &cands);
+                    cands
+                        .iter()
+                        .zip(&texts)
+                        .filter(|(w, text)| text.as_deref().is_some_and(|x| suffix_for(tables, **w, x).is_some()))
+                        .map(|(w, _)| (*w >> at) & ((1u128 << len) - 1))
+                        .collect()
+                })
+                .collect()
+        };
+        // Also the first key's values (as before), so every key is swept at least as widely.
+        let first: Vec<Vec<u128>> = sample.iter().next().map_or(Vec::new(), |(&k, &w)| run_values(k, w));
         let mut words = Vec::new();
-        for (&key, &word) in &sample {
+        for (i, (&key, &word)) in sample.iter().enumerate() {
             let rmask = tables.form(key).expect("sampled key has a form").residue_mask();
+            let mut per_run = if i == 0 { first.clone() } else { run_values(key, word) };
+            for (own, f) in per_run.iter_mut().zip(&first) {
+                own.extend(f.iter().filter(|v| !own.contains(v)).copied().collect::<Vec<_>>());
+            }
             let mut combos = vec![word];
             for (&(at, len), vals) in runs.iter().zip(&per_run) {
-                // A run with one valid value on the first key is a per-key constant (bit 91 of
-                // the uniform-register forms): keep this key's own value.
+                // A run with one valid value is a per-key constant (bit 91 of the
+                // uniform-register forms): keep this key's own value.
                 let own = [(word >> at) & ((1u128 << len) - 1)];
-                let vals: &[u128] = if vals.len() == 1 { &own } else { vals };
+                let vals: &[u128] = if vals.len() <= 1 { &own } else { vals };
                 combos = combos.iter().flat_map(|w| vals.iter().map(move |v| set(*w, at, len, *v, rmask))).collect();
             }
             words.extend(combos);

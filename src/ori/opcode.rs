@@ -873,6 +873,9 @@ opcodes! {
     /// Generic-address atomic (SASS `ATOM.E.op.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`,
     /// also with the destination RZ): like `ATOMG` on a generic address.
     ATOM "ATOM" Sass ["T" => "M, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|FTZ|RND) req(TY|SUBOP) ty() None;
+    /// Generic-address compare-and-swap (SASS `ATOM.E.CAS.STRONG.GPU PT, Rd, [Ra], Rb, Rc`, no
+    /// descriptor): memory, compare, new value.
+    ATOMCAS "ATOMCAS" Sass ["T" => "M, T:r, T:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
 }
 
 fn parse_slot(s: &str) -> Result<Slot, String> {

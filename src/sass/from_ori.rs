@@ -1196,7 +1196,9 @@ impl Cx<'_> {
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
             Opcode::YIELD => (vec!["YIELD".into()], vec![]),
-            Opcode::ATOM | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
+            Opcode::ATOM | Opcode::ATOMCAS | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => {
+                self.atomic()?
+            }
             Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
             Opcode::MEMBAR => {
                 let m = match d.srcs.first() {
@@ -1293,7 +1295,7 @@ impl Cx<'_> {
         let d = self.d;
         let t = self.ty().ok_or("an atomic without a type")?;
         let wide = t.bits() == 64;
-        let cas = matches!(d.opcode, Opcode::ATOMGCAS | Opcode::ATOMSCAS);
+        let cas = matches!(d.opcode, Opcode::ATOMCAS | Opcode::ATOMGCAS | Opcode::ATOMSCAS);
         let op = if cas {
             "CAS"
         } else {
@@ -1334,12 +1336,13 @@ impl Cx<'_> {
         for n in 1..d.srcs.len() {
             vals.push(self.src(n)?);
         }
-        if d.opcode == Opcode::ATOM {
-            // Generic address: ptxas keeps `ATOM` with the RZ destination (no generic `RED`).
+        if matches!(d.opcode, Opcode::ATOM | Opcode::ATOMCAS) {
+            // Generic address: ptxas keeps `ATOM` with the RZ destination (no generic `RED`);
+            // the compare-and-swap form has no descriptor and prints the address unwidened.
             let mut toks = vec!["E", op];
             toks.extend(&ty_toks);
             toks.extend(["STRONG", "GPU"]);
-            let mut ops = vec![one("PT"), one(self.dst(0)?), self.mem(0, true)?];
+            let mut ops = vec![one("PT"), one(self.dst(0)?), self.mem(0, !cas)?];
             ops.extend(vals);
             return Ok((self.spell("ATOM", &toks)?, ops));
         }

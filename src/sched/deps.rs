@@ -212,7 +212,11 @@ pub fn effects(inst: &Instruction) -> Effects {
             Value::R(_) | Value::Ur(_) | Value::P(_) | Value::Up(_) => push_reg(list, *v, w),
             Value::CBank { index, .. } => push_reg(&mut e.reads, Value::R(index), 1),
             Value::Mem { ra, wide, ur, desc, .. } => {
-                push_reg(&mut e.reads, Value::R(ra), if wide { 2 } else { 1 });
+                // An extended (`.E`) address is a register pair even where nvdisasm prints it
+                // without `.64` (`ATOM.E.CAS.64.STRONG.GPU PT, R4, [R6], R12, R8` reads R6:R7).
+                let extended = matches!(base, "LD" | "ST" | "LDG" | "STG" | "ATOM" | "ATOMG" | "RED" | "REDG" | "QSPC")
+                    && inst.suffix.split('.').any(|t| t == "E");
+                push_reg(&mut e.reads, Value::R(ra), if wide || extended { 2 } else { 1 });
                 // UBLKCP reads uniform pairs: `[URd]` is the destination and the mbarrier,
                 // `[URs]` the 64-bit source address.
                 push_reg(&mut e.reads, Value::Ur(ur), if base == "UBLKCP" { 2 } else { 1 });

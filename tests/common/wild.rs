@@ -399,7 +399,9 @@ impl Judge {
                 (Ours::CompileFails(error_class(&d, &text)), out)
             } else {
                 let (dis_ok, dis) = run_limited(Command::new(&self.nvdisasm).arg(&our_cubin), self.limit);
-                if dis_ok {
+                if let Some(over) = over_register_limit(&our_cubin) {
+                    (Ours::CompileFails(over.clone()), format!("error   : {over}"))
+                } else if dis_ok {
                     (Ours::Compiles, String::new())
                 } else {
                     let (d, _) = first_error(&dis);
@@ -432,6 +434,21 @@ impl Judge {
         });
         results.into_inner().unwrap().into_iter().map(|v| v.unwrap()).collect()
     }
+}
+
+/// The architectural register limit: a kernel whose cubin claims more is refused by the driver.
+pub const MAX_REGISTERS: u32 = 255;
+
+/// Why our cubin at `path` is unusable for its register count: a kernel over [`MAX_REGISTERS`];
+/// `None` when every kernel is within the limit (or our reader cannot describe the cubin, which
+/// nvdisasm's verdict covers).
+fn over_register_limit(path: &Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    let cubin = ptxas_rs::cubin::Cubin::parse(&bytes).ok()?;
+    let image = ptxas_rs::cubin::derive::from_cubin(&cubin).ok()?;
+    image.kernels.iter().find(|k| k.registers > MAX_REGISTERS).map(|k| {
+        format!("ptxas-rs: kernel `{}` uses {} registers, over the limit of {MAX_REGISTERS}", k.name, k.registers)
+    })
 }
 
 /// One row of `expected.tsv`.

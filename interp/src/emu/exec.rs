@@ -1922,7 +1922,9 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                             (true, r) => w.ur.get(usize::from(r)).copied().unwrap_or(0),
                             (false, r) => w.r[usize::from(r)][lane],
                         };
-                        let addr = u64::from(off) + u64::from(index);
+                        // The offset is signed (`LDC.64 R2, c[0x3][R2+-0x8]`, held as its 32
+                        // bits): the bank address is the 32-bit sum.
+                        let addr = u64::from(index.wrapping_add(off));
                         let bytes = l.banks.get(&bank).map_or(&[][..], |b| &b[..]);
                         let f = Fault {
                             kind: FaultKind::OutOfBounds,

@@ -1061,7 +1061,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     // `.E` is a 64-bit (extended) address even where nvdisasm prints the register without
     // `.64`: the CAS form (0x3a9) prints `[R2]` yet ptxas builds the pointer in R2:R3
     // (atom_cas_fmax 0x0260–0x0300); likewise `LDG.E.MMIO.SYS R29, [R2+0x10]` and `QSPC.E.G`.
-    if has("E") && matches!(base, "LDG" | "ATOM" | "ATOMG" | "RED" | "REDG" | "QSPC") {
+    // The generic `@!P1 LD.E.64 R12, [R14]` / `ST.E.64 [R14], R18` without a descriptor too.
+    if has("E") && matches!(base, "LDG" | "ATOM" | "ATOMG" | "RED" | "REDG" | "QSPC" | "LD" | "ST") {
         for a in &mut vals {
             if let Opnd::Mem { wide, .. } = &mut a.o {
                 *wide = true;

@@ -506,7 +506,7 @@ impl Engine<'_> {
                     return self.abi_call(cta, w, d, exec).map(|()| true);
                 }
             }
-            Atom | AtomCas | ATOM | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
+            Atom | AtomCas | ATOM | ATOMCAS | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep | QSPC => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,

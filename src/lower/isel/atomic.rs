@@ -3,7 +3,7 @@
 //! - global: `ATOMG` (SASS `ATOMG.E.op.STRONG.GPU PT, Rd, desc[UR][Ra.64+off], Rb`); when
 //!   nothing reads the old value (every `red`, and an `atom` whose destination is dead) the
 //!   destination is RZ (also for 64-bit operations) and emission writes
-//!   `REDG.E.op.STRONG.GPU` as ptxas does. Compare-and-swap is `ATOMGCAS`.
+//!   `REDG.E.op.STRONG.GPU` as ptxas does. Compare-and-swap is `ATOMGCAS` (global), `ATOMCAS` (generic, `ATOM.E.CAS`) or `ATOMSCAS`.
 //! - shared: `ATOMS` / `ATOMSCAS` with the shared address form of loads
 //!   ([`Sel::shared_ref`]). Shared atomics without an `ATOMS` form (float add, 64-bit
 //!   add/min/max/and/or/xor, 16-bit add) are not selected here: phase 5 ConvertUnsupportedOps
@@ -71,11 +71,6 @@ impl Sel<'_> {
                 (if cas { Opcode::ATOMSCAS } else { Opcode::ATOMS }, m)
             }
             Space::Generic => {
-                if cas {
-                    return Err(
-                        "generic-address compare-and-swap (SASS `ATOM.E.CAS`) has no form in our sm_90 tables".into()
-                    );
-                }
                 if let Some(b) = m.base
                     && !b.is_zero()
                     && self.class(b) != RegClass::R64
@@ -85,7 +80,7 @@ impl Sel<'_> {
                 if m.sym.is_some() {
                     return Err("a generic atomic on a variable's symbol is not selected yet".into());
                 }
-                (Opcode::ATOM, m.clone())
+                (if cas { Opcode::ATOMCAS } else { Opcode::ATOM }, m.clone())
             }
             s => return Err(format!("atomics on {} space are not selected yet", s.name())),
         };

@@ -12,6 +12,8 @@
 //!   addend becomes `IMAD.HI d', a, b, RZ` + `IADD3 d, d', c, RZ`;
 //! - the low word of a 64-bit left shift (`SHF.L.U64` without `.HI`) is spelled
 //!   `SHF.L.U32 d, lo, n, RZ`, as ptxas writes it;
+//! - the half-precision ops (`HADD2`, `HMUL2`, `HFMA2`, `HMNMX2`, `HSETP2`) take
+//!   register sources only;
 //! - an f64 immediate keeps only its high word: one with a non-zero low word (in a 64-bit
 //!   float slot) is built in a register pair (`MOV` lo, `MOV` hi, `PACK64`).
 //!
@@ -371,6 +373,18 @@ impl Legalizer<'_> {
             PACK64 => {
                 self.force_reg(&mut d, 0, false);
                 self.force_reg(&mut d, 1, false);
+            }
+            HADD2 | HMUL2 | HFMA2 | HMNMX2 | HSETP2 => {
+                // The half-precision forms the tables model take registers only (a constant the
+                // optimizer propagated, `mul.f16 %rs2, %rs1, 0x3C00`, is moved back into a
+                // register; scalar halves sit in the low half, which `.H0_H0` reads).
+                let n = if d.opcode == HFMA2 { 3 } else { 2 };
+                for k in 0..n.min(d.srcs.len()) {
+                    if let Operand::Imm(i) = d.srcs[k] {
+                        d.srcs[k] = Operand::Imm(Imm::Int(i64::from(i.bits() as u32)));
+                    }
+                    self.force_reg(&mut d, k, false);
+                }
             }
             F2I | F2F if d.mods.src_ty == Some(Ty::F64) => self.f64_imms(&mut d, &[0], true),
             _ => {}

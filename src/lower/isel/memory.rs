@@ -470,14 +470,31 @@ impl Sel<'_> {
             Some(sym) => *self.data.constant.get(sym).ok_or_else(|| format!("unknown const variable `{sym}`"))?,
             None => 0,
         };
-        let index = match m.base {
+        let mut index = match m.base {
             Some(b) if !b.is_zero() => Some(self.address_word(b, "const")?),
             _ => None,
         };
-        let offset = i32::try_from(off as i64 + m.offset)
+        let mut total = off as i64 + m.offset;
+        // With an index register, an offset the form cannot hold (`ld.const.f64 [%rd62+-8]`,
+        // libcurand) is added to the index instead: the bank address is their 32-bit sum.
+        if let Some(i) = index
+            && !(0..0x1_0000).contains(&total)
+            && let Ok(add) = i32::try_from(total)
+        {
+            let t = self.t32();
+            self.emit(
+                Opcode::IADD3,
+                Mods::new(),
+                vec![t.into()],
+                vec![Operand::reg(i), imm(i64::from(add)), super::rz()],
+            );
+            index = Some(t.into());
+            total = 0;
+        }
+        let offset = i32::try_from(total)
             .ok()
             .filter(|o| (0..0x1_0000).contains(o))
-            .ok_or_else(|| format!("const offset {:#x} outside the 64 KiB bank", off as i64 + m.offset))?;
+            .ok_or_else(|| format!("const offset {:#x} outside the 64 KiB bank", total))?;
         self.load_bank(Self::dst(d)?, t, CBank { bank: USER_CONST_BANK, index, offset });
         Ok(())
     }

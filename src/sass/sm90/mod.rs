@@ -364,8 +364,12 @@ fn more(f: &mut Vec<Form>) {
         }
     }
     // Generic loads/stores and reductions with descriptors (LDG/STG layouts).
-    f.push(form(0x980, "LD", vec![r(16), mem(true, Some(90), None, None, Some(32))]));
+    // The generic LD shows its descriptor only with bit 91 set; without it the address prints
+    // bare (`@!P1 LD.E.64 R12, [R14]`, ptxas's fallback path of a generic atomic that may hit
+    // local memory). The generic ST without a descriptor is its own key (0x385, data register at 64).
+    f.push(form(0x980, "LD", vec![r(16), mem(true, Some(90), None, None, Some(32)).desc_hidden_unless(91)]));
     f.push(form(0x985, "ST", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
+    f.push(form(0x385, "ST", vec![mem(true, Some(90), None, None, None), r(64)]));
     f.push(form(0x98e, "REDG", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
     f.push(form(0x9a6, "REDG", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
     let wide_mem = |desc: Option<u8>| {
@@ -400,6 +404,8 @@ fn more(f: &mut Vec<Form>) {
     // MATCH: the predicate shows only for .ALL (bit 79 clear; set is .ANY).
     f.push(form(0x3a1, "MATCH", vec![p(81).if_clear(79), r(16), r(24)]));
     f.push(form(0x3a9, "ATOMG", vec![p(81), r(16), mem(true, None, None, None, None), r(32), r(64)]));
+    // Generic compare-and-swap `ATOM.E.CAS.STRONG.GPU PT, R11, [R10], R14, R15`: ATOMG's CAS layout.
+    f.push(form(0x38b, "ATOM", vec![p(81), r(16), mem(true, None, None, None, None), r(32), r(64)]));
     // MUFU with an immediate: FP64-high for .RCP64H/.RSQ64H (op field [74:78) = 6, 7).
     f.push(form(0x908, "MUFU", vec![r(16), imm(32, 32, FloatBy { at: 74, width: 4, f64_when: &[6, 7] })]));
     // P2R / R2P: the predicate register file `PR` is a fixed operand.
@@ -437,6 +443,25 @@ fn more(f: &mut Vec<Form>) {
     f.push(form(0x234, "HSETP2", vec![p(81), p(84), ha(), hb2(), p(87).not(90)]));
     f.push(form(0x233, "HSET2", vec![r(16), ha(), hb2(), p(87).not(90)]));
     f.push(form(0x240, "HMNMX2", vec![r(16), ha(), hb(), p(87).not(90)]));
+    // Immediate forms: B is two FP16 (BF16 under `.BF16_V2`) immediates, high half first
+    // (`HADD2 R4, R11.reuse, -2, -1` is 0xc000bc00), with no half selector; HFMA2 takes the
+    // pair as B (0x831, C a register at 64) or as C (0x431, B a register at 64).
+    let half = || HalfBy { at: 85 };
+    let himm = || [imm(48, 16, half()), imm(32, 16, half())];
+    let hc = |reuse| r(64).neg(84).abs(83).hsel(81).reuse(reuse);
+    let [hi, lo] = himm();
+    f.push(form(0x430, "HADD2", vec![r(16), ha(), hi, lo]));
+    let [hi, lo] = himm();
+    f.push(form(0x832, "HMUL2", vec![r(16), ha(), hi, lo]));
+    let [hi, lo] = himm();
+    f.push(form(0x831, "HFMA2", vec![r(16), ha(), hi, lo, hc(2), p(87).not(90).if_bit_opt(79)]));
+    let [hi, lo] = himm();
+    f.push(form(0x431, "HFMA2", vec![r(16), ha(), hc(1), hi, lo, p(87).not(90).if_bit_opt(79)]));
+    let [hi, lo] = himm();
+    f.push(form(0x840, "HMNMX2", vec![r(16), ha(), hi, lo, p(87).not(90)]));
+    // HSETP2 spells `.BF16_V2` at bit 65.
+    let hs = || imm(48, 16, HalfBy { at: 65 });
+    f.push(form(0x434, "HSETP2", vec![p(81), p(84), ha(), hs(), imm(32, 16, HalfBy { at: 65 }), p(87).not(90)]));
 }
 
 /// Cache control, asynchronous copies, scoreboard waits, indirect branches and elections

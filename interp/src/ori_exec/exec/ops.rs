@@ -263,7 +263,7 @@ impl Engine<'_> {
             let (space, addr) = self.address(w, d, &m, l)?;
             let old =
                 self.access(cta, w, space, addr, size, l, None).map_err(|f| (ErrorKind::Fault(f), Some(l)))? as u64;
-            let new = if matches!(d.opcode, Opcode::AtomCas | Opcode::ATOMGCAS | Opcode::ATOMSCAS) {
+            let new = if matches!(d.opcode, Opcode::AtomCas | Opcode::ATOMCAS | Opcode::ATOMGCAS | Opcode::ATOMSCAS) {
                 let c = self.lane_val(w, cta, d, 2, l)? & mask;
                 (old == b).then_some(c)
             } else {
