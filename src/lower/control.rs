@@ -95,6 +95,21 @@ impl FnCx<'_> {
                 Ok(())
             }
             "nanosleep" => Ok(()),
+            "trap" => {
+                self.leftovers(&m)?;
+                self.emit(Opcode::Trap, Mods::new(), vec![], vec![])?;
+                Ok(())
+            }
+            "griddepcontrol" => {
+                let code = match m.take(&["wait", "launch_dependents"]) {
+                    Some(w) if w == "wait" => 0,
+                    Some(_) => 1,
+                    None => return self.err("`griddepcontrol` needs `.wait` or `.launch_dependents`"),
+                };
+                self.leftovers(&m)?;
+                self.emit(Opcode::Griddep, Mods::new(), vec![], vec![Operand::Imm(Imm::Int(code))])?;
+                Ok(())
+            }
             "call" => self.call(i, m),
             _ => self.err(format!("`{name}` is not supported")),
         }
@@ -137,13 +152,12 @@ impl FnCx<'_> {
             }
             _ => {
                 let name = self.cx.resolve(&tid.name).to_owned();
-                if !self.cx.func_index.contains_key(&name) {
-                    let msg = if crate::ptx::sema::instr::SYSTEM_FUNCTIONS.contains(&name.as_str()) {
-                        format!("the system function `{name}` is not supported yet")
-                    } else {
-                        format!("call to `{}`, which has no body", tid.name)
-                    };
-                    return Err(LowerError::at(tid.span, msg));
+                // A system function (`vprintf`, `malloc`, `free`, `__assertfail`) stays a `call`
+                // to a function the module does not define: the executors perform it, the
+                // backend calls it through the driver's address table.
+                let system = crate::ptx::sema::instr::SYSTEM_FUNCTIONS.contains(&name.as_str());
+                if !self.cx.func_index.contains_key(&name) && !system {
+                    return Err(LowerError::at(tid.span, format!("call to `{}`, which has no body", tid.name)));
                 }
                 let sig = self.cx.sigs.get(&name).cloned().unwrap_or_default();
                 (Ok(name), sig)

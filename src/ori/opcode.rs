@@ -405,6 +405,11 @@ opcodes! {
     Ret "ret" Ptx ["" => "X:r"] flags(TERM|RETURN|VAR_SRCS) mods() req() ty() None;
     /// End the thread.
     Exit "exit" Ptx ["" => ""] flags(TERM) mods() req() ty() None;
+    /// `trap`: the thread stops the launch with a fault (not a terminator: PTX code after it
+    /// stays reachable in the CFG, as ptxas keeps it).
+    Trap "trap" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `griddepcontrol`: 0 `.wait` (for the prerequisite grids), 1 `.launch_dependents`.
+    Griddep "griddepcontrol" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// CTA barrier.
     Bar "bar" Ptx ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
     /// Memory fence: `membar`/`fence`, the form ([`super::fence::Fence::code`]) as the immediate.

@@ -245,6 +245,8 @@ pub(crate) struct State {
     /// allocating one per divergence, then freeing them, had the allocator return the memory
     /// to the system and fault it back in.
     pub(crate) hz_pool: Vec<Box<HazardState>>,
+    /// The system functions' state (`CALL.ABS` to a relocated `vprintf`...).
+    pub(crate) services: crate::sysfn::Services,
 }
 
 struct Cta {

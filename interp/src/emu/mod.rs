@@ -675,6 +675,7 @@ impl Prepared<'_> {
             issued: vec![false; program.insts.len()],
             reg_pool: Vec::new(),
             hz_pool: Vec::new(),
+            services: Default::default(),
         };
         exec::run_grid(&launch, &mut st)?;
         let (names, name_of) = self.names.get_or_init(|| {
@@ -693,7 +694,7 @@ impl Prepared<'_> {
         let buffers =
             self.outputs.iter().filter_map(|b| st.global.buffer(b).map(|x| (b.clone(), x.to_vec()))).collect();
         Ok(EmuRun {
-            outputs: Outputs { buffers, warp_steps: st.steps },
+            outputs: Outputs { buffers, warp_steps: st.steps, log: st.services.log() },
             thread_instrs: st.thread_instrs,
             executed,
             fast_steps: st.fast_steps,

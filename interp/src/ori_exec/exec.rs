@@ -13,6 +13,7 @@ use ptxas_rs::ori::{
 
 mod mbar;
 mod ops;
+mod sysfn;
 mod tensor;
 mod wgmma;
 
@@ -161,6 +162,8 @@ struct Engine<'a> {
     shared_size: usize,
     steps: u64,
     threads: u32,
+    /// The system functions' state (`vprintf`'s log, the heap).
+    services: crate::sysfn::Services,
 }
 
 pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &ExecConfig) -> Result<Outputs, ExecError> {
@@ -302,6 +305,7 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
         shared_size,
         steps: 0,
         threads: spec.block.iter().product(),
+        services: Default::default(),
     };
     for z in 0..spec.grid[2] {
         for y in 0..spec.grid[1] {
@@ -310,7 +314,7 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
             }
         }
     }
-    Ok(Outputs { buffers: e.mem.outputs(spec), warp_steps: e.steps })
+    Ok(Outputs { buffers: e.mem.outputs(spec), warp_steps: e.steps, log: e.services.log() })
 }
 
 impl Engine<'_> {
@@ -496,6 +500,10 @@ impl Engine<'_> {
             Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
             // The interpreter's memory is sequentially consistent, one proxy: fences are no-ops.
             ERRBAR | CGAERRBAR | CCTLIVALL | FENCEVIEW | YIELD => {}
+            Trap if exec != 0 => return Err((ErrorKind::Trap, Some(exec.trailing_zeros()))),
+            // A single launch has no prerequisite grid to wait for and no dependent grid to
+            // launch early: `griddepcontrol` (programmatic dependent launch) has no effect.
+            Trap | Griddep => {}
             Call | Calli => {
                 if exec != 0 {
                     return self.call(cta, w, d, exec).map(|()| true);

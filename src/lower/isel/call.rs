@@ -228,6 +228,9 @@ impl Sel<'_> {
         let Some(Operand::Func(name)) = d.srcs.first() else {
             return Err("a call without a callee".into());
         };
+        if crate::ptx::sema::instr::SYSTEM_FUNCTIONS.contains(&name.as_str()) {
+            return Err(format!("a call to the system function `{name}` is not supported yet by the sm_90 selection"));
+        }
         let abi = self.abi.get(name).cloned().ok_or_else(|| format!("call to `{name}`, which has no body here"))?;
         // srcs: callee, the callee's frame pointer (unused: the callee frames itself below R1),
         // then one operand per parameter word group.

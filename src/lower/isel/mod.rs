@@ -417,6 +417,7 @@ impl<'a> Sel<'a> {
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)
             }
+            Trap | Griddep => Err(format!("`{}` is not supported yet by the sm_90 selection", d.opcode)),
             op => Err(format!("`{op}` is not selected yet")),
         }
     }
