@@ -697,6 +697,12 @@ opcodes! {
     WARPSYNC "WARPSYNC" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(EXCLUSIVE) req() ty() None;
     /// No operation.
     NOP "NOP" Sass ["" => ""] flags() mods() req() ty() None;
+    /// `BPT.TRAP 0x1`: `trap` (the lanes stop the launch with a fault).
+    BPT "BPT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `ACQBULK`: `griddepcontrol.wait`.
+    ACQBULK "ACQBULK" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `PREEXIT`: `griddepcontrol.launch_dependents`.
+    PREEXIT "PREEXIT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `YIELD`: lets the warp's other (diverged) lanes run; opens ptxas's -O0 polling loops.
     YIELD "YIELD" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Uniform move.

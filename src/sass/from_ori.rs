@@ -1196,6 +1196,9 @@ impl Cx<'_> {
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
             Opcode::YIELD => (vec!["YIELD".into()], vec![]),
+            Opcode::BPT => (vec!["BPT.TRAP".into()], vec![one("0x1")]),
+            Opcode::ACQBULK => (vec!["ACQBULK".into()], vec![]),
+            Opcode::PREEXIT => (vec!["PREEXIT".into()], vec![]),
             Opcode::ATOM | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
             Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
             Opcode::MEMBAR => {

@@ -14,6 +14,7 @@ use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
 
 mod fast;
+mod sysfn;
 pub(crate) use fast::{Fast, lower as lower_fast};
 
 /// Per-lane scheduling state.
@@ -2199,6 +2200,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let Opnd::Target(t) = a[0].o else { return Err((None, EmuErrorKind::Unsupported("CALL target".into()))) };
             branch(w, g, t, next);
             return Ok(());
+        }
+        Kind::CallAbs => sysfn::call_abs(l, st, cta, w, &a[0], g)?,
+        Kind::Trap if g != 0 => return Err((Some(g.trailing_zeros() as usize), EmuErrorKind::Trap)),
+        Kind::Trap => {}
+        Kind::Lepc => {
+            // The byte offset of the target in the code (the emulator's code addresses).
+            let Opnd::Target(t) = a[1].o else { return Err((None, EmuErrorKind::Unsupported("LEPC target".into()))) };
+            let v = u64::from(t) * 16;
+            w.write32(&a[0], &splat(v as u32), g).map_err(|e| (None, e))?;
+            let hi = Arg { o: match a[0].o { Opnd::R(r) if r < 254 => Opnd::R(r + 1), o => o }, ..a[0] };
+            w.write32(&hi, &splat((v >> 32) as u32), g).map_err(|e| (None, e))?;
         }
         Kind::Ret | Kind::CallReg | Kind::Brx => {
             let v = lift(w.reg32(&a[0]))?;

@@ -391,7 +391,15 @@ fn late_read(inst: &Inst, variable: bool) -> bool {
 pub fn is_branch(inst: &Inst) -> bool {
     matches!(
         inst.kind,
-        Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::CallReg | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break
+        Kind::Bra { .. }
+            | Kind::Brx
+            | Kind::Call
+            | Kind::CallReg
+            | Kind::CallAbs
+            | Kind::Ret
+            | Kind::Exit
+            | Kind::Bsync
+            | Kind::Break
     )
 }
 
@@ -823,7 +831,7 @@ impl HazardState {
             let done = self.ready.iter().chain(&self.ready_branch).copied().max().unwrap_or(0);
             self.t = self.t.max(done.saturating_sub(u64::from(c.stall.max(1))));
         }
-        if matches!(inst.kind, Kind::Call | Kind::CallReg | Kind::Ret) {
+        if matches!(inst.kind, Kind::Call | Kind::CallReg | Kind::CallAbs | Kind::Ret) {
             for k in 0..6 {
                 self.retire(k, usize::MAX);
             }

@@ -603,6 +603,12 @@ pub enum Kind {
     Brx,
     /// `CALL.REL`: jump to the target (the return address is passed in a register).
     Call,
+    /// `CALL.ABS Ra`: a system function's relocated address ([`crate::sysfn`]).
+    CallAbs,
+    /// `BPT.TRAP`: the lanes stop the launch with a located fault.
+    Trap,
+    /// `LEPC Rd, target`: the target's code address into the pair `Rd`.
+    Lepc,
     /// `SYNCS.EXCH.64 URd, [a], URb`: `mbarrier.init` (stores the 64-bit URb pair; see
     /// `exec::mbar` for the word's fields).
     MbarInit,
@@ -1786,6 +1792,19 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             need(1, 0, &vals, &preds)?;
             Kind::Brx
         }
+        "CALL" if has("ABS") && vals.iter().any(|a| matches!(a.o, Opnd::R(_))) => {
+            let r = vals.iter().position(|a| matches!(a.o, Opnd::R(_))).ok_or("CALL without a register")?;
+            vals.swap(0, r);
+            Kind::CallAbs
+        }
+        "BPT" if has("TRAP") => Kind::Trap,
+        "LEPC" => {
+            need(2, 0, &vals, &preds)?;
+            Kind::Lepc
+        }
+        // `griddepcontrol.wait` / `.launch_dependents`: a single launch has no prerequisite grid
+        // to wait for and no dependent grid to release (see `crate::ori_exec`'s `Griddep`).
+        "ACQBULK" | "PREEXIT" => Kind::Nop,
         "CALL" => {
             if !has("REL") {
                 return Err("only CALL.REL is modelled".into());

@@ -500,10 +500,10 @@ impl Engine<'_> {
             Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
             // The interpreter's memory is sequentially consistent, one proxy: fences are no-ops.
             ERRBAR | CGAERRBAR | CCTLIVALL | FENCEVIEW | YIELD => {}
-            Trap if exec != 0 => return Err((ErrorKind::Trap, Some(exec.trailing_zeros()))),
+            Trap | BPT if exec != 0 => return Err((ErrorKind::Trap, Some(exec.trailing_zeros()))),
             // A single launch has no prerequisite grid to wait for and no dependent grid to
             // launch early: `griddepcontrol` (programmatic dependent launch) has no effect.
-            Trap | Griddep => {}
+            Trap | BPT | Griddep | ACQBULK | PREEXIT => {}
             Call | Calli => {
                 if exec != 0 {
                     return self.call(cta, w, d, exec).map(|()| true);

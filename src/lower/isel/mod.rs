@@ -417,7 +417,17 @@ impl<'a> Sel<'a> {
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)
             }
-            Trap | Griddep => Err(format!("`{}` is not supported yet by the sm_90 selection", d.opcode)),
+            // `trap` is `BPT.TRAP 0x1`, `griddepcontrol` `ACQBULK` (.wait) / `PREEXIT`
+            // (.launch_dependents), as ptxas 13.0.88 selects them.
+            Trap => {
+                self.emit(Opcode::BPT, Mods::new(), vec![], vec![]);
+                Ok(())
+            }
+            Griddep => {
+                let launch = matches!(d.srcs.first(), Some(Operand::Imm(i)) if i.bits() == 1);
+                self.emit(if launch { Opcode::PREEXIT } else { Opcode::ACQBULK }, Mods::new(), vec![], vec![]);
+                Ok(())
+            }
             op => Err(format!("`{op}` is not selected yet")),
         }
     }

@@ -7,6 +7,7 @@ use super::form::{Alias, Form, ImmStyle, Kind, ModEntry, Slot, Tables, TargetKin
 use std::sync::LazyLock;
 
 mod generated;
+mod sysfn;
 
 pub(super) const fn r(at: u8) -> Slot {
     Slot::new(Kind::R(at))
@@ -715,6 +716,7 @@ pub(crate) fn build() -> Vec<Form> {
     f.push(form(0x308, "MUFU", vec![r(16), r(32).neg(63).abs(62).h1(60, 72).reuse(1)]));
     more(&mut f);
     memory_sync(&mut f);
+    sysfn::forms(&mut f);
     // Uniform-datapath ops take a uniform guard (`@UP0`).
     for fm in f.iter_mut() {
         if fm.base.starts_with('U') || fm.base == "S2UR" {
@@ -770,7 +772,7 @@ const HAND_MODS: &[ModEntry] = &[
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).cloned().collect();
+    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).chain(sysfn::MODS).cloned().collect();
     v.sort_by_key(|e| (e.key, e.residue));
     v
 });
