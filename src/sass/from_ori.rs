@@ -229,6 +229,22 @@ pub fn emit_function_placed(
         }
         let d = &f.insts[*id];
         let addr = base + 16 * insts.len() as u64;
+        if d.opcode == Opcode::CALLABS {
+            // The return address: the `LEPC R20` right before the call points after it.
+            let prev = k.checked_sub(1).map(|j| &f.insts[order[j].1]);
+            if !prev.is_some_and(|p| p.opcode == Opcode::LEPC && p.guard.is_none()) || k == desc_at {
+                return Err(EmitError::Inst {
+                    function: f.name.clone(),
+                    inst: ori::print::inst_to_string(f, d),
+                    why: "a CALL.ABS not right after the LEPC of its return address".into(),
+                });
+            }
+            let text = format!("LEPC R20, {:#x}", addr + 16);
+            let i = tables.parse(&text, addr - 16).map_err(|e| ferr(e.to_string()))?;
+            if let Some(last) = insts.last_mut() {
+                *last = i;
+            }
+        }
         if d.opcode == Opcode::CALL {
             // The return address goes into the `MOV R2` right before the call.
             let prev = k.checked_sub(1).map(|j| &f.insts[order[j].1]);
@@ -1283,6 +1299,9 @@ impl Cx<'_> {
                 (vec!["CALL.REL.NOINC".into()], vec![one(format!("{t:#x}"))])
             }
             Opcode::RET => (vec!["RET.REL.NODEC".into()], vec![one("R2 0x0")]),
+            // The target is patched in when the `CALLABS` after it is emitted.
+            Opcode::LEPC => (vec!["LEPC".into()], vec![dst(0)?, one("0x0")]),
+            Opcode::CALLABS => (vec!["CALL.ABS.NOINC".into()], vec![s(0)?]),
             op => return Err(format!("`{op}` is not a SASS-stage opcode emission handles")),
         })
     }

@@ -285,6 +285,7 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
             let a = global_syms
                 .get(name)
                 .copied()
+                .or_else(|| crate::sysfn::SysFn::by_name(name).map(crate::sysfn::address_of))
                 .ok_or_else(|| fail(ErrorKind::Invalid(format!("the address table names unknown variable ${name}"))))?;
             slots.extend_from_slice(&a.to_le_bytes());
         }
