@@ -68,9 +68,38 @@ fn ours(path: &Path, spec: &LaunchSpec) -> Option<Result<Outputs, interp::emu::E
             return None;
         }
     };
+    if let Some(t) = oracle::tools_or_skip("sysfn nvdisasm") {
+        let f = std::env::temp_dir().join(format!("sysfn-{}-{}.cubin", spec.kernel, std::process::id()));
+        std::fs::write(&f, &cubin).unwrap();
+        let out = std::process::Command::new(t.nvdisasm()).arg("-c").arg(&f).output().unwrap();
+        let _ = std::fs::remove_file(&f);
+        assert!(out.status.success(), "nvdisasm rejects our cubin: {}", String::from_utf8_lossy(&out.stderr));
+        let nv = t.ptxas_run(oracle::PtxInput::File { path, cwd: None }, &["-arch", "sm_90"]).unwrap().cubin.unwrap();
+        let links = system_links(&cubin);
+        assert_eq!(links.is_empty(), !text.contains("call.uni"), "{links:?}");
+        assert_eq!(links, system_links(&nv), "the system functions' symbols and relocations");
+    }
     let k = interp::emu::Kernel::load(&cubin, &spec.kernel).unwrap();
     let cfg = interp::emu::EmuConfig { hazards: true, step_limit: 10_000_000, ..Default::default() };
     Some(k.run(spec, &cfg).map(|r| r.outputs))
+}
+
+/// How a cubin links the system functions: per relocation against one, its section's name,
+/// type, offset, and the symbol's name, binding/type byte and section index (0: undefined).
+fn system_links(cubin: &[u8]) -> Vec<(String, u32, u64, String, u8, u16)> {
+    let c = ptxas_rs::cubin::Cubin::parse(cubin).unwrap();
+    let mut v: Vec<_> = c
+        .relocations
+        .iter()
+        .filter_map(|r| {
+            let s = c.symbols.get(r.symbol as usize)?;
+            interp::sysfn::SysFn::by_name(&s.name)?;
+            let sec = c.sections.get(r.section as usize)?.name.clone();
+            Some((sec, r.kind, r.offset, s.name.clone(), s.info, s.shndx))
+        })
+        .collect();
+    v.sort();
+    v
 }
 
 /// Both cubins (NVIDIA's and ours, where each runs) in the emulator equal the interpreter.

@@ -5,7 +5,11 @@
 //! (parameter words from R4, a 64-bit one at an even register: `vprintf` R4:R5, R6:R7;
 //! `__assertfail` R4:R5, R6:R7, R8, R10:R11, R12:R13), the result in R4 (R4:R5 for `malloc`),
 //! and resumes after the `CALL` (where the preceding `LEPC` pointed the return address). A
-//! `CALL.ABS` elsewhere is refused.
+//! `CALL.ABS` elsewhere is refused. As a real callee may, the call then overwrites every
+//! register the ABI lets a callee change (R0, R4–R15 but the result, R32–R35, R40–R43, … up
+//! to R63, predicates P0–P6: [`ptxas_rs::lower::isel::call::clobbered`], measured on ptxas's
+//! code) with garbage, so code that keeps a value there across the call computes wrong
+//! results here too.
 
 use super::*;
 use crate::sysfn::{SysFn, SysMemory};
@@ -34,6 +38,23 @@ fn params(f: SysFn) -> &'static [(usize, usize)] {
         SysFn::Vprintf => &[(4, 2), (6, 2)],
         SysFn::Malloc | SysFn::Free => &[(4, 2)],
         SysFn::AssertFail => &[(4, 2), (6, 2), (8, 1), (10, 2), (12, 2)],
+    }
+}
+
+/// Overwrites lane `lane`'s caller-saved registers (see the module doc).
+fn clobber(w: &mut Warp, lane: usize) {
+    use ptxas_rs::lower::isel::call::clobbered;
+    use ptxas_rs::ori::RegFile;
+    for k in 0..64u16 {
+        if clobbered(RegFile::R, k) {
+            w.r[usize::from(k)][lane] = 0xdead_0000 | u32::from(k);
+        }
+    }
+    w.r_hi = w.r_hi.max(64);
+    for k in 0..7u16 {
+        if clobbered(RegFile::P, k) {
+            w.p[usize::from(k)] ^= 1 << lane;
+        }
     }
 }
 
@@ -67,14 +88,15 @@ pub(super) fn call_abs(
         let who = (cta.id, w.tid[lane]);
         let mut mem = LaneMem { l, st, cta, w, lane };
         match services.call(f, &args, who, &mut mem) {
-            Ok(v) if f.returns() => {
-                w.r[4][lane] = v as u32;
-                if f == SysFn::Malloc {
-                    w.r[5][lane] = (v >> 32) as u32;
+            Ok(v) => {
+                clobber(w, lane);
+                if f.returns() {
+                    w.r[4][lane] = v as u32;
+                    if f == SysFn::Malloc {
+                        w.r[5][lane] = (v >> 32) as u32;
+                    }
                 }
-                w.r_hi = w.r_hi.max(6);
             }
-            Ok(_) => {}
             Err(e) => {
                 result = Err((Some(lane), EmuErrorKind::System(e)));
                 break;
