@@ -71,6 +71,15 @@ impl SysFn {
     pub fn returns(self) -> bool {
         matches!(self, SysFn::Vprintf | SysFn::Malloc)
     }
+    /// Its parameters' widths in 32-bit words (the ABI's argument registers hold them in
+    /// order from R4, a two-word one at an even register).
+    pub fn param_words(self) -> &'static [usize] {
+        match self {
+            SysFn::Vprintf => &[2, 2],
+            SysFn::Malloc | SysFn::Free => &[2],
+            SysFn::AssertFail => &[2, 2, 1, 2, 2],
+        }
+    }
     /// The system function at an address [`address_of`] gave.
     pub fn at_address(a: u64) -> Option<SysFn> {
         ALL.into_iter().find(|f| address_of(*f) == a)

@@ -56,10 +56,11 @@ fn emulate(path: &Path, spec: &LaunchSpec) -> Option<Result<Outputs, interp::emu
 
 /// ptxas-rs's sm_90 cubin of the file in the emulator: `None` (printed) where our backend
 /// refuses the kernel, which must then be a `not supported yet`.
-fn ours(path: &Path, spec: &LaunchSpec) -> Option<Result<Outputs, interp::emu::EmuError>> {
+fn ours(path: &Path, spec: &LaunchSpec, level: u8) -> Option<Result<Outputs, interp::emu::EmuError>> {
     let text = std::fs::read_to_string(path).unwrap();
     let ast = ptxas_rs::ptx::parse(&text, &path.display().to_string()).unwrap();
-    let cubin = match ptxas_rs::backend::compile(&ast, &ptxas_rs::backend::Options::default()) {
+    let opts = ptxas_rs::backend::Options { opt_level: level, ..ptxas_rs::backend::Options::default() };
+    let cubin = match ptxas_rs::backend::compile(&ast, &opts) {
         Ok(c) => c.cubin,
         Err(e) => {
             let e = e.to_string();
@@ -104,7 +105,9 @@ fn system_links(cubin: &[u8]) -> Vec<(String, u32, u64, String, u8, u16)> {
 
 /// Both cubins (NVIDIA's and ours, where each runs) in the emulator equal the interpreter.
 fn both_equal(path: &Path, spec: &LaunchSpec, got: &Outputs) {
-    for (who, run) in [("NVIDIA", emulate(path, spec)), ("ptxas-rs", ours(path, spec))] {
+    for (who, run) in
+        [("NVIDIA", emulate(path, spec)), ("ptxas-rs -O0", ours(path, spec, 0)), ("ptxas-rs -O3", ours(path, spec, 3))]
+    {
         if let Some(e) = run {
             let e = e.unwrap_or_else(|e| panic!("{who}: {e}"));
             assert_eq!((&e.buffers, &e.log), (&got.buffers, &got.log), "{who}'s cubin");
@@ -114,7 +117,9 @@ fn both_equal(path: &Path, spec: &LaunchSpec, got: &Outputs) {
 
 /// Both cubins fault at the same thread as the interpreter, with `want` in the message.
 fn both_fault(path: &Path, spec: &LaunchSpec, cta: [u32; 3], tid: [u32; 3], want: &str) {
-    for (who, run) in [("NVIDIA", emulate(path, spec)), ("ptxas-rs", ours(path, spec))] {
+    for (who, run) in
+        [("NVIDIA", emulate(path, spec)), ("ptxas-rs -O0", ours(path, spec, 0)), ("ptxas-rs -O3", ours(path, spec, 3))]
+    {
         if let Some(e) = run {
             let e = e.expect_err(who);
             let t = e.thread.unwrap_or_else(|| panic!("{who}: {e} not located"));
@@ -230,4 +235,37 @@ fn trap_is_a_located_fault_and_griddepcontrol_a_no_op() {
     let got = interpret(&text, &spec).unwrap();
     assert_eq!(words::<4>(got.get("out").unwrap()), (0..128).collect::<Vec<u64>>());
     both_equal(&path, &spec, &got);
+}
+
+/// The backend's selection and register allocation preserve the interpreter's results on the
+/// kernels that call system functions (the interpreter runs the selected `LEPC` +
+/// `CALLABS` too), at -O0 and -O3.
+#[test]
+fn selection_and_allocation_preserve_results() {
+    use interp::validate::{ValidateOptions, backend_pipeline, param_addresses, validate, validate_standard};
+    use ptxas_rs::opt::PipelineOptions;
+    let exec = ExecConfig { step_limit: 10_000_000, ..ExecConfig::default() };
+    for k in ["sysfn_printf", "sysfn_malloc", "sysfn_assert_pass"] {
+        let (text, _, spec) = load(k, k);
+        let ast = ptxas_rs::ptx::parse(&text, k).unwrap();
+        let addr = param_addresses(&ast);
+        let (module, frames) = ptxas_rs::lower::lower_module_framed(&ast).unwrap();
+        for level in [0u8, 3] {
+            let v = validate_standard(&module, &spec.kernel, &spec, &exec, level).unwrap();
+            assert!(v.failure.is_none(), "{k} -O{level}: {:?}", v.failure.map(|f| f.phase));
+            let opts = ValidateOptions {
+                pipeline: PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() },
+                exec: exec.clone(),
+            };
+            let b = validate(&v.module, &spec.kernel, &spec, &backend_pipeline(&v.module, &frames, &addr), &opts)
+                .unwrap();
+            if let Some(f) = &b.failure {
+                panic!("{k} -O{level}: phase {}: {:?}\n{}", f.phase, f.kind, f.ir_diff);
+            }
+            let selected = b.module.functions.iter().any(|f| {
+                f.inst_order().any(|(_, i)| f.insts[i].opcode == ptxas_rs::ori::Opcode::CALLABS)
+            });
+            assert!(selected, "{k} -O{level}: no CALLABS after selection");
+        }
+    }
 }

@@ -701,9 +701,10 @@ opcodes! {
     /// the target in).
     LEPC "LEPC" Sass ["W, W" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `CALL.ABS.NOINC Ra`: a call of a system function (`vprintf`...) at the 64-bit address in
-    /// `Ra` (loaded from the relocated address table); sources: the address, `R1`, `R20`, `R21`
-    /// and the argument words; destinations: the returned words.
-    CALLABS "CALLABS" Sass ["X" => "D, X:r"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
+    /// `Ra` (loaded from the relocated address table); sources: the function (named, so the
+    /// address table keeps its slot after selection), the address, `R1`, `R20`, `R21` and the
+    /// argument words; destinations: the returned words.
+    CALLABS "CALLABS" Sass ["X" => "F, D, X:r"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
     /// `BPT.TRAP 0x1`: `trap` (the lanes stop the launch with a fault).
     BPT "BPT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `ACQBULK`: `griddepcontrol.wait`.

@@ -1301,7 +1301,7 @@ impl Cx<'_> {
             Opcode::RET => (vec!["RET.REL.NODEC".into()], vec![one("R2 0x0")]),
             // The target is patched in when the `CALLABS` after it is emitted.
             Opcode::LEPC => (vec!["LEPC".into()], vec![dst(0)?, one("0x0")]),
-            Opcode::CALLABS => (vec!["CALL.ABS.NOINC".into()], vec![s(0)?]),
+            Opcode::CALLABS => (vec!["CALL.ABS.NOINC".into()], vec![s(1)?]),
             op => return Err(format!("`{op}` is not a SASS-stage opcode emission handles")),
         })
     }

@@ -510,6 +510,13 @@ impl Engine<'_> {
                     return self.call(cta, w, d, exec).map(|()| true);
                 }
             }
+            CALLABS => {
+                if exec != 0 {
+                    return self.system_call_abs(cta, w, d, exec).map(|()| true);
+                }
+            }
+            // The return address of a `CALLABS`, which the interpreter does not need.
+            LEPC => {}
             CALL => {
                 if exec != 0 {
                     return self.abi_call(cta, w, d, exec).map(|()| true);

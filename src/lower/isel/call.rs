@@ -283,7 +283,8 @@ pub fn system_functions_called(m: &crate::ori::Module) -> Vec<String> {
     let called = |n: &str| {
         m.functions.iter().any(|f| {
             f.insts.values().any(|d| {
-                d.opcode == Opcode::Call && matches!(d.srcs.first(), Some(Operand::Func(x)) if x == n)
+                matches!(d.opcode, Opcode::Call | Opcode::CALLABS)
+                    && matches!(d.srcs.first(), Some(Operand::Func(x)) if x == n)
             })
         })
     };
@@ -309,7 +310,7 @@ impl Sel<'_> {
         let f = self.vreg(RegClass::R64);
         self.load_bank(f.into(), Ty::U64, crate::ori::CBank { bank: super::ADDRESS_TABLE_BANK, index: None, offset: slot });
         self.emit(Opcode::LEPC, Mods::new(), vec![phys(20), phys(21)], vec![]);
-        let mut srcs = vec![Operand::reg(f), r(phys(1)), r(phys(20)), r(phys(21))];
+        let mut srcs = vec![Operand::Func(name.to_string()), Operand::reg(f), r(phys(1)), r(phys(20)), r(phys(21))];
         srcs.extend(word_regs(params)?.into_iter().map(Operand::reg));
         let ret_regs = word_regs(rets)?;
         self.emit(Opcode::CALLABS, Mods::new(), ret_regs.into_iter().map(Reg::Phys).collect(), srcs);
