@@ -522,14 +522,15 @@ opcodes! {
     /// `cp.async.wait_group n` (`wait_all` is a commit and `wait_group 0`): waits until at
     /// most `n` groups are pending.
     CpAsyncWait "cpasyncwait" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
-    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T d, a-desc, b-desc, scale-d, 1, 1, 0, 0`
-    /// (T = `src_ty`: f16 or bf16; both operands in shared memory, K-major): N/2 destinations
-    /// (the warp's part of the 64 x N f32 accumulator), then A's and B's 64-bit matrix
-    /// descriptors, the scale-d predicate and the N/2 accumulator inputs. Warpgroup-collective
-    /// (each warp computes its 16 rows; semantics in the interpreter crate's `gmma` module,
-    /// shared with the SASS emulator's `HGMMA`). Executed at issue, so `wgmma.commit_group` and
-    /// `wgmma.wait_group` have nothing to wait for in the executors.
-    Wgmma "wgmma" Ptx ["W" => "D:r, D:r, P, W:r"] flags(MEM_READ|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `wgmma.mma_async` in every form ([`crate::ori::gmma::GmmaForm`]): the warp's part of the
+    /// 64 x N accumulator as destinations (N/2 words, N/4 for f16 accumulators), then the form
+    /// ([`crate::ori::gmma::GmmaForm::pack`]), B's 64-bit matrix descriptor, the scale-d
+    /// predicate, A (its descriptor, or its four fragment registers when the form says A comes
+    /// from registers) and the accumulator inputs. Warpgroup-collective (each warp computes
+    /// its 16 rows; semantics in the interpreter crate's `gmma` module, shared with the SASS
+    /// emulator's `HGMMA`). Executed at issue, so `wgmma.commit_group` and `wgmma.wait_group`
+    /// have nothing to wait for in the executors.
+    Wgmma "wgmma" Ptx ["W" => "I, D:ri, P, X:ri"] flags(MEM_READ|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY) req(TY) ty() None;
     /// `wgmma.fence.sync.aligned`: orders register and shared accesses before later `wgmma`s.
     WgmmaFence "wgmmafence" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `wgmma.commit_group.sync.aligned`: closes the current group of `wgmma`s.
@@ -762,13 +763,15 @@ opcodes! {
     UNPACK128 "UNPACK128" Sass ["W, W, W, W" => "X:r"] flags() mods() req() ty() None;
 
     // ---- warpgroup MMA (sm_90a; the selection of `Opcode::Wgmma`, `lower::isel::wgmma`) ----
-    /// `HGMMA.64xNx16.F32[.BF16] d, gdesc[URa], c, UPp[, gsb0]`: [`Opcode::Wgmma`] on register
-    /// tuples: `d` and `c` the warp's N/2 accumulator words (`c` may be RZ: zeros), `a` the
-    /// uniform quad {A's descriptor, B's descriptor}, `p` scale-d (a uniform predicate: the
-    /// old accumulator is added when it holds), and the immediate 1 when the instruction closes
-    /// its group (`gsb0`, PTX `wgmma.commit_group`), else 0. Warpgroup-collective; executed at
-    /// issue in the executors.
-    HGMMA "HGMMA" Sass ["X" => "X:r, X:r, P, I"] flags(MEM_READ|SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `HGMMA`/`IGMMA`/`QGMMA` `d, [a,] gdesc[URa], c, UPp[, gsb0]`: [`Opcode::Wgmma`] on register
+    /// tuples: `d` and `c` the warp's accumulator words (`c` may be RZ: zeros), `a` the uniform
+    /// quad {A's descriptor, B's descriptor} (A's pair unused when A comes from registers), `p`
+    /// scale-d (a uniform predicate: the old accumulator is added when it holds), the
+    /// immediate 1 when the instruction closes its group (`gsb0`, PTX `wgmma.commit_group`),
+    /// else 0, the form ([`crate::ori::gmma::GmmaForm::pack`]) and, when A comes from
+    /// registers, A's four-register tuple. Warpgroup-collective; executed at issue in the
+    /// executors.
+    HGMMA "HGMMA" Sass ["X" => "X:r, X:r, P, I, I, X:r"] flags(MEM_READ|SIDE_EFFECT|VAR_SRCS) mods() req() ty() None;
     /// `WARPGROUP.ARRIVE` (PTX `wgmma.fence`): orders the warp's earlier register accesses
     /// before the `HGMMA`s that follow.
     WARPGROUPARRIVE "WARPGROUPARRIVE" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;

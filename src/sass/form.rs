@@ -315,6 +315,10 @@ pub struct Slot {
     /// ([`super::DecodeError::UniformRegister`]). A constant's index register is then uniform
     /// (`c[0x0][UR4+0x10]`, `LDCU`), its raw field value kept in [`Value::CBank`] (255: none).
     pub ur8: bool,
+    /// One-bit decorations the slot owns, each printed (in this order) after the operand when
+    /// its bit is set (`gdesc[UR4].negA.tnspB` of `HGMMA`); held as a bit mask in
+    /// [`Operand::sel`] (bit `k`: `marks[k]`), so a slot with marks has no other selector.
+    pub marks: &'static [(u8, &'static str)],
 }
 
 impl Slot {
@@ -340,7 +344,13 @@ impl Slot {
             u32_ra: false,
             f32_sel: false,
             ur8: false,
+            marks: &[],
         }
+    }
+    /// With one-bit decorations printed after the operand ([`Slot::marks`]).
+    pub const fn marked(mut self, marks: &'static [(u8, &'static str)]) -> Slot {
+        self.marks = marks;
+        self
     }
     /// With 8-bit uniform-register fields (sm_100+, see [`Slot::ur8`]).
     pub const fn ur8(mut self) -> Slot {
@@ -547,6 +557,9 @@ impl Slot {
         if let Some(at) = self.sel_at() {
             m |= b(at, 2);
         }
+        for &(at, _) in self.marks {
+            m |= b(at, 1);
+        }
         m
     }
 
@@ -638,7 +651,8 @@ impl Slot {
             abs: flag(self.abs),
             not: flag(self.not),
             reuse: self.reuse.is_some_and(|i| reuse_flags >> i & 1 == 1),
-            sel: self.sel_at().map_or(0, |a| g(a, 2) as u8),
+            sel: self.sel_at().map_or(0, |a| g(a, 2) as u8)
+                | self.marks.iter().enumerate().fold(0, |s, (k, &(at, _))| s | (g(at, 1) as u8) << k),
         }
     }
 
@@ -784,6 +798,14 @@ impl Slot {
         }
         match self.sel_at() {
             Some(a) => p(w, a, 2, op.sel.into(), "half selector")?,
+            None if !self.marks.is_empty() => {
+                if u32::from(op.sel) >> self.marks.len() != 0 {
+                    return Err(EncodeError::Shape("decoration not available on this slot"));
+                }
+                for (k, &(at, _)) in self.marks.iter().enumerate() {
+                    p(w, at, 1, u64::from(op.sel >> k & 1), "decoration")?;
+                }
+            }
             None if op.sel != 0 => return Err(EncodeError::Shape("half selector not available on this slot")),
             None => {}
         }
@@ -1165,6 +1187,11 @@ impl Tables {
         if let Some(tail) = sl.tail {
             t.push_str(tail);
         }
+        for (k, (_, mark)) in sl.marks.iter().enumerate() {
+            if op.sel >> k & 1 == 1 {
+                t.push_str(mark);
+            }
+        }
         if sl.hsel.is_some() {
             t.push_str(hsel_text(op.sel, sl.f32_sel));
         }
@@ -1334,6 +1361,12 @@ impl Tables {
                     op.sel = sel;
                     t = r;
                 }
+            }
+        }
+        for (k, (_, mark)) in sl.marks.iter().enumerate().rev() {
+            if let Some(r) = t.strip_suffix(mark) {
+                op.sel |= 1 << k;
+                t = r;
             }
         }
         if let Some(tail) = sl.tail {

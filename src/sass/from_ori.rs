@@ -1136,33 +1136,7 @@ impl Cx<'_> {
                 (vec!["WARPGROUP.DEPBAR.LE".into()], vec![one("gsb0"), one(format!("{n:#x}"))])
             }
             Opcode::VOTEU => (vec!["VOTEU.ANY".into()], vec![dst(0)?, s(0)?]),
-            Opcode::HGMMA => {
-                let words = match d.dsts.first() {
-                    Some(&r) => self.phys(r)?.count,
-                    None => return Err("HGMMA without an accumulator".into()),
-                };
-                let desc = match d.srcs.first() {
-                    Some(Operand::Reg(u)) if !u.has_mods() => base_name(self.phys(u.reg)?),
-                    _ => return Err("HGMMA without a descriptor register quad".into()),
-                };
-                let ty = match m.src_ty {
-                    Some(Ty::F16) => "",
-                    Some(Ty::BF16) => "BF16",
-                    t => return Err(format!("HGMMA of {t:?}")),
-                };
-                let shape = format!("64x{}x16", 2 * u32::from(words));
-                let mut ops = vec![dst(0)?, one(format!("gdesc[{desc}]")), s(1)?];
-                // The predicate is shown unless it is plain UPT.
-                if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
-                    ops.push(s(2)?);
-                }
-                match d.srcs.get(3) {
-                    Some(Operand::Imm(i)) if i.bits() == 1 => ops.push(one("gsb0")),
-                    Some(Operand::Imm(i)) if i.bits() == 0 => {}
-                    _ => return Err("HGMMA without its group flag (0 or 1)".into()),
-                }
-                (self.spell("HGMMA", &[&shape, "F32", ty])?, ops)
-            }
+            Opcode::HGMMA => self.shape_hgmma()?,
             Opcode::QSPC => {
                 let space = match m.sub {
                     Some(SubOp::SpGlobal) => "G",
@@ -1516,6 +1490,84 @@ impl Cx<'_> {
             p if p.count == 1 => Ok(()),
             _ => Err("a 64-bit MOV has no single sm_90 instruction".into()),
         }
+    }
+}
+
+impl Cx<'_> {
+    /// `HGMMA`/`IGMMA`/`QGMMA` (`lower::isel::wgmma`): the mnemonic from the form, operands
+    /// `Rd, [-]Ra, gdesc[URq].marks, Rc, [!]UPp, gsb0` (`Ra` when A is in registers; the
+    /// predicate shown unless plain UPT; `gsb0` when the instruction closes its group).
+    fn shape_hgmma(&self) -> R<(Vec<String>, Vec<Alts>)> {
+        use crate::ori::gmma::{GmmaAcc, GmmaForm, GmmaType};
+        let d = self.d;
+        let form = match d.srcs.get(4) {
+            Some(Operand::Imm(i)) => GmmaForm::unpack(i.bits() as i64)?,
+            _ => return Err("HGMMA without its form".into()),
+        };
+        let desc = match d.srcs.first() {
+            Some(Operand::Reg(u)) if !u.has_mods() => base_name(self.phys(u.reg)?),
+            _ => return Err("HGMMA without a descriptor register quad".into()),
+        };
+        let up = |t: GmmaType| t.ptx().to_uppercase();
+        let (base, types): (&str, Vec<String>) = match (form.a, form.acc) {
+            (GmmaType::F16, GmmaAcc::F32) => ("HGMMA", vec!["F32".into()]),
+            (GmmaType::F16, _) => ("HGMMA", vec!["F16".into()]),
+            (GmmaType::Bf16 | GmmaType::Tf32, _) => ("HGMMA", vec!["F32".into(), up(form.a)]),
+            (GmmaType::E4m3 | GmmaType::E5m2, acc) => {
+                let acc = if acc == GmmaAcc::F32 { "F32" } else { "F16" };
+                ("QGMMA", vec![acc.into(), up(form.a), up(form.b)])
+            }
+            (GmmaType::S8 | GmmaType::U8, _) => {
+                let mut v = vec![up(form.a), up(form.b)];
+                if form.satfinite {
+                    v.push("SAT".into());
+                }
+                ("IGMMA", v)
+            }
+        };
+        // The suffix in order (`spell` sorts its tokens, which would confuse `.E4M3.E5M2` with
+        // `.E5M2.E4M3`), checked against the tables.
+        let suffix = format!(".64x{}x{}.{}", form.n, form.k(), types.join("."));
+        if !self
+            .tables
+            .mods
+            .iter()
+            .any(|e| e.suffix == suffix && self.tables.form(e.key).is_some_and(|f| f.base == base))
+        {
+            return Err(format!("sm_90 has no {base}{suffix}"));
+        }
+        let mnemonics = vec![format!("{base}{suffix}")];
+        let mut marks = String::new();
+        for (on, m) in [
+            (form.neg_a && !form.a_regs, ".negA"),
+            (form.neg_b, ".negB"),
+            (form.trans_a, ".tnspA"),
+            (form.trans_b, ".tnspB"),
+        ] {
+            if on {
+                marks.push_str(m);
+            }
+        }
+        let mut ops = vec![one(self.dst(0)?)];
+        if form.a_regs {
+            let a = match d.srcs.get(5) {
+                Some(Operand::Reg(u)) if !u.has_mods() => base_name(self.phys(u.reg)?),
+                _ => return Err("HGMMA without its A register tuple".into()),
+            };
+            ops.push(one(if form.neg_a { format!("-{a}") } else { a }));
+        }
+        ops.push(one(format!("gdesc[{desc}]{marks}")));
+        ops.push(self.src(1)?);
+        // The predicate is shown unless it is plain UPT.
+        if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
+            ops.push(self.src(2)?);
+        }
+        match d.srcs.get(3) {
+            Some(Operand::Imm(i)) if i.bits() == 1 => ops.push(one("gsb0")),
+            Some(Operand::Imm(i)) if i.bits() == 0 => {}
+            _ => return Err("HGMMA without its group flag (0 or 1)".into()),
+        }
+        Ok((mnemonics, ops))
     }
 }
 

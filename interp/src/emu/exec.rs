@@ -2318,32 +2318,44 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::WarpgroupArrive | Kind::WarpgroupDepbar(_) => {}
-        Kind::Hgmma { n, ty, .. } => {
+        Kind::Hgmma { form, .. } => {
             // A warpgroup instruction: every lane of the warp takes part (`.sync.aligned`).
             if g != u32::MAX {
-                let m = format!("HGMMA by lanes {g:#010x}, not the whole warp");
+                let m = format!("{} by lanes {g:#010x}, not the whole warp", inst.base);
                 return Err((None, EmuErrorKind::Unsupported(m)));
             }
-            let (Opnd::Ur(u), Opnd::R(rc)) = (a[1].o, a[2].o) else {
+            let at = if form.a_regs { 2 } else { 1 };
+            let (Opnd::Ur(u), Opnd::R(rc)) = (a[at].o, a[at + 1].o) else {
                 return Err((None, EmuErrorKind::Unsupported("HGMMA operands".into())));
             };
             let ur = |k: u8| u64::from(w.ur[usize::from(u + k) & 63]) * u64::from(u + k < 63);
             let desc_a = ur(0) | ur(1) << 32;
             let desc_b = ur(2) | ur(3) << 32;
-            let regs = crate::gmma::d_regs(usize::from(*n));
+            let regs = form.d_regs();
             if usize::from(rc) + regs > 255 && rc != 255 {
                 return Err((None, EmuErrorKind::Unsupported(format!("HGMMA accumulator R{rc}"))));
             }
             let c: Vec<[u32; 32]> =
                 (0..regs).map(|i| if rc == 255 { [0; 32] } else { w.r[usize::from(rc) + i] }).collect();
+            let frag = match a[1].o {
+                Opnd::R(ra) if form.a_regs => {
+                    if usize::from(ra) + 4 > 255 {
+                        return Err((None, EmuErrorKind::Unsupported(format!("HGMMA A fragment R{ra}"))));
+                    }
+                    Some(std::array::from_fn::<[u32; 32], 4, _>(|j| w.r[usize::from(ra) + j]))
+                }
+                _ => None,
+            };
             let scale_d = w.pred(&pr[0]) & 1 == 1;
             let rank = (w.id % 4) as usize;
-            let load = |off: u32| -> Result<u16, EmuErrorKind> {
-                cta.async_read(u64::from(off))?;
-                cta.shared.load(u64::from(off), 2).map(|v| v as u16).map_err(EmuErrorKind::Fault)
+            let load = |off: u32, bytes: u32| -> Result<u32, EmuErrorKind> {
+                for b in 0..bytes {
+                    cta.async_read(u64::from(off + b))?;
+                }
+                cta.shared.load(u64::from(off), bytes).map(|v| v as u32).map_err(EmuErrorKind::Fault)
             };
-            let op = crate::gmma::Wgmma { n: usize::from(*n), ty: *ty, desc_a, desc_b, scale_d };
-            let d = match op.warp_f32(rank, &c, load) {
+            let op = crate::gmma::Wgmma { form: *form, desc_a, desc_b, scale_d };
+            let d = match op.warp(rank, frag.as_ref(), &c, load) {
                 Ok(d) => d,
                 Err(Ok(e)) => return Err((None, e)),
                 Err(Err(why)) => return Err((None, EmuErrorKind::Unsupported(why))),

@@ -133,6 +133,7 @@
 pub mod alu;
 pub mod convert;
 mod exec;
+mod gmma_form;
 pub mod hazard;
 pub mod program;
 

@@ -713,17 +713,15 @@ pub enum Kind {
     /// `WARPGROUP.DEPBAR.LE gsb0, n` (PTX `wgmma.wait_group n`): waits until at most `n` groups
     /// of `HGMMA`s are pending; their accumulators are readable afterwards (hazard checker).
     WarpgroupDepbar(u8),
-    /// `HGMMA.64xNx16.F32[.BF16] Rd, gdesc[URa], Rc, UPp[, gsb0]` (PTX
-    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, both operands in shared memory):
-    /// `URa..URa+1` is A's descriptor, `URa+2..URa+3` B's; `UPp` is scale-d (false: `Rc` is not
-    /// added); `gsb0` closes the group the `HGMMA`s since the last group belong to. Values per
-    /// [`crate::gmma::Wgmma::warp_f32`], computed at issue; the hazard checker keeps `Rd` pending until
+    /// `HGMMA`/`IGMMA`/`QGMMA` `Rd, [Ra,] gdesc[URa], Rc, UPp[, gsb0]` (PTX `wgmma.mma_async`,
+    /// every form, see [`super::gmma_form`]): `URa..URa+1` is A's descriptor (unused when A is
+    /// the register quad `Ra`), `URa+2..URa+3` B's; `UPp` is scale-d (false: `Rc` is not
+    /// added); `gsb0` closes the group the warpgroup MMAs since the last group belong to.
+    /// Values per [`crate::gmma::Wgmma::warp`], computed at issue; the hazard checker keeps `Rd` pending until
     /// a `WARPGROUP.DEPBAR` retires its group.
     Hgmma {
-        /// N of the tile (8 to 256).
-        n: u16,
-        /// Element type of A and B.
-        ty: crate::gmma::InType,
+        /// What it computes (from the mnemonic, its modifiers and decorations).
+        form: ptxas_rs::ori::gmma::GmmaForm,
         /// Whether `gsb0` is set (the group is committed).
         gsb: bool,
     },
@@ -1934,29 +1932,34 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Some(Opnd::Imm(n)) => Kind::WarpgroupDepbar(n as u8),
             _ => return Err("WARPGROUP.DEPBAR operand shape".into()),
         },
-        "HGMMA" => {
-            need(4, 1, &vals, &preds)?;
-            let n = toks
-                .first()
-                .and_then(|t| t.strip_prefix("64x")?.strip_suffix("x16")?.parse::<u16>().ok())
-                .filter(|&n| crate::gmma::valid_n(usize::from(n)))
-                .ok_or_else(|| format!("HGMMA{suffix}"))?;
-            let ty = match &toks[1..] {
-                ["F32"] => crate::gmma::InType::F16,
-                ["F32", "BF16"] => crate::gmma::InType::Bf16,
-                _ => return Err(format!("HGMMA{suffix}")),
+        "HGMMA" | "IGMMA" | "QGMMA" => {
+            let form = super::gmma_form::form_of(base, &toks, &vals)?;
+            let shape_ok = match (form.a_regs, vals.as_slice()) {
+                (false, [d, q, c, g]) => {
+                    matches!((d.o, q.o, c.o, g.o), (Opnd::R(_), Opnd::Ur(_), Opnd::R(_), Opnd::Imm(_)))
+                }
+                (true, [d, a, q, c, g]) => {
+                    matches!((d.o, a.o, q.o, c.o, g.o), (Opnd::R(_), Opnd::R(_), Opnd::Ur(_), Opnd::R(_), Opnd::Imm(_)))
+                }
+                _ => false,
             };
-            let (Opnd::R(_), Opnd::Ur(_), Opnd::R(_), Opnd::Imm(gsb)) = (vals[0].o, vals[1].o, vals[2].o, vals[3].o)
-            else {
-                return Err("HGMMA operand shape".into());
-            };
-            let regs = crate::gmma::d_regs(usize::from(n)) as u8;
+            if !shape_ok || preds.len() != 1 {
+                return Err(format!("{base} operand shape"));
+            }
+            let Some(Opnd::Imm(gsb)) = vals.last().map(|a| a.o) else { return Err(format!("{base} operand shape")) };
+            let regs = form.d_regs() as u8;
+            vals.pop();
+            let at = if form.a_regs { 2 } else { 1 };
             vals[0].dst = true;
             vals[0].n = regs;
-            vals[1].n = 4;
-            vals[2].n = regs;
-            vals.truncate(3);
-            Kind::Hgmma { n, ty, gsb: gsb == 0 }
+            vals[at].n = 4;
+            vals[at + 1].n = regs;
+            if form.a_regs {
+                vals[1].n = 4;
+                vals[1].neg = false;
+            }
+            vals[at].sel = 0;
+            Kind::Hgmma { form, gsb: gsb == 0 }
         }
         "IMMA" => {
             need(4, 0, &vals, &preds)?;

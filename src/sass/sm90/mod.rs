@@ -7,6 +7,7 @@ use super::form::{Alias, Form, ImmStyle, Kind, ModEntry, Slot, Tables, TargetKin
 use std::sync::LazyLock;
 
 mod generated;
+mod gmma;
 mod sysfn;
 
 pub(super) const fn r(at: u8) -> Slot {
@@ -519,21 +520,8 @@ fn memory_sync(f: &mut Vec<Form>) {
     // WARPGROUP: `.DEPBAR.LE gsb0, n` (bit 80; n: 3 bits at 72), `.ARRIVE` (bit 80 clear) has
     // no operands. The group scoreboard field [84:87) stays in the residue (only gsb0 is named).
     f.push(form(0x9c5, "WARPGROUP", vec![imm(72, 3, Hex).lead("gsb0").if_bit(80)]));
-    // HGMMA (sm_90a): `Rd, gdesc[URa], Rc, !UPp, gsb0`. The predicate is stored inverted (0 is
-    // UPT, shown unless plain UPT); the group scoreboard (84, 3 bits) shows unless 7, only 0 is
-    // named. The descriptor's `.tnspA`/`.tnspB`/`.negA`/`.negB` bits (61, 62, 72, 63) and
-    // `.SP` (73) stay in the residue: only their corpus values (clear) decode.
-    f.push(form(
-        0x9f0,
-        "HGMMA",
-        vec![
-            r(16),
-            ur(24).wrapped("gdesc[", "]"),
-            r(64),
-            Slot::new(Kind::UpInv(87)).not(90).opt(),
-            imm(84, 3, Named { prefix: "gsb", count: 1 }).unless_field(84, 3, &[7]),
-        ],
-    ));
+    // HGMMA/IGMMA/QGMMA (sm_90a): `gmma`.
+    gmma::forms(f);
 }
 
 /// Every sm_90 form (the sm_80 family's tables start from these, see `../sm80`).
@@ -773,6 +761,7 @@ const HAND_MODS: &[ModEntry] = &[
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
     let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).chain(sysfn::MODS).cloned().collect();
+    v.extend(gmma::mods(generated::MODS));
     v.sort_by_key(|e| (e.key, e.residue));
     v
 });
