@@ -315,6 +315,9 @@ pub struct Slot {
     /// ([`super::DecodeError::UniformRegister`]). A constant's index register is then uniform
     /// (`c[0x0][UR4+0x10]`, `LDCU`), its raw field value kept in [`Value::CBank`] (255: none).
     pub ur8: bool,
+    /// When the text does not show the slot, its field is encoded as 0 rather than the default
+    /// value (`BAR.SYNC`'s predicate field, which ptxas leaves 0: `P0`, not `PT`).
+    pub hidden_zero: bool,
 }
 
 impl Slot {
@@ -340,7 +343,13 @@ impl Slot {
             u32_ra: false,
             f32_sel: false,
             ur8: false,
+            hidden_zero: false,
         }
+    }
+    /// Encoded as 0 when the text does not show it (see [`Slot::hidden_zero`]).
+    pub const fn hidden_zero(mut self) -> Slot {
+        self.hidden_zero = true;
+        self
     }
     /// With 8-bit uniform-register fields (sm_100+, see [`Slot::ur8`]).
     pub const fn ur8(mut self) -> Slot {
@@ -553,6 +562,15 @@ impl Slot {
     /// The 2-bit field [`Operand::sel`] lives in: a half selector or an address scale.
     fn sel_at(&self) -> Option<u8> {
         self.hsel.or(self.h1.map(|h| h.0)).or(self.scale)
+    }
+
+    /// The value a slot the text does not show takes when parsing: the default, or a zero
+    /// field under [`Slot::hidden_zero`].
+    pub fn hidden_value(&self) -> Value {
+        match (self.hidden_zero, self.kind) {
+            (true, Kind::P(_)) => Value::P(0),
+            _ => self.default_value(),
+        }
     }
 
     /// The value nvdisasm omits for an optional slot (RZ, URZ, PT, 0, ...).
@@ -1246,7 +1264,7 @@ impl Tables {
                 guard,
                 residue: entry.residue,
                 suffix: entry.suffix,
-                operands: form.slots.iter().map(|s| Operand::plain(s.default_value())).collect(),
+                operands: form.slots.iter().map(|s| Operand::plain(s.hidden_value())).collect(),
                 control: Control { write_sb: None, read_sb: None, ..Control::default() },
             };
             if self.assign(&mut inst, 0, ops, addr)
