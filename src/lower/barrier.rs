@@ -26,6 +26,7 @@ impl FnCx<'_> {
         for &w in &words {
             match w {
                 "cta" | "aligned" => {}
+                "cluster" => return self.err(format!("`{}.cluster` is not supported yet", i.opcode.name)),
                 "sync" | "arrive" | "red" if op.is_none() => op = Some(w),
                 "popc" | "and" | "or" if comb.is_none() => comb = Some(w),
                 "u32" | "pred" if ty.is_none() => ty = Some(w),
@@ -126,7 +127,8 @@ mod tests {
         let t = ori("bar.red.popc.u32 %r2, 4, %p1;\nbar.cta.red.and.pred %p2, %r1, 64, !%p1;\n\
                      barrier.red.or.pred.aligned %p3, 5, %r1, %p1;")
         .unwrap();
-        assert!(t.contains("barred.popc %") && t.contains("barred.and %") && t.contains("barred.or %"), "{t}");
+        assert!(t.contains("= barred.popc 4, %p") && t.contains("= barred.and %r1, !%p"), "{t}");
+        assert!(t.contains("= barred.or 5, %p") && t.contains(", %r1\n"), "{t}");
     }
 
     /// Out-of-range ids and counts and malformed reductions are located errors.
@@ -139,6 +141,7 @@ mod tests {
             "bar.red.popc.pred %p2, 1, %p1;",
             "bar.red.add.u32 %r2, 1, %p1;",
             "bar.sync.popc 1;",
+            "barrier.cluster.arrive;",
         ] {
             let e = ori(bad).expect_err(bad);
             assert!(e.starts_with("line "), "{bad}: {e}");
