@@ -2139,6 +2139,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if !(has("SYNC") || has("ARV") || red.is_some()) || (red.is_some() && preds.is_empty()) {
                 return Err("BAR form".into());
             }
+            // The predicate field is shown (and read) with `.RED` only.
+            if red.is_none() {
+                preds.clear();
+            }
             Kind::Bar { arv: has("ARV"), red }
         }
         "B2R" => {
