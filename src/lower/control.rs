@@ -7,9 +7,8 @@
 //! name kept in memory on this side is loaded before the call or stored after it), the other
 //! `.param` ones by local address.
 //!
-//! Invariants: `bar.sync a, b` / `barrier.sync a, b` keep the barrier id `a` and drop the
-//! thread count `b` (every live thread of the CTA takes part in this model); `bar.arrive` and
-//! `bar.red` are unsupported; `nanosleep` has no effect.
+//! Invariants: CTA barriers (`bar.sync`/`arrive`/`red`) are [`super::barrier`]'s; `nanosleep`
+//! has no effect.
 
 use super::func::{FnCx, Sym};
 use super::mods::PtxMods;
@@ -70,19 +69,7 @@ impl FnCx<'_> {
                     self.emit(Opcode::Warpsync, Mods::new(), vec![], vec![mask])?;
                     return Ok(());
                 }
-                if m.take(&["arrive", "red"]).is_some() {
-                    return self.err("`bar.arrive`/`bar.red` are not supported");
-                }
-                m.take(&["cta"]);
-                self.leftovers(&m)?;
-                let id = match i.operands.first() {
-                    Some(o) => self.src(o, Ty::U32)?,
-                    None => Operand::Imm(Imm::Int(0)),
-                };
-                let mut md = Mods::new();
-                md.set(crate::ori::Flag::Sync);
-                self.emit(Opcode::Bar, md, vec![], vec![id])?;
-                Ok(())
+                self.cta_barrier(i)
             }
             "membar" | "fence" => {
                 m.rest.clear();

@@ -410,8 +410,15 @@ opcodes! {
     Trap "trap" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `griddepcontrol`: 0 `.wait` (for the prerequisite grids), 1 `.launch_dependents`.
     Griddep "griddepcontrol" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
-    /// CTA barrier.
-    Bar "bar" Ptx ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
+    /// CTA barrier `bar id[, count]`: waits until `count` threads (absent or 0: all the CTA's)
+    /// arrived at barrier `id` (`lower::barrier`).
+    Bar "bar" Ptx ["" => "W:ri, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SYNC) req() ty() None;
+    /// `bar.arrive id, count`: arrives at barrier `id` without waiting.
+    BarArrive "bararrive" Ptx ["" => "W:ri, W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `bar.red.{popc,and,or} d, id, p[, count]`: a `bar` that combines `p` (it may be `!p`) of
+    /// every participating thread: `d` is the count (`.popc`, a register) or the and / or (a
+    /// predicate).
+    BarRed "barred" Ptx ["X" => "W:ri, P, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SUBOP) req(SUBOP) ty() None;
     /// Memory fence: `membar`/`fence`, the form ([`super::fence::Fence::code`]) as the immediate.
     Membar "membar" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Add with carry: `d, cout = a + b + cin` (`add.cc`, `addc`).
@@ -676,8 +683,17 @@ opcodes! {
     RET "RET" Sass ["" => "X:r"] flags(TERM|RETURN|VAR_SRCS) mods() req() ty() None;
     /// End the thread.
     EXIT "EXIT" Sass ["" => ""] flags(TERM) mods() req() ty() None;
-    /// CTA barrier.
-    BAR "BAR" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
+    /// CTA barrier `BAR.SYNC.DEFER_BLOCKING id[, count]`. With two registers they are the same
+    /// register, holding `count << 16 | id` (the SASS form `BAR.SYNC Ra, Ra`).
+    BAR "BAR" Sass ["" => "W:ri, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SYNC) req() ty() None;
+    /// `BAR.ARV id, count` (operands as [`Opcode::BAR`]'s): arrives without waiting.
+    BARARV "BARARV" Sass ["" => "W:ri, W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `BAR.RED.{POPC,AND,OR}.DEFER_BLOCKING id, p[, count]` (operands as [`Opcode::BAR`]'s):
+    /// a barrier combining `p`; the result is read by the next [`Opcode::B2R`].
+    BARRED "BARRED" Sass ["" => "W:ri, P, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SUBOP) req(SUBOP) ty() None;
+    /// `B2R.RESULT d, q`: the warp's last `BAR.RED` result: `d` the value (a count, or 1/0),
+    /// `q` whether it is not 0.
+    B2R "B2R" Sass ["W, P" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Memory fence `MEMBAR.{SC,ALL}.{CTA,GPU,SYS}`, the form ([`super::fence::Membar::code`]) as
     /// the immediate.
     MEMBAR "MEMBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
@@ -790,7 +806,7 @@ opcodes! {
     /// to shared memory when `p` holds, else writes zeros (PTX `cp.async` with a source size of
     /// the full width or 0); sub-op `cg` bypasses L1 (`.BYPASS`). A copy at issue in the
     /// executors.
-    LDGSTS "LDGSTS" Sass ["" => "Ms, Mg, P"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY) ty() None;
+    LDGSTS "LDGSTS" Sass ["" => "Ms, Mg, P"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|ZFILL) req(TY) ty() None;
     /// `LDGDEPBAR`: closes the group of `LDGSTS`s issued since the last one (scoreboard SB0).
     LDGDEPBAR "LDGDEPBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `DEPBAR.LE SB0, n`: waits until at most `n` `LDGDEPBAR` groups are pending.

@@ -319,6 +319,9 @@ pub struct Slot {
     /// its bit is set (`gdesc[UR4].negA.tnspB` of `HGMMA`); held as a bit mask in
     /// [`Operand::sel`] (bit `k`: `marks[k]`), so a slot with marks has no other selector.
     pub marks: &'static [(u8, &'static str)],
+    /// When the text does not show the slot, its field is encoded as 0 rather than the default
+    /// value (`BAR.SYNC`'s predicate field, which ptxas leaves 0: `P0`, not `PT`).
+    pub hidden_zero: bool,
 }
 
 impl Slot {
@@ -344,12 +347,18 @@ impl Slot {
             u32_ra: false,
             f32_sel: false,
             ur8: false,
+            hidden_zero: false,
             marks: &[],
         }
     }
     /// With one-bit decorations printed after the operand ([`Slot::marks`]).
     pub const fn marked(mut self, marks: &'static [(u8, &'static str)]) -> Slot {
         self.marks = marks;
+        self
+    }
+    /// Encoded as 0 when the text does not show it (see [`Slot::hidden_zero`]).
+    pub const fn hidden_zero(mut self) -> Slot {
+        self.hidden_zero = true;
         self
     }
     /// With 8-bit uniform-register fields (sm_100+, see [`Slot::ur8`]).
@@ -566,6 +575,15 @@ impl Slot {
     /// The 2-bit field [`Operand::sel`] lives in: a half selector or an address scale.
     fn sel_at(&self) -> Option<u8> {
         self.hsel.or(self.h1.map(|h| h.0)).or(self.scale)
+    }
+
+    /// The value a slot the text does not show takes when parsing: the default, or a zero
+    /// field under [`Slot::hidden_zero`].
+    pub fn hidden_value(&self) -> Value {
+        match (self.hidden_zero, self.kind) {
+            (true, Kind::P(_)) => Value::P(0),
+            _ => self.default_value(),
+        }
     }
 
     /// The value nvdisasm omits for an optional slot (RZ, URZ, PT, 0, ...).
@@ -1273,7 +1291,7 @@ impl Tables {
                 guard,
                 residue: entry.residue,
                 suffix: entry.suffix,
-                operands: form.slots.iter().map(|s| Operand::plain(s.default_value())).collect(),
+                operands: form.slots.iter().map(|s| Operand::plain(s.hidden_value())).collect(),
                 control: Control { write_sb: None, read_sb: None, ..Control::default() },
             };
             if self.assign(&mut inst, 0, ops, addr)

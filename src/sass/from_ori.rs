@@ -328,11 +328,12 @@ fn facts(tables: &Tables, body: &[Instruction]) -> Facts {
         match i.form.base {
             "EXIT" => out.exits.push(off),
             "WARPSYNC" => out.warpsyncs.push(off),
-            "BAR" => {
-                if let Some(Value::Imm(id)) = i.operands.first().map(|o| o.value) {
-                    out.barriers = out.barriers.max(id as u32 + 1);
-                }
-            }
+            "BAR" => match i.operands.first().map(|o| o.value) {
+                Some(Value::Imm(id)) => out.barriers = out.barriers.max(id as u32 + 1),
+                // A register id may name any of the 16 barriers.
+                Some(Value::R(_)) => out.barriers = 16,
+                _ => {}
+            },
             "S2R" | "S2UR" => {
                 for o in &i.operands {
                     if let Value::Sr(s) = o.value
@@ -1045,7 +1046,8 @@ impl Cx<'_> {
                 if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
                     ops.push(s(2)?);
                 }
-                (self.spell("LDGSTS", &["E", bypass, size_tok(self.ty())?])?, ops)
+                let zfill = if m.has(Flag::Zfill) { "ZFILL" } else { "" };
+                (self.spell("LDGSTS", &["E", bypass, size_tok(self.ty())?, zfill])?, ops)
             }
             Opcode::LDGDEPBAR => (vec!["LDGDEPBAR".into()], vec![]),
             // mbarriers (`lower::isel::mbarrier`).
@@ -1190,7 +1192,35 @@ impl Cx<'_> {
             Opcode::ACQBULK => (vec!["ACQBULK".into()], vec![]),
             Opcode::PREEXIT => (vec!["PREEXIT".into()], vec![]),
             Opcode::ATOM | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => self.atomic()?,
-            Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
+            // CTA barriers (`lower::isel::barrier`): id, [count,] [predicate].
+            Opcode::BAR | Opcode::BARARV | Opcode::BARRED => {
+                let name = match (d.opcode, m.sub) {
+                    (Opcode::BAR, _) => "BAR.SYNC.DEFER_BLOCKING",
+                    (Opcode::BARARV, _) => "BAR.ARV",
+                    (_, Some(SubOp::PopcOp)) => "BAR.RED.POPC.DEFER_BLOCKING",
+                    (_, Some(SubOp::AndOp)) => "BAR.RED.AND.DEFER_BLOCKING",
+                    (_, Some(SubOp::OrOp)) => "BAR.RED.OR.DEFER_BLOCKING",
+                    _ => return Err("BAR.RED without a combiner".into()),
+                };
+                let red = d.opcode == Opcode::BARRED;
+                let ci = if red { 2 } else { 1 };
+                let mut ops = vec![s(0)?];
+                if d.srcs.len() > ci {
+                    ops.push(s(ci)?);
+                }
+                if red {
+                    ops.push(s(1)?);
+                }
+                (vec![name.into()], ops)
+            }
+            // The predicate result is shown only when it is not PT.
+            Opcode::B2R => {
+                let mut ops = vec![dst(0)?];
+                if !d.dsts.get(1).is_some_and(|r| matches!(r, Reg::Phys(p) if p.is_zero())) {
+                    ops.push(dst(1)?);
+                }
+                (vec!["B2R.RESULT".into()], ops)
+            }
             Opcode::MEMBAR => {
                 let m = match d.srcs.first() {
                     Some(Operand::Imm(i)) => ori::fence::Membar::from_code(i.bits() as i64),

@@ -13,6 +13,7 @@ use super::{EmuError, EmuErrorKind, LOCAL_HI, LOCAL_LO, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
 
+mod bar;
 mod fast;
 mod sysfn;
 pub(crate) use fast::{Fast, lower as lower_fast};
@@ -271,6 +272,8 @@ struct Cta {
     /// Whether `generic_dirty` is kept: only for programs that read shared memory through the
     /// async proxy ([`Launch::proxy_reads`]), the only readers of the record.
     proxy_reads: bool,
+    /// The CTA barriers' phases ([`bar`]).
+    bars: bar::Bars,
 }
 
 fn splat(v: u32) -> [u32; 32] {
@@ -846,6 +849,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
         mbar_tx: std::collections::BTreeMap::new(),
         generic_dirty: Vec::new(),
         proxy_reads: l.proxy_reads,
+        bars: bar::Bars::new(nwarps),
     };
     let mut warps: Vec<Warp> = (0..nwarps)
         .map(|w| {
@@ -878,25 +882,13 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
             st.reg_pool.extend(warps.into_iter().map(Warp::into_regs));
             return Ok(());
         }
-        // Every live warp is blocked: release a CTA barrier if all live lanes wait at the same id.
-        let mut id: Option<u32> = None;
-        let mut ok = true;
-        for w in &warps {
-            for lane in 0..32 {
-                match w.state[lane] {
-                    Lane::Bar(b) => {
-                        if id.is_some_and(|i| i != b) {
-                            ok = false;
-                        }
-                        id = Some(b);
-                    }
-                    Lane::Exit => {}
-                    _ => ok = false,
-                }
-            }
-        }
-        if ok && id.is_some() {
-            for w in warps.iter_mut() {
+        // Every live warp is blocked: complete the all-threads barriers every live warp
+        // reached, and release the warps of completed barriers.
+        let live = warps.iter().filter(|w| w.live() != 0).count() as u32;
+        cta.bars.complete_all(live);
+        let mut released = false;
+        for w in warps.iter_mut() {
+            if cta.bars.take_release(w.id) {
                 for lane in 0..32 {
                     if let Lane::Bar(_) = w.state[lane] {
                         w.state[lane] = Lane::Run;
@@ -905,7 +897,10 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
                 }
                 w.act = 0;
                 w.regroup();
+                released = true;
             }
+        }
+        if released {
             continue;
         }
         if !any_ran {
@@ -1239,15 +1234,25 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| u32::from(alu::mufu_f16(*f, (v[lane] >> shift) as u16)));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Ldgsts { size } => {
+        Kind::Ldgsts { size, zfill } => {
             let copy = w.pred(&pr[0]);
             for lane in lanes(g) {
-                let v = if copy >> lane & 1 == 1 {
-                    let src = address(w, &a[1], lane);
+                let src = address(w, &a[1], lane);
+                let v = if copy >> lane & 1 == 0 {
+                    0
+                } else if *zfill {
+                    // The low bits count the zero bytes at the end; read only the others.
+                    let z = src & u64::from(*size - 1);
+                    let mut v = 0u128;
+                    for k in 0..u64::from(*size) - z {
+                        let b = mem_load(l, st, cta, w, Space::Global, src - z + k, 1, lane)
+                            .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                        v |= b << (8 * k);
+                    }
+                    v
+                } else {
                     mem_load(l, st, cta, w, Space::Global, src, *size, lane)
                         .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?
-                } else {
-                    0
                 };
                 let dst = address(w, &a[0], lane);
                 mem_store(l, st, cta, w, Space::Shared, dst, *size, v, lane)
@@ -2424,21 +2429,35 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 return Ok(());
             }
         }
-        Kind::Bar => {
-            let id = a.first().map_or(Ok(splat(0)), |x| w.reg32(x)).map_err(|k| (None, k))?[0];
+        Kind::Bar { arv, red } => {
             if g != 0 {
                 let live = w.live();
                 if g != live {
-                    let m = format!("BAR.SYNC by lanes {g:#010x} of the warp's live lanes {live:#010x}");
+                    let m = format!("BAR by lanes {g:#010x} of the warp's live lanes {live:#010x}");
                     return Err((None, EmuErrorKind::DivergentBarrier(m)));
                 }
                 if !one_strand(w, g) {
-                    let m = "BAR.SYNC after the warp diverged and its groups met again without a BSYNC or \
+                    let m = "BAR after the warp diverged and its groups met again without a BSYNC or \
                              WARPSYNC (the GPU keeps them apart)";
                     return Err((None, EmuErrorKind::DivergentBarrier(m.into())));
                 }
-                park(w, g, next, Lane::Bar(id));
-                return Ok(());
+                let lane = g.trailing_zeros() as usize;
+                let (id, count) = bar::operands(w, a, lane).map_err(|k| (None, k))?;
+                let pred = if red.is_some() { w.pred(&pr[0]) } else { 0 };
+                cta.bars
+                    .arrive(w.id, g, id, count, *red, pred, !arv)
+                    .map_err(|m| (Some(lane), EmuErrorKind::Invalid(m)))?;
+                if !arv {
+                    park(w, g, next, Lane::Bar(id));
+                    return Ok(());
+                }
+            }
+        }
+        Kind::B2r => {
+            let v = cta.bars.b2r(w.id).ok_or((None, EmuErrorKind::Invalid("B2R without an earlier BAR.RED".into())))?;
+            lift(w.write32(&a[0], &splat(v), g))?;
+            if let Some(p) = pr.first() {
+                w.set_pred(p, if v != 0 { u32::MAX } else { 0 }, g);
             }
         }
     }

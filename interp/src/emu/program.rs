@@ -258,6 +258,10 @@ pub enum Kind {
     Ldgsts {
         /// Bytes.
         size: u32,
+        /// `.ZFILL` (`cp.async` with a source size): the global address's low bits below
+        /// `size` count the zero bytes at the end; the rest is read from the address rounded
+        /// down to `size` (`p` false: all zeros).
+        zfill: bool,
     },
     /// `SHF`.
     Shf {
@@ -670,8 +674,17 @@ pub enum Kind {
         /// `.EXCLUSIVE`.
         exclusive: bool,
     },
-    /// `BAR.SYNC id` (and `BAR.RED`/`BAR.ARV` not modelled).
-    Bar,
+    /// `BAR.SYNC id[, count]`, `BAR.ARV id, count` (`arv`: no wait) and
+    /// `BAR.RED.{POPC,AND,OR} id[, count], p` (`red` 0, 1, 2); with two registers they are one
+    /// register holding `count << 16 | id` (`exec::bar`).
+    Bar {
+        /// `.ARV`.
+        arv: bool,
+        /// `.RED` and its combiner.
+        red: Option<u8>,
+    },
+    /// `B2R.RESULT d[, q]`: the warp's last `BAR.RED` result (`q`: not 0).
+    B2r,
     /// `LDSM.16.M88.{1,2,4}` / `LDSM.16.MT88.{1,2,4}` (PTX `ldmatrix.sync.aligned.m8n8.b16`,
     /// `.trans` for MT88): `n` 8x8 matrices of 16-bit elements from shared memory, the row
     /// addresses supplied by lanes `8m..8m+8` for matrix `m`, one register per matrix per lane.
@@ -1873,8 +1886,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if vals.len() != 2 || !vals.iter().all(|a| matches!(a.o, Opnd::Mem { .. })) {
                 return Err("LDGSTS operand shape".into());
             }
-            if let Some(t) =
-                toks.iter().find(|t| !matches!(**t, "E" | "BYPASS" | "64" | "128" | "LTC128B" | "LTC64B" | "LTC256B"))
+            if let Some(t) = toks
+                .iter()
+                .find(|t| !matches!(**t, "E" | "BYPASS" | "64" | "128" | "LTC128B" | "LTC64B" | "LTC256B" | "ZFILL"))
             {
                 return Err(format!("LDGSTS .{t}"));
             }
@@ -1882,7 +1896,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if preds.is_empty() {
                 preds.push(PArg { idx: 7, uniform: false, not: false, dst: false });
             }
-            Kind::Ldgsts { size }
+            Kind::Ldgsts { size, zfill: has("ZFILL") }
         }
         "LDSM" => {
             need(2, 0, &vals, &preds)?;
@@ -2133,10 +2147,35 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Idp { two, hi: has("HI"), sa: ta.starts_with('S'), sb: tb.starts_with('S') }
         }
         "BAR" => {
-            if !has("SYNC") {
-                return Err("only BAR.SYNC is modelled".into());
+            let red = if !has("RED") {
+                None
+            } else if has("POPC") {
+                Some(0)
+            } else if has("AND") {
+                Some(1)
+            } else if has("OR") {
+                Some(2)
+            } else {
+                return Err("BAR.RED combiner".into());
+            };
+            if !(has("SYNC") || has("ARV") || red.is_some()) || (red.is_some() && preds.is_empty()) {
+                return Err("BAR form".into());
             }
-            Kind::Bar
+            // The predicate field is shown (and read) with `.RED` only.
+            if red.is_none() {
+                preds.clear();
+            }
+            Kind::Bar { arv: has("ARV"), red }
+        }
+        "B2R" => {
+            if !has("RESULT") || vals.is_empty() {
+                return Err("B2R form".into());
+            }
+            vals[0].dst = true;
+            if let Some(p) = preds.first_mut() {
+                p.dst = true;
+            }
+            Kind::B2r
         }
         _ => return Err("no semantics".into()),
     };

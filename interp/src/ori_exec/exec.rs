@@ -11,6 +11,7 @@ use ptxas_rs::ori::{
     Ty,
 };
 
+mod bar;
 mod mbar;
 mod ops;
 mod sysfn;
@@ -131,6 +132,8 @@ struct Cta {
     locals: Vec<Option<Region>>,
     /// Pending transactions of each mbarrier, by shared address ([`ptxas_rs::ori::mbarrier`]).
     mbar_tx: std::collections::BTreeMap<u64, i64>,
+    /// The CTA barriers' phases ([`bar`]).
+    bars: bar::Barriers,
 }
 
 /// Where a register's components are; `None` for the zero/true registers.
@@ -369,6 +372,7 @@ impl Engine<'_> {
             shared: Region::zeroed(MemSpace::Shared, self.shared_size, true),
             locals: (0..self.threads).map(|_| None).collect(),
             mbar_tx: std::collections::BTreeMap::new(),
+            bars: bar::Barriers::new(nwarps),
         };
         loop {
             for w in warps.iter_mut() {
@@ -391,18 +395,25 @@ impl Engine<'_> {
                     _ => None,
                 })
                 .collect();
-            let Some(&(w0, b0, i0)) = waiting.first() else {
+            let Some(&(w0, _, i0)) = waiting.first() else {
                 return Ok(());
             };
-            if waiting.iter().any(|&(_, b, _)| b != b0) {
-                let desc: Vec<String> = waiting.iter().map(|(w, b, _)| format!("warp {w} at barrier {b}")).collect();
+            // Barriers without a count complete once every live warp arrived.
+            let live = warps.iter().filter(|w| w.state != WarpState::Done).count() as u32;
+            cta.bars.complete_all(live);
+            let mut released = false;
+            for w in warps.iter_mut() {
+                if matches!(w.state, WarpState::AtBarrier(..)) && cta.bars.is_released(w.id) {
+                    w.state = WarpState::Running;
+                    released = true;
+                }
+            }
+            if !released {
+                let mut desc: Vec<String> =
+                    waiting.iter().map(|(w, b, _)| format!("warp {w} at barrier {b}")).collect();
+                desc.extend(cta.bars.waiting());
                 let w = &warps[w0 as usize];
                 return Err(self.error(id, w, Some(i0), None, ErrorKind::Deadlock(desc.join(", "))));
-            }
-            for w in warps.iter_mut() {
-                if matches!(w.state, WarpState::AtBarrier(..)) {
-                    w.state = WarpState::Running;
-                }
             }
         }
     }
@@ -482,22 +493,13 @@ impl Engine<'_> {
         match d.opcode {
             Ld | LDG | LDS | LDL | LD => self.load(cta, w, d, exec)?,
             St | STG | STS | STL | ST => self.store(cta, w, d, exec)?,
-            Bar | BAR => {
-                let live = w.live_init & !w.exited;
-                if exec != live {
-                    return Err((ErrorKind::DivergentBarrier { active: exec, live }, None));
+            Bar | BAR | BarArrive | BARARV | BarRed | BARRED => {
+                if let Some(id) = self.barrier(cta, w, d, exec)? {
+                    w.state = WarpState::AtBarrier(id, inst);
+                    return Ok(false);
                 }
-                let id = match d.srcs.first() {
-                    None => 0,
-                    Some(o) => {
-                        let lane = exec.trailing_zeros();
-                        self.src(w, cta, d, 0, o, lane)?.val.bits() as u32
-                    }
-                };
-                self.advance(w);
-                w.state = WarpState::AtBarrier(id, inst);
-                return Ok(false);
             }
+            B2R => self.b2r(cta, w, d, exec)?,
             Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
             // The interpreter's memory is sequentially consistent, one proxy: fences are no-ops.
             ERRBAR | CGAERRBAR | CCTLIVALL | FENCEVIEW | YIELD => {}

@@ -60,6 +60,7 @@
 
 mod arith;
 mod atomic;
+mod barrier;
 mod bits;
 pub mod call;
 mod control;
@@ -402,7 +403,8 @@ impl<'a> Sel<'a> {
             Cvt => self.sel_cvt(d),
             Ld | St => self.sel_mem(d),
             Atom | AtomCas => self.sel_atom(d),
-            Bra | Exit | Ret | Bar | Membar | Warpsync => self.sel_control(d),
+            Bar | BarArrive | BarRed => self.sel_barrier(d),
+            Bra | Exit | Ret | Membar | Warpsync => self.sel_control(d),
             Call => self.sel_call(d),
             Brx => self.sel_brx(d),
             Shfl => self.sel_shfl(d),

@@ -6,6 +6,7 @@
 use super::form::{Alias, Form, ImmStyle, Kind, ModEntry, Slot, Tables, TargetKind};
 use std::sync::LazyLock;
 
+mod barrier_async;
 mod generated;
 mod gmma;
 mod sysfn;
@@ -148,8 +149,8 @@ fn more(f: &mut Vec<Form>) {
     }
     f.push(form(0x896, "UPRMT", vec![ur(16), ur(24), imm(32, 32, Hex), ur(64)]));
     f.push(form(0x296, "UPRMT", vec![ur(16), ur(24), ur(32), ur(64)]));
-    // BAR.SYNC with immediate barrier and optional thread count.
-    f.push(form(0xb1d, "BAR", vec![imm(54, 4, Hex), imm(42, 12, Hex).opt()]));
+    // BAR (SYNC/ARV/RED with immediate or register id and count) and B2R.
+    barrier_async::forms(f);
     // PLOP3: LUT split over [64:67) and [72:77); second LUT at 16.
     f.push(form(
         0x81c,
@@ -760,7 +761,13 @@ const HAND_MODS: &[ModEntry] = &[
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).chain(sysfn::MODS).cloned().collect();
+    let mut v: Vec<ModEntry> = generated::MODS
+        .iter()
+        .chain(HAND_MODS)
+        .chain(sysfn::MODS)
+        .chain(barrier_async::MODS.iter().copied().flatten())
+        .cloned()
+        .collect();
     v.extend(gmma::mods(generated::MODS));
     v.sort_by_key(|e| (e.key, e.residue));
     v
