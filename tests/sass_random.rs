@@ -301,7 +301,7 @@ fn check_random_cases(
             // Measured the same way: control-flow ops (EXIT, BRA, ...) reject any write or read
             // scoreboard, and ops without a register result (stores, reductions, barriers)
             // reject a write scoreboard. Those are not drawn either.
-            // Scoreboard waits (DEPBAR, WARPGROUP) and HGMMA (tracked by its group scoreboard)
+            // Scoreboard waits (DEPBAR, WARPGROUP) and HGMMA/IGMMA/QGMMA (tracked by their group scoreboard)
             // reject them too.
             let flow = matches!(
                 form.base,
@@ -320,6 +320,8 @@ fn check_random_cases(
                     | "DEPBAR"
                     | "WARPGROUP"
                     | "HGMMA"
+                    | "IGMMA"
+                    | "QGMMA"
             );
             let no_result = flow
                 || matches!(

@@ -1,62 +1,55 @@
-//! Hopper warpgroup matrix multiply-accumulate (PTX `wgmma.mma_async`, SASS `HGMMA`): the
-//! shared-memory matrix descriptor, the operand layout it describes, and the accumulator
-//! fragment, shared by the SASS emulator and the Ori interpreter so that both compute the
-//! operation with one piece of code.
+//! Hopper warpgroup matrix multiply-accumulate (PTX `wgmma.mma_async`, SASS `HGMMA`/`IGMMA`/
+//! `QGMMA`): the shared-memory matrix descriptor, the operand layouts it describes, the A
+//! register fragment and the accumulator fragment, shared by the SASS emulator and the Ori
+//! interpreter so that both compute the operation with one piece of code.
 //!
-//! Semantics (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"):
+//! Semantics (PTX ISA 9.0, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"):
 //!
 //! - A warpgroup is four consecutive warps of a CTA (warp `w` is rank `w % 4` of group `w / 4`).
-//!   `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16} d, a-desc, b-desc, scale-d,
-//!   imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b` computes `D = A B + (scale-d ? D : 0)`
-//!   for a 64 x N x 16 tile, A (64 x 16) and B (16 x N) read from shared memory through 64-bit
-//!   matrix descriptors ([`Desc`]).
-//! - The accumulator D (64 x N f32) is spread over the warpgroup: the warp of rank `r` holds rows
-//!   `16 r .. 16 r + 16`, each lane `N / 2` registers; register `i` of lane `l` is row
-//!   `l / 4 + 8 (i / 2 % 2)`, column `2 (l % 4) + i % 2 + 8 (i / 4)` of the warp's 16 rows
-//!   ([`d_coord`]), PTX's m64nNk16 f32 fragment (the m16n8 `mma` layout repeated every 8
-//!   columns).
-//! - Since A and B come from shared memory, each warp's 16 rows of D depend only on its own 16
-//!   rows of A and all of B: a warp's part is computed on its own ([`Wgmma::warp_f32`]), which is what
-//!   lets two executors that run one warp at a time execute it.
+//!   One operation ([`GmmaForm`]) computes `D = (±A) (±B) + (scale-d ? D : 0)` for a 64 x N x K
+//!   tile (K = 32 bytes of elements: 16 for f16/bf16, 8 for tf32, 32 for 8-bit types), B
+//!   (K x N) read from shared memory through a 64-bit matrix descriptor ([`Desc`]), A (64 x K)
+//!   likewise or from registers ([`a_coord`]).
+//! - The accumulator (64 x N) is spread over the warpgroup: the warp of rank `r` holds rows
+//!   `16 r .. 16 r + 16`; element `i` of a lane is row `l / 4 + 8 (i / 2 % 2)`, column
+//!   `2 (l % 4) + i % 2 + 8 (i / 4)` of the warp's 16 rows ([`d_coord`]); f32 and s32
+//!   accumulators hold one element per register, f16 ones two (element `2j` in the low half of
+//!   register `j`).
+//! - Each warp's 16 rows of D depend only on its own 16 rows of A and all of B, so a warp's
+//!   part is computed on its own ([`Wgmma::warp`]), which is what lets two executors that run
+//!   one warp at a time execute it.
+//!
+//! Layouts ([`Desc::offset`]; PTX ISA "Shared Memory Matrix Layout", the canonical layouts in
+//! units of T = 16 bytes / element size, as CUTLASS's `make_gmma_desc` states them):
+//!
+//! | major | swizzle | layout (MN index, K index) |
+//! |---|---|---|
+//! | K | none | `((8,m),(T,2k)):((1T,SBO),(1,LBO))` |
+//! | K | 32/64/128 B (W bytes) | `((8,m),(T,2k)):((W/16 T,SBO),(1,T))` |
+//! | MN | none | `((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))` |
+//! | MN | W bytes | `((T,W/16,m),(8,k)):((1,T,LBO),(W/16 T,SBO))` |
+//!
+//! and a swizzled layout's byte address then has its 16-byte chunk bits `[4, 4 + b)` XORed
+//! with bits `[7, 7 + b)` (b = 1, 2, 3 for 32, 64, 128 bytes: CUTLASS's `Swizzle<b,4,3>`),
+//! computed on the shared-memory address itself. A nonzero matrix base offset (bits 49–51, for
+//! a start address not aligned to the swizzle pattern) is refused, never guessed.
 //!
 //! Arithmetic: every element of D is the exact sum of the K products and the accumulator,
-//! rounded once to f32 (f16 and bf16 products are exact in f64, and 16 of them plus an f32 sum
-//! exactly enough that the one rounding is the only error), as [`ptxas_rs::ori::tensor::mma_f32`]
-//! does for `mma.sync`; NVIDIA's tensor core accumulates in its own order, which the launch
-//! spec's tolerance covers.
+//! rounded once to the accumulator type (f32 or f16, to nearest even); integers are exact,
+//! wrapping in s32, or clamped to the s32 range under `.satfinite`. NVIDIA's tensor core
+//! accumulates floats in its own order, which the launch spec's tolerance covers.
 //!
-//! Layouts modelled: K-major operands without swizzling (imm-trans 0, descriptor swizzle mode
-//! 0), the canonical layout of "core matrices" of 8 rows x 16 bytes: element (row `m`, column
-//! `k`) of a 16-bit operand is at `start + (m / 8) SBO + (m % 8) 16 + (k / 8) LBO + (k % 8) 2`
-//! (LBO: the leading-dimension byte offset between core matrices adjacent in K; SBO: the
-//! stride-dimension byte offset between core matrices adjacent in M or N). Swizzled layouts,
-//! MN-major (transposed) operands, a nonzero base offset and negated operands are refused with
-//! an error naming them, never guessed: no corpus kernel uses them, so no GPU output checks them.
+//! Independence: the executors share this module, so interpreter == emulator checks the
+//! compilers and the SASS decoding, not these layouts; the layouts are checked by
+//! `interp/tests/gmma.rs` against a matrix product written from the PTX ISA's tables, and on
+//! the GPU only for what the corpus's golden kernels use (K-major, no swizzle).
 
-use ptxas_rs::ori::float::{self, BF16, F16, F64};
+use ptxas_rs::ori::float::{self, F16, F64};
+use ptxas_rs::ori::gmma::{GmmaAcc, GmmaForm, GmmaType};
 use ptxas_rs::ori::mods::Rnd;
 
 /// Rows of the accumulator each warp of a warpgroup holds.
 pub const WARP_ROWS: usize = 16;
-/// K of every 16-bit `wgmma` (m64nNk16).
-pub const K: usize = 16;
-
-/// The 16-bit input types of a `wgmma` with f32 accumulators.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum InType {
-    /// binary16.
-    F16,
-    /// bfloat16.
-    Bf16,
-}
-
-impl InType {
-    /// The value of a 16-bit element.
-    pub fn value(self, bits: u16) -> f64 {
-        let fmt = if self == InType::F16 { F16 } else { BF16 };
-        f64::from_bits(float::convert(fmt, F64, u64::from(bits), Rnd::Rn))
-    }
-}
 
 /// A shared-memory matrix descriptor (PTX ISA "Matrix Descriptor Format"): bits 0–13 the start
 /// address, 16–29 the leading-dimension byte offset, 32–45 the stride-dimension byte offset
@@ -89,107 +82,186 @@ impl Desc {
         }
     }
 
-    /// The layouts [`Desc::k_major_offset`] models: no swizzle and base offset 0.
+    /// The layouts [`Desc::offset`] models: base offset 0.
     pub fn check(&self) -> Result<(), String> {
-        if self.swizzle != 0 {
-            let mode = ["none", "128-byte", "64-byte", "32-byte"][self.swizzle as usize];
-            return Err(format!("wgmma descriptor with the {mode} swizzle mode (not modelled)"));
-        }
         if self.base_offset != 0 {
             return Err(format!("wgmma descriptor with base offset {} (not modelled)", self.base_offset));
         }
         Ok(())
     }
 
-    /// The shared-memory byte offset of element (`row`, `k`) of a K-major, unswizzled operand
-    /// of 16-bit elements (A: `row` is m; B: `row` is n).
-    pub fn k_major_offset(&self, row: usize, k: usize) -> u32 {
-        let (row, k) = (row as u32, k as u32);
-        self.start + (row / 8) * self.sbo + (row % 8) * 16 + (k / 8) * self.lbo + (k % 8) * 2
+    /// The swizzle width in bytes (16 for none).
+    pub fn width(&self) -> u32 {
+        [16, 128, 64, 32][usize::from(self.swizzle)]
+    }
+
+    /// The shared-memory byte address of element (`mn`, `k`) of an operand of `bytes`-byte
+    /// elements (A: `mn` is m; B: `mn` is n), K-major or (`mn_major`) MN-major; see the module
+    /// doc's table.
+    pub fn offset(&self, mn: usize, k: usize, bytes: usize, mn_major: bool) -> u32 {
+        let (mn, k, es) = (mn as u32, k as u32, bytes as u32);
+        let w = self.width();
+        let raw = match (mn_major, self.swizzle) {
+            (false, 0) => {
+                let kb = k * es;
+                (mn / 8) * self.sbo + (mn % 8) * 16 + (kb / 16) * self.lbo + kb % 16
+            }
+            (false, _) => (mn / 8) * self.sbo + (mn % 8) * w + k * es,
+            (true, 0) => {
+                let t = 16 / es;
+                (mn % t) * es + (mn / t) * self.sbo + (k % 8) * 16 + (k / 8) * self.lbo
+            }
+            (true, _) => {
+                let mb = mn * es;
+                mb % w + (mb / w) * self.lbo + (k % 8) * w + (k / 8) * self.sbo
+            }
+        };
+        let addr = self.start.wrapping_add(raw);
+        let b = match self.swizzle {
+            1 => 3,
+            2 => 2,
+            3 => 1,
+            _ => 0,
+        };
+        addr ^ (((addr >> 7) & ((1 << b) - 1)) << 4)
     }
 }
 
-/// Row (within the warp's 16) and column of accumulator register `i` of `lane`.
+/// Row (within the warp's 16) and column of accumulator element `i` of `lane`.
 pub fn d_coord(lane: usize, i: usize) -> (usize, usize) {
     (lane / 4 + 8 * (i / 2 % 2), 2 * (lane % 4) + i % 2 + 8 * (i / 4))
 }
 
-/// Accumulator registers per lane of an m64nNk16 f32 `wgmma`.
-pub fn d_regs(n: usize) -> usize {
-    n / 2
+/// Row (within the warp's 16) and column of element `e` of register `j` (0–3) of `lane`'s A
+/// fragment: as `mma`'s m16n8k{16,8,32} A fragments (16-bit types two per register, tf32
+/// one, 8-bit types four, low bits first).
+pub fn a_coord(ty: GmmaType, lane: usize, j: usize, e: usize) -> (usize, usize) {
+    let (gid, t) = (lane / 4, lane % 4);
+    let row = gid + 8 * (j % 2);
+    let col = match ty.bytes() {
+        2 => 2 * t + e + 8 * (j / 2),
+        4 => t + 4 * (j / 2),
+        _ => 4 * t + e + 16 * (j / 2),
+    };
+    (row, col)
 }
 
-/// Whether N is a valid `wgmma` N for 16-bit inputs (8 to 256, a multiple of 8).
-pub fn valid_n(n: usize) -> bool {
-    (8..=256).contains(&n) && n.is_multiple_of(8)
-}
-
-/// One `wgmma.mma_async.m64nNk16.f32.{ty}.{ty}` with both operands in shared memory.
+/// One warpgroup MMA: the form and the warp-uniform operands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Wgmma {
-    /// N of the tile ([`valid_n`]).
-    pub n: usize,
-    /// Element type of A and B.
-    pub ty: InType,
-    /// A's descriptor ([`Desc`]; K-major).
+    /// What it computes.
+    pub form: GmmaForm,
+    /// A's descriptor (unused when A comes from registers).
     pub desc_a: u64,
-    /// B's descriptor (K-major).
+    /// B's descriptor.
     pub desc_b: u64,
     /// Whether the accumulator's old value is added (PTX scale-d).
     pub scale_d: bool,
 }
 
+/// Where an operand load failed (`Ok`: the caller's error) or what is not modelled (`Err`).
+pub type GmmaError<E> = Result<E, String>;
+
 impl Wgmma {
-    /// What the warp of rank `rank` (0–3) in its warpgroup computes: `c[i][lane]` are its
-    /// accumulator registers (f32 bits, [`d_regs`] of them), `load(offset)` a 16-bit read at a
-    /// byte offset in the CTA's shared memory. Returns the warp's new accumulator registers in
-    /// the same form. Errors: an unmodelled form or layout (`Err(Err(why))`) or a failed load
-    /// (`Err(Ok(e))`).
-    pub fn warp_f32<E>(
+    /// What the warp of rank `rank` (0–3) in its warpgroup computes: `a` its A fragment (four
+    /// registers, when the form takes A from registers), `c` its accumulator registers
+    /// ([`GmmaForm::d_regs`] of them), `load(offset, bytes)` a little-endian read of 1, 2 or 4
+    /// bytes at a byte offset in the CTA's shared memory. Returns the warp's new accumulator
+    /// registers in the same form.
+    pub fn warp<E>(
         &self,
         rank: usize,
+        a: Option<&[[u32; 32]; 4]>,
         c: &[[u32; 32]],
-        load: impl FnMut(u32) -> Result<u16, E>,
-    ) -> Result<Vec<[u32; 32]>, Result<E, String>> {
-        warp_f32(self, rank, c, load)
+        mut load: impl FnMut(u32, u32) -> Result<u32, E>,
+    ) -> Result<Vec<[u32; 32]>, GmmaError<E>> {
+        let f = self.form;
+        f.check().map_err(Err)?;
+        if c.len() != f.d_regs() || rank > 3 || a.is_some() != f.a_regs {
+            return Err(Err(format!("wgmma .{} with {} accumulator registers (rank {rank})", f.ptx_name(), c.len())));
+        }
+        let (n, k) = (usize::from(f.n), f.k());
+        let db = Desc::decode(self.desc_b);
+        db.check().map_err(Err)?;
+        let mut ma = vec![vec![0f64; k]; WARP_ROWS];
+        match a {
+            Some(regs) => {
+                let per = 4 / f.a.bytes();
+                let bits = 8 * f.a.bytes() as u32;
+                for (j, reg) in regs.iter().enumerate() {
+                    for (lane, &v) in reg.iter().enumerate() {
+                        for e in 0..per {
+                            let (r, col) = a_coord(f.a, lane, j, e);
+                            let x = if bits == 32 { v } else { v >> (bits * e as u32) & ((1 << bits) - 1) };
+                            ma[r][col] = f.a.value(x);
+                        }
+                    }
+                }
+            }
+            None => {
+                let da = Desc::decode(self.desc_a);
+                da.check().map_err(Err)?;
+                for (r, row) in ma.iter_mut().enumerate() {
+                    for (kk, x) in row.iter_mut().enumerate() {
+                        let off = da.offset(WARP_ROWS * rank + r, kk, f.a.bytes(), f.trans_a);
+                        *x = f.a.value(load(off, f.a.bytes() as u32).map_err(Ok)?);
+                    }
+                }
+            }
+        }
+        let mut mb = vec![vec![0f64; k]; n];
+        for (col, bc) in mb.iter_mut().enumerate() {
+            for (kk, x) in bc.iter_mut().enumerate() {
+                let off = db.offset(col, kk, f.b.bytes(), f.trans_b);
+                *x = f.b.value(load(off, f.b.bytes() as u32).map_err(Ok)?);
+            }
+        }
+        let sign = if f.neg_a != f.neg_b { -1.0 } else { 1.0 };
+        let dot = |row: usize, col: usize| sign * (0..k).fold(0.0, |s, kk| s + ma[row][kk] * mb[col][kk]);
+        let mut d = vec![[0u32; 32]; c.len()];
+        for lane in 0..32 {
+            match f.acc {
+                GmmaAcc::F32 => {
+                    for (i, di) in d.iter_mut().enumerate() {
+                        let (row, col) = d_coord(lane, i);
+                        let acc = if self.scale_d { f64::from(f32::from_bits(c[i][lane])) } else { 0.0 };
+                        di[lane] = ((acc + dot(row, col)) as f32).to_bits();
+                    }
+                }
+                GmmaAcc::F16 => {
+                    for (j, dj) in d.iter_mut().enumerate() {
+                        let mut word = 0u32;
+                        for h in 0..2 {
+                            let (row, col) = d_coord(lane, 2 * j + h);
+                            let old = c[j][lane] >> (16 * h) & 0xffff;
+                            let acc = if self.scale_d { f16_value(old) } else { 0.0 };
+                            let v = float::convert(F64, F16, (acc + dot(row, col)).to_bits(), Rnd::Rn) as u32;
+                            word |= (v & 0xffff) << (16 * h);
+                        }
+                        dj[lane] = word;
+                    }
+                }
+                GmmaAcc::S32 => {
+                    for (i, di) in d.iter_mut().enumerate() {
+                        let (row, col) = d_coord(lane, i);
+                        let acc = if self.scale_d { i64::from(c[i][lane] as i32) } else { 0 };
+                        // Exact: |products| < 2^16, 32 of them.
+                        let s = acc + dot(row, col) as i64;
+                        di[lane] = if f.satfinite {
+                            s.clamp(i32::MIN.into(), i32::MAX.into()) as i32 as u32
+                        } else {
+                            s as u32
+                        };
+                    }
+                }
+            }
+        }
+        Ok(d)
     }
 }
 
-fn warp_f32<E>(
-    op: &Wgmma,
-    rank: usize,
-    c: &[[u32; 32]],
-    mut load: impl FnMut(u32) -> Result<u16, E>,
-) -> Result<Vec<[u32; 32]>, Result<E, String>> {
-    let Wgmma { n, ty, desc_a, desc_b, scale_d } = *op;
-    if !valid_n(n) || c.len() != d_regs(n) || rank > 3 {
-        return Err(Err(format!("wgmma m64n{n}k16 with {} accumulator registers (rank {rank})", c.len())));
-    }
-    let (da, db) = (Desc::decode(desc_a), Desc::decode(desc_b));
-    da.check().map_err(Err)?;
-    db.check().map_err(Err)?;
-    let mut a = [[0f64; K]; WARP_ROWS];
-    for (r, row) in a.iter_mut().enumerate() {
-        for (k, x) in row.iter_mut().enumerate() {
-            *x = ty.value(load(da.k_major_offset(WARP_ROWS * rank + r, k)).map_err(Ok)?);
-        }
-    }
-    let mut b = vec![[0f64; K]; n];
-    for (col, bc) in b.iter_mut().enumerate() {
-        for (k, x) in bc.iter_mut().enumerate() {
-            *x = ty.value(load(db.k_major_offset(col, k)).map_err(Ok)?);
-        }
-    }
-    let mut d = vec![[0u32; 32]; d_regs(n)];
-    for (i, di) in d.iter_mut().enumerate() {
-        for (lane, x) in di.iter_mut().enumerate() {
-            let (row, col) = d_coord(lane, i);
-            let acc = if scale_d { f64::from(f32::from_bits(c[i][lane])) } else { 0.0 };
-            let s = (0..K).fold(acc, |s, k| s + a[row][k] * b[col][k]);
-            *x = (s as f32).to_bits();
-        }
-    }
-    Ok(d)
+fn f16_value(bits: u32) -> f64 {
+    f64::from_bits(float::convert(F16, F64, u64::from(bits & 0xffff), Rnd::Rn))
 }
 
 #[cfg(test)]
@@ -211,12 +283,39 @@ mod tests {
         for n in [8usize, 16, 64, 256] {
             let mut seen = vec![0u8; WARP_ROWS * n];
             for lane in 0..32 {
-                for i in 0..d_regs(n) {
+                for i in 0..n / 2 {
                     let (r, c) = d_coord(lane, i);
                     seen[r * n + c] += 1;
                 }
             }
             assert!(seen.iter().all(|&x| x == 1), "n = {n}");
         }
+        for ty in [GmmaType::F16, GmmaType::Tf32, GmmaType::E4m3] {
+            let k = 32 / ty.bytes();
+            let mut seen = vec![0u8; WARP_ROWS * k];
+            for lane in 0..32 {
+                for j in 0..4 {
+                    for e in 0..4 / ty.bytes() {
+                        let (r, c) = a_coord(ty, lane, j, e);
+                        seen[r * k + c] += 1;
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&x| x == 1), "{ty:?}");
+        }
+    }
+
+    /// The 128-byte swizzle is CUTLASS's `Swizzle<3,4,3>` on the address: row `r` of an atom
+    /// has its 16-byte chunk `c` at chunk `c ^ r`.
+    #[test]
+    fn swizzle_permutes_chunks() {
+        let d = Desc { start: 0x2000, lbo: 16, sbo: 1024, base_offset: 0, swizzle: 1 };
+        for row in 0..8u32 {
+            let chunks: std::collections::HashSet<u32> =
+                (0..8).map(|c| (d.offset(row as usize, 8 * c, 2, false) - 0x2000 - 128 * row) / 16).collect();
+            assert_eq!(chunks.len(), 8);
+        }
+        assert_eq!(d.offset(1, 0, 2, false), 0x2000 + 128 + 16);
+        assert_eq!(d.offset(7, 8, 2, false), 0x2000 + 7 * 128 + (1 ^ 7) * 16);
     }
 }

@@ -42,6 +42,7 @@ pub mod gmma;
 pub mod launch;
 pub mod memory;
 pub mod ori_exec;
+pub mod sysfn;
 pub mod validate;
 
 pub use ori_exec::{ExecConfig, ExecError, Outputs, run_ori, run_ori_with};

@@ -447,6 +447,15 @@ impl GlobalMemory {
         }
         GlobalMemory { allocs }
     }
+    /// Allocates one more buffer after every other, by the same layout rule (the system
+    /// functions' heap, [`crate::sysfn`]); returns its address.
+    pub fn append(&mut self, name: &str, bytes: Vec<u8>) -> u64 {
+        let old = std::mem::take(&mut self.allocs);
+        let mut all: Vec<(String, Vec<u8>)> = old.into_iter().map(|a| (a.name, a.bytes)).collect();
+        all.push((name.to_string(), bytes));
+        *self = GlobalMemory::from_buffers(all);
+        self.address_of(name).unwrap_or(0)
+    }
     /// The spec's buffers with their generated initial contents.
     pub fn from_spec(spec: &LaunchSpec) -> GlobalMemory {
         GlobalMemory::from_buffers(spec.generate_buffers())

@@ -10,8 +10,9 @@ mod support;
 use std::path::Path;
 
 use interp::emu::{EmuConfig, EmuErrorKind, Kernel};
-use interp::gmma::{InType, Wgmma};
+use interp::gmma::Wgmma;
 use interp::launch::LaunchSpec;
+use ptxas_rs::ori::gmma::{GmmaAcc, GmmaForm, GmmaType};
 
 /// xorshift64*: a fixed pseudo-random stream.
 struct Rng(u64);
@@ -29,16 +30,16 @@ impl Rng {
 }
 
 /// A random normal 16-bit value of `ty` in about [-4, 4], as (bits, value).
-fn random_elem(rng: &mut Rng, ty: InType) -> (u16, f32) {
+fn random_elem(rng: &mut Rng, ty: GmmaType) -> (u16, f32) {
     let sign = rng.below(2) as u16;
     match ty {
-        InType::F16 => {
+        GmmaType::F16 => {
             // binary16: 5 exponent bits (bias 15), 10 fraction bits.
             let (e, m) = (12 + rng.below(6) as u16, rng.below(1024) as u16);
             let v = (1.0 + f32::from(m) / 1024.0) * 2f32.powi(i32::from(e) - 15);
             (sign << 15 | e << 10 | m, if sign == 1 { -v } else { v })
         }
-        InType::Bf16 => {
+        _ => {
             // bfloat16: the top half of an f32.
             let (e, m) = (124 + rng.below(6) as u16, rng.below(128) as u16);
             let bits = sign << 15 | e << 7 | m;
@@ -65,7 +66,7 @@ fn warpgroup_tiles_equal_a_plain_f32_matmul() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut cases = 0;
     for &n in &[8usize, 16, 24, 64, 128, 256] {
-        for ty in [InType::F16, InType::Bf16] {
+        for ty in [GmmaType::F16, GmmaType::Bf16] {
             for trial in 0..3 {
                 // Layouts: core matrices adjacent in K (LBO 128) or in M/N (SBO 128), with
                 // random padding between them; B after A.
@@ -113,12 +114,9 @@ fn warpgroup_tiles_equal_a_plain_f32_matmul() {
                             })
                         })
                         .collect();
-                    let load = |off: u32| -> Result<u16, ()> {
-                        let o = off as usize;
-                        Ok(u16::from_le_bytes([smem[o], smem[o + 1]]))
-                    };
-                    let op = Wgmma { n, ty, desc_a: da, desc_b: db, scale_d };
-                    let d = op.warp_f32(w, &regs, load).unwrap();
+                    let load = |off: u32, bytes: u32| -> Result<u32, ()> { Ok(read(&smem, off, bytes)) };
+                    let op = Wgmma { form: form(n, ty, (false, false)), desc_a: da, desc_b: db, scale_d };
+                    let d = op.warp(w, None, &regs, load).unwrap();
                     assert_eq!(d.len(), n / 2);
                     for (i, di) in d.iter().enumerate() {
                         for (lane, bits) in di.iter().enumerate() {
@@ -145,16 +143,135 @@ fn warpgroup_tiles_equal_a_plain_f32_matmul() {
 }
 
 #[test]
-fn swizzled_and_offset_descriptors_are_refused() {
+fn offset_descriptors_and_bad_forms_are_refused() {
     let c = vec![[0u32; 32]; 4];
-    let load = |_: u32| -> Result<u16, ()> { Ok(0) };
-    for (da, what) in [(1u64 << 62, "swizzle"), (2 << 49, "base offset")] {
-        let op = Wgmma { n: 8, ty: InType::F16, desc_a: da, desc_b: 0, scale_d: true };
-        let e = op.warp_f32(0, &c, load).unwrap_err();
-        assert!(matches!(&e, Err(m) if m.contains(what)), "{e:?}");
+    let load = |_: u32, _: u32| -> Result<u32, ()> { Ok(0) };
+    let op = Wgmma { form: form(8, GmmaType::F16, (false, false)), desc_a: 2 << 49, desc_b: 0, scale_d: true };
+    let e = op.warp(0, None, &c, load).unwrap_err();
+    assert!(matches!(&e, Err(m) if m.contains("base offset")), "{e:?}");
+    let op = Wgmma { form: form(12, GmmaType::F16, (false, false)), desc_a: 0, desc_b: 0, scale_d: true };
+    assert!(op.warp(0, None, &c, load).is_err(), "N = 12 is not a wgmma shape");
+}
+
+/// A 16-bit wgmma form with f32 accumulators.
+fn form(n: usize, ty: GmmaType, trans: (bool, bool)) -> GmmaForm {
+    GmmaForm {
+        n: n as u16,
+        acc: GmmaAcc::F32,
+        a: ty,
+        b: ty,
+        a_regs: false,
+        trans_a: trans.0,
+        trans_b: trans.1,
+        neg_a: false,
+        neg_b: false,
+        satfinite: false,
     }
-    let op = Wgmma { n: 12, ty: InType::F16, desc_a: 0, desc_b: 0, scale_d: true };
-    assert!(op.warp_f32(0, &c, load).is_err(), "N = 12 is not a wgmma shape");
+}
+
+/// A little-endian read of `bytes` bytes.
+fn read(smem: &[u8], off: u32, bytes: u32) -> u32 {
+    (0..bytes).fold(0, |v, b| v | u32::from(smem[(off + b) as usize]) << (8 * b))
+}
+
+/// A CuTe layout mode: shape and byte strides, evaluated colexicographically.
+fn eval(shape: &[usize], stride: &[usize], mut x: usize) -> usize {
+    let mut off = 0;
+    for (k, (&s, &d)) in shape.iter().zip(stride).enumerate() {
+        let last = k + 1 == shape.len();
+        off += if last { x } else { x % s } * d;
+        x /= s;
+    }
+    off
+}
+
+/// The byte address of element (mn, k) of a 16-bit operand in the PTX ISA's canonical layouts
+/// (table "canonical layouts" of the wgmma shared-memory section, strides turned into bytes:
+/// T = 8 elements = 16 bytes), then the swizzle applied to the address bits (`Swizzle<b,4,3>`).
+fn canonical(start: usize, lbo: usize, sbo: usize, swizzle: u64, mn_major: bool, mn: usize, k: usize) -> usize {
+    let w = [16, 128, 64, 32][swizzle as usize];
+    let (es, t) = (2, 8);
+    let raw = match (mn_major, swizzle) {
+        (false, 0) => eval(&[8, 1 << 20], &[16, sbo], mn) + eval(&[t, 1 << 20], &[es, lbo], k),
+        (false, _) => eval(&[8, 1 << 20], &[w, sbo], mn) + eval(&[t, 1 << 20], &[es, 16], k),
+        (true, 0) => eval(&[t, 1, 1 << 20], &[es, 16, sbo], mn) + eval(&[8, 1 << 20], &[16, lbo], k),
+        (true, _) => eval(&[t, w / 16, 1 << 20], &[es, 16, lbo], mn) + eval(&[8, 1 << 20], &[w, sbo], k),
+    };
+    let addr = start + raw;
+    let b = [0, 3, 2, 1][swizzle as usize];
+    addr ^ (((addr >> 7) & ((1 << b) - 1)) << 4)
+}
+
+/// LBO and SBO (bytes) that place an operand of `rows` rows (MN) and K 16 without overlap.
+fn offsets(mn_major: bool, swizzle: u64, rows: usize) -> (usize, usize) {
+    let w = [16, 128, 64, 32][swizzle as usize];
+    match (mn_major, swizzle) {
+        (false, 0) => (128, 256),
+        (false, _) => (16, 8 * w),
+        (true, 0) => (rows / 8 * 128, 128),
+        (true, _) => (16 * w, 8 * w),
+    }
+}
+
+/// Transposed operands and every swizzle mode against a plain matrix product: A and B stored
+/// element by element at the canonical layouts' addresses, D compared with the f64 product.
+#[test]
+fn swizzled_and_transposed_layouts_equal_a_plain_matmul() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut cases = 0;
+    for swizzle in 0..4u64 {
+        for trans in [(false, false), (true, false), (false, true), (true, true)] {
+            for n in [8usize, 64, 256] {
+                let ty = if cases % 2 == 0 { GmmaType::F16 } else { GmmaType::Bf16 };
+                let (a_start, b_start) = (0x400usize, 0x10000usize);
+                let (a_lbo, a_sbo) = offsets(trans.0, swizzle, 64);
+                let (b_lbo, b_sbo) = offsets(trans.1, swizzle, n);
+                let mut smem = vec![0u8; 0x40000];
+                let mut a = vec![[0f64; 16]; 64];
+                let mut b = vec![[0f64; 16]; n];
+                for (m, row) in a.iter_mut().enumerate() {
+                    for (k, x) in row.iter_mut().enumerate() {
+                        let (bits, v) = random_elem(&mut rng, ty);
+                        let at = canonical(a_start, a_lbo, a_sbo, swizzle, trans.0, m, k);
+                        smem[at..at + 2].copy_from_slice(&bits.to_le_bytes());
+                        *x = f64::from(v);
+                    }
+                }
+                for (col, bc) in b.iter_mut().enumerate() {
+                    for (k, x) in bc.iter_mut().enumerate() {
+                        let (bits, v) = random_elem(&mut rng, ty);
+                        let at = canonical(b_start, b_lbo, b_sbo, swizzle, trans.1, col, k);
+                        smem[at..at + 2].copy_from_slice(&bits.to_le_bytes());
+                        *x = f64::from(v);
+                    }
+                }
+                let desc = |start: usize, lbo: usize, sbo: usize| {
+                    descriptor(start as u32, lbo as u32, sbo as u32) | swizzle << 62
+                };
+                let (desc_a, desc_b) = (desc(a_start, a_lbo, a_sbo), desc(b_start, b_lbo, b_sbo));
+                let op = Wgmma { form: form(n, ty, trans), desc_a, desc_b, scale_d: false };
+                for w in 0..4 {
+                    let c = vec![[0u32; 32]; n / 2];
+                    let load = |off: u32, bytes: u32| -> Result<u32, ()> { Ok(read(&smem, off, bytes)) };
+                    let d = op.warp(w, None, &c, load).unwrap();
+                    for (i, di) in d.iter().enumerate() {
+                        for (lane, bits) in di.iter().enumerate() {
+                            let (r, col) = interp::gmma::d_coord(lane, i);
+                            let r = 16 * w + r;
+                            let want: f64 = (0..16).map(|k| a[r][k] * b[col][k]).sum();
+                            let got = f64::from(f32::from_bits(*bits));
+                            assert!(
+                                (got - want).abs() <= 1e-5 * (1.0 + want.abs()),
+                                "swizzle {swizzle} trans {trans:?} n={n}: D[{r}][{col}] = {got}, want {want}"
+                            );
+                        }
+                    }
+                }
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 48);
 }
 
 /// NVIDIA's tc_wgmma cubin with the 16-byte instruction `word` replaced by `NOP` (same control).

@@ -605,6 +605,15 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             size: k.code.len() as u64,
         });
     }
+    // The system functions the code calls through the address table (`vprintf`...): undefined
+    // global functions, which the driver links (ptxas writes them after the kernels).
+    for n in data.address_table.iter().filter(|n| crate::ptx::sema::instr::SYSTEM_FUNCTIONS.contains(&n.as_str())) {
+        if !var_syms.contains_key(n.as_str()) {
+            let name = st.add(n);
+            var_syms.insert(n.as_str(), syms.len() as u32);
+            syms.push(Sym { name, info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, other: 0, shndx: 0, value: 0, size: 0 });
+        }
+    }
     for (v, &name) in data.variables.iter().zip(&var_names) {
         if v.bind == Bind::Global {
             var_syms.insert(v.name.as_str(), syms.len() as u32);

@@ -1026,7 +1026,8 @@ impl FnCx<'_> {
             "cvt" => self.cvt(i),
             "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "prefetch" | "prefetchu" | "applypriority"
             | "createpolicy" | "discard" => self.memory(i),
-            "bra" | "brx" | "call" | "ret" | "exit" | "bar" | "barrier" | "membar" | "fence" | "nanosleep" => {
+            "bra" | "brx" | "call" | "ret" | "exit" | "bar" | "barrier" | "membar" | "fence" | "nanosleep" | "trap"
+            | "griddepcontrol" => {
                 self.control(i)
             }
             "shfl" | "vote" | "match" | "redux" | "activemask" => self.warp(i),

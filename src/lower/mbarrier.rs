@@ -10,11 +10,13 @@
 //! `.parity` waits pass the state token `parity << 63` (what ptxas passes: `parity << 31` as
 //! the token's high word), so test and try waits take a token only.
 //!
-//! The memory-ordering qualifiers `.release`/`.acquire` at `.cta` scope change nothing in the
-//! executors (each warp-instruction completes before the next), so they are accepted; `fence`
+//! The memory-ordering qualifiers `.release`/`.acquire`/`.relaxed` at `.cta` scope change nothing
+//! in the executors (each warp-instruction completes before the next), so they are accepted;
+//! `arrive.noComplete [b], count` is the plain arrival (the program promises the arrival does not
+//! complete the phase; the ISA leaves the other case undefined); `fence`
 //! forms (`fence.proxy.async`, `fence.mbarrier_init`) stay with `control`.
 //!
-//! Invariant: every other form (`.cluster` scope, `arrive_drop`, `.noComplete`, `complete_tx`,
+//! Invariant: every other form (`.cluster` scope, `arrive_drop`, `complete_tx`,
 //! `pending_count`, `cp.async.mbarrier.arrive.noinc`, bulk copies with multicast or cache
 //! hints) is a located `not implemented yet` error, never a guess.
 
@@ -47,7 +49,10 @@ impl FnCx<'_> {
         for &w in rest {
             match w {
                 "shared" | "shared::cta" => space = Some(Space::Shared),
-                "b64" | "release" | "acquire" | "cta" => {}
+                "b64" | "release" | "acquire" | "relaxed" | "cta" => {}
+                // `.noComplete` promises the arrival does not complete the phase (undefined
+                // otherwise), so the plain arrival is a correct meaning of every defined use.
+                "noComplete" if op == "arrive" && i.operands.len() == 3 => {}
                 "parity" if matches!(op, "test_wait" | "try_wait") => parity = true,
                 "expect_tx" if op == "arrive" => expect_tx = true,
                 w => return self.err(format!("`mbarrier.{op}` with `.{w}` is not implemented yet")),
@@ -174,6 +179,13 @@ mod tests {
                      cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [%rd1], 256, [bar];")
         .unwrap();
         assert!(t.contains("cpasyncmbararrive shared[$k.bar]"), "{t}");
+        // `.noComplete` and `.relaxed` are the plain arrival / transaction expectation.
+        let a = ori("mbarrier.arrive.noComplete.shared.b64 %rd1, [bar], %r1;").unwrap();
+        let b = ori("mbarrier.arrive.shared.b64 %rd1, [bar], %r1;").unwrap();
+        assert_eq!(a, b);
+        let a = ori("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], %r1;").unwrap();
+        let b = ori("mbarrier.expect_tx.shared::cta.b64 [bar], %r1;").unwrap();
+        assert_eq!(a, b);
         assert!(t.contains("cpbulk shared[$k.buf], global[%") && t.contains("256, shared[$k.bar]"), "{t}");
     }
 
@@ -183,7 +195,6 @@ mod tests {
         for bad in [
             "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
             "mbarrier.arrive_drop.shared.b64 %rd1, [bar];",
-            "mbarrier.arrive.noComplete.shared.b64 %rd1, [bar], 1;",
             "mbarrier.complete_tx.shared.b64 [bar], 16;",
             "mbarrier.pending_count.b64 %r1, %rd1;",
             "cp.async.mbarrier.arrive.noinc.shared.b64 [bar];",

@@ -60,6 +60,7 @@
 //! source line and column and the function it is in.
 
 mod arith;
+mod barrier;
 mod control;
 pub mod func;
 pub mod isel;

@@ -72,6 +72,7 @@ pub mod entity;
 pub mod fence;
 pub mod float;
 pub mod function;
+pub mod gmma;
 pub mod mbarrier;
 pub mod mods;
 pub mod opcode;

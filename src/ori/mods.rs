@@ -301,6 +301,8 @@ name_enum!(
         XorOp = "xor",
         /// Atomic: exchange.
         Exch = "exch",
+        /// `bar.red.popc`: count the participating threads whose predicate holds.
+        PopcOp = "popc",
         /// Atomic: wrapping increment (`old >= b ? 0 : old + 1`).
         Inc = "inc",
         /// Atomic: wrapping decrement (`old == 0 || old > b ? b : old - 1`).
@@ -394,6 +396,10 @@ name_enum!(
         /// as FFMA/DFMA/HFMA2 do); the interpreter can undo the contraction
         /// (`semantics::eval_unfused`) for translation validation.
         Contract = "contract",
+        /// `LDGSTS.ZFILL` (`cp.async` with a source size): the global address's low bits below
+        /// the copy width count the bytes zero-filled at the end of the copy; the copy reads
+        /// the rest from the address rounded down to the width.
+        Zfill = "zfill",
     }
 );
 
@@ -444,6 +450,8 @@ impl ModSet {
     pub const TRANS: ModSet = ModSet(1 << 18);
     /// `.contract` ([`Flag::Contract`]).
     pub const CONTRACT: ModSet = ModSet(1 << 19);
+    /// `.zfill` ([`Flag::Zfill`]).
+    pub const ZFILL: ModSet = ModSet(1 << 20);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -467,6 +475,7 @@ impl ModSet {
             Flag::Exclusive => ModSet::EXCLUSIVE,
             Flag::Trans => ModSet::TRANS,
             Flag::Contract => ModSet::CONTRACT,
+            Flag::Zfill => ModSet::ZFILL,
         }
     }
 }

@@ -405,8 +405,20 @@ opcodes! {
     Ret "ret" Ptx ["" => "X:r"] flags(TERM|RETURN|VAR_SRCS) mods() req() ty() None;
     /// End the thread.
     Exit "exit" Ptx ["" => ""] flags(TERM) mods() req() ty() None;
-    /// CTA barrier.
-    Bar "bar" Ptx ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
+    /// `trap`: the thread stops the launch with a fault (not a terminator: PTX code after it
+    /// stays reachable in the CFG, as ptxas keeps it).
+    Trap "trap" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `griddepcontrol`: 0 `.wait` (for the prerequisite grids), 1 `.launch_dependents`.
+    Griddep "griddepcontrol" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// CTA barrier `bar id[, count]`: waits until `count` threads (absent or 0: all the CTA's)
+    /// arrived at barrier `id` (`lower::barrier`).
+    Bar "bar" Ptx ["" => "W:ri, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SYNC) req() ty() None;
+    /// `bar.arrive id, count`: arrives at barrier `id` without waiting.
+    BarArrive "bararrive" Ptx ["" => "W:ri, W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `bar.red.{popc,and,or} d, id, p[, count]`: a `bar` that combines `p` (it may be `!p`) of
+    /// every participating thread: `d` is the count (`.popc`, a register) or the and / or (a
+    /// predicate).
+    BarRed "barred" Ptx ["X" => "W:ri, P, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SUBOP) req(SUBOP) ty() None;
     /// Memory fence: `membar`/`fence`, the form ([`super::fence::Fence::code`]) as the immediate.
     Membar "membar" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Add with carry: `d, cout = a + b + cin` (`add.cc`, `addc`).
@@ -517,14 +529,15 @@ opcodes! {
     /// `cp.async.wait_group n` (`wait_all` is a commit and `wait_group 0`): waits until at
     /// most `n` groups are pending.
     CpAsyncWait "cpasyncwait" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
-    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T d, a-desc, b-desc, scale-d, 1, 1, 0, 0`
-    /// (T = `src_ty`: f16 or bf16; both operands in shared memory, K-major): N/2 destinations
-    /// (the warp's part of the 64 x N f32 accumulator), then A's and B's 64-bit matrix
-    /// descriptors, the scale-d predicate and the N/2 accumulator inputs. Warpgroup-collective
-    /// (each warp computes its 16 rows; semantics in the interpreter crate's `gmma` module,
-    /// shared with the SASS emulator's `HGMMA`). Executed at issue, so `wgmma.commit_group` and
-    /// `wgmma.wait_group` have nothing to wait for in the executors.
-    Wgmma "wgmma" Ptx ["W" => "D:r, D:r, P, W:r"] flags(MEM_READ|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `wgmma.mma_async` in every form ([`crate::ori::gmma::GmmaForm`]): the warp's part of the
+    /// 64 x N accumulator as destinations (N/2 words, N/4 for f16 accumulators), then the form
+    /// ([`crate::ori::gmma::GmmaForm::pack`]), B's 64-bit matrix descriptor, the scale-d
+    /// predicate, A (its descriptor, or its four fragment registers when the form says A comes
+    /// from registers) and the accumulator inputs. Warpgroup-collective (each warp computes
+    /// its 16 rows; semantics in the interpreter crate's `gmma` module, shared with the SASS
+    /// emulator's `HGMMA`). Executed at issue, so `wgmma.commit_group` and `wgmma.wait_group`
+    /// have nothing to wait for in the executors.
+    Wgmma "wgmma" Ptx ["W" => "I, D:ri, P, X:ri"] flags(MEM_READ|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY) req(TY) ty() None;
     /// `wgmma.fence.sync.aligned`: orders register and shared accesses before later `wgmma`s.
     WgmmaFence "wgmmafence" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `wgmma.commit_group.sync.aligned`: closes the current group of `wgmma`s.
@@ -670,8 +683,17 @@ opcodes! {
     RET "RET" Sass ["" => "X:r"] flags(TERM|RETURN|VAR_SRCS) mods() req() ty() None;
     /// End the thread.
     EXIT "EXIT" Sass ["" => ""] flags(TERM) mods() req() ty() None;
-    /// CTA barrier.
-    BAR "BAR" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(SYNC) req() ty() None;
+    /// CTA barrier `BAR.SYNC.DEFER_BLOCKING id[, count]`. With two registers they are the same
+    /// register, holding `count << 16 | id` (the SASS form `BAR.SYNC Ra, Ra`).
+    BAR "BAR" Sass ["" => "W:ri, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SYNC) req() ty() None;
+    /// `BAR.ARV id, count` (operands as [`Opcode::BAR`]'s): arrives without waiting.
+    BARARV "BARARV" Sass ["" => "W:ri, W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `BAR.RED.{POPC,AND,OR}.DEFER_BLOCKING id, p[, count]` (operands as [`Opcode::BAR`]'s):
+    /// a barrier combining `p`; the result is read by the next [`Opcode::B2R`].
+    BARRED "BARRED" Sass ["" => "W:ri, P, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SUBOP) req(SUBOP) ty() None;
+    /// `B2R.RESULT d, q`: the warp's last `BAR.RED` result: `d` the value (a count, or 1/0),
+    /// `q` whether it is not 0.
+    B2R "B2R" Sass ["W, P" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Memory fence `MEMBAR.{SC,ALL}.{CTA,GPU,SYS}`, the form ([`super::fence::Membar::code`]) as
     /// the immediate.
     MEMBAR "MEMBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
@@ -692,6 +714,20 @@ opcodes! {
     WARPSYNC "WARPSYNC" Sass ["" => "W:ri"] flags(SIDE_EFFECT) mods(EXCLUSIVE) req() ty() None;
     /// No operation.
     NOP "NOP" Sass ["" => ""] flags() mods() req() ty() None;
+    /// `LEPC R20, R21`: the return address of the `CALLABS` right after it (emission fills
+    /// the target in).
+    LEPC "LEPC" Sass ["W, W" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `CALL.ABS.NOINC Ra`: a call of a system function (`vprintf`...) at the 64-bit address in
+    /// `Ra` (loaded from the relocated address table); sources: the function (named, so the
+    /// address table keeps its slot after selection), the address, `R1`, `R20`, `R21` and the
+    /// argument words; destinations: the returned words.
+    CALLABS "CALLABS" Sass ["X" => "F, D, X:r"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
+    /// `BPT.TRAP 0x1`: `trap` (the lanes stop the launch with a fault).
+    BPT "BPT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `ACQBULK`: `griddepcontrol.wait`.
+    ACQBULK "ACQBULK" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `PREEXIT`: `griddepcontrol.launch_dependents`.
+    PREEXIT "PREEXIT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `YIELD`: lets the warp's other (diverged) lanes run; opens ptxas's -O0 polling loops.
     YIELD "YIELD" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Uniform move.
@@ -743,13 +779,15 @@ opcodes! {
     UNPACK128 "UNPACK128" Sass ["W, W, W, W" => "X:r"] flags() mods() req() ty() None;
 
     // ---- warpgroup MMA (sm_90a; the selection of `Opcode::Wgmma`, `lower::isel::wgmma`) ----
-    /// `HGMMA.64xNx16.F32[.BF16] d, gdesc[URa], c, UPp[, gsb0]`: [`Opcode::Wgmma`] on register
-    /// tuples: `d` and `c` the warp's N/2 accumulator words (`c` may be RZ: zeros), `a` the
-    /// uniform quad {A's descriptor, B's descriptor}, `p` scale-d (a uniform predicate: the
-    /// old accumulator is added when it holds), and the immediate 1 when the instruction closes
-    /// its group (`gsb0`, PTX `wgmma.commit_group`), else 0. Warpgroup-collective; executed at
-    /// issue in the executors.
-    HGMMA "HGMMA" Sass ["X" => "X:r, X:r, P, I"] flags(MEM_READ|SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `HGMMA`/`IGMMA`/`QGMMA` `d, [a,] gdesc[URa], c, UPp[, gsb0]`: [`Opcode::Wgmma`] on register
+    /// tuples: `d` and `c` the warp's accumulator words (`c` may be RZ: zeros), `a` the uniform
+    /// quad {A's descriptor, B's descriptor} (A's pair unused when A comes from registers), `p`
+    /// scale-d (a uniform predicate: the old accumulator is added when it holds), the
+    /// immediate 1 when the instruction closes its group (`gsb0`, PTX `wgmma.commit_group`),
+    /// else 0, the form ([`crate::ori::gmma::GmmaForm::pack`]) and, when A comes from
+    /// registers, A's four-register tuple. Warpgroup-collective; executed at issue in the
+    /// executors.
+    HGMMA "HGMMA" Sass ["X" => "X:r, X:r, P, I, I, X:r"] flags(MEM_READ|SIDE_EFFECT|VAR_SRCS) mods() req() ty() None;
     /// `WARPGROUP.ARRIVE` (PTX `wgmma.fence`): orders the warp's earlier register accesses
     /// before the `HGMMA`s that follow.
     WARPGROUPARRIVE "WARPGROUPARRIVE" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
@@ -768,7 +806,7 @@ opcodes! {
     /// to shared memory when `p` holds, else writes zeros (PTX `cp.async` with a source size of
     /// the full width or 0); sub-op `cg` bypasses L1 (`.BYPASS`). A copy at issue in the
     /// executors.
-    LDGSTS "LDGSTS" Sass ["" => "Ms, Mg, P"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP) req(TY) ty() None;
+    LDGSTS "LDGSTS" Sass ["" => "Ms, Mg, P"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(TY|SUBOP|ZFILL) req(TY) ty() None;
     /// `LDGDEPBAR`: closes the group of `LDGSTS`s issued since the last one (scoreboard SB0).
     LDGDEPBAR "LDGDEPBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `DEPBAR.LE SB0, n`: waits until at most `n` `LDGDEPBAR` groups are pending.

@@ -315,6 +315,13 @@ pub struct Slot {
     /// ([`super::DecodeError::UniformRegister`]). A constant's index register is then uniform
     /// (`c[0x0][UR4+0x10]`, `LDCU`), its raw field value kept in [`Value::CBank`] (255: none).
     pub ur8: bool,
+    /// One-bit decorations the slot owns, each printed (in this order) after the operand when
+    /// its bit is set (`gdesc[UR4].negA.tnspB` of `HGMMA`); held as a bit mask in
+    /// [`Operand::sel`] (bit `k`: `marks[k]`), so a slot with marks has no other selector.
+    pub marks: &'static [(u8, &'static str)],
+    /// When the text does not show the slot, its field is encoded as 0 rather than the default
+    /// value (`BAR.SYNC`'s predicate field, which ptxas leaves 0: `P0`, not `PT`).
+    pub hidden_zero: bool,
 }
 
 impl Slot {
@@ -340,7 +347,19 @@ impl Slot {
             u32_ra: false,
             f32_sel: false,
             ur8: false,
+            hidden_zero: false,
+            marks: &[],
         }
+    }
+    /// With one-bit decorations printed after the operand ([`Slot::marks`]).
+    pub const fn marked(mut self, marks: &'static [(u8, &'static str)]) -> Slot {
+        self.marks = marks;
+        self
+    }
+    /// Encoded as 0 when the text does not show it (see [`Slot::hidden_zero`]).
+    pub const fn hidden_zero(mut self) -> Slot {
+        self.hidden_zero = true;
+        self
     }
     /// With 8-bit uniform-register fields (sm_100+, see [`Slot::ur8`]).
     pub const fn ur8(mut self) -> Slot {
@@ -547,12 +566,24 @@ impl Slot {
         if let Some(at) = self.sel_at() {
             m |= b(at, 2);
         }
+        for &(at, _) in self.marks {
+            m |= b(at, 1);
+        }
         m
     }
 
     /// The 2-bit field [`Operand::sel`] lives in: a half selector or an address scale.
     fn sel_at(&self) -> Option<u8> {
         self.hsel.or(self.h1.map(|h| h.0)).or(self.scale)
+    }
+
+    /// The value a slot the text does not show takes when parsing: the default, or a zero
+    /// field under [`Slot::hidden_zero`].
+    pub fn hidden_value(&self) -> Value {
+        match (self.hidden_zero, self.kind) {
+            (true, Kind::P(_)) => Value::P(0),
+            _ => self.default_value(),
+        }
     }
 
     /// The value nvdisasm omits for an optional slot (RZ, URZ, PT, 0, ...).
@@ -638,7 +669,8 @@ impl Slot {
             abs: flag(self.abs),
             not: flag(self.not),
             reuse: self.reuse.is_some_and(|i| reuse_flags >> i & 1 == 1),
-            sel: self.sel_at().map_or(0, |a| g(a, 2) as u8),
+            sel: self.sel_at().map_or(0, |a| g(a, 2) as u8)
+                | self.marks.iter().enumerate().fold(0, |s, (k, &(at, _))| s | (g(at, 1) as u8) << k),
         }
     }
 
@@ -784,6 +816,14 @@ impl Slot {
         }
         match self.sel_at() {
             Some(a) => p(w, a, 2, op.sel.into(), "half selector")?,
+            None if !self.marks.is_empty() => {
+                if u32::from(op.sel) >> self.marks.len() != 0 {
+                    return Err(EncodeError::Shape("decoration not available on this slot"));
+                }
+                for (k, &(at, _)) in self.marks.iter().enumerate() {
+                    p(w, at, 1, u64::from(op.sel >> k & 1), "decoration")?;
+                }
+            }
             None if op.sel != 0 => return Err(EncodeError::Shape("half selector not available on this slot")),
             None => {}
         }
@@ -1165,6 +1205,11 @@ impl Tables {
         if let Some(tail) = sl.tail {
             t.push_str(tail);
         }
+        for (k, (_, mark)) in sl.marks.iter().enumerate() {
+            if op.sel >> k & 1 == 1 {
+                t.push_str(mark);
+            }
+        }
         if sl.hsel.is_some() {
             t.push_str(hsel_text(op.sel, sl.f32_sel));
         }
@@ -1246,7 +1291,7 @@ impl Tables {
                 guard,
                 residue: entry.residue,
                 suffix: entry.suffix,
-                operands: form.slots.iter().map(|s| Operand::plain(s.default_value())).collect(),
+                operands: form.slots.iter().map(|s| Operand::plain(s.hidden_value())).collect(),
                 control: Control { write_sb: None, read_sb: None, ..Control::default() },
             };
             if self.assign(&mut inst, 0, ops, addr)
@@ -1334,6 +1379,12 @@ impl Tables {
                     op.sel = sel;
                     t = r;
                 }
+            }
+        }
+        for (k, (_, mark)) in sl.marks.iter().enumerate().rev() {
+            if let Some(r) = t.strip_suffix(mark) {
+                op.sel |= 1 << k;
+                t = r;
             }
         }
         if let Some(tail) = sl.tail {

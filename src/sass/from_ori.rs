@@ -229,6 +229,22 @@ pub fn emit_function_placed(
         }
         let d = &f.insts[*id];
         let addr = base + 16 * insts.len() as u64;
+        if d.opcode == Opcode::CALLABS {
+            // The return address: the `LEPC R20` right before the call points after it.
+            let prev = k.checked_sub(1).map(|j| &f.insts[order[j].1]);
+            if !prev.is_some_and(|p| p.opcode == Opcode::LEPC && p.guard.is_none()) || k == desc_at {
+                return Err(EmitError::Inst {
+                    function: f.name.clone(),
+                    inst: ori::print::inst_to_string(f, d),
+                    why: "a CALL.ABS not right after the LEPC of its return address".into(),
+                });
+            }
+            let text = format!("LEPC R20, {:#x}", addr + 16);
+            let i = tables.parse(&text, addr - 16).map_err(|e| ferr(e.to_string()))?;
+            if let Some(last) = insts.last_mut() {
+                *last = i;
+            }
+        }
         if d.opcode == Opcode::CALL {
             // The return address goes into the `MOV R2` right before the call.
             let prev = k.checked_sub(1).map(|j| &f.insts[order[j].1]);
@@ -312,11 +328,12 @@ fn facts(tables: &Tables, body: &[Instruction]) -> Facts {
         match i.form.base {
             "EXIT" => out.exits.push(off),
             "WARPSYNC" => out.warpsyncs.push(off),
-            "BAR" => {
-                if let Some(Value::Imm(id)) = i.operands.first().map(|o| o.value) {
-                    out.barriers = out.barriers.max(id as u32 + 1);
-                }
-            }
+            "BAR" => match i.operands.first().map(|o| o.value) {
+                Some(Value::Imm(id)) => out.barriers = out.barriers.max(id as u32 + 1),
+                // A register id may name any of the 16 barriers.
+                Some(Value::R(_)) => out.barriers = 16,
+                _ => {}
+            },
             "S2R" | "S2UR" => {
                 for o in &i.operands {
                     if let Value::Sr(s) = o.value
@@ -1029,7 +1046,8 @@ impl Cx<'_> {
                 if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
                     ops.push(s(2)?);
                 }
-                (self.spell("LDGSTS", &["E", bypass, size_tok(self.ty())?])?, ops)
+                let zfill = if m.has(Flag::Zfill) { "ZFILL" } else { "" };
+                (self.spell("LDGSTS", &["E", bypass, size_tok(self.ty())?, zfill])?, ops)
             }
             Opcode::LDGDEPBAR => (vec!["LDGDEPBAR".into()], vec![]),
             // mbarriers (`lower::isel::mbarrier`).
@@ -1120,33 +1138,7 @@ impl Cx<'_> {
                 (vec!["WARPGROUP.DEPBAR.LE".into()], vec![one("gsb0"), one(format!("{n:#x}"))])
             }
             Opcode::VOTEU => (vec!["VOTEU.ANY".into()], vec![dst(0)?, s(0)?]),
-            Opcode::HGMMA => {
-                let words = match d.dsts.first() {
-                    Some(&r) => self.phys(r)?.count,
-                    None => return Err("HGMMA without an accumulator".into()),
-                };
-                let desc = match d.srcs.first() {
-                    Some(Operand::Reg(u)) if !u.has_mods() => base_name(self.phys(u.reg)?),
-                    _ => return Err("HGMMA without a descriptor register quad".into()),
-                };
-                let ty = match m.src_ty {
-                    Some(Ty::F16) => "",
-                    Some(Ty::BF16) => "BF16",
-                    t => return Err(format!("HGMMA of {t:?}")),
-                };
-                let shape = format!("64x{}x16", 2 * u32::from(words));
-                let mut ops = vec![dst(0)?, one(format!("gdesc[{desc}]")), s(1)?];
-                // The predicate is shown unless it is plain UPT.
-                if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
-                    ops.push(s(2)?);
-                }
-                match d.srcs.get(3) {
-                    Some(Operand::Imm(i)) if i.bits() == 1 => ops.push(one("gsb0")),
-                    Some(Operand::Imm(i)) if i.bits() == 0 => {}
-                    _ => return Err("HGMMA without its group flag (0 or 1)".into()),
-                }
-                (self.spell("HGMMA", &[&shape, "F32", ty])?, ops)
-            }
+            Opcode::HGMMA => self.shape_hgmma()?,
             Opcode::QSPC => {
                 let space = match m.sub {
                     Some(SubOp::SpGlobal) => "G",
@@ -1196,10 +1188,41 @@ impl Cx<'_> {
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),
             Opcode::YIELD => (vec!["YIELD".into()], vec![]),
+            Opcode::BPT => (vec!["BPT.TRAP".into()], vec![one("0x1")]),
+            Opcode::ACQBULK => (vec!["ACQBULK".into()], vec![]),
+            Opcode::PREEXIT => (vec!["PREEXIT".into()], vec![]),
             Opcode::ATOM | Opcode::ATOMCAS | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => {
                 self.atomic()?
             }
-            Opcode::BAR => (vec!["BAR.SYNC.DEFER_BLOCKING".into()], vec![s(0)?]),
+            // CTA barriers (`lower::isel::barrier`): id, [count,] [predicate].
+            Opcode::BAR | Opcode::BARARV | Opcode::BARRED => {
+                let name = match (d.opcode, m.sub) {
+                    (Opcode::BAR, _) => "BAR.SYNC.DEFER_BLOCKING",
+                    (Opcode::BARARV, _) => "BAR.ARV",
+                    (_, Some(SubOp::PopcOp)) => "BAR.RED.POPC.DEFER_BLOCKING",
+                    (_, Some(SubOp::AndOp)) => "BAR.RED.AND.DEFER_BLOCKING",
+                    (_, Some(SubOp::OrOp)) => "BAR.RED.OR.DEFER_BLOCKING",
+                    _ => return Err("BAR.RED without a combiner".into()),
+                };
+                let red = d.opcode == Opcode::BARRED;
+                let ci = if red { 2 } else { 1 };
+                let mut ops = vec![s(0)?];
+                if d.srcs.len() > ci {
+                    ops.push(s(ci)?);
+                }
+                if red {
+                    ops.push(s(1)?);
+                }
+                (vec![name.into()], ops)
+            }
+            // The predicate result is shown only when it is not PT.
+            Opcode::B2R => {
+                let mut ops = vec![dst(0)?];
+                if !d.dsts.get(1).is_some_and(|r| matches!(r, Reg::Phys(p) if p.is_zero())) {
+                    ops.push(dst(1)?);
+                }
+                (vec!["B2R.RESULT".into()], ops)
+            }
             Opcode::MEMBAR => {
                 let m = match d.srcs.first() {
                     Some(Operand::Imm(i)) => ori::fence::Membar::from_code(i.bits() as i64),
@@ -1282,6 +1305,9 @@ impl Cx<'_> {
                 (vec!["CALL.REL.NOINC".into()], vec![one(format!("{t:#x}"))])
             }
             Opcode::RET => (vec!["RET.REL.NODEC".into()], vec![one("R2 0x0")]),
+            // The target is patched in when the `CALLABS` after it is emitted.
+            Opcode::LEPC => (vec!["LEPC".into()], vec![dst(0)?, one("0x0")]),
+            Opcode::CALLABS => (vec!["CALL.ABS.NOINC".into()], vec![s(1)?]),
             op => return Err(format!("`{op}` is not a SASS-stage opcode emission handles")),
         })
     }
@@ -1497,6 +1523,84 @@ impl Cx<'_> {
             p if p.count == 1 => Ok(()),
             _ => Err("a 64-bit MOV has no single sm_90 instruction".into()),
         }
+    }
+}
+
+impl Cx<'_> {
+    /// `HGMMA`/`IGMMA`/`QGMMA` (`lower::isel::wgmma`): the mnemonic from the form, operands
+    /// `Rd, [-]Ra, gdesc[URq].marks, Rc, [!]UPp, gsb0` (`Ra` when A is in registers; the
+    /// predicate shown unless plain UPT; `gsb0` when the instruction closes its group).
+    fn shape_hgmma(&self) -> R<(Vec<String>, Vec<Alts>)> {
+        use crate::ori::gmma::{GmmaAcc, GmmaForm, GmmaType};
+        let d = self.d;
+        let form = match d.srcs.get(4) {
+            Some(Operand::Imm(i)) => GmmaForm::unpack(i.bits() as i64)?,
+            _ => return Err("HGMMA without its form".into()),
+        };
+        let desc = match d.srcs.first() {
+            Some(Operand::Reg(u)) if !u.has_mods() => base_name(self.phys(u.reg)?),
+            _ => return Err("HGMMA without a descriptor register quad".into()),
+        };
+        let up = |t: GmmaType| t.ptx().to_uppercase();
+        let (base, types): (&str, Vec<String>) = match (form.a, form.acc) {
+            (GmmaType::F16, GmmaAcc::F32) => ("HGMMA", vec!["F32".into()]),
+            (GmmaType::F16, _) => ("HGMMA", vec!["F16".into()]),
+            (GmmaType::Bf16 | GmmaType::Tf32, _) => ("HGMMA", vec!["F32".into(), up(form.a)]),
+            (GmmaType::E4m3 | GmmaType::E5m2, acc) => {
+                let acc = if acc == GmmaAcc::F32 { "F32" } else { "F16" };
+                ("QGMMA", vec![acc.into(), up(form.a), up(form.b)])
+            }
+            (GmmaType::S8 | GmmaType::U8, _) => {
+                let mut v = vec![up(form.a), up(form.b)];
+                if form.satfinite {
+                    v.push("SAT".into());
+                }
+                ("IGMMA", v)
+            }
+        };
+        // The suffix in order (`spell` sorts its tokens, which would confuse `.E4M3.E5M2` with
+        // `.E5M2.E4M3`), checked against the tables.
+        let suffix = format!(".64x{}x{}.{}", form.n, form.k(), types.join("."));
+        if !self
+            .tables
+            .mods
+            .iter()
+            .any(|e| e.suffix == suffix && self.tables.form(e.key).is_some_and(|f| f.base == base))
+        {
+            return Err(format!("sm_90 has no {base}{suffix}"));
+        }
+        let mnemonics = vec![format!("{base}{suffix}")];
+        let mut marks = String::new();
+        for (on, m) in [
+            (form.neg_a && !form.a_regs, ".negA"),
+            (form.neg_b, ".negB"),
+            (form.trans_a, ".tnspA"),
+            (form.trans_b, ".tnspB"),
+        ] {
+            if on {
+                marks.push_str(m);
+            }
+        }
+        let mut ops = vec![one(self.dst(0)?)];
+        if form.a_regs {
+            let a = match d.srcs.get(5) {
+                Some(Operand::Reg(u)) if !u.has_mods() => base_name(self.phys(u.reg)?),
+                _ => return Err("HGMMA without its A register tuple".into()),
+            };
+            ops.push(one(if form.neg_a { format!("-{a}") } else { a }));
+        }
+        ops.push(one(format!("gdesc[{desc}]{marks}")));
+        ops.push(self.src(1)?);
+        // The predicate is shown unless it is plain UPT.
+        if !matches!(d.srcs.get(2), Some(Operand::Reg(u)) if u.reg.is_zero() && !u.not) {
+            ops.push(self.src(2)?);
+        }
+        match d.srcs.get(3) {
+            Some(Operand::Imm(i)) if i.bits() == 1 => ops.push(one("gsb0")),
+            Some(Operand::Imm(i)) if i.bits() == 0 => {}
+            _ => return Err("HGMMA without its group flag (0 or 1)".into()),
+        }
+        Ok((mnemonics, ops))
     }
 }
 

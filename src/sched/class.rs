@@ -31,6 +31,7 @@ const VAR_RESULT: &[&str] = &[
     "ATOM",
     "ATOMG",
     "ATOMS",
+    "B2R",
     "BREV",
     "F2F",
     "F2I",

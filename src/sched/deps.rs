@@ -121,7 +121,7 @@ fn width(inst: &Instruction) -> (u8, u8) {
 /// different sizes: `HMMA` d and c 4, a 4 (`16816`, `1688.TF32`) or 2, b half of a; `IMMA` the
 /// same with a 4 for `16832`, else 2; `LDSM`'s
 /// destination 1, 2 or 4 (`.2`, `.4`); `SYNCS.ARRIVE`'s destination 2 (the state token);
-/// `HGMMA.64xNx16`'s d and c N/2, its descriptor quad 4.
+/// the warpgroup MMAs' (`HGMMA`, `IGMMA`, `QGMMA`) accumulators, A fragment and descriptor quad.
 fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
     let toks: Vec<&str> = inst.suffix.split('.').filter(|t| !t.is_empty()).collect();
     let has = |t: &str| toks.contains(&t);
@@ -141,11 +141,14 @@ fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
         } else {
             1
         }]),
-        // `HGMMA.64xNx16 Rd, gdesc[URa], Rc, UPp`: d and c the N/2-register accumulator, the
+        // `HGMMA`/`IGMMA`/`QGMMA.64xNxK Rd, [Ra,] gdesc[URa], Rc, UPp`: d and c the accumulator
+        // (N/2 registers, N/4 for f16 accumulators), A's fragment (key bit 0x400) 4, the
         // descriptors a uniform quad.
-        "HGMMA" => {
-            let n = toks.first()?.strip_prefix("64x")?.strip_suffix("x16")?.parse::<u8>().ok()?;
-            Some(vec![n / 2, 4, n / 2, 1])
+        "HGMMA" | "IGMMA" | "QGMMA" => {
+            let n = toks.first()?.strip_prefix("64x")?.split('x').next()?.parse::<u16>().ok()?;
+            let f16 = toks.get(1) == Some(&"F16");
+            let d = u8::try_from(if f16 { n / 4 } else { n / 2 }).ok()?;
+            if inst.form.key & 0x400 != 0 { Some(vec![d, 4, 4, d, 1]) } else { Some(vec![d, 4, d, 1]) }
         }
         // `SYNCS.ARRIVE.TRANS64 Rd, [a], Rb`: the state token is a register pair.
         "SYNCS" if has("ARRIVE") => Some(vec![2, 1, 1]),

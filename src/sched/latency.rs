@@ -64,7 +64,7 @@ fn is_group_wait(inst: &Instruction) -> bool {
 
 /// Whether `inst` is an `HGMMA` that commits its group (`gsb0` shown).
 fn commits_group(inst: &Instruction) -> bool {
-    inst.form.base == "HGMMA"
+    matches!(inst.form.base, "HGMMA" | "IGMMA" | "QGMMA")
         && inst.form.slots.last().zip(inst.operands.last()).is_some_and(|(s, o)| s.shown(o, inst.residue))
 }
 
@@ -397,7 +397,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             if settles_after_barrier(base) && !never_executes(&insts[i]) {
                 need = need.max(st.bar_settle);
             }
-            if base == "HGMMA" {
+            if matches!(base, "HGMMA" | "IGMMA" | "QGMMA") {
                 need = need.max(st.arrive_settle);
             }
             if is_group_wait(&insts[i]) {

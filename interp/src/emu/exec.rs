@@ -13,7 +13,9 @@ use super::{EmuError, EmuErrorKind, LOCAL_HI, LOCAL_LO, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
 
+mod bar;
 mod fast;
+mod sysfn;
 pub(crate) use fast::{Fast, lower as lower_fast};
 
 /// Per-lane scheduling state.
@@ -245,6 +247,8 @@ pub(crate) struct State {
     /// allocating one per divergence, then freeing them, had the allocator return the memory
     /// to the system and fault it back in.
     pub(crate) hz_pool: Vec<Box<HazardState>>,
+    /// The system functions' state (`CALL.ABS` to a relocated `vprintf`...).
+    pub(crate) services: crate::sysfn::Services,
 }
 
 struct Cta {
@@ -268,6 +272,8 @@ struct Cta {
     /// Whether `generic_dirty` is kept: only for programs that read shared memory through the
     /// async proxy ([`Launch::proxy_reads`]), the only readers of the record.
     proxy_reads: bool,
+    /// The CTA barriers' phases ([`bar`]).
+    bars: bar::Bars,
 }
 
 fn splat(v: u32) -> [u32; 32] {
@@ -843,6 +849,7 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
         mbar_tx: std::collections::BTreeMap::new(),
         generic_dirty: Vec::new(),
         proxy_reads: l.proxy_reads,
+        bars: bar::Bars::new(nwarps),
     };
     let mut warps: Vec<Warp> = (0..nwarps)
         .map(|w| {
@@ -875,25 +882,13 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
             st.reg_pool.extend(warps.into_iter().map(Warp::into_regs));
             return Ok(());
         }
-        // Every live warp is blocked: release a CTA barrier if all live lanes wait at the same id.
-        let mut id: Option<u32> = None;
-        let mut ok = true;
-        for w in &warps {
-            for lane in 0..32 {
-                match w.state[lane] {
-                    Lane::Bar(b) => {
-                        if id.is_some_and(|i| i != b) {
-                            ok = false;
-                        }
-                        id = Some(b);
-                    }
-                    Lane::Exit => {}
-                    _ => ok = false,
-                }
-            }
-        }
-        if ok && id.is_some() {
-            for w in warps.iter_mut() {
+        // Every live warp is blocked: complete the all-threads barriers every live warp
+        // reached, and release the warps of completed barriers.
+        let live = warps.iter().filter(|w| w.live() != 0).count() as u32;
+        cta.bars.complete_all(live);
+        let mut released = false;
+        for w in warps.iter_mut() {
+            if cta.bars.take_release(w.id) {
                 for lane in 0..32 {
                     if let Lane::Bar(_) = w.state[lane] {
                         w.state[lane] = Lane::Run;
@@ -902,7 +897,10 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
                 }
                 w.act = 0;
                 w.regroup();
+                released = true;
             }
+        }
+        if released {
             continue;
         }
         if !any_ran {
@@ -1236,15 +1234,25 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| u32::from(alu::mufu_f16(*f, (v[lane] >> shift) as u16)));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Ldgsts { size } => {
+        Kind::Ldgsts { size, zfill } => {
             let copy = w.pred(&pr[0]);
             for lane in lanes(g) {
-                let v = if copy >> lane & 1 == 1 {
-                    let src = address(w, &a[1], lane);
+                let src = address(w, &a[1], lane);
+                let v = if copy >> lane & 1 == 0 {
+                    0
+                } else if *zfill {
+                    // The low bits count the zero bytes at the end; read only the others.
+                    let z = src & u64::from(*size - 1);
+                    let mut v = 0u128;
+                    for k in 0..u64::from(*size) - z {
+                        let b = mem_load(l, st, cta, w, Space::Global, src - z + k, 1, lane)
+                            .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
+                        v |= b << (8 * k);
+                    }
+                    v
+                } else {
                     mem_load(l, st, cta, w, Space::Global, src, *size, lane)
                         .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?
-                } else {
-                    0
                 };
                 let dst = address(w, &a[0], lane);
                 mem_store(l, st, cta, w, Space::Shared, dst, *size, v, lane)
@@ -2200,6 +2208,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             branch(w, g, t, next);
             return Ok(());
         }
+        Kind::CallAbs => sysfn::call_abs(l, st, cta, w, &a[0], g)?,
+        Kind::Trap if g != 0 => return Err((Some(g.trailing_zeros() as usize), EmuErrorKind::Trap)),
+        Kind::Trap => {}
+        Kind::Lepc => {
+            // The byte offset of the target in the code (the emulator's code addresses).
+            let Opnd::Target(t) = a[1].o else { return Err((None, EmuErrorKind::Unsupported("LEPC target".into()))) };
+            let v = u64::from(t) * 16;
+            w.write32(&a[0], &splat(v as u32), g).map_err(|e| (None, e))?;
+            let hi = Arg { o: match a[0].o { Opnd::R(r) if r < 254 => Opnd::R(r + 1), o => o }, ..a[0] };
+            w.write32(&hi, &splat((v >> 32) as u32), g).map_err(|e| (None, e))?;
+        }
         Kind::Ret | Kind::CallReg | Kind::Brx => {
             let v = lift(w.reg32(&a[0]))?;
             let off = match (&inst.kind, a.get(1).map(|x| x.o)) {
@@ -2306,32 +2325,44 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::WarpgroupArrive | Kind::WarpgroupDepbar(_) => {}
-        Kind::Hgmma { n, ty, .. } => {
+        Kind::Hgmma { form, .. } => {
             // A warpgroup instruction: every lane of the warp takes part (`.sync.aligned`).
             if g != u32::MAX {
-                let m = format!("HGMMA by lanes {g:#010x}, not the whole warp");
+                let m = format!("{} by lanes {g:#010x}, not the whole warp", inst.base);
                 return Err((None, EmuErrorKind::Unsupported(m)));
             }
-            let (Opnd::Ur(u), Opnd::R(rc)) = (a[1].o, a[2].o) else {
+            let at = if form.a_regs { 2 } else { 1 };
+            let (Opnd::Ur(u), Opnd::R(rc)) = (a[at].o, a[at + 1].o) else {
                 return Err((None, EmuErrorKind::Unsupported("HGMMA operands".into())));
             };
             let ur = |k: u8| u64::from(w.ur[usize::from(u + k) & 63]) * u64::from(u + k < 63);
             let desc_a = ur(0) | ur(1) << 32;
             let desc_b = ur(2) | ur(3) << 32;
-            let regs = crate::gmma::d_regs(usize::from(*n));
+            let regs = form.d_regs();
             if usize::from(rc) + regs > 255 && rc != 255 {
                 return Err((None, EmuErrorKind::Unsupported(format!("HGMMA accumulator R{rc}"))));
             }
             let c: Vec<[u32; 32]> =
                 (0..regs).map(|i| if rc == 255 { [0; 32] } else { w.r[usize::from(rc) + i] }).collect();
+            let frag = match a[1].o {
+                Opnd::R(ra) if form.a_regs => {
+                    if usize::from(ra) + 4 > 255 {
+                        return Err((None, EmuErrorKind::Unsupported(format!("HGMMA A fragment R{ra}"))));
+                    }
+                    Some(std::array::from_fn::<[u32; 32], 4, _>(|j| w.r[usize::from(ra) + j]))
+                }
+                _ => None,
+            };
             let scale_d = w.pred(&pr[0]) & 1 == 1;
             let rank = (w.id % 4) as usize;
-            let load = |off: u32| -> Result<u16, EmuErrorKind> {
-                cta.async_read(u64::from(off))?;
-                cta.shared.load(u64::from(off), 2).map(|v| v as u16).map_err(EmuErrorKind::Fault)
+            let load = |off: u32, bytes: u32| -> Result<u32, EmuErrorKind> {
+                for b in 0..bytes {
+                    cta.async_read(u64::from(off + b))?;
+                }
+                cta.shared.load(u64::from(off), bytes).map(|v| v as u32).map_err(EmuErrorKind::Fault)
             };
-            let op = crate::gmma::Wgmma { n: usize::from(*n), ty: *ty, desc_a, desc_b, scale_d };
-            let d = match op.warp_f32(rank, &c, load) {
+            let op = crate::gmma::Wgmma { form: *form, desc_a, desc_b, scale_d };
+            let d = match op.warp(rank, frag.as_ref(), &c, load) {
                 Ok(d) => d,
                 Err(Ok(e)) => return Err((None, e)),
                 Err(Err(why)) => return Err((None, EmuErrorKind::Unsupported(why))),
@@ -2400,21 +2431,35 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 return Ok(());
             }
         }
-        Kind::Bar => {
-            let id = a.first().map_or(Ok(splat(0)), |x| w.reg32(x)).map_err(|k| (None, k))?[0];
+        Kind::Bar { arv, red } => {
             if g != 0 {
                 let live = w.live();
                 if g != live {
-                    let m = format!("BAR.SYNC by lanes {g:#010x} of the warp's live lanes {live:#010x}");
+                    let m = format!("BAR by lanes {g:#010x} of the warp's live lanes {live:#010x}");
                     return Err((None, EmuErrorKind::DivergentBarrier(m)));
                 }
                 if !one_strand(w, g) {
-                    let m = "BAR.SYNC after the warp diverged and its groups met again without a BSYNC or \
+                    let m = "BAR after the warp diverged and its groups met again without a BSYNC or \
                              WARPSYNC (the GPU keeps them apart)";
                     return Err((None, EmuErrorKind::DivergentBarrier(m.into())));
                 }
-                park(w, g, next, Lane::Bar(id));
-                return Ok(());
+                let lane = g.trailing_zeros() as usize;
+                let (id, count) = bar::operands(w, a, lane).map_err(|k| (None, k))?;
+                let pred = if red.is_some() { w.pred(&pr[0]) } else { 0 };
+                cta.bars
+                    .arrive(w.id, g, id, count, *red, pred, !arv)
+                    .map_err(|m| (Some(lane), EmuErrorKind::Invalid(m)))?;
+                if !arv {
+                    park(w, g, next, Lane::Bar(id));
+                    return Ok(());
+                }
+            }
+        }
+        Kind::B2r => {
+            let v = cta.bars.b2r(w.id).ok_or((None, EmuErrorKind::Invalid("B2R without an earlier BAR.RED".into())))?;
+            lift(w.write32(&a[0], &splat(v), g))?;
+            if let Some(p) = pr.first() {
+                w.set_pred(p, if v != 0 { u32::MAX } else { 0 }, g);
             }
         }
     }

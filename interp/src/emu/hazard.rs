@@ -339,6 +339,8 @@ pub fn variable_latency(inst: &Inst) -> bool {
         // mbarrier operations return through a scoreboard (`SYNCS.ARRIVE.TRANS64.A1T0 R4` with
         // W0, the `PHASECHK` reading R5 waits on SB0 and writes its predicate with W0).
         Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest | Kind::MbarArrive80 => true,
+        // `B2R.RESULT` after `BAR.RED` (ptxas: `B2R.RESULT RZ, P1` with W0, the reader waits).
+        Kind::B2r => true,
         _ => false,
     }
 }
@@ -391,7 +393,15 @@ fn late_read(inst: &Inst, variable: bool) -> bool {
 pub fn is_branch(inst: &Inst) -> bool {
     matches!(
         inst.kind,
-        Kind::Bra { .. } | Kind::Brx | Kind::Call | Kind::CallReg | Kind::Ret | Kind::Exit | Kind::Bsync | Kind::Break
+        Kind::Bra { .. }
+            | Kind::Brx
+            | Kind::Call
+            | Kind::CallReg
+            | Kind::CallAbs
+            | Kind::Ret
+            | Kind::Exit
+            | Kind::Bsync
+            | Kind::Break
     )
 }
 
@@ -677,7 +687,7 @@ impl HazardState {
                 self.barrier_settle()
             ));
         }
-        if matches!(inst.kind, Kind::Bar) {
+        if matches!(inst.kind, Kind::Bar { .. }) {
             self.bar_settle = self.t + self.barrier_settle();
             // The barrier completes only after the warp's earlier memory instructions have read
             // their operands (cg_block_float: `STS [R12+UR4], R19` with read SB2, `BAR.SYNC`,
@@ -823,7 +833,7 @@ impl HazardState {
             let done = self.ready.iter().chain(&self.ready_branch).copied().max().unwrap_or(0);
             self.t = self.t.max(done.saturating_sub(u64::from(c.stall.max(1))));
         }
-        if matches!(inst.kind, Kind::Call | Kind::CallReg | Kind::Ret) {
+        if matches!(inst.kind, Kind::Call | Kind::CallReg | Kind::CallAbs | Kind::Ret) {
             for k in 0..6 {
                 self.retire(k, usize::MAX);
             }
@@ -847,7 +857,7 @@ impl HazardState {
             return Ok(());
         }
         let init = inst.base == "SYNCS" && matches!(inst.kind, Kind::MbarInit);
-        let sync = matches!(inst.kind, Kind::Bar) || matches!(inst.base, "SYNCS" | "ARRIVES" | "UBLKCP");
+        let sync = matches!(inst.kind, Kind::Bar { .. }) || matches!(inst.base, "SYNCS" | "ARRIVES" | "UBLKCP");
         if sync && let Some(k) = self.init_pending.iter().position(|&p| p) {
             return Err(format!(
                 "{} issued while an mbarrier initialisation (SYNCS.EXCH) is pending on SB{k} \

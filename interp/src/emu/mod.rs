@@ -133,6 +133,7 @@
 pub mod alu;
 pub mod convert;
 mod exec;
+mod gmma_form;
 pub mod hazard;
 pub mod program;
 
@@ -245,6 +246,10 @@ pub enum EmuErrorKind {
     /// stores were not visible after the barrier; ptxas reconverges with `WARPSYNC.ALL` or
     /// `BSYNC` before every `BAR.SYNC`).
     DivergentBarrier(String),
+    /// `BPT.TRAP` executed.
+    Trap,
+    /// A system function stopped the launch (`__assertfail`, or a bad call).
+    System(crate::sysfn::SysError),
 }
 
 impl fmt::Display for EmuErrorKind {
@@ -259,6 +264,8 @@ impl fmt::Display for EmuErrorKind {
             EmuErrorKind::StepLimit(n) => write!(f, "step limit of {n} warp-instructions reached"),
             EmuErrorKind::Deadlock(m) => write!(f, "deadlock: {m}"),
             EmuErrorKind::DivergentBarrier(m) => write!(f, "divergent barrier: {m}"),
+            EmuErrorKind::Trap => write!(f, "trap"),
+            EmuErrorKind::System(e) => write!(f, "{e}"),
         }
     }
 }
@@ -317,6 +324,10 @@ const R_CUDA_64: u32 = 2;
 /// [`R_CUDA_64`] (global addresses are generic ones). ptxas uses it for a `__constant__`
 /// initialiser that points at a global (module_init's `.rela.nv.constant3`).
 const R_CUDA_G64: u32 = 4;
+
+/// The [`DataReloc::target`] prefix naming a system function ([`crate::sysfn`]) instead of a
+/// section.
+const SYSFN_TARGET: &str = "@sysfn:";
 
 /// A data section of the module (a constant bank or global variables) with its relocations.
 #[derive(Clone, Debug)]
@@ -430,7 +441,11 @@ impl Kernel {
                 .filter(|r| r.target == sec.index)
                 .filter_map(|r| {
                     let sym = cubin.symbols.get(r.symbol as usize)?;
-                    let target = cubin.sections.get(usize::from(sym.shndx))?.name.clone();
+                    // An undefined system function (`vprintf`...): the driver links its own.
+                    let target = match crate::sysfn::SysFn::by_name(&sym.name) {
+                        Some(f) if sym.shndx == 0 => format!("{SYSFN_TARGET}{}", f.name()),
+                        _ => cubin.sections.get(usize::from(sym.shndx))?.name.clone(),
+                    };
                     let addend = sym.value.wrapping_add(r.addend.unwrap_or(0) as u64);
                     Some(DataReloc { offset: r.offset, kind: r.kind, target, addend })
                 })
@@ -554,7 +569,10 @@ impl Kernel {
         // Relocate the module's data as the driver does at load: R_CUDA_64 (and R_CUDA_G64) writes the target's
         // device address (its section's base + symbol value + addend). Global-variable data
         // is written into global memory, constant banks into the bank.
-        let addr_of = |g: &GlobalMemory, r: &DataReloc| g.address_of(&r.target).map(|b| b.wrapping_add(r.addend));
+        let addr_of = |g: &GlobalMemory, r: &DataReloc| match r.target.strip_prefix(SYSFN_TARGET) {
+            Some(n) => crate::sysfn::SysFn::by_name(n).map(crate::sysfn::address_of),
+            None => g.address_of(&r.target).map(|b| b.wrapping_add(r.addend)),
+        };
         let mut fixups = Vec::new();
         for g in &self.globals {
             for r in g.relocs.iter().filter(|r| matches!(r.kind, R_CUDA_64 | R_CUDA_G64)) {
@@ -675,6 +693,7 @@ impl Prepared<'_> {
             issued: vec![false; program.insts.len()],
             reg_pool: Vec::new(),
             hz_pool: Vec::new(),
+            services: Default::default(),
         };
         exec::run_grid(&launch, &mut st)?;
         let (names, name_of) = self.names.get_or_init(|| {
@@ -693,7 +712,7 @@ impl Prepared<'_> {
         let buffers =
             self.outputs.iter().filter_map(|b| st.global.buffer(b).map(|x| (b.clone(), x.to_vec()))).collect();
         Ok(EmuRun {
-            outputs: Outputs { buffers, warp_steps: st.steps },
+            outputs: Outputs { buffers, warp_steps: st.steps, log: st.services.log() },
             thread_instrs: st.thread_instrs,
             executed,
             fast_steps: st.fast_steps,

@@ -258,6 +258,10 @@ pub enum Kind {
     Ldgsts {
         /// Bytes.
         size: u32,
+        /// `.ZFILL` (`cp.async` with a source size): the global address's low bits below
+        /// `size` count the zero bytes at the end; the rest is read from the address rounded
+        /// down to `size` (`p` false: all zeros).
+        zfill: bool,
     },
     /// `SHF`.
     Shf {
@@ -603,6 +607,12 @@ pub enum Kind {
     Brx,
     /// `CALL.REL`: jump to the target (the return address is passed in a register).
     Call,
+    /// `CALL.ABS Ra`: a system function's relocated address ([`crate::sysfn`]).
+    CallAbs,
+    /// `BPT.TRAP`: the lanes stop the launch with a located fault.
+    Trap,
+    /// `LEPC Rd, target`: the target's code address into the pair `Rd`.
+    Lepc,
     /// `SYNCS.EXCH.64 URd, [a], URb`: `mbarrier.init` (stores the 64-bit URb pair; see
     /// `exec::mbar` for the word's fields).
     MbarInit,
@@ -664,8 +674,17 @@ pub enum Kind {
         /// `.EXCLUSIVE`.
         exclusive: bool,
     },
-    /// `BAR.SYNC id` (and `BAR.RED`/`BAR.ARV` not modelled).
-    Bar,
+    /// `BAR.SYNC id[, count]`, `BAR.ARV id, count` (`arv`: no wait) and
+    /// `BAR.RED.{POPC,AND,OR} id[, count], p` (`red` 0, 1, 2); with two registers they are one
+    /// register holding `count << 16 | id` (`exec::bar`).
+    Bar {
+        /// `.ARV`.
+        arv: bool,
+        /// `.RED` and its combiner.
+        red: Option<u8>,
+    },
+    /// `B2R.RESULT d[, q]`: the warp's last `BAR.RED` result (`q`: not 0).
+    B2r,
     /// `LDSM.16.M88.{1,2,4}` / `LDSM.16.MT88.{1,2,4}` (PTX `ldmatrix.sync.aligned.m8n8.b16`,
     /// `.trans` for MT88): `n` 8x8 matrices of 16-bit elements from shared memory, the row
     /// addresses supplied by lanes `8m..8m+8` for matrix `m`, one register per matrix per lane.
@@ -707,17 +726,15 @@ pub enum Kind {
     /// `WARPGROUP.DEPBAR.LE gsb0, n` (PTX `wgmma.wait_group n`): waits until at most `n` groups
     /// of `HGMMA`s are pending; their accumulators are readable afterwards (hazard checker).
     WarpgroupDepbar(u8),
-    /// `HGMMA.64xNx16.F32[.BF16] Rd, gdesc[URa], Rc, UPp[, gsb0]` (PTX
-    /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}`, both operands in shared memory):
-    /// `URa..URa+1` is A's descriptor, `URa+2..URa+3` B's; `UPp` is scale-d (false: `Rc` is not
-    /// added); `gsb0` closes the group the `HGMMA`s since the last group belong to. Values per
-    /// [`crate::gmma::Wgmma::warp_f32`], computed at issue; the hazard checker keeps `Rd` pending until
+    /// `HGMMA`/`IGMMA`/`QGMMA` `Rd, [Ra,] gdesc[URa], Rc, UPp[, gsb0]` (PTX `wgmma.mma_async`,
+    /// every form, see [`super::gmma_form`]): `URa..URa+1` is A's descriptor (unused when A is
+    /// the register quad `Ra`), `URa+2..URa+3` B's; `UPp` is scale-d (false: `Rc` is not
+    /// added); `gsb0` closes the group the warpgroup MMAs since the last group belong to.
+    /// Values per [`crate::gmma::Wgmma::warp`], computed at issue; the hazard checker keeps `Rd` pending until
     /// a `WARPGROUP.DEPBAR` retires its group.
     Hgmma {
-        /// N of the tile (8 to 256).
-        n: u16,
-        /// Element type of A and B.
-        ty: crate::gmma::InType,
+        /// What it computes (from the mnemonic, its modifiers and decorations).
+        form: ptxas_rs::ori::gmma::GmmaForm,
         /// Whether `gsb0` is set (the group is committed).
         gsb: bool,
     },
@@ -1787,6 +1804,19 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             need(1, 0, &vals, &preds)?;
             Kind::Brx
         }
+        "CALL" if has("ABS") && vals.iter().any(|a| matches!(a.o, Opnd::R(_))) => {
+            let r = vals.iter().position(|a| matches!(a.o, Opnd::R(_))).ok_or("CALL without a register")?;
+            vals.swap(0, r);
+            Kind::CallAbs
+        }
+        "BPT" if has("TRAP") => Kind::Trap,
+        "LEPC" => {
+            need(2, 0, &vals, &preds)?;
+            Kind::Lepc
+        }
+        // `griddepcontrol.wait` / `.launch_dependents`: a single launch has no prerequisite grid
+        // to wait for and no dependent grid to release (see `crate::ori_exec`'s `Griddep`).
+        "ACQBULK" | "PREEXIT" => Kind::Nop,
         "CALL" => {
             if !has("REL") {
                 return Err("only CALL.REL is modelled".into());
@@ -1857,8 +1887,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if vals.len() != 2 || !vals.iter().all(|a| matches!(a.o, Opnd::Mem { .. })) {
                 return Err("LDGSTS operand shape".into());
             }
-            if let Some(t) =
-                toks.iter().find(|t| !matches!(**t, "E" | "BYPASS" | "64" | "128" | "LTC128B" | "LTC64B" | "LTC256B"))
+            if let Some(t) = toks
+                .iter()
+                .find(|t| !matches!(**t, "E" | "BYPASS" | "64" | "128" | "LTC128B" | "LTC64B" | "LTC256B" | "ZFILL"))
             {
                 return Err(format!("LDGSTS .{t}"));
             }
@@ -1866,7 +1897,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if preds.is_empty() {
                 preds.push(PArg { idx: 7, uniform: false, not: false, dst: false });
             }
-            Kind::Ldgsts { size }
+            Kind::Ldgsts { size, zfill: has("ZFILL") }
         }
         "LDSM" => {
             need(2, 0, &vals, &preds)?;
@@ -1916,29 +1947,34 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Some(Opnd::Imm(n)) => Kind::WarpgroupDepbar(n as u8),
             _ => return Err("WARPGROUP.DEPBAR operand shape".into()),
         },
-        "HGMMA" => {
-            need(4, 1, &vals, &preds)?;
-            let n = toks
-                .first()
-                .and_then(|t| t.strip_prefix("64x")?.strip_suffix("x16")?.parse::<u16>().ok())
-                .filter(|&n| crate::gmma::valid_n(usize::from(n)))
-                .ok_or_else(|| format!("HGMMA{suffix}"))?;
-            let ty = match &toks[1..] {
-                ["F32"] => crate::gmma::InType::F16,
-                ["F32", "BF16"] => crate::gmma::InType::Bf16,
-                _ => return Err(format!("HGMMA{suffix}")),
+        "HGMMA" | "IGMMA" | "QGMMA" => {
+            let form = super::gmma_form::form_of(base, &toks, &vals)?;
+            let shape_ok = match (form.a_regs, vals.as_slice()) {
+                (false, [d, q, c, g]) => {
+                    matches!((d.o, q.o, c.o, g.o), (Opnd::R(_), Opnd::Ur(_), Opnd::R(_), Opnd::Imm(_)))
+                }
+                (true, [d, a, q, c, g]) => {
+                    matches!((d.o, a.o, q.o, c.o, g.o), (Opnd::R(_), Opnd::R(_), Opnd::Ur(_), Opnd::R(_), Opnd::Imm(_)))
+                }
+                _ => false,
             };
-            let (Opnd::R(_), Opnd::Ur(_), Opnd::R(_), Opnd::Imm(gsb)) = (vals[0].o, vals[1].o, vals[2].o, vals[3].o)
-            else {
-                return Err("HGMMA operand shape".into());
-            };
-            let regs = crate::gmma::d_regs(usize::from(n)) as u8;
+            if !shape_ok || preds.len() != 1 {
+                return Err(format!("{base} operand shape"));
+            }
+            let Some(Opnd::Imm(gsb)) = vals.last().map(|a| a.o) else { return Err(format!("{base} operand shape")) };
+            let regs = form.d_regs() as u8;
+            vals.pop();
+            let at = if form.a_regs { 2 } else { 1 };
             vals[0].dst = true;
             vals[0].n = regs;
-            vals[1].n = 4;
-            vals[2].n = regs;
-            vals.truncate(3);
-            Kind::Hgmma { n, ty, gsb: gsb == 0 }
+            vals[at].n = 4;
+            vals[at + 1].n = regs;
+            if form.a_regs {
+                vals[1].n = 4;
+                vals[1].neg = false;
+            }
+            vals[at].sel = 0;
+            Kind::Hgmma { form, gsb: gsb == 0 }
         }
         "IMMA" => {
             need(4, 0, &vals, &preds)?;
@@ -2112,10 +2148,35 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Idp { two, hi: has("HI"), sa: ta.starts_with('S'), sb: tb.starts_with('S') }
         }
         "BAR" => {
-            if !has("SYNC") {
-                return Err("only BAR.SYNC is modelled".into());
+            let red = if !has("RED") {
+                None
+            } else if has("POPC") {
+                Some(0)
+            } else if has("AND") {
+                Some(1)
+            } else if has("OR") {
+                Some(2)
+            } else {
+                return Err("BAR.RED combiner".into());
+            };
+            if !(has("SYNC") || has("ARV") || red.is_some()) || (red.is_some() && preds.is_empty()) {
+                return Err("BAR form".into());
             }
-            Kind::Bar
+            // The predicate field is shown (and read) with `.RED` only.
+            if red.is_none() {
+                preds.clear();
+            }
+            Kind::Bar { arv: has("ARV"), red }
+        }
+        "B2R" => {
+            if !has("RESULT") || vals.is_empty() {
+                return Err("B2R form".into());
+            }
+            vals[0].dst = true;
+            if let Some(p) = preds.first_mut() {
+                p.dst = true;
+            }
+            Kind::B2r
         }
         _ => return Err("no semantics".into()),
     };

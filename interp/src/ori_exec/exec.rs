@@ -11,8 +11,10 @@ use ptxas_rs::ori::{
     Ty,
 };
 
+mod bar;
 mod mbar;
 mod ops;
+mod sysfn;
 mod tensor;
 mod wgmma;
 
@@ -130,6 +132,8 @@ struct Cta {
     locals: Vec<Option<Region>>,
     /// Pending transactions of each mbarrier, by shared address ([`ptxas_rs::ori::mbarrier`]).
     mbar_tx: std::collections::BTreeMap<u64, i64>,
+    /// The CTA barriers' phases ([`bar`]).
+    bars: bar::Barriers,
 }
 
 /// Where a register's components are; `None` for the zero/true registers.
@@ -161,6 +165,8 @@ struct Engine<'a> {
     shared_size: usize,
     steps: u64,
     threads: u32,
+    /// The system functions' state (`vprintf`'s log, the heap).
+    services: crate::sysfn::Services,
 }
 
 pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &ExecConfig) -> Result<Outputs, ExecError> {
@@ -282,6 +288,7 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
             let a = global_syms
                 .get(name)
                 .copied()
+                .or_else(|| crate::sysfn::SysFn::by_name(name).map(crate::sysfn::address_of))
                 .ok_or_else(|| fail(ErrorKind::Invalid(format!("the address table names unknown variable ${name}"))))?;
             slots.extend_from_slice(&a.to_le_bytes());
         }
@@ -302,6 +309,7 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
         shared_size,
         steps: 0,
         threads: spec.block.iter().product(),
+        services: Default::default(),
     };
     for z in 0..spec.grid[2] {
         for y in 0..spec.grid[1] {
@@ -310,7 +318,7 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
             }
         }
     }
-    Ok(Outputs { buffers: e.mem.outputs(spec), warp_steps: e.steps })
+    Ok(Outputs { buffers: e.mem.outputs(spec), warp_steps: e.steps, log: e.services.log() })
 }
 
 impl Engine<'_> {
@@ -364,6 +372,7 @@ impl Engine<'_> {
             shared: Region::zeroed(MemSpace::Shared, self.shared_size, true),
             locals: (0..self.threads).map(|_| None).collect(),
             mbar_tx: std::collections::BTreeMap::new(),
+            bars: bar::Barriers::new(nwarps),
         };
         loop {
             for w in warps.iter_mut() {
@@ -386,18 +395,25 @@ impl Engine<'_> {
                     _ => None,
                 })
                 .collect();
-            let Some(&(w0, b0, i0)) = waiting.first() else {
+            let Some(&(w0, _, i0)) = waiting.first() else {
                 return Ok(());
             };
-            if waiting.iter().any(|&(_, b, _)| b != b0) {
-                let desc: Vec<String> = waiting.iter().map(|(w, b, _)| format!("warp {w} at barrier {b}")).collect();
+            // Barriers without a count complete once every live warp arrived.
+            let live = warps.iter().filter(|w| w.state != WarpState::Done).count() as u32;
+            cta.bars.complete_all(live);
+            let mut released = false;
+            for w in warps.iter_mut() {
+                if matches!(w.state, WarpState::AtBarrier(..)) && cta.bars.is_released(w.id) {
+                    w.state = WarpState::Running;
+                    released = true;
+                }
+            }
+            if !released {
+                let mut desc: Vec<String> =
+                    waiting.iter().map(|(w, b, _)| format!("warp {w} at barrier {b}")).collect();
+                desc.extend(cta.bars.waiting());
                 let w = &warps[w0 as usize];
                 return Err(self.error(id, w, Some(i0), None, ErrorKind::Deadlock(desc.join(", "))));
-            }
-            for w in warps.iter_mut() {
-                if matches!(w.state, WarpState::AtBarrier(..)) {
-                    w.state = WarpState::Running;
-                }
             }
         }
     }
@@ -477,30 +493,32 @@ impl Engine<'_> {
         match d.opcode {
             Ld | LDG | LDS | LDL | LD => self.load(cta, w, d, exec)?,
             St | STG | STS | STL | ST => self.store(cta, w, d, exec)?,
-            Bar | BAR => {
-                let live = w.live_init & !w.exited;
-                if exec != live {
-                    return Err((ErrorKind::DivergentBarrier { active: exec, live }, None));
+            Bar | BAR | BarArrive | BARARV | BarRed | BARRED => {
+                if let Some(id) = self.barrier(cta, w, d, exec)? {
+                    w.state = WarpState::AtBarrier(id, inst);
+                    return Ok(false);
                 }
-                let id = match d.srcs.first() {
-                    None => 0,
-                    Some(o) => {
-                        let lane = exec.trailing_zeros();
-                        self.src(w, cta, d, 0, o, lane)?.val.bits() as u32
-                    }
-                };
-                self.advance(w);
-                w.state = WarpState::AtBarrier(id, inst);
-                return Ok(false);
             }
+            B2R => self.b2r(cta, w, d, exec)?,
             Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
             // The interpreter's memory is sequentially consistent, one proxy: fences are no-ops.
             ERRBAR | CGAERRBAR | CCTLIVALL | FENCEVIEW | YIELD => {}
+            Trap | BPT if exec != 0 => return Err((ErrorKind::Trap, Some(exec.trailing_zeros()))),
+            // A single launch has no prerequisite grid to wait for and no dependent grid to
+            // launch early: `griddepcontrol` (programmatic dependent launch) has no effect.
+            Trap | BPT | Griddep | ACQBULK | PREEXIT => {}
             Call | Calli => {
                 if exec != 0 {
                     return self.call(cta, w, d, exec).map(|()| true);
                 }
             }
+            CALLABS => {
+                if exec != 0 {
+                    return self.system_call_abs(cta, w, d, exec).map(|()| true);
+                }
+            }
+            // The return address of a `CALLABS`, which the interpreter does not need.
+            LEPC => {}
             CALL => {
                 if exec != 0 {
                     return self.abi_call(cta, w, d, exec).map(|()| true);

@@ -217,6 +217,10 @@ pub enum ErrorKind {
     },
     /// A form not modelled yet.
     Unsupported(String),
+    /// `trap` executed.
+    Trap,
+    /// A system function stopped the launch (`__assertfail`, or a bad call).
+    System(crate::sysfn::SysError),
 }
 
 impl fmt::Display for ErrorKind {
@@ -231,6 +235,8 @@ impl fmt::Display for ErrorKind {
                 write!(f, "barrier reached by lanes {active:#010x} of live lanes {live:#010x}")
             }
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+            ErrorKind::Trap => write!(f, "trap"),
+            ErrorKind::System(e) => write!(f, "{e}"),
         }
     }
 }
@@ -279,6 +285,8 @@ pub struct Outputs {
     pub buffers: BTreeMap<String, Vec<u8>>,
     /// Warp-instructions executed.
     pub warp_steps: u64,
+    /// What the launch printed (`vprintf`), in the order of [`crate::sysfn::Services::log`].
+    pub log: String,
 }
 
 impl Outputs {

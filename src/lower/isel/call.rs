@@ -228,6 +228,9 @@ impl Sel<'_> {
         let Some(Operand::Func(name)) = d.srcs.first() else {
             return Err("a call without a callee".into());
         };
+        if crate::ptx::sema::instr::SYSTEM_FUNCTIONS.contains(&name.as_str()) {
+            return self.sel_system_call(d, name);
+        }
         let abi = self.abi.get(name).cloned().ok_or_else(|| format!("call to `{name}`, which has no body here"))?;
         // srcs: callee, the callee's frame pointer (unused: the callee frames itself below R1),
         // then one operand per parameter word group.
@@ -254,6 +257,64 @@ impl Sel<'_> {
         self.emit(Opcode::CALL, Mods::new(), ret_regs.into_iter().map(Reg::Phys).collect(), srcs);
         let starts = words(&abi.rets)?;
         for ((&c, k), &dst) in abi.rets.iter().zip(starts).zip(&d.dsts) {
+            self.take_words(k, c, dst);
+        }
+        Ok(())
+    }
+}
+
+/// The parameter and return word classes of a CUDA system function (its CUDA prototype:
+/// `vprintf(.b64, .b64) -> .b32`, `malloc(.b64) -> .b64`, `free(.b64)`,
+/// `__assertfail(.b64, .b64, .b32, .b64, .b64)`).
+fn system_signature(name: &str) -> Option<(&'static [RegClass], &'static [RegClass])> {
+    const W: RegClass = RegClass::R32;
+    const D: RegClass = RegClass::R64;
+    Some(match name {
+        "vprintf" => (&[D, D], &[W]),
+        "malloc" => (&[D], &[D]),
+        "free" => (&[D], &[]),
+        "__assertfail" => (&[D, D, W, D, D], &[]),
+        _ => return None,
+    })
+}
+
+/// The system functions `m` calls, each once, in `SYSTEM_FUNCTIONS` order.
+pub fn system_functions_called(m: &crate::ori::Module) -> Vec<String> {
+    let called = |n: &str| {
+        m.functions.iter().any(|f| {
+            f.insts.values().any(|d| {
+                matches!(d.opcode, Opcode::Call | Opcode::CALLABS)
+                    && matches!(d.srcs.first(), Some(Operand::Func(x)) if x == n)
+            })
+        })
+    };
+    crate::ptx::sema::instr::SYSTEM_FUNCTIONS.iter().filter(|n| called(n)).map(|n| n.to_string()).collect()
+}
+
+impl Sel<'_> {
+    /// A call of a system function, as ptxas 13.0.88 makes it: the argument words in R4..
+    /// (this module's word rule), the function's address loaded from its slot of the
+    /// relocated address table (`LDC.64 Ra, c[0x4][slot]`), `LEPC R20` (the return address),
+    /// `CALL.ABS.NOINC Ra`, the result from R4. The callee follows the ABI's preservation
+    /// rule, so the `CALL` flag's clobbers apply.
+    fn sel_system_call(&mut self, d: &InstData, name: &str) -> R<()> {
+        let (params, rets) = system_signature(name).ok_or_else(|| format!("`{name}` is no system function"))?;
+        let args = d.srcs.get(2..).unwrap_or(&[]);
+        if args.len() != params.len() || d.dsts.len() != rets.len() {
+            return Err(format!("the call does not match the prototype of `{name}`"));
+        }
+        let slot = self.data.address_slot(name).ok_or_else(|| format!("no address slot for `{name}`"))?;
+        for (a, (&c, k)) in args.iter().zip(params.iter().zip(words(params)?)) {
+            self.put_words(k, c, a)?;
+        }
+        let f = self.vreg(RegClass::R64);
+        self.load_bank(f.into(), Ty::U64, crate::ori::CBank { bank: super::ADDRESS_TABLE_BANK, index: None, offset: slot });
+        self.emit(Opcode::LEPC, Mods::new(), vec![phys(20), phys(21)], vec![]);
+        let mut srcs = vec![Operand::Func(name.to_string()), Operand::reg(f), r(phys(1)), r(phys(20)), r(phys(21))];
+        srcs.extend(word_regs(params)?.into_iter().map(Operand::reg));
+        let ret_regs = word_regs(rets)?;
+        self.emit(Opcode::CALLABS, Mods::new(), ret_regs.into_iter().map(Reg::Phys).collect(), srcs);
+        for ((&c, k), &dst) in rets.iter().zip(words(rets)?).zip(&d.dsts) {
             self.take_words(k, c, dst);
         }
         Ok(())

@@ -11,7 +11,7 @@
 
 use super::{R, Sel, imm, pt, pt_reg};
 use crate::cubin::Constant0Layout;
-use crate::ori::{CBank, Flag, FuncKind, Half, InstData, Mods, Opcode, Operand, Reg, Rnd, SpecialReg, Ty};
+use crate::ori::{CBank, FuncKind, Half, InstData, Mods, Opcode, Operand, Reg, Rnd, SpecialReg, Ty};
 use Opcode::{BRA, ISETP};
 
 impl Sel<'_> {
@@ -164,19 +164,6 @@ impl Sel<'_> {
                 } else {
                     self.sel_func_ret(d)?;
                 }
-            }
-            Bar => {
-                let id = match d.srcs.first() {
-                    Some(o) => self.src(o)?,
-                    None => imm(0),
-                };
-                // The GPU needs the warp converged at a CTA barrier (measured on an H200: a
-                // warp that reached BAR.SYNC split lost its other lanes' earlier shared stores;
-                // `corpus/gpu/README.md`); ptxas reconverges with `WARPSYNC.ALL` first.
-                self.emit(WARPSYNC, Mods::new(), vec![], vec![imm(i64::from(u32::MAX))]);
-                self.warp_synced = self.guard.is_none();
-                let m = Mods { flags: vec![Flag::Sync], ..Mods::new() };
-                self.emit(BAR, m, vec![], vec![id]);
             }
             Membar => {
                 use crate::ori::fence::{Fence, Step};

@@ -106,7 +106,10 @@ pub fn data_layout(m: &Module) -> DataLayout {
     // Every global variable gets a slot, as ptxas gives one (cg_block_float's ten unused
     // globals all have one; `tests/backend_data.rs`); the layout is then the same before and
     // after selection, which removes the symbols from the code.
-    out.address_table = m.vars.iter().filter(|v| v.space == Space::Global).map(|v| v.name.clone()).collect();
+    // The system functions the module calls come first, as ptxas places them (`vprintf` at 0
+    // before the strings it prints), each once, in `SYSTEM_FUNCTIONS` order.
+    out.address_table = super::call::system_functions_called(m);
+    out.address_table.extend(m.vars.iter().filter(|v| v.space == Space::Global).map(|v| v.name.clone()));
     out
 }
 
@@ -501,7 +504,7 @@ impl Sel<'_> {
 
     /// `dst = c[bank][..]` of type `t`: `LDC` of the width (sub-words zero-extended by the
     /// load, then sign-extended with `PRMT` for signed types).
-    fn load_bank(&mut self, dst: Reg, t: Ty, cb: CBank) {
+    pub(crate) fn load_bank(&mut self, dst: Reg, t: Ty, cb: CBank) {
         let ty = match t.bits() {
             64 => Some(Ty::U64),
             8 => Some(Ty::U8),

@@ -60,6 +60,7 @@
 
 mod arith;
 mod atomic;
+mod barrier;
 mod bits;
 pub mod call;
 mod control;
@@ -402,7 +403,8 @@ impl<'a> Sel<'a> {
             Cvt => self.sel_cvt(d),
             Ld | St => self.sel_mem(d),
             Atom | AtomCas => self.sel_atom(d),
-            Bra | Exit | Ret | Bar | Membar | Warpsync => self.sel_control(d),
+            Bar | BarArrive | BarRed => self.sel_barrier(d),
+            Bra | Exit | Ret | Membar | Warpsync => self.sel_control(d),
             Call => self.sel_call(d),
             Brx => self.sel_brx(d),
             Shfl => self.sel_shfl(d),
@@ -416,6 +418,17 @@ impl<'a> Sel<'a> {
             Wgmma | WgmmaFence | WgmmaCommit | WgmmaWait => self.sel_wgmma(d),
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)
+            }
+            // `trap` is `BPT.TRAP 0x1`, `griddepcontrol` `ACQBULK` (.wait) / `PREEXIT`
+            // (.launch_dependents), as ptxas 13.0.88 selects them.
+            Trap => {
+                self.emit(Opcode::BPT, Mods::new(), vec![], vec![]);
+                Ok(())
+            }
+            Griddep => {
+                let launch = matches!(d.srcs.first(), Some(Operand::Imm(i)) if i.bits() == 1);
+                self.emit(if launch { Opcode::PREEXIT } else { Opcode::ACQBULK }, Mods::new(), vec![], vec![]);
+                Ok(())
             }
             op => Err(format!("`{op}` is not selected yet")),
         }

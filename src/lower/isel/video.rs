@@ -2,8 +2,10 @@
 //! forms ptxas uses for them: `VABSDIFF4.{U8,S8}[.ACC]`, `VIADD.16x2` (a negated second source
 //! for `sub`) and `VIMNMX.{S16x2,U16x2}`.
 //!
-//! `cp.async` becomes `LDGSTS` (the whole width copied, or with a source size of 0 the
-//! zero-filling form `LDGSTS ..., !PT`; other source sizes are refused), `commit_group`
+//! `cp.async` becomes `LDGSTS` (the whole width copied, with a source size of 0 the
+//! zero-filling form `LDGSTS ..., !PT`, any other source size, immediate or register,
+//! `LDGSTS.ZFILL` with the zero-fill count `(size - n) & (size - 1)` added to the global
+//! address and the copy predicate `n != 0`, as ptxas selects it), `commit_group`
 //! `LDGDEPBAR` and `wait_group n` `DEPBAR.LE SB0, n`, as ptxas emits them. The scheduler keeps
 //! SB0 for the `LDGDEPBAR`s of a function that has them ([`crate::sched`]).
 //!
@@ -14,7 +16,9 @@
 //! uses its own PRMT-based sequences), exactly as the semantics table defines them.
 
 use super::{R, Sel, imm};
-use crate::ori::{Flag, Imm, InstData, Mods, Opcode, Operand, PhysReg, Reg, RegFile, RegUse, SubOp, Ty, VReg};
+use crate::ori::{
+    Cmp, Flag, Imm, InstData, MemRef, Mods, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, SubOp, Ty, VReg,
+};
 
 impl Sel<'_> {
     pub(crate) fn sel_video(&mut self, d: &InstData) -> R<()> {
@@ -168,21 +172,53 @@ impl Sel<'_> {
                 else {
                     return Err("cp.async operands".into());
                 };
-                let size = d.ty().map_or(0, |t| t.bits() / 8);
-                let copy = match n {
-                    Operand::Imm(Imm::Int(v)) if *v == i64::from(size) => false,
-                    Operand::Imm(Imm::Int(0)) => true,
-                    _ => {
-                        return Err(
-                            "cp.async with a source size other than 0 or the copy size is not selected yet".into()
-                        );
+                let size = i64::from(d.ty().map_or(0, |t| t.bits() / 8));
+                let dm = self.shared_ref(dm)?;
+                let mut mods = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
+                let pt = |not: bool| -> R<Operand> {
+                    let pt = PhysReg::zero(RegFile::P).ok_or("no PT")?;
+                    Ok(Operand::Reg(RegUse { reg: pt.into(), neg: false, abs: false, not }))
+                };
+                let (src, p) = match n {
+                    // The whole width, or (`!PT`) nothing: zeros.
+                    Operand::Imm(Imm::Int(v)) if *v == size => (sm.clone(), pt(false)?),
+                    Operand::Imm(Imm::Int(0)) => (sm.clone(), pt(true)?),
+                    // A constant part: `.ZFILL` with the zero-fill count in the address's low
+                    // bits (as ptxas: `[Rg.64+size-n]`).
+                    Operand::Imm(Imm::Int(v)) if (1..size).contains(v) => {
+                        mods.set(Flag::Zfill);
+                        (MemRef { offset: sm.offset + (size - v), ..sm.clone() }, pt(false)?)
+                    }
+                    Operand::Imm(_) => return Err("cp.async source size larger than the copy size".into()),
+                    // A register: `.ZFILL` from `Rg + ((size - n) & (size - 1))`, copying when
+                    // `n != 0` (ptxas's IADD3, LOP3, 64-bit add and ISETP.NE).
+                    n => {
+                        let Some(base) = sm.base else {
+                            return Err("cp.async with a register source size and no address register".into());
+                        };
+                        mods.set(Flag::Zfill);
+                        let n = self.src(n)?;
+                        let (t, z) = (self.t32(), self.t32());
+                        let s32 = Mods::ty(Ty::U32);
+                        self.inst(&InstData::new(
+                            Opcode::Sub,
+                            s32.clone(),
+                            vec![t.into()],
+                            vec![imm(size), n.clone()],
+                        ))?;
+                        let and = vec![Operand::reg(t), imm(size - 1)];
+                        self.inst(&InstData::new(Opcode::And, Mods::ty(Ty::B32), vec![z.into()], and))?;
+                        let (z64, a) = (self.vreg(RegClass::R64), self.vreg(RegClass::R64));
+                        let cvt = Mods { ty: Some(Ty::U64), src_ty: Some(Ty::U32), ..Mods::new() };
+                        self.inst(&InstData::new(Opcode::Cvt, cvt, vec![z64.into()], vec![Operand::reg(z)]))?;
+                        let add = vec![Operand::reg(base), Operand::reg(z64)];
+                        self.inst(&InstData::new(Opcode::Add, Mods::ty(Ty::U64), vec![a.into()], add))?;
+                        let p = self.tp();
+                        self.isetp(p.into(), Cmp::Ne, Ty::U32, n, imm(0));
+                        (MemRef { base: Some(a.into()), ..sm.clone() }, Operand::reg(p))
                     }
                 };
-                let dm = self.shared_ref(dm)?;
-                let pt = PhysReg::zero(RegFile::P).ok_or("no PT")?;
-                let p = Operand::Reg(RegUse { reg: pt.into(), neg: false, abs: false, not: copy });
-                let mods = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
-                self.emit(Opcode::LDGSTS, mods, vec![], vec![Operand::Mem(dm), Operand::Mem(sm.clone()), p]);
+                self.emit(Opcode::LDGSTS, mods, vec![], vec![Operand::Mem(dm), Operand::Mem(src), p]);
             }
         }
         Ok(())

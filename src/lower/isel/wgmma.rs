@@ -49,8 +49,9 @@
 use std::collections::HashMap;
 
 use super::{R, Sel, imm, r};
+use crate::ori::gmma::GmmaForm;
 use crate::ori::{
-    Function, Imm, Inst, InstData, Mods, OpFlags, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, Ty, VReg,
+    Function, Imm, Inst, InstData, Mods, OpFlags, Opcode, Operand, PhysReg, Reg, RegClass, RegFile, RegUse, VReg,
 };
 
 /// The part a warpgroup MMA instruction plays in a pipelined chain ([`plan`]).
@@ -119,18 +120,20 @@ fn chain_at(f: &Function, insts: &[Inst], start: usize) -> Option<(Vec<(Inst, Ro
     let ((wait, end), commit) = (wait?, commit?);
     let head = &f.insts[*mmas.first()?];
     let acc = &head.dsts;
-    if f.insts[insts[start]].guard.is_some() || acc.len() != 4 {
+    // Only 4-register accumulators are selected, and A from registers is serialized (its
+    // fragment would have to stay untouched until the wait).
+    if f.insts[insts[start]].guard.is_some() || acc.len() != 4 || form(head).is_none_or(|g| g.a_regs) {
         return None;
     }
     let reads_acc = |d: &InstData| {
-        d.srcs.get(3..).is_some_and(|c| {
+        d.srcs.get(4..).is_some_and(|c| {
             c.len() == acc.len()
                 && c.iter().zip(acc).all(|(o, a)| matches!(o, Operand::Reg(u) if u.reg == *a && !u.has_mods()))
         })
     };
     for (k, &m) in mmas.iter().enumerate() {
         let d = &f.insts[m];
-        if d.dsts != *acc || d.mods != head.mods || (k > 0 && !reads_acc(d)) {
+        if d.dsts != *acc || d.mods != head.mods || d.srcs.first() != head.srcs.first() || (k > 0 && !reads_acc(d)) {
             return None;
         }
     }
@@ -146,6 +149,33 @@ fn chain_at(f: &Function, insts: &[Inst], start: usize) -> Option<(Vec<(Inst, Ro
     let mut roles = vec![(insts[start], Role::Fence), (commit, Role::Commit), (wait, Role::Wait(mmas[0]))];
     roles.extend(mmas.iter().enumerate().map(|(k, &m)| (m, Role::Mma { first: k == 0, last: k == last })));
     Some((roles, end))
+}
+
+/// The form of `wgmma` `d` (its first source).
+fn form(d: &InstData) -> Option<GmmaForm> {
+    match d.srcs.first() {
+        Some(Operand::Imm(Imm::Int(v))) => GmmaForm::unpack(*v).ok(),
+        _ => None,
+    }
+}
+
+/// What `sel_hgmma`/`sel_wgmma_chained` emit for one `wgmma`: the descriptor quad, the scale-d
+/// predicate, the accumulator inputs, the form and A's register tuple (A in registers).
+struct HgmmaOps<'d> {
+    quad: VReg,
+    scale: Operand,
+    c: &'d [Operand],
+    form: GmmaForm,
+    a: Option<Operand>,
+}
+
+impl HgmmaOps<'_> {
+    /// The `HGMMA` sources after the accumulator input `c` and the group flag.
+    fn srcs(&self, c: Operand, group: bool) -> Vec<Operand> {
+        let mut v = vec![r(self.quad), c, self.scale.clone(), imm(i64::from(group)), imm(self.form.pack())];
+        v.extend(self.a.clone());
+        v
+    }
 }
 
 impl Sel<'_> {
@@ -167,12 +197,11 @@ impl Sel<'_> {
     }
 
     fn sel_hgmma(&mut self, d: &InstData) -> R<()> {
-        let (quad, scale, c) = self.hgmma_operands(d)?;
-        let c = self.tuple(c)?;
+        let ops = self.hgmma_operands(d)?;
+        let c = self.tuple(ops.c)?;
         let (t, split) = self.tuple_dst(&d.dsts)?;
         self.emit(Opcode::WARPGROUPARRIVE, Mods::new(), vec![], vec![]);
-        let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
-        self.emit(Opcode::HGMMA, mods, vec![t], vec![r(quad), c, scale, imm(1)]);
+        self.emit(Opcode::HGMMA, Mods::new(), vec![t], ops.srcs(c, true));
         self.emit(Opcode::WARPGROUPDEPBAR, Mods::new(), vec![], vec![imm(0)]);
         if let Some(s) = split {
             self.push(s);
@@ -186,11 +215,11 @@ impl Sel<'_> {
             // The chain's first `HGMMA` has the arrive; the last one closes the group.
             Role::Fence | Role::Commit => Ok(()),
             Role::Mma { first, last } => {
-                let (quad, scale, c) = self.hgmma_operands(d)?;
+                let ops = self.hgmma_operands(d)?;
                 let t = match self.gmma_acc {
                     Some(t) if !first => t,
                     None if first => {
-                        let Operand::Reg(t) = self.tuple(c)? else { return Err("an accumulator tuple".into()) };
+                        let Operand::Reg(t) = self.tuple(ops.c)? else { return Err("an accumulator tuple".into()) };
                         let Reg::Virt(t) = t.reg else { return Err("a physical accumulator tuple".into()) };
                         self.emit(Opcode::WARPGROUPARRIVE, Mods::new(), vec![], vec![]);
                         self.gmma_acc = Some(t);
@@ -198,9 +227,7 @@ impl Sel<'_> {
                     }
                     _ => return Err("a broken wgmma chain".into()),
                 };
-                let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
-                let group = imm(i64::from(last));
-                self.emit(Opcode::HGMMA, mods, vec![t.into()], vec![r(quad), r(t), scale, group]);
+                self.emit(Opcode::HGMMA, Mods::new(), vec![t.into()], ops.srcs(r(t), last));
                 Ok(())
             }
             Role::Wait(acc) => {
@@ -213,34 +240,31 @@ impl Sel<'_> {
         }
     }
 
-    /// The descriptor quad and the scale-d predicate of `wgmma` `d` (emitted), and its
-    /// accumulator inputs; errors for the forms not selected.
-    fn hgmma_operands<'d>(&mut self, d: &'d InstData) -> R<(VReg, Operand, &'d [Operand])> {
-        let n = 2 * d.dsts.len();
-        if d.dsts.len() != 4 {
+    /// The descriptor quad, the scale-d predicate and A's tuple of `wgmma` `d` (emitted), its
+    /// accumulator inputs and form; errors for the forms not selected.
+    fn hgmma_operands<'d>(&mut self, d: &'d InstData) -> R<HgmmaOps<'d>> {
+        let form = form(d).ok_or("a wgmma without its form")?;
+        if !matches!(d.dsts.len(), 2 | 4) {
             return Err(format!(
-                "wgmma m64n{n}k16 is not selected yet (only m64n8k16: HGMMA.64x8x16.F32 is the one shape the sm_90 \
-                 tables encode)"
+                "wgmma.mma_async .{} is not selected yet: its accumulator is {} registers per lane, and the \
+                 register allocator's tuples hold 2 or 4",
+                form.ptx_name(),
+                d.dsts.len()
             ));
         }
-        match (d.mods.ty, d.mods.src_ty) {
-            (Some(Ty::F32), Some(Ty::F16)) => {}
-            (t, s) => {
-                return Err(format!(
-                    "wgmma of {t:?} from {s:?} is not selected yet (only f32 from f16: HGMMA.64x8x16.F32 is the one \
-                     form the sm_90 tables encode)"
-                ));
-            }
-        }
-        let [da, db, scale, c @ ..] = d.srcs.as_slice() else {
+        let na = if form.a_regs { 4 } else { 1 };
+        let (Some([db, scale]), Some(a), Some(c)) = (d.srcs.get(1..3), d.srcs.get(3..3 + na), d.srcs.get(3 + na..))
+        else {
             return Err(format!("wgmma with {} sources", d.srcs.len()));
         };
         if c.len() != d.dsts.len() {
             return Err(format!("wgmma with {} accumulator inputs for {} outputs", c.len(), d.dsts.len()));
         }
-        // The descriptors: the uniform quad {A.lo, A.hi, B.lo, B.hi}.
+        // The descriptors: the uniform quad {A.lo, A.hi, B.lo, B.hi}; with A in registers, A's
+        // pair (which `HGMMA` does not read) repeats B's.
+        let descs = if form.a_regs { [db, db] } else { [&a[0], db] };
         let mut words = Vec::with_capacity(4);
-        for desc in [da, db] {
+        for desc in descs {
             let (lo, hi) = self.halves(desc)?;
             for h in [lo, hi] {
                 let u = match h {
@@ -255,14 +279,21 @@ impl Sel<'_> {
         }
         let quad = self.vreg(RegClass::UR128);
         self.emit(Opcode::UPACK128, Mods::new(), vec![quad.into()], words);
+        let a = if form.a_regs { Some(self.tuple(a)?) } else { None };
         let scale = self.uniform_scale(scale)?;
-        Ok((quad, scale, c))
+        Ok(HgmmaOps { quad, scale, c, form, a })
     }
 
     /// The `HGMMA` predicate for PTX scale-d `p`: `UPT`/`!UPT` for a constant, else `!up` with
     /// `up = VOTEU.ANY !p` (true in every lane of the warp exactly when `p` holds in all
     /// executing lanes).
     fn uniform_scale(&mut self, p: &Operand) -> R<Operand> {
+        if let Operand::Imm(v) = p {
+            // A constant scale-d (`wgmma ... d, a, b, 0, ...`): `!UPT` for 0, `UPT` otherwise.
+            let upt = PhysReg::zero(RegFile::UP).ok_or("no UPT")?;
+            let not = v.bits() == 0;
+            return Ok(Operand::Reg(RegUse { reg: Reg::Phys(upt), neg: false, abs: false, not }));
+        }
         let Operand::Reg(u) = p else { return Err(format!("a {} scale-d", p.kind_name())) };
         if u.reg.is_zero() {
             let upt = PhysReg::zero(RegFile::UP).ok_or("no UPT")?;
@@ -314,7 +345,9 @@ mod tests {
         );
         let t = select(&chain, true).unwrap();
         assert_eq!((count(&t, "WARPGROUPARRIVE"), count(&t, "HGMMA"), count(&t, "WARPGROUPDEPBAR")), (1, 3, 1));
-        let groups: Vec<&str> = t.lines().filter(|l| l.contains("HGMMA")).map(|l| &l[l.len() - 1..]).collect();
+        // The group flag is the source before the form.
+        let groups: Vec<&str> =
+            t.lines().filter(|l| l.contains("HGMMA")).filter_map(|l| l.trim_end().rsplit(", ").nth(1)).collect();
         assert_eq!(groups, ["0", "0", "1"], "{t}");
         let t = select(&chain, false).unwrap();
         assert_eq!((count(&t, "WARPGROUPARRIVE"), count(&t, "HGMMA"), count(&t, "WARPGROUPDEPBAR")), (3, 3, 3));

@@ -14,8 +14,20 @@ mod generated;
 
 /// sm_90 forms with no sm_80 counterpart (Hopper's cluster, bulk-copy, mbarrier, warpgroup
 /// and fused integer instructions): left out.
-const HOPPER_ONLY: &[&str] =
-    &["SYNCS", "UBLKCP", "HGMMA", "WARPGROUP", "ELECT", "CGAERRBAR", "VIADD", "VIMNMX", "VIADDMNMX", "ENDCOLLECTIVE"];
+const HOPPER_ONLY: &[&str] = &[
+    "SYNCS",
+    "UBLKCP",
+    "HGMMA",
+    "IGMMA",
+    "QGMMA",
+    "WARPGROUP",
+    "ELECT",
+    "CGAERRBAR",
+    "VIADD",
+    "VIMNMX",
+    "VIADDMNMX",
+    "ENDCOLLECTIVE",
+];
 
 /// Forms whose memory slot carries a 2-bit address scale at [78:80) (`[R0.X4]`): shared
 /// loads, stores and atomics.

@@ -6,7 +6,10 @@
 use super::form::{Alias, Form, ImmStyle, Kind, ModEntry, Slot, Tables, TargetKind};
 use std::sync::LazyLock;
 
+mod barrier_async;
 mod generated;
+mod gmma;
+mod sysfn;
 
 pub(super) const fn r(at: u8) -> Slot {
     Slot::new(Kind::R(at))
@@ -146,8 +149,8 @@ fn more(f: &mut Vec<Form>) {
     }
     f.push(form(0x896, "UPRMT", vec![ur(16), ur(24), imm(32, 32, Hex), ur(64)]));
     f.push(form(0x296, "UPRMT", vec![ur(16), ur(24), ur(32), ur(64)]));
-    // BAR.SYNC with immediate barrier and optional thread count.
-    f.push(form(0xb1d, "BAR", vec![imm(54, 4, Hex), imm(42, 12, Hex).opt()]));
+    // BAR (SYNC/ARV/RED with immediate or register id and count) and B2R.
+    barrier_async::forms(f);
     // PLOP3: LUT split over [64:67) and [72:77); second LUT at 16.
     f.push(form(
         0x81c,
@@ -543,21 +546,8 @@ fn memory_sync(f: &mut Vec<Form>) {
     // WARPGROUP: `.DEPBAR.LE gsb0, n` (bit 80; n: 3 bits at 72), `.ARRIVE` (bit 80 clear) has
     // no operands. The group scoreboard field [84:87) stays in the residue (only gsb0 is named).
     f.push(form(0x9c5, "WARPGROUP", vec![imm(72, 3, Hex).lead("gsb0").if_bit(80)]));
-    // HGMMA (sm_90a): `Rd, gdesc[URa], Rc, !UPp, gsb0`. The predicate is stored inverted (0 is
-    // UPT, shown unless plain UPT); the group scoreboard (84, 3 bits) shows unless 7, only 0 is
-    // named. The descriptor's `.tnspA`/`.tnspB`/`.negA`/`.negB` bits (61, 62, 72, 63) and
-    // `.SP` (73) stay in the residue: only their corpus values (clear) decode.
-    f.push(form(
-        0x9f0,
-        "HGMMA",
-        vec![
-            r(16),
-            ur(24).wrapped("gdesc[", "]"),
-            r(64),
-            Slot::new(Kind::UpInv(87)).not(90).opt(),
-            imm(84, 3, Named { prefix: "gsb", count: 1 }).unless_field(84, 3, &[7]),
-        ],
-    ));
+    // HGMMA/IGMMA/QGMMA (sm_90a): `gmma`.
+    gmma::forms(f);
 }
 
 /// Every sm_90 form (the sm_80 family's tables start from these, see `../sm80`).
@@ -740,6 +730,7 @@ pub(crate) fn build() -> Vec<Form> {
     f.push(form(0x308, "MUFU", vec![r(16), r(32).neg(63).abs(62).h1(60, 72).reuse(1)]));
     more(&mut f);
     memory_sync(&mut f);
+    sysfn::forms(&mut f);
     // Uniform-datapath ops take a uniform guard (`@UP0`).
     for fm in f.iter_mut() {
         if fm.base.starts_with('U') || fm.base == "S2UR" {
@@ -795,7 +786,14 @@ const HAND_MODS: &[ModEntry] = &[
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).cloned().collect();
+    let mut v: Vec<ModEntry> = generated::MODS
+        .iter()
+        .chain(HAND_MODS)
+        .chain(sysfn::MODS)
+        .chain(barrier_async::MODS.iter().copied().flatten())
+        .cloned()
+        .collect();
+    v.extend(gmma::mods(generated::MODS));
     v.sort_by_key(|e| (e.key, e.residue));
     v
 });

@@ -15,7 +15,7 @@ fn lanes(mask: u32) -> impl Iterator<Item = u32> {
 impl Engine<'_> {
     /// A source operand's value for one lane, with its modifiers applied for a plain read
     /// (predicates honour `!`).
-    fn lane_val(&self, w: &Warp, cta: &Cta, d: &InstData, i: usize, lane: u32) -> Result<u64, Er> {
+    pub(super) fn lane_val(&self, w: &Warp, cta: &Cta, d: &InstData, i: usize, lane: u32) -> Result<u64, Er> {
         let o = d.srcs.get(i).ok_or((ErrorKind::Invalid(format!("`{}` lacks operand {i}", d.opcode)), None))?;
         let a = self.src(w, cta, d, i, o, lane)?;
         Ok(match a.val {
@@ -29,6 +29,12 @@ impl Engine<'_> {
     /// order of their lowest lane, before the caller resumes.
     pub(super) fn call(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
         let mut groups: Vec<(usize, u32)> = Vec::new();
+        if let (Opcode::Call, Some(Operand::Func(name))) = (d.opcode, d.srcs.first())
+            && !self.module.functions.iter().any(|g| g.name == *name)
+            && let Some(f) = crate::sysfn::SysFn::by_name(name)
+        {
+            return self.system_call(cta, w, d, exec, f);
+        }
         match (d.opcode, d.srcs.first()) {
             (Opcode::Call, Some(Operand::Func(name))) => {
                 let ci = self

@@ -172,7 +172,8 @@ impl Engine<'_> {
     }
 
     /// `cp.async` and `LDGSTS`: copies the type's width from global to shared memory, writing zeros from
-    /// byte `src_size` on (nothing is read past it).
+    /// byte `src_size` on (nothing is read past it). `LDGSTS.ZFILL` takes the zero count from the
+    /// global address's low bits and reads the rest from the address rounded down to the width.
     pub(super) fn cp_async(&mut self, cta: &mut Cta, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
         let (Some(Operand::Mem(dm)), Some(Operand::Mem(sm))) = (d.srcs.first(), d.srcs.get(1)) else {
             return Err((ErrorKind::Invalid("cp.async needs two memory operands".into()), None));
@@ -189,7 +190,15 @@ impl Engine<'_> {
                 Val::Bits(b) => b.min(u64::from(size)) as u32,
             };
             let (ds, da) = self.address(w, d, dm, lane)?;
-            let (ss, sa) = self.address(w, d, sm, lane)?;
+            let (ss, mut sa) = self.address(w, d, sm, lane)?;
+            // LDGSTS.ZFILL: the address's low bits count the zero bytes at the end.
+            let n = if d.mods.has(ptxas_rs::ori::Flag::Zfill) && n != 0 {
+                let z = (sa & u64::from(size - 1)) as u32;
+                sa -= u64::from(z);
+                size - z
+            } else {
+                n
+            };
             if ds != Space::Shared || ss != Space::Global {
                 return Err((ErrorKind::Invalid("cp.async from global to shared only".into()), Some(lane)));
             }

@@ -1,0 +1,71 @@
+//! sm_90 forms of the system-call and grid-dependency instructions the corpus never shows and
+//! ptxas 13.0.88 emits for `vprintf`/`malloc`/`free`/`__assertfail` (`LEPC R20` +
+//! `CALL.ABS.NOINC Ra`: the callee's address is loaded from its relocated `.nv.constant4`
+//! slot), `trap` (`BPT.TRAP 0x1`) and `griddepcontrol` (`ACQBULK`, `PREEXIT`). Layouts from
+//! bit flips of ptxas's words printed by `nvdisasm -b SM90` (13.0.88):
+//!
+//! - `BPT` 0x95c: an immediate in [34:40) (bit 40 and above change nothing; 0 prints no
+//!   operand), the mode in [84:86) (3 = `.TRAP`; others are rejected by nvdisasm).
+//! - `LEPC` 0x94e: `Rd` at 16, a byte offset from the next instruction in [24:82), as on
+//!   sm_120 ([`TargetKind::Wide`]).
+//! - `CALL` 0x343 (`.ABS` through a register): `Ra` at 24, `.NOINC` bit 86, a predicate at 87
+//!   (`!` at 90), and an offset stored like BRX's, shown when not 0 (sm_120's layout; the
+//!   nvdisasm flips agree: bit 24 → R13, 86 → `CALL.ABS`, 87 → `P6`, 90 → `!PT`).
+//! - `ACQBULK` 0x82e, `PREEXIT` 0x82d: no operand.
+//!
+//! The unit tests compare decoding, printing and encoding against those nvdisasm texts.
+
+use super::super::form::{Form, ImmStyle, Kind, ModEntry, Slot, TargetKind};
+use super::{form, imm, p, r};
+
+/// Appends the forms.
+pub(super) fn forms(f: &mut Vec<Form>) {
+    f.push(form(0x95c, "BPT", vec![imm(34, 6, ImmStyle::Hex).opt()]));
+    f.push(form(0x94e, "LEPC", vec![r(16), Slot::new(Kind::Target(TargetKind::Wide))]));
+    f.push(form(
+        0x343,
+        "CALL",
+        vec![p(87).not(90).opt(), r(24).glued(), Slot::new(Kind::Target(TargetKind::SplitRelative)).opt()],
+    ));
+    f.push(form(0x82e, "ACQBULK", vec![]));
+    f.push(form(0x82d, "PREEXIT", vec![]));
+}
+
+/// Their modifier entries.
+pub(super) const MODS: &[ModEntry] = &[
+    ModEntry { key: 0x343, residue: 0, suffix: ".ABS" },
+    ModEntry { key: 0x343, residue: 1 << 86, suffix: ".ABS.NOINC" },
+    ModEntry { key: 0x82d, residue: 0, suffix: "" },
+    ModEntry { key: 0x82e, residue: 0, suffix: "" },
+    ModEntry { key: 0x94e, residue: 0, suffix: "" },
+    ModEntry { key: 0x95c, residue: 3 << 84, suffix: ".TRAP" },
+];
+
+#[cfg(test)]
+mod tests {
+    /// ptxas 13.0.88's words (sysfn_trap, sysfn_printf of `corpus/sysfn`) and bit flips of
+    /// them, with `nvdisasm -b SM90`'s text at address 0.
+    #[test]
+    fn sysfn_forms_match_nvdisasm() {
+        let t = super::super::tables();
+        for (word, text) in [
+            (0x000f_e200_0030_0000_0000_0004_0000_795cu128, "BPT.TRAP 0x1"),
+            (0x000f_e200_0030_0000_0000_000c_0000_795c, "BPT.TRAP 0x3"),
+            (0x000f_e200_0030_0000_0000_0000_0000_795c, "BPT.TRAP"),
+            (0x000f_ce00_0000_0000_0000_0000_1014_794e, "LEPC R20, 0x20"),
+            (0x000f_ce00_0000_0000_0000_0000_1016_794e, "LEPC R22, 0x20"),
+            (0x000f_ce00_0000_0000_0000_0001_1014_794e, "LEPC R20, 0x120"),
+            (0x000f_ea00_03c0_0000_0000_0000_0c00_7343, "CALL.ABS.NOINC R12"),
+            (0x000f_ea00_03c0_0000_0000_0000_0d00_7343, "CALL.ABS.NOINC R13"),
+            (0x000f_ea00_0380_0000_0000_0000_0c00_7343, "CALL.ABS R12"),
+            (0x000f_ea00_0340_0000_0000_0000_0c00_7343, "CALL.ABS.NOINC P6, R12"),
+            (0x000f_ea00_07c0_0000_0000_0000_0c00_7343, "CALL.ABS.NOINC !PT, R12"),
+            (0x000f_e200_0000_0000_0000_0000_0000_782e, "ACQBULK"),
+            (0x000f_e200_0000_0000_0000_0000_0000_782d, "PREEXIT"),
+        ] {
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+        }
+    }
+}
