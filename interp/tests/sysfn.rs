@@ -231,7 +231,7 @@ fn trap_is_a_located_fault_and_griddepcontrol_a_no_op() {
     let t = e.thread.expect("located");
     assert_eq!((e.kind.clone(), t.cta, t.tid), (ErrorKind::Trap, [1, 0, 0], [5, 0, 0]), "{e}");
     both_fault(&path, &spec, [1, 0, 0], [5, 0, 0], "trap");
-    let (text, path, spec) = load("sysfn_trap", "sysfn_griddep");
+    let (text, path, spec) = load("sysfn_griddep", "sysfn_griddep");
     let got = interpret(&text, &spec).unwrap();
     assert_eq!(words::<4>(got.get("out").unwrap()), (0..128).collect::<Vec<u64>>());
     both_equal(&path, &spec, &got);
