@@ -541,7 +541,10 @@ mod tests {
         a.extend_from_slice(&1.5f64.to_bits().to_le_bytes());
         a.extend_from_slice(&0x1234_5678_9abc_def0u64.to_le_bytes());
         assert_eq!(fmt("a %d %f %llx %% z", &a), "a -42 1.500000 123456789abcdef0 % z");
-        assert_eq!(fmt("[%5d|%-5d|%05d|%+d]", &[7, 0, 0, 0, 7, 0, 0, 0, 7, 0, 0, 0, 7, 0, 0, 0]), "[    7|7    |00007|+7]");
+        assert_eq!(
+            fmt("[%5d|%-5d|%05d|%+d]", &[7, 0, 0, 0, 7, 0, 0, 0, 7, 0, 0, 0, 7, 0, 0, 0]),
+            "[    7|7    |00007|+7]"
+        );
         let g = |f: &str, x: f64| fmt(f, &x.to_bits().to_le_bytes());
         assert_eq!(g("%g", 100000.0), "100000");
         assert_eq!(g("%g", 1000000.0), "1e+06");

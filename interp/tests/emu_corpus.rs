@@ -480,7 +480,9 @@ fn rule_candidates(program: &interp::emu::Program, rule: Rule) -> Vec<(usize, St
                         writer.get(r).is_some_and(|(tw, j)| !is_fp64(&insts[*j]) && t - saved - tw < 6 && t - tw >= 6)
                     })
                     .map(|r| format!("{r} read")),
-                Rule::Barrier if matches!(p.kind, Kind::Bar { .. }) && settles_after_barrier(inst.base) && saved > 0 => {
+                Rule::Barrier
+                    if matches!(p.kind, Kind::Bar { .. }) && settles_after_barrier(inst.base) && saved > 0 =>
+                {
                     Some("after a BAR".to_string())
                 }
                 _ => None,

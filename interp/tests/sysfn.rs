@@ -257,14 +257,16 @@ fn selection_and_allocation_preserve_results() {
                 pipeline: PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() },
                 exec: exec.clone(),
             };
-            let b = validate(&v.module, &spec.kernel, &spec, &backend_pipeline(&v.module, &frames, &addr), &opts)
-                .unwrap();
+            let b =
+                validate(&v.module, &spec.kernel, &spec, &backend_pipeline(&v.module, &frames, &addr), &opts).unwrap();
             if let Some(f) = &b.failure {
                 panic!("{k} -O{level}: phase {}: {:?}\n{}", f.phase, f.kind, f.ir_diff);
             }
-            let selected = b.module.functions.iter().any(|f| {
-                f.inst_order().any(|(_, i)| f.insts[i].opcode == ptxas_rs::ori::Opcode::CALLABS)
-            });
+            let selected = b
+                .module
+                .functions
+                .iter()
+                .any(|f| f.inst_order().any(|(_, i)| f.insts[i].opcode == ptxas_rs::ori::Opcode::CALLABS));
             assert!(selected, "{k} -O{level}: no CALLABS after selection");
         }
     }

@@ -611,7 +611,14 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
         if !var_syms.contains_key(n.as_str()) {
             let name = st.add(n);
             var_syms.insert(n.as_str(), syms.len() as u32);
-            syms.push(Sym { name, info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, other: 0, shndx: 0, value: 0, size: 0 });
+            syms.push(Sym {
+                name,
+                info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC,
+                other: 0,
+                shndx: 0,
+                value: 0,
+                size: 0,
+            });
         }
     }
     for (v, &name) in data.variables.iter().zip(&var_names) {

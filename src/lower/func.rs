@@ -1027,9 +1027,7 @@ impl FnCx<'_> {
             "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "prefetch" | "prefetchu" | "applypriority"
             | "createpolicy" | "discard" => self.memory(i),
             "bra" | "brx" | "call" | "ret" | "exit" | "bar" | "barrier" | "membar" | "fence" | "nanosleep" | "trap"
-            | "griddepcontrol" => {
-                self.control(i)
-            }
+            | "griddepcontrol" => self.control(i),
             "shfl" | "vote" | "match" | "redux" | "activemask" => self.warp(i),
             "ldmatrix" | "mma" | "wmma" | "cp" | "vadd4" | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4" | "vmax4"
             | "vset4" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2" | "vmax2" | "vset2" => self.tensor(i),

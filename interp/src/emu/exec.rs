@@ -2216,7 +2216,13 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let Opnd::Target(t) = a[1].o else { return Err((None, EmuErrorKind::Unsupported("LEPC target".into()))) };
             let v = u64::from(t) * 16;
             w.write32(&a[0], &splat(v as u32), g).map_err(|e| (None, e))?;
-            let hi = Arg { o: match a[0].o { Opnd::R(r) if r < 254 => Opnd::R(r + 1), o => o }, ..a[0] };
+            let hi = Arg {
+                o: match a[0].o {
+                    Opnd::R(r) if r < 254 => Opnd::R(r + 1),
+                    o => o,
+                },
+                ..a[0]
+            };
             w.write32(&hi, &splat((v >> 32) as u32), g).map_err(|e| (None, e))?;
         }
         Kind::Ret | Kind::CallReg | Kind::Brx => {

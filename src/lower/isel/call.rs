@@ -308,7 +308,11 @@ impl Sel<'_> {
             self.put_words(k, c, a)?;
         }
         let f = self.vreg(RegClass::R64);
-        self.load_bank(f.into(), Ty::U64, crate::ori::CBank { bank: super::ADDRESS_TABLE_BANK, index: None, offset: slot });
+        self.load_bank(
+            f.into(),
+            Ty::U64,
+            crate::ori::CBank { bank: super::ADDRESS_TABLE_BANK, index: None, offset: slot },
+        );
         self.emit(Opcode::LEPC, Mods::new(), vec![phys(20), phys(21)], vec![]);
         let mut srcs = vec![Operand::Func(name.to_string()), Operand::reg(f), r(phys(1)), r(phys(20)), r(phys(21))];
         srcs.extend(word_regs(params)?.into_iter().map(Operand::reg));
