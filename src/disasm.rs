@@ -96,8 +96,9 @@ fn name_label(next: &mut usize, labels: &mut BTreeMap<i64, String>, addr: i64, c
 struct FunctionContext<'c> {
     f: &'c crate::cubin::Function,
     decoded: Vec<Result<sass::Instruction, sass::DecodeError>>,
-    /// Function symbols of its section by address.
-    symbols: BTreeMap<i64, &'c str>,
+    /// Function symbols of its section by address: aliases (size 0) first, the sized symbol
+    /// last. nvdisasm prints a label for each and names calls and returns by the sized one.
+    symbols: BTreeMap<i64, Vec<&'c str>>,
     /// Relocations into its section, by the instruction they patch.
     relocated: BTreeMap<u64, &'c Relocation>,
     /// `BRX` offset → its listed targets.
@@ -134,12 +135,17 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
     for f in functions {
         let decoded: Vec<_> = f.words.iter().map(|&w| tables.decode(w)).collect();
         // Function symbols of this section by address (the owner at 0, callees merged after it).
-        let symbols: BTreeMap<i64, &str> = cubin
+        let mut symbols: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+        let mut in_section: Vec<_> = cubin
             .symbols
             .iter()
             .filter(|s| u32::from(s.shndx) == f.section && s.info & 0xf == 2 && !s.name.is_empty())
-            .map(|s| (s.value as i64, s.name.as_str()))
             .collect();
+        // Stable: symbol-table order among aliases, then the sized symbol.
+        in_section.sort_by_key(|s| s.size != 0);
+        for s in in_section {
+            symbols.entry(s.value as i64).or_default().push(s.name.as_str());
+        }
         // Relocations into this section, by the instruction they patch.
         let mut relocated: BTreeMap<u64, &Relocation> = BTreeMap::new();
         for r in cubin.relocations.iter().filter(|r| r.target == f.section) {
@@ -249,7 +255,11 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
                 }
                 Ok(inst) if names_function(inst) => {
                     let name_of = |abs: i64| {
-                        if absolute(inst) { None } else { symbols.get(&abs).map(|s| s.to_string()).or(label_of(abs)) }
+                        if absolute(inst) {
+                            None
+                        } else {
+                            symbols.get(&abs).and_then(|s| s.last()).map(|s| s.to_string()).or(label_of(abs))
+                        }
                     };
                     (tables.print(inst, addr, Some(&name_of)), None)
                 }
@@ -278,9 +288,11 @@ pub fn listing(cubin_bytes: &[u8], hex: bool) -> Result<Listing, String> {
         for (i, ((text, targets), &word)) in texts.into_iter().zip(&f.words).enumerate() {
             let addr = 16 * i as u64;
             if addr != 0
-                && let Some(name) = symbols.get(&(addr as i64))
+                && let Some(names) = symbols.get(&(addr as i64))
             {
-                let _ = writeln!(out.text, "{name}:");
+                for name in names {
+                    let _ = writeln!(out.text, "{name}:");
+                }
             }
             if let Some(l) = labels.get(&(addr as i64)) {
                 let _ = writeln!(out.text, "{l}:");
