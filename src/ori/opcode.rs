@@ -777,6 +777,11 @@ opcodes! {
     PACK128 "PACK128" Sass ["X" => "W:r, W:r, W:r, W:r"] flags() mods() req() ty() None;
     /// Register-quad split `a, b, c, e = s` (a parallel copy, like [`Opcode::UNPACK64`]).
     UNPACK128 "UNPACK128" Sass ["W, W, W, W" => "X:r"] flags() mods() req() ty() None;
+    /// Wide-tuple join `d = {s0, s1, ..., s(n-1)}` into a wide R tuple of n registers (a parallel
+    /// copy, like [`Opcode::PACK128`]; the warpgroup MMA accumulators, `crate::ori::reg`).
+    PACKW "PACKW" Sass ["X" => "W:r"] flags(VAR_SRCS) mods() req() ty() None;
+    /// Wide-tuple split `d0, d1, ..., d(n-1) = s` (a parallel copy, like [`Opcode::UNPACK128`]).
+    UNPACKW "UNPACKW" Sass ["W" => "X:r"] flags(VAR_DSTS) mods() req() ty() None;
 
     // ---- warpgroup MMA (sm_90a; the selection of `Opcode::Wgmma`, `lower::isel::wgmma`) ----
     /// `HGMMA`/`IGMMA`/`QGMMA` `d, [a,] gdesc[URa], c, UPp[, gsb0]`: [`Opcode::Wgmma`] on register

@@ -220,9 +220,7 @@ struct Names {
 
 impl Names {
     fn vreg(&mut self, cur: &Cur<'_>, name: &str) -> Result<VReg, ParseError> {
-        let split = name.find(|c: char| c.is_ascii_digit()).unwrap_or(name.len());
-        let (prefix, digits) = name.split_at(split);
-        let Some(class) = RegClass::from_vreg_prefix(prefix) else {
+        let Some((class, digits)) = RegClass::split_vreg_name(name) else {
             return cur.err_prev(format!("unknown virtual register class prefix in `%{name}`"));
         };
         let n = parse_index(digits).filter(|&n| n <= MAX_ENTITY);

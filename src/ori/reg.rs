@@ -9,12 +9,23 @@
 //! a 64-bit value is an even-aligned pair (R4:R5), a 128-bit value a 4-aligned quad
 //! (R8:R11). Only R and UR have tuples; predicates and barriers are always single.
 //!
+//! Wide R tuples (an even count from 6 to 128 components) hold warpgroup MMA accumulators:
+//! `HGMMA`/`IGMMA`/`QGMMA` keep theirs in N/2 (f32, s32) or N/4 (f16) consecutive registers,
+//! 2 to 128 and not always a power of two (n24.f32: 12). Measured on ptxas 13.0.88
+//! (`ptxas -arch sm_90a -O3`, nvdisasm, three live accumulators of one shape each, f16 and f32
+//! accumulators, N 8..200; and the 17 Triton sm_90 wgmma kernels): the accumulator is always
+//! contiguous and its base is aligned to 2 for 2 registers and to 4 for every wider tuple, not
+//! to its width — 12-register accumulators at R24, R36, R48; 6 registers at R24, R32, R40;
+//! 10 at R24, R36, R48; 32 at R24, R56, R88, R120. So a tuple's alignment
+//! ([`RegClass::align`]) is 1, 2 or 4: its count up to 4, else 4.
+//!
 //! One IR serves before and after register allocation: a [`Reg`] is either a virtual register
 //! (whose class lives in the function's vreg table) or a [`PhysReg`].
 //!
 //! Invariants (checked by the verifier, not by construction):
-//! - A tuple's component count is 1, 2 or 4, and >1 only for R and UR.
-//! - A physical tuple's base is aligned to its count and its last component is usable
+//! - A tuple's component count is 1, 2 or 4, and >1 only for R and UR; or an even count from 6
+//!   to 128 in R (a wide tuple).
+//! - A physical tuple's base is aligned to [`RegClass::align`] and its last component is usable
 //!   (≤ R254 / UR62).
 //! - The zero/true registers (RZ, URZ, PT, UPT) are the only physical registers allowed before
 //!   allocation; they are width-polymorphic (RZ reads as zero at any width) and writes to
@@ -111,7 +122,8 @@ impl RegFile {
     }
 }
 
-/// A register class: a file and a width in 32-bit components (1, 2 or 4).
+/// A register class: a file and a width in 32-bit components (1, 2 or 4; wide R tuples an even
+/// count from 6 to 128).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RegClass {
     /// The register file.
@@ -157,20 +169,41 @@ impl RegClass {
     /// Uniform convergence barrier.
     pub const UB: RegClass = RegClass { file: RegFile::UB, count: 1 };
 
-    /// All classes.
+    /// The widest tuple (a wgmma m64n256 f32 accumulator: 128 registers per lane).
+    pub const MAX_WIDE: u8 = 128;
+
+    /// All classes: the narrow ones, then the wide R tuples by width.
     pub fn all() -> impl Iterator<Item = RegClass> {
-        CLASS_NAMES.iter().map(|c| c.0)
+        CLASS_NAMES.iter().map(|c| c.0).chain(wide_names().iter().map(|c| c.0))
+    }
+    /// A wide R tuple of `count` components (an even count from 6 to 128), or the narrow class
+    /// of that width (1, 2, 4).
+    pub fn wide(count: u8) -> Option<RegClass> {
+        let c = RegClass { file: RegFile::R, count };
+        c.is_valid().then_some(c)
+    }
+    /// Whether this is a wide R tuple (more than 4 components).
+    pub fn is_wide(self) -> bool {
+        self.count > 4
+    }
+    /// The alignment of a physical tuple's base (module doc): the count up to 4, else 4.
+    pub fn align(self) -> u8 {
+        match self.count {
+            0..=2 => self.count.max(1),
+            _ => 4,
+        }
     }
     /// A data class of `file` (R/UR) with `count` components.
     pub fn data(file: RegFile, count: u8) -> RegClass {
         RegClass { file, count }
     }
-    /// Whether this class is well formed (count 1/2/4, tuples only in R/UR).
+    /// Whether this class is well formed (count 1/2/4, tuples only in R/UR; wide tuples an even
+    /// count from 6 to 128, only in R).
     pub fn is_valid(self) -> bool {
         match self.count {
             1 => true,
             2 | 4 => self.file.is_data(),
-            _ => false,
+            n => self.file == RegFile::R && n.is_multiple_of(2) && (6..=Self::MAX_WIDE).contains(&n),
         }
     }
     /// Width in bits (1 for predicates, 0 for barriers).
@@ -183,22 +216,54 @@ impl RegClass {
             32 * u32::from(self.count)
         }
     }
-    /// The class name (`r32`, `r64`, `ur32`, `p`, ...).
+    /// The class name (`r32`, `r64`, `ur32`, `p`, ...; a wide tuple `r<32 x count>`: `r384`).
     pub fn name(self) -> &'static str {
-        CLASS_NAMES.iter().find(|c| c.0 == self).map_or("?", |c| c.1)
+        names().find(|c| c.0 == self).map_or("?", |c| c.1)
     }
     /// The class with this name.
     pub fn from_name(s: &str) -> Option<RegClass> {
-        CLASS_NAMES.iter().find(|c| c.1 == s).map(|c| c.0)
+        names().find(|c| c.1 == s).map(|c| c.0)
     }
-    /// The prefix of virtual registers of this class (`r`, `rd`, `rq`, `ur`, `p`, ...).
+    /// The prefix of virtual registers of this class (`r`, `rd`, `rq`, `ur`, `p`, ...; a wide
+    /// tuple `rw<count>_`: `%rw12_7` is v7, a 12-register tuple).
     pub fn vreg_prefix(self) -> &'static str {
-        CLASS_NAMES.iter().find(|c| c.0 == self).map_or("?", |c| c.2)
+        names().find(|c| c.0 == self).map_or("?", |c| c.2)
     }
     /// The class whose virtual registers have this prefix.
     pub fn from_vreg_prefix(s: &str) -> Option<RegClass> {
-        CLASS_NAMES.iter().find(|c| c.2 == s).map(|c| c.0)
+        names().find(|c| c.2 == s).map(|c| c.0)
     }
+    /// Splits a virtual register name (without `%`) into its class and its number's digits:
+    /// the prefix runs to the first digit, except for a wide tuple's `rw<count>_`.
+    pub fn split_vreg_name(name: &str) -> Option<(RegClass, &str)> {
+        if let Some(rest) = name.strip_prefix("rw") {
+            let (count, digits) = rest.split_once('_')?;
+            let class = RegClass::wide(count.parse().ok()?).filter(|c| c.is_wide())?;
+            return Some((class, digits));
+        }
+        let split = name.find(|c: char| c.is_ascii_digit()).unwrap_or(name.len());
+        let (prefix, digits) = name.split_at(split);
+        Some((RegClass::from_vreg_prefix(prefix)?, digits))
+    }
+}
+
+/// The names of the wide R tuples (built once: `r<bits>` and `rw<count>_`).
+fn wide_names() -> &'static [(RegClass, String, String)] {
+    static WIDE: std::sync::LazyLock<Vec<(RegClass, String, String)>> = std::sync::LazyLock::new(|| {
+        (6..=RegClass::MAX_WIDE)
+            .step_by(2)
+            .map(|n| (RegClass { file: RegFile::R, count: n }, format!("r{}", 32 * u32::from(n)), format!("rw{n}_")))
+            .collect()
+    });
+    &WIDE
+}
+
+/// Every class with its name and virtual register prefix.
+fn names() -> impl Iterator<Item = (RegClass, &'static str, &'static str)> {
+    CLASS_NAMES
+        .iter()
+        .map(|c| (c.0, c.1, c.2))
+        .chain(wide_names().iter().map(|c| (c.0, c.1.as_str(), c.2.as_str())))
 }
 
 impl fmt::Display for RegClass {
@@ -215,7 +280,7 @@ pub struct PhysReg {
     pub file: RegFile,
     /// Hardware index of the first component (255 = RZ, 63 = URZ, 7 = PT/UPT).
     pub index: u16,
-    /// Number of components (1, 2 or 4).
+    /// Number of components (1, 2 or 4; wide R tuples up to 128).
     pub count: u8,
 }
 
@@ -262,8 +327,9 @@ impl PhysReg {
                 self.file.usable() - 1
             ));
         }
-        if !self.index.is_multiple_of(u16::from(self.count)) {
-            return Err(format!("{self} is not aligned to {} registers", self.count));
+        let align = self.class().align();
+        if !self.index.is_multiple_of(u16::from(align)) {
+            return Err(format!("{self} is not aligned to {align} registers"));
         }
         Ok(())
     }

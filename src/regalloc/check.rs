@@ -194,6 +194,9 @@ impl State {
 struct Checker<'a> {
     before: &'a Function,
     after: &'a Function,
+    /// The first token of each virtual register (its components follow), then the total.
+    vtok: Vec<u32>,
+    /// Tokens of virtual registers (those of physical registers follow).
     nv: usize,
     slots: HashMap<i64, usize>,
     steps: HashMap<Block, Vec<(Inst, Step)>>,
@@ -209,11 +212,19 @@ pub fn check(before: &Function, after: &Function) -> Result<(), CheckError> {
     let mut c = Checker {
         before,
         after,
-        nv: before.vregs.len(),
+        vtok: Vec::new(),
+        nv: 0,
         slots: HashMap::new(),
         steps: HashMap::new(),
         phis: HashMap::new(),
     };
+    let mut next = 0u32;
+    for (_, d) in before.vregs.iter() {
+        c.vtok.push(next);
+        next += u32::from(d.class.count.max(1));
+    }
+    c.vtok.push(next);
+    c.nv = next as usize;
     c.shape()?;
     c.values()
 }
@@ -225,8 +236,8 @@ impl<'a> Checker<'a> {
 
     fn token(&self, r: Reg, k: u8) -> u32 {
         match r {
-            Reg::Virt(v) => (v.index() * 4 + usize::from(k)) as u32,
-            Reg::Phys(p) => (self.nv * 4 + file_no(p.file) * 256 + usize::from(p.index) + usize::from(k)) as u32,
+            Reg::Virt(v) => self.vtok.get(v.index()).map_or(u32::MAX, |&b| b + u32::from(k)),
+            Reg::Phys(p) => (self.nv + file_no(p.file) * 256 + usize::from(p.index) + usize::from(k)) as u32,
         }
     }
 
@@ -558,7 +569,7 @@ impl<'a> Checker<'a> {
     }
 
     fn initial(&self) -> State {
-        let ntok = self.nv * 4 + NLOC_REGS;
+        let ntok = self.nv + NLOC_REGS;
         let nloc = NLOC_REGS + self.slots.len();
         let mut s = State {
             base: ntok as u32,
@@ -629,11 +640,12 @@ impl<'a> Checker<'a> {
         let names: Vec<String> = s.locs[l]
             .ex
             .iter()
-            .filter(|&&t| (t as usize) < self.nv * 4)
+            .filter(|&&t| (t as usize) < self.nv)
             .map(|&t| {
-                let v = crate::ori::VReg::new(t as usize / 4);
-                let name = crate::ori::print::reg_to_string(self.before, Reg::Virt(v));
-                if t % 4 == 0 { name } else { format!("{name}.{}", t % 4) }
+                let v = self.vtok.partition_point(|&b| b <= t) - 1;
+                let k = t - self.vtok[v];
+                let name = crate::ori::print::reg_to_string(self.before, Reg::Virt(crate::ori::VReg::new(v)));
+                if k == 0 { name } else { format!("{name}.{k}") }
             })
             .collect();
         if names.is_empty() { String::new() } else { format!(" (it holds {})", names.join(", ")) }

@@ -75,6 +75,22 @@ fn copies(d: &InstData) -> Result<Vec<(PhysReg, PhysReg)>, String> {
             }
             Ok(out)
         }
+        (Opcode::PACKW, [dst], srcs) => {
+            let dst = components(*dst, u8::try_from(srcs.len()).map_err(|_| "a PACKW of over 255 parts")?)?;
+            let mut out = Vec::new();
+            for (d, s) in dst.into_iter().zip(srcs) {
+                out.push((d, components(src_reg(s)?, 1)?[0]));
+            }
+            Ok(out)
+        }
+        (Opcode::UNPACKW, dsts, [src]) => {
+            let src = components(src_reg(src)?, u8::try_from(dsts.len()).map_err(|_| "an UNPACKW of over 255 parts")?)?;
+            let mut out = Vec::new();
+            for (d, s) in dsts.iter().zip(src) {
+                out.push((components(*d, 1)?[0], s));
+            }
+            Ok(out)
+        }
         _ => Err("malformed register-pair pseudo-operation".into()),
     }
 }
@@ -128,7 +144,8 @@ fn sequence(mut moves: Vec<(PhysReg, PhysReg)>) -> Vec<InstData> {
     out
 }
 
-/// Rewrites every `PACK64`/`UNPACK64` (and the quad forms `PACK128`/`UPACK128`/`UNPACK128`) of the
+/// Rewrites every `PACK64`/`UNPACK64` (the quad forms `PACK128`/`UPACK128`/`UNPACK128`, the wide
+/// `PACKW`/`UNPACKW`) of the
 /// allocated function `f`; returns how many.
 pub fn split_components(f: &mut Function) -> Result<usize, String> {
     if !f.allocated {
@@ -148,6 +165,8 @@ pub fn split_components(f: &mut Function) -> Result<usize, String> {
                     | Opcode::PACK128
                     | Opcode::UPACK128
                     | Opcode::UNPACK128
+                    | Opcode::PACKW
+                    | Opcode::UNPACKW
             ) {
                 new.push(i);
                 continue;

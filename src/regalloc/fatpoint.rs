@@ -10,7 +10,10 @@
 //!
 //! Invariants:
 //! - A committed assignment never overlaps another register's assignment at a shared point.
-//! - A tuple of `n` components starts at a multiple of `n` and ends below the file's limit.
+//! - A tuple starts at a multiple of its class's alignment ([`crate::ori::RegClass::align`]: its
+//!   width up to 4 components, 4 for the wide warpgroup MMA accumulators) and ends below the
+//!   file's limit.
+//! - Wide tuples are never spilled: one that finds no slot is `Error::OutOfRegisters`.
 //! - Reserved slots (fixed registers of the input, R1, indices at or above the budget) are
 //!   never assigned.
 //! - At the SASS stage a register live across a `CALL` gets only slots the call preserves
@@ -128,7 +131,7 @@ fn hints(f: &Function) -> Vec<Vec<Hint>> {
             && f.reg_class(*dst) == f.reg_class(u.reg)
         {
             component(*dst, u.reg, 0);
-        } else if matches!(d.opcode, Opcode::PACK64 | Opcode::UPACK64 | Opcode::PACK128 | Opcode::UPACK128)
+        } else if matches!(d.opcode, Opcode::PACK64 | Opcode::UPACK64 | Opcode::PACK128 | Opcode::UPACK128 | Opcode::PACKW)
             && let [whole] = d.dsts[..]
         {
             for (k, o) in d.srcs.iter().enumerate() {
@@ -138,7 +141,7 @@ fn hints(f: &Function) -> Vec<Vec<Hint>> {
                     component(u.reg, whole, k as i32);
                 }
             }
-        } else if matches!(d.opcode, Opcode::UNPACK64 | Opcode::UNPACK128)
+        } else if matches!(d.opcode, Opcode::UNPACK64 | Opcode::UNPACK128 | Opcode::UNPACKW)
             && let [Operand::Reg(u)] = &d.srcs[..]
             && !u.has_mods()
         {
@@ -163,7 +166,10 @@ pub fn assign(f: &Function, live: &Liveness, opts: &Options, frame: &Frame) -> R
     }
     let spillable = |v: VReg| {
         let c = f.vregs[v].class;
+        // Wide tuples (warpgroup MMA accumulators) are not spilled: placed first, they fail
+        // cleanly when the file cannot hold them.
         !frame.is_temp(v)
+            && !c.is_wide()
             && match c.file {
                 // Predicates spill to R registers (no memory).
                 RegFile::P => true,
@@ -201,14 +207,15 @@ pub fn assign(f: &Function, live: &Liveness, opts: &Options, frame: &Frame) -> R
                 mask[k] |= o[k];
             }
         }
-        let fits = |s: usize| s.is_multiple_of(count) && s + count <= limit && bits_free(&mask, s, count);
+        let align = usize::from(class.align());
+        let fits = |s: usize| s.is_multiple_of(align) && s + count <= limit && bits_free(&mask, s, count);
         // Secondary weight: a slot a copy-related register already holds.
         let hinted = hints[v.index()]
             .iter()
             .filter_map(|h| Some((assignment[h.other.index()]?, h.offset)))
             .filter_map(|(p, off)| usize::try_from(i64::from(p.index) + i64::from(off)).ok())
             .find(|&s| fits(s));
-        let slot = hinted.or_else(|| (0..limit).step_by(count).find(|&s| fits(s)));
+        let slot = hinted.or_else(|| (0..limit).step_by(align).find(|&s| fits(s)));
         match slot {
             Some(s) => {
                 for &p in &live.points[v.index()] {

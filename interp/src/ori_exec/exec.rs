@@ -38,7 +38,7 @@ impl Slots {
         let mut next = 0u32;
         for (_, d) in f.vregs.iter() {
             vreg.push(next);
-            next += u32::from(d.class.count.clamp(1, 4));
+            next += u32::from(d.class.count.max(1));
         }
         Slots { vreg, total: next }
     }
@@ -529,7 +529,7 @@ impl Engine<'_> {
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             Ldmatrix | Mma | LDSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
-            PACK128 | UPACK128 | UNPACK128 | Split | Join => self.quad_copy(w, d, exec)?,
+            PACK128 | UPACK128 | UNPACK128 | PACKW | UNPACKW | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
             Wgmma => self.wgmma(cta, w, d, exec)?,
@@ -686,11 +686,11 @@ impl Engine<'_> {
                 let (Some(c), Some(&slot)) = (class, self.fns[self.cur].slots.vreg.get(v.index())) else {
                     return Err((ErrorKind::Invalid(format!("unknown virtual register {v}")), None));
                 };
-                Ok(Loc { slot, count: u32::from(c.count.clamp(1, 4)), file: c.file, zero: false, phys: false })
+                Ok(Loc { slot, count: u32::from(c.count.max(1)), file: c.file, zero: false, phys: false })
             }
             Reg::Phys(p) => {
                 let base = phys_base(p.file);
-                let count = u32::from(p.count.clamp(1, 4));
+                let count = u32::from(p.count.max(1));
                 if u32::from(p.index) + count > 256 {
                     return Err((ErrorKind::Invalid(format!("register {p} out of range")), None));
                 }
@@ -703,6 +703,10 @@ impl Engine<'_> {
     fn read(&self, w: &Warp, loc: Loc, lane: u32) -> Result<u128, Er> {
         if loc.zero {
             return Ok(u128::from(loc.file.is_pred()));
+        }
+        if loc.count > 4 {
+            // A wide tuple (warpgroup MMA accumulators) is read component by component.
+            return Err((ErrorKind::Unsupported("a wide register tuple read as one value".into()), Some(lane)));
         }
         let mut v = 0u128;
         let regs = if loc.phys { &w.phys } else { &w.regs };
@@ -731,7 +735,9 @@ impl Engine<'_> {
             return;
         }
         let regs = if loc.phys { &mut w.phys } else { &mut w.regs };
-        for k in 0..loc.count {
+        // A wide tuple is written component by component (`dst_words`); a whole-value write
+        // covers at most 128 bits.
+        for k in 0..loc.count.min(4) {
             let comp = if loc.file.is_pred() { u32::from(v != 0) } else { (v >> (32 * k)) as u32 };
             for l in lanes.clone() {
                 if let Some(x) = regs.get_mut((loc.slot + k) as usize * WARP + l as usize) {

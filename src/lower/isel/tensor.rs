@@ -25,7 +25,7 @@ impl Sel<'_> {
             1 => return Ok(regs.remove(0)),
             2 => (Opcode::PACK64, RegClass::R64),
             4 => (Opcode::PACK128, RegClass::R128),
-            n => return Err(format!("a tuple of {n} registers")),
+            n => (Opcode::PACKW, wide_class(n)?),
         };
         let t = self.f.new_vreg(class);
         self.emit(op, Mods::new(), vec![t.into()], regs);
@@ -38,7 +38,7 @@ impl Sel<'_> {
             1 => return Ok((dsts[0], None)),
             2 => (Opcode::UNPACK64, RegClass::R64),
             4 => (Opcode::UNPACK128, RegClass::R128),
-            n => return Err(format!("a tuple of {n} registers")),
+            n => (Opcode::UNPACKW, wide_class(n)?),
         };
         let t = self.f.new_vreg(class);
         Ok((t.into(), Some(InstData::new(op, Mods::new(), dsts.to_vec(), vec![r(t)]))))
@@ -129,4 +129,13 @@ impl Sel<'_> {
         }
         Ok(())
     }
+}
+
+/// The wide R tuple class of `n` registers (`PACKW`/`UNPACKW`), or an error naming `n`.
+fn wide_class(n: usize) -> Result<RegClass, String> {
+    u8::try_from(n)
+        .ok()
+        .and_then(RegClass::wide)
+        .filter(|c| c.is_wide())
+        .ok_or_else(|| format!("a tuple of {n} registers"))
 }

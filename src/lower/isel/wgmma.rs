@@ -120,9 +120,9 @@ fn chain_at(f: &Function, insts: &[Inst], start: usize) -> Option<(Vec<(Inst, Ro
     let ((wait, end), commit) = (wait?, commit?);
     let head = &f.insts[*mmas.first()?];
     let acc = &head.dsts;
-    // Only 4-register accumulators are selected, and A from registers is serialized (its
-    // fragment would have to stay untouched until the wait).
-    if f.insts[insts[start]].guard.is_some() || acc.len() != 4 || form(head).is_none_or(|g| g.a_regs) {
+    // A from registers is serialized (its fragment would have to stay untouched until the
+    // wait); so is a one-register accumulator, which is no tuple.
+    if f.insts[insts[start]].guard.is_some() || acc.len() < 2 || form(head).is_none_or(|g| g.a_regs) {
         return None;
     }
     let reads_acc = |d: &InstData| {
@@ -234,7 +234,12 @@ impl Sel<'_> {
                 let t = self.gmma_acc.take().ok_or("a wgmma chain without its accumulator")?;
                 self.emit(Opcode::WARPGROUPDEPBAR, Mods::new(), vec![], vec![imm(0)]);
                 let acc = self.old.insts[acc].dsts.clone();
-                self.emit(Opcode::UNPACK128, Mods::new(), acc, vec![r(t)]);
+                let split = match acc.len() {
+                    2 => Opcode::UNPACK64,
+                    4 => Opcode::UNPACK128,
+                    _ => Opcode::UNPACKW,
+                };
+                self.emit(split, Mods::new(), acc, vec![r(t)]);
                 Ok(())
             }
         }
@@ -244,14 +249,6 @@ impl Sel<'_> {
     /// accumulator inputs and form; errors for the forms not selected.
     fn hgmma_operands<'d>(&mut self, d: &'d InstData) -> R<HgmmaOps<'d>> {
         let form = form(d).ok_or("a wgmma without its form")?;
-        if !matches!(d.dsts.len(), 2 | 4) {
-            return Err(format!(
-                "wgmma.mma_async .{} is not selected yet: its accumulator is {} registers per lane, and the \
-                 register allocator's tuples hold 2 or 4",
-                form.ptx_name(),
-                d.dsts.len()
-            ));
-        }
         let na = if form.a_regs { 4 } else { 1 };
         let (Some([db, scale]), Some(a), Some(c)) = (d.srcs.get(1..3), d.srcs.get(3..3 + na), d.srcs.get(3 + na..))
         else {

@@ -43,7 +43,8 @@ impl Engine<'_> {
         Ok(out)
     }
 
-    /// `PACK128`/`UNPACK128`: component-wise parallel copies, lane by lane.
+    /// `PACK128`/`UNPACK128` (and the wide `PACKW`/`UNPACKW`): component-wise parallel copies,
+    /// lane by lane.
     pub(super) fn quad_copy(&mut self, w: &mut Warp, d: &InstData, exec: u32) -> Result<(), Er> {
         let mut vals = Vec::new();
         for o in &d.srcs {
