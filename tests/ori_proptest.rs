@@ -35,8 +35,8 @@ const DATA_TYS: &[Ty] = &[Ty::U32, Ty::S32, Ty::B32, Ty::U64, Ty::S64, Ty::B64, 
 impl Gen {
     fn phys_of(&mut self, class: RegClass) -> PhysReg {
         let usable = class.file.usable();
-        let step = u16::from(class.count);
-        let slots = usable / step;
+        let step = u16::from(class.align());
+        let slots = (usable - u16::from(class.count)) / step + 1;
         let index = self.rng.below(slots as usize) as u16 * step;
         PhysReg { file: class.file, index, count: class.count }
     }
@@ -176,6 +176,24 @@ impl Gen {
         }
     }
 
+    /// `PACKW t = s0..s(n-1)` or `UNPACKW d0..d(n-1) = t` on a wide tuple of 6, 12 or 32
+    /// registers (the warpgroup MMA accumulators' classes).
+    fn wide_join_split(&mut self, op: Opcode) -> Option<InstData> {
+        let n = self.rng.pick(&[6u8, 12, 32]);
+        let class = RegClass::wide(n)?;
+        if op == Opcode::PACKW {
+            let mut srcs = Vec::new();
+            for _ in 0..n {
+                srcs.push(Operand::reg(self.use_(RegClass::R32)?));
+            }
+            Some(InstData::new(op, Mods::new(), vec![self.def(class)], srcs))
+        } else {
+            let t = self.use_(class).filter(|t| !t.is_zero())?;
+            let dsts = (0..n).map(|_| self.def(RegClass::R32)).collect();
+            Some(InstData::new(op, Mods::new(), dsts, vec![Operand::reg(t)]))
+        }
+    }
+
     /// One random non-terminator instruction, or `None` if the opcode does not fit here.
     fn inst(&mut self, op: Opcode) -> Option<InstData> {
         let info = op.info();
@@ -184,6 +202,9 @@ impl Gen {
         }
         if self.f.sass && info.stage == Stage::Ptx {
             return None;
+        }
+        if matches!(op, Opcode::PACKW | Opcode::UNPACKW) {
+            return self.wide_join_split(op);
         }
         let uniform = info.has(OpFlags::UNIFORM);
         let mut d = InstData::new(op, self.mods_for(op), Vec::new(), Vec::new());

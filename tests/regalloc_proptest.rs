@@ -34,8 +34,8 @@ const DATA_TYS: &[Ty] = &[Ty::U32, Ty::S32, Ty::B32, Ty::U64, Ty::S64, Ty::B64, 
 impl Gen {
     fn phys_of(&mut self, class: RegClass) -> PhysReg {
         let usable = class.file.usable();
-        let step = u16::from(class.count);
-        let slots = usable / step;
+        let step = u16::from(class.align());
+        let slots = (usable - u16::from(class.count)) / step + 1;
         let index = self.rng.below(slots as usize) as u16 * step;
         PhysReg { file: class.file, index, count: class.count }
     }
@@ -87,7 +87,13 @@ impl Gen {
             Want::Pred => RegClass { file: file_p, count: 1 },
             Want::Barrier => RegClass { file: if uniform { RegFile::UB } else { RegFile::B }, count: 1 },
             Want::Any => {
-                let c = self.rng.pick(&[RegClass::R32, RegClass::R64, RegClass::P]);
+                // Now and then a wide tuple (a warpgroup MMA accumulator's class; R only).
+                let wide = [6u8, 12, 32].map(|n| RegClass::wide(n).expect("a wide class"));
+                let c = if !uniform && self.rng.chance(4) {
+                    self.rng.pick(&wide)
+                } else {
+                    self.rng.pick(&[RegClass::R32, RegClass::R64, RegClass::P])
+                };
                 if uniform { RegClass { file: c.file.uniform(), count: c.count } } else { c }
             }
         })
@@ -176,6 +182,24 @@ impl Gen {
     }
 
     /// One random non-terminator instruction, or `None` if the opcode does not fit here.
+    /// `PACKW t = s0..s(n-1)` or `UNPACKW d0..d(n-1) = t` on a wide tuple of 6, 12 or 32
+    /// registers (the warpgroup MMA accumulators' classes).
+    fn wide_join_split(&mut self, op: Opcode) -> Option<InstData> {
+        let n = self.rng.pick(&[6u8, 12, 32]);
+        let class = RegClass::wide(n)?;
+        if op == Opcode::PACKW {
+            let mut srcs = Vec::new();
+            for _ in 0..n {
+                srcs.push(Operand::reg(self.use_(RegClass::R32)?));
+            }
+            Some(InstData::new(op, Mods::new(), vec![self.def(class)], srcs))
+        } else {
+            let t = self.use_(class).filter(|t| !t.is_zero())?;
+            let dsts = (0..n).map(|_| self.def(RegClass::R32)).collect();
+            Some(InstData::new(op, Mods::new(), dsts, vec![Operand::reg(t)]))
+        }
+    }
+
     fn inst(&mut self, op: Opcode) -> Option<InstData> {
         let info = op.info();
         if info.is_terminator() || info.has(OpFlags::PHI) || info.has(OpFlags::CALL) {
@@ -183,6 +207,9 @@ impl Gen {
         }
         if self.f.sass && info.stage == Stage::Ptx {
             return None;
+        }
+        if matches!(op, Opcode::PACKW | Opcode::UNPACKW) {
+            return self.wide_join_split(op);
         }
         let uniform = info.has(OpFlags::UNIFORM);
         let mut d = InstData::new(op, self.mods_for(op), Vec::new(), Vec::new());
@@ -377,7 +404,7 @@ fn allocate_and_check(
                     if p.is_zero() {
                         continue;
                     }
-                    prop_assert_eq!(p.index % u16::from(p.count), 0);
+                    prop_assert_eq!(p.index % u16::from(p.class().align()), 0);
                     if p.file == RegFile::R {
                         prop_assert!(u32::from(p.index) + u32::from(p.count) <= budget);
                     }

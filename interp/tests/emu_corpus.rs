@@ -17,7 +17,14 @@ mod support;
 use support::{corpus, nvdisasm_suffixes, nvidia_cubin};
 
 /// Decodable kernels that do not run yet, with the measured cause.
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[(
+    "tc_wgmma_wide",
+    "hazard model stricter than ptxas: NVIDIA's -O3 code issues `WARPGROUP.DEPBAR.LE gsb0, 0x0` 3 cycles after the \
+         chain's committing `HGMMA.64x64x16.F32 R24, gdesc[UR8], R24, !UP0, gsb0`, where the checker asks for \
+         GSB_SETTLE = 8 (learned on tc_wgmma's N=8, where ptxas leaves 8 and 1 gave stale accumulators on the \
+         H100); without --hazards NVIDIA's -O3 outputs equal the interpreter's; the true minimum (3..8) is \
+         a GPU measurement still to make",
+)];
 
 #[test]
 fn nvidia_sm90_corpus_runs_hazard_free() {

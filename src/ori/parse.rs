@@ -528,8 +528,11 @@ fn phys_tuple(c: &mut Cur<'_>, w: &str) -> Result<PhysReg, ParseError> {
             return c.err_prev("expected the last register of a tuple of the same file");
         };
         let count = q.index - p.index + 1;
-        if count != 2 && count != 4 {
-            return c.err_prev(format!("a register tuple has 2 or 4 registers, not {count}"));
+        let valid = u8::try_from(count).is_ok_and(|n| RegClass { file: p.file, count: n }.is_valid());
+        if !valid {
+            return c.err_prev(format!(
+                "a register tuple has 2 or 4 registers (R: or an even count from 6 to 128), not {count}"
+            ));
         }
         p.count = count as u8;
     }

@@ -392,3 +392,40 @@ pub struct VRegData {
     /// Its class: file and width.
     pub class: RegClass,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wide classes: every even count from 6 to 128 in R, named `r<bits>` and `%rw<n>_`, both
+    /// ways; aligned to 4 (the module doc's measurement).
+    #[test]
+    fn wide_classes_name_and_align() {
+        let wide: Vec<RegClass> = RegClass::all().filter(|c| c.is_wide()).collect();
+        assert_eq!(wide.len(), 62);
+        for c in &wide {
+            assert!(c.is_valid() && c.file == RegFile::R && c.count % 2 == 0);
+            assert_eq!(RegClass::from_name(c.name()), Some(*c));
+            assert_eq!(c.name(), format!("r{}", 32 * u32::from(c.count)));
+            let v = format!("{}17", c.vreg_prefix());
+            assert_eq!(RegClass::split_vreg_name(&v), Some((*c, "17")));
+            assert_eq!(c.align(), 4);
+        }
+        assert_eq!(RegClass::split_vreg_name("rd5"), Some((RegClass::R64, "5")));
+        for bad in ["rw7_1", "rw4_1", "rw130_1", "rw12", "rw_1"] {
+            assert_eq!(RegClass::split_vreg_name(bad), None, "{bad}");
+        }
+        for n in [3u8, 5, 7, 129, 130, 255] {
+            assert!(RegClass::wide(n).is_none(), "{n}");
+        }
+        assert!(!RegClass { file: RegFile::UR, count: 8 }.is_valid());
+        assert_eq!((RegClass::R32.align(), RegClass::R64.align(), RegClass::R128.align()), (1, 2, 4));
+        // Physical tuples: 4-aligned bases, the last component at most R254.
+        let p = |index, count| PhysReg { file: RegFile::R, index, count };
+        assert!(p(36, 12).check().is_ok());
+        assert!(p(34, 12).check().is_err());
+        assert!(p(128, 128).check().is_err());
+        assert!(p(124, 128).check().is_ok());
+        assert_eq!(p(24, 32).to_string(), "R24:R55");
+    }
+}

@@ -300,6 +300,64 @@ mod tests {
 
     const STRAIGHT: &str = "func @f(%r0, %r1) -> (r32) {\nbb0:\n    %r2 = add.u32 %r0, %r1\n    %r3 = add.u32 %r0, 1\n    %r4 = add.u32 %r2, %r3\n    ret %r4\n}\n";
 
+    /// A SASS-stage function packing `n` words into a wide tuple (`PACKW`), splitting it again
+    /// (`UNPACKW`) and returning the sum of the first and last component; `extra` 32-bit values
+    /// stay live across the tuple.
+    fn wide_tuple_text(n: usize, extra: usize) -> String {
+        let mut t = String::from("func @f(%r0) -> (r32) sass {\nbb0:\n");
+        for k in 0..extra {
+            t += &format!("    %r{} = IADD3 %r0, {}, RZ\n", 1000 + k, k + 1);
+        }
+        for k in 0..n {
+            t += &format!("    %r{} = IADD3 %r0, {}, RZ\n", 1 + k, 100 + k);
+        }
+        let words: Vec<String> = (0..n).map(|k| format!("%r{}", 1 + k)).collect();
+        t += &format!("    %rw{n}_500 = PACKW {}\n", words.join(", "));
+        let outs: Vec<String> = (0..n).map(|k| format!("%r{}", 600 + k)).collect();
+        t += &format!("    {} = UNPACKW %rw{n}_500\n", outs.join(", "));
+        t += &format!("    %r900 = IADD3 %r600, %r{}, RZ\n", 600 + n - 1);
+        for k in 0..extra {
+            t += &format!("    %r900 = IADD3 %r900, %r{}, RZ\n", 1000 + k);
+        }
+        t + "    RET %r900\n}\n"
+    }
+
+    /// Wide tuples (6, 12, 32 registers) land on 4-aligned bases (the measured rule of
+    /// `crate::ori::reg`), pass the checker, and one that cannot fit the budget is
+    /// `OutOfRegisters` (wide tuples are not spilled), never a panic.
+    #[test]
+    fn wide_tuples_are_placed_aligned_or_fail_cleanly() {
+        for n in [6usize, 12, 32] {
+            let before = f(&wide_tuple_text(n, 3));
+            let mut a = before.clone();
+            allocate_function(&mut a, &Options::default()).unwrap();
+            check(&before, &a).unwrap();
+            let mut seen = 0;
+            for (_, i) in a.inst_order() {
+                for r in a.insts[i].dsts.iter().copied().chain(a.insts[i].uses()) {
+                    if let Reg::Phys(p) = r
+                        && p.count > 4
+                    {
+                        assert_eq!(usize::from(p.count), n);
+                        assert_eq!(p.index % 4, 0, "{p}");
+                        seen += 1;
+                    }
+                }
+            }
+            assert_eq!(seen, 2, "the PACKW and the UNPACKW name the tuple");
+            // A budget below the tuple's width.
+            let mut small = before.clone();
+            let opts = Options { max_regs: n as u32 - 2, ..Options::default() };
+            let e = allocate_function(&mut small, &opts).unwrap_err();
+            assert!(matches!(e, Error::OutOfRegisters { .. }), "{e}");
+        }
+        // A tight budget: the tuple's 12 slots plus the few scalars live beside it.
+        let before = f(&wide_tuple_text(12, 0));
+        let mut a = before.clone();
+        allocate_function(&mut a, &Options { max_regs: 16, ..Options::default() }).unwrap();
+        check(&before, &a).unwrap();
+    }
+
     #[test]
     fn budget_mapping_follows_ptxas() {
         assert_eq!(Options::from_budget(None, None, false).max_regs, 255);

@@ -28,12 +28,16 @@
 //!
 //! | PTX-stage | SASS-stage Ori |
 //! |---|---|
-//! | `wgmma d, a, b, p, c` | `R2UR`s and `UPACK128` (the uniform quad {a, b}), `VOTEU` (`!p`), then serialized `PACK128` (c), `WARPGROUPARRIVE`, `HGMMA t, quad, c', !up, 1`, `WARPGROUPDEPBAR 0`, `UNPACK128` (d); chained `HGMMA t, quad, t, !up, last` (the first after `PACK128` and `WARPGROUPARRIVE`) |
+//! | `wgmma d, a, b, p, c` | `R2UR`s and `UPACK128` (the uniform quad {a, b}), `VOTEU` (`!p`), then serialized `PACK` (c), `WARPGROUPARRIVE`, `HGMMA t, quad, c', !up, 1`, `WARPGROUPDEPBAR 0`, `UNPACK` (d); chained `HGMMA t, quad, t, !up, last` (the first after `PACK` and `WARPGROUPARRIVE`) |
 //! | `wgmmafence`, `wgmmacommit` | nothing |
-//! | `wgmmawait 0` ending a chain | `WARPGROUPDEPBAR 0`, `UNPACK128` (the accumulator) |
+//! | `wgmmawait 0` ending a chain | `WARPGROUPDEPBAR 0`, `UNPACK` (the accumulator) |
+//!
+//! `PACK`/`UNPACK` is the join/split of the accumulator's width: `PACK64`/`UNPACK64` (2
+//! registers, n8 f16), `PACK128`/`UNPACK128` (4), `PACKW`/`UNPACKW` (a wide tuple of 6 to 128,
+//! `crate::ori::reg`; N/2 registers for f32/s32 accumulators, N/4 for f16).
 //! | `wgmmawait n` otherwise | nothing |
 //!
-//! The `PACK128`/`UNPACK128` copies of the accumulator sit before the `WARPGROUP.ARRIVE` and
+//! The `PACK`/`UNPACK` copies of the accumulator sit before the `WARPGROUP.ARRIVE` and
 //! after the `WARPGROUP.DEPBAR`, so they never touch an accumulator an `HGMMA` still writes,
 //! whether or not the allocator makes them vanish.
 //!
@@ -42,9 +46,8 @@
 //! `PT`/`!PT` is `UPT`/`!UPT`.
 //!
 //! Invariants: the descriptors reach `HGMMA` unchanged (A's in the quad's low pair, B's in its
-//! high pair, as `gdesc[URa]` reads them); only what our sm_90 tables encode is selected
-//! (`HGMMA.64x8x16.F32`: m64n8k16 with f16 operands, a 4-register accumulator); other shapes,
-//! bf16 and a guarded `wgmma` are errors naming the instruction.
+//! high pair, as `gdesc[URa]` reads them); every accumulator width (2 to 128 registers) is
+//! one tuple; a guarded `wgmma` is an error naming the instruction.
 
 use std::collections::HashMap;
 
@@ -319,7 +322,7 @@ mod tests {
     fn select(body: &str, pipeline_wgmma: bool) -> Result<String, String> {
         let text = format!(
             ".version 8.0\n.target sm_90a\n.address_size 64\n.entry k(.param .u64 p) {{\n.reg .pred %p<2>;\n\
-             .reg .b32 %r<4>;\n.reg .f32 %f<8>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];\n\
+             .reg .b32 %r<4>;\n.reg .f32 %f<140>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [p];\n\
              ld.param.u64 %rd2, [p];\nsetp.ne.b32 %p1, %r1, 0;\n{body}\n}}\n"
         );
         let mut m = lower_source(&text).map_err(|e| e.to_string())?;
@@ -359,6 +362,32 @@ mod tests {
         ] {
             let t = select(&body, true).unwrap();
             assert_eq!(count(&t, "WARPGROUPDEPBAR"), count(&t, "HGMMA"), "{body}\n{t}");
+        }
+    }
+
+    /// Wide accumulators are one tuple: n64 f32 (32 registers) and n24 f32 (12, no power of
+    /// two) chain through `PACKW`/`UNPACKW` on a `%rw<n>_` tuple, as does n256 f32 (128, the
+    /// widest); serialized, each `wgmma` packs and unpacks.
+    #[test]
+    fn wide_accumulators_are_one_tuple() {
+        for (shape, n) in [("m64n64k16.f32", 32), ("m64n24k16.f32", 12), ("m64n256k16.f32", 128)] {
+            let acc: Vec<String> = (0..n).map(|k| format!("%f{k}")).collect();
+            let mma = format!(
+                "wgmma.mma_async.sync.aligned.{shape}.f16.f16 {{{}}}, %rd1, %rd2, %p1, 1, 1, 0, 0;",
+                acc.join(", ")
+            );
+            let chain = format!(
+                "wgmma.fence.sync.aligned;\n{mma}\n{mma}\nwgmma.commit_group.sync.aligned;\n\
+                 wgmma.wait_group.sync.aligned 0;"
+            );
+            for pipeline in [true, false] {
+                let t = select(&chain, pipeline).unwrap_or_else(|e| panic!("{shape}: {e}"));
+                let (packs, unpacks) = (count(&t, "PACKW"), count(&t, "UNPACKW"));
+                let want = if pipeline { (1, 1) } else { (2, 2) };
+                assert_eq!((packs, unpacks), want, "{shape} pipeline={pipeline}\n{t}");
+                assert!(t.contains(&format!("%rw{n}_")), "{t}");
+                assert_eq!(count(&t, "HGMMA"), 2);
+            }
         }
     }
 }
