@@ -1029,8 +1029,10 @@ impl FnCx<'_> {
             "bra" | "brx" | "call" | "ret" | "exit" | "bar" | "barrier" | "membar" | "fence" | "nanosleep" | "trap"
             | "griddepcontrol" => self.control(i),
             "shfl" | "vote" | "match" | "redux" | "activemask" => self.warp(i),
-            "ldmatrix" | "mma" | "wmma" | "cp" | "vadd4" | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4" | "vmax4"
-            | "vset4" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2" | "vmax2" | "vset2" => self.tensor(i),
+            "ldmatrix" | "stmatrix" | "mma" | "wmma" | "cp" | "vadd4" | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4"
+            | "vmax4" | "vset4" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2" | "vmax2" | "vset2" => {
+                self.tensor(i)
+            }
             "wgmma" => self.wgmma(i),
             op if super::video::is_scalar_video(op) => self.scalar_video(i),
             op => self.err(format!("instruction `{op}` is not supported")),

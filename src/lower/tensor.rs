@@ -97,6 +97,21 @@ fn frag_coords(frag: Frag, elem: Elem, i: i64) -> Vec<Coord> {
     }
 }
 
+/// The modifiers of an integer [`Opcode::Mma`] with a and b of PTX types `a`, `b` (s8 or u8):
+/// `src_ty` a's type, `bs8`/`bu8` b's when it differs, `sat` for `.satfinite`.
+fn int_mma_mods(a: &str, b: &str, satfinite: bool) -> Mods {
+    let sub = match (a == b, b) {
+        (true, _) => None,
+        (false, "s8") => Some(SubOp::BS8),
+        (false, _) => Some(SubOp::BU8),
+    };
+    let mut md = Mods { src_ty: Some(if a == "s8" { Ty::S8 } else { Ty::U8 }), sub, ..Mods::ty(Ty::S32) };
+    if satfinite {
+        md.set(Flag::Sat);
+    }
+    md
+}
+
 /// Whether `i` lowers here although its mnemonic belongs to another family: PTX's packed 16-bit
 /// integer arithmetic (`add sub min max .{s,u}16x2`) and `cvt` to `.tf32`.
 pub(super) fn lowers_here(i: &ast::Instruction) -> bool {
@@ -145,6 +160,7 @@ impl FnCx<'_> {
         match i.opcode.name.as_str() {
             "cvt" => self.cvt_tf32(i),
             "ldmatrix" => self.ldmatrix(i),
+            "stmatrix" => self.stmatrix(i),
             "mma" => self.mma(i),
             "wmma" => self.wmma(i),
             "cp" => self.cp_async(i),
@@ -214,10 +230,42 @@ impl FnCx<'_> {
         Ok(())
     }
 
+    /// `stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared[::cta].b16 [a], {r, ...}`.
+    fn stmatrix(&mut self, i: &ast::Instruction) -> Result<()> {
+        let mut m = PtxMods::of(i, false);
+        let n = match m.take(&["x1", "x2", "x4"]).as_deref() {
+            Some("x1") => 1,
+            Some("x2") => 2,
+            Some(_) => 4,
+            None => return self.err("stmatrix needs .x1, .x2 or .x4"),
+        };
+        let trans = m.take(&["trans"]).is_some();
+        if m.take(&["m8n8"]).is_none() {
+            return self.err("stmatrix supports the .m8n8 shape only (not supported yet)");
+        }
+        self.leftovers(&m)?;
+        if m.types.as_slice() != ["b16"] {
+            return self.err("stmatrix .m8n8 supports .b16 only");
+        }
+        if m.space != Some(Space::Shared) {
+            return self.err("stmatrix supports .shared addresses only");
+        }
+        let mr = self.mem_ref(self.operand(i, 0)?, Some(Space::Shared), 2)?;
+        let mut srcs = vec![Operand::Mem(mr)];
+        srcs.extend(self.vec_srcs(self.operand(i, 1)?, n)?);
+        let mut md = Mods::ty(Ty::B16);
+        if trans {
+            md.set(Flag::Trans);
+        }
+        self.emit(Opcode::Stmatrix, md, vec![], srcs)?;
+        Ok(())
+    }
+
     fn mma(&mut self, i: &ast::Instruction) -> Result<()> {
         let mut m = PtxMods::of(i, false);
         let shape = m.take(&["m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32"]);
         let (row, col) = (m.take(&["row"]), m.take(&["col"]));
+        let satfinite = m.take(&["satfinite"]).is_some();
         self.leftovers(&m)?;
         let Some(shape) = shape else {
             return self.err("mma: only the m16n8k16, m16n8k8 and m16n8k4 shapes are supported");
@@ -227,7 +275,7 @@ impl FnCx<'_> {
         }
         let types: Vec<&str> = m.types.iter().map(String::as_str).collect();
         let [d, a, b, c] = types.as_slice() else { return self.err("mma needs four types (d, a, b, c)") };
-        if let (("s32", "s32"), "s8" | "u8", true) = ((*d, *c), *a, a == b) {
+        if let (("s32", "s32"), "s8" | "u8", "s8" | "u8") = ((*d, *c), *a, *b) {
             let k = match shape.as_str() {
                 "m16n8k16" => 16,
                 "m16n8k32" => 32,
@@ -237,9 +285,12 @@ impl FnCx<'_> {
             let mut srcs = self.vec_srcs(self.operand(i, 1)?, k / 8)?;
             srcs.extend(self.vec_srcs(self.operand(i, 2)?, k / 16)?);
             srcs.extend(self.vec_srcs(self.operand(i, 3)?, 4)?);
-            let md = Mods { src_ty: Some(if *a == "s8" { Ty::S8 } else { Ty::U8 }), ..Mods::ty(Ty::S32) };
+            let md = int_mma_mods(a, b, satfinite);
             self.emit(Opcode::Mma, md, d, srcs)?;
             return Ok(());
+        }
+        if satfinite {
+            return self.err("mma .satfinite needs s32 accumulators with integer operands");
         }
         if (*d, *c) != ("f32", "f32") || a != b {
             return self.err("mma supports f32 accumulators with equal a and b types only");
@@ -273,6 +324,7 @@ impl FnCx<'_> {
         let frag = m.take(&["a", "b", "c", "d"]);
         let shape = m.take(&["m16n16k16", "m16n16k8"]);
         let layouts: Vec<String> = std::iter::from_fn(|| m.take(&["row", "col"])).collect();
+        let satfinite = m.take(&["satfinite"]).is_some();
         self.leftovers(&m)?;
         let Some(shape) = shape else { return self.err("wmma: only the m16n16k16 and m16n16k8 shapes are supported") };
         let tf32 = shape == "m16n16k8";
@@ -294,6 +346,9 @@ impl FnCx<'_> {
                 if layouts.len() != 2 {
                     return self.err("wmma.mma needs two layouts");
                 }
+                if satfinite && int.is_none() {
+                    return self.err("wmma.mma .satfinite with f32 accumulators is not supported yet");
+                }
                 let (na, nb) = if int.is_some() {
                     (2, 2)
                 } else if tf32 {
@@ -314,8 +369,8 @@ impl FnCx<'_> {
                     if let Some(it) = int {
                         let mut s = vec![a[0].clone(), a[1].clone(), b[half].clone()];
                         s.extend(cin);
-                        let md = Mods { src_ty: Some(it), ..Mods::ty(Ty::S32) };
-                        self.emit(Opcode::Mma, md, acc, s)?;
+                        let t = if it == Ty::S8 { "s8" } else { "u8" };
+                        self.emit(Opcode::Mma, int_mma_mods(t, t, satfinite), acc, s)?;
                     } else if tf32 {
                         for kh in 0..2 {
                             let mut s = vec![a[2 * kh].clone(), a[2 * kh + 1].clone(), b[2 * half + kh].clone()];

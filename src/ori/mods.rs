@@ -359,6 +359,10 @@ name_enum!(
         Ca = "ca",
         /// `cp.async.cg`: cache in L2 only (bypass L1).
         Cg = "cg",
+        /// Integer `mma` whose b operand's signedness differs from a's (`src_ty`): b is s8.
+        BS8 = "bs8",
+        /// Integer `mma` whose b operand's signedness differs from a's (`src_ty`): b is u8.
+        BU8 = "bu8",
     }
 );
 

@@ -514,12 +514,18 @@ opcodes! {
     /// matrix; lanes `8m..8m+8` supply matrix `m`'s row addresses ([`super::tensor::ldmatrix`]).
     /// Warp-collective: the whole warp executes it.
     Ldmatrix "ldmatrix" Ptx ["W" => "Ms"] flags(MEM_READ|SIDE_EFFECT|VAR_DSTS) mods(TY|TRANS) req() ty(B16) None;
+    /// `stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 [a], {r, ...}`: the inverse of
+    /// [`Opcode::Ldmatrix`] (register `m` of every lane holds its fragment of matrix `m`,
+    /// whose row addresses lanes `8m..8m+8` supply; [`super::tensor::ldmatrix_source`] names
+    /// where each 16-bit half goes). Warp-collective.
+    Stmatrix "stmatrix" Ptx ["" => "Ms, W:r"] flags(MEM_WRITE|SIDE_EFFECT|VAR_SRCS) mods(TY|TRANS) req() ty(B16) None;
     /// `mma.sync.aligned.m16n8k{4,8,16}.row.col.f32.T.T.f32 d, a, b, c` (T = `src_ty`: f16,
     /// bf16 or tf32) and `mma.sync.aligned.m16n8k{16,32}.row.col.s32.T.T.s32` (`ty` s32, T = s8
     /// or u8): four destinations, then the a, b and c fragments (a has 2 or 4 words, b half as
-    /// many, c four); k follows from a's size and the type. Warp-collective
-    /// ([`super::tensor::mma_f32`], [`super::tensor::mma_s32`]).
-    Mma "mma" Ptx ["W" => "W:r"] flags(SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// many, c four); k follows from a's size and the type. Integer forms: `src_ty` is a's type,
+    /// sub-operation `bs8`/`bu8` gives b's when it differs, `sat` is `.satfinite` (clamp to the
+    /// s32 range). Warp-collective ([`super::tensor::mma_f32`], [`super::tensor::mma_s32`]).
+    Mma "mma" Ptx ["W" => "W:r"] flags(SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY|SUBOP|SAT) req(TY|SRC_TY) ty() None;
     /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}`: copies `ty`'s width
     /// (4, 8 or 16 bytes); bytes at and after `src_size` are written as zero. Modelled as a
     /// copy at issue (the wait instructions only order it on the GPU).
@@ -766,13 +772,16 @@ opcodes! {
     /// `LDSM.16.{M88,MT88}{,.2,.4} d, [Ra]`: [`Opcode::Ldmatrix`] into one register tuple
     /// (1, 2 or 4 registers: matrix `m` in component `m`).
     LDSM "LDSM" Sass ["X" => "Ms"] flags(MEM_READ|SIDE_EFFECT) mods(TY|TRANS) req() ty(B16) None;
+    /// `STSM.16.{M88,MT88}{,.2,.4} [Ra], r`: [`Opcode::Stmatrix`] from one register tuple
+    /// (1, 2 or 4 registers: matrix `m` in component `m`).
+    STSM "STSM" Sass ["" => "Ms, X:r"] flags(MEM_WRITE|SIDE_EFFECT) mods(TY|TRANS) req() ty(B16) None;
     /// `HMMA.{16816,1688,1684}.F32[.BF16|.TF32] d, a, b, c`: [`Opcode::Mma`] on register tuples
     /// (d and c 4 registers, a 2 or 4, b half of a).
     HMMA "HMMA" Sass ["X" => "X:r, X:r, X:r"] flags(SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
-    /// `IMMA.{16816,16832}.{S8,U8}.{S8,U8} d, a.ROW, b.COL, c`: the integer [`Opcode::Mma`] (`ty` s32,
-    /// `src_ty` s8 or u8 for both a and b) on register tuples (d and c 4 registers, a 2 or 4, b
-    /// half of a).
-    IMMA "IMMA" Sass ["X" => "X:r, X:r, X:r"] flags(SIDE_EFFECT) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `IMMA.{16816,16832}.{S8,U8}.{S8,U8}[.SAT] d, a.ROW, b.COL, c`: the integer [`Opcode::Mma`]
+    /// (`ty` s32, `src_ty`, `bs8`/`bu8` and `sat` as there) on register tuples (d and c 4
+    /// registers, a 2 or 4, b half of a).
+    IMMA "IMMA" Sass ["X" => "X:r, X:r, X:r"] flags(SIDE_EFFECT) mods(TY|SRC_TY|SUBOP|SAT) req(TY|SRC_TY) ty() None;
     /// Register-quad join `d = {a, b, c, e}` (a parallel copy, like [`Opcode::PACK64`]).
     PACK128 "PACK128" Sass ["X" => "W:r, W:r, W:r, W:r"] flags() mods() req() ty() None;
     /// Register-quad split `a, b, c, e = s` (a parallel copy, like [`Opcode::UNPACK64`]).

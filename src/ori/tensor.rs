@@ -161,6 +161,25 @@ pub fn mma_s32(
     d
 }
 
+/// The signedness of a and b of an integer [`crate::ori::Opcode::Mma`]/`IMMA` from its modifiers:
+/// `src_ty` is a's type (s8 or u8), sub-operation `bs8`/`bu8` b's when it differs from a's.
+/// `None` for anything else.
+pub fn int_mma_signedness(m: &crate::ori::Mods) -> Option<(bool, bool)> {
+    use crate::ori::{SubOp, Ty};
+    let a = match m.src_ty? {
+        Ty::S8 => true,
+        Ty::U8 => false,
+        _ => return None,
+    };
+    let b = match m.sub {
+        None => a,
+        Some(SubOp::BS8) => true,
+        Some(SubOp::BU8) => false,
+        Some(_) => return None,
+    };
+    Some((a, b))
+}
+
 /// Where `ldmatrix` (`LDSM`) finds the 16-bit element that lands in half `h` (0 low, 1 high)
 /// of lane `lane`'s register for matrix `m`: `(row_lane, byte_offset)` — the element is at the
 /// row address lane `row_lane` supplied plus `byte_offset`. Row addresses of matrix `m` come

@@ -1109,6 +1109,23 @@ impl Cx<'_> {
                 };
                 (self.spell("LDSM", &["16", mt, count])?, vec![dst(0)?, self.mem(0, false)?])
             }
+            Opcode::STSM => {
+                let n = match d.srcs.get(1) {
+                    Some(Operand::Reg(u)) => match u.reg {
+                        Reg::Phys(p) => p.count,
+                        _ => return Err("STSM with a virtual register".into()),
+                    },
+                    _ => return Err("STSM without a register source".into()),
+                };
+                let mt = if m.has(Flag::Trans) { "MT88" } else { "M88" };
+                let count = match n {
+                    1 => "",
+                    2 => "2",
+                    4 => "4",
+                    _ => return Err(format!("STSM from {n} registers")),
+                };
+                (self.spell("STSM", &["16", mt, count])?, vec![self.mem(0, false)?, s(1)?])
+            }
             Opcode::HMMA => {
                 let na = match d.srcs.first() {
                     Some(Operand::Reg(u)) => match u.reg {
@@ -1168,14 +1185,22 @@ impl Cx<'_> {
                     4 => "16832",
                     n => return Err(format!("IMMA with a {n}-register a fragment")),
                 };
-                let ty = match m.src_ty {
-                    Some(Ty::S8) => "S8",
-                    Some(Ty::U8) => "U8",
-                    t => return Err(format!("IMMA of {t:?}")),
+                let Some((sa, sb)) = crate::ori::tensor::int_mma_signedness(m) else {
+                    return Err(format!("IMMA of {:?}", m.src_ty));
                 };
+                let ty = |signed: bool| if signed { "S8" } else { "U8" };
+                let sat = if m.has(Flag::Sat) { "SAT" } else { "" };
                 let tail = |alts: Alts, t: &str| alts.into_iter().map(|a| a + t).collect::<Alts>();
                 let ops = vec![dst(0)?, tail(s(0)?, ".ROW"), tail(s(1)?, ".COL"), s(2)?];
-                (self.spell("IMMA", &[shape, ty, ty])?, ops)
+                // The printed order is A's type then B's: spell's set match cannot tell
+                // `S8.U8` from `U8.S8`, so keep the candidates in that order only.
+                let want = format!("IMMA.{shape}.{}.{}{}", ty(sa), ty(sb), if sat.is_empty() { "" } else { ".SAT" });
+                let names: Vec<String> =
+                    self.spell("IMMA", &[shape, ty(sa), ty(sb), sat])?.into_iter().filter(|n| *n == want).collect();
+                if names.is_empty() {
+                    return Err(format!("sm_90 has no {want}"));
+                }
+                (names, ops)
             }
             Opcode::DEPBAR => {
                 let n = match d.srcs.first() {

@@ -66,6 +66,7 @@ const NO_RESULT: &[&str] = &[
     "ST",
     "STG",
     "STS",
+    "STSM",
     "STL",
     "RED",
     "REDG",
@@ -119,7 +120,7 @@ fn width(inst: &Instruction) -> (u8, u8) {
 
 /// Per-operand register widths of the tensor-core instructions, whose operands are tuples of
 /// different sizes: `HMMA` d and c 4, a 4 (`16816`, `1688.TF32`) or 2, b half of a; `IMMA` the
-/// same with a 4 for `16832`, else 2; `LDSM`'s
+/// same with a 4 for `16832`, else 2; `STSM`'s data 1, 2 or 4 (`.2`, `.4`); `LDSM`'s
 /// destination 1, 2 or 4 (`.2`, `.4`); `SYNCS.ARRIVE`'s destination 2 (the state token);
 /// the warpgroup MMAs' (`HGMMA`, `IGMMA`, `QGMMA`) accumulators, A fragment and descriptor quad.
 fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
@@ -141,6 +142,17 @@ fn tuple_widths(inst: &Instruction) -> Option<Vec<u8>> {
         } else {
             1
         }]),
+        // `STSM [Ra], Rb`: no destination; the address, then the data tuple.
+        "STSM" => Some(vec![
+            1,
+            if has("4") {
+                4
+            } else if has("2") {
+                2
+            } else {
+                1
+            },
+        ]),
         // `HGMMA`/`IGMMA`/`QGMMA.64xNxK Rd, [Ra,] gdesc[URa], Rc, UPp`: d and c the accumulator
         // (N/2 registers, N/4 for f16 accumulators), A's fragment (key bit 0x400) 4, the
         // descriptors a uniform quad.

@@ -2289,6 +2289,28 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write_n(&a[0], m as u8, &d, g))?;
             }
         }
+        Kind::Stsm { n, trans } => {
+            if g != u32::MAX {
+                return Err((None, EmuErrorKind::Unsupported(format!("STSM by lanes {g:#010x}, not the whole warp"))));
+            }
+            let addr: [u64; 32] = std::array::from_fn(|lane| address(w, &a[0], lane));
+            let Opnd::R(r0) = a[1].o else { return Err((None, EmuErrorKind::Unsupported("STSM of RZ".into()))) };
+            for m in 0..usize::from(*n) {
+                let v = w.r[(r0 as usize + m).min(255)];
+                for (lane, &x) in v.iter().enumerate() {
+                    for h in 0..2 {
+                        let (row, off) = ptxas_rs::ori::tensor::ldmatrix_source(m, lane, h, *trans);
+                        let at = addr[row] + off;
+                        let val = u128::from(x >> (16 * h) & 0xffff);
+                        mem_store(l, st, cta, w, Space::Shared, at, 2, val, row)
+                            .map_err(|f| (Some(row), EmuErrorKind::Fault(f)))?;
+                        if let Ok(o) = cta.shared_offset(at, 2, true) {
+                            cta.generic_store(o, 2, w.id);
+                        }
+                    }
+                }
+            }
+        }
         Kind::Hmma { .. } | Kind::Imma { .. } => {
             if g != u32::MAX {
                 let m = format!("{} by lanes {g:#010x}, not the whole warp", inst.base);

@@ -362,6 +362,7 @@ fn unit(inst: &Inst) -> u8 {
         // and then reads the result of an earlier `LDS` issued without one.
         Kind::Ld { space: super::program::Space::Shared, .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => 4,
         Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } | Kind::Ldgsts { .. } => 3,
+        Kind::Stsm { .. } => 4,
         Kind::MbarInit
         | Kind::MbarArrive { .. }
         | Kind::MbarTest
@@ -380,6 +381,7 @@ fn late_read(inst: &Inst, variable: bool) -> bool {
     matches!(
         inst.kind,
         Kind::St { .. }
+            | Kind::Stsm { .. }
             | Kind::Atom { .. }
             | Kind::Ld { .. }
             | Kind::Ldgsts { .. }

@@ -694,6 +694,14 @@ pub enum Kind {
         /// Transposed.
         trans: bool,
     },
+    /// `STSM.16.M88.{1,2,4}` / `STSM.16.MT88.{1,2,4}` (PTX `stmatrix.sync.aligned.m8n8.b16`):
+    /// the inverse of [`Kind::Ldsm`], `n` registers per lane to shared memory.
+    Stsm {
+        /// Matrices (registers per lane).
+        n: u8,
+        /// Transposed.
+        trans: bool,
+    },
     /// `HMMA.{16816,1688,1684}.F32[.BF16|.TF32] d, a, b, c`: a warp-wide matrix multiply-add
     /// (PTX `mma.sync.aligned.m16n8k{16,8,4}` with f32 accumulators) on the fragments PTX
     /// documents; see [`super::alu::mma_f32`]. The hazard checker treats its results as
@@ -1917,6 +1925,24 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[0].dst = true;
             vals[0].n = n;
             Kind::Ldsm { n, trans: has("MT88") }
+        }
+        "STSM" => {
+            need(2, 0, &vals, &preds)?;
+            let n = if has("4") {
+                4
+            } else if has("2") {
+                2
+            } else {
+                1
+            };
+            if !has("16") || !(has("M88") || has("MT88")) {
+                return Err(format!("STSM{suffix}"));
+            }
+            if !matches!(vals[0].o, Opnd::Mem { .. }) {
+                return Err("STSM operand order".into());
+            }
+            vals[1].n = n;
+            Kind::Stsm { n, trans: has("MT88") }
         }
         "HMMA" => {
             need(4, 0, &vals, &preds)?;

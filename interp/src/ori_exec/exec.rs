@@ -528,7 +528,7 @@ impl Engine<'_> {
             Mova | Cvta | CvtaTo | Isspacep | QSPC => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
             | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
-            Ldmatrix | Mma | LDSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
+            Ldmatrix | Stmatrix | Mma | LDSM | STSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
             PACK128 | UPACK128 | UNPACK128 | PACKW | UNPACKW | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}

@@ -414,7 +414,7 @@ impl<'a> Sel<'a> {
             MatchAny | MatchAll => self.sel_match(d),
             Vop4 | Vop2 | Vop4Add | Vop2Add => self.sel_video(d),
             CpAsync | CpAsyncCommit | CpAsyncWait => self.sel_cp_async(d),
-            Ldmatrix | Mma => self.sel_tensor(d),
+            Ldmatrix | Stmatrix | Mma => self.sel_tensor(d),
             Wgmma | WgmmaFence | WgmmaCommit | WgmmaWait => self.sel_wgmma(d),
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)

@@ -1,6 +1,7 @@
-//! Tensor-core instructions: `ldmatrix` to `LDSM.16.{M88,MT88}{,.2,.4}` and `mma` to
-//! `HMMA.{16816,1688,1684}.F32[.BF16|.TF32]` (f32 accumulators) or `IMMA.{16816,16832}.T.T`
-//! (s32 accumulators, T = S8 or U8), as ptxas emits them on sm_90.
+//! Tensor-core instructions: `ldmatrix` to `LDSM.16.{M88,MT88}{,.2,.4}`, `stmatrix` to
+//! `STSM.16.{M88,MT88}{,.2,.4}` and `mma` to
+//! `HMMA.{16816,1688,1684}.F32[.BF16|.TF32]` (f32 accumulators) or `IMMA.{16816,16832}.A.B[.SAT]`
+//! (s32 accumulators, A, B = S8 or U8), as ptxas emits them on sm_90.
 //!
 //! Both read and write register tuples (LDSM's 2 or 4 destinations, HMMA's/IMMA's 4-register d and c,
 //! its 2- or 4-register a and 2- or 1-register b), which the PTX-stage opcodes keep as single
@@ -105,6 +106,16 @@ impl Sel<'_> {
                     self.push(s);
                 }
             }
+            Opcode::Stmatrix => {
+                let Some(Operand::Mem(m)) = d.srcs.first() else { return Err("stmatrix without an address".into()) };
+                let m = self.shared_ref(m)?;
+                let t = self.tuple(&d.srcs[1..])?;
+                let mut mods = Mods::ty(Ty::B16);
+                if d.mods.has(Flag::Trans) {
+                    mods.set(Flag::Trans);
+                }
+                self.emit(Opcode::STSM, mods, vec![], vec![Operand::Mem(m), t]);
+            }
             _ => {
                 let op = match (d.mods.ty, d.mods.src_ty) {
                     (Some(Ty::F32), _) => Opcode::HMMA,
@@ -120,7 +131,14 @@ impl Sel<'_> {
                 let b = self.tuple(&d.srcs[na..na + na / 2])?;
                 let c = self.tuple(&d.srcs[na + na / 2..])?;
                 let (t, split) = self.tuple_dst(&d.dsts)?;
-                let mods = Mods { ty: d.mods.ty, src_ty: d.mods.src_ty, ..Mods::new() };
+                // Integer forms keep b's signedness and `.satfinite` (`IMMA ... .SAT`).
+                let mods = Mods {
+                    ty: d.mods.ty,
+                    src_ty: d.mods.src_ty,
+                    sub: d.mods.sub,
+                    flags: d.mods.flags.clone(),
+                    ..Mods::new()
+                };
                 self.emit(op, mods, vec![t], vec![a, b, c]);
                 if let Some(s) = split {
                     self.push(s);

@@ -10,6 +10,7 @@ mod barrier_async;
 mod generated;
 mod gmma;
 mod sysfn;
+mod tensor_forms;
 
 pub(super) const fn r(at: u8) -> Slot {
     Slot::new(Kind::R(at))
@@ -731,6 +732,7 @@ pub(crate) fn build() -> Vec<Form> {
     more(&mut f);
     memory_sync(&mut f);
     sysfn::forms(&mut f);
+    tensor_forms::forms(&mut f);
     // Uniform-datapath ops take a uniform guard (`@UP0`).
     for fm in f.iter_mut() {
         if fm.base.starts_with('U') || fm.base == "S2UR" {
@@ -790,6 +792,7 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
         .iter()
         .chain(HAND_MODS)
         .chain(sysfn::MODS)
+        .chain(tensor_forms::MODS)
         .chain(barrier_async::MODS.iter().copied().flatten())
         .cloned()
         .collect();

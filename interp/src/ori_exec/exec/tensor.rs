@@ -113,6 +113,33 @@ impl Engine<'_> {
                     }
                 }
             }
+            Opcode::Stmatrix | Opcode::STSM => {
+                let m = Self::mem_ref(d)?;
+                let mut addr = [0u64; WARP];
+                for (lane, a) in addr.iter_mut().enumerate() {
+                    let (space, x) = self.address(w, d, m, lane as u32)?;
+                    if space != Space::Shared {
+                        return Err((ErrorKind::Invalid("stmatrix of a non-shared address".into()), Some(lane as u32)));
+                    }
+                    *a = x;
+                }
+                // Stmatrix: one word per matrix; STSM: one tuple.
+                let mut words: Vec<[u32; WARP]> = Vec::new();
+                for i in 1..d.srcs.len() {
+                    words.extend(self.warp_words(w, cta, d, i)?);
+                }
+                let trans = d.mods.has(ptxas_rs::ori::Flag::Trans);
+                for (mat, v) in words.iter().enumerate() {
+                    for (lane, &x) in v.iter().enumerate() {
+                        for h in 0..2 {
+                            let (row, off) = tensor::ldmatrix_source(mat, lane, h, trans);
+                            cta.shared
+                                .store(addr[row].wrapping_add(off), 2, u128::from(x >> (16 * h) & 0xffff))
+                                .map_err(|f| (ErrorKind::Fault(f), Some(row as u32)))?;
+                        }
+                    }
+                }
+            }
             Opcode::Mma | Opcode::HMMA | Opcode::IMMA => {
                 let int = matches!(d.mods.src_ty, Some(Ty::S8 | Ty::U8)) && d.mods.ty == Some(Ty::S32);
                 let ty = d.mods.src_ty.and_then(MmaType::of);
@@ -156,9 +183,11 @@ impl Engine<'_> {
                 let r = match ty {
                     Some(ty) => tensor::mma_f32(ty.k_of(na), ty, &a, &b, &c),
                     None => {
-                        // Ori's integer mma has one operand type (s8.s8 or u8.u8) and no `.satfinite`.
-                        let s = d.mods.src_ty == Some(Ty::S8);
-                        tensor::mma_s32(na, (s, s), false, &a, &b, &c)
+                        let Some(signed) = tensor::int_mma_signedness(&d.mods) else {
+                            let m = format!("`{}` with modifiers {:?}", d.opcode, d.mods);
+                            return Err((ErrorKind::Invalid(m), None));
+                        };
+                        tensor::mma_s32(na, signed, d.mods.has(ptxas_rs::ori::Flag::Sat), &a, &b, &c)
                     }
                 };
                 for (i, loc) in locs.iter().enumerate() {
