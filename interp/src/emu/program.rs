@@ -2016,6 +2016,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             let (arrivals, tx, count_in_b) =
                 match toks.iter().find(|t| t.starts_with('A') && t.contains('T') && t.len() == 4) {
                     Some(&"ART0") => (0, 0, true),
+                    // `.A0TR` (`mbarrier.expect_tx`): no arrival, Rb transactions.
+                    Some(&"A0TR") => (0, 0, false),
                     Some(t) if t.as_bytes()[1].is_ascii_digit() && t.as_bytes()[3].is_ascii_digit() => {
                         let b = t.as_bytes();
                         (u32::from(b[1] - b'0'), u32::from(b[3] - b'0'), false)
