@@ -1703,8 +1703,16 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             // sm_100's `ATOMS.CAST.SPIN[.64] P1, [R10], R2, R3` gives its success flag in a
             // predicate (sm_90's in a register, see `AtomOp::CasSpin`).
+            // sm_90's generic `ATOM.E.ADD.F32 P0, Rd, ...` (and the other float and 64-bit generic
+            // forms) report in P0 whether the operation was performed; ptxas branches to a
+            // shared/local fallback when not. Every window's atomic is performed here, so P0 is
+            // set (for every executing lane) and the fallback skipped: the same memory state.
             match (op, preds.first_mut()) {
                 (AtomOp::CasSpin, Some(p)) if !ret => {
+                    p.dst = true;
+                    preds.truncate(1);
+                }
+                (_, Some(p)) if alu_base == "ATOM" && op != AtomOp::CasSpin => {
                     p.dst = true;
                     preds.truncate(1);
                 }
