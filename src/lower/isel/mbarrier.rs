@@ -321,11 +321,18 @@ mod tests {
         assert!(arrive.contains("RZ ="), "{arrive}");
     }
 
+    /// `expect_tx` alone: no arrival, the count in a register, no token (ptxas's `.A0TR`).
+    #[test]
+    fn expect_tx_alone_is_a_reduction_arrival() {
+        let t = select("mbarrier.expect_tx.shared::cta.b64 [bar], 256;").unwrap();
+        let arrive = t.lines().find(|l| l.contains("SYNCSARRIVE")).unwrap();
+        assert!(arrive.starts_with("    RZ = SYNCSARRIVE") && arrive.ends_with(", 0, 0, %r6"), "{t}");
+        assert!(t.contains("%r6 = MOV 256"), "{t}");
+    }
+
     /// Forms with no known SASS spelling are errors naming the instruction.
     #[test]
     fn unknown_forms_are_refused() {
-        let e = select("mbarrier.expect_tx.shared::cta.b64 [bar], 256;").unwrap_err();
-        assert!(e.contains("not selected yet"), "{e}");
         let e = select("mbarrier.test_wait.b64 %p1, [%rd1], %rd2;").unwrap_err();
         assert!(e.contains("generic"), "{e}");
     }
