@@ -27,7 +27,8 @@
 //! Every preserved general register the allocated function writes (destinations of its
 //! instructions, a `CALL`'s return registers included), except R1 (restored by the epilogue's
 //! adjustment), RZ and the function's own parameter and return words, is stored on entry and
-//! reloaded before every `RET`. Scratch registers and predicates are never saved: the
+//! reloaded before every `RET`. Scratch registers, predicates and the uniform files (all
+//! scratch, as in ptxas's ABI) are never saved: the
 //! allocator keeps the caller's values live across a `CALL` out of them (and
 //! [`super::check`] verifies it). The save area sits at the top of the frame, so nothing laid
 //! out before moves:
@@ -49,7 +50,7 @@
 //!
 //! This runs after [`super::check`] (which proves the body's allocation); what it adds is only
 //! saves and reloads of whole registers at fixed slots, and it refuses what it cannot
-//! preserve (uniform registers written, guarded returns).
+//! preserve (guarded returns).
 
 use crate::lower::isel::call::clobbered;
 use crate::ori::{FuncKind, Function, Imm, InstData, MemRef, Mods, Opcode, Operand, PhysReg, Reg, RegFile, Space, Ty};
@@ -107,9 +108,7 @@ pub fn finish(f: &mut Function, locals: u32, spill: u32, own: &[PhysReg]) -> Res
                         }
                     }
                 }
-                RegFile::UR | RegFile::UP => {
-                    return Err(format!("a device function writing the uniform register {p}"));
-                }
+                // Uniform registers and predicates are scratch (`clobbered`): never saved.
                 _ => {}
             }
         }
@@ -226,18 +225,25 @@ mod tests {
         assert_eq!(text[text.len() - 2], "R1 = IADD3 R1, 32, RZ", "{all}");
         assert_eq!(text[text.len() - 3], "R36 = LDL.B32 local[R1+0x1c]", "{all}");
         assert!(!all.contains("SEL") && !all.contains("R7 = LDL") && !all.contains("R0 = LDL"), "{all}");
-        // A uniform register written cannot be preserved.
-        let mut g = f.clone();
-        g.push_inst(
-            b,
-            InstData::new(
-                Opcode::MOV,
-                Mods::new(),
-                vec![Reg::Phys(PhysReg::new(RegFile::UR, 4))],
-                vec![Operand::Imm(Imm::Int(0))],
-            ),
-        );
-        assert!(finish(&mut g, 0, 0, &[]).is_err());
+    }
+
+    #[test]
+    fn uniform_registers_written_are_scratch() {
+        let mut f = Function::new("redux", FuncKind::Func);
+        f.sass = true;
+        f.allocated = true;
+        let b = f.new_block();
+        let u = |k| Reg::Phys(PhysReg::new(RegFile::UR, k));
+        let up0 = Reg::Phys(PhysReg::new(RegFile::UP, 0));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![u(62)], vec![Operand::reg(r(4))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![u(4)], vec![Operand::Imm(Imm::Int(0))]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![up0], vec![Operand::reg(PhysReg::PT)]));
+        f.push_inst(b, InstData::new(Opcode::MOV, Mods::new(), vec![Reg::Phys(r(16))], vec![Operand::reg(r(4))]));
+        f.push_inst(b, InstData::new(Opcode::RET, Mods::new(), vec![], vec![Operand::reg(r(2))]));
+        let s = finish(&mut f, 0, 0, &[r(4)]).unwrap();
+        // Only R16 (preserved) is saved; UR62, UR4 and UP0 are scratch.
+        assert_eq!(s.gprs, vec![16]);
+        assert_eq!(s.frame, 8);
     }
 
     #[test]

@@ -16,7 +16,10 @@
 //! pair the function does not use) as its first instruction, or right after the `R1` prologue
 //! (`MOV R1, c[0x0][0x28]`, emitted as ptxas does, `LDC R1, c[0x0][0x28]`: a `MOV` from a
 //! constant bank becomes `LDC`); and the code ends with the tail ptxas places — a `BRA` to itself
-//! and `NOP`s up to a multiple of 128 bytes. Control words come from [`crate::sched`]
+//! and `NOP`s up to a multiple of 128 bytes. A call may change every uniform register
+//! (`crate::lower::isel::call::clobbered`), so such a function loads the descriptor again
+//! right after each `CALL`/`CALL.ABS` (where the call returns to); ptxas instead keeps it in
+//! UR36, which its ABI preserves. Control words come from [`crate::sched`]
 //! ([`Recipe::O0`] by default).
 //!
 //! Calls ([`emit_function_placed`]): a function placed at a section offset with its callees'
@@ -182,12 +185,19 @@ pub fn emit_function_placed(
     // result latency in the stalls, see `sched::latency::MMA_LATENCY`).
     let mma_nops = if opts.recipe == sched::Recipe::Latency { sched::latency::NOPS_AFTER_MMA } else { 0 };
     let is_mma = |i: ori::Inst| matches!(f.insts[i].opcode, Opcode::HMMA | Opcode::IMMA);
+    // A call may change every uniform register (`lower::isel::call::clobbered`): the descriptor
+    // is loaded again right after each one (the return address points at that reload).
+    let is_call = |i: ori::Inst| matches!(f.insts[i].opcode, Opcode::CALL | Opcode::CALLABS);
+    let reload_after = |i: ori::Inst| desc_ur.is_some() && is_call(i);
     let mut nops_before = Vec::with_capacity(order.len() + 1);
     let mut acc = 0;
     for (_, i) in &order {
         nops_before.push(acc);
         if is_mma(*i) {
             acc += mma_nops;
+        }
+        if reload_after(*i) {
+            acc += 1;
         }
     }
     nops_before.push(acc);
@@ -276,6 +286,9 @@ pub fn emit_function_placed(
                 let at = base + 16 * insts.len() as u64;
                 insts.push(tables.parse("NOP", at).map_err(|e| ferr(e.to_string()))?);
             }
+        }
+        if reload_after(*id) {
+            emit_desc(&mut insts)?;
         }
     }
     if order.len() == desc_at {
@@ -1071,6 +1084,7 @@ impl Cx<'_> {
                     (1, 0, true) => "SYNCS.ARRIVE.TRANS64.A1T0",
                     (1, 0, false) => "SYNCS.ARRIVE.TRANS64",
                     (0, 1, true) => "SYNCS.ARRIVE.TRANS64.RED.A0T1",
+                    (0, 0, false) => "SYNCS.ARRIVE.TRANS64.RED.A0TR",
                     (a, t, _) => return Err(format!("SYNCS.ARRIVE with {a} arrivals and {t} transactions")),
                 };
                 (vec![mn.into()], vec![dst(0)?, self.mem(0, false)?, s(3)?])

@@ -2057,11 +2057,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 } else {
                     lift(w.write32(&a[0], &map1(g, |lane| ok[lane] as u32), g))?;
                 }
-            } else if *ret {
-                if wide {
-                    lift(w.write64(&a[0], &old, g))?;
-                } else {
-                    lift(w.write32(&a[0], &map1(g, |lane| old[lane] as u32), g))?;
+            } else {
+                if *ret {
+                    if wide {
+                        lift(w.write64(&a[0], &old, g))?;
+                    } else {
+                        lift(w.write32(&a[0], &map1(g, |lane| old[lane] as u32), g))?;
+                    }
+                }
+                // A generic ATOM's "performed" predicate (see `program`): always, here.
+                if let Some(p) = pr.first() {
+                    w.set_pred(p, u32::MAX, g);
                 }
             }
         }

@@ -763,6 +763,26 @@ impl HazardState {
         self.mbarrier_init(inst, never)?;
         // Effects.
         if f.variable {
+            // A generic ATOM's "performed" predicate (`ATOM.E.ADD.F32... P0, R17, ...`) comes
+            // with its *read* scoreboard: ptxas's `@P0 BRA` waits on the ATOM's read SB, not
+            // its write SB (atom_generic_float -O3: ATOM rb 1 wb 5, the branch waits on SB1, at
+            // 0x0120 and 0x0310). Without a read SB it is untracked (any read is reported).
+            let atom_pred = |r: &Reg| matches!(inst.kind, Kind::Atom { .. }) && matches!(r, Reg::P(_));
+            for r in wr.iter().filter(|r| atom_pred(r)) {
+                let s = slot(*r);
+                match c.read_sb.filter(|k| *k < 6) {
+                    Some(k) => {
+                        self.wsb[s] = k;
+                        self.events[k as usize].push((s, false, self.seq, 0xff));
+                    }
+                    None => {
+                        self.wsb[s] = UNTRACKED;
+                        self.untracked.push((s, f.unit, self.seq));
+                    }
+                }
+            }
+            let wr: Vec<Reg> = wr.iter().copied().filter(|r| !atom_pred(r)).collect();
+            let wr = &wr;
             match c.write_sb {
                 Some(k) if k < 6 => {
                     for r in wr {

@@ -1711,8 +1711,16 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             // sm_100's `ATOMS.CAST.SPIN[.64] P1, [R10], R2, R3` gives its success flag in a
             // predicate (sm_90's in a register, see `AtomOp::CasSpin`).
+            // sm_90's generic `ATOM.E.ADD.F32 P0, Rd, ...` (and the other float and 64-bit generic
+            // forms) report in P0 whether the operation was performed; ptxas branches to a
+            // shared/local fallback when not. Every window's atomic is performed here, so P0 is
+            // set (for every executing lane) and the fallback skipped: the same memory state.
             match (op, preds.first_mut()) {
                 (AtomOp::CasSpin, Some(p)) if !ret => {
+                    p.dst = true;
+                    preds.truncate(1);
+                }
+                (_, Some(p)) if alu_base == "ATOM" && op != AtomOp::CasSpin => {
                     p.dst = true;
                     preds.truncate(1);
                 }
@@ -2042,6 +2050,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             let (arrivals, tx, count_in_b) =
                 match toks.iter().find(|t| t.starts_with('A') && t.contains('T') && t.len() == 4) {
                     Some(&"ART0") => (0, 0, true),
+                    // `.A0TR` (`mbarrier.expect_tx`): no arrival, Rb transactions.
+                    Some(&"A0TR") => (0, 0, false),
                     Some(t) if t.as_bytes()[1].is_ascii_digit() && t.as_bytes()[3].is_ascii_digit() => {
                         let b = t.as_bytes();
                         (u32::from(b[1] - b'0'), u32::from(b[3] - b'0'), false)

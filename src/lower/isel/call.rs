@@ -31,10 +31,12 @@
 //! - **Preservation** ([`clobbered`], measured on ptxas 13.0.88, see
 //!   [`crate::regalloc::callee_save`]). The registers split into *scratch* (caller-saved) and
 //!   *preserved* (callee-saved) ones. Scratch: R0, R4–R15, R32–R35, R40–R43, … (from R32 on,
-//!   the groups of four `R4k..R4k+3` with `k` even) and every predicate P0–P6. Preserved:
+//!   the groups of four `R4k..R4k+3` with `k` even), every predicate P0–P6, every uniform
+//!   register UR0–UR62 and uniform predicate UP0–UP6 (ptxas's `-c` callees write UR4, UR5,
+//!   UR62 without saving them; its callers keep the memory descriptor in UR36 across a
+//!   `CALL.ABS`, we reload it after every call instead, see [`crate::sass::from_ori`]). Preserved:
 //!   R1 (the stack pointer, restored by the epilogue), R2–R3 (the return address), R16–R31,
-//!   R36–R39, R44–R47, …, the uniform files (device functions may not write them) and the
-//!   barrier registers (ptxas keeps B6 with `BMOV`; our device functions leave them alone). A `CALL` may change every scratch register besides its destinations: the
+//!   R36–R39, R44–R47, … and the barrier registers (ptxas keeps B6 with `BMOV`; our device functions leave them alone). A `CALL` may change every scratch register besides its destinations: the
 //!   allocator keeps the values live across it in preserved registers (or spills them, a
 //!   predicate to an R register), [`crate::regalloc::check`] rejects anything else, and a
 //!   callee stores only the preserved registers it writes (its own parameter and return words
@@ -103,6 +105,10 @@ pub fn clobbered(file: RegFile, index: u16) -> bool {
             k => (k / 4) % 2 == 0,
         },
         RegFile::P => index < 7,
+        // Every uniform register and predicate (not URZ/UPT): ptxas's ABI callees write them
+        // unsaved (a `.visible .func` compiled with `-c` writes UR4, UR5 and UR62).
+        RegFile::UR => index < 63,
+        RegFile::UP => index < 7,
         _ => false,
     }
 }

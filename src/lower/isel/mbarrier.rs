@@ -8,6 +8,7 @@
 //! | `mbararrive d, [b], 1, 0` | `SYNCS.ARRIVE.TRANS64.A1T0 Rd, [Rb+URZ], RZ` |
 //! | `mbararrive d, [b], 1, tx` | `SYNCS.ARRIVE.TRANS64 Rd, [Rb+URZ], Rtx` |
 //! | `mbararrive d, [b], n, 0` | `SYNCS.ARRIVE.TRANS64.ART0 Rd, [Rb+URZ], Rn` (ptxas -O0) |
+//! | `mbararrive d, [b], 0, tx` (`expect_tx`) | `SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [Rb+URZ], Rtx` (no token) |
 //! | `mbartestwait p, [b], t` | `YIELD`, `SYNCS.PHASECHK.TRANS64 P, [Rb+URZ], Rt.hi` |
 //! | `mbartrywait p, [b], t` | `YIELD`, `SYNCS.PHASECHK.TRANS64.TRYWAIT P, [Rb+URZ], Rt.hi` |
 //! | `mbarinval [b]` | `SYNCS.CCTL.IV [Rb+URZ]` |
@@ -25,8 +26,7 @@
 //!   reads the operands with `R2UR` (the lowest lane still looping), issues the copy once for
 //!   the warp, and that lane (the one `ELECT` picks, the same lowest lane) leaves the loop.
 //!   ptxas uses the same `ELECT` loop (with `BRA.U.ANY` and uniform guards).
-//! - Forms ptxas spells with modifiers our tables do not know (`expect_tx` alone: 0 arrivals
-//!   with transactions; a register count with transactions) are refused, and so is
+//! - A register arrival count with transactions (no ptxas form seen) is refused, and so is
 //!   `mbarrier.init` or a bulk copy under a predicate guard inside a function with phis.
 
 use super::{R, Sel, imm, neg, r, rz};
@@ -81,15 +81,21 @@ impl Sel<'_> {
                     t => self.reg_src(&t)?,
                 };
                 let tx_none = matches!(&tx, Operand::Reg(u) if u.reg.is_zero());
-                let arrivals = match self.src(d.srcs.get(1).ok_or("no arrival count")?)? {
+                let count = self.src(d.srcs.get(1).ok_or("no arrival count")?)?;
+                if matches!(count, Operand::Imm(Imm::Int(0))) && !tx_none {
+                    // `expect_tx`: `SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [Rb+URZ], Rtx`, no token.
+                    let z = Reg::Phys(crate::ori::PhysReg::zero(crate::ori::RegFile::R).ok_or("no RZ")?);
+                    let srcs = vec![Self::at(a), imm(0), imm(0), tx];
+                    self.emit(Opcode::SYNCSARRIVE, Mods::new(), vec![z], srcs);
+                    return Ok(());
+                }
+                let arrivals = match count {
                     Operand::Imm(Imm::Int(1)) => imm(1),
                     // `.ART0`: the count in a register, no transactions.
                     n @ Operand::Reg(_) if tx_none => n,
                     Operand::Imm(Imm::Int(n)) if tx_none && n > 1 => self.reg_src(&imm(n))?,
                     _ => {
-                        return Err("`expect_tx` alone (0 arrivals with transactions), or an arrival count in a \
-                                     register with transactions, is not selected yet"
-                            .into());
+                        return Err("an arrival count in a register with transactions is not selected yet".into());
                     }
                 };
                 let srcs = vec![Self::at(a), arrivals, imm(0), tx];
@@ -315,11 +321,18 @@ mod tests {
         assert!(arrive.contains("RZ ="), "{arrive}");
     }
 
+    /// `expect_tx` alone: no arrival, the count in a register, no token (ptxas's `.A0TR`).
+    #[test]
+    fn expect_tx_alone_is_a_reduction_arrival() {
+        let t = select("mbarrier.expect_tx.shared::cta.b64 [bar], 256;").unwrap();
+        let arrive = t.lines().find(|l| l.contains("SYNCSARRIVE")).unwrap();
+        assert!(arrive.starts_with("    RZ = SYNCSARRIVE") && arrive.ends_with(", 0, 0, %r6"), "{t}");
+        assert!(t.contains("%r6 = MOV 256"), "{t}");
+    }
+
     /// Forms with no known SASS spelling are errors naming the instruction.
     #[test]
     fn unknown_forms_are_refused() {
-        let e = select("mbarrier.expect_tx.shared::cta.b64 [bar], 256;").unwrap_err();
-        assert!(e.contains("not selected yet"), "{e}");
         let e = select("mbarrier.test_wait.b64 %p1, [%rd1], %rd2;").unwrap_err();
         assert!(e.contains("generic"), "{e}");
     }

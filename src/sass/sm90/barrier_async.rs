@@ -11,6 +11,9 @@
 //! `B2R.RESULT Rd[, Pd]` (key `0x31c`, bit 78): the result of the warp's last `BAR.RED`, Rd at 16
 //! and Pd at 81 (`PT`: not printed).
 //!
+//! `SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [Ra+URZ], Rb` (key `0x9a7`, bits 74, 84, 85, 91):
+//! `mbarrier.expect_tx`, no arrival and Rb pending transactions.
+//!
 //! `LDGSTS` (key `0xfae`): `.64` bit 73, `.128` bit 74, `.BYPASS` clears bit 81, `.ZFILL` bit 82.
 //!
 //! Invariant: entries are sorted and unique together with the generated table (checked by the
@@ -69,6 +72,8 @@ pub(super) const MODS: &[&[ModEntry]] = &[
         ModEntry { key: 0x51d, residue: SYNC, suffix: ".SYNC.DEFER_BLOCKING" },
         ModEntry { key: 0x91d, residue: SYNC, suffix: ".SYNC.DEFER_BLOCKING" },
         ModEntry { key: 0x31c, residue: bits(&[78]), suffix: ".RESULT" },
+        // `mbarrier.expect_tx` (async_cg_memcpy -O0): no arrival, Rb transactions, no token.
+        ModEntry { key: 0x9a7, residue: bits(&[74, 84, 85, 91]), suffix: ".ARRIVE.TRANS64.RED.A0TR" },
         ModEntry { key: 0xfae, residue: LDGSTS_E | bits(&[73]), suffix: ".E.64" },
         ModEntry { key: 0xfae, residue: LDGSTS_E | bits(&[74]), suffix: ".E.128" },
         ModEntry { key: 0xfae, residue: LDGSTS_E | ZFILL, suffix: ".E.ZFILL" },
@@ -117,6 +122,7 @@ mod tests {
             (0x000fe8000b941c44, 0x0004004b02097fae, "LDGSTS.E.BYPASS.128.ZFILL [R9+0x40], desc[UR4][R2.64+0x4b]"),
             (0x000fe8000b961a44, 0x0005005502097fae, "LDGSTS.E.64.ZFILL [R9+0x50], desc[UR4][R2.64+0x55]"),
             (0x000fe80008961a44, 0x00010000080b7fae, "LDGSTS.E.64.ZFILL [R11+0x10], desc[UR4][R8.64], P1"),
+            (0x00321e000830043f, 0x0000000300ff79a7, "SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [R0+URZ], R3"),
         ] {
             let word = u128::from(hi) << 64 | u128::from(lo);
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));

@@ -6,6 +6,7 @@
 use super::form::{Alias, Form, ImmStyle, Kind, ModEntry, Slot, Tables, TargetKind};
 use std::sync::LazyLock;
 
+mod atom_forms;
 mod barrier_async;
 mod generated;
 mod gmma;
@@ -152,6 +153,7 @@ fn more(f: &mut Vec<Form>) {
     f.push(form(0x296, "UPRMT", vec![ur(16), ur(24), ur(32), ur(64)]));
     // BAR (SYNC/ARV/RED with immediate or register id and count) and B2R.
     barrier_async::forms(f);
+    atom_forms::forms(f);
     // PLOP3: LUT split over [64:67) and [72:77); second LUT at 16.
     f.push(form(
         0x81c,
@@ -794,6 +796,7 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
         .chain(sysfn::MODS)
         .chain(tensor_forms::MODS)
         .chain(barrier_async::MODS.iter().copied().flatten())
+        .chain(atom_forms::MODS)
         .cloned()
         .collect();
     v.extend(gmma::mods(generated::MODS));
