@@ -13,6 +13,8 @@
 
 #[path = "../tests/common/wild.rs"]
 mod wild;
+#[path = "../tests/common/wild_run.rs"]
+mod wild_run;
 
 use std::process::ExitCode;
 use std::time::Duration;

@@ -15,6 +15,8 @@
 
 #[path = "common/wild.rs"]
 mod wild;
+#[path = "common/wild_run.rs"]
+mod wild_run;
 
 use std::time::Duration;
 

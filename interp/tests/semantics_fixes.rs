@@ -302,6 +302,23 @@ fn local_windows() {
     micro::check_all(t, &cases, true);
 }
 
+/// A 32-bit local address below the frame plus a positive displacement (`sub.s32 %r, %SPL, k`
+/// then `ld.local [%r+d]`, d >= k), as libdevice's trig reduction reads its table in Triton's
+/// `math_f32` (the wild corpus's `triton/math_f32`, specs in `corpus/wild/specs`).
+///
+/// Cause (fixed): the interpreter added a 32-bit base register and the displacement in 64 bits,
+/// so `0xfffffff4 + 24` fell outside the local window instead of wrapping to 12.
+#[test]
+fn local_addresses_wrap_at_32_bits() {
+    let Some(t) = oracle::tools_or_skip("local_addresses_wrap_at_32_bits") else { return };
+    let decls = "\t.local .align 4 .b8 depot[32];\n\t.reg .b32 %spl;\n\t.reg .b32 %b<4>;";
+    let body = "\tmov.u32 %spl, depot;\n\tst.local.u32 [%spl+12], %a0;\n\tst.local.u32 [%spl+16], %a1;\n\tst.local.u32 [%spl+20], %a2;\n\tst.local.u32 [%spl+24], %a0;\n\
+                \tand.b32 %b0, %a2, 12;\n\tsub.s32 %b1, %spl, %b0;\n\tst.local.u32 [%b1+28], %a1;\n\
+                \tld.local.u32 %o0, [%b1+24];\n\tld.local.u32 %o1, [%b1+28];\n\tld.local.u32 %o2, [%spl+16];\n";
+    let cases = [("32-bit local addresses below the frame", m(3, 3, decls, body, 603))];
+    micro::check_all(t, &cases, true);
+}
+
 /// Conversions between f16 and f32 with `.ftz` (no flush at all: ptxas selects `F2F.F16.F32`
 /// and `HADD2.F32` without `.FTZ`, so neither an f16 subnormal nor an f32 subnormal source is
 /// flushed) and f16 NaNs to 64-bit integers (0), on every f16 subnormal class, NaNs, f32

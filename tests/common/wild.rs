@@ -200,7 +200,7 @@ impl Verdict {
 }
 
 /// Runs a command with a time limit; returns (exit success, stderr + stdout) or a timeout note.
-fn run_limited(cmd: &mut Command, limit: Duration) -> (bool, String) {
+pub fn run_limited(cmd: &mut Command, limit: Duration) -> (bool, String) {
     let child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
     let mut child = match child {
         Ok(c) => c,
@@ -579,21 +579,35 @@ pub fn judge_and_report(
 ) -> (Vec<Verdict>, String, PathBuf, std::io::Result<()>) {
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
     let verdicts = judge.judge_all(files, threads);
+    // The 'interpreted' column: the judged files' launch specs, run (crate::wild_run).
+    let (cases, _) = crate::wild_run::cases(files, &crate::wild_run::specs());
+    let runner = crate::wild_run::Runner {
+        ptxas: judge.ptxas.clone(),
+        ours: judge.ours.clone(),
+        ours_prefix: judge.ours_prefix.clone(),
+        scratch: judge.scratch.clone(),
+        limit: judge.limit,
+    };
+    let runs = runner.run_all(&cases, threads);
+    let interpreted = crate::wild_run::interpreted_by_file(&runs);
     let _ = std::fs::remove_dir_all(&judge.scratch);
     let kind = if full { "full" } else { "sample" };
     let title = format!("wild corpus, {kind}: {} files of {}", verdicts.len(), wild_dir().display());
-    let report = report(&verdicts, &title);
+    let report = report(&verdicts, &interpreted, &title);
     let path = wild_dir().join(format!("report-{kind}.txt"));
     let written = std::fs::write(&path, &report);
     (verdicts, report, path, written)
 }
 
-pub fn report(verdicts: &[Verdict], title: &str) -> String {
+/// `interpreted`: per file id, the kernels with a launch spec whose interpreter run equals the
+/// emulator's on NVIDIA's cubin ([`crate::wild_run::interpreted_by_file`]).
+pub fn report(verdicts: &[Verdict], interpreted: &BTreeMap<String, usize>, title: &str) -> String {
     #[derive(Default)]
     struct Row {
         files: [usize; 4],
         kernels: [usize; 4],
         accepts_invalid: usize,
+        interpreted: [usize; 2],
     }
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
     for v in verdicts {
@@ -607,46 +621,57 @@ pub fn report(verdicts: &[Verdict], title: &str) -> String {
             }
         }
         r.accepts_invalid += v.accepts_invalid() as usize;
+        if let Some(&k) = interpreted.get(&v.file.id).filter(|&&k| k > 0) {
+            r.interpreted[0] += 1;
+            r.interpreted[1] += k;
+        }
     }
     let mut s = String::new();
     let _ = writeln!(s, "# {title}");
     let _ = writeln!(
         s,
         "# per source: files (kernels). 'ptxas': NVIDIA ptxas 13.0.88 compiles it; 'we accept': our front end\n\
-         # accepts a file ptxas accepts; 'we compile': our cubin exists and nvdisasm accepts it."
+         # accepts a file ptxas accepts; 'we compile': our cubin exists and nvdisasm accepts it;\n\
+         # 'interpreted': kernels with a launch spec (corpus/wild/specs) whose interpreter run equals\n\
+         # the emulator's on NVIDIA's cubin (files with at least one such kernel)."
     );
     let _ = writeln!(
         s,
-        "{:<28} {:>12} {:>12} {:>12} {:>12} {:>8}",
-        "source", "files", "ptxas", "we accept", "we compile", "bad-ok"
+        "{:<28} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}",
+        "source", "files", "ptxas", "we accept", "we compile", "interpreted", "bad-ok"
     );
     let mut total = Row::default();
     for (src, r) in &rows {
         let cell = |i: usize| format!("{} ({})", r.files[i], r.kernels[i]);
         let _ = writeln!(
             s,
-            "{src:<28} {:>12} {:>12} {:>12} {:>12} {:>8}",
+            "{src:<28} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}",
             cell(0),
             cell(1),
             cell(2),
             cell(3),
+            format!("{} ({})", r.interpreted[0], r.interpreted[1]),
             r.accepts_invalid
         );
         for i in 0..4 {
             total.files[i] += r.files[i];
             total.kernels[i] += r.kernels[i];
         }
+        for i in 0..2 {
+            total.interpreted[i] += r.interpreted[i];
+        }
         total.accepts_invalid += r.accepts_invalid;
     }
     let cell = |i: usize| format!("{} ({})", total.files[i], total.kernels[i]);
     let _ = writeln!(
         s,
-        "{:<28} {:>12} {:>12} {:>12} {:>12} {:>8}",
+        "{:<28} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}",
         "TOTAL",
         cell(0),
         cell(1),
         cell(2),
         cell(3),
+        format!("{} ({})", total.interpreted[0], total.interpreted[1]),
         total.accepts_invalid
     );
     let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };

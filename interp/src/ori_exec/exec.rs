@@ -994,8 +994,13 @@ impl Engine<'_> {
             (Opcode::LDL | Opcode::STL, _) => Space::Local,
             (_, s) => s,
         };
+        let mut narrow = false;
         let mut a = match m.base {
-            Some(r) => self.read(w, self.loc(r)?, lane)? as u64,
+            Some(r) => {
+                let loc = self.loc(r)?;
+                narrow = loc.count == 1;
+                self.read(w, loc, lane)? as u64
+            }
             None => 0,
         };
         if let Some(sym) = &m.sym {
@@ -1012,6 +1017,12 @@ impl Engine<'_> {
         a = a.wrapping_add(m.offset as u64);
         if space == Space::Generic {
             return Ok(crate::memory::resolve_generic(a));
+        }
+        // A 32-bit base register addresses the 32-bit local and shared windows: the sum wraps
+        // at 2^32, as the hardware's 32-bit address arithmetic does (`[%r - 12 + 24]` after a
+        // `sub.s32` below the window's start, as libdevice's trig reduction computes it).
+        if narrow && matches!(space, Space::Local | Space::Shared) {
+            a &= 0xffff_ffff;
         }
         Ok((space, a))
     }
