@@ -260,10 +260,7 @@ fn wide_names() -> &'static [(RegClass, String, String)] {
 
 /// Every class with its name and virtual register prefix.
 fn names() -> impl Iterator<Item = (RegClass, &'static str, &'static str)> {
-    CLASS_NAMES
-        .iter()
-        .map(|c| (c.0, c.1, c.2))
-        .chain(wide_names().iter().map(|c| (c.0, c.1.as_str(), c.2.as_str())))
+    CLASS_NAMES.iter().map(|c| (c.0, c.1, c.2)).chain(wide_names().iter().map(|c| (c.0, c.1.as_str(), c.2.as_str())))
 }
 
 impl fmt::Display for RegClass {

@@ -355,17 +355,21 @@ impl<'a> Verifier<'a> {
                 }
             }
         }
-        // A wide-tuple join/split names as many 32-bit parts as its tuple has components.
+        // A wide-tuple join/split names as many 32-bit parts as its tuple has components (a zero
+        // register is width-polymorphic: writing RZ discards, reading it reads zeros).
         if matches!(d.opcode, Opcode::PACKW | Opcode::UNPACKW) && dst_ok && src_ok {
             let (tuple, parts) = if d.opcode == Opcode::PACKW {
                 (d.dsts.first().copied(), d.srcs.len())
             } else {
                 (d.srcs.first().and_then(|o| o.as_reg()).map(|u| u.reg), d.dsts.len())
             };
-            if let Some(c) = tuple.and_then(|r| self.f.reg_class(r))
+            if let Some(c) = tuple.filter(|r| !r.is_zero()).and_then(|r| self.f.reg_class(r))
                 && (!c.is_wide() || usize::from(c.count) != parts)
             {
-                msgs.push(format!("`{}` of a {c} tuple into {parts} parts (a wide tuple and one part per component)", d.opcode));
+                msgs.push(format!(
+                    "`{}` of a {c} tuple into {parts} parts (a wide tuple and one part per component)",
+                    d.opcode
+                ));
             }
         }
         // ret values match the signature.

@@ -131,8 +131,10 @@ fn hints(f: &Function) -> Vec<Vec<Hint>> {
             && f.reg_class(*dst) == f.reg_class(u.reg)
         {
             component(*dst, u.reg, 0);
-        } else if matches!(d.opcode, Opcode::PACK64 | Opcode::UPACK64 | Opcode::PACK128 | Opcode::UPACK128 | Opcode::PACKW)
-            && let [whole] = d.dsts[..]
+        } else if matches!(
+            d.opcode,
+            Opcode::PACK64 | Opcode::UPACK64 | Opcode::PACK128 | Opcode::UPACK128 | Opcode::PACKW
+        ) && let [whole] = d.dsts[..]
         {
             for (k, o) in d.srcs.iter().enumerate() {
                 if let Operand::Reg(u) = o

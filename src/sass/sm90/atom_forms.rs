@@ -59,7 +59,11 @@ mod tests {
         let t = super::super::tables();
         let mask = !crate::sass::control::CONTROL_MASK;
         for (hi, lo, text) in [
-            (0x000be2000810e7c8u64, 0x0000000304ff79a2u64, "ATOM.E.ADD.BF16x2.RN.STRONG.GPU P0, RZ, desc[UR8][R4.64], R3"),
+            (
+                0x000be2000810e7c8u64,
+                0x0000000304ff79a2u64,
+                "ATOM.E.ADD.BF16x2.RN.STRONG.GPU P0, RZ, desc[UR8][R4.64], R3",
+            ),
             (0x000be2000810a7c8, 0x0000000304ff79a2, "ATOM.E.ADD.BF16x2.RN.STRONG.SM P0, RZ, desc[UR8][R4.64], R3"),
             (0x000be200081147c8, 0x0000000304ff79a2, "ATOM.E.ADD.BF16x2.RN.STRONG.SYS P0, RZ, desc[UR8][R4.64], R3"),
             (0x000be2000810e1c8, 0x0000000304ff79a2, "ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ, desc[UR8][R4.64], R3"),
