@@ -39,10 +39,14 @@
 //! | P, UP | P0–P6, UP0–UP6 | PT, UPT |
 //! | B, UB | B0–B15, UB0–UB15 | |
 //!
-//! [`Options::max_regs`] is the per-thread R budget as ptxas counts it ("Used N registers" is
-//! the highest R index touched plus one, R1 included, digest §3.9): `--maxrregcount N` and
-//! `.maxnreg N` both set it to N; a `.maxnreg` directive wins over the command line unless
-//! `--override-directive-values` is given (digest §3.8); see [`Options::from_budget`].
+//! [`Options::max_regs`] is the number of allocatable R registers (`R0 .. R(max_regs-1)`). The
+//! budget a user gives (`--maxrregcount N`, `.maxnreg N`; a `.maxnreg` directive wins over the
+//! command line unless `--override-directive-values` is given, digest §3.8) bounds the count
+//! ptxas reports and writes to `EIATTR_REGCOUNT`, which is the highest R index touched plus one
+//! plus **two** (notes: digest-backend "REGCOUNT rule", measured on sm_75..sm_120; ptxas
+//! `--maxrregcount 32` keeps its code within R0..R29), so [`Options::from_budget`] maps a budget
+//! N to `max_regs = N - 2`, and no budget to the architectural 255 - 2 = 253: a driver refuses
+//! a kernel whose REGCOUNT is over 255.
 //! Every physical register already present in the input (R1 written by the SASS prologue,
 //! anything pre-coloured) is fixed: it is never handed out.
 //!
@@ -105,7 +109,8 @@ pub use components::split_components;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// The R budget: allocatable registers are `R0 .. R(max_regs - 1)` (clamped to R254).
-    /// Set from `--maxrregcount` / `.maxnreg` (see [`Options::from_budget`]); 255 = no limit.
+    /// Set from `--maxrregcount` / `.maxnreg` as the budget minus the two registers ptxas's
+    /// count adds (see [`Options::from_budget`]).
     pub max_regs: u32,
     /// Keep R1 out of the allocation (the stack pointer of the ABI). On by default.
     pub reserve_r1: bool,
@@ -125,7 +130,8 @@ impl Default for Options {
 impl Options {
     /// The options for a budget given as ptxas takes it: `--maxrregcount` (CLI), `.maxnreg`
     /// (directive of the entry), and whether `--override-directive-values` lets the CLI win.
-    /// Without either the budget is the architectural 255.
+    /// Without either the budget is the architectural 255. The allocatable registers are the
+    /// budget minus two (the reported count is the highest register + 1 + 2).
     pub fn from_budget(maxrregcount: Option<u32>, maxnreg: Option<u32>, override_directives: bool) -> Options {
         let budget = match (maxrregcount, maxnreg) {
             (Some(c), Some(_)) if override_directives => c,
@@ -133,7 +139,7 @@ impl Options {
             (Some(c), None) => c,
             (None, None) => 255,
         };
-        Options { max_regs: budget.clamp(1, 255), ..Options::default() }
+        Options { max_regs: budget.clamp(3, 255) - 2, ..Options::default() }
     }
 }
 
@@ -360,12 +366,13 @@ mod tests {
 
     #[test]
     fn budget_mapping_follows_ptxas() {
-        assert_eq!(Options::from_budget(None, None, false).max_regs, 255);
-        assert_eq!(Options::from_budget(Some(32), None, false).max_regs, 32);
+        // REGCOUNT = highest R + 1 + 2 must stay within the budget.
+        assert_eq!(Options::from_budget(None, None, false).max_regs, 253);
+        assert_eq!(Options::from_budget(Some(32), None, false).max_regs, 30);
         // A `.maxnreg` directive beats the command line unless overridden.
-        assert_eq!(Options::from_budget(Some(32), Some(40), false).max_regs, 40);
-        assert_eq!(Options::from_budget(Some(32), Some(40), true).max_regs, 32);
-        assert_eq!(Options::from_budget(Some(1000), None, false).max_regs, 255);
+        assert_eq!(Options::from_budget(Some(32), Some(40), false).max_regs, 38);
+        assert_eq!(Options::from_budget(Some(32), Some(40), true).max_regs, 30);
+        assert_eq!(Options::from_budget(Some(1000), None, false).max_regs, 253);
     }
 
     #[test]

@@ -58,7 +58,7 @@
 //!
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
-use super::program::{Inst, Kind, Opnd};
+use super::program::{AtomOp, Inst, Kind, Opnd, Space};
 use ptxas_rs::sched::class::{BARRIER_SETTLE, PIPES, pipe, settles_after_barrier};
 
 /// Where a register lives.
@@ -767,7 +767,12 @@ impl HazardState {
             // with its *read* scoreboard: ptxas's `@P0 BRA` waits on the ATOM's read SB, not
             // its write SB (atom_generic_float -O3: ATOM rb 1 wb 5, the branch waits on SB1, at
             // 0x0120 and 0x0310). Without a read SB it is untracked (any read is reported).
-            let atom_pred = |r: &Reg| matches!(inst.kind, Kind::Atom { .. }) && matches!(r, Reg::P(_));
+            // Only the generic ATOM's: sm_100's `ATOMS.CAST.SPIN P0, ...` gives its success flag
+            // with its *write* scoreboard (`@!P0 BRA` waits on it; emu_blackwell's atom_shared).
+            let atom_pred = |r: &Reg| {
+                matches!(inst.kind, Kind::Atom { space: Space::Generic, op, .. } if op != AtomOp::CasSpin)
+                    && matches!(r, Reg::P(_))
+            };
             for r in wr.iter().filter(|r| atom_pred(r)) {
                 let s = slot(*r);
                 match c.read_sb.filter(|k| *k < 6) {
