@@ -34,7 +34,8 @@ fn jobs() -> Vec<(std::path::PathBuf, String)> {
         .filter_map(|c| {
             let hand = c.path.components().any(|p| p.as_os_str() == "ptx");
             if hand {
-                Some((c.path, "sm_90".to_string()))
+                // Hand PTX compiles for sm_90, or sm_90a where its `.target` asks for it.
+                Some((c.path, if c.arch == "sm_90a" { c.arch } else { "sm_90".to_string() }))
             } else if c.arch.starts_with("sm_90") {
                 Some((c.path, c.arch))
             } else {
