@@ -41,6 +41,12 @@ pub enum ImmStyle {
         /// The `.BF16_V2` bit.
         at: u8,
     },
+    /// Signed hex when the word's bit `at` is set, else unsigned (`I2F`: the signedness of its
+    /// integer source; nvdisasm prints `I2F R15, -0x687355b7` but `I2F.U32 R15, 0x978caa49`).
+    SignedBy {
+        /// The signed-source bit.
+        at: u8,
+    },
     /// A decimal number after a fixed prefix (`SB3`: DEPBAR's scoreboard); values from
     /// `count` on print as nvdisasm names them, `INVALID6`.
     Named {
@@ -79,6 +85,13 @@ impl ImmStyle {
                     ImmStyle::Bf16
                 } else {
                     ImmStyle::F16
+                }
+            }
+            ImmStyle::SignedBy { at } => {
+                if get(w, at.into(), 1) == 1 {
+                    ImmStyle::SignedHex
+                } else {
+                    ImmStyle::Hex
                 }
             }
             s => s,
@@ -1088,7 +1101,7 @@ impl Tables {
                 Kind::Target(TargetKind::SplitRelative | TargetKind::PlainRelative) => signed_hex(v as i64),
                 Kind::Imm { width, style, .. } => match style.resolve(w) {
                     ImmStyle::Hex => format!("{v:#x}"),
-                    ImmStyle::SignedHex => signed_hex(sext(v, width)),
+                    ImmStyle::SignedHex | ImmStyle::SignedBy { .. } => signed_hex(sext(v, width)),
                     ImmStyle::F32 | ImmStyle::FloatBy { .. } => f32_text(v as u32),
                     ImmStyle::F64Hi => f64hi_text(v as u32),
                     ImmStyle::F16 | ImmStyle::HalfBy { .. } => f16_text(v as u16),
@@ -1433,7 +1446,9 @@ impl Tables {
             Kind::Imm { width, style, .. } => {
                 let v = match style {
                     ImmStyle::Hex => parse_hex(t)? as u64,
-                    ImmStyle::SignedHex => (parse_hex(t)? as u64) & mask(0, width.into()) as u64,
+                    ImmStyle::SignedHex | ImmStyle::SignedBy { .. } => {
+                        (parse_hex(t)? as u64) & mask(0, width.into()) as u64
+                    }
                     ImmStyle::Named { prefix, .. } => {
                         t.strip_prefix(prefix).or_else(|| t.strip_prefix("INVALID"))?.parse().ok()?
                     }

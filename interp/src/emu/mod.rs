@@ -431,7 +431,9 @@ impl Kernel {
         // (`cudaLimitStackSize`, 1 KiB by default; CUDA runtime documentation, the notes are
         // silent) whatever the attributes say: a recursive kernel (call_recursive) records only
         // one frame in them, and its deeper calls use the rest.
-        let local_bytes = local.next_multiple_of(16).max(DEFAULT_STACK_BYTES);
+        // A size too close to 4 GiB to round (ptxas's 0xffffffff: not known) leaves the default.
+        let local_bytes =
+            local.checked_next_multiple_of(16).map_or(DEFAULT_STACK_BYTES, |l| l.max(DEFAULT_STACK_BYTES));
         let data_of = |sec: &ptxas_rs::cubin::Section, bank: u8| {
             let mut bytes = sec.data.clone();
             bytes.resize(sec.size as usize, 0);

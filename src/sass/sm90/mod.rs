@@ -295,6 +295,8 @@ fn more(f: &mut Vec<Form>) {
             let key = s | op;
             let b = match s {
                 0x300 => r(32).reuse(1),
+                // I2F's immediate is signed when its source is (bit 74: `.U32` clears it).
+                0x900 if op == 0x06 => imm(32, 32, SignedBy { at: 74 }),
                 0x900 => imm(32, 32, Hex),
                 _ => ur(32),
             };
