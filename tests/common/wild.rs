@@ -416,23 +416,7 @@ impl Judge {
 
     /// Judges files on `threads` threads; the result is in the files' order.
     pub fn judge_all(&self, files: &[WildFile], threads: usize) -> Vec<Verdict> {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results = std::sync::Mutex::new(vec![None; files.len()]);
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1) {
-                s.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= files.len() {
-                            break;
-                        }
-                        let v = self.judge(&files[i]);
-                        results.lock().unwrap()[i] = Some(v);
-                    }
-                });
-            }
-        });
-        results.into_inner().unwrap().into_iter().map(|v| v.unwrap()).collect()
+        par_map(files, threads, |f| self.judge(f))
     }
 }
 
@@ -713,4 +697,26 @@ pub fn report(verdicts: &[Verdict], interpreted: &BTreeMap<String, usize>, title
         }
     }
     s
+}
+
+/// `f` over `items` on `threads` threads (each takes the next unclaimed item); the results in
+/// the items' order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new((0..items.len()).map(|_| None).collect::<Vec<Option<R>>>());
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= items.len() {
+                        break;
+                    }
+                    let v = f(&items[i]);
+                    results.lock().unwrap()[i] = Some(v);
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap().into_iter().map(|v| v.unwrap()).collect()
 }

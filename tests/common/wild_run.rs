@@ -312,23 +312,7 @@ impl Runner {
 
     /// Runs cases on `threads` threads; the result is in the cases' order.
     pub fn run_all(&self, cases: &[Case], threads: usize) -> Vec<RunVerdict> {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results = std::sync::Mutex::new(vec![None; cases.len()]);
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1) {
-                s.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= cases.len() {
-                            break;
-                        }
-                        let v = self.run(&cases[i]);
-                        results.lock().unwrap()[i] = Some(v);
-                    }
-                });
-            }
-        });
-        results.into_inner().unwrap().into_iter().map(|v| v.unwrap()).collect()
+        crate::wild::par_map(cases, threads, |c| self.run(c))
     }
 }
 
