@@ -220,9 +220,14 @@ pub enum Kind {
         /// With `ur_flag`: when the flag bit is clear the address has no uniform register and
         /// the offset starts at `ur_at` instead of `off_at`, `off_at - ur_at` bits wider (sm_75
         /// `LD` 0x980: `[R14+0x1]`, a 32-bit offset at 32; with the flag, `[R14.U32+UR4+0x10]`,
-        /// a 24-bit offset at 40). The slot owns every bit from `ur_at` to the offset's end;
-        /// with the flag set, the bits between the uniform register and `off_at` (which nvdisasm
-        /// ignores) must be clear, or the word does not decode ([`super::DecodeError::IgnoredBits`]).
+        /// a 24-bit offset at 40). Without a uniform register but with a descriptor, the same
+        /// with the descriptor field and `ur_flag` as the descriptor's flag: when it is clear
+        /// there is no descriptor, the offset starts at `desc_at`, and `.64` is not printed
+        /// (`LD` 0x980 with bit 91 clear on sm_80..sm_120: `[R4+0x1004]`, a 32-bit offset at
+        /// 32, whatever bit 90 holds; with the flag, `desc[UR4][R4.64+0x10]` on sm_90). The slot owns every bit from
+        /// the low field to the offset's end; with the flag set, the bits between the low field
+        /// and `off_at` (which nvdisasm ignores) must be clear, or the word does not decode
+        /// ([`super::DecodeError::IgnoredBits`]).
         off_low: bool,
     },
     /// Special register, 8 bits.
@@ -400,6 +405,8 @@ impl Slot {
         let bad = |at: Option<u8>| at.is_some_and(|a| (63..255).contains(&get(w, a.into(), 8)));
         match self.kind {
             Kind::Ur(at) => bad(Some(at)),
+            // The low layout has neither: its offset lies over those fields.
+            Kind::Mem { .. } if self.offset_low(w) => false,
             Kind::Mem { ur_at, desc_at, .. } => bad(ur_at) || bad(desc_at),
             Kind::CBank { index_at, .. } => bad(index_at),
             _ => false,
@@ -425,20 +432,31 @@ impl Slot {
     /// uniform register field holds a register ([`Kind::Mem::off_low`] moves the offset down
     /// over it when the flag is clear). `None` for other slots.
     pub fn mem_offset(&self, w: u128) -> Option<(u8, u8, bool)> {
-        let Kind::Mem { ur_at, ur_flag, off_at, off_width, off_low, .. } = self.kind else { return None };
-        match (off_low, ur_at, ur_flag) {
-            (true, Some(at), Some(flag)) if get(w, flag.into(), 1) == 0 => {
-                Some((at, off_width + off_at.saturating_sub(at), false))
-            }
+        let Kind::Mem { ur_at, off_at, off_width, .. } = self.kind else { return None };
+        match self.low_field() {
+            Some((at, flag)) if get(w, flag.into(), 1) == 0 => Some((at, off_width + off_at.saturating_sub(at), false)),
             _ => Some((off_at, off_width, ur_at.is_some())),
         }
     }
+    /// With [`Kind::Mem::off_low`]: the field the offset moves down over when the flag is clear
+    /// (the uniform register, or else the descriptor), and that flag bit.
+    fn low_field(&self) -> Option<(u8, u8)> {
+        match self.kind {
+            Kind::Mem { off_low: true, ur_at: Some(at), ur_flag: Some(flag), .. } => Some((at, flag)),
+            Kind::Mem { off_low: true, ur_at: None, desc_at: Some(at), ur_flag: Some(flag), .. } => Some((at, flag)),
+            _ => None,
+        }
+    }
+    /// Whether the word's layout is the low one ([`Kind::Mem::off_low`] with its flag clear):
+    /// no uniform register or descriptor, a wider offset.
+    pub fn offset_low(&self, w: u128) -> bool {
+        self.low_field().is_some_and(|(_, flag)| get(w, flag.into(), 1) == 0)
+    }
     /// Whether the word sets bits this slot owns but the model keeps no value for: with
-    /// [`Kind::Mem::off_low`] and the flag set, the bits between the uniform register and the
-    /// offset.
+    /// [`Kind::Mem::off_low`] and the flag set, the bits between the low field and the offset.
     pub fn ignored_bits_set(&self, w: u128) -> bool {
-        match (self.kind, self.mem_offset(w)) {
-            (Kind::Mem { ur_at: Some(at), off_at, off_low: true, .. }, Some((_, _, true))) => {
+        match (self.kind, self.low_field()) {
+            (Kind::Mem { off_at, .. }, Some((at, _))) if !self.offset_low(w) => {
                 let lo = u32::from(at) + self.ur_width();
                 w & mask(lo, u32::from(off_at).saturating_sub(lo)) != 0
             }
@@ -554,10 +572,10 @@ impl Slot {
             Kind::CBank { off_at, off_width, index_at, .. } => {
                 b(54, 5) | b(off_at, u32::from(off_width)) | index_at.map_or(0, |a| b(a, 8))
             }
-            Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, off_low, .. } => {
-                let low = match ur_at {
-                    Some(a) if off_low => b(a, u32::from(off_at.saturating_sub(a))),
-                    _ => 0,
+            Kind::Mem { ra_at, wide_bit, ur_at, off_at, off_width, desc_at, .. } => {
+                let low = match self.low_field() {
+                    Some((a, _)) => b(a, u32::from(off_at.saturating_sub(a))),
+                    None => 0,
                 };
                 ra_at.map_or(0, |a| b(a, 8))
                     | wide_bit.map_or(0, |a| b(a, 1))
@@ -612,10 +630,10 @@ impl Slot {
             Kind::Target(_) => Value::Target(0),
             Kind::Imm { .. } | Kind::ImmSplit { .. } => Value::Imm(0),
             Kind::CBank { .. } => Value::CBank { bank: 0, offset: 0, index: 255 },
-            Kind::Mem { ur_flag, desc_at, wide_always, .. } => Value::Mem {
+            Kind::Mem { ur_at, ur_flag, desc_at, wide_always, .. } => Value::Mem {
                 ra: 255,
                 wide: wide_always,
-                ur: if ur_flag.is_some() { 0 } else { 63 },
+                ur: if ur_flag.is_some() && ur_at.is_some() { 0 } else { 63 },
                 offset: 0,
                 desc: desc_at.map(|_| 0),
             },
@@ -661,7 +679,7 @@ impl Slot {
                     wide: wide_always || wide_bit.is_some_and(|a| g(a, 1) == 1),
                     ur: ur_at.filter(|_| has_ur).map_or(63, |a| self.ur_value(g(a, self.ur_width()))),
                     offset: get_signed(w, u32::from(off_at), u32::from(off_width)) as i32,
-                    desc: desc_at.map(|a| self.ur_value(g(a, self.ur_width()))),
+                    desc: desc_at.filter(|_| !self.offset_low(w)).map(|a| self.ur_value(g(a, self.ur_width()))),
                 }
             }
             Kind::Target(TargetKind::Split) => Value::Target((get_signed(w, 34, 48) << 10) | ((g(16, 8) as i64) << 2)),
@@ -783,7 +801,7 @@ impl Slot {
                 } else if offset != 0 {
                     return Err(EncodeError::Shape("this address has no offset"));
                 }
-                match (desc_at, desc) {
+                match (desc_at.filter(|_| !self.offset_low(*w)), desc) {
                     (Some(a), Some(d)) => p(w, a, self.ur_width(), self.ur_raw(d), "descriptor")?,
                     (None, None) => {}
                     _ => return Err(EncodeError::Shape("descriptor presence differs from the form")),
@@ -1139,7 +1157,7 @@ impl Tables {
                 let mut parts = Vec::new();
                 let ur_shown = match sl.kind {
                     Kind::Mem { ur_always: true, .. } => true,
-                    Kind::Mem { ur_flag: Some(b), .. } => get(w, b.into(), 1) == 1,
+                    Kind::Mem { ur_at: Some(_), ur_flag: Some(b), .. } => get(w, b.into(), 1) == 1,
                     _ => ur != 63,
                 };
                 if sl.u32_ra {
@@ -1152,10 +1170,12 @@ impl Tables {
                         };
                         parts.push(format!("{}{width}", reg_name(ra)));
                     }
-                } else if ra != 255 || wide {
+                } else if ra != 255 || (wide && !sl.offset_low(w)) {
                     // RZ with an address scale prints bare (`[0x11bfce]`: nvdisasm -b SM75, SM80).
                     let scale = if sl.scale.is_some() { scale_text(op.sel) } else { "" };
-                    parts.push(format!("{}{}{scale}", reg_name(ra), if wide { ".64" } else { "" }));
+                    // The low layout prints no `.64`, whatever the wide bit holds.
+                    let width = if wide && !sl.offset_low(w) { ".64" } else { "" };
+                    parts.push(format!("{}{width}{scale}", reg_name(ra)));
                 }
                 if ur_shown {
                     parts.push(ureg_name(ur));

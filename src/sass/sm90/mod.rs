@@ -52,6 +52,16 @@ pub(super) const fn mem(
     })
 }
 
+/// `m` with [`Kind::Mem::off_low`]: when its flag is clear, the offset moves down over the
+/// uniform register or descriptor field.
+pub(super) const fn mem_low(m: Slot) -> Slot {
+    let mut m = m;
+    if let Kind::Mem { ref mut off_low, .. } = m.kind {
+        *off_low = true;
+    }
+    m
+}
+
 /// A plain address `[Ra+off]`: register at `ra_at`, signed `off_width`-bit offset at `off_at`,
 /// no `.64`, uniform register or descriptor.
 pub(super) const fn addr(ra_at: u8, off_at: u8, off_width: u8) -> Slot {
@@ -375,7 +385,7 @@ fn more(f: &mut Vec<Form>) {
     // The generic LD shows its descriptor only with bit 91 set; without it the address prints
     // bare (`@!P1 LD.E.64 R12, [R14]`, ptxas's fallback path of a generic atomic that may hit
     // local memory). The generic ST without a descriptor is its own key (0x385, data register at 64).
-    f.push(form(0x980, "LD", vec![r(16), mem(true, Some(90), None, None, Some(32)).desc_hidden_unless(91)]));
+    f.push(form(0x980, "LD", vec![r(16), mem_low(mem(true, Some(90), None, Some(91), Some(32))).desc_hidden_unless(91)]));
     f.push(form(0x985, "ST", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
     f.push(form(0x385, "ST", vec![mem(true, Some(90), None, None, None), r(64)]));
     f.push(form(0x98e, "REDG", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
@@ -865,6 +875,31 @@ mod tests {
             assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
             assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
         }
+    }
+
+    /// Generic `LD` (0x980): bit 91 set, a descriptor at 32 and a 24-bit offset at 40; clear,
+    /// no descriptor, a 32-bit offset at 32 and no `.64` whatever bit 90 holds (bits 38..40,
+    /// which nvdisasm ignores with the flag, must then be clear). Texts by nvdisasm 13.0.88
+    /// `-b SM90` / `-b SM80` / `-b SM100` (ptxas's `LD.E R0, desc[UR4][R4.64+0x10]` and bit flips;
+    /// the sm_80 and sm_100 tables hold no bit-91-clear residue, so only their flagged layout).
+    #[test]
+    fn generic_ld_layouts_match_nvdisasm() {
+        for (arch, word, text) in [
+            ("sm_90", 0x001e_a800_0c10_1900_0000_1004_0400_7980u128, "LD.E R0, desc[UR4][R4.64+0x10]"),
+            ("sm_90", 0x001e_a800_0010_0b00_ffff_fff0_0400_7980, "LD.E.64 R0, [R4+-0x10]"),
+            ("sm_90", 0x001e_a800_0410_0b00_ffff_fff0_ff00_7980, "LD.E.64 R0, [0xfffffff0]"),
+            ("sm_90", 0x001e_a800_0010_0b00_0000_fff4_f400_7980, "LD.E.64 R0, [R244+0xfff4]"),
+            ("sm_90", 0x001e_a800_0410_0b00_8000_0000_0a00_7980, "LD.E.64 R0, [R10+-0x80000000]"),
+            ("sm_80", 0x001e_a800_0c10_1900_ffff_ff04_0400_7980, "LD.E R0, [R4.64+-0x1]"),
+            ("sm_100", 0x001e_a800_0c10_1900_0000_1004_0400_7980, "LD.E R0, desc[UR4][R4.64+0x10]"),
+        ] {
+            let t = crate::sass::tables_for(arch).expect("arch");
+            let inst = t.decode(word).unwrap_or_else(|e| panic!("{arch} {text}: {e:?}"));
+            assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text, "{arch}");
+            assert_eq!(t.encode(&inst).expect("encodes"), word, "{arch} {text}");
+        }
+        // With the flag set, nvdisasm ignores bits 38..40; the model keeps no value there.
+        assert!(super::tables().decode(0x001e_a800_0c10_1900_0000_00c4_0400_7980).is_err());
     }
 
     #[test]
