@@ -39,7 +39,8 @@
 //!   is within 1 ulp of the true value, whereas the hardware's MUFU is specified to 2 ulp
 //!   (ex2, rsqrt, rcp), 2^-20.5 absolute error in [-pi, pi] (sin, cos) or 2^-10.987 relative
 //!   (tanh); compare them with a tolerance. `div.approx`/`div.full` is computed correctly
-//!   rounded (within PTX's 2 ulp bound). Approximate f64 forms (`rcp.approx.ftz.f64`,
+//!   rounded (within PTX's 2 ulp bound), except `div.approx.f32` by |b| > 2^126, which PTX
+//!   defines as 0 (NaN for an infinite a): a times the flushed reciprocal. Approximate f64 forms (`rcp.approx.ftz.f64`,
 //!   `rsqrt.approx.f64`) are computed the same way in f64.
 //! - SASS `MUFU.SIN`/`MUFU.COS` take their argument in revolutions (x · 2π radians), as the
 //!   hardware does; PTX `sin`/`cos` take radians. Every SASS `MUFU` flushes subnormal inputs
@@ -607,9 +608,19 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                     return Err(EvalError::Unsupported(format!("`{op}` on floats")));
                 }
                 // `.approx`/`.full` (no rounding mode): computed correctly rounded, which is
-                // within PTX's stated error bounds (see the module doc).
+                // within PTX's stated error bounds (see the module doc), except that
+                // `div.approx.f32` by |b| > 2^126 is a * (1/b) with the reciprocal flushed:
+                // a signed zero, or NaN for an infinite or NaN a.
                 let f = fmt_of(t)?;
-                let r = float::div(f, farg(f, args[0], mods), farg(f, args[1], mods), mods.rnd.unwrap_or(Rnd::Rn));
+                let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
+                let big = 0x7E80_0000u64; // 2^126
+                if t == Ty::F32 && mods.has(Flag::Approx) && mods.rnd.is_none() && !float::is_nan(f, b) {
+                    if b & 0x7FFF_FFFF > big {
+                        let rcp = b & 0x8000_0000; // 1/b flushed to a zero of b's sign
+                        return Ok(vec![Val::Bits(fout(f, float::mul(f, a, rcp, Rnd::Rn), mods))]);
+                    }
+                }
+                let r = float::div(f, a, b, mods.rnd.unwrap_or(Rnd::Rn));
                 return Ok(vec![Val::Bits(fout(f, r, mods))]);
             }
             let w = t.bits();
