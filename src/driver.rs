@@ -8,7 +8,8 @@
 //! 5. Parse and check every input with the PTX front end ([`crate::ptx::sema::check_source`]),
 //!    printing its diagnostics as ptxas does. With `-arch compute_XX` that is all (exit 0 when
 //!    clean).
-//! 6. Compile with the backend ([`crate::backend::compile`], sm_90 only so far) and write the
+//! 6. Compile with the backend ([`crate::backend::compile`], sm_90 only so far; at -O0 for
+//!    debug code, `-g` or `.target ..., debug`, where an explicit -O1..3 is fatal) and write the
 //!    cubin to `-o` (default `elf.o`); `-v` prints ptxas's resource lines computed from what was
 //!    emitted. What the backend does not cover yet (other targets, `-c`, several inputs,
 //!    unsupported instructions) is one `ptxas-rs: ... not supported yet` fatal line or one
@@ -136,13 +137,20 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
         Ok(m) => m,
         Err(d) => return out.fail(d),
     };
+    // Debug code is unoptimised, as ptxas's: `-g` or `.target ..., debug` compile at -O0, and an
+    // explicit -O1..3 on a debug target is fatal (the `-g` case is refused in validation).
+    let debug_target = ast.target.names.iter().any(|n| n.name == "debug");
+    if debug_target && options.opt_level_explicit && options.opt_level != 0 {
+        return out.fail(Diagnostic::fatal("Optimized debugging not supported".to_owned()));
+    }
+    let opt_level = if debug_target || options.device_debug { 0 } else { options.opt_level.clamp(0, 3) as u8 };
     let maxrregcount = options.maxrregcount.as_ref().map(|r| match r {
         cli::RegCount::N(n) => u32::try_from(*n).unwrap_or(255).min(255),
         cli::RegCount::ArchMax => 255,
         cli::RegCount::ArchMin => 32,
     });
     let bopts = backend::Options {
-        opt_level: options.opt_level.clamp(0, 3) as u8,
+        opt_level,
         sm: 90,
         accelerated,
         maxrregcount,

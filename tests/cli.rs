@@ -22,6 +22,13 @@ use std::process::{Command, Stdio};
 const KERNEL: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { ret; }\n";
 /// A second kernel, to combine with `k.ptx` without a duplicate definition.
 const KERNEL2: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k2() { ret; }\n";
+/// `mul.f32` + `add.f32` (contractible) in a debug target (`.target ..., debug`, a `.debug_info`
+/// section as nvcc -G writes): ptxas compiles it unoptimised and refuses an explicit -O1..3.
+const DEBUG_MAD: &str = ".version 8.0\n.target sm_90, debug\n.address_size 64\n\
+    .visible .entry m(.param .u64 p)\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n\
+    ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nld.global.f32 %f2, [%rd1+4];\n\
+    mul.f32 %f3, %f1, %f2;\nadd.f32 %f3, %f3, %f1;\nst.global.f32 [%rd1+8], %f3;\nret;\n}\n\
+    .section .debug_info\n{\n}\n";
 /// How a run the backend cannot do yet ends.
 const NOT_IMPLEMENTED_PREFIX: &str = "ptxas fatal   : ptxas-rs: ";
 const NOT_IMPLEMENTED_SUFFIX: &str = " is not supported yet\n";
@@ -171,6 +178,8 @@ const CASES: &[Case] = &[
     same(&["-optf", "nonexist"]),
     with_files(same(&["-optf", "bad.opt", "k.ptx"]), &[("bad.opt", "-foo\n")]),
     with_files(same(&["-optf", "arch.opt", "k.ptx"]), &[("arch.opt", "-arch \"sm_60\"\n")]),
+    with_files(same(&["-O3", "-arch", "sm_90", "d.ptx"]), &[("d.ptx", DEBUG_MAD)]),
+    with_files(same(&["-O1", "-arch", "sm_90", "-o", "d.cubin", "d.ptx"]), &[("d.ptx", DEBUG_MAD)]),
     with_files(same(&["-optf", "comment.opt", "k.ptx"]), &[("comment.opt", "-v  -O2 # comment\n")]),
     with_files(accepted(&["-optf", "good.opt"]), &[("good.opt", "-arch \"sm_90\"\n-v\nk.ptx\n")]),
     with_files(accepted(&["-optf", "a.opt,b.opt"]), &[("a.opt", "-arch sm_90"), ("b.opt", "-O2 k.ptx")]),
@@ -433,6 +442,35 @@ fn fmad_option_controls_contraction() {
         a.extend_from_slice(args);
         let r = run_in(&ours(), &a, &dir);
         assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{args:?}");
+        let d = run_in(&ours(), &["disasm", "m.cubin"], &dir);
+        assert_eq!(d.status, 0, "{}", d.stderr);
+        let sass = d.stdout;
+        assert_eq!(sass.contains("FFMA"), fused, "{args:?}:\n{sass}");
+        assert_eq!(sass.contains("FMUL") && sass.contains("FADD"), !fused, "{args:?}:\n{sass}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Debug code is unoptimised, as ptxas's (issue 23: nvcc -G kernels whose contracted FFMAs
+/// disagreed with NVIDIA's unfused -G cubin): a `.target ..., debug` file by default or at -O0,
+/// and `-g`, keep `mul.f32` + `add.f32` as FMUL + FADD.
+#[test]
+fn debug_code_is_unoptimised() {
+    const MAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+        .visible .entry m(.param .u64 p)\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n\
+        ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nld.global.f32 %f2, [%rd1+4];\n\
+        mul.f32 %f3, %f1, %f2;\nadd.f32 %f3, %f3, %f1;\nst.global.f32 [%rd1+8], %f3;\nret;\n}\n";
+    let dir = scratch("debug", 0, &[("d.ptx", DEBUG_MAD), ("m.ptx", MAD)]);
+    for (args, fused) in [
+        (&["d.ptx"][..], false),
+        (&["-O0", "d.ptx"][..], false),
+        (&["-g", "m.ptx"][..], false),
+        (&["m.ptx"][..], true),
+    ] {
+        let mut a = vec!["-arch", "sm_90", "-o", "m.cubin"];
+        a.extend_from_slice(args);
+        let r = run_in(&ours(), &a, &dir);
+        assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
         let d = run_in(&ours(), &["disasm", "m.cubin"], &dir);
         assert_eq!(d.status, 0, "{}", d.stderr);
         let sass = d.stdout;

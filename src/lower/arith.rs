@@ -34,7 +34,7 @@ impl FnCx<'_> {
             ("ftz", Flag::Ftz),
             ("sat", Flag::Sat),
             ("approx", Flag::Approx),
-            ("full", Flag::Approx),
+            ("full", Flag::Full),
             ("relu", Flag::Relu),
         ] {
             if m.has(f) {
@@ -207,7 +207,7 @@ impl FnCx<'_> {
             }
         }
         self.leftovers(&m)?;
-        if op == Opcode::Div && ty.is_float() && md.rnd.is_none() && !md.has(Flag::Approx) {
+        if op == Opcode::Div && ty.is_float() && md.rnd.is_none() && !md.has(Flag::Approx) && !md.has(Flag::Full) {
             md.set(Flag::Approx);
         }
         if !matches!(op, Opcode::Mul | Opcode::Mad) {

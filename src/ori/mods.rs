@@ -375,6 +375,9 @@ name_enum!(
         Sat = "sat",
         /// Approximate (not correctly rounded) float operation.
         Approx = "approx",
+        /// `div.full.f32`: approximate like [`Flag::Approx`] but full-range: a divisor
+        /// above 2^126 is scaled down first, where `div.approx.f32` gives 0.
+        Full = "full",
         /// Volatile memory access.
         Volatile = "volatile",
         /// Funnel shift result is the high word.
@@ -456,6 +459,8 @@ impl ModSet {
     pub const CONTRACT: ModSet = ModSet(1 << 19);
     /// `.zfill` ([`Flag::Zfill`]).
     pub const ZFILL: ModSet = ModSet(1 << 20);
+    /// `.full` ([`Flag::Full`]).
+    pub const FULL: ModSet = ModSet(1 << 21);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -480,6 +485,7 @@ impl ModSet {
             Flag::Trans => ModSet::TRANS,
             Flag::Contract => ModSet::CONTRACT,
             Flag::Zfill => ModSet::ZFILL,
+            Flag::Full => ModSet::FULL,
         }
     }
 }

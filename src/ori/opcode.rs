@@ -358,7 +358,7 @@ opcodes! {
     /// Fused multiply-add (floats; rounding required).
     Fma "fma" Ptx ["T" => "T:ric, T:ric, T:ric"] flags() mods(TY|RND|FTZ|SAT|RELU|CONTRACT) req(TY|RND) ty() Fma;
     /// Division.
-    Div "div" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|APPROX) req(TY) ty() Div;
+    Div "div" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|RND|FTZ|APPROX|FULL) req(TY) ty() Div;
     /// Remainder (integers).
     Rem "rem" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Rem;
     /// Minimum (floats: a NaN operand gives the other; `.NaN`: the canonical NaN).

@@ -38,8 +38,9 @@
 //!   (Rust's `std` functions, deterministic on one host) and rounded to nearest f32: the result
 //!   is within 1 ulp of the true value, whereas the hardware's MUFU is specified to 2 ulp
 //!   (ex2, rsqrt, rcp), 2^-20.5 absolute error in [-pi, pi] (sin, cos) or 2^-10.987 relative
-//!   (tanh); compare them with a tolerance. `div.approx`/`div.full` is computed correctly
-//!   rounded (within PTX's 2 ulp bound). Approximate f64 forms (`rcp.approx.ftz.f64`,
+//!   (tanh); compare them with a tolerance. `div.approx.f32`/`div.full.f32` are PTX's
+//!   a * (1/b) with that reciprocal and ptxas's range guards (so bit-exact with the SASS
+//!   sequence, not correctly rounded: within PTX's 2 ulp bound). Approximate f64 forms (`rcp.approx.ftz.f64`,
 //!   `rsqrt.approx.f64`) are computed the same way in f64.
 //! - SASS `MUFU.SIN`/`MUFU.COS` take their argument in revolutions (x · 2π radians), as the
 //!   hardware does; PTX `sin`/`cos` take radians. Every SASS `MUFU` flushes subnormal inputs
@@ -606,10 +607,14 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                 if info.sem == Sem::Rem {
                     return Err(EvalError::Unsupported(format!("`{op}` on floats")));
                 }
-                // `.approx`/`.full` (no rounding mode): computed correctly rounded, which is
-                // within PTX's stated error bounds (see the module doc).
+                // `div.approx.f32`/`div.full.f32`: PTX's a * (1/b) (see `div_approx_f32`); other
+                // floats without a rounding mode are computed correctly rounded.
                 let f = fmt_of(t)?;
-                let r = float::div(f, farg(f, args[0], mods), farg(f, args[1], mods), mods.rnd.unwrap_or(Rnd::Rn));
+                let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
+                if t == Ty::F32 && mods.rnd.is_none() && (mods.has(Flag::Approx) || mods.has(Flag::Full)) {
+                    return Ok(vec![Val::Bits(fout(f, div_approx_f32(a, b, mods), mods))]);
+                }
+                let r = float::div(f, a, b, mods.rnd.unwrap_or(Rnd::Rn));
                 return Ok(vec![Val::Bits(fout(f, r, mods))]);
             }
             let w = t.bits();
@@ -962,6 +967,28 @@ fn approx(f: Format, func: Mufu, a: Arg, mods: &Mods) -> u64 {
     let bits = if r.is_nan() { float::canonical_nan(F64) } else { r.to_bits() };
     let out = float::convert(F64, f, bits, Rnd::Rn);
     if mods.has(Flag::Ftz) { float::flush(f, out) } else { out }
+}
+
+/// `div.approx.f32` / `div.full.f32` of operands already read (`farg`): PTX defines them as
+/// a * (1/b), the reciprocal being `MUFU.RCP`'s (flushing subnormal inputs and results), with
+/// ptxas's range guards: `.full` scales both operands by 2^-2 when |b| > 2^126 (so the
+/// reciprocal stays normal; `.approx` gives a * 0 there), and without `.ftz` a subnormal
+/// divisor scales both by 2^24. Each step rounds to nearest f32 (FMUL), flushing under `.ftz`.
+fn div_approx_f32(mut a: u64, mut b: u64, mods: &Mods) -> u64 {
+    let ftz = mods.has(Flag::Ftz);
+    let fmul = |x: u64, y: u64| {
+        let r = float::mul(F32, x, y, Rnd::Rn);
+        if ftz { float::flush(F32, r) } else { r }
+    };
+    let mag = b & 0x7FFF_FFFF;
+    if mods.has(Flag::Full) && !float::is_nan(F32, b) && mag > 0x7E80_0000 {
+        (a, b) = (fmul(a, 0x3E80_0000), fmul(b, 0x3E80_0000)); // 2^-2
+    } else if !ftz && mag < 0x0080_0000 {
+        (a, b) = (fmul(a, 0x4B80_0000), fmul(b, 0x4B80_0000)); // 2^24
+    }
+    let flush = Mods { flags: vec![Flag::Ftz], ..Mods::new() };
+    let rcp = approx(F32, Mufu::Rcp, Arg { val: Val::Bits(b), neg: false, abs: false, not: false }, &flush);
+    fmul(a, rcp)
 }
 
 /// SASS `MUFU.SIN`/`MUFU.COS`: the argument is in *revolutions* (ptxas multiplies a PTX

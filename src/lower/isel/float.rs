@@ -19,8 +19,9 @@
 //! - `tanh/ex2.approx.{f16,f16x2}` → `MUFU.TANH.F16`/`MUFU.EX2.F16` per half, joined with
 //!   `PRMT` (see `Sel::sel_mufu_f16`).
 //! - `rcp.approx.ftz.f64` → `MUFU.RCP64H` of the high word, the low word 0 (as ptxas).
-//! - `div.approx.f32`/`div.full.f32` → `MUFU.RCP` + `FMUL`, with ptxas's guard (a subnormal
-//!   divisor scales both operands by 2^24, selected with FSEL); the result is approximate,
+//! - `div.approx.f32`/`div.full.f32` → `MUFU.RCP` + `FMUL`, with ptxas's guards (selected
+//!   with FSEL): `.full` scales both operands by 2^-2 when |divisor| > 2^126; without `.ftz`
+//!   a subnormal divisor scales both operands by 2^24; the result is approximate,
 //!   so checks compare it with a tolerance.
 //! - IEEE `div.{rn,rz,rm,rp}.f32`, `rcp.*.f32` and `sqrt.*.f32` are selected without
 //!   ptxas's slow-path subroutine (`__cuda_sm3x_div_rn_noftz_f32_slowpath`, called with
@@ -395,8 +396,9 @@ impl Sel<'_> {
         Ok(())
     }
 
-    /// `div.approx.f32` / `div.full.f32`: `MUFU.RCP` + `FMUL` (both operands scaled by 2^-2
-    /// when |b| > 2^126, as ptxas guards the reciprocal's range).
+    /// `div.approx.f32` / `div.full.f32`: `MUFU.RCP` + `FMUL`. As ptxas: `.full` scales both
+    /// operands by 2^-2 when |b| > 2^126 (so the reciprocal stays normal; `.approx` gives 0
+    /// there), and without `.ftz` a subnormal divisor scales both by 2^24.
     pub(crate) fn sel_fdiv(&mut self, d: &InstData, t: Ty) -> R<()> {
         let dst = Self::dst(d)?;
         if t == Ty::F32 && d.mods.rnd.is_some() && !d.mods.has(Flag::Ftz) {
@@ -414,6 +416,19 @@ impl Sel<'_> {
         let mut a = self.reg_src(&d.srcs[0])?;
         let mut b = self.reg_src(&d.srcs[1])?;
         let ftz = if d.mods.has(Flag::Ftz) { vec![Flag::Ftz] } else { vec![] };
+        if d.mods.has(Flag::Full) {
+            // ptxas's full-range guard: a divisor above 2^126 (whose reciprocal MUFU.RCP
+            // would flush) scales both operands by 2^-2 first.
+            let p = self.tp();
+            let m = Mods { cmp: Some(Cmp::Gt), bop: Some(BoolOp::And), flags: ftz.clone(), ..Mods::new() };
+            self.emit(Opcode::FSETP, m, vec![p.into(), pt_reg()], vec![fabs(&b), f32imm(0x7e80_0000), pt()]);
+            let (as_, bs) = (self.t32(), self.t32());
+            let fm = Mods { flags: ftz.clone(), ..Mods::new() };
+            self.emit(Opcode::FMUL, fm.clone(), vec![as_.into()], vec![a.clone(), f32imm(0x3e80_0000)]);
+            self.emit(Opcode::FMUL, fm, vec![bs.into()], vec![b.clone(), f32imm(0x3e80_0000)]);
+            a = r(self.fsel(r(as_), a, p.into()));
+            b = r(self.fsel(r(bs), b, p.into()));
+        }
         if ftz.is_empty() {
             // ptxas's guard: a subnormal divisor scales both operands by 2^24 first.
             let p = self.tp();
