@@ -98,6 +98,7 @@ pub fn run(args: &[String]) -> Outcome {
         let mut so = sema::Options::new(name, &options.gpu_name);
         so.werror = options.warning_as_error;
         so.no_warnings = options.disable_warnings;
+        so.optimized = options.opt_level_explicit && options.opt_level != 0;
         let report = sema::check_source(bytes, &so);
         out.diagnostics.extend(report.diagnostics);
         front_failed |= report.failed;

@@ -22,6 +22,8 @@ use std::process::{Command, Stdio};
 const KERNEL: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { ret; }\n";
 /// A second kernel, to combine with `k.ptx` without a duplicate definition.
 const KERNEL2: &str = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k2() { ret; }\n";
+/// A `.target debug` kernel with a (token) DWARF section.
+const DEBUG_KERNEL: &str = ".version 8.0\n.target sm_90, debug\n.address_size 64\n.visible .entry k() { ret; }\n.section .debug_abbrev { .b8 0 }\n";
 /// How a run the backend cannot do yet ends.
 const NOT_IMPLEMENTED_PREFIX: &str = "ptxas fatal   : ptxas-rs: ";
 const NOT_IMPLEMENTED_SUFFIX: &str = " is not supported yet\n";
@@ -169,6 +171,13 @@ const CASES: &[Case] = &[
     same(&["k.ptx", "nonexist.ptx"]),
     // --- options files
     same(&["-optf", "nonexist"]),
+    // `.target debug` with an explicit -O above 0: ptxas's fatal, for any -arch, before the
+    // -arch/.target check; -O0 and no -O compile.
+    with_files(same(&["-O3", "-arch", "sm_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(same(&["-O1", "-arch", "compute_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(same(&["-O2", "-arch", "sm_80", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(accepted(&["-O0", "-arch", "sm_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(accepted(&["-arch", "sm_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
     with_files(same(&["-optf", "bad.opt", "k.ptx"]), &[("bad.opt", "-foo\n")]),
     with_files(same(&["-optf", "arch.opt", "k.ptx"]), &[("arch.opt", "-arch \"sm_60\"\n")]),
     with_files(same(&["-optf", "comment.opt", "k.ptx"]), &[("comment.opt", "-v  -O2 # comment\n")]),
