@@ -99,6 +99,7 @@ pub fn run(args: &[String]) -> Outcome {
         let mut so = sema::Options::new(name, &options.gpu_name);
         so.werror = options.warning_as_error;
         so.no_warnings = options.disable_warnings;
+        so.optimized = options.opt_level_explicit && options.opt_level != 0;
         let report = sema::check_source(bytes, &so);
         out.diagnostics.extend(report.diagnostics);
         front_failed |= report.failed;
@@ -137,12 +138,10 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
         Ok(m) => m,
         Err(d) => return out.fail(d),
     };
-    // Debug code is unoptimised, as ptxas's: `-g` or `.target ..., debug` compile at -O0, and an
-    // explicit -O1..3 on a debug target is fatal (the `-g` case is refused in validation).
+    // Debug code is unoptimised, as ptxas's: `-g` or `.target ..., debug` compile at -O0 (an
+    // explicit -O1..3 on a debug target is the front end's fatal, `-g` with it is refused in
+    // validation).
     let debug_target = ast.target.names.iter().any(|n| n.name == "debug");
-    if debug_target && options.opt_level_explicit && options.opt_level != 0 {
-        return out.fail(Diagnostic::fatal("Optimized debugging not supported".to_owned()));
-    }
     let opt_level = if debug_target || options.device_debug { 0 } else { options.opt_level.clamp(0, 3) as u8 };
     let maxrregcount = options.maxrregcount.as_ref().map(|r| match r {
         cli::RegCount::N(n) => u32::try_from(*n).unwrap_or(255).min(255),

@@ -29,6 +29,8 @@ const DEBUG_MAD: &str = ".version 8.0\n.target sm_90, debug\n.address_size 64\n\
     ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nld.global.f32 %f2, [%rd1+4];\n\
     mul.f32 %f3, %f1, %f2;\nadd.f32 %f3, %f3, %f1;\nst.global.f32 [%rd1+8], %f3;\nret;\n}\n\
     .section .debug_info\n{\n}\n";
+/// A `.target debug` kernel with a (token) DWARF section.
+const DEBUG_KERNEL: &str = ".version 8.0\n.target sm_90, debug\n.address_size 64\n.visible .entry k() { ret; }\n.section .debug_abbrev { .b8 0 }\n";
 /// How a run the backend cannot do yet ends.
 const NOT_IMPLEMENTED_PREFIX: &str = "ptxas fatal   : ptxas-rs: ";
 const NOT_IMPLEMENTED_SUFFIX: &str = " is not supported yet\n";
@@ -176,6 +178,13 @@ const CASES: &[Case] = &[
     same(&["k.ptx", "nonexist.ptx"]),
     // --- options files
     same(&["-optf", "nonexist"]),
+    // `.target debug` with an explicit -O above 0: ptxas's fatal, for any -arch, before the
+    // -arch/.target check; -O0 and no -O compile.
+    with_files(same(&["-O3", "-arch", "sm_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(same(&["-O1", "-arch", "compute_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(same(&["-O2", "-arch", "sm_80", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(accepted(&["-O0", "-arch", "sm_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
+    with_files(accepted(&["-arch", "sm_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
     with_files(same(&["-optf", "bad.opt", "k.ptx"]), &[("bad.opt", "-foo\n")]),
     with_files(same(&["-optf", "arch.opt", "k.ptx"]), &[("arch.opt", "-arch \"sm_60\"\n")]),
     with_files(same(&["-O3", "-arch", "sm_90", "d.ptx"]), &[("d.ptx", DEBUG_MAD)]),

@@ -189,7 +189,20 @@ pub fn from_cubin(c: &Cubin) -> Result<Image, CubinError> {
         image.kernels.push(k);
     }
     if image.kernels.is_empty() {
-        return Err(err("symbol table", "no kernel"));
+        // A module without kernels (a library of device functions and data): ptxas writes
+        // no code, and its `.nv.info` holds the Mercury ISA version alone.
+        let global = c.info.iter().find(|i| i.table == Table::Info && i.text_section.is_none());
+        let records = global.map(|g| g.records.as_slice()).unwrap_or_default();
+        match records {
+            [r] if r.code == code::MERCURY_ISA_VERSION => match r.value(Table::Info) {
+                Value::Half(h) => image.mercury_isa_version = h,
+                v => return Err(err(".nv.info", format!("MERCURY_ISA_VERSION is {v:?}, not a half word"))),
+            },
+            _ => return Err(err(".nv.info", "a module without kernels whose records are not MERCURY_ISA_VERSION alone")),
+        }
+        if !c.functions.is_empty() {
+            return Err(err("symbol table", "functions without a kernel"));
+        }
     }
     Ok(image)
 }

@@ -129,9 +129,6 @@ fn check(image: &Image) -> Result<(), CubinError> {
     if image.sm != 90 {
         return Err(err("image", format!("sm_{} is not supported: the writer implements the sm_90 layout", image.sm)));
     }
-    if image.kernels.is_empty() {
-        return Err(err("image", "a module without kernels is not supported yet"));
-    }
     let name_ok = |n: &str| !n.is_empty() && !n.contains('\0');
     for k in &image.kernels {
         let at = format!("kernel {}", k.name);
@@ -251,7 +248,8 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
     let rela_gi = next(data.global_init.as_ref().is_some_and(|d| d.relocation_section));
     let rela_line = next(dbg.line.is_some());
     let rela_line_sass = next(dbg.line_sass.is_some());
-    let rela_frame = next(true).unwrap_or_default();
+    // A module without kernels has no frames, and ptxas writes no `.rela.debug_frame` for it.
+    let rela_frame = next(!ks.is_empty());
     let c4 = next(!data.address_table.is_empty());
     let c3 = next(data.constant3.is_some());
     for (i, k) in idx.iter_mut().zip(ks) {
@@ -312,7 +310,24 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
     }
     // Each kernel's `.text`, `.nv.info`, `.nv.shared` names; the reserved shared-memory names
     // follow the first kernel's.
+    // (A module without kernels names them right after the header sections.)
+    // Returns (`.nv.reservedSmem.offset0`, the section's names, the alias).
+    let reserved_names = |sh: &mut StrTab, st: &mut StrTab| {
+        let offset0 = if image.reserved_offset0_resolved {
+            st.ghost(".nv.reservedSmem.offset0".len() + 1);
+            0
+        } else {
+            st.add(".nv.reservedSmem.offset0")
+        };
+        let sec = both(sh, st, ".nv.shared.reserved.0");
+        (offset0, sec, st.add("__nv_reservedSMEM_offset_0_alias"))
+    };
     let (mut smem_offset_name, mut alias_name) = (0, 0);
+    if ks.is_empty() {
+        let sec;
+        (smem_offset_name, sec, alias_name) = reserved_names(&mut sh, &mut st);
+        (names[reserved], secsym[reserved]) = sec;
+    }
     for (n, (i, k)) in idx.iter().zip(ks).enumerate() {
         let (a, b) = both(&mut sh, &mut st, &format!(".text.{}", k.name));
         (names[i.text], secsym[i.text]) = (a, b);
@@ -323,15 +338,9 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             (names[s], secsym[s]) = (a, b);
         }
         if n == 0 {
-            smem_offset_name = if image.reserved_offset0_resolved {
-                st.ghost(".nv.reservedSmem.offset0".len() + 1);
-                0
-            } else {
-                st.add(".nv.reservedSmem.offset0")
-            };
-            let (a, b) = both(&mut sh, &mut st, ".nv.shared.reserved.0");
-            (names[reserved], secsym[reserved]) = (a, b);
-            alias_name = st.add("__nv_reservedSMEM_offset_0_alias");
+            let sec;
+            (smem_offset_name, sec, alias_name) = reserved_names(&mut sh, &mut st);
+            (names[reserved], secsym[reserved]) = sec;
         }
     }
     let mut c2_names = Vec::new();
@@ -469,9 +478,11 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             secsym[r] = st.add(&format!(".rela.{original}"));
         }
     }
-    both(&mut sh, &mut st, ".rel.debug_frame");
-    let (a, b) = both(&mut sh, &mut st, ".rela.debug_frame");
-    (names[rela_frame], secsym[rela_frame]) = (a, b);
+    if let Some(r) = rela_frame {
+        both(&mut sh, &mut st, ".rel.debug_frame");
+        let (a, b) = both(&mut sh, &mut st, ".rela.debug_frame");
+        (names[r], secsym[r]) = (a, b);
+    }
     let (a, b) = both(&mut sh, &mut st, ".nv.callgraph");
     (names[callgraph], secsym[callgraph]) = (a, b);
     both(&mut sh, &mut st, ".nv.prototype");
@@ -500,6 +511,24 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
     let mut syms = vec![Sym { name: 0, info: 0, other: 0, shndx: 0, value: 0, size: 0 }];
     syms.push(section_sym(tk));
     syms.push(section_sym(cu));
+    let reserved_syms = |syms: &mut Vec<Sym>| {
+        syms.push(if image.reserved_offset0_resolved {
+            Sym { name: 0, info: 0, other: elf::STV_INTERNAL, shndx: 0, value: 0, size: 0 }
+        } else {
+            Sym {
+                name: smem_offset_name,
+                info: (elf::STB_WEAK << 4) | elf::STT_OBJECT,
+                other: 0,
+                shndx: 0,
+                value: 0,
+                size: 4,
+            }
+        });
+        syms.push(Sym { name: alias_name, info: elf::STB_WEAK << 4, other: 0xa0, shndx: reserved as u16, value: 0, size: 0 });
+    };
+    if ks.is_empty() {
+        reserved_syms(&mut syms);
+    }
     for (n, (i, k)) in idx.iter().zip(ks).enumerate() {
         syms.push(section_sym(i.text));
         if let (Some(s), Some(sh)) = (i.shared, k.shared)
@@ -508,26 +537,7 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             syms.push(section_sym(s));
         }
         if n == 0 {
-            syms.push(if image.reserved_offset0_resolved {
-                Sym { name: 0, info: 0, other: elf::STV_INTERNAL, shndx: 0, value: 0, size: 0 }
-            } else {
-                Sym {
-                    name: smem_offset_name,
-                    info: (elf::STB_WEAK << 4) | elf::STT_OBJECT,
-                    other: 0,
-                    shndx: 0,
-                    value: 0,
-                    size: 4,
-                }
-            });
-            syms.push(Sym {
-                name: alias_name,
-                info: elf::STB_WEAK << 4,
-                other: 0xa0,
-                shndx: reserved as u16,
-                value: 0,
-                size: 0,
-            });
+            reserved_syms(&mut syms);
         }
     }
     for &c in &c2_names {
@@ -589,7 +599,9 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
         }
         sub_syms.push(v);
     }
-    syms.push(section_sym(4));
+    if !ks.is_empty() {
+        syms.push(section_sym(4));
+    }
     for j in 0..nd {
         syms.push(section_sym(5 + j));
     }
@@ -645,7 +657,9 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
     secs[2] = Sec::new(".strtab", elf::SHT_STRTAB, 0, 1);
     secs[3] = Sec::new(".symtab", elf::SHT_SYMTAB, 0, 8);
     secs[3].link = 2;
-    secs[3].info = syms.len() as u32;
+    // ptxas's sh_info is one past the last local symbol (with kernels, the `.nv.constant0`
+    // section symbols close the table, so the whole table).
+    secs[3].info = syms.iter().rposition(|s| s.info >> 4 == elf::STB_LOCAL).map_or(0, |i| i + 1) as u32;
     secs[3].entsize = 24;
     secs[3].body = Body::Data(symtab_bytes(&syms));
 
@@ -666,7 +680,7 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
 
     secs[ginfo] = Sec::new(".nv.info", SHT_CUDA_INFO, 0, 4);
     secs[ginfo].link = 3;
-    secs[ginfo].body = Body::Data(global_info(ks, &idx, &sub_syms));
+    secs[ginfo].body = Body::Data(global_info(image, &idx, &sub_syms));
     secs[cp] = Sec::new(".nv.compat", SHT_CUDA_COMPAT_INFO, 0, 4);
     secs[cp].body = Body::Data(compat(image));
     for (i, k) in idx.iter().zip(ks) {
@@ -719,7 +733,9 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             x.body = Body::Data(bytes.clone());
         }
     }
-    secs[rela_frame] = rela(".rela.debug_frame".into(), 4, &frame_relocs);
+    if let Some(r) = rela_frame {
+        secs[r] = rela(".rela.debug_frame".into(), 4, &frame_relocs);
+    }
     for (i, k) in idx.iter().zip(ks) {
         let t = &mut secs[i.text];
         *t = Sec::new(
@@ -1037,9 +1053,15 @@ fn sval(d: &mut Vec<u8>, code: u8, words: &[u32]) {
     sval_bytes(d, code, &p);
 }
 
-fn global_info(ks: &[Kernel], idx: &[KIdx], sub_syms: &[Vec<u32>]) -> Vec<u8> {
+fn global_info(image: &Image, idx: &[KIdx], sub_syms: &[Vec<u32>]) -> Vec<u8> {
     use super::eiattr::code::*;
+    let ks = &image.kernels;
     let mut d = Vec::new();
+    if ks.is_empty() {
+        // A module without kernels records only the Mercury ISA version (ptxas 13.0.88).
+        hval(&mut d, MERCURY_ISA_VERSION, image.mercury_isa_version);
+        return d;
+    }
     // REGCOUNT and FRAME_SIZE kernel by kernel in PTX order (the reverse of emission order),
     // then MIN_STACK_SIZE in emission order.
     for ((k, i), subs) in ks.iter().zip(idx).zip(sub_syms).rev() {

@@ -68,6 +68,8 @@ catalogue! {
     MAP_F64 = Error "Directive map_f64_to_f32 is not supported with SM 1.3 or higher";
     /// `.target debug` without DWARF.
     DEBUG_NOT_FOUND = Error "Debug information not found in presence of .target debug";
+    /// `.target debug` with an explicit `-O` above 0.
+    OPTIMIZED_DEBUG = Fatal "Optimized debugging not supported";
     /// `.address_size` value.
     ADDRESS_SIZE_VALUE = Error "Illegal value for .address_size directive (must be 32 or 64)";
     /// `.address_size 32` with a 64-bit host (warning).

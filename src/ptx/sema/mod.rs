@@ -43,12 +43,14 @@ pub struct Options {
     pub werror: bool,
     /// `-w`.
     pub no_warnings: bool,
+    /// An explicit `-O` above 0: ptxas refuses it for a `.target debug` module.
+    pub optimized: bool,
 }
 
 impl Options {
     /// Options for `file` compiled with `-arch arch`.
     pub fn new(file: &str, arch: &str) -> Self {
-        Options { file: file.to_string(), arch: arch.to_string(), werror: false, no_warnings: false }
+        Options { file: file.to_string(), arch: arch.to_string(), werror: false, no_warnings: false, optimized: false }
     }
 }
 
@@ -295,6 +297,11 @@ fn header_checks(m: &Module, ctx: &mut Ctx<'_>, sink: &mut Sink) -> Result<Optio
 /// The compile-stage checks, run only when the parse stage found no error.
 fn late_stage(ctx: &Ctx<'_>, sink: &mut Sink, late: &decls::Late, opts: &Options) -> Result<(), Fatal> {
     use messages as msg;
+    // ptxas 13.0.88: a `.target debug` module with an explicit -O1..3 (for any -arch, virtual
+    // included) fails here, before the -arch/.target mismatch.
+    if late.debug_target && opts.optimized {
+        sink.late(msg::OPTIMIZED_DEBUG, &[])?;
+    }
     if late.address_size_32 && sink.compiles {
         sink.late(msg::ADDRESS_SIZE_HOST, &[])?;
         if ctx.sm() >= 90 {
