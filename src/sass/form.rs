@@ -129,6 +129,10 @@ pub enum TargetKind {
     /// the address itself; `.ABS` instructions print and parse their targets from 0, not from
     /// the next instruction (see [`target_base`]).
     SplitAbsolute,
+    /// An absolute, unsigned address whose bits [2:49) are in [34:81): the sm_80 family's
+    /// `CALL.ABS` (nvdisasm -b SM80 prints bit 34 as `CALL.ABS.NOINC 0x4`, bit 80 as
+    /// `0x1000000000000`); decodes like [`TargetKind::SplitAbsolute`].
+    QuadAbsolute,
 }
 
 /// The address a branch target field counts from: the next instruction (`addr + 16`), or 0 for
@@ -590,6 +594,7 @@ impl Slot {
             Kind::Target(TargetKind::Plain | TargetKind::PlainRelative) => b(32, 50),
             Kind::Target(TargetKind::Wide) => b(24, 58),
             Kind::Target(TargetKind::SplitAbsolute) => b(16, 8) | b(34, 47),
+            Kind::Target(TargetKind::QuadAbsolute) => b(34, 47),
         };
         for bit in [self.neg, self.abs, self.not].into_iter().flatten() {
             m |= b(bit, 1);
@@ -692,6 +697,7 @@ impl Slot {
             Kind::Target(TargetKind::PlainRelative) => Value::Imm(get_signed(w, 32, 50) as u64),
             Kind::Target(TargetKind::Wide) => Value::Target(get_signed(w, 24, 58)),
             Kind::Target(TargetKind::SplitAbsolute) => Value::Target(((g(34, 47) << 10) | (g(16, 8) << 2)) as i64),
+            Kind::Target(TargetKind::QuadAbsolute) => Value::Target((g(34, 47) << 2) as i64),
         };
         let flag = |b: Option<u8>| b.is_some_and(|b| g(b, 1) == 1);
         Operand {
@@ -828,6 +834,14 @@ impl Slot {
                         })?;
                         p(w, 16, 8, (a >> 2) & 0xff, "absolute branch target")?;
                         p(w, 34, 47, a >> 10, "absolute branch target")?;
+                    }
+                    TargetKind::QuadAbsolute => {
+                        let a = u64::try_from(off).ok().filter(|a| a % 4 == 0).ok_or(EncodeError::Field {
+                            what: "absolute branch target",
+                            value: off as u64,
+                            width: 49,
+                        })?;
+                        p(w, 34, 47, a >> 2, "absolute branch target")?;
                     }
                 }
             }

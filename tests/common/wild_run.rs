@@ -443,6 +443,22 @@ pub fn cause_of(verdict: &str) -> Option<&'static str> {
             "emulator: the sm_90 decode table lacks LDSM with a uniform-register offset ([R+UR]), in NVIDIA's cubin",
         ),
         ("unsupported modifiers of LDC", "emulator: the sm_90 decode table lacks this LDC form of NVIDIA's cubin"),
+        (
+            "unsupported modifiers of WARPSYNC",
+            "emulator: the decode table lacks this WARPSYNC form of NVIDIA's -G cubin (reached once its cross-section calls run)",
+        ),
+        (
+            "unsupported modifiers of ATOM",
+            "emulator: the decode table lacks this ATOM form of NVIDIA's -G cubin (reached once its cross-section calls run)",
+        ),
+        (
+            "unsupported modifiers of I2F",
+            "emulator: the decode table lacks this I2F form of NVIDIA's -G cubin (reached once its cross-section calls run)",
+        ),
+        (
+            "step limit of",
+            "emulator: NVIDIA's -G mbarrier code (its wait in a called function) runs past the step limit: untriaged (the polling loop may not hand the warp over)",
+        ),
         ("unsupported opcode key", "emulator: the sm_90 decode table lacks UIMAD.WIDE.U32 (0x2a5), in NVIDIA's cubin"),
         (
             "WARPGROUP.DEPBAR",

@@ -2214,6 +2214,29 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             branch(w, g, t, next);
             return Ok(());
         }
+        // `CALL.ABS.NOINC Ra`: a system function's address is its service; any other is a
+        // code address (a function pointer, `super::image`), jumped to like `CALL.REL Ra`.
+        Kind::CallAbs
+            if lanes(g).any(|lane| {
+                w.reg64(&a[0]).is_ok_and(|v| crate::sysfn::SysFn::at_address(v[lane]).is_none())
+                    && matches!(a[0].o, Opnd::R(_))
+            }) =>
+        {
+            let v = lift(w.reg64(&a[0]))?;
+            for lane in lanes(act) {
+                w.lane_pc[lane] = if g >> lane & 1 == 1 { (v[lane] / 16).min(u64::from(u32::MAX)) as u32 } else { next };
+            }
+            w.pc = next;
+            w.act = 0;
+            for lane in lanes(act) {
+                if w.lane_pc[lane] as usize >= l.program.insts.len() {
+                    let t = u64::from(w.lane_pc[lane]) * 16;
+                    return Err((Some(lane), EmuErrorKind::Invalid(format!("call target {t:#x} outside the code"))));
+                }
+            }
+            regroup_keep(w);
+            return Ok(());
+        }
         Kind::CallAbs => sysfn::call_abs(l, st, cta, w, &a[0], g)?,
         Kind::Trap if g != 0 => return Err((Some(g.trailing_zeros() as usize), EmuErrorKind::Trap)),
         Kind::Trap => {}

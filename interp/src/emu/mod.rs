@@ -135,6 +135,7 @@ pub mod convert;
 mod exec;
 mod gmma_form;
 pub mod hazard;
+pub mod image;
 pub mod program;
 
 use std::fmt;
@@ -362,9 +363,13 @@ pub struct Kernel {
     pub name: String,
     /// SM number.
     pub sm: u32,
-    /// The section's words.
+    /// The code words, unrelocated: the kernel's section at address 0 and the sections it
+    /// reaches ([`image::CodeImage`]; [`Kernel::prepare_with_suffixes`] applies the
+    /// relocations).
     pub words: Vec<u128>,
-    /// Kernel offset in the section.
+    /// The code's layout and relocations (its `words` moved to [`Kernel::words`]).
+    pub code: image::CodeImage,
+    /// Kernel offset in the section (its code address).
     pub entry: u64,
     /// Parameter base in bank 0.
     pub param_base: u32,
@@ -416,8 +421,6 @@ impl Kernel {
             .sections
             .get(f.section as usize)
             .ok_or_else(|| err(name, EmuErrorKind::Cubin("missing text section".into())))?;
-        let words: Vec<u128> =
-            sec.data.chunks_exact(16).map(|c| c.iter().rev().fold(0u128, |a, &b| a << 8 | u128::from(b))).collect();
         let c0 = cubin.constant0(name);
         let layout = ptxas_rs::cubin::Constant0Layout::for_sm(sm);
         let (param_base, param_size, bank0_size) = match &c0 {
@@ -472,10 +475,20 @@ impl Kernel {
                 globals.push(data_of(sec, 0));
             }
         }
+        // Function pointers in module data reach code sections too.
+        let roots: Vec<usize> = banks
+            .iter()
+            .chain(&globals)
+            .flat_map(|d| &d.relocs)
+            .filter_map(|r| cubin.sections.iter().position(|s| s.name == r.target))
+            .collect();
+        let mut code = image::CodeImage::load(cubin, sec.index as usize, &roots);
+        let words = std::mem::take(&mut code.words);
         Ok(Kernel {
             name: name.to_string(),
             sm,
             words,
+            code,
             entry: f.offset,
             param_base,
             param_size,
@@ -538,7 +551,14 @@ impl Kernel {
 
     /// Lowers the code against the banks of a launch.
     pub fn program(&self, banks: &Banks) -> Program {
-        Program::new(self.tables, &self.words, self.entry, banks)
+        // Without a launch no data section is placed: a relocation against one refuses its
+        // instruction.
+        let (words, refused) = self.code.patch(&self.words, |_| None);
+        let mut program = Program::new(self.tables, &words, self.entry, banks);
+        for (i, why) in refused {
+            program.refuse(i, why);
+        }
+        program
     }
 
     /// Runs the kernel over `spec`.
@@ -573,7 +593,7 @@ impl Kernel {
         // is written into global memory, constant banks into the bank.
         let addr_of = |g: &GlobalMemory, r: &DataReloc| match r.target.strip_prefix(SYSFN_TARGET) {
             Some(n) => crate::sysfn::SysFn::by_name(n).map(crate::sysfn::address_of),
-            None => g.address_of(&r.target).map(|b| b.wrapping_add(r.addend)),
+            None => g.address_of(&r.target).or_else(|| self.code.base_of(&r.target)).map(|b| b.wrapping_add(r.addend)),
         };
         let mut fixups = Vec::new();
         for g in &self.globals {
@@ -609,7 +629,11 @@ impl Kernel {
             }
             banks.insert(b.bank, bytes);
         }
-        let program = Program::with_suffixes(self.tables, &self.words, self.entry, &banks, suffixes);
+        let (words, refused) = self.code.patch(&self.words, |n| global.address_of(n));
+        let mut program = Program::with_suffixes(self.tables, &words, self.entry, &banks, suffixes);
+        for (i, why) in refused {
+            program.refuse(i, why);
+        }
         let fast = program.insts.iter().map(|i| exec::lower_fast(i, program.tables)).collect();
         let proxy_reads = program.insts.iter().any(|i| matches!(i.kind, program::Kind::Hgmma { .. }));
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {

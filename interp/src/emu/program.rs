@@ -874,6 +874,14 @@ impl Program {
         Program { insts, entry: (entry / 16) as u32, tables }
     }
 
+    /// Makes instruction `i` refuse to execute, with `why` (a relocation the loader could not
+    /// apply to its word, see `super::image`).
+    pub fn refuse(&mut self, i: usize, why: String) {
+        if let Some(ins) = self.insts.get_mut(i) {
+            *ins = invalid(ins.offset, ins.word, why);
+        }
+    }
+
     /// The first instruction that cannot execute, with its reason, if any.
     pub fn first_invalid(&self) -> Option<(&Inst, &str)> {
         self.insts.iter().find_map(|i| match &i.kind {
@@ -1011,7 +1019,6 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     let base = d.form.base;
     let toks: Vec<&str> = suffix.split('.').filter(|t| !t.is_empty()).collect();
     let has = |t: &str| toks.contains(&t);
-    let next = offset + 16;
     let is_d = matches!(base, "DADD" | "DMUL" | "DFMA" | "DSETP");
     let wide_int = matches!(base, "IADD" | "UIADD3" | "SEL" | "ISETP" | "UISETP" | "IMNMX")
         && suffix.split('.').any(|t| matches!(t, "64" | "S64" | "U64"));
@@ -1061,7 +1068,14 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             Value::Sr(s) => Opnd::Sr(s),
             Value::Target(t) => {
-                let abs_t = i64::from(next) + t;
+                // `.ABS` targets (`CALL.ABS.NOINC 0x...`) are code addresses, not offsets from
+                // the next instruction (`ptxas_rs::sass::form::target_base`). A system
+                // function's address (relocated into the word) is a call of the service.
+                let abs_t = ptxas_rs::sass::form::target_base(suffix, u64::from(offset)) + t;
+                if base == "CALL" && crate::sysfn::SysFn::at_address(abs_t as u64).is_some() {
+                    vals.push(Arg { o: Opnd::Imm(abs_t as u64), neg, abs, not, n: 2, dst: false, sel });
+                    continue;
+                }
                 if abs_t < 0 || abs_t % 16 != 0 {
                     return Err(format!("branch target {abs_t:#x} outside the section"));
                 }
@@ -1820,8 +1834,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             need(1, 0, &vals, &preds)?;
             Kind::Brx
         }
-        "CALL" if has("ABS") && vals.iter().any(|a| matches!(a.o, Opnd::R(_))) => {
-            let r = vals.iter().position(|a| matches!(a.o, Opnd::R(_))).ok_or("CALL without a register")?;
+        "CALL" if has("ABS") && vals.iter().any(|a| matches!(a.o, Opnd::R(_) | Opnd::Imm(_))) => {
+            let r = vals.iter().position(|a| matches!(a.o, Opnd::R(_) | Opnd::Imm(_))).ok_or("CALL without a register")?;
             vals.swap(0, r);
             Kind::CallAbs
         }
@@ -1834,12 +1848,17 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         // to wait for and no dependent grid to release (see `crate::ori_exec`'s `Griddep`).
         "ACQBULK" | "PREEXIT" => Kind::Nop,
         "CALL" => {
-            if !has("REL") {
-                return Err("only CALL.REL is modelled".into());
-            }
-            // `CALL.REL.NOINC Ra off`: an indirect call (function pointers are .text offsets in
-            // a linked cubin, as return addresses are).
-            if let Some(r) = vals.iter().position(|a| matches!(a.o, Opnd::R(_))) {
+            // `CALL.ABS.NOINC target`: the driver relocated the callee's code address into the
+            // word (`super::image`); it lowers to the same jump as `CALL.REL`.
+            let abs_target = vals.iter().position(|a| matches!(a.o, Opnd::Target(_))).filter(|_| has("ABS"));
+            if let Some(t) = abs_target {
+                vals.swap(0, t);
+                Kind::Call
+            } else if !has("REL") {
+                return Err("only CALL.REL and CALL.ABS to an immediate target are modelled".into());
+            } else if let Some(r) = vals.iter().position(|a| matches!(a.o, Opnd::R(_))) {
+                // `CALL.REL.NOINC Ra off`: an indirect call (function pointers are code
+                // addresses, as return addresses are).
                 vals.swap(0, r);
                 Kind::CallReg
             } else {

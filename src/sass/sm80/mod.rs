@@ -54,6 +54,9 @@ pub(crate) fn build() -> Vec<Form> {
     let pred = || super::sm90::p(87).not(90).opt();
     set(&mut f, form(0x948, "WARPSYNC", vec![pred(), imm(32, 32, super::form::ImmStyle::Hex)]));
     set(&mut f, form(0x348, "WARPSYNC", vec![pred(), r(32)]));
+    // CALL.ABS: the address's bits [2:49) at 34 (`R_CUDA_ABS47_34`), nothing at 16.
+    let abs = Slot::new(Kind::Target(TargetKind::QuadAbsolute));
+    set(&mut f, form(0x943, "CALL", vec![pred(), abs]));
     // MUFU: `.F16` is bit 73 here (72 on sm_90); it shows the `.H1` selector at 60.
     set(&mut f, form(0x308, "MUFU", vec![r(16), r(32).neg(63).abs(62).h1(60, 73).reuse(1)]));
     // IMMA: no predicate operand.
@@ -170,6 +173,11 @@ fn more(f: &mut Vec<Form>) {
 /// from a word nvdisasm printed alike on SM80, SM86 and SM89 (`hand_mods_match_nvdisasm`).
 const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // MEMBAR's scope field [76:79) beyond CTA/GPU/SYS: 1 `.SM`, 5 `.VC` (nvcc -G's
+    // `MEMBAR.SC.VC` in its atomics' callees); nvdisasm -b SM80 and SM90 print these words alike.
+    ModEntry { key: 0x992, residue: 0x1000 << 64, suffix: ".SC.SM" },
+    ModEntry { key: 0x992, residue: 0x5000 << 64, suffix: ".SC.VC" },
+    ModEntry { key: 0x992, residue: 0xd000 << 64, suffix: ".ALL.VC" },
     ModEntry { key: 0x630, residue: 1 << 78, suffix: ".F32" },
     ModEntry { key: 0x226, residue: 0, suffix: ".4A.U8.U8" },
     ModEntry { key: 0x226, residue: 0x2000000000000000000, suffix: ".4A.S8.U8" },
@@ -211,6 +219,9 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x986, residue: 0x2008101d000000000000000000, suffix: ".E.128" },
     // ptx/ldst_qualifiers on sm_86/sm_89 (sm_80 emits `.LTC128B`); printed alike on all three.
     ModEntry { key: 0x981, residue: 0x80099300000000000000000, suffix: ".E.EF.LTC256B.CONSTANT" },
+    // CALL.ABS (bit 86 `.NOINC`): nvcc -G's calls across sections (wild nvcc-G sm_80 cubins).
+    ModEntry { key: 0x943, residue: 0, suffix: ".ABS" },
+    ModEntry { key: 0x943, residue: 1 << 86, suffix: ".ABS.NOINC" },
 ];
 
 /// The hand-written modifier entries ([`HAND_MODS`]; unsorted).
@@ -359,6 +370,12 @@ mod tests {
                 (0x0001_ea00_0000_0100_0000_0020_0200_798f, "CCTL.E.PF1 [R2+0x20]"), // ptx/ldst_qualifiers
                 (0x0001_ea00_0480_0100_0000_0000_0200_798f, "CCTL.E.PML2 [R2]"), // ptx/ldst_qualifiers
                 (0x000e_a800_0c1f_5d00_0000_1006_0208_7981, "LDG.E.128.STRONG.SYS R8, [R2.64+0x10]"), // ptx/ldst_qualifiers
+                (0x003f_de00_03c0_0000_0000_0000_0000_7943, "CALL.ABS.NOINC 0x0"), // nvcc-G algo_histogram
+                (0x003f_de00_03c0_0000_8000_0004_0000_7943, "CALL.ABS.NOINC 0x80000004"), // bits 34, 63
+                (0x003f_de00_0380_0000_0000_0000_0000_7943, "CALL.ABS 0x0"), // bit 86 clear
+                (0x000f_c000_0000_5000_0000_0000_0000_7992, "MEMBAR.SC.VC"), // nvcc-G algo_histogram
+                (0x000f_c000_0000_d000_0000_0000_0000_7992, "MEMBAR.ALL.VC"),
+                (0x000f_c000_0000_1000_0000_0000_0000_7992, "MEMBAR.SC.SM"),
                 (0x0001_6800_0c1e_1910_0000_3406_0205_7981, "LDG.E.LTC64B R5, [R2.64+0x34]"), // ptx/ldst_qualifiers
                 (0x000f_2800_001f_8900_0000_1000_021c_7381, "LDG.E.MMIO.SYS R28, [R2+0x10]"), // ptx/ldst_qualifiers
                 (0x0001_e800_0c10_bd06_0000_000c_1200_7986, "STG.E.128.STRONG.SM [R18.64], R12"), // ptx/ldst_qualifiers

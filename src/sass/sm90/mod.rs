@@ -779,6 +779,11 @@ static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 /// checks ptxas's word.
 const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // MEMBAR's scope field [76:79) beyond CTA/GPU/SYS: 1 `.SM`, 5 `.VC` (nvcc -G's
+    // `MEMBAR.SC.VC` in its atomics' callees); nvdisasm -b SM80 and SM90 print these words alike.
+    ModEntry { key: 0x992, residue: 0x1000 << 64, suffix: ".SC.SM" },
+    ModEntry { key: 0x992, residue: 0x5000 << 64, suffix: ".SC.VC" },
+    ModEntry { key: 0x992, residue: 0xd000 << 64, suffix: ".ALL.VC" },
     // CALL.ABS / RET.ABS / RET.REL, which ptxas emits for calls in relocatable (`-c`) code and
     // the corpus (ET_EXEC) never shows: `.NOINC` bit 86 (CALL), `.ABS` bit 85 and `.NODEC` bit 86
     // (RET); see `call_ret_abs_match_nvdisasm`.
@@ -867,6 +872,9 @@ mod tests {
             (0x0033_de00_0000_8000_0000_0000_0000_7992, "MEMBAR.ALL.CTA"),
             (0x0033_de00_0000_2000_0000_0000_0000_7992, "MEMBAR.SC.GPU"),
             (0x0033_de00_0000_0000_0000_0000_0000_7992, "MEMBAR.SC.CTA"),
+            (0x000f_c000_0000_5000_0000_0000_0000_7992, "MEMBAR.SC.VC"),
+            (0x000f_c000_0000_d000_0000_0000_0000_7992, "MEMBAR.ALL.VC"),
+            (0x000f_c000_0000_1000_0000_0000_0000_7992, "MEMBAR.SC.SM"),
             (0x000f_c000_0000_0000_0000_0000_0000_79ab, "ERRBAR"),
             (0x000f_ec00_0000_0000_0000_0000_0000_75ab, "CGAERRBAR"),
             (0x03ff_e800_0200_0000_0000_0000_ff00_798f, "CCTL.IVALL"),
