@@ -46,6 +46,8 @@ fn emitted_kernels_match_the_interpreter() {
                 name: spec.kernel.clone(),
                 sm: 90,
                 words,
+                // One section, no relocations: the emitted function alone.
+                code: Default::default(),
                 entry: 0,
                 param_base: 0x210,
                 param_size: params,
