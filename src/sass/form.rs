@@ -1533,7 +1533,9 @@ impl Tables {
                     }
                     None => (None, t),
                 };
-                // A hidden descriptor is not in the text: it parses as UR0.
+                // A hidden descriptor is not in the text: it parses as UR0. The low layout has
+                // none (and prints no `.64`: the wide bit parses as clear).
+                let desc_at = desc_at.filter(|_| !sl.offset_low(residue));
                 let desc = if sl.hide_desc && desc.is_none() { desc_at.map(|_| 0) } else { desc };
                 if desc.is_some() != desc_at.is_some() {
                     return None;
