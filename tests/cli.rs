@@ -435,14 +435,25 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `mul.f32` + `add.f32` (contractible) in a plain sm_90 kernel.
+const MAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+    .visible .entry m(.param .u64 p)\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n\
+    ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nld.global.f32 %f2, [%rd1+4];\n\
+    mul.f32 %f3, %f1, %f2;\nadd.f32 %f3, %f3, %f1;\nst.global.f32 [%rd1+8], %f3;\nret;\n}\n";
+
+/// `m.cubin` in `dir`, compiled with `args`, holds one FFMA when `fused`, else FMUL + FADD.
+fn assert_contraction(dir: &std::path::Path, args: &[&str], fused: bool) {
+    let d = run_in(&ours(), &["disasm", "m.cubin"], dir);
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    let sass = d.stdout;
+    assert_eq!(sass.contains("FFMA"), fused, "{args:?}:\n{sass}");
+    assert_eq!(sass.contains("FMUL") && sass.contains("FADD"), !fused, "{args:?}:\n{sass}");
+}
+
 /// `-fmad` reaches phase 9 (OriCreateMacroInsts): `mul.f32` + `add.f32` is one FFMA by default
 /// and at -O1, FMUL + FADD with `-fmad false` and at -O0, as with ptxas.
 #[test]
 fn fmad_option_controls_contraction() {
-    const MAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
-        .visible .entry m(.param .u64 p)\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n\
-        ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nld.global.f32 %f2, [%rd1+4];\n\
-        mul.f32 %f3, %f1, %f2;\nadd.f32 %f3, %f3, %f1;\nst.global.f32 [%rd1+8], %f3;\nret;\n}\n";
     let dir = scratch("fmad", 0, &[("m.ptx", MAD)]);
     for (args, fused) in
         [(&[][..], true), (&["-O1"][..], true), (&["-fmad", "false"][..], false), (&["--fmad=true", "-O0"][..], false)]
@@ -451,11 +462,7 @@ fn fmad_option_controls_contraction() {
         a.extend_from_slice(args);
         let r = run_in(&ours(), &a, &dir);
         assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{args:?}");
-        let d = run_in(&ours(), &["disasm", "m.cubin"], &dir);
-        assert_eq!(d.status, 0, "{}", d.stderr);
-        let sass = d.stdout;
-        assert_eq!(sass.contains("FFMA"), fused, "{args:?}:\n{sass}");
-        assert_eq!(sass.contains("FMUL") && sass.contains("FADD"), !fused, "{args:?}:\n{sass}");
+        assert_contraction(&dir, args, fused);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -465,10 +472,6 @@ fn fmad_option_controls_contraction() {
 /// and `-g`, keep `mul.f32` + `add.f32` as FMUL + FADD.
 #[test]
 fn debug_code_is_unoptimised() {
-    const MAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
-        .visible .entry m(.param .u64 p)\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n\
-        ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nld.global.f32 %f2, [%rd1+4];\n\
-        mul.f32 %f3, %f1, %f2;\nadd.f32 %f3, %f3, %f1;\nst.global.f32 [%rd1+8], %f3;\nret;\n}\n";
     let dir = scratch("debug", 0, &[("d.ptx", DEBUG_MAD), ("m.ptx", MAD)]);
     for (args, fused) in [
         (&["d.ptx"][..], false),
@@ -480,11 +483,7 @@ fn debug_code_is_unoptimised() {
         a.extend_from_slice(args);
         let r = run_in(&ours(), &a, &dir);
         assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
-        let d = run_in(&ours(), &["disasm", "m.cubin"], &dir);
-        assert_eq!(d.status, 0, "{}", d.stderr);
-        let sass = d.stdout;
-        assert_eq!(sass.contains("FFMA"), fused, "{args:?}:\n{sass}");
-        assert_eq!(sass.contains("FMUL") && sass.contains("FADD"), !fused, "{args:?}:\n{sass}");
+        assert_contraction(&dir, args, fused);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
