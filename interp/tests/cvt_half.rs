@@ -17,6 +17,7 @@
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
+use interp::launch::builder::SpecBuilder;
 use ptxas_rs::backend;
 
 const N: usize = 1 << 16;
@@ -87,54 +88,17 @@ $DONE:
 /// The launch: `h` holds every 16-bit pattern (a ramp), `f` the f32 inputs (`init`; an output
 /// the kernel does not write, so its bytes come back for the reference).
 fn spec(f_init: &str) -> LaunchSpec {
-    let text = format!(
-        r#"
-kernel = "cvt_half_props"
-grid = [{blocks}, 1, 1]
-block = [256, 1, 1]
-[[param]]
-buffer = "h"
-[[param]]
-buffer = "f"
-[[param]]
-buffer = "of16"
-[[param]]
-buffer = "obf16"
-[[param]]
-buffer = "ou8"
-[[param]]
-buffer = "osat"
-[[param]]
-scalar = {{ type = "u32", value = {N} }}
-[buffer.h]
-type = "u16"
-len = {N}
-init = {{ ramp = {{ start = 0, step = 1 }} }}
-[buffer.f]
-type = "u32"
-len = {N}
-init = {f_init}
-output = true
-[buffer.of16]
-type = "u32"
-len = {N}
-output = true
-[buffer.obf16]
-type = "u32"
-len = {N}
-output = true
-[buffer.ou8]
-type = "u32"
-len = {N}
-output = true
-[buffer.osat]
-type = "u32"
-len = {N}
-output = true
-"#,
-        blocks = N / 256
-    );
-    LaunchSpec::from_toml_str(&text).unwrap()
+    SpecBuilder::new("cvt_half_props")
+        .threads(N as u32, 256)
+        .input("h", "u16", N, "{ ramp = { start = 0, step = 1 } }")
+        .output_init("f", "u32", N, f_init)
+        .output("of16", "u32", N)
+        .output("obf16", "u32", N)
+        .output("ou8", "u32", N)
+        .output("osat", "u32", N)
+        .scalar("u32", N as u64)
+        .build()
+        .unwrap()
 }
 
 /// f16 bits → f32 bits, from the IEEE binary16 definition: `(-1)^s · 2^(e-15) · 1.m` for normal

@@ -17,6 +17,7 @@ mod edge;
 use edge::splitmix;
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
+use interp::launch::builder::SpecBuilder;
 use ptxas_rs::backend;
 
 const FORMS: [&str; 4] = ["approx", "full", "approx.ftz", "full.ftz"];
@@ -98,41 +99,13 @@ fn operands() -> Vec<(u32, u32)> {
 }
 
 fn spec(ops: &[(u32, u32)]) -> LaunchSpec {
-    let list = |f: &dyn Fn(&(u32, u32)) -> u32| ops.iter().map(|p| f(p).to_string()).collect::<Vec<_>>().join(", ");
-    let text = format!(
-        r#"kernel = "fdiv"
-grid = [{blocks}, 1, 1]
-block = [128, 1, 1]
-
-[[param]]
-buffer = "a"
-[[param]]
-buffer = "b"
-[[param]]
-buffer = "out"
-
-[buffer.a]
-type = "u32"
-len = {N}
-init = {{ values = [{a}] }}
-
-[buffer.b]
-type = "u32"
-len = {N}
-init = {{ values = [{b}] }}
-
-[buffer.out]
-type = "u32"
-len = {out}
-init = {{ fill = 7 }}
-output = true
-"#,
-        blocks = N / 128,
-        a = list(&|p| p.0),
-        b = list(&|p| p.1),
-        out = 4 * N,
-    );
-    LaunchSpec::from_toml_str(&text).unwrap()
+    SpecBuilder::new("fdiv")
+        .threads(N as u32, 128)
+        .values("a", "u32", ops.iter().map(|p| u64::from(p.0)))
+        .values("b", "u32", ops.iter().map(|p| u64::from(p.1)))
+        .output_init("out", "u32", 4 * N, "{ fill = 7 }")
+        .build()
+        .unwrap()
 }
 
 fn words(b: &[u8]) -> Vec<u32> {

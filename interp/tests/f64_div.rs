@@ -21,6 +21,7 @@ mod edge;
 use edge::splitmix;
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
+use interp::launch::builder::SpecBuilder;
 use ptxas_rs::backend;
 
 const PTX: &str = r#".version 8.0
@@ -167,49 +168,16 @@ fn operands() -> Vec<(u64, u64)> {
 }
 
 fn spec(ops: &[(u64, u64)]) -> LaunchSpec {
-    let words = |f: &dyn Fn(&(u64, u64)) -> u64| {
-        ops.iter()
-            .flat_map(|p| [f(p) as u32, (f(p) >> 32) as u32])
-            .map(|w| w.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let text = format!(
-        r#"kernel = "fdiv"
-grid = [{blocks}, 1, 1]
-block = [128, 1, 1]
-
-[[param]]
-buffer = "a"
-[[param]]
-buffer = "b"
-[[param]]
-buffer = "out"
-[[param]]
-scalar = {{ type = "u32", value = {N} }}
-
-[buffer.a]
-type = "u32"
-len = {len}
-init = {{ values = [{a}] }}
-
-[buffer.b]
-type = "u32"
-len = {len}
-init = {{ values = [{b}] }}
-
-[buffer.out]
-type = "u32"
-len = {out}
-output = true
-"#,
-        blocks = N / 128,
-        len = 2 * N,
-        a = words(&|p| p.0),
-        b = words(&|p| p.1),
-        out = 4 * N,
-    );
-    LaunchSpec::from_toml_str(&text).unwrap()
+    // Each f64 operand as two little-endian u32 words.
+    let words = |f: fn(&(u64, u64)) -> u64| ops.iter().flat_map(move |p| [f(p) & 0xffff_ffff, f(p) >> 32]);
+    SpecBuilder::new("fdiv")
+        .threads(N as u32, 128)
+        .values("a", "u32", words(|p| p.0))
+        .values("b", "u32", words(|p| p.1))
+        .output("out", "u32", 4 * N)
+        .scalar("u32", N as u64)
+        .build()
+        .unwrap()
 }
 
 /// The `out` buffer of `cubin` run in the emulator with hazard checking, as f64 bits.

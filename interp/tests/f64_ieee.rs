@@ -17,6 +17,7 @@ use words::u64s;
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
+use interp::launch::builder::SpecBuilder;
 use interp::{ExecConfig, run_ori_with};
 use ptxas_rs::backend;
 
@@ -58,15 +59,13 @@ fn kernel() -> String {
 }
 
 fn spec() -> LaunchSpec {
-    let text = format!(
-        "kernel = \"fk\"\ngrid = [{}, 1, 1]\nblock = [128, 1, 1]\n[[param]]\nbuffer = \"out\"\n[[param]]\nbuffer = \"a\"\n\
-         [[param]]\nbuffer = \"b\"\n[buffer.out]\ntype = \"f64\"\nlen = {}\ninit = {{ fill = 0.0 }}\noutput = true\n\
-         [buffer.a]\ntype = \"f64\"\nlen = {THREADS}\ninit = {{ edge = {{ seed = 31 }} }}\n\
-         [buffer.b]\ntype = \"f64\"\nlen = {THREADS}\ninit = {{ edge = {{ seed = 32 }} }}\n",
-        THREADS / 128,
-        THREADS * OPS.len()
-    );
-    LaunchSpec::from_toml_str(&text).unwrap()
+    SpecBuilder::new("fk")
+        .threads(THREADS as u32, 128)
+        .output_init("out", "f64", THREADS * OPS.len(), "{ fill = 0.0 }")
+        .input("a", "f64", THREADS, "{ edge = { seed = 31 } }")
+        .input("b", "f64", THREADS, "{ edge = { seed = 32 } }")
+        .build()
+        .unwrap()
 }
 
 /// Differences `got` vs `want` (ops in `which`), as readable lines.

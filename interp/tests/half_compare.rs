@@ -19,6 +19,7 @@ mod edge_operands;
 use edge_operands::{HALF, pick, splitmix};
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
+use interp::launch::builder::SpecBuilder;
 use ptxas_rs::backend;
 
 const PTX: &str = r#".version 8.0
@@ -186,40 +187,13 @@ fn reference(a: u32, b: u32, odd: bool) -> [u32; SLOTS] {
 }
 
 fn spec(a: &[u32], b: &[u32]) -> LaunchSpec {
-    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
-    let text = format!(
-        r#"kernel = "half_compare"
-grid = [{blocks}, 1, 1]
-block = [128, 1, 1]
-
-[[param]]
-buffer = "a"
-[[param]]
-buffer = "b"
-[[param]]
-buffer = "out"
-
-[buffer.a]
-type = "u32"
-len = {N}
-init = {{ values = [{a}] }}
-
-[buffer.b]
-type = "u32"
-len = {N}
-init = {{ values = [{b}] }}
-
-[buffer.out]
-type = "u32"
-len = {out}
-output = true
-"#,
-        blocks = N / 128,
-        a = list(a),
-        b = list(b),
-        out = SLOTS * N,
-    );
-    LaunchSpec::from_toml_str(&text).unwrap()
+    SpecBuilder::new("half_compare")
+        .threads(N as u32, 128)
+        .values("a", "u32", a.iter().map(|&v| u64::from(v)))
+        .values("b", "u32", b.iter().map(|&v| u64::from(v)))
+        .output("out", "u32", SLOTS * N)
+        .build()
+        .unwrap()
 }
 
 fn words(b: &[u8]) -> Vec<u32> {

@@ -16,6 +16,7 @@ mod edge_operands;
 use edge_operands::{HALF, pick, splitmix};
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
+use interp::launch::builder::SpecBuilder;
 use ptxas_rs::backend;
 
 const PTX: &str = r#".version 8.0
@@ -116,42 +117,14 @@ fn operands(seed: u64) -> Vec<u32> {
 }
 
 fn spec() -> LaunchSpec {
-    let list = |v: Vec<u32>| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
-    let text = format!(
-        r#"kernel = "minmax_nan"
-grid = [{blocks}, 1, 1]
-block = [128, 1, 1]
-
-[[param]]
-buffer = "a"
-[[param]]
-buffer = "b"
-[[param]]
-buffer = "out"
-[[param]]
-scalar = {{ type = "u32", value = {N} }}
-
-[buffer.a]
-type = "u32"
-len = {N}
-init = {{ values = [{a}] }}
-
-[buffer.b]
-type = "u32"
-len = {N}
-init = {{ values = [{b}] }}
-
-[buffer.out]
-type = "u32"
-len = {out}
-output = true
-"#,
-        blocks = N / 128,
-        a = list(operands(1)),
-        b = list(operands(2)),
-        out = 8 * N,
-    );
-    LaunchSpec::from_toml_str(&text).unwrap()
+    SpecBuilder::new("minmax_nan")
+        .threads(N as u32, 128)
+        .values("a", "u32", operands(1).into_iter().map(u64::from))
+        .values("b", "u32", operands(2).into_iter().map(u64::from))
+        .output("out", "u32", 8 * N)
+        .scalar("u32", N as u64)
+        .build()
+        .unwrap()
 }
 
 /// Runs `cubin` in the emulator (hazard checking on) and returns the `out` buffer.

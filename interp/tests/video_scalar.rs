@@ -22,6 +22,7 @@ use words::u32s;
 
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
+use interp::launch::builder::SpecBuilder;
 use interp::{ExecConfig, run_ori_with};
 use ptxas_rs::backend;
 
@@ -326,14 +327,12 @@ fn kernel(forms: &[Form]) -> String {
 }
 
 fn spec(n: usize) -> LaunchSpec {
-    let text = format!(
-        "kernel = \"vk\"\ngrid = [1, 1, 1]\nblock = [{THREADS}, 1, 1]\n[[param]]\nbuffer = \"out\"\n[[param]]\nbuffer = \"in\"\n\
-         [buffer.out]\ntype = \"u32\"\nlen = {}\ninit = {{ fill = 0 }}\noutput = true\n\
-         [buffer.in]\ntype = \"u32\"\nlen = {}\ninit = {{ edge = {{ seed = 7 }} }}\n",
-        THREADS * n,
-        THREADS * 3
-    );
-    LaunchSpec::from_toml_str(&text).unwrap()
+    SpecBuilder::new("vk")
+        .block([THREADS as u32, 1, 1])
+        .output_init("out", "u32", THREADS * n, "{ fill = 0 }")
+        .input("in", "u32", THREADS * 3, "{ edge = { seed = 7 } }")
+        .build()
+        .unwrap()
 }
 
 /// Elements of `got` that differ from `want`, as readable lines (the first few).

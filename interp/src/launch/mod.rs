@@ -16,6 +16,7 @@
 //! - [`rng`]: the fixed generator, SplitMix64 ([`SplitMix64`]);
 //! - [`init`]: the exact rules that turn `fill`, `ramp`, `values`, `random` and `edge` into
 //!   bytes, with the edge-value tables;
+//! - [`builder`]: specs built in code ([`builder::SpecBuilder`]), through the same parser;
 //! - [`plan`]: a spec written out for the CUDA-driver runner (`interp/gpu/`);
 //! - [`float`]: exact `f64` <-> `f16`/`bf16`/`f32` conversions (round to nearest even);
 //! - [`mod@compare`]: bit-exact and toleranced comparison of outputs ([`compare()`],
@@ -51,6 +52,7 @@
 //! Invariant: everything a parsed spec describes can be generated without further errors; all
 //! fallible checks happen in the parser.
 
+pub mod builder;
 pub mod compare;
 pub mod error;
 pub mod float;
