@@ -19,7 +19,7 @@
 //!    through), `S` must directly follow the block in the layout, so the fall-through target
 //!    stays the same.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::util::{has_phis, layout_prev, pred_const, remove_phi_edge, rename_phi_pred};
 use super::{Pass, PassError, PassKind};
@@ -175,49 +175,69 @@ fn thread_chains(f: &mut Function) -> usize {
     n
 }
 
+/// Rule 4. One CFG per call, kept current as blocks merge (recomputing it per candidate made
+/// this rule cubic in the block count on large kernels); after a merge the same block is tried
+/// again, since its new terminator is the absorbed block's. Merges that a layout change enables
+/// earlier in the layout are found by the caller's next round.
 fn merge_blocks(f: &mut Function) -> usize {
-    let mut n = 0;
     let entry = f.entry();
+    let cfg = Cfg::compute(f);
+    let mut preds: HashMap<Block, Vec<Block>> = f.layout.iter().map(|&b| (b, cfg.preds(b).to_vec())).collect();
+    let mut succs: HashMap<Block, Vec<Block>> = f.layout.iter().map(|&b| (b, cfg.succs(b).to_vec())).collect();
+    let mut n = 0;
     let mut i = 0;
     while i < f.layout.len() {
         let b = f.layout[i];
-        i += 1;
-        let Some(t) = f.last_inst(b) else { continue };
-        let d = f.insts[t].clone();
-        if d.guard.is_some() || !d.opcode.info().has(OpFlags::BRANCH) {
+        let Some(s) = mergeable_successor(f, b, i, entry, &preds) else {
+            i += 1;
             continue;
-        }
-        let mut ts = d.blocks();
-        let (Some(s), None) = (ts.next(), ts.next()) else { continue };
-        if s == b || Some(s) == entry || has_phis(f, s) {
-            continue;
-        }
-        let cfg = Cfg::compute(f);
-        if cfg.preds(s) != [b] {
-            continue;
-        }
-        let s_last = f.last_inst(s).map(|x| &f.insts[x]);
-        let s_guarded = s_last.is_some_and(|x| x.guard.is_some());
-        if s_guarded && f.layout_next(b) != Some(s) {
-            continue;
-        }
-        // No block may fall through into s except b (which does not: its bra is unguarded).
-        if let Some(p) = layout_prev(f, s)
-            && p != b
-            && f.last_inst(p).is_some_and(|x| f.insts[x].guard.is_some())
-        {
-            continue;
-        }
-        let succs_s: Vec<Block> = cfg.succs(s).to_vec();
+        };
+        let succs_s = succs.remove(&s).unwrap_or_default();
         let moved = std::mem::take(&mut f.blocks[s].insts);
         f.blocks[b].insts.pop();
         f.blocks[b].insts.extend(moved);
         f.layout.retain(|&x| x != s);
-        for x in succs_s {
+        preds.remove(&s);
+        for &x in &succs_s {
             rename_phi_pred(f, x, s, b);
+            if let Some(p) = preds.get_mut(&x) {
+                p.retain(|&y| y != s);
+                if !p.contains(&b) {
+                    p.push(b);
+                }
+            }
         }
+        succs.insert(b, succs_s);
         n += 1;
-        i = 0;
+        // `s` may have preceded `b`; try `b` again at its current position.
+        i = f.layout.iter().position(|&x| x == b).unwrap_or(i);
     }
     n
+}
+
+/// The block `b` (at layout index `i`) may absorb: the single target of its unguarded branch,
+/// when that target has `b` as its only predecessor, no phis, is not the entry, and keeps its
+/// fall-through (see rule 4).
+fn mergeable_successor(f: &Function, b: Block, i: usize, entry: Option<Block>, preds: &HashMap<Block, Vec<Block>>) -> Option<Block> {
+    let d = &f.insts[f.last_inst(b)?];
+    if d.guard.is_some() || !d.opcode.info().has(OpFlags::BRANCH) {
+        return None;
+    }
+    let mut ts = d.blocks();
+    let (Some(s), None) = (ts.next(), ts.next()) else { return None };
+    if s == b || Some(s) == entry || has_phis(f, s) || preds.get(&s).map(Vec::as_slice) != Some(&[b][..]) {
+        return None;
+    }
+    let s_guarded = f.last_inst(s).is_some_and(|x| f.insts[x].guard.is_some());
+    if s_guarded && f.layout.get(i + 1) != Some(&s) {
+        return None;
+    }
+    // No block may fall through into s except b (which does not: its bra is unguarded).
+    if let Some(p) = layout_prev(f, s)
+        && p != b
+        && f.last_inst(p).is_some_and(|x| f.insts[x].guard.is_some())
+    {
+        return None;
+    }
+    Some(s)
 }

@@ -28,8 +28,11 @@ pub(super) const fn up(at: u8) -> Slot {
 pub(super) const fn imm(at: u8, width: u8, style: ImmStyle) -> Slot {
     Slot::new(Kind::Imm { at, width, style })
 }
+/// An ALU constant operand `c[bank][offset]`: a signed 14-bit word offset at 40 (nvdisasm -b
+/// SM90 prints `IADD3 R10, R4, c[0x0][-0x8000], RZ` and `MOV R4, c[0x1][-0x10], 0x0`, as the
+/// sm_80 family does); see `vimnmx_lane_types_match_nvdisasm`.
 pub(super) const fn cb() -> Slot {
-    Slot::new(Kind::CBank { off_at: 40, off_width: 14, scale: 4, index_at: None, signed: false })
+    Slot::new(Kind::CBank { off_at: 40, off_width: 14, scale: 4, index_at: None, signed: true })
 }
 pub(super) const fn mem(
     ra: bool,
@@ -803,6 +806,19 @@ const HAND_MODS: &[ModEntry] = &[
     // `fence.proxy.async.global`, `ori::fence`); see `fence_forms_match_nvdisasm`.
     ModEntry { key: 0x3c6, residue: 0x100 << 64, suffix: ".VIEW.ASYNC.G" },
     ModEntry { key: 0x992, residue: 0xb000 << 64, suffix: ".ALL.SYS" },
+    // VIMNMX's lane type [72:74) (0 `.U32`, 1 S32, 2 `.U16x2`, 3 `.S16x2`) on every B kind
+    // (register 0x248, immediate 0x848, constant 0xa48, uniform 0xc48, whose bit 91 is set); the
+    // generated table holds only the kinds the corpus shows (`min.u16x2` reached none); see
+    // `vimnmx_lane_types_match_nvdisasm`.
+    ModEntry { key: 0x248, residue: 0x7e02 << 72, suffix: ".U16x2" },
+    ModEntry { key: 0x848, residue: 0x7e02 << 72, suffix: ".U16x2" },
+    ModEntry { key: 0x848, residue: 0x7e03 << 72, suffix: ".S16x2" },
+    ModEntry { key: 0xa48, residue: 0x7e00 << 72, suffix: ".U32" },
+    ModEntry { key: 0xa48, residue: 0x7e01 << 72, suffix: "" },
+    ModEntry { key: 0xa48, residue: 0x7e02 << 72, suffix: ".U16x2" },
+    ModEntry { key: 0xa48, residue: 0x7e03 << 72, suffix: ".S16x2" },
+    ModEntry { key: 0xc48, residue: 0x87e02 << 72, suffix: ".U16x2" },
+    ModEntry { key: 0xc48, residue: 0x87e03 << 72, suffix: ".S16x2" },
 ];
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
@@ -924,6 +940,29 @@ mod tests {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
             assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
             assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+        }
+    }
+
+    /// VIMNMX's four lane types on its four B kinds: words printed by `nvdisasm -b SM90`
+    /// (register fields from RZ to R254, full-width immediates, signed constant offsets).
+    #[test]
+    fn vimnmx_lane_types_match_nvdisasm() {
+        let t = super::tables();
+        for (word, text) in [
+            (0x000f_c400_03fe_0200_0000_0005_0007_7248u128, "VIMNMX.U16x2 R7, R0, R5, PT"),
+            (0x000f_c400_03fe_0300_0000_0005_0007_7248, "VIMNMX.S16x2 R7, R0, R5, PT"),
+            (0x000f_c400_03fe_0200_0000_00fd_00ff_7248, "VIMNMX.U16x2 RZ, R0, R253, PT"),
+            (0x000f_c400_03fe_0200_ffff_ffff_0304_7848, "VIMNMX.U16x2 R4, R3, -0x1, PT"),
+            (0x000f_c400_03fe_0300_8000_0000_fe01_7848, "VIMNMX.S16x2 R1, R254, -0x80000000, PT"),
+            (0x000f_c400_03fe_0200_007f_fc00_0b0a_7a48, "VIMNMX.U16x2 R10, R11, c[0x1][-0x10], PT"),
+            (0x000f_c400_03fe_0300_0000_0000_0001_7a48, "VIMNMX.S16x2 R1, R0, c[0x0][0x0], PT"),
+            (0x000f_c400_03fe_0000_0001_2300_0007_7a48, "VIMNMX.U32 R7, R0, c[0x0][0x48c], PT"),
+            (0x000f_c400_03fe_0100_0040_0000_2233_7a48, "VIMNMX R51, R34, c[0x1][0x0], PT"),
+            (0x000f_c400_0bfe_0200_0000_003f_1122_7c48, "VIMNMX.U16x2 R34, R17, URZ, PT"),
+            (0x000f_c400_0ffe_0300_0000_0000_ff00_7c48, "VIMNMX.S16x2 R0, RZ, UR0, !PT"),
+            (0x000f_c400_078e_00ff_007f_fc00_ff04_7a02, "MOV R4, c[0x1][-0x10], 0x0"),
+        ] {
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
         }
     }
 
