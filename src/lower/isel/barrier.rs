@@ -63,7 +63,7 @@ impl Sel<'_> {
     /// - wait: `UCGABAR_WAIT; CCTL.IVALL` in a cluster launch, `WARPSYNC 0xffffffff;
     ///   BAR.SYNC 0` otherwise (the CTA is the whole cluster).
     ///
-    /// Each path is its own block (`@!P BRA other; cluster path; BRA after`). Refused under a
+    /// Each path is its own block (`@!P BRA other`, then the cluster path falling through, `BRA after`). Refused under a
     /// guard or in a function with phis (the split would rename their predecessors).
     pub(crate) fn sel_cluster_barrier(&mut self, d: &InstData) -> R<()> {
         use crate::ori::{Cmp, Guard, fence::Membar};
@@ -105,8 +105,8 @@ impl Sel<'_> {
             guard: Some(Guard { reg: p.into(), not: true }),
             ..InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(other)])
         };
+        // A guarded branch ends its block; the cluster path is the fall-through.
         self.f.push_inst(before, skip);
-        self.f.push_inst(before, InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(cluster)]));
         self.f.push_inst(cluster, InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(after)]));
         self.warp_synced = false;
         Ok(())
