@@ -9,6 +9,9 @@
 //! in whole warps: a count releases the barrier once that many threads arrived, no count once
 //! every live warp of the CTA did; `arrive` does not wait.
 //!
+//! `barrier.cluster.arrive`/`.wait` become [`Opcode::ClusterArrive`]/[`Opcode::ClusterWait`]
+//! (see [`FnCx::cluster_barrier`]); instruction selection gives them ptxas's cluster-launch test.
+//!
 //! Invariant: an immediate id is 0..=15 and an immediate count a positive multiple of 32 (ptxas's
 //! rules); anything else in the family (`bar.red` without a combiner or with the wrong type) is a
 //! located error, never a guess.
@@ -26,7 +29,7 @@ impl FnCx<'_> {
         for &w in &words {
             match w {
                 "cta" | "aligned" => {}
-                "cluster" => return self.err(format!("`{}.cluster` is not supported yet", i.opcode.name)),
+                "cluster" => return self.cluster_barrier(i, &words),
                 "sync" | "arrive" | "red" if op.is_none() => op = Some(w),
                 "popc" | "and" | "or" if comb.is_none() => comb = Some(w),
                 "u32" | "pred" if ty.is_none() => ty = Some(w),
@@ -83,6 +86,41 @@ impl FnCx<'_> {
         Ok(())
     }
 
+    /// `barrier.cluster.arrive{.release|.relaxed}{.aligned}` (no operands) becomes
+    /// [`Opcode::ClusterArrive`] (immediate 1 for `.relaxed`), `barrier.cluster.wait{.acquire}
+    /// {.aligned}` [`Opcode::ClusterWait`]. `.aligned` only promises that the warp is converged.
+    fn cluster_barrier(&mut self, i: &ast::Instruction, words: &[&str]) -> Result<()> {
+        if i.opcode.name != "barrier" {
+            return self.err("`bar.cluster` is not a barrier form (use `barrier.cluster`)");
+        }
+        let (mut op, mut sem) = (None, None);
+        for &w in words {
+            match w {
+                "cluster" | "aligned" => {}
+                "arrive" | "wait" if op.is_none() => op = Some(w),
+                "release" | "relaxed" | "acquire" if sem.is_none() => sem = Some(w),
+                w => return self.err(format!("`barrier.cluster` does not take `.{w}`")),
+            }
+        }
+        if !i.operands.is_empty() {
+            return self.err("`barrier.cluster` takes no operands");
+        }
+        match (op, sem) {
+            (Some("arrive"), None | Some("release")) => {
+                self.emit(Opcode::ClusterArrive, Mods::new(), vec![], vec![Operand::Imm(Imm::Int(0))])?;
+            }
+            (Some("arrive"), Some("relaxed")) => {
+                self.emit(Opcode::ClusterArrive, Mods::new(), vec![], vec![Operand::Imm(Imm::Int(1))])?;
+            }
+            (Some("wait"), None | Some("acquire")) => {
+                self.emit(Opcode::ClusterWait, Mods::new(), vec![], vec![])?;
+            }
+            (Some(o), Some(s)) => return self.err(format!("`barrier.cluster.{o}` does not take `.{s}`")),
+            _ => return self.err("`barrier.cluster` needs `.arrive` or `.wait`"),
+        }
+        Ok(())
+    }
+
     fn barrier_id(&mut self, o: &ast::Operand) -> Result<Operand> {
         let v = self.src(o, Ty::U32)?;
         if let Operand::Imm(Imm::Int(x)) = v
@@ -131,6 +169,17 @@ mod tests {
         assert!(t.contains("= barred.or 5, %p") && t.contains(", %r1\n"), "{t}");
     }
 
+    /// Every member of the cluster family lowers to its opcode (`.relaxed` marked 1).
+    #[test]
+    fn cluster_family_lowers() {
+        let t = ori("barrier.cluster.arrive;\nbarrier.cluster.arrive.release.aligned;\n\
+                     barrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;\nbarrier.cluster.wait.acquire.aligned;")
+        .unwrap();
+        assert_eq!(t.matches("clusterarrive 0\n").count(), 2, "{t}");
+        assert_eq!(t.matches("clusterarrive 1\n").count(), 1, "{t}");
+        assert_eq!(t.matches("clusterwait\n").count(), 2, "{t}");
+    }
+
     /// Out-of-range ids and counts and malformed reductions are located errors.
     #[test]
     fn bad_forms_are_located() {
@@ -141,7 +190,11 @@ mod tests {
             "bar.red.popc.pred %p2, 1, %p1;",
             "bar.red.add.u32 %r2, 1, %p1;",
             "bar.sync.popc 1;",
-            "barrier.cluster.arrive;",
+            "barrier.cluster.sync;",
+            "barrier.cluster.wait.release;",
+            "barrier.cluster.arrive.acquire;",
+            "barrier.cluster.arrive 1;",
+            "bar.cluster.arrive;",
         ] {
             let e = ori(bad).expect_err(bad);
             assert!(e.starts_with("line "), "{bad}: {e}");

@@ -410,6 +410,12 @@ opcodes! {
     Trap "trap" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `griddepcontrol`: 0 `.wait` (for the prerequisite grids), 1 `.launch_dependents`.
     Griddep "griddepcontrol" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `barrier.cluster.arrive{.release,.relaxed}`: arrives at the cluster barrier without
+    /// waiting; the immediate is 1 for `.relaxed` (no release fence), else 0
+    /// (`lower::barrier`).
+    ClusterArrive "clusterarrive" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `barrier.cluster.wait{.acquire}`: waits until every thread of the cluster arrived.
+    ClusterWait "clusterwait" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// CTA barrier `bar id[, count]`: waits until `count` threads (absent or 0: all the CTA's)
     /// arrived at barrier `id` (`lower::barrier`).
     Bar "bar" Ptx ["" => "W:ri, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SYNC) req() ty() None;
@@ -730,6 +736,10 @@ opcodes! {
     CALLABS "CALLABS" Sass ["X" => "F, D, X:r"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
     /// `BPT.TRAP 0x1`: `trap` (the lanes stop the launch with a fault).
     BPT "BPT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `UCGABAR_ARV`: arrives at the cluster (CGA) barrier without waiting.
+    UCGABARARV "UCGABARARV" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `UCGABAR_WAIT`: waits until every thread of the cluster arrived at the cluster barrier.
+    UCGABARWAIT "UCGABARWAIT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `ACQBULK`: `griddepcontrol.wait`.
     ACQBULK "ACQBULK" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `PREEXIT`: `griddepcontrol.launch_dependents`.

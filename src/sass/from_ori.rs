@@ -1272,6 +1272,8 @@ impl Cx<'_> {
             Opcode::ERRBAR => (vec!["ERRBAR".into()], vec![]),
             Opcode::CGAERRBAR => (vec!["CGAERRBAR".into()], vec![]),
             Opcode::CCTLIVALL => (vec!["CCTL.IVALL".into()], vec![]),
+            Opcode::UCGABARARV => (vec!["UCGABAR_ARV".into()], vec![]),
+            Opcode::UCGABARWAIT => (vec!["UCGABAR_WAIT".into()], vec![]),
             Opcode::FENCEVIEW => {
                 let g = matches!(d.srcs.first(), Some(Operand::Imm(i)) if i.bits() == 1);
                 (vec![if g { "FENCE.VIEW.ASYNC.G" } else { "FENCE.VIEW.ASYNC.S" }.into()], vec![])

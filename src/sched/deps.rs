@@ -87,6 +87,8 @@ const NO_RESULT: &[&str] = &[
     "FENCE",
     "ERRBAR",
     "CGAERRBAR",
+    "UCGABAR_ARV",
+    "UCGABAR_WAIT",
     "DEPBAR",
     "YIELD",
     "NANOSLEEP",

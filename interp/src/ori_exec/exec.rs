@@ -499,6 +499,24 @@ impl Engine<'_> {
                     return Ok(false);
                 }
             }
+            // The cluster barrier under the one-CTA-per-cluster model: a launch without a
+            // cluster, or with clusters of one CTA, has the CTA as its cluster, so `arrive`
+            // has nothing to wait for and `wait` completes once every live warp of the CTA
+            // reached it: barrier 0's all-threads `bar.sync` (ptxas's own non-cluster path is
+            // `BAR.SYNC 0`). A warp arrives before it waits, so every warp at a wait has
+            // arrived. Clusters of several CTAs are refused, never run wrongly.
+            ClusterArrive | UCGABARARV | ClusterWait | UCGABARWAIT => {
+                if let Some(c) = self.spec.cluster.filter(|c| c.iter().product::<u32>() > 1) {
+                    let m = format!("barrier.cluster with {} CTAs per cluster (one is modelled)", c.iter().product::<u32>());
+                    return Err((ErrorKind::Unsupported(m), None));
+                }
+                if matches!(d.opcode, ClusterWait | UCGABARWAIT)
+                    && let Some(id) = self.barrier(cta, w, d, exec)?
+                {
+                    w.state = WarpState::AtBarrier(id, inst);
+                    return Ok(false);
+                }
+            }
             B2R => self.b2r(cta, w, d, exec)?,
             Membar | MEMBAR | NOP | BSSY | BSYNC | WARPSYNC | Warpsync => {}
             // The interpreter's memory is sequentially consistent, one proxy: fences are no-ops.

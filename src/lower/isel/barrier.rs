@@ -6,6 +6,8 @@
 //! they are; a register id with a register count is packed into one register,
 //! `count << 16 | id & 0xf`, named twice (`BAR.SYNC Ra, Ra`: the only form with two registers).
 //! Each barrier is preceded by `WARPSYNC 0xffffffff` (ptxas reconverges the warp first).
+//!
+//! The cluster barrier (`clusterarrive`/`clusterwait`) is [`Sel::sel_cluster_barrier`].
 
 use super::{R, Sel, imm, pt_reg};
 use crate::ori::{Flag, InstData, Mods, Opcode, Operand, PhysReg, Reg, RegFile, SubOp, Ty};
@@ -51,6 +53,62 @@ impl Sel<'_> {
                 self.emit(Opcode::B2R, Mods::new(), dsts, vec![]);
             }
         }
+        Ok(())
+    }
+
+    /// `clusterarrive` / `clusterwait` (`barrier.cluster`), as ptxas 13.0.88 selects them on
+    /// sm_90: a test of driver slot `c[0x0][0x140] == 1` (is the launch a cluster launch?), then
+    /// - arrive: `MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR; UCGABAR_ARV` (`.relaxed`: `UCGABAR_ARV`
+    ///   alone) in a cluster launch, nothing otherwise;
+    /// - wait: `UCGABAR_WAIT; CCTL.IVALL` in a cluster launch, `WARPSYNC 0xffffffff;
+    ///   BAR.SYNC 0` otherwise (the CTA is the whole cluster).
+    ///
+    /// Each path is its own block (`@!P BRA other`, then the cluster path falling through, `BRA after`). Refused under a
+    /// guard or in a function with phis (the split would rename their predecessors).
+    pub(crate) fn sel_cluster_barrier(&mut self, d: &InstData) -> R<()> {
+        use crate::ori::{Cmp, Guard, fence::Membar};
+        if self.guard.is_some() || self.has_phis() {
+            return Err("`barrier.cluster` under a guard or in a function with phis is not selected yet".into());
+        }
+        let arrive = d.opcode == Opcode::ClusterArrive;
+        let relaxed = arrive && matches!(d.srcs.first(), Some(Operand::Imm(i)) if i.bits() == 1);
+        let (w, p) = (self.t32(), self.tp());
+        let slots = crate::cubin::Constant0Layout::for_sm(90).driver.ok_or("sm_90 has driver slots")?;
+        let slot = crate::ori::CBank { bank: 0, index: None, offset: slots.explicit_cluster as i32 };
+        self.emit(Opcode::LDC, Mods::new(), vec![w.into()], vec![Operand::CBank(slot)]);
+        self.isetp(p.into(), Cmp::Eq, Ty::U32, Operand::reg(w), imm(1));
+        let before = self.cur.ok_or("no current block")?;
+        let cluster = self.split_block();
+        if arrive {
+            if !relaxed {
+                self.emit(Opcode::MEMBAR, Mods::new(), vec![], vec![imm(Membar { sc: false, scope: 1 }.code())]);
+                self.emit(Opcode::ERRBAR, Mods::new(), vec![], vec![]);
+                self.emit(Opcode::CGAERRBAR, Mods::new(), vec![], vec![]);
+            }
+            self.emit(Opcode::UCGABARARV, Mods::new(), vec![], vec![]);
+        } else {
+            self.emit(Opcode::UCGABARWAIT, Mods::new(), vec![], vec![]);
+            self.emit(Opcode::CCTLIVALL, Mods::new(), vec![], vec![]);
+        }
+        let other = self.split_block();
+        let after = if arrive {
+            other
+        } else {
+            self.emit(Opcode::WARPSYNC, Mods::new(), vec![], vec![imm(i64::from(u32::MAX))]);
+            let m = Mods { flags: vec![Flag::Sync], ..Mods::new() };
+            self.emit(Opcode::BAR, m, vec![], vec![imm(0)]);
+            let after = self.split_block();
+            self.f.push_inst(other, InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(after)]));
+            after
+        };
+        let skip = InstData {
+            guard: Some(Guard { reg: p.into(), not: true }),
+            ..InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(other)])
+        };
+        // A guarded branch ends its block; the cluster path is the fall-through.
+        self.f.push_inst(before, skip);
+        self.f.push_inst(cluster, InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(after)]));
+        self.warp_synced = false;
         Ok(())
     }
 

@@ -14,6 +14,10 @@
 //! `SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [Ra+URZ], Rb` (key `0x9a7`, bits 74, 84, 85, 91):
 //! `mbarrier.expect_tx`, no arrival and Rb pending transactions.
 //!
+//! `UCGABAR_ARV` (key `0x9c7`) and `UCGABAR_WAIT` (key `0xdc7`): `barrier.cluster.arrive` /
+//! `.wait`; no operand, bit 91 set (nvdisasm rejects the words without it), a uniform-predicate
+//! guard.
+//!
 //! `LDGSTS` (key `0xfae`): `.64` bit 73, `.128` bit 74, `.BYPASS` clears bit 81, `.ZFILL` bit 82.
 //!
 //! Invariant: entries are sorted and unique together with the generated table (checked by the
@@ -31,6 +35,12 @@ pub(super) fn forms(f: &mut Vec<Form>) {
     f.push(form(0x91d, "BAR", vec![imm(54, 4, Hex), r(32), pred()]));
     f.push(form(0x31d, "BAR", vec![r(32), r(32), pred()]));
     f.push(form(0x31c, "B2R", vec![r(16), p(81).opt()]));
+    // The cluster barrier: no operand, a uniform-predicate guard (`@UP0 UCGABAR_ARV`).
+    for (key, base) in [(0x9c7, "UCGABAR_ARV"), (0xdc7, "UCGABAR_WAIT")] {
+        let mut u = form(key, base, vec![]);
+        u.uniform_guard = true;
+        f.push(u);
+    }
 }
 
 const fn bits(b: &[u32]) -> u128 {
@@ -72,6 +82,8 @@ pub(super) const MODS: &[&[ModEntry]] = &[
         ModEntry { key: 0x51d, residue: SYNC, suffix: ".SYNC.DEFER_BLOCKING" },
         ModEntry { key: 0x91d, residue: SYNC, suffix: ".SYNC.DEFER_BLOCKING" },
         ModEntry { key: 0x31c, residue: bits(&[78]), suffix: ".RESULT" },
+        ModEntry { key: 0x9c7, residue: bits(&[91]), suffix: "" },
+        ModEntry { key: 0xdc7, residue: bits(&[91]), suffix: "" },
         // `mbarrier.expect_tx` (async_cg_memcpy -O0): no arrival, Rb transactions, no token.
         ModEntry { key: 0x9a7, residue: bits(&[74, 84, 85, 91]), suffix: ".ARRIVE.TRANS64.RED.A0TR" },
         ModEntry { key: 0xfae, residue: LDGSTS_E | bits(&[73]), suffix: ".E.64" },
@@ -123,6 +135,11 @@ mod tests {
             (0x000fe8000b961a44, 0x0005005502097fae, "LDGSTS.E.64.ZFILL [R9+0x50], desc[UR4][R2.64+0x55]"),
             (0x000fe80008961a44, 0x00010000080b7fae, "LDGSTS.E.64.ZFILL [R11+0x10], desc[UR4][R8.64], P1"),
             (0x00321e000830043f, 0x0000000300ff79a7, "SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [R0+URZ], R3"),
+            // `barrier.cluster.arrive` / `.wait` (-O3), and the guard bits flipped to UP0.
+            (0x000fe20008000000, 0x00000000000079c7, "UCGABAR_ARV"),
+            (0x000fe20008000000, 0x0000000000007dc7, "UCGABAR_WAIT"),
+            (0x000fe20008000000, 0x00000000000009c7, "@UP0 UCGABAR_ARV"),
+            (0x000fe20008000000, 0x0000000000000dc7, "@UP0 UCGABAR_WAIT"),
         ] {
             let word = u128::from(hi) << 64 | u128::from(lo);
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
