@@ -573,8 +573,6 @@ const FAMILY_SWEEPS: &[(&str, u128, &[u32])] = &[
     // F2FP with an FP32 immediate (0x83e), F2FP's fields
     // (`F2FP.SATFINITE.RELU.F16.F32.PACK_AB R2, R2, 1.5`).
     ("F2FP", 0x003fde00000028ff3fc000000202783e, &[75, 76, 77, 79, 80, 81, 86, 87]),
-    // PLOP3 on a constant's sign (0xa1f): no field but `.LUT`.
-    ("PLOP3", 0x000fe400007002090080000000007a1f, &[]),
 ];
 
 /// Sweeps [`FAMILY_SWEEPS`] with `tables.name`'s nvdisasm into `table` (vacant entries only,
