@@ -664,7 +664,11 @@ fn merge_family_sweeps() {
             .into_iter()
             .filter(|(k, v)| !before.contains(k) && v.is_ok())
             .map(|(k, v)| (k, v.unwrap()))
-            .filter(|(k, s)| !UNMODELLED_SUFFIXES.iter().any(|(b, x)| tables.form(k.0).is_some_and(|f| f.base == *b) && s.split('.').any(|y| y == *x)))
+            .filter(|(k, s)| {
+                !UNMODELLED_SUFFIXES
+                    .iter()
+                    .any(|(b, x)| tables.form(k.0).is_some_and(|f| f.base == *b) && s.split('.').any(|y| y == *x))
+            })
             .collect()
     };
     for (tables, path) in [
