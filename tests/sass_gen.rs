@@ -148,6 +148,7 @@ fn generate(t: &oracle::Tools, tables: &'static Tables, family: &[(&str, &'stati
         }
     }
     let swept = sweep_modifiers(t, tables, &seen, &mut table, &mut samples);
+    let swept = swept + sweep_families(t, tables, &mut table, &mut samples);
     let mut bad: BTreeMap<u16, Vec<String>> = BTreeMap::new();
     let modelled = |key: u16, suffix: &str, bad: &mut BTreeMap<u16, Vec<String>>| {
         let Some(form) = tables.form(key) else { return false };
@@ -515,4 +516,219 @@ fn sweep_modifiers(
         added += new;
     }
     added
+}
+
+/// Modifier families the form sweep (issue 22, `interp/tests/form_sweep.rs`) found NVIDIA
+/// emitting beyond the corpus: (mnemonic base, a word NVIDIA's ptxas 13.0.88 emitted there,
+/// the family's field bits, each found by single-bit flips through nvdisasm on every arch).
+/// Every combination of the field values nvdisasm names is decoded with the arch's nvdisasm
+/// ([`sweep_families`]); the words are arch-neutral (the same layout on sm_75..sm_120).
+const FAMILY_SWEEPS: &[(&str, u128, &[u32])] = &[
+    // LDC with an index register: width [73:76) (`.U8` `.S8` `.U16` `.S16`, 32-bit, `.64`),
+    // index mode [78:80) (`.IL` `.IS` `.ISL`). `LDC.64 R2, c[0x0][R2+0x160]` (-O0 param loads).
+    ("LDC", 0x00321e0000000a000000580002027b82, &[73, 74, 75, 78, 79]),
+    // I2F, a 32-bit-or-narrower register source: signed 74, destination type [75:78),
+    // rounding [78:80), source size [84:86) (`I2F.BF16 R4, R4`).
+    ("I2F", 0x00321e00002024000000000400047306, &[74, 75, 76, 77, 78, 79, 84, 85]),
+    // I2F, a 64-bit source (0x312): signed 74, destination type [75:78), rounding [78:80).
+    ("I2F", 0x004e260000300c000000000200007312, &[74, 75, 76, 77, 78, 79]),
+    // I2F, an immediate source (0x906), as 0x306 (`I2F.U32.RP R0, 0x61c88647`).
+    ("I2F", 0x000e30000020900061c8864700007906, &[74, 75, 76, 77, 78, 79, 84, 85]),
+    // F2I: signed 72, destination size [75:77), `.NTZ` 77, rounding [78:80), `.FTZ` 80,
+    // source type [84:87) (`F2I.S16.NTZ R0, R2`).
+    ("F2I", 0x004e2400002029000000000200007305, &[72, 75, 76, 77, 78, 79, 80, 84, 85, 86]),
+    // F2F: destination type [75:78), rounding [78:80), `.FTZ` 80, source type [84:87)
+    // (`F2F.F64.F16 R2, R2`).
+    ("F2F", 0x00321e00001018000000000200027310, &[75, 76, 77, 78, 79, 80, 84, 85, 86]),
+    // FRND: type [75:78), rounding [78:80), `.FTZ` 80, [84:87) (`FRND.F16.TRUNC R4, R2`).
+    ("FRND", 0x00321e000010c8000000000200047307, &[75, 76, 77, 78, 79, 80, 84, 85, 86]),
+    // F2FP: `.RELU` 75, destination `.F16`/`.BF16` 76 with 86/87, `.SATFINITE` 77, `.RZ`-style
+    // rounding [79:82) on sm_90 on (`F2FP.RELU.BF16.F32.PACK_AB R2, R4, R2`).
+    ("F2FP", 0x003fde00000018ff000000020402723e, &[75, 76, 77, 79, 80, 81, 86, 87]),
+    // I2F 0x306 again from an F32 destination (`I2F.U8.RM R0, R2`): sm_75 and the sm_80 family
+    // have no `.BF16` destination, so the first word's fields do not combine there.
+    ("I2F", 0x004e2600000050000000000200007306, &[74, 75, 76, 77, 78, 79, 84, 85]),
+    // F2F 0x304 (f32 source): destination type [75:78), rounding [78:80), `.FTZ` 80, source
+    // type [84:87) (`F2F.BF16.F32 R2, R2`).
+    ("F2F", 0x00321e00002020000000000200027304, &[75, 76, 77, 78, 79, 80, 84, 85, 86]),
+    // FMNMX with an immediate B: `.FTZ` 80, `.NAN` 81, `.XORSIGN` 82
+    // (`FMNMX.FTZ.NAN.XORSIGN R4, |R2|, 3.1415927410125732422, !PT`).
+    ("FMNMX", 0x003fde000787020040490fdb02047809, &[80, 81, 82]),
+    // IMAD: signed 73 (`IMAD.U32 R4, R2, R4, RZ`; sm_120 prints `.U32` where the others print
+    // the bare alias); IMAD.WIDE with a uniform C (`IMAD.WIDE.U32 R8, R2, R4, UR6`).
+    ("IMAD", 0x003fde00078e00ff0000000402047224, &[73]),
+    ("IMAD", 0x000fc8000f8e00040000000602087e25, &[73]),
+    // VIADD with an immediate: `-` on A 72, type [73:76) (`.S32`, `.16x2`, ...), `.ISAT` 80
+    // (`VIADD.S32.ISAT R8, R8, 0x1`).
+    ("VIADD", 0x003fde00000104000000000108087836, &[73, 74, 75, 80]),
+    // sm_75's register-only STG (0x386): `.E` 72, width [73:76), `.PRIVATE` 76, scope [77:79),
+    // strength 79, `.MMIO` 80, eviction [84:87) (`STG.E.U8.SYS [R2], R4`; kept with
+    // [`MEMORY_TOKENS`] only).
+    ("STG", 0x0033de000010e1000000000402007386, &[72, 73, 74, 75, 77, 78, 79, 84, 85, 86]),
+    // FSET (forms in `sm80::sweep_forms`): boolean operation [74:76), comparison [76:80),
+    // `.FTZ` 80 (`FSET.BF.GE.AND R9, R2, R5, PT`); its immediate and constant forms.
+    ("FSET", 0x004fd00003806000000000050209720a, &[74, 75, 76, 77, 78, 79, 80]),
+    ("FSET", 0x004fd00003806000400000000209780a, &[74, 75, 76, 77, 78, 79, 80]),
+    ("FSET", 0x004fd0000380600000805c0002097a0a, &[74, 75, 76, 77, 78, 79, 80]),
+    // F2FP with an FP32 immediate (0x83e), F2FP's fields
+    // (`F2FP.SATFINITE.RELU.F16.F32.PACK_AB R2, R2, 1.5`).
+    ("F2FP", 0x003fde00000028ff3fc000000202783e, &[75, 76, 77, 79, 80, 81, 86, 87]),
+];
+
+/// Sweeps [`FAMILY_SWEEPS`] with `tables.name`'s nvdisasm into `table` (vacant entries only,
+/// kept when nvdisasm names every field and our printer, given its suffix, prints its text).
+/// As in [`sweep_modifiers`], each field run's values are first tried alone, then combined.
+fn sweep_families(
+    t: &oracle::Tools,
+    tables: &Tables,
+    table: &mut Learned,
+    samples: &mut BTreeMap<(u16, u128), u128>,
+) -> usize {
+    let arch = tables.name;
+    let mut added = 0;
+    // `FAMILY_SWEEP_BASES=I2F,F2F`: only those bases (the merge is idempotent).
+    let only = std::env::var("FAMILY_SWEEP_BASES").ok();
+    for &(base, word, bits) in FAMILY_SWEEPS {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|b| b == base)) {
+            continue;
+        }
+        let Ok(i) = tables.decode_unchecked(word) else {
+            println!("family sweep {base}: {word:#034x} has no form on {arch}");
+            continue;
+        };
+        let rmask = i.form.residue_mask();
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for &b in bits {
+            match runs.last_mut() {
+                Some((at, len)) if *at + *len == b && *len < 4 => *len += 1,
+                _ => runs.push((b, 1)),
+            }
+        }
+        let set = |w: u128, at: u32, len: u32, v: u128| {
+            let m = ((1u128 << len) - 1) << at & rmask;
+            (w & !m) | (v << at & m)
+        };
+        let mut combos = vec![word];
+        for &(at, len) in &runs {
+            let cands: Vec<u128> = (0..1u128 << len).map(|v| set(word, at, len, v)).collect();
+            let texts = disassemble(t, arch, &cands);
+            let vals: Vec<u128> = (0..1u128 << len)
+                .zip(&cands)
+                .zip(&texts)
+                .filter(|((_, w), text)| text.as_deref().is_some_and(|x| suffix_for(tables, **w, x).is_some()))
+                .map(|((v, _), _)| v)
+                .collect();
+            let own = [(word >> at) & ((1u128 << len) - 1)];
+            let vals: &[u128] = if vals.is_empty() { &own } else { &vals };
+            combos = combos.iter().flat_map(|w| vals.iter().map(move |v| set(*w, at, len, *v))).collect();
+        }
+        combos.sort_unstable();
+        combos.dedup();
+        let mut new = 0;
+        for chunk in combos.chunks(512) {
+            let texts = disassemble(t, arch, chunk);
+            for (w, text) in chunk.iter().zip(&texts) {
+                let Some(text) = text else { continue };
+                let Some((key, residue, suffix)) = suffix_for(tables, *w, text) else { continue };
+                if tables.form(key).is_none_or(|f| f.base != base) || !swept_suffix_kept(base, &suffix) {
+                    continue;
+                }
+                if let std::collections::btree_map::Entry::Vacant(e) = table.entry((key, residue)) {
+                    e.insert(Ok(suffix));
+                    samples.entry((key, residue)).or_insert(*w);
+                    new += 1;
+                }
+            }
+        }
+        println!("family sweep {base} on {arch}: {} words, {new} new entries", combos.len());
+        added += new;
+    }
+    added
+}
+
+/// Runs only [`FAMILY_SWEEPS`] on every arch and merges their new entries into the committed
+/// generated tables (what `generate_*_tables` would add to them; a full regeneration keeps
+/// them, since `generate` runs the same sweep): `cargo test --release --test sass_gen
+/// merge_family_sweeps -- --ignored --nocapture`. The sm_80 family's entries printed alike on
+/// SM80, SM86 and SM89 go to `MODS`, the others to the arch's `ARCH_MODS` list.
+#[test]
+#[ignore = "rewrites the generated tables with the family sweeps' entries"]
+fn merge_family_sweeps() {
+    let Some(t) = oracle::tools_or_skip("merge_family_sweeps") else { return };
+    let new_for = |tables: &'static Tables| -> BTreeMap<(u16, u128), String> {
+        let mut table: Learned = tables.mods.iter().map(|e| ((e.key, e.residue), Ok(e.suffix.to_string()))).collect();
+        let mut samples = BTreeMap::new();
+        let before: BTreeSet<(u16, u128)> = table.keys().copied().collect();
+        sweep_families(t, tables, &mut table, &mut samples);
+        table
+            .into_iter()
+            .filter(|(k, v)| !before.contains(k) && v.is_ok())
+            .map(|(k, v)| (k, v.unwrap()))
+            .filter(|(k, s)| {
+                !UNMODELLED_SUFFIXES
+                    .iter()
+                    .any(|(b, x)| tables.form(k.0).is_some_and(|f| f.base == *b) && s.split('.').any(|y| y == *x))
+            })
+            .collect()
+    };
+    for (tables, path) in [
+        (sm90::tables(), "src/sass/sm90/generated.rs"),
+        (sm75::tables(), "src/sass/sm75/generated.rs"),
+        (sm100::tables(), "src/sass/sm100/generated.rs"),
+        (sm120::tables(), "src/sass/sm120/generated.rs"),
+    ] {
+        let new = new_for(tables);
+        println!("{path}: {} new entries", new.len());
+        merge_block(path, "pub static MODS: &[ModEntry] = &[\n", "];\n", "    ", &new);
+    }
+    let fam: Vec<(&str, BTreeMap<(u16, u128), String>)> =
+        ["sm_80", "sm_86", "sm_89"].iter().map(|a| (*a, new_for(sm80::tables_for(a).unwrap()))).collect();
+    let keys: BTreeSet<(u16, u128)> = fam.iter().flat_map(|(_, m)| m.keys().copied()).collect();
+    let mut shared = BTreeMap::new();
+    let mut own: BTreeMap<&str, BTreeMap<(u16, u128), String>> = BTreeMap::new();
+    for k in keys {
+        let vs: Vec<Option<&String>> = fam.iter().map(|(_, m)| m.get(&k)).collect();
+        if vs.iter().all(|v| v.is_some() && *v == vs[0]) {
+            shared.insert(k, vs[0].unwrap().clone());
+            continue;
+        }
+        for ((a, _), v) in fam.iter().zip(&vs) {
+            if let Some(s) = v {
+                own.entry(a).or_default().insert(k, (*s).clone());
+            }
+        }
+    }
+    let path = "src/sass/sm80/generated.rs";
+    println!("{path}: {} shared new entries", shared.len());
+    merge_block(path, "pub static MODS: &[ModEntry] = &[\n", "];\n", "    ", &shared);
+    for (a, nv) in [("sm_80", "SM80"), ("sm_86", "SM86"), ("sm_89", "SM89")] {
+        let m = own.remove(a).unwrap_or_default();
+        println!("{path} {nv}: {} new entries", m.len());
+        merge_block(path, &format!("        {nv:?},\n        &[\n"), "        ],\n", "            ", &m);
+    }
+}
+
+/// Merges `new` into the `ModEntry` lines of `path` between `start` and the next `end`,
+/// keeping them sorted by (key, residue).
+fn merge_block(path: &str, start: &str, end: &str, indent: &str, new: &BTreeMap<(u16, u128), String>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find(start).unwrap_or_else(|| panic!("{start:?} in {}", path.display())) + start.len();
+    let stop = at + text[at..].find(end).unwrap();
+    let mut entries: BTreeMap<(u16, u128), String> = BTreeMap::new();
+    for l in text[at..stop].lines() {
+        let l = l.trim();
+        let num = |name: &str| {
+            let s = l.split(name).nth(1).unwrap().trim_start_matches(": 0x");
+            u128::from_str_radix(s.split(',').next().unwrap(), 16).unwrap()
+        };
+        entries.insert((num("key") as u16, num("residue")), l.to_string());
+    }
+    for ((key, residue), suffix) in new {
+        entries
+            .entry((*key, *residue))
+            .or_insert(format!("ModEntry {{ key: {key:#05x}, residue: {residue:#x}, suffix: {suffix:?} }},"));
+    }
+    let body: String = entries.values().map(|l| format!("{indent}{l}\n")).collect();
+    std::fs::write(&path, format!("{}{body}{}", &text[..at], &text[stop..])).unwrap();
 }

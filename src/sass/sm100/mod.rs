@@ -85,6 +85,7 @@ pub(crate) fn build() -> Vec<Form> {
 /// Forms new on sm_100 or laid out differently from sm_90's, each found by single-bit flips
 /// of a corpus word through `nvdisasm -b SM100`.
 fn blackwell(f: &mut Vec<Form>) {
+    super::sm80::sweep_forms(f, false);
     use super::sm90::up;
     use ImmStyle::{HalfBy, SignedHex};
     // LDCU: a uniform constant load (replaces ULDC): signed byte offset [37:54), uniform index
@@ -165,8 +166,12 @@ fn blackwell(f: &mut Vec<Form>) {
 /// Hand-written modifier entries the generator leaves out, each checked against a corpus or
 /// nvdisasm-printed word by a unit test below: `HADD2.F32` (bit 78), as on sm_90; `BRXU`
 /// (bit 91; no corpus word of the tables' generation carries it).
-const HAND_MODS: &[ModEntry] =
-    &[ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" }, ModEntry { key: 0x958, residue: 1 << 91, suffix: "" }];
+const HAND_MODS: &[ModEntry] = &[
+    ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`).
+    ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },
+    ModEntry { key: 0x958, residue: 1 << 91, suffix: "" },
+];
 
 /// The hand-written modifier entries ([`HAND_MODS`]), sorted by (key, residue).
 pub fn hand_mods() -> &'static [ModEntry] {

@@ -136,6 +136,8 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x217, residue: 0, suffix: ".U32" },
     ModEntry { key: 0x217, residue: 1 << 73, suffix: "" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`).
+    ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },
     ModEntry { key: 0x256, residue: UFMUL, suffix: "" },
     ModEntry { key: 0x256, residue: UFMUL | 1 << 77, suffix: ".SAT" },
     ModEntry { key: 0x256, residue: UFMUL | 1 << 78, suffix: ".RM" },

@@ -102,6 +102,9 @@ fn build() -> Vec<Form> {
 const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
     ModEntry { key: 0x630, residue: 1 << 78, suffix: ".F32" },
+    // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`), on both forms as `.F32`.
+    ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },
+    ModEntry { key: 0x630, residue: 3 << 77, suffix: ".F32.SAT" },
     ModEntry { key: 0x226, residue: 0, suffix: ".4A.U8.U8" },
     ModEntry { key: 0x226, residue: 0x2000000000000000000, suffix: ".4A.S8.U8" },
     ModEntry { key: 0x226, residue: 0x6000000000000000000, suffix: ".4A.S8.S8" },
