@@ -219,6 +219,18 @@ fn sm90_call_ret_abs_many_random_operands() {
     check_random_cases(t, sm90::tables(), &mods, "sm_90 (CALL.ABS, RET.ABS)", 0x243f_6a88_85a3_08d3, NEW_FORM_CASES);
 }
 
+/// The uniform-operand integer families of NVIDIA's wild-corpus cubins (`sm90/uniform_int.rs`):
+/// `LEA` with a uniform B, `ULEA`, `UISETP` and `UIMAD.WIDE` with a uniform C, every modifier
+/// entry of those keys drawn [`NEW_FORM_CASES`] times against `nvdisasm -b SM90`.
+#[test]
+fn sm90_uniform_int_forms_many_random_operands() {
+    let Some(t) = oracle::tools_or_skip("sm90_uniform_int_forms_many_random_operands") else { return };
+    let keys = [0xc11u16, 0x291, 0x891, 0x28c, 0x88c, 0x2a5];
+    let mods: Vec<ModEntry> = sm90::tables().mods.iter().filter(|e| keys.contains(&e.key)).copied().collect();
+    assert_eq!(mods.len(), 3 * 6 + 2 * 96 + 4, "LEA/ULEA x 6, UISETP x 96 x 2, UIMAD.WIDE x 4");
+    check_random_cases(t, sm90::tables(), &mods, "sm_90 (uniform integer forms)", 0x510e_527f_ade6_82d1, NEW_FORM_CASES);
+}
+
 /// The address layouts only hand-written PTX shows, retargeted (`sm75::HAND_MODS`,
 /// `sm80::HAND_MODS`): sm_75's `LD` with and without its uniform register (bit 91: a 24-bit
 /// offset at 40 or a 32-bit one at 32) against `nvdisasm -b SM75`, and the sm_80 family's

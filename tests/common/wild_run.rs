@@ -448,6 +448,10 @@ pub fn cause_of(verdict: &str) -> Option<&'static str> {
             "emulator: the decode table lacks this WARPSYNC form of NVIDIA's -G cubin (reached once its cross-section calls run)",
         ),
         (
+            "unsupported modifiers of ATOMG",
+            "emulator: the sm_90 decode table lacks this ATOMG form of NVIDIA's cubin: untriaged",
+        ),
+        (
             "unsupported modifiers of ATOM",
             "emulator: the decode table lacks this ATOM form of NVIDIA's -G cubin (reached once its cross-section calls run)",
         ),
@@ -459,7 +463,10 @@ pub fn cause_of(verdict: &str) -> Option<&'static str> {
             "step limit of",
             "emulator: NVIDIA's -G mbarrier code (its wait in a called function) runs past the step limit: untriaged (the polling loop may not hand the warp over)",
         ),
-        ("unsupported opcode key", "emulator: the sm_90 decode table lacks UIMAD.WIDE.U32 (0x2a5), in NVIDIA's cubin"),
+        (
+            "unsupported opcode key",
+            "emulator: the sm_90 decode table lacks a form key of NVIDIA's cubin (Triton's UIMAD with an immediate B, 0x8a4)",
+        ),
         (
             "WARPGROUP.DEPBAR",
             "emulator: false hazard on NVIDIA's cubin: WARPGROUP.DEPBAR's distance to the HGMMA committing its group",
@@ -470,7 +477,7 @@ pub fn cause_of(verdict: &str) -> Option<&'static str> {
         ),
         (
             "pending read on SB",
-            "emulator: false hazard on NVIDIA's cubin: a WAR on SB0 that NVIDIA's SHFL.BFLY sequence waits on otherwise",
+            "emulator: hazard on NVIDIA's cubin: a WAR against a pending read scoreboard (SHFL after a store is no longer one): untriaged",
         ),
         (
             "global load at",

@@ -142,7 +142,13 @@ pub struct HazardState {
 /// Cycles from an `HGMMA` committing its group (`gsb0`) to a `WARPGROUP.DEPBAR` that waits on
 /// it ([`ptxas_rs::sched::latency::GSB_SETTLE`]: 1 cycle gave stale accumulators on the H100,
 /// ptxas leaves 8).
-const GSB_SETTLE: u64 = ptxas_rs::sched::latency::GSB_SETTLE;
+/// The checker requires the least distance NVIDIA's code shows, not the scheduler's 8: over
+/// NVIDIA's -O3 cubins of the wild corpus (ptxas 13.0.88, every `HGMMA ..., gsb0` followed in
+/// its block by a `WARPGROUP.DEPBAR`), the distances are 3 (10 times: Triton's bmm_f16 0x1390,
+/// `HGMMA` stall 1, `IMAD` stall 2, then the wait), 5, 6, 7, 8 and more; 1 cycle is a true
+/// hazard (H100, above).
+const GSB_SETTLE: u64 = 3;
+const _: () = assert!(GSB_SETTLE <= ptxas_rs::sched::latency::GSB_SETTLE);
 
 /// The hazard checker's view of the asynchronous warpgroup MMAs (`HGMMA`, PTX
 /// `wgmma.mma_async`): an `HGMMA` writes its accumulator registers asynchronously, so they are
@@ -748,7 +754,13 @@ impl HazardState {
             // one's source with no wait). The notes are silent on this; ptxas relies on it.
             // Loads and stores share one in-order memory queue in this sense (async_cp_async:
             // `STG [R16.64], R19` with a read SB, then `LDS R16` with no wait on it).
-            let memory = |u: u8| matches!(u, 3 | 4);
+            // The warp-shuffle unit (6: SHFL, REDUX, MATCH) is fed by the same in-order queue
+            // for its sources (its results complete on their own, `unit`): NVIDIA's code writes
+            // a shared store's pending source with a later SHFL and no wait (Triton's
+            // attn_bwd_preprocess at -O3, sm_90a: `STS.128 [R42+UR4], R16` with read SB0, then
+            // `SHFL.BFLY PT, R19, R35, 0x1, 0x1f` two instructions later with write SB3, no wait
+            // on SB0).
+            let memory = |u: u8| matches!(u, 3 | 4 | 6);
             let same_unit = f.variable
                 && f.unit != 0
                 && (self.rsb_unit[s] == f.unit || (memory(f.unit) && memory(self.rsb_unit[s])));

@@ -12,6 +12,7 @@ mod generated;
 mod gmma;
 mod sysfn;
 mod tensor_forms;
+mod uniform_int;
 
 pub(super) const fn r(at: u8) -> Slot {
     Slot::new(Kind::R(at))
@@ -167,6 +168,7 @@ fn more(f: &mut Vec<Form>) {
     // BAR (SYNC/ARV/RED with immediate or register id and count) and B2R.
     barrier_async::forms(f);
     atom_forms::forms(f);
+    uniform_int::forms(f);
     // PLOP3: LUT split over [64:67) and [72:77); second LUT at 16.
     f.push(form(
         0x81c,
@@ -833,6 +835,7 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
         .cloned()
         .collect();
     v.extend(gmma::mods(generated::MODS));
+    v.extend(uniform_int::mods(generated::MODS));
     v.sort_by_key(|e| (e.key, e.residue));
     v
 });
