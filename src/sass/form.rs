@@ -344,6 +344,10 @@ pub struct Slot {
     /// When the text does not show the slot, its field is encoded as 0 rather than the default
     /// value (`BAR.SYNC`'s predicate field, which ptxas leaves 0: `P0`, not `PT`).
     pub hidden_zero: bool,
+    /// A memory operand whose bare offset (no register shown) prints signed (`LDSM R13,
+    /// [-0x4419b4]`, nvdisasm -b SM90/SM100), where others print it unsigned in the field width
+    /// (`LDS.U8 R13, [0xbbe64c]`).
+    pub bare_signed: bool,
 }
 
 impl Slot {
@@ -370,8 +374,14 @@ impl Slot {
             f32_sel: false,
             ur8: false,
             hidden_zero: false,
+            bare_signed: false,
             marks: &[],
         }
+    }
+    /// With a bare offset printed signed ([`Slot::bare_signed`]).
+    pub const fn bare_signed(mut self) -> Slot {
+        self.bare_signed = true;
+        self
     }
     /// With one-bit decorations printed after the operand ([`Slot::marks`]).
     pub const fn marked(mut self, marks: &'static [(u8, &'static str)]) -> Slot {
@@ -1200,7 +1210,9 @@ impl Tables {
                     // An all-zero address with an address register prints as `[RZ]`.
                     inner = "RZ".into();
                 } else if offset != 0 || inner.is_empty() {
-                    if inner.is_empty() {
+                    if inner.is_empty() && sl.bare_signed {
+                        inner = signed_hex(offset.into());
+                    } else if inner.is_empty() {
                         // A bare offset (no register shown) prints unsigned in its field width.
                         let width = sl.mem_offset(w).map_or(32, |(_, width, _)| u32::from(width));
                         inner = format!("{:#x}", (offset as u32 as u64) & ((1u64 << width) - 1));
@@ -1567,7 +1579,7 @@ impl Tables {
                 }
                 // A bare offset is printed unsigned: fold it back to the signed field value.
                 let bare = ra == 255 && !wide && op.sel == 0 && (ur == 63 || !inner.contains("UR"));
-                if bare && (1..=32).contains(&off_width) && offset >= 1 << (off_width - 1) {
+                if bare && !sl.bare_signed && (1..=32).contains(&off_width) && offset >= 1 << (off_width - 1) {
                     offset -= 1 << off_width;
                 }
                 let offset = i32::try_from(offset).ok()?;

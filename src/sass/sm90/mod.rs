@@ -438,7 +438,7 @@ fn more(f: &mut Vec<Form>) {
     f.push(form(0xf8c, "ATOMS", vec![r(16), mem(true, None, Some(64), Some(91), None)]));
     f.push(form(0x3aa, "QSPC", vec![p(81), r(16), mem(true, None, None, None, None)]));
     f.push(form(0x243, "F2IP", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
-    f.push(form(0x83b, "LDSM", vec![r(16), mem(true, None, Some(32), Some(91), None)]));
+    f.push(form(0x83b, "LDSM", vec![r(16), mem(true, None, Some(32), Some(91), None).bare_signed()]));
     f.push(form(0x302, "FCHK", vec![p(81), r(24), r(32)]));
     f.push(form(0x23e, "F2FP", vec![r(16), r(24).reuse(0), r(32).reuse(1)]));
     f.push(form(0x226, "IDP", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
@@ -963,6 +963,21 @@ mod tests {
             (0x000f_c400_03fe_0100_0040_0000_2233_7a48, "VIMNMX R51, R34, c[0x1][0x0], PT"),
             (0x000f_c400_0bfe_0200_0000_003f_1122_7c48, "VIMNMX.U16x2 R34, R17, URZ, PT"),
             (0x000f_c400_0ffe_0300_0000_0000_ff00_7c48, "VIMNMX.S16x2 R0, RZ, UR0, !PT"),
+        ] {
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+        }
+    }
+
+    /// LDSM's bare offset (address register RZ) prints signed, unlike LDS's: words printed by
+    /// `nvdisasm -b SM90` (and alike by SM80 and SM100).
+    #[test]
+    fn ldsm_bare_offset_is_signed() {
+        let t = super::tables();
+        for (word, text) in [
+            (0x0200_0e00_0000_4100_bbe6_4c3f_ff0d_583bu128, "@P5 LDSM.16.MT88.2 R13, [-0x4419b4]"),
+            (0x0200_0e00_0000_4100_bbe6_4c3f_0c0d_583b, "@P5 LDSM.16.MT88.2 R13, [R12+-0x4419b4]"),
+            (0x000e_2400_0000_0200_ffff_f03f_ff04_783b, "LDSM.16.M88.4 R4, [-0x10]"),
+            (0x000e_2400_0000_0200_0007_f03f_ff04_783b, "LDSM.16.M88.4 R4, [0x7f0]"),
         ] {
             crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
         }
