@@ -898,9 +898,7 @@ mod tests {
             (0x000f_ec00_0000_0000_0000_0000_0000_75ab, "CGAERRBAR"),
             (0x03ff_e800_0200_0000_0000_0000_ff00_798f, "CCTL.IVALL"),
         ] {
-            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-            assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
-            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            crate::sass::test_words::assert_nvdisasm_decode(t, 0, word, text);
         }
     }
 
@@ -940,9 +938,7 @@ mod tests {
             (0x000f_e400_000f_0eff_ffff_ffff_0606_7811, "LEA.HI.X.SX32 R6, R6, 0xffffffff, 0x1, P0"),
             (0x000f_e400_000e_0cff_ffff_ffff_0606_7811, "LEA.X R6, R6, 0xffffffff, 0x1, P0"),
         ] {
-            let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-            assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);
-            assert_eq!(t.encode(&inst).expect("encodes"), word, "{text}");
+            crate::sass::test_words::assert_nvdisasm_decode(t, 0, word, text);
         }
     }
 
