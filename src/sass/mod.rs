@@ -13,6 +13,7 @@
 //! Invariants: no function here panics on any input; decoding arbitrary bits returns a
 //! `Result`; encoding checks every field's range.
 
+pub mod families;
 pub mod bits;
 pub mod control;
 pub mod form;

@@ -1702,6 +1702,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if has("F16") {
                 return Err("f16 atomics".into());
             }
+            if has("128") {
+                return Err(format!("128-bit atomic{suffix}"));
+            }
             let n = if matches!(ty, AtomTy::U64 | AtomTy::S64 | AtomTy::F64) { 2 } else { 1 };
             let mi = vals.iter().position(|a| matches!(a.o, Opnd::Mem { .. })).ok_or("no address")?;
             let ret = mi > 0;

@@ -61,7 +61,7 @@ impl Sel<'_> {
                 (if cas { Opcode::ATOMGCAS } else { Opcode::ATOMG }, m.clone())
             }
             Space::Shared => {
-                if !cas && !native_shared(t) {
+                if !cas && !native_shared(t, d.mods.sub) {
                     return Err(format!(
                         "shared `atom.{}` of {t} is not selected yet",
                         d.mods.sub.map_or("?", SubOp::name)
@@ -108,9 +108,9 @@ fn rz_reg() -> Reg {
     }
 }
 
-/// Whether the shared atomic is selected as one `ATOMS`: 32-bit integer operations. (64-bit
-/// `exch`, SASS `ATOMS.EXCH.64`, is not selected yet; the operations without an `ATOMS` form
-/// phase 5 has made compare-and-swap loops.)
-fn native_shared(t: Ty) -> bool {
-    !t.is_float() && t.bits() == 32
+/// Whether the shared atomic is selected as one `ATOMS`: 32-bit integer operations and the
+/// 64-bit exchange (`ATOMS.EXCH.64`, as ptxas 13.0.88 selects `atom.shared.exch.b64`); the
+/// operations without an `ATOMS` form phase 5 has made compare-and-swap loops.
+fn native_shared(t: Ty, sub: Option<SubOp>) -> bool {
+    !t.is_float() && (t.bits() == 32 || (t.bits() == 64 && sub == Some(SubOp::Exch)))
 }

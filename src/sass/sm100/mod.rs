@@ -186,6 +186,7 @@ pub fn generated_mods() -> &'static [ModEntry] {
 static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
     let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).cloned().collect();
+    v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
     v
 });

@@ -266,6 +266,8 @@ pub fn generated_mods(arch: &str) -> Vec<ModEntry> {
 fn mods(arch: &str) -> Vec<ModEntry> {
     let mut v = generated_mods(arch);
     v.extend_from_slice(HAND_MODS);
+    let family = crate::sass::families::mods(&v, false);
+    v.extend(family);
     v.sort_by_key(|e| (e.key, e.residue));
     v
 }

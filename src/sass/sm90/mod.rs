@@ -414,6 +414,9 @@ fn more(f: &mut Vec<Form>) {
     // Bit 91 (set in every corpus residue) shows the uniform register even when URZ.
     f.push(form(0x98c, "ATOMS", vec![r(16), mem(true, None, Some(64), Some(91), None), r(32)]));
     f.push(form(0x38d, "ATOMS", vec![r(16), mem(true, None, None, None, None), r(32), r(64)]));
+    // ATOMS without the uniform register: `[Ra.X4+off]` (scale bit 78), fields as 0x98c's
+    // (`sass::families`); ptxas emits it when the address is one register.
+    f.push(form(0x38c, "ATOMS", vec![r(16), mem(true, None, None, None, None).scaled(78), r(32)]));
     // Bit 91 (set in every corpus residue) shows the uniform register even when URZ.
     f.push(form(0x988, "STS", vec![mem(true, None, Some(64), Some(91), None), r(32)]));
     f.push(form(0x23c, "HMMA", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
@@ -836,6 +839,7 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
         .collect();
     v.extend(gmma::mods(generated::MODS));
     v.extend(uniform_int::mods(generated::MODS));
+    v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
     v
 });
