@@ -42,6 +42,8 @@ const ATOMIC_23: &[u16] = &[0x9a8, 0x9a3, 0x98a];
 pub(crate) fn build() -> Vec<Form> {
     let mut f = super::sm90::build();
     f.retain(|fm| !HOPPER_ONLY.contains(&fm.base));
+    // PLOP3 with a constant B (`sm80::plop3_constant`): nvdisasm -b SM100/SM120 reject it.
+    f.retain(|fm| fm.key != 0xa1f);
     for fm in f.iter_mut() {
         let key = fm.key;
         let base = fm.base;
