@@ -639,11 +639,14 @@ impl HazardState {
         // sm_120 issues ALU and uniform ALU instructions back to back (NVIDIA's sm_120 -O3
         // corpus code: 1,537 of 4,924 ALU→ALU and 42 of 98 UALU→UALU pairs 1 cycle apart; none
         // on sm_100 or sm_90): they hold no pipe there.
-        // Its `VIADD.U8x4` does not hold the FMA pipe either (int_simd_video: an `IMAD.WIDE.U32`
-        // 1 cycle after it).
+        // Its packed-lane `VIADD`s (`.U8x4`, `.16x2`) do not use the FMA pipe either, in
+        // either order: int_simd_video has an `IMAD.WIDE.U32` 1 cycle after a `VIADD.U8x4`, and
+        // the form sweep's add_u16x2__g (-O3) a `VIADD.16x2 R0, R2, R5` 1 cycle after
+        // `IMAD.WIDE.U32 R6, R9, 0x4, R6` (stall 1). The scalar `VIADD` keeps the FMA pipe (no
+        // sm_120 code shows otherwise).
         if self.sm == 120
             && (matches!(pipe(inst.base), Some((Pipe::Alu | Pipe::Ualu, _)))
-                || matches!(inst.kind, Kind::Viadd { lanes: 4, .. }))
+                || matches!(inst.kind, Kind::Viadd { lanes: 2 | 4, .. }))
         {
             return None;
         }
