@@ -1127,7 +1127,13 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
     match (dt.is_float(), st.is_float()) {
         (true, true) => {
             let (df, sf) = (fmt_of(dt)?, fmt_of(st)?);
-            let v = farg(sf, a, smods);
+            let mut v = farg(sf, a, smods);
+            // `cvt.ftz.f64.f32`: ptxas flushes the source with `FMUL.FTZ x, 1` before
+            // `F2F.F64.F32`, and the multiply turns any NaN into the canonical f32 NaN
+            // (`0x7fffffff`, widened to `0x7fffffffe0000000`), its payload and sign dropped.
+            if (dt, st) == (Ty::F64, Ty::F32) && mods.has(Flag::Ftz) && float::is_nan(sf, v) {
+                v = float::canonical_nan(sf);
+            }
             let r = if df == sf {
                 match rnd {
                     Some(r) if r.is_integral() => float::round_integral(df, v, r),
