@@ -311,3 +311,20 @@ fn every_f16_widens_and_truncates() {
         }
     }
 }
+
+proptest! {
+    /// `VIADD.S32.ISAT [-]a, [-]b` (sm_120's `add.sat.s32` / `sub.sat.s32`): PTX's exact sum or
+    /// difference clamped to [INT_MIN, INT_MAX].
+    #[test]
+    fn viadd_sat_s32_matches_reference(a in any::<u32>(), b in any::<u32>(), e in 0usize..6, na in any::<bool>(), nb in any::<bool>()) {
+        let edges = [0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8000_0001];
+        let (a, b) = if e % 2 == 0 { (edges[e], b) } else { (a, edges[e]) };
+        let x = i128::from(a as i32) * if na { -1 } else { 1 };
+        let y = i128::from(b as i32) * if nb { -1 } else { 1 };
+        let want = (x + y).clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32 as u32;
+        prop_assert_eq!(alu::viadd_sat_s32(a, b, na, nb), want, "{:#x} {} {:#x} {}", a, na, b, nb);
+        if !na && !nb {
+            prop_assert_eq!(alu::iadd_sat_s32(a, b), want);
+        }
+    }
+}

@@ -1397,6 +1397,14 @@ pub fn iadd_sat_s32(a: u32, b: u32) -> u32 {
     (a as i32).saturating_add(b as i32) as u32
 }
 
+/// `VIADD.S32.ISAT [-]a, [-]b` (`na`, `nb`: the operands' `-`): the exact signed sum of the
+/// (negated) operands, saturated to s32. ptxas's sm_120 `sub.sat.s32 d, a, b` is
+/// `VIADD.S32.ISAT d, a, -b`, so the negation is exact (`-INT_MIN` is 2^31, not wrapped).
+pub fn viadd_sat_s32(a: u32, b: u32, na: bool, nb: bool) -> u32 {
+    let v = |x: u32, n: bool| if n { -i64::from(x as i32) } else { i64::from(x as i32) };
+    (v(a, na) + v(b, nb)).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+}
+
 /// `VIMNMX.{S16x2,U16x2} a, b` (`lanes` 2) and sm_120's `VIMNMX.{S8x4,U8x4}` (`lanes` 4): the
 /// minimum (`min`) or maximum of each 16-bit half or byte.
 pub fn imnmx_simd(a: u32, b: u32, signed: bool, min: bool, lanes: u8) -> u32 {

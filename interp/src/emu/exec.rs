@@ -1530,7 +1530,8 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         }
         Kind::Viadd { lanes: 1, sat: true } => {
             let (va, vb) = (lift(w.reg32(&a[1]))?, lift(w.reg32(&a[2]))?);
-            let d = map1(g, |lane| alu::iadd_sat_s32(va[lane], vb[lane]));
+            let (na, nb) = (a[1].neg, a[2].neg);
+            let d = map1(g, |lane| alu::viadd_sat_s32(va[lane], vb[lane], na, nb));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Viadd { lanes, .. } => {

@@ -1335,8 +1335,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 ["S32", "ISAT"] => (1, true),
                 _ => return Err(format!("VIADD{suffix}")),
             };
-            if sat && vals[1..3].iter().any(|a| a.neg || a.not) {
-                return Err("VIADD.S32.ISAT with a negated operand".into());
+            // `-` is modelled (`sub.sat.s32`: `VIADD.S32.ISAT d, a, -b`); `~` is not.
+            if sat && vals[1..3].iter().any(|a| a.not) {
+                return Err("VIADD.S32.ISAT with a complemented operand".into());
             }
             Kind::Viadd { lanes, sat }
         }
