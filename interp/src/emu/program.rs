@@ -1234,7 +1234,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         }
         "PLOP3" if vals.len() == 5 && preds.len() == 2 => {
             // B may be a constant (0xa1f: `c[0x2] [0x0].SIGN`, read as an immediate here).
-            if !vals[..3].iter().enumerate().all(|(i, a)| matches!(a.o, Opnd::R(_)) || (i == 1 && matches!(a.o, Opnd::Imm(_))))
+            // Or a uniform register (0xc1f: `UR6.SIGN`).
+            if !vals[..3].iter().enumerate().all(|(i, a)| matches!(a.o, Opnd::R(_)) || (i == 1 && matches!(a.o, Opnd::Imm(_) | Opnd::Ur(_))))
             {
                 return Err("PLOP3 register operands".into());
             }

@@ -169,6 +169,8 @@ fn blackwell(f: &mut Vec<Form>) {
 /// nvdisasm-printed word by a unit test below: `HADD2.F32` (bit 78), as on sm_90; `BRXU`
 /// (bit 91; no corpus word of the tables' generation carries it).
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
     // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`).
     ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },

@@ -178,6 +178,8 @@ const UI2F_IMM: u128 = 1 << 91 | 1 << 85 | 1 << 76;
 /// sm_100's) and SEL.64 with a uniform B (0xe07), whose corpus kernels the tables were
 /// generated without.
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x217, residue: 0, suffix: ".U32" },
     ModEntry { key: 0x217, residue: 1 << 73, suffix: "" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },

@@ -100,6 +100,8 @@ fn build() -> Vec<Form> {
 /// retargeted to sm_75; the generator learns from the CUDA corpus only), each from a word
 /// nvdisasm printed with that suffix (`hand_mods_match_nvdisasm`).
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
     // PLOP3 with a constant B (`sm80::plop3_constant`), as the register form's `.LUT`.
     ModEntry { key: 0xa1f, residue: 0, suffix: ".LUT" },

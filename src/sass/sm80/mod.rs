@@ -213,6 +213,8 @@ pub(super) fn plop3_constant() -> Form {
 /// (`corpus/ptx` retargeted to sm_80; the generator learns from the CUDA corpus only), each
 /// from a word nvdisasm printed alike on SM80, SM86 and SM89 (`hand_mods_match_nvdisasm`).
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
     // PLOP3 with a constant B (`sweep_forms`' 0xa1f), as the register form's `.LUT`.
     ModEntry { key: 0xa1f, residue: 0, suffix: ".LUT" },
@@ -473,6 +475,8 @@ mod tests {
             (&["sm_90"], 0x003f_de00_0000_6100_2000_0002_ff02_7230, "HADD2.F32.SAT R2, -RZ, R2.H0_H0"),
             (&["sm_86", "sm_89"], 0x003f_de00_0787_0200_4000_0002_0402_7209, "FMNMX.FTZ.NAN.XORSIGN R2, |R4|, |R2|, !PT"),
             (&["sm_86", "sm_89"], 0x003f_de00_07a6_0200_4000_0002_0402_7240, "HMNMX2.BF16_V2.NAN.XORSIGN R2, |R4|, |R2|, !PT"),
+            (&["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"], 0x140f_e400_0870_0207_0000_0006_0000_7c1f, "PLOP3.LUT P0, PT, R0.reuse.SIGN, UR6.SIGN, R7.reuse.SIGN, 0x2, 0x0"),
+            (&["sm_90"], 0x000f_e400_0872_4007_0000_003f_0000_7c1f, "PLOP3.LUT P1, PT, R0.SIGN, URZ.SIGN, R7.SIGN, 0x40, 0x0"),
             // A decorated constant prints with a space (mad_hi_sat_s32__i2).
             (BEFORE_SM100, 0x000f_e400_0070_0209_0080_0000_0000_7a1f, "PLOP3.LUT P0, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x2, 0x0"),
             (BEFORE_SM100, 0x000f_e400_0072_4009_0080_0000_0000_7a1f, "PLOP3.LUT P1, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x40, 0x0"),
