@@ -589,6 +589,13 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                 Half::Hi => ((p >> w) as u64, w),
                 Half::Wide => (p as u64, 2 * w),
             };
+            // `mad.hi.sat.s32`: the high word plus c, saturated to s32 (PTX; ptxas's
+            // `IMAD.HI`, `IADD3`, then `PLOP3` on the signs and two `SEL`s).
+            if mad && mods.has(Flag::Sat) && t == Ty::S32 && half == Half::Hi {
+                let c = i64::from(int_arg(args[2], 32) as u32 as i32);
+                let r = (i64::from(r as u32 as i32) + c).clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+                return Ok(vec![Val::Bits(u64::from(r as i32 as u32))]);
+            }
             let r = if mad { r.wrapping_add(int_arg(args[2], rw)) } else { r };
             Ok(vec![Val::Bits(r & mask(rw))])
         }
