@@ -554,6 +554,11 @@ const FAMILY_SWEEPS: &[(&str, u128, &[u32])] = &[
     // FMNMX with an immediate B: `.FTZ` 80, `.NAN` 81, `.XORSIGN` 82
     // (`FMNMX.FTZ.NAN.XORSIGN R4, |R2|, 3.1415927410125732422, !PT`).
     ("FMNMX", 0x003fde000787020040490fdb02047809, &[80, 81, 82]),
+    // FMNMX with a register B and HMNMX2 (`.FTZ` 80, `.NAN` 81, `.XORSIGN` 82, `.BF16_V2` 85):
+    // the form sweep's `max.xorsign.abs` on sm_86/sm_89
+    // (`FMNMX.FTZ.NAN.XORSIGN R2, |R4|, |R2|, !PT`, `HMNMX2.BF16_V2.NAN.XORSIGN R2, |R4|, |R2|, !PT`).
+    ("FMNMX", 0x003fde00078702004000000204027209, &[80, 81, 82]),
+    ("HMNMX2", 0x003fde0007a602004000000204027240, &[80, 81, 82, 85]),
     // IMAD: signed 73 (`IMAD.U32 R4, R2, R4, RZ`; sm_120 prints `.U32` where the others print
     // the bare alias); IMAD.WIDE with a uniform C (`IMAD.WIDE.U32 R8, R2, R4, UR6`).
     ("IMAD", 0x003fde00078e00ff0000000402047224, &[73]),

@@ -274,6 +274,28 @@ fn blackwell_brxu_ufmul_ui2f_sel64_many_random_operands() {
     );
 }
 
+/// The forms the instruction-form sweep (issue 22) added: sm_120's UFFMA (0x255, 0x855),
+/// sm_90's FSET (0x20a, 0x80a, 0xa0a) and PLOP3 with a constant B (0xa1f) on sm_75, sm_80 and
+/// sm_90, drawn [`NEW_FORM_CASES`] times per modifier entry.
+#[test]
+fn form_sweep_forms_many_random_operands() {
+    let Some(t) = oracle::tools_or_skip("form_sweep_forms_many_random_operands") else { return };
+    let pick = |tables: &'static Tables, keys: &[u16]| -> Vec<ModEntry> {
+        tables.mods.iter().filter(|e| keys.contains(&e.key)).copied().collect()
+    };
+    let uffma = pick(sm120::tables(), &[0x255, 0x855]);
+    assert_eq!(uffma.len(), 48, "UFFMA: 24 suffixes on two forms");
+    check_random_cases(t, sm120::tables(), &uffma, "sm_120 (UFFMA)", 0x1f83_d9ab_fb41_bd6b, NEW_FORM_CASES);
+    let fset = pick(sm90::tables(), &[0x20a, 0x80a, 0xa0a, 0xa1f]);
+    assert_eq!(fset.len(), 3 * 96 + 1, "FSET: 96 suffixes on three forms; PLOP3 .LUT");
+    check_random_cases(t, sm90::tables(), &fset, "sm_90 (FSET, PLOP3 c)", 0x5be0_cd19_137e_2179, NEW_FORM_CASES);
+    for (tables, arch) in [(sm75::tables(), "sm_75"), (sm80::tables_for("sm_80").unwrap(), "sm_80")] {
+        let plop3 = pick(tables, &[0xa1f]);
+        assert_eq!(plop3.len(), 1, "{arch} PLOP3 .LUT with a constant");
+        check_random_cases(t, tables, &plop3, &format!("{arch} (PLOP3 c)"), 0x6a09_e667_f3bc_c908, NEW_FORM_CASES);
+    }
+}
+
 /// Cases per entry of [`sm120_new_forms_many_random_operands`],
 /// [`hand_address_layouts_many_random_operands`] and
 /// [`blackwell_brxu_ufmul_ui2f_sel64_many_random_operands`].

@@ -589,6 +589,13 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
                 Half::Hi => ((p >> w) as u64, w),
                 Half::Wide => (p as u64, 2 * w),
             };
+            // `mad.hi.sat.s32`: the high word plus c, saturated to s32 (PTX; ptxas's
+            // `IMAD.HI`, `IADD3`, then `PLOP3` on the signs and two `SEL`s).
+            if mad && mods.has(Flag::Sat) && t == Ty::S32 && half == Half::Hi {
+                let c = i64::from(int_arg(args[2], 32) as u32 as i32);
+                let r = (i64::from(r as u32 as i32) + c).clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+                return Ok(vec![Val::Bits(u64::from(r as i32 as u32))]);
+            }
             let r = if mad { r.wrapping_add(int_arg(args[2], rw)) } else { r };
             Ok(vec![Val::Bits(r & mask(rw))])
         }
@@ -1127,7 +1134,13 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
     match (dt.is_float(), st.is_float()) {
         (true, true) => {
             let (df, sf) = (fmt_of(dt)?, fmt_of(st)?);
-            let v = farg(sf, a, smods);
+            let mut v = farg(sf, a, smods);
+            // `cvt.ftz.f64.f32`: ptxas flushes the source with `FMUL.FTZ x, 1` before
+            // `F2F.F64.F32`, and the multiply turns any NaN into the canonical f32 NaN
+            // (`0x7fffffff`, widened to `0x7fffffffe0000000`), its payload and sign dropped.
+            if (dt, st) == (Ty::F64, Ty::F32) && mods.has(Flag::Ftz) && float::is_nan(sf, v) {
+                v = float::canonical_nan(sf);
+            }
             let r = if df == sf {
                 match rnd {
                     Some(r) if r.is_integral() => float::round_integral(df, v, r),

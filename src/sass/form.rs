@@ -1174,8 +1174,14 @@ impl Tables {
                 } else {
                     format!("c[{bank:#x}][{}+{off}]", name(index))
                 };
-                // A half-precision constant operand is spelled `c[0x0] [0x188].H0_H0`.
-                if sl.hsel.is_some() { t.replacen("][", "] [", 1) } else { t }
+                // A decorated constant operand is spelled with a space: a half selector
+                // (`c[0x0] [0x188].H0_H0`) or a fixed tail (`PLOP3.LUT P0, PT, R0.SIGN,
+                // c[0x2] [0x0].SIGN, ...`: nvdisasm -b SM75..SM90).
+                if sl.hsel.is_some() || sl.tail.is_some_and(|x| x.starts_with('.')) {
+                    t.replacen("][", "] [", 1)
+                } else {
+                    t
+                }
             }
             Value::Mem { ra, wide, ur, offset, desc } => {
                 let mut parts = Vec::new();

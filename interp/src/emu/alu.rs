@@ -998,6 +998,81 @@ pub fn hadd2_f32(a: u16, b: u16) -> u32 {
     if v.is_nan() { NAN32 } else { (v as f32).to_bits() }
 }
 
+/// `HADD2.F32.SAT`: [`hadd2_f32`] clamped to [+0, 1]; a NaN or any negative result (-0
+/// included) gives +0 (PTX `.sat`: "NaN results are flushed to +0.0f", the range [0.0, 1.0]).
+pub fn hadd2_f32_sat(a: u16, b: u16) -> u32 {
+    let r = hadd2_f32(a, b);
+    let v = f32::from_bits(r);
+    if v.is_nan() || r & 0x8000_0000 != 0 {
+        0
+    } else if v > 1.0 {
+        1f32.to_bits()
+    } else {
+        r
+    }
+}
+
+/// `.XORSIGN` on an f32 min/max result `r` (`FMNMX.XORSIGN d, |a|, |b|`, PTX
+/// `min/max.xorsign.abs`): the magnitude is the min/max of the absolute values, the sign bit
+/// the XOR of the operands' sign bits before `|x|` (`sa`, `sb`: the raw operands, negation
+/// applied). A NaN result stays as it is (the canonical NaN: PTX defines no sign for it; not
+/// measured on hardware).
+pub fn xorsign32(r: u32, sa: u32, sb: u32) -> u32 {
+    if f32::from_bits(r).is_nan() { r } else { (r & 0x7fff_ffff) | ((sa ^ sb) & 0x8000_0000) }
+}
+
+/// [`xorsign32`] on both halves of an `HMNMX2.XORSIGN` result (f16 and bf16 alike: bit 15 is the
+/// sign, and a NaN half — exponent all ones, fraction nonzero — stays as it is).
+pub fn xorsign_half2(r: u32, sa: u32, sb: u32, bf16: bool) -> u32 {
+    let mut out = 0u32;
+    for sh in [0, 16] {
+        let h = (r >> sh) as u16;
+        let (exp, frac) = if bf16 { (0x7f80u16, 0x007fu16) } else { (0x7c00, 0x03ff) };
+        let nan = h & exp == exp && h & frac != 0;
+        let s = ((sa ^ sb) >> sh) as u16 & 0x8000;
+        let o = if nan { h } else { (h & 0x7fff) | s };
+        out |= u32::from(o) << sh;
+    }
+    out
+}
+
+/// `FSET[.BF].<cmp>.<bop>[.FTZ]`: `cmp(a, b) bop p` (operands already carrying their `-`/`|x|`;
+/// `.FTZ` compares flushed subnormals), written as 1.0f with `bf` (`.BF`, PTX `set.*.f32.f32`)
+/// or the all-ones mask (PTX `set.*.u32.f32`) when true, 0 when false.
+pub fn fset(a: u32, b: u32, p: bool, cmp: Cmp, bop: BoolOp, ftz: bool, bf: bool) -> u32 {
+    let (x, y) = (in32(a, ftz), in32(b, ftz));
+    let t = bop.apply(cmp.eval(x.partial_cmp(&y)), p);
+    match (t, bf) {
+        (false, _) => 0,
+        (true, true) => 1f32.to_bits(),
+        (true, false) => u32::MAX,
+    }
+}
+
+/// `F2F.F64.F16`: the f16 `h` widened exactly to f64; a NaN gives the canonical NaN
+/// `0x7fffffffffffffff`, as `F2F.F32.F16` gives `0x7fffffff` (a modelling choice by analogy, not
+/// a hardware measurement).
+pub fn f2f_f16_f64(h: u16) -> u64 {
+    let x = crate::launch::float::f16_to_f64(h);
+    if x.is_nan() { NAN64 } else { x.to_bits() }
+}
+
+/// `FRND.F16`: the binary16 `h` rounded to an integral binary16 with `r`; a NaN gives the
+/// canonical NaN `0x7fff`, infinities and zeros stay, a zero result keeps the sign (every f16 is
+/// exact in f64 and every integral f16 is representable, so one rounding in f64 is exact).
+pub fn frnd16(h: u16, r: IntRnd) -> u16 {
+    let v = crate::launch::float::f16_to_f64(h);
+    if v.is_nan() {
+        return 0x7fff;
+    }
+    if v.is_infinite() {
+        return h;
+    }
+    let t = round_int(v, r);
+    let t = if t == 0.0 && v.is_sign_negative() { -0.0 } else { t };
+    crate::launch::float::f64_to_f16(t)
+}
+
 /// `F2F.F16`/`F2F.BF16` from f32 or f64 (`x`, exact in f64): rounded once to the half format
 /// (`bf16`: bfloat16, else binary16) with `rnd`; a NaN gives the canonical NaN `0x7fff`.
 /// A directed rounding starts from the nearest value and steps one unit in the last place
@@ -1096,6 +1171,9 @@ pub struct HalfMods {
     pub relu: bool,
     /// `.NAN` (`HMNMX2` only, PTX `min/max.NaN`): a NaN half gives the canonical NaN half.
     pub nan: bool,
+    /// `.XORSIGN` (`HMNMX2` only, PTX `min/max.xorsign.abs`): applied by the executor with
+    /// [`xorsign_half2`] on the operands' signs before `|x|`.
+    pub xorsign: bool,
 }
 
 /// A half operand selector applied to a 32-bit register (`.H0_H0` = 2 copies the low half to
@@ -1319,6 +1397,14 @@ pub fn iadd_sat_s32(a: u32, b: u32) -> u32 {
     (a as i32).saturating_add(b as i32) as u32
 }
 
+/// `VIADD.S32.ISAT [-]a, [-]b` (`na`, `nb`: the operands' `-`): the exact signed sum of the
+/// (negated) operands, saturated to s32. ptxas's sm_120 `sub.sat.s32 d, a, b` is
+/// `VIADD.S32.ISAT d, a, -b`, so the negation is exact (`-INT_MIN` is 2^31, not wrapped).
+pub fn viadd_sat_s32(a: u32, b: u32, na: bool, nb: bool) -> u32 {
+    let v = |x: u32, n: bool| if n { -i64::from(x as i32) } else { i64::from(x as i32) };
+    (v(a, na) + v(b, nb)).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+}
+
 /// `VIMNMX.{S16x2,U16x2} a, b` (`lanes` 2) and sm_120's `VIMNMX.{S8x4,U8x4}` (`lanes` 4): the
 /// minimum (`min`) or maximum of each 16-bit half or byte.
 pub fn imnmx_simd(a: u32, b: u32, signed: bool, min: bool, lanes: u8) -> u32 {
@@ -1476,7 +1562,7 @@ mod tests {
             let op = (case >> 4) % 5;
             let pair = |x: &mut u64| half_bits(x, bf16) | half_bits(x, bf16) << 16;
             let (a, b, c) = (pair(&mut x), pair(&mut x), pair(&mut x));
-            let m = HalfMods { bf16, ftz, sat: sat && op < 3, relu: relu && op == 2, nan: nan && op == 3 };
+            let m = HalfMods { bf16, ftz, sat: sat && op < 3, relu: relu && op == 2, nan: nan && op == 3, xorsign: false };
             let ty = if bf16 { o::Ty::BF16x2 } else { o::Ty::F16x2 };
             let mut mods = o::Mods::ty(ty);
             if m.ftz {

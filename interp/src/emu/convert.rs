@@ -1,10 +1,11 @@
 //! Integer conversions the emulator runs outside [`super::alu`]: `F2I` from f16, `I2F` to f16
-//! and `I2I` (integer width/sign changes, optionally saturating).
+//! or bf16 and `I2I` (integer width/sign changes, optionally saturating).
 //!
-//! - `I2F.F16.<int>`: the integer (read at its type, up to 64 bits) rounded once to
-//!   binary16 in the instruction's mode; beyond the f16 range the result is ±inf (`.RN`, and
-//!   the directed mode away from zero) or ±65504 (toward zero). The f16 goes to the register's
-//!   low half, the upper half is zero.
+//! - `I2F.F16.<int>` / `I2F.BF16.<int>`: the integer (read at its type, up to 64 bits; a 16-bit
+//!   source from the register half its `.H1` selector names) rounded once to binary16 / bfloat16
+//!   in the instruction's mode; beyond the f16 range the result is ±inf (`.RN`, and the
+//!   directed mode away from zero) or ±65504 (toward zero); no integer reaches bf16's range.
+//!   The half goes to the register's low half, the upper half is zero.
 //! - `F2I.<int>.F16`: the f16 in the source register's low 16 bits is widened exactly to f32
 //!   and converted as [`super::alu::f2i`] converts an f32 (rounding per the modifier, NaN → 0,
 //!   out-of-range values saturate, narrow destinations fill the register sign- or
@@ -24,6 +25,15 @@ use super::alu::{self, IntRnd, IntTy, Rnd};
 
 /// `I2F.F16.<src>`: the integer in `x` (read as `src`) to binary16 with rounding `rnd`.
 pub fn i2f_f16(x: u64, src: IntTy, rnd: Rnd) -> u16 {
+    i2f_half(x, src, rnd, false)
+}
+
+/// `I2F.F16.<src>` / `I2F.BF16.<src>` (`bf16`): the integer in `x` (read as `src`) rounded once
+/// to binary16 (11-bit significand, largest exponent 15) or bfloat16 (8-bit significand, largest
+/// exponent 127: no 64-bit integer overflows it) with rounding `rnd`.
+pub fn i2f_half(x: u64, src: IntTy, rnd: Rnd, bf16: bool) -> u16 {
+    // p: significand bits (hidden bit included); emax/bias: the format's exponent range.
+    let (p, emax, bias) = if bf16 { (8i32, 127i32, 127i32) } else { (11, 15, 15) };
     let v = src.value(x);
     if v == 0 {
         return 0;
@@ -31,11 +41,11 @@ pub fn i2f_f16(x: u64, src: IntTy, rnd: Rnd) -> u16 {
     let neg = v < 0;
     let m = v.unsigned_abs();
     let n = 128 - m.leading_zeros() as i32; // bit length, >= 1
-    // q: the significand with exactly 11 bits, value = q * 2^shift.
-    let (mut q, mut shift) = if n <= 11 {
-        (m << (11 - n), n - 11)
+    // q: the significand with exactly p bits, value = q * 2^shift.
+    let (mut q, mut shift) = if n <= p {
+        (m << (p - n), n - p)
     } else {
-        let s = (n - 11) as u32;
+        let s = (n - p) as u32;
         let q = m >> s;
         let rem = m & ((1u128 << s) - 1);
         let half = 1u128 << (s - 1);
@@ -45,24 +55,26 @@ pub fn i2f_f16(x: u64, src: IntTy, rnd: Rnd) -> u16 {
             Rnd::Rp => !neg && rem != 0,
             Rnd::Rm => neg && rem != 0,
         };
-        (q + u128::from(up), n - 11)
+        (q + u128::from(up), n - p)
     };
-    if q == 1 << 11 {
+    if q == 1 << p {
         q >>= 1;
         shift += 1;
     }
-    let sign = if neg { 0x8000u16 } else { 0 };
-    let e = shift + 10; // unbiased exponent
-    if e > 15 {
+    let sign = 0x8000u16 * u16::from(neg);
+    let e = shift + p - 1; // unbiased exponent
+    if e > emax {
         let to_inf = match rnd {
             Rnd::Rn => true,
             Rnd::Rz => false,
             Rnd::Rp => !neg,
             Rnd::Rm => neg,
         };
-        return sign | if to_inf { 0x7c00 } else { 0x7bff };
+        let inf = if bf16 { 0x7f80 } else { 0x7c00 };
+        return sign | if to_inf { inf } else { inf - 1 };
     }
-    sign | (((e + 15) as u16) << 10) | (q as u16 & 0x3ff)
+    let frac = (q as u16) & ((1u16 << (p - 1)) - 1);
+    sign | (((e + bias) as u16) << (p - 1)) | frac
 }
 
 /// `F2I.<dst>.F16`: the f16 in the low 16 bits of `x` to integer type `dst` with rounding `r`.

@@ -1530,7 +1530,8 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         }
         Kind::Viadd { lanes: 1, sat: true } => {
             let (va, vb) = (lift(w.reg32(&a[1]))?, lift(w.reg32(&a[2]))?);
-            let d = map1(g, |lane| alu::iadd_sat_s32(va[lane], vb[lane]));
+            let (na, nb) = (a[1].neg, a[2].neg);
+            let d = map1(g, |lane| alu::viadd_sat_s32(va[lane], vb[lane], na, nb));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Viadd { lanes, .. } => {
@@ -1725,14 +1726,29 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             };
             lift(w.write64(&a[0], &d, g))?;
         }
-        Kind::Fmnmx { ftz, nan } => {
+        Kind::Fmnmx { ftz, nan, xorsign } => {
             let mut va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
+            // The signs `.XORSIGN` combines: the operands before `|x|` (negation applied).
+            let neg = |a: &Arg| if a.neg { 0x8000_0000u32 } else { 0 };
+            let (sa, sb) = (va.map(|x| x ^ neg(&a[1])), vb.map(|x| x ^ neg(&a[2])));
             fmod32(&a[1], &mut va);
             fmod32(&a[2], &mut vb);
             let p = w.pred(&pr[0]);
             let f = if *nan { alu::fmnmx_nan } else { alu::fmnmx };
-            let d = map1(g, |lane| f(va[lane], vb[lane], p >> lane & 1 == 1, *ftz));
+            let d = map1(g, |lane| {
+                let r = f(va[lane], vb[lane], p >> lane & 1 == 1, *ftz);
+                if *xorsign { alu::xorsign32(r, sa[lane], sb[lane]) } else { r }
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::Fset { cmp, ftz, bop, bf } => {
+            let mut va = lift(w.reg32(&a[1]))?;
+            let mut vb = lift(w.reg32(&a[2]))?;
+            fmod32(&a[1], &mut va);
+            fmod32(&a[2], &mut vb);
+            let pp = w.pred(&pr[0]);
+            let d = map1(g, |lane| alu::fset(va[lane], vb[lane], pp >> lane & 1 == 1, *cmp, *bop, *ftz, *bf));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Mufu(f) => {
@@ -1767,14 +1783,16 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 lift(w.write32(&a[0], &map1(g, |lane| d[lane] as u32), g))?;
             }
         }
-        Kind::I2fF16 { src, rnd } => {
+        Kind::I2fF16 { src, rnd, bf16 } => {
             let v = if src.bits() == 64 {
                 lift(w.reg64(&a[1]))?
             } else {
                 let v = lift(w.reg32(&a[1]))?;
-                map64(u32::MAX, |lane| u64::from(v[lane]))
+                // `.H1`: a 16-bit source in the register's high half.
+                let sh = if a[1].sel == 1 { 16 } else { 0 };
+                map64(u32::MAX, |lane| u64::from(v[lane] >> sh))
             };
-            let d = map1(g, |lane| u32::from(super::convert::i2f_f16(v[lane], *src, *rnd)));
+            let d = map1(g, |lane| u32::from(super::convert::i2f_half(v[lane], *src, *rnd, *bf16)));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::I2i { dst, src, sat } => {
@@ -1797,7 +1815,12 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
         }
         Kind::F2f { to64, to16, bf16, from64, from16, rnd, ftz } => {
-            if *to64 {
+            if *to64 && *from16 {
+                // `F2F.F64.F16`: exact; a NaN gives the canonical NaN (as `F2F.F32.F16`).
+                let v = lift(w.reg32(&a[1]))?;
+                let d = map64(g, |lane| alu::f2f_f16_f64(v[lane] as u16));
+                lift(w.write64(&a[0], &d, g))?;
+            } else if *to64 {
                 let mut v = lift(w.reg32(&a[1]))?;
                 fmod32(&a[1], &mut v);
                 let d = map64(g, |lane| alu::f2f_f32_f64(v[lane], *ftz));
@@ -1835,17 +1858,24 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map64(g, |lane| alu::frnd64(v[lane], *rnd));
             lift(w.write64(&a[0], &d, g))?;
         }
+        Kind::Frnd { rnd, f16: true, .. } => {
+            let v = lift(w.reg32(&a[1]))?;
+            let sh = if a[1].sel == 1 { 16 } else { 0 };
+            let d = map1(g, |lane| u32::from(alu::frnd16((v[lane] >> sh) as u16, *rnd)));
+            lift(w.write32(&a[0], &d, g))?;
+        }
         Kind::Frnd { rnd, ftz, .. } => {
             let mut v = lift(w.reg32(&a[1]))?;
             fmod32(&a[1], &mut v);
             let d = map1(g, |lane| alu::frnd32(v[lane], *rnd, *ftz));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Hadd2F32 => {
+        Kind::Hadd2F32 { sat } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let (va, vb) = (hmod(&a[1], &va), hmod(&a[2], &vb));
-            let d = map1(g, |lane| alu::hadd2_f32(va[lane] as u16, vb[lane] as u16));
+            let f = if *sat { alu::hadd2_f32_sat } else { alu::hadd2_f32 };
+            let d = map1(g, |lane| f(va[lane] as u16, vb[lane] as u16));
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::H2 { op, m } => {
@@ -1862,7 +1892,17 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 }
                 _ => {
                     let p = w.pred(&pr[0]);
-                    map1(g, |lane| alu::hmnmx2(va[lane], vb[lane], p >> lane & 1 == 1, *m))
+                    // `.XORSIGN`: the signs of the operands before `|x|` (selectors and
+                    // negation applied).
+                    let raw = |i: usize| -> Result<[u32; 32], StepErr> {
+                        let v = lift(w.reg32(&a[i]))?;
+                        Ok(hmod(&Arg { abs: false, ..a[i] }, &v))
+                    };
+                    let (sa, sb) = if m.xorsign { (raw(1)?, raw(2)?) } else { ([0; 32], [0; 32]) };
+                    map1(g, |lane| {
+                        let r = alu::hmnmx2(va[lane], vb[lane], p >> lane & 1 == 1, *m);
+                        if m.xorsign { alu::xorsign_half2(r, sa[lane], sb[lane], m.bf16) } else { r }
+                    })
                 }
             };
             lift(w.write32(&a[0], &d, g))?;
@@ -2809,7 +2849,7 @@ pub fn atom_apply(op: AtomOp, ty: AtomTy, cur: u64, b: u64, c: Option<u64>) -> u
         (AtomOp::Add, AtomTy::F32) => u64::from(alu::fadd(cur as u32, b as u32, Rnd::Rn, true, false)),
         (AtomOp::Add, AtomTy::F64) => alu::dadd(cur, b, Rnd::Rn),
         (AtomOp::Add, AtomTy::F16x2 { bf16 }) => {
-            let m = alu::HalfMods { bf16, ftz: false, sat: false, relu: false, nan: false };
+            let m = alu::HalfMods { bf16, ..Default::default() };
             u64::from(alu::half2(0, cur as u32, b as u32, 0, m))
         }
         (AtomOp::Add, _) => cur.wrapping_add(b),

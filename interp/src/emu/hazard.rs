@@ -639,11 +639,16 @@ impl HazardState {
         // sm_120 issues ALU and uniform ALU instructions back to back (NVIDIA's sm_120 -O3
         // corpus code: 1,537 of 4,924 ALU→ALU and 42 of 98 UALU→UALU pairs 1 cycle apart; none
         // on sm_100 or sm_90): they hold no pipe there.
-        // Its `VIADD.U8x4` does not hold the FMA pipe either (int_simd_video: an `IMAD.WIDE.U32`
-        // 1 cycle after it).
+        // Its `VIADD`s with a modifier (`.U8x4`, `.16x2`, `.S32.ISAT`) do not use the FMA pipe
+        // either, in either order: int_simd_video has an `IMAD.WIDE.U32` 1 cycle after a
+        // `VIADD.U8x4`; the form sweep's -O3 code a `VIADD.16x2 R0, R2, R5` (add_u16x2__g) and a
+        // `VIADD.S32.ISAT R9, R2, R5` (add_sat_s32__r) 1 cycle after an `IMAD.WIDE.U32`
+        // (stall 1), and an `IMAD.WIDE.U32` 1 cycle after a `VIADD.S32.ISAT`. The plain `VIADD`
+        // keeps the FMA pipe: no sm_120 code of the corpus or the sweep issues it 1 cycle from
+        // an `IMAD`.
         if self.sm == 120
             && (matches!(pipe(inst.base), Some((Pipe::Alu | Pipe::Ualu, _)))
-                || matches!(inst.kind, Kind::Viadd { lanes: 4, .. }))
+                || matches!(inst.kind, Kind::Viadd { lanes: 2 | 4, .. } | Kind::Viadd { sat: true, .. }))
         {
             return None;
         }

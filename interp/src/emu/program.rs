@@ -235,7 +235,7 @@ pub enum Kind {
     /// `PLOP3.LUT`.
     Plop3,
     /// `PLOP3.LUT P, Q, Ra.SIGN, Rb.SIGN, Rc.SIGN, lut1, lut2`: the inputs are the registers'
-    /// sign bits.
+    /// sign bits (B may be a constant, `c[0x2] [0x0].SIGN`).
     Plop3Sign,
     /// `HSET2[.BF16_V2][.BF].cmp.bop d, a, b, p`: per half, the comparison combined with `p`;
     /// true gives `0xffff`, or 1.0 (`0x3c00`, bf16 `0x3f80`) with `.BF`; false gives 0.
@@ -446,6 +446,9 @@ pub enum Kind {
         ftz: bool,
         /// `.NAN`: a NaN operand gives the canonical NaN (see [`super::alu::fmnmx_nan`]).
         nan: bool,
+        /// `.XORSIGN`: the result's sign is the XOR of the operands' signs before `|x|`
+        /// (PTX `min/max.xorsign.abs`; see [`super::alu::xorsign32`]).
+        xorsign: bool,
     },
     /// `MUFU`.
     Mufu(MufuFn),
@@ -462,6 +465,8 @@ pub enum Kind {
         src: IntTy,
         /// Rounding.
         rnd: Rnd,
+        /// `.BF16`: to bfloat16 (else binary16).
+        bf16: bool,
     },
     /// `I2I`: integer width/sign change (see [`super::convert`]).
     I2i {
@@ -511,7 +516,7 @@ pub enum Kind {
         /// `.FTZ`.
         ftz: bool,
     },
-    /// `FRND` (f32, or f64 with `f64`).
+    /// `FRND` (f32, or f64 with `f64`, or the f16 in a register half with `f16`).
     Frnd {
         /// Rounding.
         rnd: IntRnd,
@@ -519,10 +524,29 @@ pub enum Kind {
         ftz: bool,
         /// `.F64` (register pairs).
         f64: bool,
+        /// `.F16`: the source's half (`.H1` selects the high one) rounded in binary16 into
+        /// the destination's low half (see [`super::alu::frnd16`]).
+        f16: bool,
     },
     /// `HADD2.F32`: the low halves (after selectors and signs) as f16, summed into one f32
-    /// (round to nearest; a NaN gives the canonical NaN). ptxas's `cvt.f32.f16`.
-    Hadd2F32,
+    /// (round to nearest; a NaN gives the canonical NaN). ptxas's `cvt.f32.f16`; with `sat`
+    /// (`.SAT`) clamped to [+0, 1], NaN to +0 (ptxas's `cvt.sat.f32.f16` at -O0).
+    Hadd2F32 {
+        /// `.SAT`.
+        sat: bool,
+    },
+    /// `FSET.BF`/`FSET`: the f32 comparison combined with a predicate, written as 1.0 (`.BF`)
+    /// or `0xffffffff` when true and 0 when false (PTX `set.<cmp>.<bop>.{f32,u32}.f32`).
+    Fset {
+        /// Comparison.
+        cmp: Cmp,
+        /// `.FTZ`.
+        ftz: bool,
+        /// Combiner with the predicate operand.
+        bop: BoolOp,
+        /// `.BF`: true is 1.0f (else the all-ones mask).
+        bf: bool,
+    },
     /// `HADD2`/`HMUL2`/`HFMA2`/`HMNMX2` (op 0/1/2/3).
     H2 {
         /// 0 add, 1 mul, 2 fma, 3 min/max (by the predicate operand).
@@ -1209,7 +1233,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Lop3
         }
         "PLOP3" if vals.len() == 5 && preds.len() == 2 => {
-            if !vals[..3].iter().all(|a| matches!(a.o, Opnd::R(_))) {
+            // B may be a constant (0xa1f: `c[0x2] [0x0].SIGN`, read as an immediate here).
+            // Or a uniform register (0xc1f: `UR6.SIGN`).
+            if !vals[..3].iter().enumerate().all(|(i, a)| matches!(a.o, Opnd::R(_)) || (i == 1 && matches!(a.o, Opnd::Imm(_) | Opnd::Ur(_))))
+            {
                 return Err("PLOP3 register operands".into());
             }
             preds[0].dst = true;
@@ -1262,6 +1289,16 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             preds[1].dst = true;
             Kind::Fsetp { cmp: cmp.ok_or("no comparison")?, ftz: has("FTZ"), bop: bop.ok_or("no combiner")? }
         }
+        "FSET" => {
+            if let Some(t) =
+                toks.iter().find(|t| !matches!(**t, "BF" | "FTZ") && Cmp::from_token(t).is_none() && BoolOp::from_token(t).is_none())
+            {
+                return Err(format!("FSET modifier .{t}"));
+            }
+            need(3, 1, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Fset { cmp: cmp.ok_or("no comparison")?, ftz: has("FTZ"), bop: bop.ok_or("no combiner")?, bf: has("BF") }
+        }
         "DSETP" => {
             need(2, 3, &vals, &preds)?;
             preds[0].dst = true;
@@ -1299,8 +1336,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 ["S32", "ISAT"] => (1, true),
                 _ => return Err(format!("VIADD{suffix}")),
             };
-            if sat && vals[1..3].iter().any(|a| a.neg || a.not) {
-                return Err("VIADD.S32.ISAT with a negated operand".into());
+            // `-` is modelled (`sub.sat.s32`: `VIADD.S32.ISAT d, a, -b`); `~` is not.
+            if sat && vals[1..3].iter().any(|a| a.not) {
+                return Err("VIADD.S32.ISAT with a complemented operand".into());
             }
             Kind::Viadd { lanes, sat }
         }
@@ -1407,12 +1445,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Fp64 { op, rnd }
         }
         "FMNMX" => {
-            if let Some(t) = toks.iter().find(|t| !matches!(**t, "FTZ" | "NAN")) {
+            if let Some(t) = toks.iter().find(|t| !matches!(**t, "FTZ" | "NAN" | "XORSIGN")) {
                 return Err(format!("FMNMX modifier .{t}"));
             }
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Fmnmx { ftz: has("FTZ"), nan: has("NAN") }
+            Kind::Fmnmx { ftz: has("FTZ"), nan: has("NAN"), xorsign: has("XORSIGN") }
         }
         "MUFU" => {
             need(2, 0, &vals, &preds)?;
@@ -1447,14 +1485,15 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             vals[0].dst = true;
             let src = toks.iter().find_map(|t| IntTy::from_token(t)).unwrap_or(IntTy::S32);
             let dst64 = has("F64");
-            if toks.contains(&"F16") && !toks.contains(&"BF16") {
+            // `I2F.F16`/`I2F.BF16`: a 16-bit source may be the high half (`R14.H1`, selector 1).
+            if toks.iter().any(|t| *t == "F16" || *t == "BF16") {
                 if src.bits() == 64 {
                     vals[1].n = 2;
                 }
-                return Ok((Kind::I2fF16 { src, rnd }, vals, preds));
-            }
-            if toks.iter().any(|t| *t == "F16" || *t == "BF16") {
-                return Err("I2F to f16".into());
+                if vals[1].sel == 1 && src.bits() != 16 {
+                    return Err("I2F half selector on a source wider than 16 bits".into());
+                }
+                return Ok((Kind::I2fF16 { src, rnd, bf16: toks.contains(&"BF16") }, vals, preds));
             }
             if dst64 {
                 vals[0].n = 2;
@@ -1477,7 +1516,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 ("F64", "F32") => (true, false, false),
                 ("F32", "F64") => (false, false, false),
                 ("F16" | "BF16", "F32" | "F64") => (false, true, false),
-                ("F32", "F16") => (false, false, true),
+                ("F32" | "F64", "F16") => (to == "F64", false, true),
                 _ => return Err(format!("F2F.{to}.{from}")),
             };
             let (bf16, from64) = (to == "BF16", from == "F64");
@@ -1511,11 +1550,18 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 vals[1].n = 2;
             }
             vals[0].dst = true;
-            Kind::Frnd { rnd: int_rnd, ftz: has("FTZ"), f64 }
+            let f16 = has("F16");
+            if (f16 || f64) && has("FTZ") {
+                return Err("FRND.FTZ on f16/f64".into());
+            }
+            if vals[1].sel == 1 && !f16 {
+                return Err("FRND half selector without .F16".into());
+            }
+            Kind::Frnd { rnd: int_rnd, ftz: has("FTZ"), f64, f16 }
         }
         "HADD2" if has("F32") => {
-            // Only the plain form is modelled (`.F32.FTZ`/`.F32.SAT` are not calibrated).
-            if let Some(t) = toks.iter().find(|t| **t != "F32") {
+            // The plain and `.SAT` forms are modelled (`.F32.FTZ` is not calibrated).
+            if let Some(t) = toks.iter().find(|t| !matches!(**t, "F32" | "SAT")) {
                 return Err(format!("HADD2.F32 with .{t}"));
             }
             if vals.iter().any(|a| a.sel == 1) {
@@ -1523,14 +1569,15 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
             need(3, 0, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Hadd2F32
+            Kind::Hadd2F32 { sat: has("SAT") }
         }
         "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2" => {
             // `NAN` is HMNMX2's NaN propagation, a comparison only on HSETP2.
             let known = ["MMA", "BF16_V2", "FTZ", "SAT", "RELU", "AND", "OR", "XOR"];
+            let is_xorsign = |t: &str| alu_base == "HMNMX2" && t == "XORSIGN";
             let is_cmp = |t: &str| alu_base == "HSETP2" && Cmp::from_token(t).is_some();
             let is_nan = |t: &str| alu_base == "HMNMX2" && t == "NAN";
-            if let Some(t) = toks.iter().find(|t| !known.contains(t) && !is_cmp(t) && !is_nan(t)) {
+            if let Some(t) = toks.iter().find(|t| !known.contains(t) && !is_cmp(t) && !is_nan(t) && !is_xorsign(t)) {
                 return Err(format!("half-precision modifier .{t}"));
             }
             // Selector 1 is an f32 source (`R6.F32`: see `exec::hmod`), modelled on the adds,
@@ -1544,6 +1591,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 sat: has("SAT"),
                 relu: has("RELU"),
                 nan: alu_base == "HMNMX2" && has("NAN"),
+                xorsign: alu_base == "HMNMX2" && has("XORSIGN"),
             };
             if alu_base == "HSETP2" {
                 need(2, 3, &vals, &preds)?;
@@ -1918,7 +1966,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 return Err("half selector 1".into());
             }
             vals[0].dst = true;
-            let m = super::alu::HalfMods { bf16: has("BF16_V2"), ftz: has("FTZ"), sat: false, relu: false, nan: false };
+            let m = super::alu::HalfMods { bf16: has("BF16_V2"), ftz: has("FTZ"), ..Default::default() };
             Kind::Hset2 { cmp: cmp.ok_or("HSET2 comparison")?, bop: bop.ok_or("HSET2 combiner")?, one: has("BF"), m }
         }
         "LDGSTS" => {

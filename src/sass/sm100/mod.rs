@@ -42,6 +42,8 @@ const ATOMIC_23: &[u16] = &[0x9a8, 0x9a3, 0x98a];
 pub(crate) fn build() -> Vec<Form> {
     let mut f = super::sm90::build();
     f.retain(|fm| !HOPPER_ONLY.contains(&fm.base));
+    // PLOP3 with a constant B (`sm80::plop3_constant`): nvdisasm -b SM100/SM120 reject it.
+    f.retain(|fm| fm.key != 0xa1f);
     for fm in f.iter_mut() {
         let key = fm.key;
         let base = fm.base;
@@ -167,6 +169,8 @@ fn blackwell(f: &mut Vec<Form>) {
 /// nvdisasm-printed word by a unit test below: `HADD2.F32` (bit 78), as on sm_90; `BRXU`
 /// (bit 91; no corpus word of the tables' generation carries it).
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
     // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`).
     ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },

@@ -83,6 +83,14 @@ fn build() -> Vec<Form> {
     // at 63/62; FMUL's modifier bits (`.FMZ` 76, `.SAT` 77, rounding 78/79, `.FTZ` 80, `.M2`/`.M4`
     // 84/85), bit 86 and bit 91 set.
     set(&mut f, form(0x256, "UFMUL", vec![ur(16), ur(24).neg(72).abs(73), ur(32).neg(63).abs(62)]));
+    // UFFMA: FFMA on the uniform datapath (`UFFMA UR4, UR4, 1.84467440737095516160e+19, URZ`,
+    // ptxas's div.rm.f32): A's `-`/`|x|` at 72/73, B a uniform register (0x255, `-`/`|x|` at
+    // 63/62) or an FP32 immediate (0x855), C at 64 with `-`/`|x|` at 75/74; FFMA's modifier
+    // bits (`.FMZ` 76, `.SAT` 77, rounding 78/79, `.FTZ` 80), bit 91 set (nvdisasm -b SM120).
+    let ua = || ur(24).neg(72).abs(73);
+    let uc = || ur(64).neg(75).abs(74);
+    set(&mut f, form(0x255, "UFFMA", vec![ur(16), ua(), ur(32).neg(63).abs(62), uc()]));
+    set(&mut f, form(0x855, "UFFMA", vec![ur(16), ua(), imm(32, 32, ImmStyle::F32), uc()]));
     // IMNMX (32- and 64-bit): two predicate results (81, 84), the select predicate (87, `!`
     // at 90) and a second predicate (77, `!` at 80), all always shown
     // (`IMNMX.U64 PT, PT, R20, R12, R16, !PT, !PT`); the type is bits 73 (signed) and 74
@@ -119,6 +127,43 @@ fn build() -> Vec<Form> {
 
 /// UFMUL's fixed bits (86, 91): its modifier residues add FMUL's.
 const UFMUL: u128 = 1 << 91 | 1 << 86;
+/// UFFMA's fixed bit (91): its modifier residues add FFMA's.
+const UFFMA: u128 = 1 << 91;
+
+/// UFFMA's modifiers (both forms): `.FMZ` 76, `.SAT` 77, rounding [78:80), `.FTZ` 80 (`.FTZ`
+/// with `.FMZ` prints `.INVALID3`: left out), in nvdisasm -b SM120's order.
+macro_rules! uffma_mods {
+    ($($key:literal),*) => {
+        &[$(
+            ModEntry { key: $key, residue: UFFMA, suffix: "" },
+            ModEntry { key: $key, residue: UFFMA | 1 << 76, suffix: ".FMZ" },
+            ModEntry { key: $key, residue: UFFMA | 2 << 76, suffix: ".SAT" },
+            ModEntry { key: $key, residue: UFFMA | 3 << 76, suffix: ".FMZ.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 4 << 76, suffix: ".RM" },
+            ModEntry { key: $key, residue: UFFMA | 5 << 76, suffix: ".FMZ.RM" },
+            ModEntry { key: $key, residue: UFFMA | 6 << 76, suffix: ".RM.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 7 << 76, suffix: ".FMZ.RM.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 8 << 76, suffix: ".RP" },
+            ModEntry { key: $key, residue: UFFMA | 9 << 76, suffix: ".FMZ.RP" },
+            ModEntry { key: $key, residue: UFFMA | 10 << 76, suffix: ".RP.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 11 << 76, suffix: ".FMZ.RP.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 12 << 76, suffix: ".RZ" },
+            ModEntry { key: $key, residue: UFFMA | 13 << 76, suffix: ".FMZ.RZ" },
+            ModEntry { key: $key, residue: UFFMA | 14 << 76, suffix: ".RZ.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 15 << 76, suffix: ".FMZ.RZ.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 16 << 76, suffix: ".FTZ" },
+            ModEntry { key: $key, residue: UFFMA | 18 << 76, suffix: ".FTZ.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 20 << 76, suffix: ".FTZ.RM" },
+            ModEntry { key: $key, residue: UFFMA | 22 << 76, suffix: ".FTZ.RM.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 24 << 76, suffix: ".FTZ.RP" },
+            ModEntry { key: $key, residue: UFFMA | 26 << 76, suffix: ".FTZ.RP.SAT" },
+            ModEntry { key: $key, residue: UFFMA | 28 << 76, suffix: ".FTZ.RZ" },
+            ModEntry { key: $key, residue: UFFMA | 30 << 76, suffix: ".FTZ.RZ.SAT" },
+        )*]
+    };
+}
+/// [`uffma_mods`] of the register (0x255) and immediate (0x855) forms.
+const UFFMA_MODS: &[ModEntry] = uffma_mods!(0x255, 0x855);
 /// UI2F with an immediate: bits 91, 85 and 76 (destination F32) set, round-to-nearest, `.U32`;
 /// rounding is 78/79 (`.RM` 1, `.RP` 2, `.RZ` 3). The signed source (bit 74) prints its
 /// immediate signed (`UI2F UR63, -0x1`), which the form's hex slot does not model: left out.
@@ -133,6 +178,8 @@ const UI2F_IMM: u128 = 1 << 91 | 1 << 85 | 1 << 76;
 /// sm_100's) and SEL.64 with a uniform B (0xe07), whose corpus kernels the tables were
 /// generated without.
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x217, residue: 0, suffix: ".U32" },
     ModEntry { key: 0x217, residue: 1 << 73, suffix: "" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
@@ -167,14 +214,20 @@ pub fn generated_mods() -> &'static [ModEntry] {
     generated::MODS
 }
 
-/// The hand-written modifier entries ([`HAND_MODS`]), sorted by (key, residue).
+/// The hand-written modifier entries ([`HAND_MODS`] and [`UFFMA_MODS`]), sorted by (key,
+/// residue).
 pub fn hand_mods() -> &'static [ModEntry] {
-    HAND_MODS
+    HAND.as_slice()
 }
 
+static HAND: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
+    let mut v: Vec<ModEntry> = HAND_MODS.iter().chain(UFFMA_MODS).cloned().collect();
+    v.sort_by_key(|e| (e.key, e.residue));
+    v
+});
 static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).cloned().collect();
+    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND.iter()).cloned().collect();
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
     v
@@ -239,6 +292,38 @@ mod tests {
         let mut far = lepc.clone();
         far.operands[1].value = crate::sass::Value::Target(1 << 57);
         assert!(t.encode(&far).is_err());
+    }
+
+    /// UFFMA (0x255, 0x855): ptxas's word (div_rm_f32, the form sweep) and bit flips of it, each
+    /// as `nvdisasm -b SM120` (13.0.88) printed it.
+    #[test]
+    fn uffma_matches_nvdisasm() {
+        let t = super::tables();
+        for (word, text) in [
+            (0x000f_cc00_0800_00ff_5f80_0000_0404_7855u128, "UFFMA UR4, UR4, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_01ff_5f80_0000_0404_7855, "UFFMA UR4, -UR4, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_02ff_5f80_0000_0404_7855, "UFFMA UR4, |UR4|, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_04ff_5f80_0000_0404_7855, "UFFMA UR4, UR4, 1.84467440737095516160e+19, |URZ|"),
+            (0x000f_cc00_0800_08ff_5f80_0000_0404_7855, "UFFMA UR4, UR4, 1.84467440737095516160e+19, -URZ"),
+            (0x000f_cc00_0800_10ff_5f80_0000_0404_7855, "UFFMA.FMZ UR4, UR4, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_20ff_5f80_0000_0404_7855, "UFFMA.SAT UR4, UR4, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_40ff_5f80_0000_0404_7855, "UFFMA.RM UR4, UR4, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_80ff_5f80_0000_0404_7855, "UFFMA.RP UR4, UR4, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0801_00ff_5f80_0000_0404_7855, "UFFMA.FTZ UR4, UR4, 1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_00ff_df80_0000_0404_7855, "UFFMA UR4, UR4, -1.84467440737095516160e+19, URZ"),
+            (0x000f_cc00_0800_0005_5f80_0000_0404_7855, "UFFMA UR4, UR4, 1.84467440737095516160e+19, UR5"),
+            (0x000f_cc00_0800_0006_0000_0005_0404_7255, "UFFMA UR4, UR4, UR5, UR6"),
+            (0x000f_cc00_0800_0106_0000_0005_0404_7255, "UFFMA UR4, -UR4, UR5, UR6"),
+            (0x000f_cc00_0800_0206_0000_0005_0404_7255, "UFFMA UR4, |UR4|, UR5, UR6"),
+            (0x000f_cc00_0800_0406_0000_0005_0404_7255, "UFFMA UR4, UR4, UR5, |UR6|"),
+            (0x000f_cc00_0800_0806_0000_0005_0404_7255, "UFFMA UR4, UR4, UR5, -UR6"),
+            (0x000f_cc00_0800_0006_4000_0005_0404_7255, "UFFMA UR4, UR4, |UR5|, UR6"),
+            (0x000f_cc00_0800_0006_8000_0005_0404_7255, "UFFMA UR4, UR4, -UR5, UR6"),
+            (0x000f_cc00_0800_1006_0000_0005_0404_7255, "UFFMA.FMZ UR4, UR4, UR5, UR6"),
+            (0x000f_cc00_0801_0006_0000_0005_0404_7255, "UFFMA.FTZ UR4, UR4, UR5, UR6"),
+        ] {
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+        }
     }
 
     /// UFMUL (0x256), UI2F of an immediate (0x85a), BRXU (0x958) and SEL.64 with a uniform B

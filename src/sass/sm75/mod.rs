@@ -100,7 +100,11 @@ fn build() -> Vec<Form> {
 /// retargeted to sm_75; the generator learns from the CUDA corpus only), each from a word
 /// nvdisasm printed with that suffix (`hand_mods_match_nvdisasm`).
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // PLOP3 with a constant B (`sm80::plop3_constant`), as the register form's `.LUT`.
+    ModEntry { key: 0xa1f, residue: 0, suffix: ".LUT" },
     ModEntry { key: 0x630, residue: 1 << 78, suffix: ".F32" },
     // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`), on both forms as `.F32`.
     ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },

@@ -172,8 +172,7 @@ fn more(f: &mut Vec<Form>) {
 /// (`-b SM75`..`SM89`, and `SM100`/`SM120` for the ones sm_100 shares: `constants` false):
 /// `FSET` (FSETP's sources, a register result at 16; nvdisasm always prints `.BF`; its
 /// constant form only before sm_100) and `F2FP` with an FP32 immediate
-/// (`F2FP.SATFINITE.RELU.PACK_AB R2, R2, 1.5`). Not yet: `PLOP3` on a constant's sign
-/// (0xa1f, `c[0x2] [0x0].SIGN`: the printer spells a decorated constant without the space).
+/// (`F2FP.SATFINITE.RELU.PACK_AB R2, R2, 1.5`). sm_90 lays FSET out alike (its own `build`).
 pub(super) fn sweep_forms(f: &mut Vec<Form>, constants: bool) {
     use super::form::ImmStyle::F32;
     use super::sm90::{cb, p};
@@ -183,7 +182,29 @@ pub(super) fn sweep_forms(f: &mut Vec<Form>, constants: bool) {
     set(f, form(0x83e, "F2FP", vec![r(16), r(24).reuse(0), imm(32, 32, F32)]));
     if constants {
         set(f, form(0xa0a, "FSET", vec![r(16), a(), cb().neg(63).abs(62), p(87).not(90)]));
+        set(f, plop3_constant());
     }
+}
+
+/// `PLOP3.LUT` on the sign bits of two registers and a constant (0xa1f: 0x21f's layout, B a
+/// constant: `PLOP3.LUT P0, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x2, 0x0`, ptxas's
+/// `mad.hi.sat.s32` with an immediate); nvdisasm -b SM75..SM90 print it, SM100/SM120 reject it.
+pub(super) fn plop3_constant() -> Form {
+    use super::form::ImmStyle::Hex;
+    use super::sm90::{cb, p};
+    form(
+        0xa1f,
+        "PLOP3",
+        vec![
+            p(81),
+            p(84),
+            r(24).tail(".SIGN").reuse(0),
+            cb().tail(".SIGN"),
+            r(64).tail(".SIGN").reuse(2),
+            imm(72, 8, Hex),
+            imm(16, 8, Hex),
+        ],
+    )
 }
 
 /// Hand-written modifier entries the generator leaves out, each checked against a corpus word
@@ -192,7 +213,11 @@ pub(super) fn sweep_forms(f: &mut Vec<Form>, constants: bool) {
 /// (`corpus/ptx` retargeted to sm_80; the generator learns from the CUDA corpus only), each
 /// from a word nvdisasm printed alike on SM80, SM86 and SM89 (`hand_mods_match_nvdisasm`).
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // PLOP3 with a constant B (`sweep_forms`' 0xa1f), as the register form's `.LUT`.
+    ModEntry { key: 0xa1f, residue: 0, suffix: ".LUT" },
     // MEMBAR's scope field [76:79) beyond CTA/GPU/SYS: 1 `.SM`, 5 `.VC` (nvcc -G's
     // `MEMBAR.SC.VC` in its atomics' callees); nvdisasm -b SM80 and SM90 print these words alike.
     ModEntry { key: 0x992, residue: 0x1000 << 64, suffix: ".SC.SM" },
@@ -434,15 +459,29 @@ mod tests {
     /// `interp/tests/form_sweep.rs`) that the tables lacked (their modifier families come from
     /// `tests/sass_gen.rs`'s `FAMILY_SWEEPS`, the layouts from [`super::sweep_forms`]), with
     /// nvdisasm's text of the word on each arch listed: each decodes, prints the same and
-    /// encodes back to the same 128 bits. (sm_90's tables lack the forms; not listed.)
+    /// encodes back to the same 128 bits (sm_90 where its tables have the form).
     #[test]
     fn form_sweep_words_match_nvdisasm() {
         const ALL: &[&str] = &["sm_75", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"];
         const SM89_ON: &[&str] = &["sm_89", "sm_100", "sm_120"];
+        const BEFORE_SM100: &[&str] = &["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
         let words: &[(&[&str], u128, &str)] = &[
             (ALL, 0x0032_1e00_0000_0a00_0000_5800_0202_7b82, "LDC.64 R2, c[0x0][R2+0x160]"),
             (ALL, 0x004f_d000_0380_6000_0000_0005_0209_720a, "FSET.BF.GE.AND R9, R2, R5, PT"),
             (ALL, 0x004f_d000_0380_d000_0000_0005_0209_720a, "FSET.BF.NEU.AND R9, R2, R5, PT"),
+            (&["sm_90"], 0x004f_d000_0380_6000_0000_0005_0209_720a, "FSET.BF.GE.AND R9, R2, R5, PT"),
+            (&["sm_90"], 0x004f_d000_0380_d000_0000_0005_0209_720a, "FSET.BF.NEU.AND R9, R2, R5, PT"),
+            (&["sm_90"], 0x004f_d000_0380_7000_0000_0005_0209_720a, "FSET.BF.NUM.AND R9, R2, R5, PT"),
+            (&["sm_90"], 0x004f_d000_0380_6000_4000_0000_0209_780a, "FSET.BF.GE.AND R9, R2, 2, PT"),
+            (&["sm_90"], 0x004f_d000_0380_6000_0080_5c00_0209_7a0a, "FSET.BF.GE.AND R9, R2, c[0x2][0x170], PT"),
+            (&["sm_90"], 0x003f_de00_0000_6100_2000_0002_ff02_7230, "HADD2.F32.SAT R2, -RZ, R2.H0_H0"),
+            (&["sm_86", "sm_89"], 0x003f_de00_0787_0200_4000_0002_0402_7209, "FMNMX.FTZ.NAN.XORSIGN R2, |R4|, |R2|, !PT"),
+            (&["sm_86", "sm_89"], 0x003f_de00_07a6_0200_4000_0002_0402_7240, "HMNMX2.BF16_V2.NAN.XORSIGN R2, |R4|, |R2|, !PT"),
+            (&["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"], 0x140f_e400_0870_0207_0000_0006_0000_7c1f, "PLOP3.LUT P0, PT, R0.reuse.SIGN, UR6.SIGN, R7.reuse.SIGN, 0x2, 0x0"),
+            (&["sm_90"], 0x000f_e400_0872_4007_0000_003f_0000_7c1f, "PLOP3.LUT P1, PT, R0.SIGN, URZ.SIGN, R7.SIGN, 0x40, 0x0"),
+            // A decorated constant prints with a space (mad_hi_sat_s32__i2).
+            (BEFORE_SM100, 0x000f_e400_0070_0209_0080_0000_0000_7a1f, "PLOP3.LUT P0, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x2, 0x0"),
+            (BEFORE_SM100, 0x000f_e400_0072_4009_0080_0000_0000_7a1f, "PLOP3.LUT P1, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x40, 0x0"),
             (&["sm_80", "sm_86"], 0x003f_de00_0000_28ff_3fc0_0000_0202_783e, "F2FP.SATFINITE.RELU.PACK_AB R2, R2, 1.5"),
             (SM89_ON, 0x003f_de00_0000_28ff_3fc0_0000_0202_783e, "F2FP.SATFINITE.RELU.F16.F32.PACK_AB R2, R2, 1.5"),
             (ALL, 0x003f_de00_0000_6100_2000_0002_ff02_7230, "HADD2.F32.SAT R2, -RZ, R2.H0_H0"),

@@ -642,6 +642,31 @@ pub(crate) fn build() -> Vec<Form> {
             f.push(form(key, base, vec![p(81), p(84), r(24).neg(72).abs(73).reuse(0), b, p(87).not(90)]));
         }
     }
+    // FSET (FSETP's sources, a register result at 16; nvdisasm always prints `.BF`): the
+    // register, immediate and constant forms, laid out as on the sm_80 family
+    // (`sm80::sweep_forms`; nvdisasm -b SM90 prints ptxas's `FSET.BF.GE.AND R9, R2, R5, PT`
+    // and the bit flips alike; `form_sweep_fset_words_match_nvdisasm`).
+    let fa = || r(24).neg(72).abs(73).reuse(0);
+    f.push(form(0x20a, "FSET", vec![r(16), fa(), r(32).neg(63).abs(62).reuse(1), p(87).not(90)]));
+    f.push(form(0x80a, "FSET", vec![r(16), fa(), imm(32, 32, F32), p(87).not(90)]));
+    f.push(form(0xa0a, "FSET", vec![r(16), fa(), cb().neg(63).abs(62), p(87).not(90)]));
+    f.push(super::sm80::plop3_constant());
+    // PLOP3 on the sign of a uniform register B (0xc1f, bit 91 set: `PLOP3.LUT P0, PT,
+    // R0.reuse.SIGN, UR6.SIGN, R7.reuse.SIGN, 0x2, 0x0`, ptxas's add.sat.s32 with an immediate;
+    // nvdisasm -b SM75..SM120 print it alike).
+    f.push(form(
+        0xc1f,
+        "PLOP3",
+        vec![
+            p(81),
+            p(84),
+            r(24).tail(".SIGN").reuse(0),
+            ur(32).tail(".SIGN"),
+            r(64).tail(".SIGN").reuse(2),
+            imm(72, 8, Hex),
+            imm(16, 8, Hex),
+        ],
+    ));
     // FADD / FMUL / DADD / DMUL
     for (op, base, style) in [(0x21u16, "FADD", F32), (0x20, "FMUL", F32), (0x29, "DADD", F64Hi), (0x28, "DMUL", F64Hi)]
     {
@@ -786,7 +811,14 @@ static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 /// %r40`); the generator compiles the corpus at -O3 and never sees it. The unit test below
 /// checks ptxas's word.
 const HAND_MODS: &[ModEntry] = &[
+    // PLOP3 with a uniform-register B (0xc1f, bit 91), as the register form's `.LUT`.
+    ModEntry { key: 0xc1f, residue: 1 << 91, suffix: ".LUT" },
     ModEntry { key: 0x230, residue: 1 << 78, suffix: ".F32" },
+    // PLOP3 with a constant B (`sm80::plop3_constant`), as the register form's `.LUT`.
+    ModEntry { key: 0xa1f, residue: 0, suffix: ".LUT" },
+    // `.F32.SAT` (bit 77 with 78; the form sweep's `cvt.sat.f32.f16` at -O0), as on the sm_80
+    // family (`HADD2.F32.SAT R2, -RZ, R2.H0_H0`, nvdisasm -b SM90).
+    ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },
     // MEMBAR's scope field [76:79) beyond CTA/GPU/SYS: 1 `.SM`, 5 `.VC` (nvcc -G's
     // `MEMBAR.SC.VC` in its atomics' callees); nvdisasm -b SM80 and SM90 print these words alike.
     ModEntry { key: 0x992, residue: 0x1000 << 64, suffix: ".SC.SM" },
