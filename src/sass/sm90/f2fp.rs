@@ -28,7 +28,12 @@ pub(super) fn form() -> Form {
     super::form(
         0x23e,
         "F2FP",
-        vec![r(16), r(24).reuse(0).bits_in(&[78, 89, 90], &[0, 5]), r(32).reuse(1), r(64).bits_in(&[78, 89, 90], &[1, 4, 5])],
+        vec![
+            r(16),
+            r(24).reuse(0).bits_in(&[78, 89, 90], &[0, 5]),
+            r(32).reuse(1),
+            r(64).bits_in(&[78, 89, 90], &[1, 4, 5]),
+        ],
     )
 }
 
@@ -63,7 +68,9 @@ const C_FIELD: u128 = 0xff << 64;
 /// The F2FP entries: the generated ones with C's field taken out of the residue, plus [`HAND`].
 pub(super) fn mods(generated: &[ModEntry]) -> Vec<ModEntry> {
     let moved = generated.iter().filter(|e| e.key == 0x23e).map(|e| ModEntry { residue: e.residue & !C_FIELD, ..*e });
-    moved.chain(HAND.iter().map(|&(hi, suffix)| ModEntry { key: 0x23e, residue: u128::from(hi) << 64, suffix })).collect()
+    moved
+        .chain(HAND.iter().map(|&(hi, suffix)| ModEntry { key: 0x23e, residue: u128::from(hi) << 64, suffix }))
+        .collect()
 }
 
 #[cfg(test)]
@@ -89,7 +96,10 @@ mod tests {
             (0x000fca00048022d200000012ffa6723eu128, "F2FP.SATFINITE.E5M2.F16.UNPACK_B_MERGE_C R166, R18, R210"),
             (0x000fca00020004ff0000005d1889723eu128, "F2FP.F16.E5M2.UNPACK_B R137, R93"),
             (0x000fca00020004950000005dff89723eu128, "F2FP.F16.E5M2.UNPACK_B R137, R93"),
-            (0x000fca00048068ff00000081e80e723eu128, "F2FP.SATFINITE.RELU.E5M2.F32.PACK_AB_MERGE_C R14, R232, R129, RZ"),
+            (
+                0x000fca00048068ff00000081e80e723eu128,
+                "F2FP.SATFINITE.RELU.E5M2.F32.PACK_AB_MERGE_C R14, R232, R129, RZ",
+            ),
             (0x000fca000480683600000081ff0e723eu128, "F2FP.SATFINITE.RELU.E5M2.F32.PACK_AB_MERGE_C R14, RZ, R129, R54"),
             (0x000fca0004802aff0000006f1609723eu128, "F2FP.SATFINITE.RELU.E5M2.F16.UNPACK_B_MERGE_C R9, R111, RZ"),
             (0x000fca0004802a6b0000006fff09723eu128, "F2FP.SATFINITE.RELU.E5M2.F16.UNPACK_B_MERGE_C R9, R111, R107"),
@@ -101,8 +111,14 @@ mod tests {
             (0x000fca00048032a100000039ff1f723eu128, "F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R31, R57, R161"),
             (0x000fca00020006ff000000f295a0723eu128, "F2FP.F16.E4M3.UNPACK_B R160, R242"),
             (0x000fca000200060f000000f2ffa0723eu128, "F2FP.F16.E4M3.UNPACK_B R160, R242"),
-            (0x000fca00048078ff000000659593723eu128, "F2FP.SATFINITE.RELU.E4M3.F32.PACK_AB_MERGE_C R147, R149, R101, RZ"),
-            (0x000fca000480780c00000065ff93723eu128, "F2FP.SATFINITE.RELU.E4M3.F32.PACK_AB_MERGE_C R147, RZ, R101, R12"),
+            (
+                0x000fca00048078ff000000659593723eu128,
+                "F2FP.SATFINITE.RELU.E4M3.F32.PACK_AB_MERGE_C R147, R149, R101, RZ",
+            ),
+            (
+                0x000fca000480780c00000065ff93723eu128,
+                "F2FP.SATFINITE.RELU.E4M3.F32.PACK_AB_MERGE_C R147, RZ, R101, R12",
+            ),
             (0x000fca0004803aff0000000b38f9723eu128, "F2FP.SATFINITE.RELU.E4M3.F16.UNPACK_B_MERGE_C R249, R11, RZ"),
             (0x000fca0004803a8e0000000bfff9723eu128, "F2FP.SATFINITE.RELU.E4M3.F16.UNPACK_B_MERGE_C R249, R11, R142"),
             (0x000fca0002000eff0000004a22db723eu128, "F2FP.RELU.F16.E4M3.UNPACK_B R219, R74"),

@@ -391,7 +391,11 @@ fn more(f: &mut Vec<Form>) {
     // The generic LD shows its descriptor only with bit 91 set; without it the address prints
     // bare (`@!P1 LD.E.64 R12, [R14]`, ptxas's fallback path of a generic atomic that may hit
     // local memory). The generic ST without a descriptor is its own key (0x385, data register at 64).
-    f.push(form(0x980, "LD", vec![r(16), mem_low(mem(true, Some(90), None, Some(91), Some(32))).desc_hidden_unless(91)]));
+    f.push(form(
+        0x980,
+        "LD",
+        vec![r(16), mem_low(mem(true, Some(90), None, Some(91), Some(32))).desc_hidden_unless(91)],
+    ));
     f.push(form(0x985, "ST", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
     f.push(form(0x385, "ST", vec![mem(true, Some(90), None, None, None), r(64)]));
     f.push(form(0x98e, "REDG", vec![mem(true, Some(90), None, None, Some(64)), r(32)]));
