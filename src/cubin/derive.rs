@@ -199,7 +199,10 @@ pub fn from_cubin(c: &Cubin) -> Result<Image, CubinError> {
                 v => return Err(err(".nv.info", format!("MERCURY_ISA_VERSION is {v:?}, not a half word"))),
             },
             _ => {
-                return Err(err(".nv.info", "a module without kernels whose records are not MERCURY_ISA_VERSION alone"));
+                return Err(err(
+                    ".nv.info",
+                    "a module without kernels whose records are not MERCURY_ISA_VERSION alone",
+                ));
             }
         }
         if !c.functions.is_empty() {
