@@ -5,8 +5,9 @@
 //! - `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b` (d `.b16`; a into the high byte);
 //! - `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a`;
 //! - `cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a`;
-//! - `cvt.{rn,rz,rm,rp}.satfinite{.relu}.{f16x2,bf16x2}.f32 d, a, b` and
-//!   `cvt.{rn,...}.satfinite{.relu}.{f16,bf16}.f32 d, a`.
+//! - `cvt.{rn,rz}.satfinite{.relu}.{f16x2,bf16x2}.f32 d, a, b` and
+//!   `cvt.{rn,rz}.satfinite{.relu}.{f16,bf16}.f32 d, a` (`.rm`/`.rp` with `.satfinite`:
+//!   "Modifier '.satfinite' cannot be combined with modifier '.rm'").
 //!
 //! Rejected as ptxas rejects them (its wording): an fp8 destination without `.satfinite`
 //! ("'.satfinite' modifier required ..."), no rounding ("Rounding modifier required ..."),
@@ -62,7 +63,10 @@ impl FnCx<'_> {
         match m.rnd {
             None => return self.err("Rounding modifier required for instruction 'cvt'"),
             Some(Rnd::Rn) => {}
-            Some(r) if !fp8 && !r.is_integral() => {}
+            Some(Rnd::Rz) if !fp8 => {}
+            Some(r @ (Rnd::Rm | Rnd::Rp)) if !fp8 => {
+                return self.err(format!("Modifier '.satfinite' cannot be combined with modifier '.{r}'"));
+            }
             Some(_) => return self.err("Illegal rounding modifier for instruction 'cvt'"),
         }
         if m.has("ftz") || m.has("sat") {

@@ -179,7 +179,7 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
     let info = op.info();
     let ty = mods.ty.or(info.default_ty);
     if let Some(pt @ (Ty::F16x2 | Ty::BF16x2)) = ty
-        && !matches!(info.sem, Sem::Mov | Sem::Selp | Sem::Cvt | Sem::None)
+        && !matches!(info.sem, Sem::Mov | Sem::Selp | Sem::Cvt | Sem::CvtPack | Sem::None)
     {
         return packed(op, mods, args, if pt == Ty::F16x2 { Ty::F16 } else { Ty::BF16 });
     }

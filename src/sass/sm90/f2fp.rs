@@ -21,7 +21,7 @@
 //! Invariant: every entry of [`HAND`] is checked against nvdisasm in the unit test below.
 
 use super::r;
-use crate::sass::form::{Form, ModEntry};
+use crate::sass::form::{Form, ImmStyle, ModEntry};
 
 /// The F2FP register form: A shown for `.PACK_AB` and `.PACK_AB_MERGE_C`, C for the merging modes.
 pub(super) fn form() -> Form {
@@ -35,6 +35,12 @@ pub(super) fn form() -> Form {
             r(64).bits_in(&[78, 89, 90], &[1, 4, 5]),
         ],
     )
+}
+
+/// `F2FP` with an FP32 immediate B (0x83e, `.PACK_AB` only; C's field stays in the residue, as
+/// on sm_80): `F2FP.SATFINITE.RELU.F16.F32.PACK_AB R2, R2, 1.5`.
+pub(super) fn imm_form() -> Form {
+    super::form(0x83e, "F2FP", vec![r(16), r(24).reuse(0), super::imm(32, 32, ImmStyle::F32)])
 }
 
 /// Hand-entered modifier residues (bits 64.. of the word, C's field clear), each printed by
@@ -60,17 +66,28 @@ const HAND: &[(u32, &str)] = &[
     (0x0000_6800, ".SATFINITE.RELU.F16.F32.MERGE_C"),
     (0x0000_7000, ".SATFINITE.BF16.F32.MERGE_C"),
     (0x0000_7800, ".SATFINITE.RELU.BF16.F32.MERGE_C"),
+    (0x0001_c000, ".F16.F32.MERGE_C.RZ"),
+    (0x0001_c800, ".RELU.F16.F32.MERGE_C.RZ"),
+    (0x0001_d000, ".BF16.F32.MERGE_C.RZ"),
+    (0x0001_d800, ".RELU.BF16.F32.MERGE_C.RZ"),
+    (0x0001_e000, ".SATFINITE.F16.F32.MERGE_C.RZ"),
+    (0x0001_e800, ".SATFINITE.RELU.F16.F32.MERGE_C.RZ"),
+    (0x0001_f000, ".SATFINITE.BF16.F32.MERGE_C.RZ"),
+    (0x0001_f800, ".SATFINITE.RELU.BF16.F32.MERGE_C.RZ"),
 ];
 
 /// C's field (bits 64..72), which the generated `.PACK_AB` residues hold as RZ.
 const C_FIELD: u128 = 0xff << 64;
 
-/// The F2FP entries: the generated ones with C's field taken out of the residue, plus [`HAND`].
+/// The F2FP entries: the generated ones with C's field taken out of the residue, plus [`HAND`];
+/// and the immediate form's: the generated f16/bf16 `.PACK_AB` residues as they are (the ones
+/// checked against nvdisasm; TF32 and fp8 `.PACK_AB` with an immediate are left out).
 pub(super) fn mods(generated: &[ModEntry]) -> Vec<ModEntry> {
-    let moved = generated.iter().filter(|e| e.key == 0x23e).map(|e| ModEntry { residue: e.residue & !C_FIELD, ..*e });
-    moved
-        .chain(HAND.iter().map(|&(hi, suffix)| ModEntry { key: 0x23e, residue: u128::from(hi) << 64, suffix }))
-        .collect()
+    let reg = generated.iter().filter(|e| e.key == 0x23e);
+    let moved = reg.clone().map(|e| ModEntry { residue: e.residue & !C_FIELD, ..*e });
+    let hand = HAND.iter().map(|&(hi, suffix)| ModEntry { key: 0x23e, residue: u128::from(hi) << 64, suffix });
+    let imm = reg.filter(|e| e.suffix.contains("F16.F32.PACK_AB")).map(|e| ModEntry { key: 0x83e, ..*e });
+    moved.chain(hand).chain(imm).collect()
 }
 
 #[cfg(test)]
@@ -139,6 +156,30 @@ mod tests {
             (0x000fca00000070c60000006dffae723eu128, "F2FP.SATFINITE.BF16.F32.MERGE_C R174, R109, R198"),
             (0x000fca00000078ff000000957750723eu128, "F2FP.SATFINITE.RELU.BF16.F32.MERGE_C R80, R149, RZ"),
             (0x000fca00000078ec00000095ff50723eu128, "F2FP.SATFINITE.RELU.BF16.F32.MERGE_C R80, R149, R236"),
+            (0x000fca000001c0ff000000ddff73723e, "F2FP.F16.F32.MERGE_C.RZ R115, R221, RZ"),
+            (0x000fca000001c8ff000000dbff8f723e, "F2FP.RELU.F16.F32.MERGE_C.RZ R143, R219, RZ"),
+            (0x000fca000001d0ff000000c7ffec723e, "F2FP.BF16.F32.MERGE_C.RZ R236, R199, RZ"),
+            (0x000fca000001d8ff00000073ff77723e, "F2FP.RELU.BF16.F32.MERGE_C.RZ R119, R115, RZ"),
+            (0x000fca000001e0ff000000daff82723e, "F2FP.SATFINITE.F16.F32.MERGE_C.RZ R130, R218, RZ"),
+            (0x000fca000001e8ff00000030ff96723e, "F2FP.SATFINITE.RELU.F16.F32.MERGE_C.RZ R150, R48, RZ"),
+            (0x000fca000001f0ff000000cdff2f723e, "F2FP.SATFINITE.BF16.F32.MERGE_C.RZ R47, R205, RZ"),
+            (0x000fca000001f8ff00000079ff83723e, "F2FP.SATFINITE.RELU.BF16.F32.MERGE_C.RZ R131, R121, RZ"),
+            (0x000fca00000000ffc2f600009da1783e, "F2FP.F16.F32.PACK_AB R161, R157, -123"),
+            (0x000fca00000180ff7f8000007218783e, "F2FP.F16.F32.PACK_AB.RZ R24, R114, +INF"),
+            (0x000fca00000008ff3fc000001724783e, "F2FP.RELU.F16.F32.PACK_AB R36, R23, 1.5"),
+            (0x000fca00000188ff00000001fb98783e, "F2FP.RELU.F16.F32.PACK_AB.RZ R152, R251, 1.4012984643248170709e-45"),
+            (0x000fca00000010ffc2f6000073f6783e, "F2FP.BF16.F32.PACK_AB R246, R115, -123"),
+            (0x000fca00000190ff3fc00000039f783e, "F2FP.BF16.F32.PACK_AB.RZ R159, R3, 1.5"),
+            (0x000fca00000018ffc2f60000090f783e, "F2FP.RELU.BF16.F32.PACK_AB R15, R9, -123"),
+            (0x000fca00000198ff3fc000003de1783e, "F2FP.RELU.BF16.F32.PACK_AB.RZ R225, R61, 1.5"),
+            (0x000fca00000020ff7f80000076c7783e, "F2FP.SATFINITE.F16.F32.PACK_AB R199, R118, +INF"),
+            (0x000fca000001a0ffc2f600009770783e, "F2FP.SATFINITE.F16.F32.PACK_AB.RZ R112, R151, -123"),
+            (0x000fca00000028ff7f8000003b84783e, "F2FP.SATFINITE.RELU.F16.F32.PACK_AB R132, R59, +INF"),
+            (0x000fca000001a8ff3fc00000017f783e, "F2FP.SATFINITE.RELU.F16.F32.PACK_AB.RZ R127, R1, 1.5"),
+            (0x000fca00000030ff7f800000a775783e, "F2FP.SATFINITE.BF16.F32.PACK_AB R117, R167, +INF"),
+            (0x000fca000001b0ff3fc000008d68783e, "F2FP.SATFINITE.BF16.F32.PACK_AB.RZ R104, R141, 1.5"),
+            (0x000fca00000038ff7f80000041b5783e, "F2FP.SATFINITE.RELU.BF16.F32.PACK_AB R181, R65, +INF"),
+            (0x000fca000001b8ff7f8000003ac2783e, "F2FP.SATFINITE.RELU.BF16.F32.PACK_AB.RZ R194, R58, +INF"),
         ] {
             let inst = assert_nvdisasm_decode(t, 0, word, text);
             // Words whose hidden fields hold RZ (what ptxas writes) also parse back from the text.

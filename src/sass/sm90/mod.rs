@@ -777,6 +777,8 @@ static FORMS: LazyLock<Vec<Form>> = LazyLock::new(|| {
     for fm in f.iter_mut().filter(|fm| fm.key == 0x23e) {
         *fm = f2fp::form();
     }
+    f.push(f2fp::imm_form());
+    f.sort_by_key(|fm| fm.key);
     f
 });
 /// Hand-written modifier entries the generator leaves out, each checked against NVIDIA's
