@@ -13,14 +13,15 @@
 //! ("'.satfinite' modifier required ..."), no rounding ("Rounding modifier required ..."),
 //! a rounding other than `.rn` for fp8 ("Illegal rounding modifier ..."), other type pairs
 //! (`.bf16x2` with fp8, scalar `.e4m3`: "Unexpected instruction types ..."), and a wrong
-//! source count ("Arguments mismatch ...").
+//! source count or a register whose declared size is not its type's ("Arguments mismatch
+//! ..."; a scalar f16/bf16 destination may be wider, as ptxas allows).
 //!
 //! Invariant: emits exactly one `cvtpack` whose sources are the PTX sources in order.
 
 use super::Result;
 use super::func::FnCx;
 use super::mods::PtxMods;
-use super::types::ty_of;
+use super::types::{size_of, ty_of};
 use crate::ori::{Flag, Mods, Opcode, RegClass, Rnd, Ty};
 use crate::ptx::ast;
 
@@ -29,6 +30,15 @@ fn is_fp8(t: Ty) -> bool {
 }
 
 impl FnCx<'_> {
+    /// The declared size in bytes of a plain register operand (`None`: not one).
+    fn reg_bytes(&mut self, o: &ast::Operand) -> Option<u64> {
+        let ast::Operand::Expr(ast::Expr { kind: ast::ExprKind::Sym(id, None), .. }) = o else { return None };
+        match self.lookup(&id.name) {
+            Some(super::func::Sym::Reg(_, t)) => size_of(&t),
+            _ => None,
+        }
+    }
+
     /// Whether `cvt` with these modifiers is a packing conversion (see the module docs).
     pub(super) fn is_cvt_pack(m: &PtxMods) -> bool {
         m.rest.iter().any(|w| w == "satfinite")
@@ -74,6 +84,18 @@ impl FnCx<'_> {
         }
         if i.operands.len() != srcs + 1 {
             return self.err("Arguments mismatch for instruction 'cvt'");
+        }
+        // A register operand's declared size must be its type's (ptxas: "Arguments mismatch"),
+        // except that a scalar f16/bf16 destination may sit in a wider register.
+        let size = |t: Ty| u64::from(t.bits() / 8);
+        for k in 0..=srcs {
+            let want = size(if k == 0 { dt } else { st });
+            let wider_ok = k == 0 && matches!(dt, Ty::F16 | Ty::BF16);
+            if let Some(have) = self.reg_bytes(self.operand(i, k)?)
+                && (have < want || have > want && !wider_ok)
+            {
+                return self.err("Arguments mismatch for instruction 'cvt'");
+            }
         }
         let src_ty = if st == Ty::F32 { Ty::F32 } else { Ty::B32 };
         let mut s = Vec::new();
