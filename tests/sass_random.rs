@@ -385,7 +385,7 @@ fn check_random_cases(
                 .map(|s| {
                     let op = random_operand(&mut rng, s, tables.sregs, entry.residue);
                     match s.show {
-                        Show::UnlessField { .. } | Show::IfClear(_) | Show::IfBit(_)
+                        Show::UnlessField { .. } | Show::IfClear(_) | Show::IfBit(_) | Show::BitsIn { .. }
                             if !s.shown(&op, entry.residue) =>
                         {
                             Operand::plain(s.default_value())

@@ -865,9 +865,17 @@ pub fn tables() -> &'static Tables {
     &TABLES
 }
 
-/// The generated modifier table (for tools that regenerate it).
+/// The generated modifier table with `F2FP`'s entries in sm_90's own layout ([`f2fp::mods`]:
+/// C's field out of the residue, the hand-entered packing modes and the immediate form), for
+/// tools that regenerate the table or draw random instructions from it.
 pub fn mods() -> &'static [ModEntry] {
-    generated::MODS
+    static V: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
+        let mut v: Vec<ModEntry> = generated::MODS.iter().filter(|e| e.key != 0x23e).copied().collect();
+        v.extend(f2fp::mods(generated::MODS));
+        v.sort_by_key(|e| (e.key, e.residue));
+        v
+    });
+    &V
 }
 
 /// The hand-written modifier entries ([`HAND_MODS`]).
