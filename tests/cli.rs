@@ -473,12 +473,9 @@ fn fmad_option_controls_contraction() {
 #[test]
 fn debug_code_is_unoptimised() {
     let dir = scratch("debug", 0, &[("d.ptx", DEBUG_MAD), ("m.ptx", MAD)]);
-    for (args, fused) in [
-        (&["d.ptx"][..], false),
-        (&["-O0", "d.ptx"][..], false),
-        (&["-g", "m.ptx"][..], false),
-        (&["m.ptx"][..], true),
-    ] {
+    for (args, fused) in
+        [(&["d.ptx"][..], false), (&["-O0", "d.ptx"][..], false), (&["-g", "m.ptx"][..], false), (&["m.ptx"][..], true)]
+    {
         let mut a = vec!["-arch", "sm_90", "-o", "m.cubin"];
         a.extend_from_slice(args);
         let r = run_in(&ours(), &a, &dir);

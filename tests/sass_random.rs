@@ -228,7 +228,14 @@ fn sm90_uniform_int_forms_many_random_operands() {
     let keys = [0xc11u16, 0x291, 0x891, 0x28c, 0x88c, 0x2a5];
     let mods: Vec<ModEntry> = sm90::tables().mods.iter().filter(|e| keys.contains(&e.key)).copied().collect();
     assert_eq!(mods.len(), 3 * 6 + 2 * 96 + 4, "LEA/ULEA x 6, UISETP x 96 x 2, UIMAD.WIDE x 4");
-    check_random_cases(t, sm90::tables(), &mods, "sm_90 (uniform integer forms)", 0x510e_527f_ade6_82d1, NEW_FORM_CASES);
+    check_random_cases(
+        t,
+        sm90::tables(),
+        &mods,
+        "sm_90 (uniform integer forms)",
+        0x510e_527f_ade6_82d1,
+        NEW_FORM_CASES,
+    );
 }
 
 /// The address layouts only hand-written PTX shows, retargeted (`sm75::HAND_MODS`,
@@ -400,7 +407,7 @@ fn check_random_cases(
                 .map(|s| {
                     let op = random_operand(&mut rng, s, tables.sregs, entry.residue);
                     match s.show {
-                        Show::UnlessField { .. } | Show::IfClear(_) | Show::IfBit(_)
+                        Show::UnlessField { .. } | Show::IfClear(_) | Show::IfBit(_) | Show::BitsIn { .. }
                             if !s.shown(&op, entry.residue) =>
                         {
                             Operand::plain(s.default_value())

@@ -58,9 +58,26 @@ fn kernel() -> String {
 }
 
 const EDGE: &[u32] = &[
-    0, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001, 0x3f80_0000, 0xbf80_0000, 0x0000_0001,
-    0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff, 0xff7f_ffff, 0x7e80_0000, 0x7e80_0001, 0xfe80_0001, 0x7f00_0000,
-    0x0040_0000, 0x3e80_0000,
+    0,
+    0x8000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7f80_0001,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x0080_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x7e80_0000,
+    0x7e80_0001,
+    0xfe80_0001,
+    0x7f00_0000,
+    0x0040_0000,
+    0x3e80_0000,
 ];
 
 const N: usize = 128 * 40;
@@ -144,7 +161,8 @@ fn diffs(who: &str, ops: &[(u32, u32)], want: &[u32], got: &[u32], ok: impl Fn(u
 fn div_approx_and_full_f32_match_nvidia_and_the_interpreter() {
     let text = kernel();
     let ops = operands();
-    let big = ops.iter().filter(|&&(a, b)| b & 0x7fff_ffff > 0x7e80_0000 && b & 0x7fff_ffff <= 0x7f80_0000 && a != 0).count();
+    let big =
+        ops.iter().filter(|&&(a, b)| b & 0x7fff_ffff > 0x7e80_0000 && b & 0x7fff_ffff <= 0x7f80_0000 && a != 0).count();
     assert!(big > N / 8, "too few divisors above 2^126: {big}");
     let spec = spec(&ops);
     let module = ptxas_rs::lower::lower_source(&text).unwrap();
@@ -161,7 +179,8 @@ fn div_approx_and_full_f32_match_nvidia_and_the_interpreter() {
     }
     let mut checked = "our cubins (-O0, -O3) and the interpreter";
     if let Some(t) = oracle::tools_or_skip("div_approx_full_f32 (NVIDIA's cubin)") {
-        let out = t.ptxas_run(oracle::PtxInput::Text { name: "fdiv.ptx", text: &text }, &["-arch", "sm_90", "-O3"]).unwrap();
+        let out =
+            t.ptxas_run(oracle::PtxInput::Text { name: "fdiv.ptx", text: &text }, &["-arch", "sm_90", "-O3"]).unwrap();
         let nv = emulate(&out.cubin.unwrap_or_else(|| panic!("NVIDIA ptxas: {}", out.stderr)), &spec);
         for (level, got) in [0, 3].iter().zip(&ours) {
             bad.extend(diffs(&format!("ours -O{level} vs NVIDIA's cubin"), &ops, &nv, got, same));

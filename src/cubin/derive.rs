@@ -198,7 +198,12 @@ pub fn from_cubin(c: &Cubin) -> Result<Image, CubinError> {
                 Value::Half(h) => image.mercury_isa_version = h,
                 v => return Err(err(".nv.info", format!("MERCURY_ISA_VERSION is {v:?}, not a half word"))),
             },
-            _ => return Err(err(".nv.info", "a module without kernels whose records are not MERCURY_ISA_VERSION alone")),
+            _ => {
+                return Err(err(
+                    ".nv.info",
+                    "a module without kernels whose records are not MERCURY_ISA_VERSION alone",
+                ));
+            }
         }
         if !c.functions.is_empty() {
             return Err(err("symbol table", "functions without a kernel"));

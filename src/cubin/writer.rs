@@ -524,7 +524,14 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
                 size: 4,
             }
         });
-        syms.push(Sym { name: alias_name, info: elf::STB_WEAK << 4, other: 0xa0, shndx: reserved as u16, value: 0, size: 0 });
+        syms.push(Sym {
+            name: alias_name,
+            info: elf::STB_WEAK << 4,
+            other: 0xa0,
+            shndx: reserved as u16,
+            value: 0,
+            size: 0,
+        });
     };
     if ks.is_empty() {
         reserved_syms(&mut syms);

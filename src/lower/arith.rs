@@ -515,6 +515,9 @@ impl FnCx<'_> {
     /// `cvt`.
     pub(super) fn cvt(&mut self, i: &ast::Instruction) -> Result<()> {
         let m = PtxMods::of(i, false);
+        if Self::is_cvt_pack(&m) {
+            return self.cvt_pack(i);
+        }
         if m.rest.iter().any(|w| w == "rna") {
             return self.err("rounding `.rna` is not supported");
         }

@@ -62,6 +62,7 @@
 mod arith;
 mod barrier;
 mod control;
+mod cvt_pack;
 pub mod func;
 pub mod isel;
 mod mbarrier;

@@ -218,7 +218,13 @@ fn merge_blocks(f: &mut Function) -> usize {
 /// The block `b` (at layout index `i`) may absorb: the single target of its unguarded branch,
 /// when that target has `b` as its only predecessor, no phis, is not the entry, and keeps its
 /// fall-through (see rule 4).
-fn mergeable_successor(f: &Function, b: Block, i: usize, entry: Option<Block>, preds: &HashMap<Block, Vec<Block>>) -> Option<Block> {
+fn mergeable_successor(
+    f: &Function,
+    b: Block,
+    i: usize,
+    entry: Option<Block>,
+    preds: &HashMap<Block, Vec<Block>>,
+) -> Option<Block> {
     let d = &f.insts[f.last_inst(b)?];
     if d.guard.is_some() || !d.opcode.info().has(OpFlags::BRANCH) {
         return None;

@@ -69,7 +69,8 @@ impl Format {
     pub fn zero(self, neg: bool) -> u64 {
         if neg { self.sign_bit() } else { 0 }
     }
-    fn max_finite(self, neg: bool) -> u64 {
+    /// The largest finite value with the sign `neg`.
+    pub fn max_finite(self, neg: bool) -> u64 {
         self.inf(neg) - 1
     }
 }

@@ -71,6 +71,7 @@ pub mod cfg;
 pub mod entity;
 pub mod fence;
 pub mod float;
+pub mod fp8;
 pub mod function;
 pub mod gmma;
 pub mod mbarrier;

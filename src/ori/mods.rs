@@ -81,6 +81,11 @@ name_enum!(
         /// TensorFloat-32 (tensor-core operands): an f32 register of which the tensor core
         /// uses the sign, the exponent and the top 10 fraction bits.
         TF32 = "tf32",
+        /// Two e4m3 fp8 values packed in 16 bits (low byte first); only the packing
+        /// conversions (`cvtpack`, `F2FP`) take it.
+        E4m3x2 = "e4m3x2",
+        /// Two e5m2 fp8 values packed in 16 bits (low byte first), as [`Ty::E4m3x2`].
+        E5m2x2 = "e5m2x2",
     }
 );
 
@@ -91,7 +96,7 @@ impl Ty {
         match self {
             Pred => 1,
             B8 | U8 | S8 => 8,
-            B16 | U16 | S16 | F16 | BF16 => 16,
+            B16 | U16 | S16 | F16 | BF16 | E4m3x2 | E5m2x2 => 16,
             B32 | U32 | S32 | F32 | F16x2 | BF16x2 | TF32 => 32,
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
@@ -99,7 +104,10 @@ impl Ty {
     }
     /// Whether this is a floating-point type.
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::F32 | Ty::F64 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::TF32)
+        matches!(
+            self,
+            Ty::F16 | Ty::F32 | Ty::F64 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::TF32 | Ty::E4m3x2 | Ty::E5m2x2
+        )
     }
     /// Whether this is a signed integer type.
     pub fn is_signed(self) -> bool {

@@ -126,6 +126,8 @@ pub enum Sem {
     Setp,
     Selp,
     Cvt,
+    /// The packing conversions (`cvtpack`, `F2FP`): see [`super::semantics`].
+    CvtPack,
     IAdd3,
     IMad,
     Lop3,
@@ -393,6 +395,10 @@ opcodes! {
     Selp "selp" Ptx ["T" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Selp;
     /// Conversion (`cvt.rn.f32.s32`: destination type, then source type).
     Cvt "cvt" Ptx ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT|RELU) req(TY|SRC_TY) ty() Cvt;
+    /// Packing conversion (`cvt` to or from `.e4m3x2`/`.e5m2x2`, and `.satfinite` to f16/bf16):
+    /// `ty` the destination, `src_ty` the source element type; two f32 sources pack a (high)
+    /// and b (low), one packed source converts both its halves (see `ori::fp8`).
+    Cvtpack "cvtpack" Ptx ["W" => "W:ri, W:ri"] flags(VAR_SRCS) mods(TY|SRC_TY|RND|SAT|RELU) req(TY|SRC_TY) ty() CvtPack;
     /// Load.
     Ld "ld" Ptx ["T" => "M"] flags(MEM_READ) mods(TY|VOLATILE) req(TY) ty() None;
     /// Store.
@@ -657,6 +663,8 @@ opcodes! {
     F2I "F2I" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ) req(TY|SRC_TY) ty() Cvt;
     /// Float to float.
     F2F "F2F" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT) req(TY|SRC_TY) ty() Cvt;
+    /// Packing float conversion (`cvtpack`'s SASS form: `.PACK_AB_MERGE_C`, `.UNPACK_B`, ...).
+    F2FP "F2FP" Sass ["W" => "W:r, W:r"] flags(VAR_SRCS) mods(TY|SRC_TY|RND|SAT|RELU) req(TY|SRC_TY) ty() CvtPack;
     /// Integer to integer.
     I2I "I2I" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|SAT) req(TY|SRC_TY) ty() Cvt;
     /// Special-function unit (approximate).

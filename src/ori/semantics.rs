@@ -179,7 +179,7 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
     let info = op.info();
     let ty = mods.ty.or(info.default_ty);
     if let Some(pt @ (Ty::F16x2 | Ty::BF16x2)) = ty
-        && !matches!(info.sem, Sem::Mov | Sem::Selp | Sem::Cvt | Sem::None)
+        && !matches!(info.sem, Sem::Mov | Sem::Selp | Sem::Cvt | Sem::CvtPack | Sem::None)
     {
         return packed(op, mods, args, if pt == Ty::F16x2 { Ty::F16 } else { Ty::BF16 });
     }
@@ -872,6 +872,13 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             }
             Ok(vec![Val::Bits(r)])
         }
+        Sem::CvtPack => {
+            let (Some(dt), Some(st)) = (ty, mods.src_ty) else {
+                return Err(EvalError::BadOperands("conversion needs two types".into()));
+            };
+            let bits: Vec<u64> = args.iter().map(|a| int_arg(*a, 32)).collect();
+            Ok(vec![Val::Bits(cvt_pack(dt, st, mods, &bits)?)])
+        }
         Sem::Cvt => {
             need(1)?;
             let (Some(dt), Some(st)) = (ty, mods.src_ty) else {
@@ -1187,6 +1194,57 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
             let r = wide as u64 & mask(dw);
             Ok(if dt.is_signed() && dw < 32 { sext(r, dw) as u64 & mask(32) } else { r })
         }
+    }
+}
+
+/// A packing conversion (`cvtpack`/`F2FP`, see [`super::fp8`]): fp8x2 from two f32 (a in the
+/// high byte) or from f16x2, f16x2 from fp8x2, f16x2/bf16x2 from two f32 (a in the high half)
+/// and one f16/bf16 from an f32, each element rounded as `mods` says (`.satfinite` = `Sat`).
+fn cvt_pack(dt: Ty, st: Ty, mods: &Mods, a: &[u64]) -> Result<u64, EvalError> {
+    use super::fp8::Fp8;
+    let relu = mods.has(Flag::Relu);
+    let fp8 = |t: Ty| match t {
+        Ty::E4m3x2 => Some(Fp8::E4m3),
+        Ty::E5m2x2 => Some(Fp8::E5m2),
+        _ => None,
+    };
+    let bad = || EvalError::BadOperands(format!("cvtpack.{dt}.{st} with {} source(s)", a.len()));
+    let f32v = |x: u64| f64::from(f32::from_bits(x as u32));
+    let f16v = |x: u64| f64::from_bits(float::convert(F16, F64, x & 0xffff, Rnd::Rn));
+    match (fp8(dt), fp8(st), a) {
+        (Some(f), None, &[x, y]) if st == Ty::F32 => {
+            Ok(u64::from(f.encode(f32v(x), relu)) << 8 | u64::from(f.encode(f32v(y), relu)))
+        }
+        (Some(f), None, &[x]) if st == Ty::F16x2 => {
+            Ok(u64::from(f.encode(f16v(x >> 16), relu)) << 8 | u64::from(f.encode(f16v(x), relu)))
+        }
+        (None, Some(f), &[x]) if dt == Ty::F16x2 => {
+            Ok(u64::from(f.to_f16((x >> 8) as u8, relu)) << 16 | u64::from(f.to_f16(x as u8, relu)))
+        }
+        (None, None, _) if st == Ty::F32 => {
+            let hf = match dt {
+                Ty::F16 | Ty::F16x2 => F16,
+                Ty::BF16 | Ty::BF16x2 => BF16,
+                _ => return Err(bad()),
+            };
+            let half = |x: u64| {
+                let h = float::convert(F32, hf, x & mask(32), rnd_of(mods));
+                let h = if float::is_nan(hf, h) {
+                    float::canonical_nan(hf)
+                } else if mods.has(Flag::Sat) && h & 0x7fff == hf.inf(false) {
+                    hf.max_finite(h & 0x8000 != 0)
+                } else {
+                    h
+                };
+                if relu && h & 0x8000 != 0 && !float::is_nan(hf, h) { 0 } else { h }
+            };
+            match (dt, a) {
+                (Ty::F16 | Ty::BF16, &[x]) => Ok(half(x)),
+                (Ty::F16x2 | Ty::BF16x2, &[x, y]) => Ok(half(x) << 16 | half(y)),
+                _ => Err(bad()),
+            }
+        }
+        _ => Err(bad()),
     }
 }
 

@@ -268,6 +268,14 @@ pub enum Show {
         /// Field values that hide the slot.
         values: &'static [u8],
     },
+    /// Printed when the word's bits `bits` (bit `bits[i]` as bit `i` of a small number) form
+    /// one of `values` (`F2FP`'s A and C, shown per its packing mode: bits 78, 89, 90).
+    BitsIn {
+        /// The word's bits, least significant first.
+        bits: &'static [u8],
+        /// The numbers that show the slot.
+        values: &'static [u8],
+    },
 }
 
 /// How a slot's negation bit is spelled.
@@ -501,6 +509,11 @@ impl Slot {
     /// Shown unless the `width`-bit field at `at` holds one of `values`.
     pub const fn unless_field(mut self, at: u8, width: u8, values: &'static [u8]) -> Slot {
         self.show = Show::UnlessField { at, width, values };
+        self
+    }
+    /// Shown only when the word's `bits` (least significant first) form one of `values`.
+    pub const fn bits_in(mut self, bits: &'static [u8], values: &'static [u8]) -> Slot {
+        self.show = Show::BitsIn { bits, values };
         self
     }
     /// With a half-precision selector at `at` (2 bits).
@@ -898,8 +911,15 @@ impl Slot {
                 let v = get(w, at.into(), width.into());
                 !values.iter().any(|&x| u64::from(x) == v)
             }
+            Show::BitsIn { bits, values } => bits_in(w, bits, values),
         }
     }
+}
+
+/// Whether the word's `bits` (bit `bits[i]` as bit `i`) form one of `values`.
+fn bits_in(w: u128, bits: &[u8], values: &[u8]) -> bool {
+    let v = bits.iter().enumerate().fold(0u64, |v, (i, &b)| v | get(w, b.into(), 1) << i);
+    values.iter().any(|&x| u64::from(x) == v)
 }
 
 /// Nvdisasm alias rules that rename a form depending on operand values.
@@ -1399,6 +1419,7 @@ impl Tables {
                 let v = get(inst.residue, at.into(), width.into());
                 !values.iter().any(|&x| u64::from(x) == v)
             }
+            Show::BitsIn { bits, values } => bits_in(inst.residue, bits, values),
             Show::IfNotDefault | Show::IfBitOpt(_) => false,
         };
         let (lead, ops_here) = match sl.lead {

@@ -928,6 +928,30 @@ impl Cx<'_> {
                 };
                 (self.spell("VIMNMX", &[t])?, vec![dst(0)?, s(0)?, s(1)?, one(p)])
             }
+            Opcode::F2FP => {
+                let (dt, st) = (self.ty().ok_or("F2FP without a type")?, m.src_ty.ok_or("F2FP without a source type")?);
+                let name = |t: Ty| match t {
+                    Ty::E4m3x2 => "E4M3",
+                    Ty::E5m2x2 => "E5M2",
+                    Ty::F16 | Ty::F16x2 => "F16",
+                    Ty::BF16 | Ty::BF16x2 => "BF16",
+                    _ => "F32",
+                };
+                let satf = if m.has(Flag::Sat) { "SATFINITE" } else { "" };
+                let relu = if m.has(Flag::Relu) { "RELU" } else { "" };
+                let fp8 = |t: Ty| matches!(t, Ty::E4m3x2 | Ty::E5m2x2);
+                let rz = || one("RZ");
+                // The packing mode, and the operands as nvdisasm prints them (ptxas's C is RZ).
+                let (mode, ops) = match (fp8(dt), fp8(st), d.srcs.len()) {
+                    (true, false, 2) => ("PACK_AB_MERGE_C", vec![dst(0)?, s(0)?, s(1)?, rz()]),
+                    (true, false, 1) => ("UNPACK_B_MERGE_C", vec![dst(0)?, s(0)?, rz()]),
+                    (false, true, 1) => ("UNPACK_B", vec![dst(0)?, s(0)?]),
+                    (false, false, 2) => ("PACK_AB", vec![dst(0)?, s(0)?, s(1)?]),
+                    (false, false, 1) => ("MERGE_C", vec![dst(0)?, s(0)?, rz()]),
+                    _ => return Err(format!("F2FP.{dt}.{st} with {} sources", d.srcs.len())),
+                };
+                (self.spell("F2FP", &[satf, relu, name(dt), name(st), mode, rnd(m.rnd)])?, ops)
+            }
             Opcode::I2F | Opcode::F2I | Opcode::F2F | Opcode::I2I => {
                 let dt = self.ty().ok_or("conversion without a destination type")?;
                 let st = m.src_ty.ok_or("conversion without a source type")?;
@@ -1679,7 +1703,7 @@ fn size_tok(t: Option<Ty>) -> R<&'static str> {
     Ok(match t {
         Some(Ty::U8 | Ty::B8) => "U8",
         Some(Ty::S8) => "S8",
-        Some(Ty::U16 | Ty::B16 | Ty::F16 | Ty::BF16) => "U16",
+        Some(Ty::U16 | Ty::B16 | Ty::F16 | Ty::BF16 | Ty::E4m3x2 | Ty::E5m2x2) => "U16",
         Some(Ty::S16) => "S16",
         None | Some(Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32) => "",
         Some(Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64) => "64",

@@ -8,7 +8,7 @@
 
 use super::alu::{self, Rnd};
 use super::hazard::{Facts, HazardState};
-use super::program::{Arg, AtomOp, AtomTy, Inst, Kind, Opnd, PArg, Program, ShflMode, Space};
+use super::program::{Arg, AtomOp, AtomTy, F2fp8Mode, Inst, Kind, Opnd, PArg, Program, ShflMode, Space};
 use super::{EmuError, EmuErrorKind, LOCAL_HI, LOCAL_LO, SHARED_HI};
 use crate::memory::{Fault, FaultKind, GlobalMemory, MemSpace, Region};
 use crate::ori_exec::ThreadId;
@@ -1565,13 +1565,34 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             });
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::F2fp { bf16, rnd, relu, merge } => {
+        Kind::F2fp { bf16, rnd, relu, merge, sat } => {
             let mut va = lift(w.reg32(&a[1]))?;
             let mut vb = lift(w.reg32(&a[2]))?;
             fmod32(&a[1], &mut va);
             fmod32(&a[2], &mut vb);
-            let half = |x: u32| u32::from(alu::f2fp_half(x, *bf16, *rnd, *relu));
+            let inf = if *bf16 { 0x7f80 } else { 0x7c00 };
+            let half = |x: u32| {
+                let h = u32::from(alu::f2fp_half(x, *bf16, *rnd, *relu));
+                if *sat && h & 0x7fff == inf { h - 1 } else { h }
+            };
             let d = map1(g, |lane| if *merge { half(va[lane]) } else { half(va[lane]) << 16 | half(vb[lane]) });
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::F2fp8 { e4m3, mode, relu } => {
+            let f = super::fp8::Fp8 { e4m3: *e4m3 };
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let n = |x: f64| u32::from(f.narrow(x, *relu));
+            let d = map1(g, |lane| {
+                let (x, y) = (va[lane], vb[lane]);
+                match mode {
+                    F2fp8Mode::Pack => n(super::fp8::f32v(x)) << 8 | n(super::fp8::f32v(y)),
+                    F2fp8Mode::Narrow => n(super::fp8::f16v(y >> 16)) << 8 | n(super::fp8::f16v(y)),
+                    F2fp8Mode::Widen => {
+                        u32::from(f.widen((y >> 8) as u8, *relu)) << 16 | u32::from(f.widen(y as u8, *relu))
+                    }
+                }
+            });
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::F2ip { signed } => {
@@ -2264,7 +2285,8 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         {
             let v = lift(w.reg64(&a[0]))?;
             for lane in lanes(act) {
-                w.lane_pc[lane] = if g >> lane & 1 == 1 { (v[lane] / 16).min(u64::from(u32::MAX)) as u32 } else { next };
+                w.lane_pc[lane] =
+                    if g >> lane & 1 == 1 { (v[lane] / 16).min(u64::from(u32::MAX)) as u32 } else { next };
             }
             w.pc = next;
             w.act = 0;

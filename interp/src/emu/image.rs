@@ -105,9 +105,8 @@ impl CodeImage {
             let sec = &cubin.sections[s];
             let base = (img.words.len() as u64 * 16).next_multiple_of(sec.align.max(16));
             img.words.resize((base / 16) as usize, 0);
-            img.words.extend(
-                sec.data.chunks_exact(16).map(|c| c.iter().rev().fold(0u128, |a, &b| a << 8 | u128::from(b))),
-            );
+            img.words
+                .extend(sec.data.chunks_exact(16).map(|c| c.iter().rev().fold(0u128, |a, &b| a << 8 | u128::from(b))));
             img.bases.push((sec.name.clone(), base));
         }
         for (&s, (_, base)) in reached.iter().zip(img.bases.clone()) {
@@ -134,7 +133,13 @@ impl CodeImage {
                     (RelocTarget::Data(_), Some(sym)) => sym.value.wrapping_add(addend),
                     _ => addend,
                 };
-                img.relocs.push(CodeReloc { at: base + r.offset, kind: r.kind, target, addend, rel: r.addend.is_none() });
+                img.relocs.push(CodeReloc {
+                    at: base + r.offset,
+                    kind: r.kind,
+                    target,
+                    addend,
+                    rel: r.addend.is_none(),
+                });
             }
         }
         img

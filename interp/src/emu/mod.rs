@@ -133,6 +133,7 @@
 pub mod alu;
 pub mod convert;
 mod exec;
+pub mod fp8;
 mod gmma_form;
 pub mod hazard;
 pub mod image;

@@ -187,6 +187,17 @@ pub enum ShflMode {
     Bfly,
 }
 
+/// `F2FP`'s fp8 packing mode.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum F2fp8Mode {
+    /// `.PACK_AB_MERGE_C`: two f32 to two fp8.
+    Pack,
+    /// `.UNPACK_B_MERGE_C`: f16x2 to two fp8.
+    Narrow,
+    /// `.UNPACK_B`: two fp8 to f16x2.
+    Widen,
+}
+
 /// What an instruction does, with its modifiers parsed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kind {
@@ -325,6 +336,22 @@ pub enum Kind {
         relu: bool,
         /// `.MERGE_C` (else `.PACK_AB`).
         merge: bool,
+        /// `.SATFINITE`: an infinite result becomes the largest finite value, sign kept (a NaN
+        /// stays the canonical NaN).
+        sat: bool,
+    },
+    /// `F2FP`'s fp8 forms (sm_90 layout `D, A, B, C`, C = RZ), see [`super::fp8`]:
+    /// `.SATFINITE[.RELU].{E4M3,E5M2}.F32.PACK_AB_MERGE_C`: A into byte 1, B into byte 0;
+    /// `...F16.UNPACK_B_MERGE_C`: B's two f16 halves into bytes 1 and 0;
+    /// `[.RELU].F16.{E4M3,E5M2}.UNPACK_B`: B's bytes 1 and 0 into the f16 halves.
+    /// The upper bytes not written are zero.
+    F2fp8 {
+        /// e4m3 (else e5m2).
+        e4m3: bool,
+        /// The packing mode.
+        mode: F2fp8Mode,
+        /// `.RELU`.
+        relu: bool,
     },
     /// `F2IP.{U8,S8}.F32 d, a, b, c` (`.NTZ`): f32 `b` converted to a saturated byte (round to
     /// nearest even), see [`super::alu::f2ip`].
@@ -1886,7 +1913,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Brx
         }
         "CALL" if has("ABS") && vals.iter().any(|a| matches!(a.o, Opnd::R(_) | Opnd::Imm(_))) => {
-            let r = vals.iter().position(|a| matches!(a.o, Opnd::R(_) | Opnd::Imm(_))).ok_or("CALL without a register")?;
+            let r =
+                vals.iter().position(|a| matches!(a.o, Opnd::R(_) | Opnd::Imm(_))).ok_or("CALL without a register")?;
             vals.swap(0, r);
             Kind::CallAbs
         }
@@ -2174,6 +2202,43 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             preds[0].dst = true;
             Kind::Qspc(space)
         }
+        "F2FP" if has("E4M3") || has("E5M2") => {
+            // sm_90's layout (D, A, B, C): the fp8 modes ptxas emits, C = RZ (what it writes;
+            // a register to merge is not calibrated).
+            need(4, 0, &vals, &preds)?;
+            let mode = if has("PACK_AB_MERGE_C") {
+                F2fp8Mode::Pack
+            } else if has("UNPACK_B_MERGE_C") {
+                F2fp8Mode::Narrow
+            } else if has("UNPACK_B") {
+                F2fp8Mode::Widen
+            } else {
+                return Err(format!("F2FP{suffix}"));
+            };
+            let narrowing = mode != F2fp8Mode::Widen;
+            if toks.iter().any(|t| {
+                !matches!(
+                    *t,
+                    "E4M3"
+                        | "E5M2"
+                        | "F16"
+                        | "F32"
+                        | "SATFINITE"
+                        | "RELU"
+                        | "PACK_AB_MERGE_C"
+                        | "UNPACK_B_MERGE_C"
+                        | "UNPACK_B"
+                )
+            }) || narrowing != has("SATFINITE")
+            {
+                return Err(format!("F2FP{suffix}"));
+            }
+            if narrowing && vals[3].o != Opnd::R(255) {
+                return Err("F2FP fp8 .MERGE_C with a register to merge".into());
+            }
+            vals[0].dst = true;
+            Kind::F2fp8 { e4m3: has("E4M3"), mode, relu: has("RELU") }
+        }
         "F2FP" => {
             need(3, 0, &vals, &preds)?;
             // nvdisasm's sm_80/sm_86 spelling of the same word leaves out the types:
@@ -2183,9 +2248,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             let merge = has("MERGE_C");
             if has("PACK_AB") == merge
                 || !(has("F32") || sm80_spelling)
-                || toks
-                    .iter()
-                    .any(|t| !matches!(*t, "F16" | "BF16" | "F32" | "PACK_AB" | "MERGE_C" | "RELU" | "RZ" | "RN"))
+                || toks.iter().any(|t| {
+                    !matches!(*t, "F16" | "BF16" | "F32" | "PACK_AB" | "MERGE_C" | "RELU" | "RZ" | "RN" | "SATFINITE")
+                })
             {
                 return Err(format!("F2FP{suffix}"));
             }
@@ -2200,7 +2265,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 }
             }
             vals[0].dst = true;
-            Kind::F2fp { bf16: has("BF16"), rnd, relu: has("RELU"), merge }
+            Kind::F2fp { bf16: has("BF16"), rnd, relu: has("RELU"), merge, sat: has("SATFINITE") }
         }
         "F2IP" => {
             need(4, 0, &vals, &preds)?;

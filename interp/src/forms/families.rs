@@ -9,7 +9,8 @@
 //!
 //! Families (one PTX module per family and target): `int` (integer arithmetic), `bits`
 //! (logic, shifts, bit fields, permutes), `float` (f32/f64), `half` (f16, f16x2, bf16,
-//! bf16x2), `compare` (setp, set, selp, slct, testp), `cvt`.
+//! bf16x2), `compare` (setp, set, selp, slct, testp), `cvt` (with the fp8 and `.satfinite`
+//! packing forms).
 
 use std::collections::HashSet;
 
@@ -408,6 +409,39 @@ fn cvt(g: &mut Gen) {
                     };
                     g.kinds(c, true);
                 }
+            }
+        }
+    }
+    // The fp8 conversions (fp8x2 registers are `.b16`: the fp8 pair's bits) and one f16/bf16
+    // from an f32 with `.satfinite`.
+    let case = |opcode: String, dests: Vec<Slot>, srcs: Vec<Slot>| Case {
+        name: String::new(),
+        family: "cvt",
+        opcode,
+        dests,
+        srcs,
+        fixed: vec![],
+        kind: OperandKind::Reg,
+        pair_dest: false,
+    };
+    for f8 in ["e4m3x2", "e5m2x2"] {
+        for re in ["", ".relu"] {
+            let b16 = || Slot::reg("b16");
+            g.kinds(
+                case(format!("cvt.rn.satfinite{re}.{f8}.f32"), vec![b16()], vec![Slot::reg("f32"), Slot::reg("f32")]),
+                true,
+            );
+            g.kinds(case(format!("cvt.rn.satfinite{re}.{f8}.f16x2"), vec![b16()], vec![Slot::reg("f16x2")]), false);
+            g.kinds(case(format!("cvt.rn{re}.f16x2.{f8}"), vec![Slot::reg("f16x2")], vec![b16()]), false);
+        }
+    }
+    for dst in ["f16", "bf16"] {
+        for r in ["rn", "rz"] {
+            for re in ["", ".relu"] {
+                g.kinds(
+                    case(format!("cvt.{r}{re}.satfinite.{dst}.f32"), vec![Slot::reg(dst)], vec![Slot::reg("f32")]),
+                    false,
+                );
             }
         }
     }

@@ -37,7 +37,13 @@ impl SpecBuilder {
     /// A spec for entry `kernel`, one CTA of one thread until [`SpecBuilder::threads`] or
     /// [`SpecBuilder::grid`]/[`SpecBuilder::block`] say otherwise.
     pub fn new(kernel: &str) -> SpecBuilder {
-        SpecBuilder { kernel: kernel.to_string(), grid: [1, 1, 1], block: [1, 1, 1], params: String::new(), buffers: String::new() }
+        SpecBuilder {
+            kernel: kernel.to_string(),
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            params: String::new(),
+            buffers: String::new(),
+        }
     }
 
     /// A one-dimensional launch of `n` threads in CTAs of `block` threads (`n` rounded up to

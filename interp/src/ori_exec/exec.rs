@@ -507,7 +507,10 @@ impl Engine<'_> {
             // arrived. Clusters of several CTAs are refused, never run wrongly.
             ClusterArrive | UCGABARARV | ClusterWait | UCGABARWAIT => {
                 if let Some(c) = self.spec.cluster.filter(|c| c.iter().product::<u32>() > 1) {
-                    let m = format!("barrier.cluster with {} CTAs per cluster (one is modelled)", c.iter().product::<u32>());
+                    let m = format!(
+                        "barrier.cluster with {} CTAs per cluster (one is modelled)",
+                        c.iter().product::<u32>()
+                    );
                     return Err((ErrorKind::Unsupported(m), None));
                 }
                 if matches!(d.opcode, ClusterWait | UCGABARWAIT)

@@ -20,6 +20,8 @@
 //!   destination is masked (`LOP3 0xff/0xffff`) or sign-replicated (`PRMT 0x8880/0x9910`),
 //!   leaving the register as the PTX-stage semantics do; `.sat` uses `I2I` on 32-bit sources,
 //!   followed (for a sub-word destination) by the same mask/sign replication, as ptxas does.
+//! - packing conversions (`cvtpack`: fp8, `.satfinite` halves): one `F2FP` with the same
+//!   modifiers, sources moved into registers (ptxas: `MOV R5, UR6` then F2FP).
 
 use super::{R, Sel, imm, r, rz};
 use crate::ori::{Dir, Flag, InstData, Mods, Opcode, Operand, Ty};
@@ -94,6 +96,17 @@ impl Sel<'_> {
             }
             (false, false) => return self.int_cvt(d, dst, dt, st),
         }
+        Ok(())
+    }
+
+    /// `cvtpack` → `F2FP` (emission picks the packing mode from the types and source count).
+    pub(crate) fn sel_cvt_pack(&mut self, d: &InstData) -> R<()> {
+        let dst = Self::dst(d)?;
+        let mut srcs = Vec::new();
+        for s in &d.srcs {
+            srcs.push(self.reg_src(s)?);
+        }
+        self.emit(Opcode::F2FP, d.mods.clone(), vec![dst], srcs);
         Ok(())
     }
 

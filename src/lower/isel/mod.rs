@@ -401,6 +401,7 @@ impl<'a> Sel<'a> {
             Div | Rem => self.sel_div(d),
             Rcp | Sqrt | Rsqrt | Ex2 | Lg2 | Sin | Cos | Tanh | Testp => self.sel_float_fn(d),
             Cvt => self.sel_cvt(d),
+            Cvtpack => self.sel_cvt_pack(d),
             Ld | St => self.sel_mem(d),
             Atom | AtomCas => self.sel_atom(d),
             Bar | BarArrive | BarRed => self.sel_barrier(d),

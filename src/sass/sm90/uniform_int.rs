@@ -29,14 +29,8 @@ const B91: u128 = 1 << 91;
 
 /// LEA's modifiers (bits 72.. of the residue): `""`, `.X`, `.HI`, `.HI.SX32`, `.HI.X`,
 /// `.HI.X.SX32`.
-const LEA: [(u128, &str); 6] = [
-    (0x000, ""),
-    (0x004, ".X"),
-    (0x100, ".HI"),
-    (0x102, ".HI.SX32"),
-    (0x104, ".HI.X"),
-    (0x106, ".HI.X.SX32"),
-];
+const LEA: [(u128, &str); 6] =
+    [(0x000, ""), (0x004, ".X"), (0x100, ".HI"), (0x102, ".HI.SX32"), (0x104, ".HI.X"), (0x106, ".HI.X.SX32")];
 
 /// The forms this module adds (`UIMAD.WIDE` with a uniform C).
 pub(super) fn forms(f: &mut Vec<Form>) {
