@@ -154,7 +154,7 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
         accelerated,
         maxrregcount,
         override_directives: options.override_directive_values,
-        tool_arguments: format!("-arch {} ", options.gpu_name),
+        tool_arguments: options.tkinfo_arguments.clone(),
         fmad: options.fmad,
     };
     let compiled = match backend::compile(&ast, &bopts) {

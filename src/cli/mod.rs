@@ -20,6 +20,7 @@ pub mod help;
 mod options;
 mod parse;
 pub mod table;
+mod tkinfo;
 mod validate;
 
 pub use options::{CompilerStat, FastCompile, Options, RegCount};

@@ -211,6 +211,9 @@ pub struct Options {
     /// `--legacy-bar-warp-wide-behavior`.
     pub legacy_bar_warp_wide_behavior: bool,
 
+    /// The command line as ptxas re-prints it into `.note.nv.tkinfo` (`-O 3 -arch sm_90 `;
+    /// see `cli::tkinfo`).
+    pub tkinfo_arguments: String,
     /// Hidden options that were given, by long name, with their values as written
     /// (flags map to an empty list). Accepted for compatibility; not yet acted on.
     pub hidden: BTreeMap<&'static str, Vec<String>>,
@@ -219,6 +222,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
+            tkinfo_arguments: "-arch sm_75 ".into(),
             input_files: Vec::new(),
             input_strings: Vec::new(),
             options_files: Vec::new(),

@@ -237,7 +237,22 @@ impl Parser {
             };
             hidden.insert(s.long, vals);
         }
+        let tkinfo_arguments = super::tkinfo::arguments(
+            &|id| {
+                self.values[id as usize].as_ref().map(|v| match v {
+                    Value::Flag => None,
+                    Value::Bool(b) => Some(b.to_string()),
+                    Value::Int(n) => Some(n.to_string()),
+                    Value::Str(v) => Some(v.clone()),
+                    Value::List(l) => Some(l.join(",")),
+                })
+            },
+            &self.str(O::GpuName).unwrap_or_else(|| d.gpu_name.clone()),
+            self.inputs.first().map(String::as_str),
+            &self.str(O::OutputFile).unwrap_or_else(|| d.output_file.clone()),
+        );
         Options {
+            tkinfo_arguments,
             input_files: std::mem::take(&mut self.inputs),
             input_strings: self.list(O::InputAsString),
             options_files: self.list(O::OptionsFile),
