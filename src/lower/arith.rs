@@ -12,6 +12,7 @@
 //!   `sub.cc` is `subc` with carry in `PT`, `add.cc` `addc` with `!PT`.
 //! - `cnot`: `setp.eq` + `selp`; `set`: `setp` + `selp` of all-ones / 1.0; `slct`: `setp.ge` +
 //!   `selp`; `setp` with a boolean op or a second destination: `setp` then `and/or/xor.pred`.
+//! - `min/max.xorsign.abs` is `min`/`max` with [`Flag::Xorsign`] (the flag implies the `|x|`).
 //! - `prmt d, a, b, c` keeps PRMT's operand order (a, selector c, b).
 //! - `mov` to or from a vector (`{lo, hi}`) packs or unpacks with shifts and conversions; `mov`
 //!   of a symbol takes its address; a vector-to-vector `mov` is a parallel copy (sources that
@@ -102,8 +103,12 @@ impl FnCx<'_> {
             "div" => (simple(Opcode::Div), 2),
             "rem" => (simple(Opcode::Rem), 2),
             "min" | "max" => {
-                if m.take(&["xorsign", "abs"]).is_some() {
-                    return self.err(format!("`{name}` with .xorsign.abs is not supported"));
+                let word = |m: &PtxMods, w: &str| m.rest.iter().any(|x| x == w);
+                if word(&m, "xorsign") {
+                    if !word(&m, "abs") || !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) {
+                        return self.err(format!("`{name}.xorsign` takes `.abs` and f32, f16, f16x2, bf16 or bf16x2"));
+                    }
+                    m.take(&["abs"]);
                 }
                 if m.has("NaN") && !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) {
                     return self.err(format!("`{name}.NaN` takes f32, f16, f16x2, bf16 or bf16x2, not {ty}"));
@@ -197,6 +202,9 @@ impl FnCx<'_> {
                 return self.err(format!("`{name}` has no `.NaN`"));
             }
             md.set(Flag::NaN);
+        }
+        if m.take(&["xorsign"]).is_some() {
+            md.set(Flag::Xorsign);
         }
         if matches!(op, Opcode::Bfind | Opcode::Bmsk | Opcode::Testp) {
             if m.has("shiftamt") {
