@@ -3,13 +3,16 @@
 //! Most PTX arithmetic maps one-to-one onto a PTX-stage Ori opcode with the same modifiers.
 //! The rewrites, each exact:
 //! - `mul.wide`/`mad.wide` on 16-bit types: operands widened to 32 bits (`cvt`), then `.lo`;
-//!   `mul24.lo`/`mad24.lo`: operands cut to 24 bits (sign-extended for `.s32`), then `.lo`.
+//!   `mul24.lo`/`mad24.lo`: operands cut to 24 bits (sign-extended for `.s32`), then `.lo`;
+//!   `mul24.hi`/`mad24.hi`: operands shifted left by 8, then `.hi` (bits [16, 48) of the
+//!   48-bit product).
 //! - `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`/`madc`: `addc`/`subc`/`madc` with the
 //!   function's carry predicate in and out (a form without `.cc` writes a scratch predicate);
 //!   the predicate is PTX's CC.CF, a carry also after a subtraction (1 = no borrow), so
 //!   `sub.cc` is `subc` with carry in `PT`, `add.cc` `addc` with `!PT`.
 //! - `cnot`: `setp.eq` + `selp`; `set`: `setp` + `selp` of all-ones / 1.0; `slct`: `setp.ge` +
 //!   `selp`; `setp` with a boolean op or a second destination: `setp` then `and/or/xor.pred`.
+//! - `min/max.xorsign.abs` is `min`/`max` with [`Flag::Xorsign`] (the flag implies the `|x|`).
 //! - `prmt d, a, b, c` keeps PRMT's operand order (a, selector c, b).
 //! - `mov` to or from a vector (`{lo, hi}`) packs or unpacks with shifts and conversions; `mov`
 //!   of a symbol takes its address; a vector-to-vector `mov` is a parallel copy (sources that
@@ -100,8 +103,12 @@ impl FnCx<'_> {
             "div" => (simple(Opcode::Div), 2),
             "rem" => (simple(Opcode::Rem), 2),
             "min" | "max" => {
-                if m.take(&["xorsign", "abs"]).is_some() {
-                    return self.err(format!("`{name}` with .xorsign.abs is not supported"));
+                let word = |m: &PtxMods, w: &str| m.rest.iter().any(|x| x == w);
+                if word(&m, "xorsign") {
+                    if !word(&m, "abs") || !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) {
+                        return self.err(format!("`{name}.xorsign` takes `.abs` and f32, f16, f16x2, bf16 or bf16x2"));
+                    }
+                    m.take(&["abs"]);
                 }
                 if m.has("NaN") && !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) {
                     return self.err(format!("`{name}.NaN` takes f32, f16, f16x2, bf16 or bf16x2, not {ty}"));
@@ -195,6 +202,9 @@ impl FnCx<'_> {
                 return self.err(format!("`{name}` has no `.NaN`"));
             }
             md.set(Flag::NaN);
+        }
+        if m.take(&["xorsign"]).is_some() {
+            md.set(Flag::Xorsign);
         }
         if matches!(op, Opcode::Bfind | Opcode::Bmsk | Opcode::Testp) {
             if m.has("shiftamt") {
@@ -301,7 +311,7 @@ impl FnCx<'_> {
 
     fn mul24(&mut self, i: &ast::Instruction, m: &PtxMods, ty: Ty) -> Result<()> {
         if m.has("hi") {
-            return self.err("`mul24.hi`/`mad24.hi` are not supported");
+            return self.mul24_hi(i, m, ty);
         }
         let mad = i.opcode.name == "mad24";
         let s = self.srcs(i, 1, &[ty, ty])?;
@@ -322,6 +332,44 @@ impl FnCx<'_> {
         let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
         let md = Mods { half: Some(Half::Lo), ..Mods::ty(ty) };
         self.emit(if mad { Opcode::Mad } else { Opcode::Mul }, md, vec![d], w)?;
+        Ok(())
+    }
+
+    /// `mul24.hi`/`mad24.hi`: bits [16, 48) of the 48-bit product of the operands' low 24 bits
+    /// (sign-extended for `.s32`), plus c for `mad24` (`.sat.s32`: `add.sat.s32` of c). Each
+    /// operand shifted left by 8 is its 24-bit value times 2^8 as a full 32-bit value of the same
+    /// signedness, so the 64-bit product is the 48-bit one times 2^16 and its high word (`mul.hi`
+    /// / `mad.hi`) is exactly bits [16, 48).
+    fn mul24_hi(&mut self, i: &ast::Instruction, m: &PtxMods, ty: Ty) -> Result<()> {
+        let mad = i.opcode.name == "mad24";
+        let s = self.srcs(i, 1, &[ty, ty])?;
+        let mut w = Vec::new();
+        for o in s {
+            let r = self.tmp(RegClass::R32);
+            self.emit(Opcode::Shl, Mods::ty(Ty::B32), vec![r.into()], vec![o, Operand::Imm(Imm::Int(8))])?;
+            w.push(Operand::reg(r));
+        }
+        let hi = Mods { half: Some(Half::Hi), ..Mods::ty(ty) };
+        if m.has("sat") {
+            // `mad24.hi.sat.s32`: the high word, then a saturating add of c (as ptxas: IMAD.WIDE,
+            // then IADD, PLOP3 on the signs and SELs).
+            if !(mad && ty == Ty::S32) {
+                return self.err("`.sat` takes `mad24.hi.s32` only");
+            }
+            let t = self.tmp(RegClass::R32);
+            self.emit(Opcode::Mul, hi, vec![t.into()], w)?;
+            let c = self.src(self.operand(i, 3)?, ty)?;
+            let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
+            let mut md = Mods::ty(Ty::S32);
+            md.set(Flag::Sat);
+            self.emit(Opcode::Add, md, vec![d], vec![Operand::reg(t), c])?;
+            return Ok(());
+        }
+        if mad {
+            w.push(self.src(self.operand(i, 3)?, ty)?);
+        }
+        let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
+        self.emit(if mad { Opcode::Mad } else { Opcode::Mul }, hi, vec![d], w)?;
         Ok(())
     }
 

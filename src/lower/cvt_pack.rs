@@ -9,7 +9,9 @@
 //!   `cvt.{rn,rz}.satfinite{.relu}.{f16,bf16}.f32 d, a` (`.rm`/`.rp` with `.satfinite`:
 //!   "Modifier '.satfinite' cannot be combined with modifier '.rm'").
 //!
-//! Rejected as ptxas rejects them (its wording): an fp8 destination without `.satfinite`
+//! The front end (`ptx::sema::cvt_pack`) reports invalid forms first, located and in ptxas's
+//! wording; the checks here guard callers that lower without it. Rejected as ptxas rejects
+//! them (its wording): an fp8 destination without `.satfinite`
 //! ("'.satfinite' modifier required ..."), no rounding ("Rounding modifier required ..."),
 //! a rounding other than `.rn` for fp8 ("Illegal rounding modifier ..."), other type pairs
 //! (`.bf16x2` with fp8, scalar `.e4m3`: "Unexpected instruction types ..."), and a wrong

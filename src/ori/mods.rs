@@ -400,6 +400,12 @@ name_enum!(
         /// takes at most one of the two kinds, and the parser resolves the name by what the
         /// opcode takes.
         NaN = "NaN",
+        /// Float min/max on magnitudes with the XOR of the operands' signs (PTX
+        /// `min/max.xorsign.abs`, SASS `FMNMX.XORSIGN`/`HMNMX2.XORSIGN` with `|a|`, `|b|`):
+        /// the result's magnitude is the min/max of `|a|` and `|b|` (`.NaN` as without the
+        /// flag), its sign bit the XOR of the operands' sign bits before any `|x|` (negation
+        /// applied); a NaN result (the canonical NaN) keeps its sign.
+        Xorsign = "xorsign",
         /// `WARPSYNC.EXCLUSIVE`: the lanes of each member mask run the code up to the next
         /// `BSYNC` as one group, one group after another.
         Exclusive = "exclusive",
@@ -469,6 +475,8 @@ impl ModSet {
     pub const ZFILL: ModSet = ModSet(1 << 20);
     /// `.full` ([`Flag::Full`]).
     pub const FULL: ModSet = ModSet(1 << 21);
+    /// `.xorsign` ([`Flag::Xorsign`]).
+    pub const XORSIGN: ModSet = ModSet(1 << 22);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -494,6 +502,7 @@ impl ModSet {
             Flag::Contract => ModSet::CONTRACT,
             Flag::Zfill => ModSet::ZFILL,
             Flag::Full => ModSet::FULL,
+            Flag::Xorsign => ModSet::XORSIGN,
         }
     }
 }

@@ -364,9 +364,9 @@ opcodes! {
     /// Remainder (integers).
     Rem "rem" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY) req(TY) ty() Rem;
     /// Minimum (floats: a NaN operand gives the other; `.NaN`: the canonical NaN).
-    Min "min" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU|NAN) req(TY) ty() Min;
+    Min "min" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU|NAN|XORSIGN) req(TY) ty() Min;
     /// Maximum (NaN operands as [`Opcode::Min`]).
-    Max "max" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU|NAN) req(TY) ty() Max;
+    Max "max" Ptx ["T" => "T:ric, T:ric"] flags() mods(TY|FTZ|RELU|NAN|XORSIGN) req(TY) ty() Max;
     /// Absolute value.
     Abs "abs" Ptx ["T" => "T:r"] flags() mods(TY|FTZ) req(TY) ty() Abs;
     /// Negation.
@@ -638,7 +638,7 @@ opcodes! {
     /// f64 fused multiply-add.
     DFMA "DFMA" Sass ["D" => "D:r, D:ric, D:ric"] flags() mods(RND) req() ty(F64) Fma;
     /// f32 min (`PT`) or max (`!PT`); `.NAN`: a NaN operand gives the canonical NaN.
-    FMNMX "FMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(FTZ|NAN) req() ty(F32) Mnmx;
+    FMNMX "FMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(FTZ|NAN|XORSIGN) req() ty(F32) Mnmx;
     /// Integer min (`PT`) or max (`!PT`).
     IMNMX "IMNMX" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY) req() ty(S32) Mnmx;
     /// Select: `p ? a : b`.
@@ -898,7 +898,7 @@ opcodes! {
     HFMA2 "HFMA2" Sass ["W" => "W:r, W:ric, W:ric"] flags() mods(TY|RND|FTZ|SAT|RELU) req() ty(F16x2) Fma;
     /// Half-precision min (`PT`) or max (`!PT`) (SASS `HMNMX2`), typed like `HADD2`; `.NAN`:
     /// a NaN half gives the canonical NaN half.
-    HMNMX2 "HMNMX2" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY|FTZ|NAN) req() ty(F16x2) Mnmx;
+    HMNMX2 "HMNMX2" Sass ["W" => "W:r, W:ric, P"] flags() mods(TY|FTZ|NAN|XORSIGN) req() ty(F16x2) Mnmx;
     /// Half-precision compare of the low halves, combined like ISETP (SASS `HSETP2` with
     /// `.H0_H0` selectors); `.F16` or `.BF16`.
     HSETP2 "HSETP2" Sass ["P, P" => "W:r, W:ric, P"] flags() mods(CMP|TY|BOP|FTZ) req(CMP|BOP) ty(F16) SetpBop;

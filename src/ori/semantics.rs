@@ -23,6 +23,8 @@
 //!   becomes +0 (-0 included), a NaN result the canonical NaN.
 //! - Float `min`/`max` (`FMNMX`, `HMNMX2`): a NaN operand gives the other operand, `-0 < +0`;
 //!   with `.NaN` ([`Flag::NaN`]) a NaN operand gives the canonical NaN ([`float::min_nan`]).
+//!   `.xorsign` ([`Flag::Xorsign`]): min/max of the magnitudes, a non-NaN result signed with the
+//!   XOR of the operands' signs (before `|x|`).
 //! - Integer division by zero gives all ones (unsigned) / -1 (signed), remainder by zero the
 //!   dividend; `MIN / -1` wraps. PTX leaves these undefined; these values are ours and are to
 //!   be calibrated against hardware.
@@ -661,14 +663,24 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             let t = ty_or(Ty::S32);
             if t.is_float() {
                 let f = fmt_of(t)?;
-                let (a, b) = (farg(f, args[0], mods), farg(f, args[1], mods));
+                let xorsign = mods.has(Flag::Xorsign);
+                // `.xorsign`: compare magnitudes (`|x|` forced on both operands).
+                let mag = |a: Arg| if xorsign { Arg { abs: true, ..a } } else { a };
+                let (a, b) = (farg(f, mag(args[0]), mods), farg(f, mag(args[1]), mods));
                 let r = match (is_min, mods.has(Flag::NaN)) {
                     (true, false) => float::min(f, a, b),
                     (false, false) => float::max(f, a, b),
                     (true, true) => float::min_nan(f, a, b),
                     (false, true) => float::max_nan(f, a, b),
                 };
-                return Ok(vec![Val::Bits(fout(f, r, mods))]);
+                let r = fout(f, r, mods);
+                if xorsign && !float::is_nan(f, r) {
+                    // The sign bits before `|x|` (negation applied), XORed onto the result.
+                    let sign = 1u64 << (f.bits - 1);
+                    let raw = |a: Arg| farg(f, Arg { abs: false, ..a }, mods);
+                    return Ok(vec![Val::Bits((r & !sign) | ((raw(args[0]) ^ raw(args[1])) & sign))]);
+                }
+                return Ok(vec![Val::Bits(r)]);
             }
             let w = t.bits();
             let (a, b) = (int_arg(args[0], w), int_arg(args[1], w));

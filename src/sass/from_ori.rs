@@ -882,7 +882,8 @@ impl Cx<'_> {
             }
             Opcode::FMNMX => {
                 let nan = if m.has(Flag::NaN) { "NAN" } else { "" };
-                (self.spell("FMNMX", &[ftz, nan])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+                let xs = if m.has(Flag::Xorsign) { "XORSIGN" } else { "" };
+                (self.spell("FMNMX", &[ftz, nan, xs])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
             }
             Opcode::IMNMX => {
                 let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
@@ -1488,7 +1489,7 @@ impl Cx<'_> {
             return Err(format!("{base} with rounding {:?} (sm_90 half ops round to nearest only)", m.rnd));
         }
         let mut toks: Vec<&str> = vec![if bf { "BF16_V2" } else { "" }];
-        for (flag, tok) in [(Flag::Ftz, "FTZ"), (Flag::Sat, "SAT"), (Flag::Relu, "RELU"), (Flag::NaN, "NAN")] {
+        for (flag, tok) in [(Flag::Ftz, "FTZ"), (Flag::Sat, "SAT"), (Flag::Relu, "RELU"), (Flag::NaN, "NAN"), (Flag::Xorsign, "XORSIGN")] {
             if m.has(flag) {
                 toks.push(tok);
             }

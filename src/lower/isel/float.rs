@@ -4,7 +4,8 @@
 //! - `sub a, b` is `FADD a, -b`; `abs`/`neg` are `FADD |a|, -0` / `FADD -a, -0` (as ptxas
 //!   selects them; a NaN comes out canonical), f64 likewise with `DADD`.
 //! - Rounding, `.ftz` and `.sat` carry over as modifiers; `min/max.NaN` is `FMNMX.NAN`
-//!   (`HMNMX2.NAN` for the half types), as ptxas selects it.
+//!   (`HMNMX2.NAN` for the half types), as ptxas selects it; `min/max.xorsign.abs` is
+//!   `.XORSIGN` with `|a|`, `|b|`.
 //! - FADD/FMUL/FFMA read their first source from a register: a commutative operation swaps an
 //!   immediate first source with the second.
 //! - `rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh.approx.f32` → `MUFU.RCP/SQRT/RSQ/EX2/LG2/SIN/COS/
@@ -92,12 +93,31 @@ fn fmods(d: &InstData, allow_sat: bool) -> Mods {
 /// The modifiers of `FMNMX` (`ty: None`) or `HMNMX2` (typed `ty`) for a PTX `min`/`max`:
 /// `.ftz`, and `.NaN` as the SASS `.NAN` that ptxas selects for it (`min.NaN.f32` is
 /// `FMNMX.NAN`, `max.NaN.bf16x2` is `HMNMX2.BF16_V2.NAN`, ptxas 13.0 on sm_90).
+/// `.xorsign` (`min/max.xorsign.abs`) is `.XORSIGN` with both sources read as `|x|`
+/// ([`Sel::xorsign_srcs`]).
 fn minmax_mods(ptx: &Mods, ty: Option<Ty>) -> Mods {
-    let flags = [Flag::Ftz, Flag::NaN].into_iter().filter(|f| ptx.has(*f)).collect();
+    let flags = [Flag::Ftz, Flag::NaN, Flag::Xorsign].into_iter().filter(|f| ptx.has(*f)).collect();
     Mods { ty, flags, ..Mods::new() }
 }
 
 impl Sel<'_> {
+    /// The sources of a `.XORSIGN` min/max, as ptxas selects them: `|a|`, `|b|`, where an
+    /// immediate b stays an immediate when its sign bit is clear (its own magnitude) and goes
+    /// to a register otherwise (`FMNMX.XORSIGN R0, |R2|, |R0|` after `MOV R0, 0xc0490fdb`).
+    /// `sign`: the immediate's sign bit(s) (both halves' for the packed types).
+    fn xorsign_srcs(&mut self, a: Operand, b: Operand, sign: u64) -> R<(Operand, Operand)> {
+        let abs = |o: Operand| match o {
+            Operand::Reg(u) => Ok(Operand::Reg(RegUse { abs: true, ..u })),
+            o => Err(format!("`.XORSIGN` source {o:?} is not a register")),
+        };
+        let a = abs(self.reg_src(&a)?)?;
+        let b = match b {
+            Operand::Imm(i) if i.bits() & sign == 0 => Operand::Imm(i),
+            b => abs(self.reg_src(&b)?)?,
+        };
+        Ok((a, b))
+    }
+
     /// A float source as its data operand (f64 sources stay 64-bit).
     fn fsrc(&mut self, o: &Operand, t: Ty) -> R<Operand> {
         if t == Ty::F64 {
@@ -179,6 +199,7 @@ impl Sel<'_> {
             Min | Max if !dbl => {
                 let a = self.freg(&s[0], t)?;
                 let b = self.fsrc(&s[1], t)?;
+                let (a, b) = if d.mods.has(Flag::Xorsign) { self.xorsign_srcs(a, b, 1 << 31)? } else { (a, b) };
                 let p = if d.opcode == Min { pt() } else { not_pt() };
                 self.emit(FMNMX, minmax_mods(&d.mods, None), vec![dst], vec![a, b, p]);
             }
@@ -668,6 +689,7 @@ impl Sel<'_> {
                 }
                 let a = self.reg_src(&s[0])?;
                 let b = self.src(&s[1])?;
+                let (a, b) = if d.mods.has(Flag::Xorsign) { self.xorsign_srcs(a, b, sign as u64)? } else { (a, b) };
                 let p = if d.opcode == Min { pt() } else { not_pt() };
                 self.emit(HMNMX2, minmax_mods(&d.mods, Some(t)), vec![dst], vec![a, b, p]);
             }

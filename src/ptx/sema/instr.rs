@@ -542,7 +542,9 @@ pub fn check(
             _ => {}
         }
     }
+    // The packing conversions' roundings: `cvt_pack::check`.
     if !mismatch
+        && !(op == "cvt" && super::cvt_pack::is_packing(&mods))
         && let [d, s] = types[..]
         && isa.rounding_rule(op, "pair") == Some("C")
         && let Some(rule) = isa.cvt_rounding(&d[1..], &s[1..])
@@ -576,6 +578,16 @@ pub fn check(
     }
     // Feature gates before the value checks: ptxas reports `Feature 'cp.async' requires PTX ISA
     // .version 7.0` before an out-of-range cp.async size (differential sample, 2 of 5,000).
+    if op == "cvt" && !mismatch && !types_bad && super::cvt_pack::is_packing(&mods) {
+        let reg_bits = |k: usize| match ins.operands.get(k) {
+            Some(Operand::Expr(e)) => match classify(e, fs) {
+                Val::Reg(Some(t)) => type_class(t).map(|(_, w)| w),
+                _ => None,
+            },
+            _ => None,
+        };
+        super::cvt_pack::check(&mods, ins.operands.len(), &reg_bits, line, sink)?;
+    }
     gates(op, &mods, line, ctx, sink, false)?;
     value_checks(ins, op, &mods, line, ctx, sink)?;
     // Operation types and required modifiers: after the gates (probed on redux).

@@ -257,6 +257,8 @@ catalogue! {
     ATOMIC_OP_TYPE = Error "Operation .%s requires %s type for instruction '%s'";
     /// f16-class atomics without `.noftz`.
     NOFTZ_REQUIRED = Error "'.noftz' modifier required for instruction '%s' with type '%s'";
+    /// A conversion to fp8 (`.e4m3x2`/`.e5m2x2`) without `.satfinite`.
+    SATFINITE_REQUIRED = Error "'.satfinite' modifier required for instruction '%s' with destination type '%s'";
     /// A scope without a memory order.
     ORDER_REQUIRED = Error "Modifier '%s' requires memory order with '%s' instruction";
     /// Two modifiers that exclude each other.

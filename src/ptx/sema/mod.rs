@@ -16,6 +16,7 @@
 //! Invariants: never panics on any module; a fatal diagnostic stops the pass at once (as
 //! ptxas's do); warnings become errors under `-Werror` and disappear under `-w`.
 
+pub mod cvt_pack;
 pub mod decls;
 pub mod header;
 pub mod instr;
