@@ -1679,9 +1679,10 @@ fn imad_alias(inst: &Instruction) -> &'static str {
     if inst.suffix.contains(".X") {
         return "";
     }
-    // An RZ multiplicand makes it a move of C whatever B is (`IMAD.MOV R1, RZ, R5, R7`,
-    // `IMAD.MOV R1, RZ, 0x1, R7`: `nvdisasm -b SM80` and `SM90`).
-    if plain_rz(a) && !matches!(c.value, Value::Ur(_)) {
+    // An RZ multiplicand makes it a move of C whatever the other is (`IMAD.MOV R1, RZ, R5, R7`,
+    // `IMAD.MOV R1, RZ, 0x1, R7`, and a register B: `IMAD.MOV.U32 R4, R2, RZ, RZ`,
+    // `IMAD.MOV.U32 R231, R186, RZ, -c[0x8][-0x275c]`: `nvdisasm -b SM75`, `SM80`, `SM90`).
+    if (plain_rz(a) || plain_rz(b)) && !matches!(c.value, Value::Ur(_)) {
         return ".MOV";
     }
     if let (Value::Imm(v), Value::R(_)) = (b.value, a.value) {

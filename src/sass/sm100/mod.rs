@@ -137,8 +137,6 @@ fn blackwell(f: &mut Vec<Form>) {
             ],
         ),
     );
-    // PRMT with an immediate selector as C (B at 64).
-    set(f, form(0x416, "PRMT", vec![r(16), r(24).reuse(0), r(64).reuse(1), imm(32, 32, ImmStyle::Hex)]));
     // UIMAD with an immediate B; `.X` (74) shows the carry-in predicate, C's `-` at 75.
     set(
         f,

@@ -56,10 +56,7 @@ fn build() -> Vec<Form> {
     set(&mut f, form(0x607, "SEL", vec![r(16), r(24).reuse(0), r(32).reuse(1), p(87).not(90)]));
     // SEL.64 with a uniform-register B (`@P1 SEL.64 R6, R22, UR4, !P0`; bit 91 set).
     set(&mut f, form(0xe07, "SEL", vec![r(16), r(24).reuse(0), ur(32), p(87).not(90)]));
-    // FADD with a uniform B in the C-selector form (as 0xc21).
-    set(&mut f, form(0xe21, "FADD", vec![r(16), r(24).neg(72).abs(73).reuse(0), ur(32).neg(63).abs(62)]));
-    // MUFU of a uniform register.
-    set(&mut f, form(0xd08, "MUFU", vec![r(16), ur(32).neg(63).abs(62)]));
+    // (FADD 0xe21 and MUFU 0xd08, a uniform B, are sm_90's `more` forms, on every arch.)
     // STL with a uniform register (bit 91 shows it), as STS 0x988.
     set(&mut f, form(0x987, "STL", vec![super::sm90::mem(true, None, Some(64), Some(91), None), r(32)]));
     // CS2UR: CS2R into a uniform register.
@@ -91,6 +88,10 @@ fn build() -> Vec<Form> {
     let uc = || ur(64).neg(75).abs(74);
     set(&mut f, form(0x255, "UFFMA", vec![ur(16), ua(), ur(32).neg(63).abs(62), uc()]));
     set(&mut f, form(0x855, "UFFMA", vec![ur(16), ua(), imm(32, 32, ImmStyle::F32), uc()]));
+    // UFFMA with an FP32 immediate C, B at 64 (`UFFMA UR4, UR6, UR5, 1`), and UFADD with an
+    // FP32 immediate B (`UFADD.FTZ UR4, -URZ, -1.5`), FFMA's/FADD's modifier bits.
+    set(&mut f, form(0x455, "UFFMA", vec![ur(16), ua(), ur(64), imm(32, 32, ImmStyle::F32)]));
+    set(&mut f, form(0x454, "UFADD", vec![ur(16), ua(), imm(32, 32, ImmStyle::F32)]));
     // IMNMX (32- and 64-bit): two predicate results (81, 84), the select predicate (87, `!`
     // at 90) and a second predicate (77, `!` at 80), all always shown
     // (`IMNMX.U64 PT, PT, R20, R12, R16, !PT, !PT`); the type is bits 73 (signed) and 74

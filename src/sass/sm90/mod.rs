@@ -158,7 +158,8 @@ fn more(f: &mut Vec<Form>) {
     use ImmStyle::*;
     let sr = |at| Slot::new(Kind::Sr(at));
     // PRMT / UPRMT
-    for s in [0x200u16, 0x800, 0xa00, 0xc00] {
+    // (0x416: an immediate selector as C, B at 64: `PRMT R4, R4, R2, 0x9e3779b9`, every arch.)
+    for s in [0x200u16, 0x400, 0x800, 0xa00, 0xc00] {
         let key = s | 0x16;
         if let Some((b, c)) = bc(key, None, Hex, (None, None), None) {
             f.push(form(key, "PRMT", vec![r(16), r(24).reuse(0), b, c]));
@@ -448,10 +449,21 @@ fn more(f: &mut Vec<Form>) {
     f.push(form(0x243, "F2IP", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
     f.push(form(0x83b, "LDSM", vec![r(16), mem(true, None, Some(32), Some(91), None).bare_signed()]));
     f.push(form(0x302, "FCHK", vec![p(81), r(24), r(32)]));
+    // FCHK against an FP32 immediate (`FCHK P0, R2, 1.5`, ptxas's div.full.f32 by a constant).
+    f.push(form(0x902, "FCHK", vec![p(81), r(24), imm(32, 32, F32)]));
+    // MUFU of a uniform register (`MUFU.RCP R2, UR4`) and FADD with a uniform B in the
+    // C-selector form, as 0xc21 (`FADD.FTZ R6, -RZ, -UR4`): ptxas emits both on sm_75..sm_120.
+    f.push(form(0xd08, "MUFU", vec![r(16), ur(32).neg(63).abs(62)]));
+    f.push(form(0xe21, "FADD", vec![r(16), r(24).neg(72).abs(73).reuse(0), ur(32).neg(63).abs(62)]));
     f.push(form(0x23e, "F2FP", vec![r(16), r(24).reuse(0), r(32).reuse(1)]));
     f.push(form(0x226, "IDP", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
     f.push(form(0xc26, "IDP", vec![r(16), r(24).reuse(0), ur(32), r(64).reuse(2)]));
-    f.push(form(0x214, "VABSDIFF", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
+    // VABSDIFF with B and C registers (0x214), an immediate C (0x414, B at 64:
+    // `VABSDIFF.U32 R4, R4, R2, 0x1`) or an immediate B (0x814: `VABSDIFF R9, R9, 0xffff9e37, R0`).
+    for key in [0x214u16, 0x414, 0x814] {
+        let (b, c) = bc(key, None, Hex, (None, None), None).expect("a register/immediate selector");
+        f.push(form(key, "VABSDIFF", vec![r(16), r(24).reuse(0), b, c]));
+    }
     f.push(form(0x215, "VABSDIFF4", vec![r(16), r(24).reuse(0), r(32).reuse(1), r(64).reuse(2)]));
     f.push(form(0x95d, "NANOSLEEP", vec![imm(32, 32, Hex)]));
     f.push(form(0x35d, "NANOSLEEP", vec![r(32)]));
