@@ -6,6 +6,10 @@
 
 use interp::emu::alu::{self, Rnd};
 use proptest::prelude::*;
+
+#[path = "support/edge_strategy.rs"]
+mod edge_strategy;
+use edge_strategy::edge_biased;
 use ptxas_rs::ori::semantics::{Arg, Val, eval};
 use ptxas_rs::ori::{Flag, Mods, Opcode, Ty};
 
@@ -14,25 +18,19 @@ use ptxas_rs::ori::{Flag, Mods, Opcode, Ty};
 mod edge;
 
 fn edge32() -> impl Strategy<Value = u32> {
-    prop_oneof![
-        3 => any::<u32>(),
-        1 => prop::sample::select(vec![
-            0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8000_0001, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000,
-            0x7f80_0001, 0xffc0_1234, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff, 0x3380_0000,
-            0xb380_0001, 0x4780_0000, 0xc77f_f000,
-        ]),
-    ]
+    edge_biased(&[
+        0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8000_0001, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000,
+        0x7f80_0001, 0xffc0_1234, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff, 0x3380_0000,
+        0xb380_0001, 0x4780_0000, 0xc77f_f000,
+    ])
 }
 
 fn edge64() -> impl Strategy<Value = u64> {
-    prop_oneof![
-        3 => any::<u64>(),
-        1 => prop::sample::select(vec![
-            0u64, 1, u64::MAX, 1 << 63, i64::MAX as u64, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000,
-            0x7ff8_0000_0000_0000, 0x000f_ffff_ffff_ffff, 0x3ff0_0000_0000_0000, 0xbff0_0000_0000_0000,
-            0x7fef_ffff_ffff_ffff,
-        ]),
-    ]
+    edge_biased(&[
+        0u64, 1, u64::MAX, 1 << 63, i64::MAX as u64, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000, 0x000f_ffff_ffff_ffff, 0x3ff0_0000_0000_0000, 0xbff0_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+    ])
 }
 
 fn rnd() -> impl Strategy<Value = Rnd> {

@@ -11,6 +11,10 @@ use interp::emu::alu::{self, BoolOp, Cmp, IntRnd, IntTy, Rnd};
 use interp::emu::convert;
 use proptest::prelude::*;
 
+#[path = "support/edge_strategy.rs"]
+mod edge_strategy;
+use edge_strategy::edge_biased;
+
 /// A half-precision format: fraction bits and exponent bits (binary16 10/5, bfloat16 7/8).
 #[derive(Clone, Copy, Debug)]
 struct Half {
@@ -134,25 +138,19 @@ fn edge64() -> impl Strategy<Value = u64> {
 /// Edge halves of the format (zeros, ±1, subnormals, the largest finite, infinities, NaNs) or
 /// random bits.
 fn edge16() -> impl Strategy<Value = u16> {
-    prop_oneof![
-        3 => any::<u16>(),
-        1 => prop::sample::select(vec![
-            0u16, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3800, 0x3e00, 0x4200, 0x7bff, 0xfbff,
-            0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x7fff, 0x007f, 0x0080, 0x3f80, 0xbf80, 0x7f7f, 0x7f80, 0xff80,
-            0x7fc0, 0x7f81, 0x3bff, 0x3c01, 0x5a00, 0xda00,
-        ]),
-    ]
+    edge_biased(&[
+        0u16, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3800, 0x3e00, 0x4200, 0x7bff, 0xfbff,
+        0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x7fff, 0x007f, 0x0080, 0x3f80, 0xbf80, 0x7f7f, 0x7f80, 0xff80,
+        0x7fc0, 0x7f81, 0x3bff, 0x3c01, 0x5a00, 0xda00,
+    ])
 }
 
 fn edge32() -> impl Strategy<Value = u32> {
-    prop_oneof![
-        3 => any::<u32>(),
-        1 => prop::sample::select(vec![
-            0u32, 0x8000_0000, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000,
-            0x7f7f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0x7fff_ffff, 0x4049_0fdb,
-            0xc049_0fdb,
-        ]),
-    ]
+    edge_biased(&[
+        0u32, 0x8000_0000, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000,
+        0x7f7f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0x7fff_ffff, 0x4049_0fdb,
+        0xc049_0fdb,
+    ])
 }
 
 proptest! {
