@@ -218,7 +218,9 @@ impl ModCx {
     }
 }
 
-/// Parses PTX source and lowers it.
+/// Parses PTX source, checks it as ptxas's front end does for its own `.target` (the last name
+/// listed, as `-arch`), and lowers it. The first error the front end reports is returned with
+/// its line, so lowering only ever sees modules ptxas accepts.
 pub fn lower_source(text: &str) -> Result<ori::Module> {
     let m = crate::ptx::parse(text, "input.ptx").map_err(|e| LowerError {
         line: 0,
@@ -226,6 +228,16 @@ pub fn lower_source(text: &str) -> Result<ori::Module> {
         function: None,
         message: format!("parse error: {e}"),
     })?;
+    let arch = m.target.names.last().map_or_else(String::new, |n| n.name.clone());
+    let report = crate::ptx::sema::check(&m, text.as_bytes(), &crate::ptx::sema::Options::new("input.ptx", &arch));
+    if let Some(d) = report.diagnostics.iter().find(|d| d.severity.is_error()) {
+        return Err(LowerError {
+            line: d.location.as_ref().map_or(0, |l| l.line),
+            column: 0,
+            function: None,
+            message: d.message.clone(),
+        });
+    }
     lower_module(&m)
 }
 

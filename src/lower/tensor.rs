@@ -810,10 +810,11 @@ mod tests {
                 "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1,%r2}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r7,%r8};",
                 "f32 accumulators",
             ),
-            ("cp.async.cg.shared.global [buf], [%rd1], 8;", "cp.async.cg of 8 bytes"),
-            ("vabsdiff4.u32.f32.u32 %r1, %r2, %r3, %r4;", "takes .u32 or .s32 types"),
-            ("vabsdiff4.u32.u32.u32 %r1, %r2.b9876, %r3, %r4;", "lane selector `.b9876`"),
-            ("vadd2.u32.u32.u32 %r1.h2, %r2, %r3, %r4;", "destination mask `.h2`"),
+            // Rejected by the front end first (ptxas's wording), before lowering sees it.
+            ("cp.async.cg.shared.global [buf], [%rd1], 8;", "expected to be 16"),
+            ("vabsdiff4.u32.f32.u32 %r1, %r2, %r3, %r4;", "Unexpected instruction types"),
+            ("vabsdiff4.u32.u32.u32 %r1, %r2.b9876, %r3, %r4;", "Unknown video selector: '.b9876'"),
+            ("vadd2.u32.u32.u32 %r1.h2, %r2, %r3, %r4;", "Incorrect video selector for operand 0"),
             (
                 "wmma.load.a.sync.aligned.row.m32n8k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1], 32;",
                 "`.m32n8k16` is not supported",

@@ -142,29 +142,29 @@ sust | * | *
 sured | * | *
 suq | * | *
 istypep | * | 2
-vadd | u32 s32 | *
-vsub | u32 s32 | *
-vabsdiff | u32 s32 | *
-vmin | u32 s32 | *
-vmax | u32 s32 | *
-vshl | u32 s32 | *
-vshr | u32 s32 | *
-vmad | u32 s32 | *
-vset | u32 s32 | *
-vadd2 | u32 s32 | * | * | sat add min max
-vsub2 | u32 s32 | * | * | sat add min max
-vavrg2 | u32 s32 | * | * | sat add min max
-vabsdiff2 | u32 s32 | * | * | sat add min max
-vmin2 | u32 s32 | * | * | sat add min max
-vmax2 | u32 s32 | * | * | sat add min max
-vset2 | u32 s32 | *
-vadd4 | u32 s32 | * | * | sat add min max
-vsub4 | u32 s32 | * | * | sat add min max
-vavrg4 | u32 s32 | * | * | sat add min max
-vabsdiff4 | u32 s32 | * | * | sat add min max
-vmin4 | u32 s32 | * | * | sat add min max
-vmax4 | u32 s32 | * | * | sat add min max
-vset4 | u32 s32 | *
+vadd | u32 s32 | 3-4
+vsub | u32 s32 | 3-4
+vabsdiff | u32 s32 | 3-4
+vmin | u32 s32 | 3-4
+vmax | u32 s32 | 3-4
+vshl | u32 s32 | 3-4
+vshr | u32 s32 | 3-4
+vmad | u32 s32 | 3-4
+vset | u32 s32 | 3-4
+vadd2 | u32 s32 | 4 | * | sat add min max
+vsub2 | u32 s32 | 4 | * | sat add min max
+vavrg2 | u32 s32 | 4 | * | sat add min max
+vabsdiff2 | u32 s32 | 4 | * | sat add min max
+vmin2 | u32 s32 | 4 | * | sat add min max
+vmax2 | u32 s32 | 4 | * | sat add min max
+vset2 | u32 s32 | 4
+vadd4 | u32 s32 | 4 | * | sat add min max
+vsub4 | u32 s32 | 4 | * | sat add min max
+vavrg4 | u32 s32 | 4 | * | sat add min max
+vabsdiff4 | u32 s32 | 4 | * | sat add min max
+vmin4 | u32 s32 | 4 | * | sat add min max
+vmax4 | u32 s32 | 4 | * | sat add min max
+vset4 | u32 s32 | 4
 st.async | * | *
 red.async | * | *
 cvt.pack | * | *
@@ -189,7 +189,7 @@ U | uniform wait::ld wait::st wait_all wait_group warp wide range cvt
 I | 1d 2d 2dms 3d 4d 5d L1 L1::evict_first L1::evict_last L1::evict_normal L1::evict_unchanged L1::no_allocate L2
 I | L2::128B L2::256B L2::64B L2::cache_hint L2::evict_first L2::evict_last L2::evict_normal L2::evict_unchanged
 I | L2::no_allocate NaN a a1d a2d a2dms abs acq_rel acquire acube add alias aligned all and any approx async b b4e
-I | ballot bfly bulk_group ca cas cc cg clamp col cs cta_group::1 cta_group::2 cube cv down ecl ecr
+I | ballot bfly bulk_group ca cas cc cg clamp col cs po cta_group::1 cta_group::2 cube cv down ecl ecr
 I | evict_first evict_last evict_normal evict_unchanged f4e ftz gl idx im2col im2col::w im2col::w::128
 I | launch_dependents lu m16n8k8 m8n16 m8n8 max mbarrier mbarrier::complete_tx::bytes mbarrier_init min
 I | multicast::cluster multicast::cluster::all nc noComplete noftz or popc r rc16 rc8 read relaxed release
@@ -669,7 +669,7 @@ row col trans load store mma mma_async fence arrive wait commit_group
 sp sp::ordered_metadata ordered_metadata block_scale scale_vec::1X scale_vec::2X scale_vec::4X kind::f16 kind::tf32
 kind::f8f6f4 kind::i8 kind::mxf8f6f4 kind::mxf4 kind::mxf4nvf4 collector::a::fill collector::a::use
 collector::a::lastuse collector::a::discard
-ecl ecr shr7 shr15 b0 b1 b2 b3 h0 h1 f4e b4e rc8 rc16
+ecl ecr shr7 shr15 po b0 b1 b2 b3 h0 h1 f4e b4e rc8 rc16
 alloc dealloc relinquish_alloc_permit shift commit cta_group::1 cta_group::2 wait::ld wait::st
 16x64b 16x128b 16x256b 32x32b 16x32bx2 128x256b 4x256b 128x128b 64x128b warpx2::02_13 warpx2::01_23 warpx4
 pack::16b unpack::16b

@@ -588,6 +588,9 @@ pub fn check(
         };
         super::cvt_pack::check(&mods, ins.operands.len(), &reg_bits, line, sink)?;
     }
+    if !mismatch {
+        super::video::check(ins, op, &mods, fs, line, sink)?;
+    }
     gates(op, &mods, line, ctx, sink, false)?;
     value_checks(ins, op, &mods, line, ctx, sink)?;
     // Operation types and required modifiers: after the gates (probed on redux).

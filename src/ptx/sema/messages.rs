@@ -239,6 +239,23 @@ catalogue! {
     UNEXPECTED_TYPES = Error "Unexpected instruction types specified for '%s'";
     /// Operand shape/count mismatch.
     ARGUMENTS_MISMATCH = Error "Arguments mismatch for instruction '%s'";
+    // ---- video selectors and secondary operations (`video.rs`) ----
+    /// A component after a register that is no byte/half selector the scanner knows.
+    VIDEO_UNKNOWN_SELECTOR = Error "Unknown video selector: '%s'";
+    /// A selector of the wrong shape for its operand position.
+    VIDEO_INCORRECT_SELECTOR = Error "Incorrect video selector for operand %s";
+    /// A selector on a destination that takes none.
+    VIDEO_SELECTOR_DESTINATION = Error "Video selector is not allowed on destination for instruction '%s'";
+    /// A selector on a source of a non-video instruction.
+    VIDEO_SELECTOR_SOURCE = Error "Video selector is not allowed on source operand for instruction '%s'";
+    /// A selector on a video instruction's `c` operand.
+    VIDEO_SELECTOR_SOURCE_C = Error "Video selector is not allowed on 'source C' operand";
+    /// A scalar video destination selector together with `.add`/`.min`/`.max`.
+    VIDEO_DESTINATION_AND_SECONDARY = Error "Video instruction cannot have destination selector and secondary operation";
+    /// `.min`/`.max` on a SIMD video instruction.
+    VIDEO_SECONDARY = Error "Illegal secondary operation for video instruction '%s'";
+    /// `.sat` with `.add` on a SIMD video instruction.
+    VIDEO_SAT_ADD = Error "Illegal combination of .sat and .add modifiers";
     /// Operand of the wrong kind for a memory instruction.
     ILLEGAL_OPERAND_TYPE = Error "Illegal operand type to instruction '%s'";
     /// Modifier not legal for the opcode.

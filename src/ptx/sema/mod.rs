@@ -24,6 +24,7 @@ pub mod messages;
 pub mod scope;
 pub mod source;
 pub mod sreg;
+pub mod video;
 
 use crate::cli::diag::{Diagnostic, Severity};
 use crate::ptx::ast::Module;
