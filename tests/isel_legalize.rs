@@ -11,6 +11,7 @@
 //! shapes the end-to-end corpus run refused before legalization existed — for those the
 //! emission must fail before and succeed after (so the check can fail).
 
+use ptxas_rs::target::Target;
 use interp::ExecConfig;
 use interp::launch::LaunchSpec;
 use interp::ori_exec::run_ori_with;
@@ -332,7 +333,7 @@ fn emit(m: &Module) -> Result<(), String> {
     let mut f = m.functions[0].clone();
     regalloc::allocate_function(&mut f, &Options::default()).map_err(|e| format!("regalloc: {e}"))?;
     regalloc::split_components(&mut f).map_err(|e| format!("regalloc: {e}"))?;
-    emit_function(&f, 90).map(|_| ()).map_err(|e| e.to_string())
+    emit_function(&f, &Target::default()).map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// Legalizes a copy of `m`, checks equal outputs and encodability; returns the legalized module.

@@ -12,6 +12,7 @@
 //! kernels run and the static stall sum against NVIDIA's). `SCHED_HAZARD_ONLY=<substring>`
 //! restricts either to matching kernels.
 
+use ptxas_rs::target::Target;
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 use ptxas_rs::sass::Control;
@@ -53,7 +54,7 @@ fn recompute(kernel: &Kernel, recipe: Recipe) -> Option<Vec<u128>> {
         i.control = Control::default();
     }
     let tail = sched::class::tail_start(&insts);
-    sched::assign(&mut insts, tail, recipe);
+    sched::assign(&mut insts, tail, recipe, &Target::default());
     insts.iter().map(|i| t.encode(i).ok()).collect()
 }
 
