@@ -17,10 +17,10 @@
 
 mod common;
 
-use ptxas_rs::target::Target;
 use common::{corpus_ptx, par_check};
 use oracle::{PtxInput, tools_or_skip};
 use ptxas_rs::cubin::{Cubin, derive, verbose, writer};
+use ptxas_rs::target::Target;
 use std::process::Command;
 use std::sync::Mutex;
 

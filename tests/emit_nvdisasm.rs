@@ -4,9 +4,9 @@
 //!
 //! `cargo test --test emit_nvdisasm -- --nocapture` prints the per-kernel counts.
 
-use ptxas_rs::target::Target;
 use ptxas_rs::ori;
 use ptxas_rs::sass::{self, from_ori};
+use ptxas_rs::target::Target;
 
 /// Kernels checked for printing only (the emulator or the interpreter lacks a semantics: I2I,
 /// MUFU is approximate in both).

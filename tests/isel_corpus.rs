@@ -116,7 +116,9 @@ fn selection_preserves_results_on_the_corpus() {
         }
         attempted += 1;
         let mut selected = module.clone();
-        if let Err(e) = bridge(&mut selected).and_then(|()| select_module_abi(&mut selected, &Target::default(), &frames, &addr)) {
+        if let Err(e) =
+            bridge(&mut selected).and_then(|()| select_module_abi(&mut selected, &Target::default(), &frames, &addr))
+        {
             let key = e.message.split(": ").last().unwrap_or("").to_string();
             *reasons.entry(key).or_default() += 1;
             fails.push(format!("{name}: not selected: {e}"));

@@ -11,7 +11,6 @@
 //! shapes the end-to-end corpus run refused before legalization existed — for those the
 //! emission must fail before and succeed after (so the check can fail).
 
-use ptxas_rs::target::Target;
 use interp::ExecConfig;
 use interp::launch::LaunchSpec;
 use interp::ori_exec::run_ori_with;
@@ -20,6 +19,7 @@ use ptxas_rs::lower::isel::legalize::legalize_function;
 use ptxas_rs::ori::{Module, parse_module};
 use ptxas_rs::regalloc::{self, Options};
 use ptxas_rs::sass::from_ori::emit_function;
+use ptxas_rs::target::Target;
 
 struct Rng(u64);
 

@@ -11,10 +11,10 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use ptxas_rs::target::Target;
 use ptxas_rs::cubin::Cubin;
 use ptxas_rs::sass::{self, Control, Instruction};
 use ptxas_rs::sched::{self, Recipe};
+use ptxas_rs::target::Target;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 

@@ -40,7 +40,8 @@ fn emitted_kernels_match_the_interpreter() {
         let f = module.function(&spec.kernel).unwrap();
         let params = spec.param_block(|_| 0).len() as u32;
         for recipe in [Recipe::O0, Recipe::Latency] {
-            let e = emit_function_with(f, &Target::default(), &EmitOptions { recipe }).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let e = emit_function_with(f, &Target::default(), &EmitOptions { recipe })
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             let words: Vec<u128> =
                 e.code.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect();
             let kernel = Kernel {

@@ -3,10 +3,10 @@
 //! [`interp::emu::hazard::HazardState`], and must report a hazard at the expected instruction
 //! once one wait bit is cleared. No NVIDIA tools are needed.
 
-use ptxas_rs::target::Target;
 use interp::emu::hazard::HazardState;
 use interp::emu::program::{Inst, lower};
 use ptxas_rs::sched::{self, Recipe};
+use ptxas_rs::target::Target;
 
 /// `lines` parsed, scheduled by the latency recipe and lowered for the checker.
 fn scheduled(lines: &[&str]) -> Vec<Inst> {

@@ -12,11 +12,11 @@
 //! kernels run and the static stall sum against NVIDIA's). `SCHED_HAZARD_ONLY=<substring>`
 //! restricts either to matching kernels.
 
-use ptxas_rs::target::Target;
 use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 use ptxas_rs::sass::Control;
 use ptxas_rs::sched::{self, Recipe};
+use ptxas_rs::target::Target;
 
 #[path = "support/emu_corpus.rs"]
 mod support;

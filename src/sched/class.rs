@@ -154,10 +154,9 @@ pub fn pipe(base: &str) -> Option<(Pipe, u64)> {
     }
 }
 
-
 /// Whether an instruction with base `base` must issue at least the target's barrier settle
-/// ([`crate::target::HwFacts::barrier_settle`]) cycles after a preceding `BAR`: everything but fixed-latency instructions of an execution pipe ([`pipe`])
-/// and half-precision arithmetic (ptxas issues `HFMA2.MMA` 3 cycles after `BAR.SYNC` in
+/// ([`crate::target::HwFacts::barrier_settle`]) cycles after a preceding `BAR`: everything but
+/// fixed-latency instructions of an execution pipe ([`pipe`]) and half-precision arithmetic (ptxas issues `HFMA2.MMA` 3 cycles after `BAR.SYNC` in
 /// atomics_scoped; the half pipes' issue intervals are not in [`pipe`]'s table).
 pub fn settles_after_barrier(base: &str) -> bool {
     const HALF: &[&str] = &["HFMA2", "HADD2", "HMUL2", "HMNMX2", "HSETP2", "HSET2"];

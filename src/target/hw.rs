@@ -160,7 +160,10 @@ mod tests {
         for sm in [75, 80, 86, 89] {
             assert!(f(sm).r2ur_variable_latency && !f(sm).cs2r_holds_alu_pipe, "sm_{sm}");
         }
-        assert_eq!([75, 80, 86, 89, 90, 100, 120].map(|s| f(s).dual_fp32), [false, false, true, true, false, false, false]);
+        assert_eq!(
+            [75, 80, 86, 89, 90, 100, 120].map(|s| f(s).dual_fp32),
+            [false, false, true, true, false, false, false]
+        );
         assert!(f(120).fp64_variable_latency && f(120).alu_holds_no_pipe && !f(100).fp64_variable_latency);
         assert!(f(75).uniform_read_at_issue && f(75).shfl_in_shared_queue && !f(80).uniform_read_at_issue);
         assert_eq!([75, 80, 90, 100, 120].map(|s| f(s).mma_result_latency_modelled), [false, true, true, false, false]);

@@ -845,7 +845,8 @@ impl HazardState {
             // the next instructions with no wait, in algo_bitonic_sort and others).
             // On sm_75 uniform registers are read at issue too (`LDG.E.SYS R7, [R4.64+UR4]` with
             // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
-            let late_ur = !self.hw.uniform_read_at_issue && !(self.hw.fp64_variable_latency && sm120_fp64(inst));
+            let ur_at_issue = self.hw.uniform_read_at_issue || (self.hw.fp64_variable_latency && sm120_fp64(inst));
+            let late_ur = !ur_at_issue;
             let mut late = 0;
             if f.late_read {
                 for r in rd.iter().filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_)))) {

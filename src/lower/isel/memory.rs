@@ -339,9 +339,10 @@ impl Sel<'_> {
     /// The target's driver slots of constant bank 0 (generic windows, ...); an error where
     /// they are not known.
     pub(crate) fn driver_slots(&self) -> R<DriverSlots> {
-        self.target.driver_slots().copied().ok_or_else(|| {
-            format!("the driver slots of constant bank 0 are not known for {}", self.target.name())
-        })
+        self.target
+            .driver_slots()
+            .copied()
+            .ok_or_else(|| format!("the driver slots of constant bank 0 are not known for {}", self.target.name()))
     }
 
     /// The operand as a 64-bit register (a 32-bit one zero-extended).

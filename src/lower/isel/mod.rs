@@ -89,12 +89,12 @@ mod wide;
 use std::collections::{HashMap, HashSet};
 
 use super::LowerError;
-use crate::target::Target;
 use crate::ori::entity::EntityVec;
 use crate::ori::{
     Block, FuncKind, Function, Guard, Imm, InstData, Mods, Module, Opcode, Operand, PhysReg, Reg, RegClass, RegFile,
     RegUse, Space, Stage, VReg,
 };
+use crate::target::Target;
 
 /// Selects SASS instructions for every function of `m` (see the module doc) for `target`.
 pub fn select_module(m: &mut Module, target: &Target) -> Result<(), LowerError> {
