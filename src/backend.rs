@@ -1,4 +1,6 @@
-//! The sm_90 backend, end to end: a checked PTX module to cubin bytes.
+//! The backend, end to end: a checked PTX module to cubin bytes for a [`Target`] that has one
+//! ([`Target::backend`]: sm_90 and sm_90a so far). Every stage below reads the target it is
+//! given (bank 0, tables, hardware facts) instead of assuming an SM.
 //!
 //! The stages, each its own module with its own checks, run in this order:
 //!
@@ -10,7 +12,8 @@
 //!    then [`regalloc::split_components`] (phase `Get64bRegComponents`);
 //! 5. [`sass::from_ori::emit_function_with`]: instruction words with control bits from
 //!    [`crate::sched`]: ptxas's -O0 recipe at `-O0`, the latency recipe above it;
-//! 6. [`cubin::writer::write`]: the ELF image ptxas 13.0.88 writes for sm_90.
+//! 6. [`cubin::writer::write`]: the ELF image ptxas 13.0.88 writes for sm_90 ([`image::Image::new`]
+//!    from the target).
 //!
 //! Shared memory: isel gives static `.shared` variables their module-wide offsets after sm_90's
 //! 0x400 reserved bytes (dynamic `extern` arrays after all of them), and each kernel that names
@@ -35,7 +38,8 @@
 //! Indirect calls become compare chains of direct calls ([`lower::isel::indirect`]).
 //!
 //! Not implemented yet, refused with a clear error: `.extern`
-//! variables and addresses inside initialisers, targets other than sm_90, relocatable output. Each kernel's
+//! variables and addresses inside initialisers, targets without a backend ([`Target::backend`], the
+//! one refusal), relocatable output. Each kernel's
 //! `.debug_frame` entry has ptxas's CIE (CFA = R1, RZ and R1 unchanged) and an FDE without
 //! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers); a device
 //! function's has ptxas's callable-function CIE (return address column 0x5000100, from R2).
@@ -55,17 +59,16 @@ use crate::ptx::ast;
 use crate::regalloc;
 use crate::sass::from_ori;
 use crate::sched::Recipe;
+use crate::target::Target;
 
 /// What the backend needs from the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// `-O` level, 0..=3.
     pub opt_level: u8,
-    /// The SM number (only 90 is implemented).
-    pub sm: u32,
-    /// Whether the target is arch-accelerated (`-arch sm_90a`: the cubin says so). A module
+    /// The target (`-arch`). An arch-accelerated one (`sm_90a`) marks the cubin so; a module
     /// whose `.target` is `sm_90a` (`wgmma`) gets an `sm_90a` cubin either way.
-    pub accelerated: bool,
+    pub target: Target,
     /// `--maxrregcount`.
     pub maxrregcount: Option<u32>,
     /// `--override-directive-values`.
@@ -80,8 +83,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             opt_level: 3,
-            sm: 90,
-            accelerated: false,
+            target: Target::default(),
             maxrregcount: None,
             override_directives: false,
             tool_arguments: "-arch sm_90 ".into(),
@@ -187,11 +189,11 @@ fn entry_decl(f: &ast::Function) -> Result<EntryDecl, BackendError> {
     Ok(out)
 }
 
-/// Compiles a checked PTX module for sm_90.
+/// Compiles a checked PTX module for `opts.target`; a target without a backend is refused
+/// ([`Target::backend`]) before anything runs.
 pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, BackendError> {
-    if opts.sm != 90 {
-        return Err(err("code generation", None, format!("sm_{} is not implemented (only sm_90)", opts.sm)));
-    }
+    let target = &opts.target;
+    target.backend().map_err(|e| err("code generation", None, e))?;
     let (mut m, frames) = lower::lower_module_framed(module).map_err(|e| lower_err("lowering", e))?;
     // Before phase 12 makes it an immediate: ptxas resolves `%reserved_smem_offset_0` in the cubin.
     let offset0 = m.functions.iter().any(|f| {
@@ -207,7 +209,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     let addr = param_addresses(module);
     let abis = lower::isel::call::module_abi(&m, &addr);
     let sopts = lower::isel::SelectOptions { pipeline_wgmma: opts.opt_level > 0 };
-    lower::isel::select_module_with(&mut m, opts.sm, &frames, &addr, &sopts)
+    lower::isel::select_module_with(&mut m, target, &frames, &addr, &sopts)
         .map_err(|e| lower_err("instruction selection", e))?;
     for f in &m.functions {
         dump_stage("Select", f);
@@ -229,8 +231,8 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
         })
         .collect();
 
-    let mut img = image::Image::sm90();
-    img.accelerated = opts.accelerated || targets_sm90a(module);
+    let mut img = image::Image::new(target);
+    img.accelerated |= targets_sm90a(module);
     img.reserved_offset0_resolved = offset0;
     img.tool.arguments = opts.tool_arguments.clone();
     img.data = data;
@@ -392,7 +394,7 @@ fn compile_kernel(
     let eopts = from_ori::EmitOptions { recipe };
     if subs.is_empty() {
         let emitted =
-            from_ori::emit_function_with(f, opts.sm, &eopts).map_err(|e| err("emission", Some(&f.name), e))?;
+            from_ori::emit_function_with(f, &opts.target, &eopts).map_err(|e| err("emission", Some(&f.name), e))?;
         return Ok(kernel_image(f, decl, &report, &emitted, opts));
     }
     // Two passes: sizes first (they do not depend on the placement), then the real offsets.
@@ -405,7 +407,7 @@ fn compile_kernel(
     let mut at = 0u64;
     for g in &all {
         bases.push(at);
-        let e = from_ori::emit_function_placed(g, opts.sm, &eopts, &place)
+        let e = from_ori::emit_function_placed(g, &opts.target, &eopts, &place)
             .map_err(|e| err("emission", Some(&g.name), e))?;
         at += e.code.len() as u64;
     }
@@ -417,7 +419,7 @@ fn compile_kernel(
         place.base = b;
         place.tail = n + 1 == all.len();
         parts.push(
-            from_ori::emit_function_placed(g, opts.sm, &eopts, &place)
+            from_ori::emit_function_placed(g, &opts.target, &eopts, &place)
                 .map_err(|e| err("emission", Some(&g.name), e))?,
         );
     }

@@ -8,7 +8,9 @@
 //! 5. Parse and check every input with the PTX front end ([`crate::ptx::sema::check_source`]),
 //!    printing its diagnostics as ptxas does. With `-arch compute_XX` that is all (exit 0 when
 //!    clean).
-//! 6. Compile with the backend ([`crate::backend::compile`], sm_90 only so far; at -O0 for
+//! 6. Make the [`crate::target::Target`] of `-arch` once (its [`crate::target::Target::backend`]
+//!    is the one refusal of targets without a code generator: sm_90 and sm_90a have one so
+//!    far) and compile with the backend ([`crate::backend::compile`], at -O0 for
 //!    debug code, `-g` or `.target ..., debug`, where an explicit -O1..3 is fatal) and write the
 //!    cubin to `-o` (default `elf.o`); `-v` prints ptxas's resource lines computed from what was
 //!    emitted. What the backend does not cover yet (other targets, `-c`, several inputs,
@@ -116,17 +118,22 @@ pub fn run(args: &[String]) -> Outcome {
     compile_and_write(out, &options, &inputs)
 }
 
-/// Step 6: compiles the (checked) inputs with the sm_90 backend and writes the cubin, only when
+/// Step 6: compiles the (checked) inputs for the `-arch` target ([`crate::target::Target`],
+/// refused here when it has no backend) and writes the cubin, only when
 /// everything succeeded. `-v` lines are info diagnostics; the indented line under "Function
 /// properties" travels inside the preceding diagnostic's message, after a newline, exactly as
 /// ptxas prints it.
 fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String, Vec<u8>)]) -> Outcome {
     let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not supported yet"));
-    let accelerated = match options.gpu_name.as_str() {
-        "sm_90" => false,
-        "sm_90a" => true,
-        g => return out.fail(unsupported(format!("code generation for '{g}' (only sm_90 and sm_90a)"))),
+    // The target is made once here and carried by every stage; the one refusal of code
+    // generation is the target's own.
+    let target = match crate::target::Target::from_arch(&options.gpu_name) {
+        Ok(t) => t,
+        Err(e) => return out.fail(Diagnostic::fatal(e.to_string())),
     };
+    if let Err(e) = target.backend() {
+        return out.fail(unsupported(e.to_string()));
+    }
     if options.compile_only {
         return out.fail(unsupported("relocatable output (-c)".into()));
     }
@@ -143,15 +150,15 @@ fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String
     // validation).
     let debug_target = ast.target.names.iter().any(|n| n.name == "debug");
     let opt_level = if debug_target || options.device_debug { 0 } else { options.opt_level.clamp(0, 3) as u8 };
+    let arch_max = target.registers().max_per_thread;
     let maxrregcount = options.maxrregcount.as_ref().map(|r| match r {
-        cli::RegCount::N(n) => u32::try_from(*n).unwrap_or(255).min(255),
-        cli::RegCount::ArchMax => 255,
+        cli::RegCount::N(n) => u32::try_from(*n).unwrap_or(arch_max).min(arch_max),
+        cli::RegCount::ArchMax => arch_max,
         cli::RegCount::ArchMin => 32,
     });
     let bopts = backend::Options {
         opt_level,
-        sm: 90,
-        accelerated,
+        target,
         maxrregcount,
         override_directives: options.override_directive_values,
         tool_arguments: options.tkinfo_arguments.clone(),

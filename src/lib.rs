@@ -18,3 +18,4 @@ pub mod ptx;
 pub mod regalloc;
 pub mod sass;
 pub mod sched;
+pub mod target;

@@ -9,7 +9,7 @@
 //! - [`Expect::Accepted`]: ptxas compiles (exit 0). We must accept the same options: our
 //!   option-level diagnostics are ptxas's, and then either we compile too (exit 0, the same files
 //!   created as ptxas created) or we end with exactly one `ptxas-rs: ... not supported yet`
-//!   line (exit 255, no file created: the backend covers sm_90 only so far). Lines printed while
+//!   line (exit 255, no file created: only sm_90 and sm_90a have a backend so far, `Target::backend`). Lines printed while
 //!   compiling (`-v` info, debug-section warnings, register-bound adjustments) are masked out of
 //!   both stderrs before comparing.
 //!
@@ -432,6 +432,43 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
     assert!(r.stdout.starts_with("\nUsage  : ptxas [options] <ptx file>,...\n"));
     let r = run_in(&ours(), &["--version"], &dir);
     assert_eq!(r.stdout.lines().nth(3), Some("Cuda compilation tools, release 13.0, V13.0.88"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A real target without a backend is refused once, by the target (`Target::backend`): exactly
+/// one fatal line in ptxas's format, naming the arch, exit 255, and no output file (neither
+/// `-o`'s nor `elf.o`). The same kernel compiles for sm_90 and sm_90a, so the refusal is the
+/// target's alone.
+#[test]
+fn a_target_without_backend_is_one_diagnostic_and_no_file() {
+    let dir = scratch("nobackend", 0, &[]);
+    for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_100", "sm_100f", "sm_120a"] {
+        for out in [&["-o", "out.cubin"][..], &[][..]] {
+            let mut args = vec!["-arch", arch, "k.ptx"];
+            args.extend_from_slice(out);
+            let r = run_in(&ours(), &args, &dir);
+            assert_eq!(r.status, 255, "{args:?}: {}", r.stderr);
+            assert_eq!(
+                r.stderr,
+                format!(
+                    "ptxas fatal   : ptxas-rs: code generation for '{arch}' (this target has no backend yet: \
+                     only sm_90 and sm_90a have one) is not supported yet\n"
+                ),
+                "{args:?}"
+            );
+            assert_eq!(r.stderr.lines().count(), 1);
+            assert!(r.stdout.is_empty());
+            assert_eq!(listing(&dir), ["k.ptx"], "{args:?} wrote a file");
+        }
+    }
+    for arch in ["sm_90", "sm_90a"] {
+        let r = run_in(&ours(), &["-arch", arch, "-o", "out.cubin", "k.ptx"], &dir);
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{arch}");
+        let cubin = std::fs::read(dir.join("out.cubin")).expect("the cubin is written");
+        let parsed = ptxas_rs::cubin::Cubin::parse(&cubin).expect("our cubin reads back");
+        assert_eq!((parsed.sm(), parsed.accelerated()), (90, arch == "sm_90a"), "{arch}");
+        std::fs::remove_file(dir.join("out.cubin")).unwrap();
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

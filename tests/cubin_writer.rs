@@ -20,6 +20,7 @@ mod common;
 use common::{corpus_ptx, par_check};
 use oracle::{PtxInput, tools_or_skip};
 use ptxas_rs::cubin::{Cubin, derive, verbose, writer};
+use ptxas_rs::target::Target;
 use std::process::Command;
 use std::sync::Mutex;
 
@@ -276,7 +277,7 @@ fn synthetic_images_round_trip() {
             code_relocation_section: rng.chance(50),
             report: Report::default(),
         };
-        let mut image = Image::sm90();
+        let mut image = Image::new(&Target::default());
         image.accelerated = rng.chance(20);
         image.tool.arguments = format!("-arch sm_90 -O{} ", rng.below(4));
         if rng.chance(60) {
@@ -345,7 +346,7 @@ fn synthetic_images_round_trip() {
             0 => bad.kernels[0].code.push(0),
             1 => bad.kernels[0].exit_offsets.push(words as u32 * 16),
             2 => bad.kernels[0].name.clear(),
-            _ => bad.sm = 100,
+            _ => bad.kernels[0].code.clear(),
         }
         let e = writer::write(&bad).expect_err("a malformed image must be rejected");
         assert!(!e.at.is_empty() && !e.what.is_empty());

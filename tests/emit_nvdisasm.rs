@@ -6,6 +6,7 @@
 
 use ptxas_rs::ori;
 use ptxas_rs::sass::{self, from_ori};
+use ptxas_rs::target::Target;
 
 /// Kernels checked for printing only (the emulator or the interpreter lacks a semantics: I2I,
 /// MUFU is approximate in both).
@@ -50,7 +51,7 @@ fn emitted_words_print_like_nvdisasm() {
     for (name, text) in kernels() {
         let m = ori::parse_module(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         for f in &m.functions {
-            let e = from_ori::emit_function(f, 90).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let e = from_ori::emit_function(f, &Target::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(e.code.len() % 128, 0, "{name}: code not padded to 128 bytes");
             assert_eq!(e.code.len(), 16 * e.insts.len());
             let words: Vec<u128> =
@@ -120,9 +121,12 @@ fn unsupported_input_is_a_clear_error() {
     ];
     for (text, why) in cases {
         let m = ori::parse_module(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let err = from_ori::emit_function(&m.functions[0], 90).expect_err(text).to_string();
+        let err = from_ori::emit_function(&m.functions[0], &Target::default()).expect_err(text).to_string();
         assert!(err.contains(why) && err.contains("@k"), "{err} (wanted {why})");
     }
+    // Emission reads the target it is given (the one refusal of targets without a backend is
+    // `Target::backend`): a target without SASS tables is a located error.
     let m = ori::parse_module("entry @k() sass allocated {\nbb0:\n    EXIT\n}\n").unwrap();
-    assert!(from_ori::emit_function(&m.functions[0], 80).unwrap_err().to_string().contains("sm_90 only"));
+    let e = from_ori::emit_function(&m.functions[0], &Target::from_arch("sm_110").unwrap()).unwrap_err().to_string();
+    assert!(e.contains("no SASS tables for sm_110") && e.contains("@k"), "{e}");
 }

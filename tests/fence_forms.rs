@@ -11,6 +11,7 @@
 //! on, `FENCE.VIEW.ASYNC.*` with a write scoreboard).
 
 use oracle::{PtxInput, tools_or_skip};
+use ptxas_rs::target::Target;
 use ptxas_rs::{backend, ptx};
 
 const FORMS: &[&str] = &[
@@ -72,7 +73,11 @@ fn fence_forms_match_ptxas() {
         let theirs = between_stores(&t.disassemble(&out.cubin.expect("ptxas wrote a cubin")).unwrap());
         let ast = ptx::parse(&text, "p.ptx").unwrap();
         for level in [0u8, 3] {
-            let opts = backend::Options { opt_level: level, sm: 90, accelerated: true, ..backend::Options::default() };
+            let opts = backend::Options {
+                opt_level: level,
+                target: Target::from_arch("sm_90a").unwrap(),
+                ..backend::Options::default()
+            };
             let ours = backend::compile(&ast, &opts).unwrap_or_else(|e| panic!("{form} -O{level}: {e:?}"));
             let listing = t.disassemble(&ours.cubin).unwrap_or_else(|e| panic!("{form} -O{level}: nvdisasm: {e}"));
             let mine = between_stores(&listing);

@@ -26,7 +26,8 @@ use interp::{ExecConfig, run_ori_with};
 use ptxas_rs::lower::isel::{select_module, select_module_abi};
 use ptxas_rs::lower::{LowerError, lower_module_framed, lower_source};
 use ptxas_rs::opt::{Pipeline, PipelineOptions, PipelinePhase};
-use ptxas_rs::ori::{Module, Opcode, Reg, Stage, verify_module};
+use ptxas_rs::ori::{Module, Opcode, Operand, Reg, Stage, verify_module};
+use ptxas_rs::target::Target;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
@@ -115,7 +116,9 @@ fn selection_preserves_results_on_the_corpus() {
         }
         attempted += 1;
         let mut selected = module.clone();
-        if let Err(e) = bridge(&mut selected).and_then(|()| select_module_abi(&mut selected, 90, &frames, &addr)) {
+        if let Err(e) =
+            bridge(&mut selected).and_then(|()| select_module_abi(&mut selected, &Target::default(), &frames, &addr))
+        {
             let key = e.message.split(": ").last().unwrap_or("").to_string();
             *reasons.entry(key).or_default() += 1;
             fails.push(format!("{name}: not selected: {e}"));
@@ -124,7 +127,7 @@ fn selection_preserves_results_on_the_corpus() {
         verify_module(&selected).unwrap_or_else(|e| panic!("{name}: the verifier rejects the selection:\n{e}"));
         check_sass_shape(&selected).unwrap_or_else(|e| panic!("{name}: {e}"));
         let calls = selected.functions.iter().any(|f| f.inst_order().any(|(_, i)| f.insts[i].opcode == Opcode::CALL));
-        let pass = SelectPass { frames, addr };
+        let pass = SelectPass { frames, addr, target: Target::default() };
         let mut pipeline = Pipeline::before_selection();
         pipeline.phases.push(PipelinePhase::custom("InstructionSelection", Arc::new(pass)));
         let v = validate(&module, &spec.kernel, &spec, &pipeline, &opts).unwrap();
@@ -188,7 +191,7 @@ fn dump() {
             let m = lower_source(&std::fs::read_to_string(&ptx).unwrap()).unwrap();
             println!("{m}");
             let mut s = m.clone();
-            match bridge(&mut s).and_then(|()| select_module(&mut s, 90)) {
+            match bridge(&mut s).and_then(|()| select_module(&mut s, &Target::default())) {
                 Ok(()) => println!("{s}"),
                 Err(e) => println!("not selected: {e}"),
             }
@@ -196,16 +199,48 @@ fn dump() {
     }
 }
 
-/// Only sm_90 is selected; another arch is a clean error, not a panic or a silent sm_90
-/// selection.
+/// The bank-0 offsets selection reads (`.param` words, the stack pointer, `%ntid`/`%nctaid`)
+/// are the target's, not sm_90's restated: the same kernel selected for sm_80 and sm_100 reads
+/// each slot where that target's layout puts it, and nothing else of bank 0. (Selection does
+/// not refuse a target: the one refusal is `Target::backend`, in the driver and the backend.)
 #[test]
-fn other_archs_are_refused() {
+fn selection_reads_bank0_from_the_target() {
     let text = std::fs::read_to_string(corpus().join("cuda/f32_arith/f32_arith.sm_90.ptx")).unwrap();
-    let mut m = lower_source(&text).unwrap();
-    let before = m.clone();
-    let e = select_module(&mut m, 80).unwrap_err();
-    assert!(e.message.contains("sm_90 only"), "{e}");
-    assert_eq!(m, before, "a refused selection leaves the module unchanged");
+    let bank0 = |target: &Target| {
+        let mut m = lower_source(&text).unwrap();
+        bridge(&mut m).unwrap();
+        select_module(&mut m, target).unwrap_or_else(|e| panic!("{}: {e}", target.name()));
+        let mut offs: Vec<u32> = m
+            .functions
+            .iter()
+            .flat_map(|f| f.insts.values().flat_map(|d| d.srcs.clone()))
+            .filter_map(|o| match o {
+                Operand::CBank(c) if c.bank == 0 => Some(c.offset as u32),
+                _ => None,
+            })
+            .collect();
+        offs.sort();
+        offs
+    };
+    let sm90 = Target::default();
+    let reference = bank0(&sm90);
+    assert!(reference.iter().any(|&o| o >= sm90.param_base()), "the kernel reads parameters: {reference:x?}");
+    assert!(reference.contains(&sm90.stack_pointer()), "{reference:x?}");
+    for arch in ["sm_80", "sm_100"] {
+        let t = Target::from_arch(arch).unwrap();
+        let (from, to) = (sm90.layout(), t.layout());
+        let moved = |o: u32| {
+            if o >= from.param_base {
+                return o - from.param_base + to.param_base;
+            }
+            let slots = [(from.stack_pointer, to.stack_pointer)].into_iter().chain(from.ntid.into_iter().zip(to.ntid));
+            let mut slots = slots.chain(from.nctaid.into_iter().zip(to.nctaid));
+            slots.find(|(a, _)| *a == o).unwrap_or_else(|| panic!("{arch}: sm_90 slot {o:#x} has no counterpart")).1
+        };
+        let mut want: Vec<u32> = reference.iter().map(|&o| moved(o)).collect();
+        want.sort();
+        assert_eq!(bank0(&t), want, "{arch}");
+    }
 }
 
 /// Selection never panics: on every lowered corpus file of every arch it either selects a
@@ -233,7 +268,7 @@ fn every_corpus_file_selects_or_fails_cleanly() {
     for f in &files {
         let Ok(mut m) = lower_source(&std::fs::read_to_string(f).unwrap()) else { continue };
         bridge(&mut m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        match select_module(&mut m, 90) {
+        match select_module(&mut m, &Target::default()) {
             Ok(()) => {
                 verify_module(&m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
                 check_sass_shape(&m).unwrap_or_else(|e| panic!("{}: {e}", f.display()));

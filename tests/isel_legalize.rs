@@ -19,6 +19,7 @@ use ptxas_rs::lower::isel::legalize::legalize_function;
 use ptxas_rs::ori::{Module, parse_module};
 use ptxas_rs::regalloc::{self, Options};
 use ptxas_rs::sass::from_ori::emit_function;
+use ptxas_rs::target::Target;
 
 struct Rng(u64);
 
@@ -332,7 +333,7 @@ fn emit(m: &Module) -> Result<(), String> {
     let mut f = m.functions[0].clone();
     regalloc::allocate_function(&mut f, &Options::default()).map_err(|e| format!("regalloc: {e}"))?;
     regalloc::split_components(&mut f).map_err(|e| format!("regalloc: {e}"))?;
-    emit_function(&f, 90).map(|_| ()).map_err(|e| e.to_string())
+    emit_function(&f, &Target::default()).map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// Legalizes a copy of `m`, checks equal outputs and encodability; returns the legalized module.

@@ -17,6 +17,7 @@
 //! - every template (64-bit division's loop included: the evaluator follows branches): the
 //!   PTX-stage semantics of the original instruction.
 
+use ptxas_rs::target::Target;
 use std::collections::HashMap;
 
 use proptest::prelude::*;
@@ -124,7 +125,7 @@ fn kernel(op: &str, ty: &str, wide: bool) -> Function {
         "entry @k() {{\nbb0:\n    %{p}0 = ld.{ld} param[0x0]\n    %{p}1 = ld.{ld} param[0x8]\n    %{p}2 = {op}.{ty} %{p}0, %{p}1\n    st.{st} global[0x100], %{p}2\n    exit\n}}\n"
     );
     let mut f = parse_function(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    select_function(&mut f).unwrap();
+    select_function(&mut f, &Target::default()).unwrap();
     verify_function(&f).unwrap_or_else(|e| panic!("{e}\n{f}"));
     assert!(f.sass);
     f
@@ -136,7 +137,7 @@ fn kernel1(op: &str) -> Function {
         "entry @k() {{\nbb0:\n    %r0 = ld.u32 param[0x0]\n    %r2 = {op} %r0\n    st.f32 global[0x100], %r2\n    exit\n}}\n"
     );
     let mut f = parse_function(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    select_function(&mut f).unwrap();
+    select_function(&mut f, &Target::default()).unwrap();
     verify_function(&f).unwrap_or_else(|e| panic!("{e}\n{f}"));
     f
 }
@@ -228,7 +229,7 @@ proptest! {
             let (op, ty) = o.split_once('.').unwrap();
             let text = format!("entry @k() {{\nbb0:\n    %rd0 = ld.u64 param[0x0]\n    %r1 = ld.u32 param[0x8]\n    %rd2 = {op}.{ty} %rd0, %r1\n    st.u64 global[0x100], %rd2\n    exit\n}}\n");
             let mut f = parse_function(&text).unwrap();
-            select_function(&mut f).unwrap();
+            select_function(&mut f, &Target::default()).unwrap();
             verify_function(&f).unwrap();
             f
         }).collect(); }
@@ -244,7 +245,7 @@ proptest! {
         thread_local! { static K: Vec<Function> = ["lt.u64", "le.s64", "gt.s64", "ge.u64", "eq.s64", "ne.u64"].iter().map(|c| {
             let text = format!("entry @k() {{\nbb0:\n    %rd0 = ld.u64 param[0x0]\n    %rd1 = ld.u64 param[0x8]\n    %p2 = setp.{c} %rd0, %rd1\n    %r3 = selp.u32 1, 0, %p2\n    st.u32 global[0x100], %r3\n    exit\n}}\n");
             let mut f = parse_function(&text).unwrap();
-            select_function(&mut f).unwrap();
+            select_function(&mut f, &Target::default()).unwrap();
             verify_function(&f).unwrap();
             f
         }).collect(); }
@@ -295,7 +296,7 @@ fn immediates_in_64_bit_sequences() {
     let _ = Imm::Int(0);
     let text = "entry @k() {\nbb0:\n    %rd0 = ld.u64 param[0x0]\n    %rd1 = sub.s64 %rd0, 0x100000000\n    %rd2 = add.s64 %rd1, -1\n    st.u64 global[0x100], %rd2\n    exit\n}\n";
     let mut f = parse_function(text).unwrap();
-    select_function(&mut f).unwrap();
+    select_function(&mut f, &Target::default()).unwrap();
     verify_function(&f).unwrap();
     for a in [0u64, 1, 0xffff_ffff, 0x1_0000_0000, u64::MAX] {
         assert_eq!(run(&f, &[a])[0], a.wrapping_sub(0x1_0000_0000).wrapping_sub(1), "{a:#x}");
@@ -545,7 +546,7 @@ proptest! {
             let text = template_kernel(tp);
             let orig = parse_function(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
             let mut sel = orig.clone();
-            select_function(&mut sel).unwrap_or_else(|e| panic!("{}: {e}", tp.inst));
+            select_function(&mut sel, &Target::default()).unwrap_or_else(|e| panic!("{}: {e}", tp.inst));
             verify_function(&sel).unwrap_or_else(|e| panic!("{}: {e}\n{sel}", tp.inst));
             (orig, sel)
         }).collect(); }
@@ -593,7 +594,7 @@ proptest! {
         thread_local! { static K: Function = {
             let tp = Tpl { inst: "fns.b32 {s0}, {s1}, {s2}", dsts: &["r"], srcs: &["r", "r", "r"], width: 32 };
             let mut f = parse_function(&template_kernel(&tp)).unwrap();
-            select_function(&mut f).unwrap();
+            select_function(&mut f, &Target::default()).unwrap();
             verify_function(&f).unwrap();
             f
         }; }
@@ -633,7 +634,7 @@ proptest! {
         thread_local! { static K: Function = {
             let tp = Tpl { inst: "rcp.approx.ftz.f64 {s0}", dsts: &["rd"], srcs: &["rd"], width: 64 };
             let mut f = parse_function(&template_kernel(&tp)).unwrap();
-            select_function(&mut f).unwrap();
+            select_function(&mut f, &Target::default()).unwrap();
             verify_function(&f).unwrap();
             f
         }; }
@@ -660,7 +661,7 @@ proptest! {
             let tp = Tpl { inst: "ex2.approx.f32 {s0}", dsts: &["r"], srcs: &["r"], width: 32 };
             let orig = parse_function(&template_kernel(&tp)).unwrap();
             let mut f = orig.clone();
-            select_function(&mut f).unwrap();
+            select_function(&mut f, &Target::default()).unwrap();
             verify_function(&f).unwrap();
             (orig, f)
         }; }
@@ -713,7 +714,7 @@ proptest! {
         thread_local! { static K: [Function; 2] = [kernel("div", "rn.f64", true), {
             let tp = Tpl { inst: "rcp.rn.f64 {s0}", dsts: &["rd"], srcs: &["rd"], width: 64 };
             let mut f = parse_function(&template_kernel(&tp)).unwrap();
-            select_function(&mut f).unwrap();
+            select_function(&mut f, &Target::default()).unwrap();
             verify_function(&f).unwrap();
             f
         }]; }

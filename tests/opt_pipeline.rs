@@ -8,6 +8,7 @@
 //! (Semantic preservation of every phase is checked by translation validation in
 //! `interp/tests/validate_*.rs`.)
 
+use ptxas_rs::target::Target;
 use std::sync::Arc;
 
 use ptxas_rs::opt::check::{OriCheckInitialProgram, OriSanitize};
@@ -449,14 +450,14 @@ fn selection_refuses_unconverted_shared_atomics_until_the_bridge_runs() {
     let text = std::fs::read_to_string(root.join("atom_shared.sm_90.ptx")).unwrap();
     let lowered = ptxas_rs::lower::lower_source(&text).unwrap();
     let mut raw = lowered.clone();
-    let e = ptxas_rs::lower::isel::select_module(&mut raw, 90).unwrap_err();
+    let e = ptxas_rs::lower::isel::select_module(&mut raw, &Target::default()).unwrap_err();
     assert!(e.function.is_some() && e.message.contains("ConvertUnsupportedOps") && e.message.contains('`'), "{e}");
     let mut m = lowered;
     for level in [0, 3] {
         let mut m = m.clone();
         let opts = PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() };
         assert_eq!(bridge.run(&mut m, &opts, &mut []).unwrap().total_changed(), 2);
-        ptxas_rs::lower::isel::select_module(&mut m, 90).unwrap();
+        ptxas_rs::lower::isel::select_module(&mut m, &Target::default()).unwrap();
     }
     bridge.run(&mut m, &PipelineOptions::default(), &mut []).unwrap();
     assert_eq!(bridge.run(&mut m, &PipelineOptions::default(), &mut []).unwrap().total_changed(), 0);

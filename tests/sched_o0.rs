@@ -14,6 +14,7 @@ mod common;
 use ptxas_rs::cubin::Cubin;
 use ptxas_rs::sass::{self, Control, Instruction};
 use ptxas_rs::sched::{self, Recipe};
+use ptxas_rs::target::Target;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -65,7 +66,7 @@ fn o0_recipe_matches_nvidia() {
                 };
                 let mut one = vec![inst.clone()];
                 one[0].control = Control::default();
-                sched::assign(&mut one, usize::from(k < tail), Recipe::O0);
+                sched::assign(&mut one, usize::from(k < tail), Recipe::O0, &Target::default());
                 let (o, n) = (one[0].control, inst.control);
                 local.0 += 1;
                 if o == n {

@@ -420,12 +420,14 @@ pub fn validate_standard(
 /// backend's rule, re-exported for the passes below).
 pub use ptxas_rs::backend::param_addresses;
 
-/// Instruction selection for sm_90 as the backend runs it, as one pipeline pass:
-/// [`ptxas_rs::lower::isel::select_module_abi`] with the lowering's local frames (in module
+/// Instruction selection as the backend runs it (for `target`, sm_90 by default), as one
+/// pipeline pass: [`ptxas_rs::lower::isel::select_module_abi`] with the lowering's local frames (in module
 /// order) and the `.param`-address flags of [`param_addresses`]; calls take the register ABI
 /// (`CALL`/`RET`). The change count is the number of selected instructions.
 #[derive(Clone, Debug, Default)]
 pub struct SelectPass {
+    /// The target selected for.
+    pub target: ptxas_rs::target::Target,
     /// Each function's local frame in bytes, in module order.
     pub frames: Vec<u64>,
     /// [`param_addresses`] of the source.
@@ -440,7 +442,7 @@ impl Pass for SelectPass {
         Err(PassError::in_func(f, "instruction selection runs on whole modules"))
     }
     fn run_module(&self, m: &mut Module) -> Result<usize, PassError> {
-        ptxas_rs::lower::isel::select_module_abi(m, 90, &self.frames, &self.addr)
+        ptxas_rs::lower::isel::select_module_abi(m, &self.target, &self.frames, &self.addr)
             .map_err(|e| PassError { func: e.function.clone(), message: e.message })?;
         Ok(m.functions.iter().map(|f| f.inst_order().count()).sum())
     }
@@ -492,7 +494,7 @@ impl Pass for AllocatePass {
 /// functions' local frames, `addr` [`param_addresses`] of its source.
 pub fn backend_pipeline(module: &Module, frames: &[u64], addr: &HashMap<String, Vec<bool>>) -> Pipeline {
     let abi = ptxas_rs::lower::isel::call::module_abi(module, addr);
-    let select = SelectPass { frames: frames.to_vec(), addr: addr.clone() };
+    let select = SelectPass { frames: frames.to_vec(), addr: addr.clone(), ..SelectPass::default() };
     let allocate = AllocatePass { frames: frames.to_vec(), abi };
     Pipeline::custom(vec![
         PipelinePhase::custom("InstructionSelection", std::sync::Arc::new(select)),

@@ -7,6 +7,7 @@
 //! The emulator runs the raw words through `interp::emu::Kernel` built directly (no cubin yet):
 //! entry 0, parameters at c[0x0][0x210], the spec's dynamic shared memory, 1 KiB of local memory.
 
+use ptxas_rs::target::Target;
 use std::path::Path;
 
 use interp::emu::{EmuConfig, Kernel};
@@ -39,7 +40,8 @@ fn emitted_kernels_match_the_interpreter() {
         let f = module.function(&spec.kernel).unwrap();
         let params = spec.param_block(|_| 0).len() as u32;
         for recipe in [Recipe::O0, Recipe::Latency] {
-            let e = emit_function_with(f, 90, &EmitOptions { recipe }).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let e = emit_function_with(f, &Target::default(), &EmitOptions { recipe })
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             let words: Vec<u128> =
                 e.code.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect();
             let kernel = Kernel {

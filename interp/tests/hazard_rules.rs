@@ -6,13 +6,14 @@
 use interp::emu::hazard::HazardState;
 use interp::emu::program::{Inst, lower};
 use ptxas_rs::sched::{self, Recipe};
+use ptxas_rs::target::Target;
 
 /// `lines` parsed, scheduled by the latency recipe and lowered for the checker.
 fn scheduled(lines: &[&str]) -> Vec<Inst> {
     let t = ptxas_rs::sass::tables_for("sm_90").unwrap();
     let mut v: Vec<_> = lines.iter().enumerate().map(|(i, l)| t.parse(l, 16 * i as u64).unwrap()).collect();
     let n = v.len();
-    sched::assign(&mut v, n, Recipe::Latency);
+    sched::assign(&mut v, n, Recipe::Latency, &Target::default());
     let banks = interp::emu::Banks::new();
     v.iter()
         .enumerate()

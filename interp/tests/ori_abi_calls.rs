@@ -14,6 +14,7 @@
 //! the results are equal again. An allocated callee whose epilogue does not release its frame
 //! (R1 not back at the caller's value at `RET`) is reported as invalid.
 
+use ptxas_rs::target::Target;
 use std::collections::HashMap;
 
 use interp::ExecConfig;
@@ -161,7 +162,7 @@ fn stages() -> Stages {
     ptxas_rs::opt::Pipeline::before_selection()
         .run(&mut selected, &ptxas_rs::opt::PipelineOptions::default(), &mut [])
         .expect("the bridge runs");
-    lower::isel::select_module_abi(&mut selected, 90, &frames, &addr).expect("selects");
+    lower::isel::select_module_abi(&mut selected, &Target::default(), &frames, &addr).expect("selects");
     ptxas_rs::ori::verify_module(&selected).expect("the selection verifies");
     Stages { raw, selected, frames, addr }
 }

@@ -16,6 +16,7 @@ use interp::emu::{EmuConfig, Kernel};
 use interp::launch::LaunchSpec;
 use ptxas_rs::sass::Control;
 use ptxas_rs::sched::{self, Recipe};
+use ptxas_rs::target::Target;
 
 #[path = "support/emu_corpus.rs"]
 mod support;
@@ -53,7 +54,7 @@ fn recompute(kernel: &Kernel, recipe: Recipe) -> Option<Vec<u128>> {
         i.control = Control::default();
     }
     let tail = sched::class::tail_start(&insts);
-    sched::assign(&mut insts, tail, recipe);
+    sched::assign(&mut insts, tail, recipe, &Target::default());
     insts.iter().map(|i| t.encode(i).ok()).collect()
 }
 

@@ -70,8 +70,10 @@ pub fn from_cubin(c: &Cubin) -> Result<Image, CubinError> {
     if let Some(s) = c.sections.iter().find(|s| !known_section(&s.name)) {
         return Err(err(format!("section {}", s.name), "not a section the writer produces (yet)"));
     }
-    let mut image = Image::sm90();
-    image.sm = c.sm();
+    let sm = c.sm();
+    let target = crate::target::Target::from_arch(&format!("sm_{sm}"))
+        .map_err(|e| err("ELF header", format!("e_flags SM {sm}: {e}")))?;
+    let mut image = Image::new(&target);
     image.debug = c.header.flags >> 24 == 0x0a;
     image.accelerated = c.accelerated();
     image.reserved_offset0_resolved =
@@ -267,7 +269,7 @@ fn kernel_info(c: &Cubin, image: &mut Image, k: &mut Kernel, at: &str) -> Result
             (MAX_THREADS, Value::Dim3(d)) => k.max_threads = Some(d),
             (REQNTID, Value::Dim3(d)) => k.reqntid = Some(d),
             (CBANK_PARAM_SIZE, Value::Half(h)) => k.param_size = u32::from(h),
-            (PARAM_CBANK, Value::ParamCbank { base, size, .. }) if u32::from(base) == super::writer::PARAM_BASE => {
+            (PARAM_CBANK, Value::ParamCbank { base, size, .. }) if u32::from(base) == image.target.param_base() => {
                 if u32::from(size) != k.param_size {
                     return Err(bad());
                 }

@@ -9,7 +9,9 @@
 //!
 //! Invariants an image must satisfy for [`super::writer::write`] to accept it (checked there,
 //! each violation a located [`super::CubinError`]):
-//! - `sm == 90` (the only layout implemented: parameter base 0x210, ABI v8 e_flags);
+//! - (the target is not checked: the image is made from a [`Target`] by [`Image::new`], and
+//!   the writer lays out bank 0 from it; only targets with a backend, [`Target::backend`],
+//!   reach the writer from the compiler, and the section layout is sm_90's);
 //! - every kernel's `code` is a non-empty whole number of 16-byte instructions; every
 //!   instruction offset it names (EXIT, indirect branches, subroutines, frames) lies inside it
 //!   and is 16-byte aligned where it names an instruction;
@@ -21,12 +23,15 @@
 //! own stack frames) live in [`Report`]; the writer ignores them.
 
 use super::eiattr::{IndirectBranch, MbarrierInstr};
+use crate::target::Target;
 
 /// A module: one cubin's worth of kernels and module-level facts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Image {
-    /// The SM number (90; `sm_90a` is `sm == 90` with `accelerated`).
-    pub sm: u32,
+    /// The target the code is for: its SM number goes to e_flags, its bank-0 layout gives the
+    /// parameter base. (`sm_90a` code may have an `sm_90` target with `accelerated`: a module
+    /// whose `.target` is `sm_90a` is marked whatever `-arch` said.)
+    pub target: Target,
     /// `sm_XXa`: recorded in `.nv.compat` (EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET), not e_flags.
     pub accelerated: bool,
     /// The PTX carried debug information: e_flags' top byte becomes 0x0a instead of 0x06.
@@ -235,13 +240,14 @@ impl Default for Compat {
 }
 
 impl Image {
-    /// An empty sm_90 module with ptxas 13.0.88's module-level constants.
-    pub fn sm90() -> Image {
+    /// An empty module for `target` (arch-accelerated as the target is) with ptxas 13.0.88's
+    /// module-level constants; the `.target` SM is the target's until set.
+    pub fn new(target: &Target) -> Image {
         Image {
-            sm: 90,
-            accelerated: false,
+            target: target.clone(),
+            accelerated: target.accelerated(),
             debug: false,
-            virtual_sm: 90,
+            virtual_sm: target.sm() as u16,
             toolkit: 130,
             tool: ToolInfo::default(),
             compat: Compat::default(),
@@ -269,7 +275,7 @@ pub struct Kernel {
     /// Parameters in PTX order.
     pub params: Vec<Param>,
     /// Total parameter bytes in constant bank 0 (EIATTR_CBANK_PARAM_SIZE; the bank is
-    /// `0x210 + param_size` bytes).
+    /// the target's parameter base + `param_size` bytes).
     pub param_size: u32,
     /// EIATTR_FRAME_SIZE: local-memory frame bytes.
     pub frame_size: u32,
@@ -312,7 +318,7 @@ pub struct Kernel {
 /// One kernel parameter as EIATTR_KPARAM_INFO describes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Param {
-    /// Byte offset from the parameter base (0x210).
+    /// Byte offset from the target's parameter base (0x210 on sm_90).
     pub offset: u16,
     /// Size in bytes.
     pub size: u16,

@@ -25,7 +25,7 @@ const INFO: &str = "ptxas info    : ";
 
 /// The `-v` lines for `image`, without trailing newlines.
 pub fn lines(image: &Image) -> Vec<String> {
-    let arch = format!("sm_{}{}", image.sm, if image.accelerated { "a" } else { "" });
+    let arch = format!("sm_{}{}", image.target.sm(), if image.accelerated { "a" } else { "" });
     let mut out = vec![format!("{INFO}{} bytes gmem", image.data.gmem())];
     for k in &image.kernels {
         out.push(format!("{INFO}Compiling entry function '{}' for '{arch}'", k.name));

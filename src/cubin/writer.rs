@@ -25,6 +25,11 @@
 //!   padded with `DW_CFA_nop` to 8 bytes, with R_CUDA_64 relocations (FDE starts first, both
 //!   groups in descending offset order); data relocations in descending offset order.
 //!
+//! Bank 0 (`.nv.constant0.<k>`'s size, `EIATTR_PARAM_CBANK`) and e_flags' SM come from the
+//! image's [`crate::target::Target`]; the writer does not check the SM (the one refusal of
+//! targets without a backend is [`crate::target::Target::backend`]), and everything else is
+//! the sm_90 layout.
+//!
 //! Invariants: `write` never panics; an image that breaks the rules of [`super::image`] is a
 //! [`CubinError`] naming the kernel and the field. The output always parses with
 //! [`super::Cubin::parse`]. The corpus has one kernel per module; the multi-kernel order
@@ -38,8 +43,6 @@ use object::elf;
 use object::endian::{LittleEndian as LE, U16, U32, U64};
 use object::pod::bytes_of;
 
-/// The constant bank 0 parameter base on sm_90.
-pub const PARAM_BASE: u32 = 0x210;
 /// Bytes of shared memory reserved at the start of every CTA's window on sm_90.
 pub const RESERVED_SHARED: u64 = 0x400;
 /// `R_CUDA_64`.
@@ -126,9 +129,6 @@ struct KIdx {
 }
 
 fn check(image: &Image) -> Result<(), CubinError> {
-    if image.sm != 90 {
-        return Err(err("image", format!("sm_{} is not supported: the writer implements the sm_90 layout", image.sm)));
-    }
     let name_ok = |n: &str| !n.is_empty() && !n.contains('\0');
     for k in &image.kernels {
         let at = format!("kernel {}", k.name);
@@ -196,7 +196,7 @@ fn check(image: &Image) -> Result<(), CubinError> {
     Ok(())
 }
 
-/// Writes `image` as an sm_90 ET_EXEC cubin.
+/// Writes `image` as an ET_EXEC cubin (the sm_90 layout, bank 0 from the image's target).
 pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
     check(image)?;
     let ks = &image.kernels;
@@ -773,7 +773,7 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
             4,
         );
         c.info = i.text as u32;
-        c.body = Body::Data(vec![0; (PARAM_BASE + k.param_size) as usize]);
+        c.body = Body::Data(vec![0; (image.target.param_base() + k.param_size) as usize]);
     }
     // Module data.
     let mut by_name: std::collections::HashMap<&str, u32> = var_syms.clone();
@@ -949,7 +949,7 @@ fn layout(image: &Image, secs: &[Sec], names: &[u32]) -> Vec<u8> {
     }
 
     let top: u32 = if image.debug { 0x0a } else { 0x06 };
-    let flags = (top << 24) | (image.sm << 8) | 0x04;
+    let flags = (top << 24) | (image.target.sm() << 8) | 0x04;
     let mut ident = [0u8; 16];
     ident[..4].copy_from_slice(&elf::ELFMAG);
     ident[4] = elf::ELFCLASS64;
@@ -1192,7 +1192,7 @@ fn kernel_records(image: &Image, k: &Kernel, const0_sym: u32) -> Vec<u8> {
         sval(&mut d, CRS_STACK_SIZE, &[c]);
     }
     hval(&mut d, CBANK_PARAM_SIZE, k.param_size as u16);
-    sval(&mut d, PARAM_CBANK, &[const0_sym, (k.param_size << 16) | PARAM_BASE]);
+    sval(&mut d, PARAM_CBANK, &[const0_sym, (k.param_size << 16) | image.target.param_base()]);
     sval(&mut d, SW_WAR, &[image.sw_war]);
     d
 }

@@ -1,4 +1,6 @@
-//! Emission: an allocated SASS-stage Ori function to sm_90 instruction words.
+//! Emission: an allocated SASS-stage Ori function to instruction words for a [`Target`], with
+//! the target's SASS tables and bank-0 slots. The spellings are sm_90's (the only target with
+//! a backend, [`Target::backend`]); emission does not check the SM.
 //!
 //! Each Ori instruction becomes exactly one SASS instruction, spelled as nvdisasm prints it and
 //! read back by [`Tables::parse`] — so every word is one our decoder/printer (checked against
@@ -12,8 +14,8 @@
 //! `BSSY` targets are the first instruction of the target block (SASS stores them relative to the
 //! next instruction). Two additions to the Ori instructions, both required by the sm_90 ABI:
 //! a function with global or generic memory accesses gets `ULDC.64 URk, c[0x0][0x208]` (the
-//! global memory descriptor, `desc[URk]` on every such access; `URk` is the lowest even uniform
-//! pair the function does not use) as its first instruction, or right after the `R1` prologue
+//! global memory descriptor at the target's slot, [`Target::desc_offset`]; `desc[URk]` on
+//! every such access; `URk` is the lowest even uniform pair the function does not use) as its first instruction, or right after the `R1` prologue
 //! (`MOV R1, c[0x0][0x28]`, emitted as ptxas does, `LDC R1, c[0x0][0x28]`: a `MOV` from a
 //! constant bank becomes `LDC`); and the code ends with the tail ptxas places — a `BRA` to itself
 //! and `NOP`s up to a multiple of 128 bytes. A call may change every uniform register
@@ -47,9 +49,7 @@ use crate::ori::{
     self, BoolOp, Cmp, Flag, Function, Half, InstData, Opcode, Operand, Reg, RegFile, Rnd, SpecialReg, SubOp, Ty,
 };
 use crate::sched::{self, Recipe};
-
-/// Byte offset of the global memory descriptor in constant bank 0 (sm_90).
-const DESC_OFFSET: u32 = 0x208;
+use crate::target::Target;
 
 /// What emission produced: the code and the facts the cubin's EIATTRs need.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,9 +116,9 @@ pub enum EmitError {
     },
 }
 
-/// Emits `f` for `arch` (90) with the default options.
-pub fn emit_function(f: &Function, arch: u32) -> Result<Emitted, EmitError> {
-    emit_function_with(f, arch, &EmitOptions::default())
+/// Emits `f` for `target` with the default options.
+pub fn emit_function(f: &Function, target: &Target) -> Result<Emitted, EmitError> {
+    emit_function_with(f, target, &EmitOptions::default())
 }
 
 /// Where a function's code goes in its kernel's `.text` (for kernels with calls).
@@ -138,12 +138,12 @@ impl Default for Placement {
     }
 }
 
-/// Emits `f` for `arch` (90).
-pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result<Emitted, EmitError> {
-    emit_function_placed(f, arch, opts, &Placement::default())
+/// Emits `f` for `target`.
+pub fn emit_function_with(f: &Function, target: &Target, opts: &EmitOptions) -> Result<Emitted, EmitError> {
+    emit_function_placed(f, target, opts, &Placement::default())
 }
 
-/// Emits `f` for `arch` (90) at `place` in its section: branch targets, return addresses and
+/// Emits `f` for `target` at `place` in its section: branch targets, return addresses and
 /// call targets are section offsets (so `Emitted`'s offsets and `block_offsets` are relative to
 /// `place.base`, but the encoded words are only valid at `place.base`). A `CALL` is
 /// `CALL.REL.NOINC <callee>`, and the `MOV R2` right before it (`lower::isel::call`'s
@@ -151,15 +151,12 @@ pub fn emit_function_with(f: &Function, arch: u32, opts: &EmitOptions) -> Result
 /// `RET.REL.NODEC R2 0x0` (to the address in R2).
 pub fn emit_function_placed(
     f: &Function,
-    arch: u32,
+    target: &Target,
     opts: &EmitOptions,
     place: &Placement,
 ) -> Result<Emitted, EmitError> {
     let ferr = |why: String| EmitError::Function { function: f.name.clone(), why };
-    let tables = match arch {
-        90 => super::tables_for("sm_90").ok_or_else(|| ferr("no sm_90 tables".into()))?,
-        a => return Err(ferr(format!("emission supports sm_90 only, not sm_{a}"))),
-    };
+    let tables = target.tables().ok_or_else(|| ferr(format!("no SASS tables for {}", target.name())))?;
     if !f.sass {
         return Err(ferr("the function is not SASS-stage (`sass` not set)".into()));
     }
@@ -227,7 +224,10 @@ pub fn emit_function_placed(
     let mut insts = Vec::new();
     let emit_desc = |insts: &mut Vec<Instruction>| -> Result<(), EmitError> {
         if let Some(k) = desc_ur {
-            let text = format!("ULDC.64 UR{k}, c[0x0][{DESC_OFFSET:#x}]");
+            let desc = target
+                .desc_offset()
+                .ok_or_else(|| ferr(format!("{} has no global memory descriptor in bank 0", target.name())))?;
+            let text = format!("ULDC.64 UR{k}, c[0x0][{desc:#x}]");
             let i = tables.parse(&text, base + 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?;
             insts.push(i);
         }
@@ -303,7 +303,7 @@ pub fn emit_function_placed(
             insts.push(tables.parse("NOP", base + 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?);
         }
     }
-    sched::assign(&mut insts, tail, opts.recipe);
+    sched::assign(&mut insts, tail, opts.recipe, target);
     let mut code = Vec::with_capacity(16 * insts.len());
     for (k, i) in insts.iter().enumerate() {
         let w = tables.encode(i).map_err(|e| ferr(format!("instruction {k}: {e}")))?;

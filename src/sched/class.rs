@@ -154,20 +154,9 @@ pub fn pipe(base: &str) -> Option<(Pipe, u64)> {
     }
 }
 
-/// Cycles a CTA barrier (`BAR`) needs before the warp issues an instruction that is not
-/// fixed-latency arithmetic ([`settles_after_barrier`]).
-///
-/// Measured on ptxas 13.0.88 -O3 sm_90 output for the 128 corpus kernels: of the 134
-/// `BAR.SYNC`s, every one followed by a memory access (`LDS` 25, `LDC` 3, `LDG`, `SYNCS`), a
-/// control transfer (`BRA` 8, `EXIT` 10, `BSSY`) or `VOTEU` has stall 6 or more, while 82 followed
-/// by ALU/FMA/uniform arithmetic have stall 1. On the H100 our -O3 cubin of algo_matmul_tiled,
-/// with an `LDS` 1 cycle after `BAR.SYNC`, read shared memory the other warps had not finished
-/// writing (`interp/gpu/README.md`, run 4).
-pub const BARRIER_SETTLE: u64 = 6;
-
-/// Whether an instruction with base `base` must issue at least [`BARRIER_SETTLE`] cycles after
-/// a preceding `BAR`: everything but fixed-latency instructions of an execution pipe ([`pipe`])
-/// and half-precision arithmetic (ptxas issues `HFMA2.MMA` 3 cycles after `BAR.SYNC` in
+/// Whether an instruction with base `base` must issue at least the target's barrier settle
+/// ([`crate::target::HwFacts::barrier_settle`]) cycles after a preceding `BAR`: everything but
+/// fixed-latency instructions of an execution pipe ([`pipe`]) and half-precision arithmetic (ptxas issues `HFMA2.MMA` 3 cycles after `BAR.SYNC` in
 /// atomics_scoped; the half pipes' issue intervals are not in [`pipe`]'s table).
 pub fn settles_after_barrier(base: &str) -> bool {
     const HALF: &[&str] = &["HFMA2", "HADD2", "HMUL2", "HMNMX2", "HSETP2", "HSET2"];

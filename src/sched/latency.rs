@@ -14,7 +14,7 @@
 //!    older fixed-latency write can land after this one, the instruction's pipe is free again
 //!    ([`super::class::pipe`]: two ALU instructions, or an IMAD and the next FMA-pipe
 //!    instruction, issue at least 2 cycles apart), a `BAR` has settled before anything but pipe
-//!    arithmetic follows it ([`super::class::BARRIER_SETTLE`]), an `HGMMA` issues 6 cycles after
+//!    arithmetic follows it ([`HwFacts::barrier_settle`]), an `HGMMA` issues 6 cycles after
 //!    the `WARPGROUP.ARRIVE` before it (as ptxas), and (hardware margin) a scoreboard set by
 //!    the previous instruction and waited on here has 2 cycles to register;
 //! 3. a variable-latency result gets a write scoreboard, and a late-reading instruction with
@@ -35,7 +35,7 @@
 //! emitter leaves [`NOPS_AFTER_MMA`] NOPs after each and a wait is spread over the stalls of
 //! the instructions before the consumer, every later time-stamp moving with them), 13 for a
 //! predicate read as any instruction's guard or by a branch, exit or other control instruction
-//! (14 when a `DSETP` wrote it, [`FP64_PRED_TO_GUARD`]), and one more cycle for a general
+//! (14 when a `DSETP` wrote it, [`pred_to_guard`]), and one more cycle for a general
 //! register read by an FP64 instruction when another pipe wrote it. The last three agree with
 //! ptxas's code (`interp::emu::hazard` has the figures) and with the H100 (our guarded
 //! instructions 5 cycles after their `ISETP` saw the old predicate; a `DMUL` 5 cycles after the
@@ -43,6 +43,10 @@
 //! fault it caused, went the old predicate's way). Minimum stalls: 1; 5 on control transfers
 //! (as ptxas). Yield is off in the body and on in the padding tail; reuse
 //! flags are cleared.
+//!
+//! Per target: [`assign`] takes the [`Target`]; the guard latency and the barrier settle are
+//! read from its measured [`HwFacts`], every other figure above is sm_90's, the only target
+//! with a backend so far (they equal the facts' sm_90 values, so sm_90 code is unchanged).
 //!
 //! Invariant: see [`super`] — no hazard of the §2.5 model on any path, given that blocks start
 //! with every scoreboard waited on and every fixed latency elapsed.
@@ -68,9 +72,10 @@ fn commits_group(inst: &Instruction) -> bool {
         && inst.form.slots.last().zip(inst.operands.last()).is_some_and(|(s, o)| s.shown(o, inst.residue))
 }
 
-use super::class::{BARRIER_SETTLE, Class, PIPES, class, is_control, never_executes, pipe, settles_after_barrier};
+use super::class::{Class, PIPES, class, is_control, never_executes, pipe, settles_after_barrier};
 use super::deps::{LOCS, Loc, effects};
 use crate::sass::{Control, Instruction, Value};
+use crate::target::{HwFacts, Target};
 
 const NONE: u8 = 0xff;
 
@@ -142,17 +147,17 @@ fn is_fp64(base: &str) -> bool {
 /// `ARRIVES`: the stale UR0.
 pub const R2UR_LATENCY: u64 = 13;
 
-/// Latency of a predicate result read as a guard or by a control transfer.
-const PRED_TO_GUARD: u64 = 13;
-
-/// Latency of a predicate an FP64-pipe instruction (`DSETP`) writes, read as a guard or by a
-/// control transfer: one more than [`PRED_TO_GUARD`]. ptxas 13.0.88 -O3 never guards or
-/// branches on a `DSETP` predicate less than 14 cycles after it (sm_80…sm_100 corpus code:
-/// 38 of 38 such pairs at 14 or more on sm_90; sm_75: 15), and on the H100 our -O3
+/// Latency of a predicate result read as a guard or by a control transfer: the target's
+/// measured [`HwFacts::pred_guard_latency`] (13 on sm_90); one more when an FP64-pipe
+/// instruction (`DSETP`) wrote it, [`HwFacts::fp64_pred_guard_extra`]. ptxas 13.0.88 -O3 never
+/// guards or branches on a `DSETP` predicate less than 14 cycles after it (sm_80…sm_100 corpus
+/// code: 38 of 38 such pairs at 14 or more on sm_90; sm_75: 15), and on the H100 our -O3
 /// math_libdevice_f64 with `@P0 BRA` 13 cycles after `DSETP.LTU P0` branched as if on P0's old
 /// value (2026-11-27, compute-sanitizer: lanes with |x| < 2^31 ran the Payne–Hanek call, and
 /// those with exponents below 1024 indexed `__cudart_i2opi_d` 512 MiB below its start).
-const FP64_PRED_TO_GUARD: u64 = PRED_TO_GUARD + 1;
+fn pred_to_guard(hw: &HwFacts, fp64: bool) -> u64 {
+    hw.pred_guard_latency + if fp64 { hw.fp64_pred_guard_extra } else { 0 }
+}
 
 /// Extra cycles before an FP64 instruction may read a general register written by a
 /// fixed-latency instruction of another pipe.
@@ -341,8 +346,11 @@ fn block_starts(insts: &[Instruction], tail: usize) -> Vec<bool> {
     start
 }
 
-/// Assigns latency-aware control words to `insts` (`insts[tail..]` is the padding tail).
-pub fn assign(insts: &mut [Instruction], tail: usize) {
+/// Assigns latency-aware control words to `insts` (`insts[tail..]` is the padding tail) for
+/// `target`: the guard latency and the barrier settle are its measured [`HwFacts`]; every
+/// other latency is still sm_90's (the only target with a backend).
+pub fn assign(insts: &mut [Instruction], tail: usize, target: &Target) {
+    let hw = target.hw();
     let starts = block_starts(insts, tail);
     let mut st = State::new();
     st.sb0_reserved = insts[..tail].iter().any(|x| x.form.base == "LDGDEPBAR");
@@ -446,7 +454,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             st.pipe_free[p as usize] = st.t + hold;
         }
         if base == "BAR" {
-            st.bar_settle = st.t + BARRIER_SETTLE;
+            st.bar_settle = st.t + hw.barrier_settle;
         }
         if base == "WARPGROUP" && insts[i].suffix.contains("ARRIVE") {
             st.arrive_settle = st.t + ARRIVE_SETTLE;
@@ -465,7 +473,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize) {
             }
         } else {
             let lat = fixed_latency(&insts[i]);
-            let pred_lat = if is_fp64(base) { FP64_PRED_TO_GUARD } else { PRED_TO_GUARD };
+            let pred_lat = pred_to_guard(hw, is_fp64(base));
             for r in &e.writes {
                 st.ready[r.index()] = st.t + lat;
                 st.writer[r.index()] = Some(i);
@@ -559,7 +567,7 @@ mod tests {
     fn a_write_waits_for_every_pending_late_read() {
         let mut v =
             parse(&["F2I.S64 R12, R18", "F2I.U64.CEIL R6, R17", "MOV R17, 0x1", "FFMA R18, R19, R16, R18", "EXIT"]);
-        assign(&mut v, 5);
+        assign(&mut v, 5, &crate::target::Target::default());
         let first = v[0].control.read_sb.expect("F2I reads late");
         let second = v[1].control.read_sb.expect("F2I reads late");
         assert_ne!(first, second);

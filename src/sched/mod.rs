@@ -1,5 +1,6 @@
-//! Control-word assignment for sm_90: the stall count, yield hint, scoreboards and wait mask of
-//! every instruction (`shared/notes/digest-backend.md` §1.2 for the bits, §2 for their meaning).
+//! Control-word assignment for a [`Target`] (sm_90's figures so far; see [`latency`]): the
+//! stall count, yield hint, scoreboards and wait mask of every instruction
+//! (`shared/notes/digest-backend.md` §1.2 for the bits, §2 for their meaning).
 //!
 //! The input is a function's final instruction sequence (`sass::Instruction`s at their layout
 //! positions: instruction `i` sits at byte offset `16 * i`, and branch targets are already
@@ -24,6 +25,7 @@ pub mod latency;
 pub mod o0;
 
 use crate::sass::Instruction;
+use crate::target::Target;
 
 /// Which control-word recipe to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,11 +36,12 @@ pub enum Recipe {
     Latency,
 }
 
-/// Assigns control words to `insts` (`insts[tail..]` is the padding tail) by `recipe`.
-pub fn assign(insts: &mut [Instruction], tail: usize, recipe: Recipe) {
+/// Assigns control words to `insts` (`insts[tail..]` is the padding tail) by `recipe`, for
+/// `target` (the -O0 recipe is ptxas's fixed one and does not depend on it).
+pub fn assign(insts: &mut [Instruction], tail: usize, recipe: Recipe, target: &Target) {
     let tail = tail.min(insts.len());
     match recipe {
         Recipe::O0 => o0::assign(insts, tail),
-        Recipe::Latency => latency::assign(insts, tail),
+        Recipe::Latency => latency::assign(insts, tail, target),
     }
 }

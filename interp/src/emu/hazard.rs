@@ -16,9 +16,9 @@
 //! a later variable-latency instruction of the same in-order unit; (4) `t += max(stall, 1)`.
 //! IMAD.WIDE reads the high word of its 64-bit addend 2 cycles after issue.
 //!
-//! Barrier settling (`ptxas_rs::sched::class::BARRIER_SETTLE`): after a `BAR`, an instruction
-//! that is not fixed-latency pipe arithmetic (a memory access, a control transfer, ...) issued
-//! less than 6 cycles later is a hazard.
+//! Barrier settling (`ptxas_rs::target::HwFacts::barrier_settle`): after a `BAR`, an
+//! instruction that is not fixed-latency pipe arithmetic (a memory access, a control transfer,
+//! ...) issued less than 6 cycles later (5 on sm_75) is a hazard.
 //!
 //! Pipe throughput (`ptxas_rs::sched::class::pipe`, the scheduler's table, which this checker
 //! validates on NVIDIA's code): a fixed-latency instruction occupies its execution pipe for a
@@ -40,7 +40,9 @@
 //! more, 14, when a `DSETP` wrote the predicate, [`HazardState::fp64_pred_guard_extra`]), and 6 for
 //! general registers an FP64 instruction reads from another pipe ([`FP64_EARLY_READ`]).
 //!
-//! Per SM ([`HazardState::for_sm`]): the model above is sm_90's; for the sm_80 family (sm_80,
+//! Per SM ([`HazardState::for_sm`]): the model above is sm_90's; the measured per-SM figures
+//! and yes/no facts are the compiler's [`HwFacts`] (one place, which the scheduler reads too),
+//! and the rules that apply them stay here; for the sm_80 family (sm_80,
 //! sm_86, sm_89) `R2UR` is variable latency and `CS2R` holds no ALU pipe slot, and on sm_86 and
 //! sm_89 FP32 instructions do not wait for the FMA pipe an `IMAD` holds, each as NVIDIA's code
 //! for those SMs shows. sm_75 (Turing) takes the sm_80 family's model with four differences
@@ -59,7 +61,8 @@
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
 use super::program::{AtomOp, Inst, Kind, Opnd, Space};
-use ptxas_rs::sched::class::{BARRIER_SETTLE, PIPES, pipe, settles_after_barrier};
+use ptxas_rs::sched::class::{PIPES, pipe, settles_after_barrier};
+use ptxas_rs::target::HwFacts;
 
 /// Where a register lives.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -130,8 +133,8 @@ pub struct HazardState {
     pipe_free: [u64; PIPES],
     /// The first cycle after the last `BAR` that anything but pipe arithmetic may issue.
     bar_settle: u64,
-    /// The SM of the code (90 by default): see [`HazardState::for_sm`].
-    sm: u32,
+    /// The measured facts of the code's SM (sm_90's by default): see [`HazardState::for_sm`].
+    hw: HwFacts,
     /// Warpgroup MMA state ([`Gmma`]).
     gmma: Gmma,
     /// Per scoreboard: whether an mbarrier initialisation (`SYNCS.EXCH.64`) completing on it is
@@ -282,7 +285,7 @@ impl Default for HazardState {
             seq: 0,
             pipe_free: [0; PIPES],
             bar_settle: 0,
-            sm: 90,
+            hw: HwFacts::SM90,
             gmma: Gmma::default(),
             init_pending: [false; 6],
         }
@@ -309,7 +312,11 @@ pub struct Facts {
 impl Facts {
     /// The facts of `inst` in code of SM `sm` (see [`HazardState::for_sm`]).
     pub fn new(sm: u32, inst: &Inst) -> Facts {
-        let h = HazardState::for_sm(sm);
+        Facts::of(&HazardState::for_sm(sm), inst)
+    }
+
+    /// The facts of `inst` under `h`'s model.
+    fn of(h: &HazardState, inst: &Inst) -> Facts {
         let branch = is_branch(inst);
         let variable = h.variable(inst);
         Facts {
@@ -319,7 +326,7 @@ impl Facts {
             fp64: is_fp64(inst),
             variable,
             unit: h.unit_of(inst),
-            latency: latency(inst, sm),
+            latency: latency(inst, &h.hw),
             late_hi: wide_addend_hi(inst),
             late_read: late_read(inst, variable),
             errbar: inst.base == "ERRBAR",
@@ -476,14 +483,14 @@ const MMA_INTERLOCKED_LATENCY: u64 = 1;
 /// 0x0260 → 0x02a0, atomics_scoped 0x02c0 → 0x02f0, ...). The notes are silent.
 const CREDUX_LATENCY: u64 = 13;
 
-fn latency(inst: &Inst, sm: u32) -> u64 {
+fn latency(inst: &Inst, hw: &HwFacts) -> u64 {
     let uniform_dst =
         inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(_))) || inst.preds.iter().any(|p| p.dst && p.uniform);
     match inst.kind {
         // sm_75's and Blackwell's tensor pipes are not modelled beyond the interlock (ptxas's
         // sm_75 code reads an `IMMA.8816` result in a chain after 10 cycles, an `HMMA`'s after
         // 29, its sm_100 code an `HMMA`'s after fewer than 32; no GPU run on either).
-        Kind::Hmma { .. } | Kind::Imma { .. } if inst.control.stall == 0 || !(80..100).contains(&sm) => {
+        Kind::Hmma { .. } | Kind::Imma { .. } if inst.control.stall == 0 || !hw.mma_result_latency_modelled => {
             MMA_INTERLOCKED_LATENCY
         }
         Kind::Hmma { .. } | Kind::Imma { .. } => MMA_RESULT_LATENCY,
@@ -584,78 +591,61 @@ impl HazardState {
     /// sm_100 takes sm_90's model, and sm_120 sm_100's with FP64 arithmetic variable latency
     /// ([`sm120_fp64`]) and no ALU/uniform-ALU pipe hold (`pipe_of`); NVIDIA's sm_100 and sm_120
     /// -O3 corpus code runs hazard-free under them (`tests/emu_blackwell.rs`).
+    ///
+    /// The figures and facts are [`HwFacts::for_sm`]'s (where each was measured is documented
+    /// there); this checker keeps the rules that use them.
     pub fn for_sm(sm: u32) -> HazardState {
-        HazardState { sm, ..HazardState::default() }
+        HazardState { hw: HwFacts::for_sm(sm), ..HazardState::default() }
     }
 
-    /// sm_75 and the sm_80 family share the pre-Hopper differences (see [`HazardState::for_sm`]).
-    fn sm80_family(&self) -> bool {
-        (75..90).contains(&self.sm)
-    }
-
-    /// Cycles from a fixed-latency instruction writing a predicate to a guard or branch reading
-    /// it: 13, but 12 on sm_75 (`digest-backend.md` §2.1 and §2.3; NVIDIA's sm_75 cubins of the
-    /// corpus guard `@P0 EXIT` 12 cycles after its `ISETP`).
-    /// [`BARRIER_SETTLE`], but 5 on sm_75: NVIDIA's sm_75 code issues `LDS`, `LDG`, `BRA`,
-    /// `EXIT` and `BSSY` 5 cycles after `BAR.SYNC` (algo_block_scan, smem_swizzle, ...; none
-    /// closer), where its sm_80/90 code waits 6.
+    /// Cycles after a `BAR` before anything but pipe arithmetic
+    /// ([`HwFacts::barrier_settle`]: 6, 5 on sm_75).
     fn barrier_settle(&self) -> u64 {
-        if self.sm == 75 { 5 } else { BARRIER_SETTLE }
+        self.hw.barrier_settle
     }
 
-    /// The in-order completion queue of `inst` ([`unit`]); on sm_75 `SHFL` shares the shared
-    /// memory queue: ptxas's sm_75 code leaves `@P0 LDS.U R3, [R5.X4+-0x4]` without a write
-    /// scoreboard and reads R3 after waiting only on a later `SHFL.UP`'s (algo_warp_scan 0x05a0,
-    /// 0x05c0, 0x0600).
+    /// The in-order completion queue of `inst` ([`unit`]); `SHFL` shares the shared-memory
+    /// queue where [`HwFacts::shfl_in_shared_queue`] (sm_75).
     fn unit_of(&self, inst: &Inst) -> u8 {
-        if self.sm == 75 && matches!(inst.kind, Kind::Shfl(_)) { 4 } else { unit(inst) }
+        if self.hw.shfl_in_shared_queue && matches!(inst.kind, Kind::Shfl(_)) { 4 } else { unit(inst) }
     }
 
+    /// Cycles from a fixed-latency predicate write to a guard or branch reading it
+    /// ([`HwFacts::pred_guard_latency`]: 13, 12 on sm_75).
     fn pred_guard_latency(&self) -> u64 {
-        if self.sm == 75 { 12 } else { 13 }
+        self.hw.pred_guard_latency
     }
 
-    /// Extra cycles over [`HazardState::pred_guard_latency`] before a predicate a fixed-latency
-    /// FP64 instruction (`DSETP`) wrote may guard an instruction or steer a branch: 1, 3 on
-    /// sm_75. NVIDIA's -O3 corpus code never does it sooner (`DSETP` to guard or branch: 14
-    /// cycles at least on sm_80, sm_86, sm_89, sm_90 and sm_100, 33 to 40 pairs per SM; 15 on
-    /// sm_75, 40 pairs; ISETP/FSETP: 13, 12 on sm_75), and on the H100 our -O3 math_libdevice_f64,
-    /// whose `@P0 BRA` came 13 cycles after its `DSETP.LTU P0`, sent lanes with small arguments
-    /// into the Payne–Hanek call (2026-11-27, compute-sanitizer: an out-of-bounds `LDG` there).
+    /// Extra cycles over [`HazardState::pred_guard_latency`] before a predicate a `DSETP` wrote
+    /// may guard an instruction or steer a branch ([`HwFacts::fp64_pred_guard_extra`]: 1, 3 on
+    /// sm_75).
     fn fp64_pred_guard_extra(&self) -> u64 {
-        if self.sm == 75 { 3 } else { 1 }
+        self.hw.fp64_pred_guard_extra
     }
 
     /// Whether `inst` is variable latency on this SM: see [`variable_latency`]; `R2UR` on the
     /// sm_80 family ([`sm80_variable_latency`]); and FP64 arithmetic on sm_120 ([`sm120_fp64`]).
     pub fn variable(&self, inst: &Inst) -> bool {
         variable_latency(inst)
-            || (self.sm80_family() && sm80_variable_latency(inst))
-            || (self.sm == 120 && sm120_fp64(inst))
+            || (self.hw.r2ur_variable_latency && sm80_variable_latency(inst))
+            || (self.hw.fp64_variable_latency && sm120_fp64(inst))
     }
 
     fn pipe_of(&self, inst: &Inst) -> Option<(ptxas_rs::sched::class::Pipe, u64)> {
         use ptxas_rs::sched::class::Pipe;
-        // sm_120 issues ALU and uniform ALU instructions back to back (NVIDIA's sm_120 -O3
-        // corpus code: 1,537 of 4,924 ALU→ALU and 42 of 98 UALU→UALU pairs 1 cycle apart; none
-        // on sm_100 or sm_90): they hold no pipe there.
-        // Its `VIADD`s with a modifier (`.U8x4`, `.16x2`, `.S32.ISAT`) do not use the FMA pipe
-        // either, in either order: int_simd_video has an `IMAD.WIDE.U32` 1 cycle after a
-        // `VIADD.U8x4`; the form sweep's -O3 code a `VIADD.16x2 R0, R2, R5` (add_u16x2__g) and a
-        // `VIADD.S32.ISAT R9, R2, R5` (add_sat_s32__r) 1 cycle after an `IMAD.WIDE.U32`
-        // (stall 1), and an `IMAD.WIDE.U32` 1 cycle after a `VIADD.S32.ISAT`. The plain `VIADD`
-        // keeps the FMA pipe: no sm_120 code of the corpus or the sweep issues it 1 cycle from
-        // an `IMAD`.
-        if self.sm == 120
+        // Where ALU and uniform-ALU instructions and SIMD/saturating `VIADD`s hold no pipe
+        // (sm_120; the evidence is at [`HwFacts::alu_holds_no_pipe`]); the plain `VIADD` keeps
+        // the FMA pipe.
+        if self.hw.alu_holds_no_pipe
             && (matches!(pipe(inst.base), Some((Pipe::Alu | Pipe::Ualu, _)))
                 || matches!(inst.kind, Kind::Viadd { lanes: 2 | 4, .. } | Kind::Viadd { sat: true, .. }))
         {
             return None;
         }
-        if self.sm80_family() && inst.base == "CS2R" {
+        if !self.hw.cs2r_holds_alu_pipe && inst.base == "CS2R" {
             return None;
         }
-        if matches!(self.sm, 86 | 89) && matches!(inst.base, "FFMA" | "FMUL" | "FADD" | "FSWZADD") {
+        if self.hw.dual_fp32 && matches!(inst.base, "FFMA" | "FMUL" | "FADD" | "FSWZADD") {
             return None;
         }
         pipe(inst.base)
@@ -663,7 +653,7 @@ impl HazardState {
 
     /// Checks `inst` at issue and records its effects. `Err` describes the hazard.
     pub fn issue(&mut self, inst: &Inst) -> Result<(), String> {
-        let f = Facts::new(self.sm, inst);
+        let f = Facts::of(self, inst);
         self.issue_with(inst, &f)
     }
 
@@ -855,7 +845,8 @@ impl HazardState {
             // the next instructions with no wait, in algo_bitonic_sort and others).
             // On sm_75 uniform registers are read at issue too (`LDG.E.SYS R7, [R4.64+UR4]` with
             // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
-            let late_ur = self.sm != 75 && !(self.sm == 120 && sm120_fp64(inst));
+            let ur_at_issue = self.hw.uniform_read_at_issue || (self.hw.fp64_variable_latency && sm120_fp64(inst));
+            let late_ur = !ur_at_issue;
             let mut late = 0;
             if f.late_read {
                 for r in rd.iter().filter(|r| matches!(r, Reg::R(_)) || (late_ur && matches!(r, Reg::Ur(_)))) {

@@ -73,7 +73,7 @@ impl Sel<'_> {
         let arrive = d.opcode == Opcode::ClusterArrive;
         let relaxed = arrive && matches!(d.srcs.first(), Some(Operand::Imm(i)) if i.bits() == 1);
         let (w, p) = (self.t32(), self.tp());
-        let slots = crate::cubin::Constant0Layout::for_sm(90).driver.ok_or("sm_90 has driver slots")?;
+        let slots = self.driver_slots()?;
         let slot = crate::ori::CBank { bank: 0, index: None, offset: slots.explicit_cluster as i32 };
         self.emit(Opcode::LDC, Mods::new(), vec![w.into()], vec![Operand::CBank(slot)]);
         self.isetp(p.into(), Cmp::Eq, Ty::U32, Operand::reg(w), imm(1));

@@ -10,7 +10,6 @@
 //!   (`calli`, through function pointers) are not selected yet.
 
 use super::{R, Sel, imm, pt, pt_reg};
-use crate::cubin::Constant0Layout;
 use crate::ori::{CBank, FuncKind, Half, InstData, Mods, Opcode, Operand, Reg, Rnd, SpecialReg, Ty};
 use Opcode::{BRA, ISETP};
 
@@ -24,7 +23,10 @@ impl Sel<'_> {
     pub(crate) fn read_sreg(&mut self, dst: Reg, sr: SpecialReg) -> R<()> {
         use SpecialReg::*;
         let bank = |off: u32| Operand::CBank(CBank { bank: 0, index: None, offset: off as i32 });
-        let d = Constant0Layout::for_sm(90).driver.ok_or("sm_90 has driver slots")?;
+        let layout = *self.target.layout();
+        // The driver slots, where the sequence needs them (not known on every target).
+        let slots = self.driver_slots();
+        let d = || slots.clone();
         let ldc = |s: &mut Self, dst: Reg, off: u32| s.emit(Opcode::LDC, Mods::new(), vec![dst], vec![bank(off)]);
         let s2r = |s: &mut Self, dst: Reg, sr: SpecialReg| {
             s.emit(Opcode::S2R, Mods::new(), vec![dst], vec![Operand::SReg(sr)]);
@@ -35,11 +37,11 @@ impl Sel<'_> {
         };
         let dim = |first: SpecialReg| sr as u32 - first as u32;
         match sr {
-            NtidX | NtidY | NtidZ => ldc(self, dst, 4 * dim(NtidX)),
-            NctaidX | NctaidY | NctaidZ => ldc(self, dst, 0xc + 4 * dim(NctaidX)),
-            NSmId => ldc(self, dst, d.sm_count),
-            GridId => ldc(self, dst, d.grid_id),
-            DynSmemSize => ldc(self, dst, d.dynamic_smem),
+            NtidX | NtidY | NtidZ => ldc(self, dst, layout.ntid[dim(NtidX) as usize]),
+            NctaidX | NctaidY | NctaidZ => ldc(self, dst, layout.nctaid[dim(NctaidX) as usize]),
+            NSmId => ldc(self, dst, d()?.sm_count),
+            GridId => ldc(self, dst, d()?.grid_id),
+            DynSmemSize => ldc(self, dst, d()?.dynamic_smem),
             // The reserved shared-memory window: its start, its capacity and offset 0 are
             // constants on sm_90 (phase 12 ReplaceUniformsWithImm folds them first, so these
             // immediates are only reached when the pipeline did not run); its end and offset 1
@@ -48,13 +50,13 @@ impl Sel<'_> {
                 let v = crate::opt::uniform_imm::reserved_smem_constant(sr).ok_or("a reserved-smem constant")?;
                 self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![imm(v.into())]);
             }
-            ReservedSmemEnd => ldc(self, dst, d.reserved_smem_end),
-            ReservedSmem1 => ldc(self, dst, d.reserved_smem_1),
+            ReservedSmemEnd => ldc(self, dst, d()?.reserved_smem_end),
+            ReservedSmem1 => ldc(self, dst, d()?.reserved_smem_1),
             ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ => {
-                ldc(self, dst, d.cluster_dims + 4 * dim(ClusterNctaidX));
+                ldc(self, dst, d()?.cluster_dims + 4 * dim(ClusterNctaidX));
             }
-            NClusterIdX | NClusterIdY | NClusterIdZ => ldc(self, dst, d.nclusters + 4 * dim(NClusterIdX)),
-            ClusterNctaRank => ldc(self, dst, d.cluster_size),
+            NClusterIdX | NClusterIdY | NClusterIdZ => ldc(self, dst, d()?.nclusters + 4 * dim(NClusterIdX)),
+            ClusterNctaRank => ldc(self, dst, d()?.cluster_size),
             SmId => s2r(self, dst, VirtualSmId),
             WarpId | NWarpId => {
                 let (src, mask) = if sr == WarpId { (VirtId, 0x7f) } else { (VirtCfg, 0xff) };
@@ -66,12 +68,12 @@ impl Sel<'_> {
             TotalSmemSize => {
                 let (all, sub) = (self.t32(), self.t32());
                 s2r(self, all.into(), SmemSz);
-                ldc(self, sub.into(), d.smem_total_sub);
+                ldc(self, sub.into(), d()?.smem_total_sub);
                 op(self, Opcode::Sub, Mods::ty(Ty::U32), dst, Operand::reg(all), Operand::reg(sub))?;
             }
             IsExplicitCluster => {
                 let (w, p) = (self.t32(), self.tp());
-                ldc(self, w.into(), d.explicit_cluster);
+                ldc(self, w.into(), d()?.explicit_cluster);
                 let m = Mods { cmp: Some(crate::ori::Cmp::Eq), ..Mods::ty(Ty::U32) };
                 op(self, Opcode::Setp, m, p.into(), Operand::reg(w), imm(1))?;
                 self.inst(&InstData::new(
@@ -97,7 +99,7 @@ impl Sel<'_> {
                     vec![f.into()],
                     vec![Operand::reg(c)],
                 ))?;
-                ldc(self, rcp.into(), d.cluster_rcp + 4 * k);
+                ldc(self, rcp.into(), d()?.cluster_rcp + 4 * k);
                 let m = Mods { rnd: Some(Rnd::Rn), ..Mods::ty(Ty::F32) };
                 op(self, Opcode::Mul, m, q.into(), Operand::reg(f), Operand::reg(rcp))?;
                 let id: Reg = if sr as u32 <= ClusterIdZ as u32 { dst } else { self.t32().into() };
@@ -110,7 +112,7 @@ impl Sel<'_> {
                 if id != dst {
                     // %cluster_ctaid = %ctaid - %clusterid * %cluster_nctaid.
                     let (n, prod) = (self.t32(), self.t32());
-                    ldc(self, n.into(), d.cluster_dims + 4 * k);
+                    ldc(self, n.into(), d()?.cluster_dims + 4 * k);
                     op(
                         self,
                         Opcode::Mul,

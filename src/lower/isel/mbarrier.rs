@@ -288,7 +288,7 @@ mod tests {
 
     fn select(body: &str) -> Result<String, String> {
         let mut m = lower_source(&kernel(body)).map_err(|e| e.to_string())?;
-        select_module(&mut m, 90).map_err(|e| e.to_string())?;
+        select_module(&mut m, &crate::target::Target::default()).map_err(|e| e.to_string())?;
         Ok(m.to_string())
     }
 

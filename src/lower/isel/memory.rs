@@ -32,8 +32,8 @@
 
 use std::collections::HashMap;
 
-use super::{R, SM90_PARAM_BASE, Sel, imm};
-use crate::cubin::{Constant0Layout, DriverSlots};
+use super::{R, Sel, imm};
+use crate::cubin::DriverSlots;
 use crate::ori::{
     CBank, Cmp, Dir, Flag, InstData, MemRef, Mods, Module, Opcode, Operand, Reg, RegClass, RegUse, Space, SpecialReg,
     SubOp, Ty,
@@ -145,7 +145,8 @@ impl Sel<'_> {
                 Some(b) => Some(b),
             };
             let dst = Self::dst(d)?;
-            self.load_bank(dst, t, CBank { bank: 0, index, offset: SM90_PARAM_BASE + m.offset as i32 });
+            let base = self.target.param_base() as i32;
+            self.load_bank(dst, t, CBank { bank: 0, index, offset: base + m.offset as i32 });
             return Ok(());
         }
         if m.space == Space::Const {
@@ -260,7 +261,7 @@ impl Sel<'_> {
             Opcode::Cvta | Opcode::CvtaTo if d.mods.sub == Some(SubOp::SpLocal) => self.cvta_local(d, dst, t),
             Opcode::Cvta | Opcode::CvtaTo if d.mods.sub == Some(SubOp::SpShared) => self.cvta_shared(d, dst, t),
             Opcode::Cvta | Opcode::CvtaTo if matches!(d.mods.sub, Some(SubOp::SpConst | SubOp::SpParam)) => {
-                let slots = Self::driver_slots();
+                let slots = self.driver_slots()?;
                 let slot = if d.mods.sub == Some(SubOp::SpConst) { slots.const_window } else { slots.param_window };
                 self.cvta_window(d, dst, t, slot)
             }
@@ -335,9 +336,13 @@ impl Sel<'_> {
         Ok(())
     }
 
-    /// sm_90's driver slots of constant bank 0 (generic windows, ...).
-    fn driver_slots() -> DriverSlots {
-        Constant0Layout::for_sm(90).driver.expect("sm_90 has driver slots")
+    /// The target's driver slots of constant bank 0 (generic windows, ...); an error where
+    /// they are not known.
+    pub(crate) fn driver_slots(&self) -> R<DriverSlots> {
+        self.target
+            .driver_slots()
+            .copied()
+            .ok_or_else(|| format!("the driver slots of constant bank 0 are not known for {}", self.target.name()))
     }
 
     /// The operand as a 64-bit register (a 32-bit one zero-extended).
@@ -404,7 +409,7 @@ impl Sel<'_> {
     pub(crate) fn sel_isspacep(&mut self, d: &InstData) -> R<()> {
         let dst = Self::dst(d)?;
         let a = self.wide_operand(&d.srcs[0], Ty::U64)?;
-        let slots = Self::driver_slots();
+        let slots = self.driver_slots()?;
         let cmp = |c: Cmp| {
             let mut m = Mods::ty(Ty::U64);
             m.cmp = Some(c);

@@ -1,5 +1,9 @@
-//! Instruction selection for sm_90: PTX-stage Ori (what [`crate::lower::lower_source`]
-//! produces) to SASS-stage Ori with virtual registers (stage 3 of the backend).
+//! Instruction selection: PTX-stage Ori (what [`crate::lower::lower_source`] produces) to
+//! SASS-stage Ori with virtual registers (stage 3 of the backend), for a [`Target`].
+//!
+//! Bank-0 offsets (parameters, stack pointer, grid shape, driver slots) are read from the
+//! target. The sequences themselves are sm_90's (the only target with a backend,
+//! [`Target::backend`]); selection does not check the SM.
 //!
 //! [`select_module`] rewrites every function in place. One module per instruction family:
 //!
@@ -28,8 +32,9 @@
 //! - `sass == true`, `allocated == false`; every opcode is SASS-stage (or `phi`, which is
 //!   stage-neutral); the verifier accepts the function.
 //! - Registers stay virtual. The only physical registers are RZ/PT and, in a kernel, the
-//!   stack pointer R1, written once by the prologue `LDC R1, c[0x0][0x28]` (the first
-//!   instruction of the entry block, exactly as ptxas emits it on sm_90).
+//!   stack pointer R1, written once by the prologue `LDC R1, c[0x0][0x28]` (the target's
+//!   stack-pointer slot; the first instruction of the entry block, exactly as ptxas emits it
+//!   on sm_90).
 //! - Blocks, block ids, the layout and the PTX-stage virtual registers are kept: a PTX register
 //!   is the same virtual register after selection (64-bit values stay in 64-bit virtual
 //!   registers, which the allocator maps to aligned pairs). New virtual registers are
@@ -48,8 +53,9 @@
 //!   right shifts, min/max, division, widening) extends its operands first (LOP3 masks,
 //!   PRMT sign replication), and a narrowing `cvt` leaves the register zero- or
 //!   sign-extended, as the PTX-stage semantics do.
-//! - Kernel parameters are read from constant bank 0 at `c[0x0][0x210 + offset]`, `%ntid`
-//!   and `%nctaid` at `c[0x0][0x0..0x14]`, other special registers with `S2R`.
+//! - Kernel parameters are read from constant bank 0 at `c[0x0][param_base + offset]`
+//!   (0x210 on sm_90), `%ntid` and `%nctaid` at the layout's slots (`c[0x0][0x0..0x14]` on
+//!   sm_90), other special registers with `S2R`.
 //! - Module `.const` variables are read from constant bank 3 at their [`DataLayout`] offsets;
 //!   the address of a `.global` variable is read from its 8-byte slot of constant bank 4 (the
 //!   address table the cubin relocates, as ptxas does); the backend writes both banks from the
@@ -88,16 +94,11 @@ use crate::ori::{
     Block, FuncKind, Function, Guard, Imm, InstData, Mods, Module, Opcode, Operand, PhysReg, Reg, RegClass, RegFile,
     RegUse, Space, Stage, VReg,
 };
+use crate::target::Target;
 
-/// Where kernel parameters start in constant bank 0 on sm_90.
-pub const SM90_PARAM_BASE: i32 = 0x210;
-/// Where the initial stack pointer sits in constant bank 0 on sm_90.
-pub const SM90_STACK_PTR: i32 = 0x28;
-
-/// Selects SASS instructions for every function of `m` (see the module doc). `arch` is the
-/// SM number; only 90 is supported.
-pub fn select_module(m: &mut Module, arch: u32) -> Result<(), LowerError> {
-    select_module_framed(m, arch, &[])
+/// Selects SASS instructions for every function of `m` (see the module doc) for `target`.
+pub fn select_module(m: &mut Module, target: &Target) -> Result<(), LowerError> {
+    select_module_framed(m, target, &[])
 }
 
 /// [`select_module`] knowing each function's local frame size in bytes (in module order, as
@@ -105,8 +106,8 @@ pub fn select_module(m: &mut Module, arch: u32) -> Result<(), LowerError> {
 /// with a frame reserves it below the stack pointer in its prologue and addresses its local
 /// memory from there (see [`memory`]), as the GPU requires: its local window is below
 /// `c[0x0][0x28]`, not at 0.
-pub fn select_module_framed(m: &mut Module, arch: u32, frames: &[u64]) -> Result<(), LowerError> {
-    select_module_abi(m, arch, frames, &HashMap::new())
+pub fn select_module_framed(m: &mut Module, target: &Target, frames: &[u64]) -> Result<(), LowerError> {
+    select_module_abi(m, target, frames, &HashMap::new())
 }
 
 /// [`select_module_framed`] with calls between the module's functions ([`call`]): `addr[f]`
@@ -114,11 +115,11 @@ pub fn select_module_framed(m: &mut Module, arch: u32, frames: &[u64]) -> Result
 /// `.param` parameters, then its `.param` results), as the PTX signature declares them.
 pub fn select_module_abi(
     m: &mut Module,
-    arch: u32,
+    target: &Target,
     frames: &[u64],
     addr: &HashMap<String, Vec<bool>>,
 ) -> Result<(), LowerError> {
-    select_module_with(m, arch, frames, addr, &SelectOptions::default())
+    select_module_with(m, target, frames, addr, &SelectOptions::default())
 }
 
 /// Choices of selection that depend on the optimisation level.
@@ -139,33 +140,26 @@ impl Default for SelectOptions {
 /// [`select_module_abi`] with [`SelectOptions`].
 pub fn select_module_with(
     m: &mut Module,
-    arch: u32,
+    target: &Target,
     frames: &[u64],
     addr: &HashMap<String, Vec<bool>>,
     opts: &SelectOptions,
 ) -> Result<(), LowerError> {
-    if arch != 90 {
-        return Err(LowerError {
-            line: 0,
-            column: 0,
-            function: None,
-            message: format!("instruction selection supports sm_90 only, not sm_{arch}"),
-        });
-    }
     indirect::expand_indirect_calls(m)?;
     let shared = shared_layout(m);
     let abi = call::module_abi(m, addr);
     let data = memory::data_layout(m);
     for (i, f) in m.functions.iter_mut().enumerate() {
         let frame = frames.get(i).copied().unwrap_or(0) as i64;
-        select_function_with(f, &shared, &data, frame, &abi, opts)?;
+        select_function_with(f, target, &shared, &data, frame, &abi, opts)?;
     }
     Ok(())
 }
 
-/// Selects one function (sm_90) without module context (no shared-variable addresses).
-pub fn select_function(f: &mut Function) -> Result<(), LowerError> {
-    select_function_with(f, &HashMap::new(), &DataLayout::default(), 0, &HashMap::new(), &SelectOptions::default())
+/// Selects one function for `target` without module context (no shared-variable addresses).
+pub fn select_function(f: &mut Function, target: &Target) -> Result<(), LowerError> {
+    let (shared, abi) = (HashMap::new(), HashMap::new());
+    select_function_with(f, target, &shared, &DataLayout::default(), 0, &abi, &SelectOptions::default())
 }
 
 /// The shared-memory offset of every shared module variable: static ones in module order at
@@ -193,6 +187,7 @@ pub fn shared_layout(m: &Module) -> HashMap<String, i64> {
 
 fn select_function_with(
     f: &mut Function,
+    target: &Target,
     shared: &HashMap<String, i64>,
     data: &DataLayout,
     frame: i64,
@@ -211,6 +206,7 @@ fn select_function_with(
     out.sass = true;
     let mut s = Sel {
         old: f,
+        target,
         f: out,
         cur: None,
         guard: None,
@@ -237,6 +233,8 @@ fn select_function_with(
 /// The selection state of one function.
 pub(crate) struct Sel<'a> {
     old: &'a Function,
+    /// What the code is for: bank-0 slots come from here.
+    target: &'a Target,
     /// The function being built.
     pub(crate) f: Function,
     cur: Option<Block>,
@@ -333,7 +331,8 @@ impl<'a> Sel<'a> {
             self.warp_synced = false;
             if bi == 0 && is_kernel {
                 let r1 = Reg::Phys(PhysReg::new(RegFile::R, 1));
-                let cb = Operand::CBank(crate::ori::CBank { bank: 0, index: None, offset: SM90_STACK_PTR });
+                let sp = self.target.stack_pointer() as i32;
+                let cb = Operand::CBank(crate::ori::CBank { bank: 0, index: None, offset: sp });
                 self.f.push_inst(b, InstData::new(Opcode::LDC, Mods::new(), vec![r1], vec![cb]));
                 if self.frame > 0 {
                     let adj = vec![Operand::reg(r1), imm(-self.frame), rz()];
@@ -671,12 +670,12 @@ fn remove_dead(f: &mut Function) {
 }
 
 /// Instruction selection as a pipeline pass (for `opt::Pipeline::custom`/`with_pass` and the
-/// translation-validation harness): selects every function of the module for `arch`; the
+/// translation-validation harness): selects every function of the module for `target`; the
 /// change count is the number of instructions of the selected functions.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SelectPass {
-    /// The SM number (90).
-    pub arch: u32,
+    /// The target.
+    pub target: Target,
 }
 
 impl crate::opt::Pass for SelectPass {
@@ -684,11 +683,11 @@ impl crate::opt::Pass for SelectPass {
         crate::opt::PassKind::Transform
     }
     fn run_function(&self, f: &mut Function) -> Result<usize, crate::opt::PassError> {
-        select_function(f).map_err(|e| crate::opt::PassError::in_func(f, e.to_string()))?;
+        select_function(f, &self.target).map_err(|e| crate::opt::PassError::in_func(f, e.to_string()))?;
         Ok(f.inst_order().count())
     }
     fn run_module(&self, m: &mut Module) -> Result<usize, crate::opt::PassError> {
-        select_module(m, self.arch)
+        select_module(m, &self.target)
             .map_err(|e| crate::opt::PassError { func: e.function.clone(), message: e.message })?;
         Ok(m.functions.iter().map(|f| f.inst_order().count()).sum())
     }

@@ -326,8 +326,14 @@ mod tests {
              ld.param.u64 %rd2, [p];\nsetp.ne.b32 %p1, %r1, 0;\n{body}\n}}\n"
         );
         let mut m = lower_source(&text).map_err(|e| e.to_string())?;
-        select_module_with(&mut m, 90, &[], &HashMap::new(), &SelectOptions { pipeline_wgmma })
-            .map_err(|e| e.to_string())?;
+        select_module_with(
+            &mut m,
+            &crate::target::Target::default(),
+            &[],
+            &HashMap::new(),
+            &SelectOptions { pipeline_wgmma },
+        )
+        .map_err(|e| e.to_string())?;
         Ok(m.to_string())
     }
 
