@@ -19,8 +19,8 @@
 //!   destination/source type pair of the form sweep's `cvt` cases.
 //!
 //! Each probe names the target it is judged on ([`Probe::arch`]): `sm_90a`, or `sm_100a` for a
-//! row whose minimum SM is above 90 (a template may name another, e.g. `sm_60` for the forms
-//! without `.sync` that ptxas accepts only below sm_70).
+//! row whose minimum SM is above 90 (a template may name another, e.g. `sm_100a` for `st.bulk`,
+//! which ptxas 13.0.88 refuses below sm_100 although the table says sm_90).
 //!
 //! Where the table's spelling leaves modifiers open (`fma.f32` needs a rounding, `rcp.approx.f64`
 //! a `.ftz`), a probe has *alternatives* ([`Probe::alt`] > 0): further sweep cases of the same
@@ -225,7 +225,7 @@ pub fn probes() -> Vec<Probe> {
 /// of the rows whose index is a multiple of `n` (so each category keeps some); alternatives go
 /// with their probe.
 pub fn sample(n: u64) -> Vec<Probe> {
-    probes().into_iter().filter(|p| forms::fnv1a(p.base.as_bytes()) % n == 0 || p.row as u64 % n == 0).collect()
+    probes().into_iter().filter(|p| forms::fnv1a(p.base.as_bytes()).is_multiple_of(n) || (p.row as u64).is_multiple_of(n)).collect()
 }
 
 /// The most alternatives a probe gets.
@@ -286,6 +286,21 @@ fn probes_for(row: &Row, ty: &str, sweep: &[Case]) -> Result<Vec<Vec<Body>>, Str
     if let Some(t) = templates::template(row, ty) {
         return t.map(|v| v.into_iter().map(|f| vec![Body::Framed(f)]).collect());
     }
+    if row.mnemonic == "slct" {
+        // `slct.dtype.s32` / `slct.dtype.f32`: the selector's type follows the value type.
+        let t = ty.trim_start_matches('.');
+        let case = |sel: &str| Case {
+            name: String::new(),
+            family: "isa",
+            opcode: format!("slct.{t}.{sel}"),
+            dests: vec![Slot::reg(t)],
+            srcs: vec![Slot::reg(t), Slot::reg(t), Slot::reg(sel)],
+            fixed: vec![],
+            kind: OperandKind::Reg,
+            pair_dest: false,
+        };
+        return Ok(vec![vec![Body::Case(case("s32")), Body::Case(case("f32"))]]);
+    }
     let found = sweep_cases(row, ty, sweep);
     if !found.is_empty() {
         return Ok(vec![cases(found)]);
@@ -314,9 +329,11 @@ fn sweep_cases(row: &Row, ty: &str, sweep: &[Case]) -> Vec<Case> {
     plainest(found)
 }
 
-/// `cases` with one per opcode, fewest modifiers first, at most [`MAX_ALTERNATIVES`].
+/// `cases` with one per opcode, fewest modifiers first (round-to-nearest before the directed
+/// roundings), at most [`MAX_ALTERNATIVES`].
 fn plainest(mut cases: Vec<Case>) -> Vec<Case> {
-    cases.sort_by_key(|c| (c.opcode.split('.').count(), c.opcode.clone()));
+    let nearest = |c: &Case| !c.opcode.split('.').any(|m| m == "rn" || m == "rni");
+    cases.sort_by_key(|c| (c.opcode.split('.').count(), nearest(c), c.opcode.clone()));
     cases.dedup_by(|a, b| a.opcode == b.opcode);
     cases.truncate(MAX_ALTERNATIVES);
     cases
