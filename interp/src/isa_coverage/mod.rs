@@ -395,3 +395,35 @@ fn cvt_pairs(sweep: &[Case]) -> Vec<Vec<Case>> {
         .map(|p| plainest(groups.remove(&p).unwrap_or_default()))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_is_planned_once_and_deterministically() {
+        let (rows, plan) = plan();
+        let forms: usize = rows.iter().map(|r| r.forms().len()).sum();
+        assert_eq!(plan.len(), forms);
+        assert_eq!(plan, super::plan().1, "two plans differ");
+        for r in &rows {
+            assert!(!r.mnemonic.starts_with('_'), "internal row {} probed", r.mnemonic);
+            assert!(!r.category.is_empty() && !r.operands.is_empty(), "row {} incomplete", r.index);
+        }
+        assert!(internal().iter().all(|m| m.starts_with('_')));
+    }
+
+    #[test]
+    fn probes_are_named_uniquely_and_carry_specs() {
+        let probes = probes();
+        let mut names = HashSet::new();
+        for p in &probes {
+            assert!(names.insert(p.name.clone()), "duplicate {}", p.name);
+            assert!(p.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{}", p.name);
+            assert!(p.name.starts_with(&p.base));
+            assert!(!p.entry.contains('$'), "{} keeps a template placeholder", p.name);
+            assert!(p.entry.contains(&format!(".entry {}(", p.name)));
+            assert_eq!(p.spec().kernel, p.name);
+        }
+    }
+}
