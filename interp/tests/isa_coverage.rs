@@ -6,7 +6,8 @@
 //! - **accepted**: our front end (parse + sema) accepts the probe, as ptxas does;
 //! - **lowered**: the PTX → Ori lowering succeeds;
 //! - **interpreted**: the Ori interpreter runs the kernel to completion on its launch spec;
-//! - **selected**: `ptxas-rs -arch sm_90a` compiles it (rows valid on sm_90 only).
+//! - **selected**: `ptxas-rs -arch sm_90a` compiles it (probes of rows valid on sm_90 that
+//!   ptxas judged on sm_90a only).
 //!
 //! A probe ptxas rejects is a generator bug (reported as `rejected`, with ptxas's message); a
 //! form without a probe is reported as `no probe` with the reason. Lowering and interpretation
@@ -147,7 +148,7 @@ fn ours(p: &Probe, row: &Row) -> Stages {
     let exec = ExecConfig { step_limit: 5_000_000, ..ExecConfig::default() };
     let ran = guarded(|| interp::run_ori_with(&module, &p.name, &p.spec(), &exec).map(|_| ()).map_err(|e| e.to_string()));
     s.insert("interpreted", ran.map_err(|e| first(&e, &p.name)));
-    if row.sm <= 90 {
+    if selectable(p, row) {
         let sel = guarded(|| {
             let cubin = std::env::temp_dir().join(format!("isacov-{}-{}.cubin", std::process::id(), p.name));
             let args: Vec<String> =
@@ -163,6 +164,12 @@ fn ours(p: &Probe, row: &Row) -> Stages {
         s.insert("selected", sel.map_err(|e| first(&e, &p.name)));
     }
     s
+}
+
+/// Whether the probe is judged for sm_90 selection: its row is valid on sm_90 and ptxas judged
+/// it on sm_90a (not on a later target the template chose).
+fn selectable(p: &Probe, row: &Row) -> bool {
+    row.sm <= 90 && p.arch == "sm_90a"
 }
 
 /// The ratchet's lines: `probe stage: first error`, one per failing (probe, stage).
@@ -213,7 +220,7 @@ fn figures(probes: &[Probe], stages: &[Stages], only: Option<&BTreeSet<usize>>) 
                 continue;
             }
         }
-        if rows[p.row].sm <= 90 {
+        if selectable(p, &rows[p.row]) {
             e.sm90 += 1;
         }
         for st in &STAGES[1..] {
