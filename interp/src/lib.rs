@@ -14,6 +14,9 @@
 //! - [`forms`]: the instruction-form sweep's generator (issue 22): PTX micro-kernels with launch
 //!   specs for every instruction form of the PTX instruction table, which `tests/form_sweep.rs`
 //!   compiles with NVIDIA ptxas for every target and runs through the SASS layer and both executors;
+//! - [`isa_coverage`]: the PTX ISA coverage report's generator (issue 23): one probe kernel per
+//!   instruction form of the PTX instruction table (`corpus/isa/instructions.tsv`), which
+//!   `tests/isa_coverage.rs` judges with NVIDIA ptxas and runs through each of our stages;
 //! - [`difftest`]: differential testing of the whole compiler: random valid PTX kernels compiled
 //!   by ptxas-rs, the emulator's outputs against the interpreter's (the `compile_diff` fuzz target),
 //!   and micro-kernels for one instruction's meaning ([`difftest::micro`]).
@@ -39,6 +42,7 @@ pub mod difftest;
 pub mod emu;
 pub mod forms;
 pub mod gmma;
+pub mod isa_coverage;
 pub mod launch;
 pub mod memory;
 pub mod ori_exec;

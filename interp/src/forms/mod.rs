@@ -277,13 +277,19 @@ pub fn header(arch: &str) -> String {
 /// A batch of cases as one PTX module for `arch`, with the 1-based line range of each case's
 /// entry (`lines[i]` belongs to `cases[i]`).
 pub fn module_text(cases: &[&Case], arch: &str) -> (String, Vec<(u32, u32)>) {
+    let entries: Vec<String> = cases.iter().map(|c| c.entry_text()).collect();
+    module_of_entries(&entries, arch)
+}
+
+/// Module-level texts (each an `.entry` with any module-scope declarations it needs) as one PTX
+/// module for `arch`, with the 1-based line range of each (`lines[i]` belongs to `entries[i]`).
+pub fn module_of_entries(entries: &[String], arch: &str) -> (String, Vec<(u32, u32)>) {
     let mut text = header(arch);
-    let mut ranges = Vec::with_capacity(cases.len());
+    let mut ranges = Vec::with_capacity(entries.len());
     let mut lines = text.lines().count() as u32 + 1;
-    for c in cases {
-        let e = c.entry_text();
+    for e in entries {
         let n = e.lines().count() as u32;
-        text.push_str(&e);
+        text.push_str(e);
         text.push('\n');
         ranges.push((lines, lines + n - 1));
         lines += n + 1;

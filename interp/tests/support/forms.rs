@@ -42,38 +42,97 @@ fn key(parts: &[&str]) -> String {
 
 /// ptxas's accepted subset of `cases` for `arch` (cached).
 pub fn verdict(t: &oracle::Tools, cases: &[&Case], arch: &str) -> Vec<usize> {
-    let (text, _) = forms::module_text(cases, arch);
-    let file = cache_dir().join(format!("{}.accepted", key(&[&text, arch, "verdict-v1"])));
+    let entries: Vec<String> = cases.iter().map(|c| c.entry_text()).collect();
+    let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    verdict_entries(t, &names, &entries, arch)
+}
+
+/// ptxas's accepted subset of module-level texts (`entries[i]` named `names[i]`, a unique
+/// entry name) for `arch` (cached): the same rounds as [`verdict`].
+pub fn verdict_entries(t: &oracle::Tools, names: &[&str], entries: &[String], arch: &str) -> Vec<usize> {
+    verdict_entries_why(t, names, entries, arch).0
+}
+
+/// [`verdict_entries`] with ptxas's first error for each rejected entry (index → message; cached
+/// beside the accepted names). ptxas errors name lines; a round whose errors name no entry's
+/// line judges the remaining entries one module each.
+pub fn verdict_entries_why(
+    t: &oracle::Tools,
+    names: &[&str],
+    entries: &[String],
+    arch: &str,
+) -> (Vec<usize>, BTreeMap<usize, String>) {
+    let (text, _) = forms::module_of_entries(entries, arch);
+    let k = key(&[&text, arch, "verdict-v1"]);
+    let file = cache_dir().join(format!("{k}.accepted"));
+    let why_file = cache_dir().join(format!("{k}.rejected"));
     if let Ok(s) = std::fs::read_to_string(&file) {
-        let names: std::collections::HashSet<&str> = s.lines().collect();
-        return (0..cases.len()).filter(|&i| names.contains(cases[i].name.as_str())).collect();
+        let accepted: std::collections::HashSet<&str> = s.lines().collect();
+        let whys: BTreeMap<String, String> = std::fs::read_to_string(&why_file)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let live = (0..entries.len()).filter(|&i| accepted.contains(names[i])).collect();
+        let why = (0..entries.len())
+            .filter(|&i| !accepted.contains(names[i]))
+            .map(|i| (i, whys.get(names[i]).cloned().unwrap_or_default()))
+            .collect();
+        return (live, why);
     }
-    let mut live: Vec<usize> = (0..cases.len()).collect();
+    let run = |idx: &[usize]| {
+        let batch: Vec<String> = idx.iter().map(|&i| entries[i].clone()).collect();
+        let (text, ranges) = forms::module_of_entries(&batch, arch);
+        let out = t
+            .ptxas_run(oracle::PtxInput::Text { name: "forms.ptx", text: &text }, &["-arch", arch, "-O0"])
+            .expect("ptxas runs");
+        (out, ranges)
+    };
+    let mut why = BTreeMap::new();
+    let mut live: Vec<usize> = (0..entries.len()).collect();
     for _round in 0..200 {
         if live.is_empty() {
             break;
         }
-        let batch: Vec<&Case> = live.iter().map(|&i| cases[i]).collect();
-        let (text, ranges) = forms::module_text(&batch, arch);
-        let out = t
-            .ptxas_run(oracle::PtxInput::Text { name: "forms.ptx", text: &text }, &["-arch", arch, "-O0"])
-            .expect("ptxas runs");
+        let (out, ranges) = run(&live);
         if out.success() {
             break;
         }
-        let bad: std::collections::BTreeSet<usize> = out
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity >= oracle::Severity::Error)
-            .filter_map(|d| d.line)
-            .filter_map(|l| ranges.iter().position(|&(a, b)| a <= l && l <= b))
-            .collect();
-        assert!(!bad.is_empty(), "ptxas rejects the {arch} batch without naming a case's line:\n{}", out.stderr);
-        live = live.into_iter().enumerate().filter(|(j, _)| !bad.contains(j)).map(|(_, i)| i).collect();
+        let mut bad = BTreeMap::new();
+        for d in out.diagnostics.iter().filter(|d| d.severity >= oracle::Severity::Error) {
+            if let Some(j) = d.line.and_then(|l| ranges.iter().position(|&(a, b)| a <= l && l <= b)) {
+                bad.entry(j).or_insert_with(|| d.message.clone());
+            }
+        }
+        if bad.is_empty() {
+            // Unlocated errors: each remaining entry alone.
+            let mut keep = Vec::new();
+            for &i in &live {
+                let (out, _) = run(&[i]);
+                match out.diagnostics.iter().find(|d| d.severity >= oracle::Severity::Error) {
+                    Some(d) if !out.success() => {
+                        why.insert(i, d.message.clone());
+                    }
+                    _ if !out.success() => {
+                        why.insert(i, out.stderr.lines().next().unwrap_or("").to_string());
+                    }
+                    _ => keep.push(i),
+                }
+            }
+            live = keep;
+            break;
+        }
+        for (j, m) in &bad {
+            why.insert(live[*j], m.clone());
+        }
+        live = live.into_iter().enumerate().filter(|(j, _)| !bad.contains_key(j)).map(|(_, i)| i).collect();
     }
-    let names: String = live.iter().map(|&i| format!("{}\n", cases[i].name)).collect();
-    std::fs::write(&file, names).unwrap();
-    live
+    let accepted: String = live.iter().map(|&i| format!("{}\n", names[i])).collect();
+    let rejected: String = why.iter().map(|(i, m)| format!("{}\t{}\n", names[*i], m.replace(['\t', '\n'], " "))).collect();
+    std::fs::write(&why_file, rejected).unwrap();
+    std::fs::write(&file, accepted).unwrap();
+    (live, why)
 }
 
 /// NVIDIA's cubin of `text` with `args` (cached).
