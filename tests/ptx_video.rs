@@ -25,8 +25,8 @@ const FORMS: &[&str] = &[
 ];
 
 const SELECTORS: &[&str] = &[
-    "b0", "b3", "b4", "b7", "h0", "h1", "h2", "h3", "b", "h", "b10", "b20", "b31", "h10", "h01", "h22", "h32",
-    "b012", "b0123", "b3210", "b7654", "b4444", "h012", "b01234", "bb", "h4", "x", "w",
+    "b0", "b3", "b4", "b7", "h0", "h1", "h2", "h3", "b", "h", "b10", "b20", "b31", "h10", "h01", "h22", "h32", "b012",
+    "b0123", "b3210", "b7654", "b4444", "h012", "b01234", "bb", "h4", "x", "w",
 ];
 
 /// Whole-instruction forms: operand counts and secondary operations.
@@ -62,9 +62,8 @@ fn lines() -> Vec<String> {
 }
 
 fn module(lines: &[String]) -> String {
-    let mut text = String::from(
-        ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<9>;\n",
-    );
+    let mut text =
+        String::from(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<9>;\n");
     for l in lines {
         text.push('\t');
         text.push_str(l);
@@ -98,6 +97,11 @@ fn video_selectors_match_ptxas() {
             .take(10)
             .map(|(a, b)| format!("ours:   {a}\nptxas:  {b}"))
             .collect();
-        panic!("{} lines of ours, {} of ptxas; first differences:\n{}", ours.lines().count(), theirs.lines().count(), diff.join("\n"));
+        panic!(
+            "{} lines of ours, {} of ptxas; first differences:\n{}",
+            ours.lines().count(),
+            theirs.lines().count(),
+            diff.join("\n")
+        );
     }
 }

@@ -17,8 +17,11 @@ fn tkinfo_arguments_match_ptxas() {
     let Some(t) = tools_or_skip("tkinfo_arguments_match_ptxas") else { return };
     let dir = tempdir();
     let ptx = dir.join("k.ptx");
-    std::fs::copy(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/ptx/atom_shared_ops/atom_shared_ops.ptx"), &ptx)
-        .expect("copy");
+    std::fs::copy(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/ptx/atom_shared_ops/atom_shared_ops.ptx"),
+        &ptx,
+    )
+    .expect("copy");
     let sets: &[&[&str]] = &[
         &[],
         &["-O3"],

@@ -12,17 +12,47 @@ use edge_strategy::edge_biased;
 
 fn edge32() -> impl Strategy<Value = u32> {
     edge_biased(&[
-        0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0x8000_0001, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000,
-        0x7f80_0001, 0xffc0_1234, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000,
-        0x7f7f_ffff, 0x4b00_0000, 0x4f00_0000, 0xcf00_0000, 0x5f00_0000,
+        0u32,
+        1,
+        u32::MAX,
+        0x8000_0000,
+        0x7fff_ffff,
+        0x8000_0001,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7f80_0001,
+        0xffc0_1234,
+        0x0000_0001,
+        0x8000_0001,
+        0x007f_ffff,
+        0x0080_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x7f7f_ffff,
+        0x4b00_0000,
+        0x4f00_0000,
+        0xcf00_0000,
+        0x5f00_0000,
     ])
 }
 
 fn edge64() -> impl Strategy<Value = u64> {
     edge_biased(&[
-        0u64, 1, u64::MAX, 1 << 63, i64::MAX as u64, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000,
-        0x7ff8_0000_0000_0000, 0x7ff0_0000_0000_0001, 1, 0x000f_ffff_ffff_ffff, 0x3ff0_0000_0000_0000,
-        0xbff0_0000_0000_0000, 0x7fef_ffff_ffff_ffff,
+        0u64,
+        1,
+        u64::MAX,
+        1 << 63,
+        i64::MAX as u64,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
     ])
 }
 

@@ -146,13 +146,16 @@ fn ours(p: &Probe, row: &Row) -> Stages {
         }
     };
     let exec = ExecConfig { step_limit: 5_000_000, ..ExecConfig::default() };
-    let ran = guarded(|| interp::run_ori_with(&module, &p.name, &p.spec(), &exec).map(|_| ()).map_err(|e| e.to_string()));
+    let ran =
+        guarded(|| interp::run_ori_with(&module, &p.name, &p.spec(), &exec).map(|_| ()).map_err(|e| e.to_string()));
     s.insert("interpreted", ran.map_err(|e| first(&e, &p.name)));
     if selectable(p, row) {
         let sel = guarded(|| {
             let cubin = std::env::temp_dir().join(format!("isacov-{}-{}.cubin", std::process::id(), p.name));
-            let args: Vec<String> =
-                ["-arch", p.arch, "-ias", &text, "-o", &cubin.to_string_lossy()].iter().map(|a| a.to_string()).collect();
+            let args: Vec<String> = ["-arch", p.arch, "-ias", &text, "-o", &cubin.to_string_lossy()]
+                .iter()
+                .map(|a| a.to_string())
+                .collect();
             let out = ptxas_rs::driver::run(&args);
             let _ = std::fs::remove_file(&cubin);
             match out.diagnostics.iter().find(|d| d.to_string().contains("error")) {
@@ -235,7 +238,16 @@ fn figures(probes: &[Probe], stages: &[Stages], only: Option<&BTreeSet<usize>>) 
 fn print_figures(f: &BTreeMap<String, Figures>) {
     println!(
         "{:<40} {:>5} {:>6} {:>8} {:>7} {:>9} {:>9} {:>8} {:>12} {:>14}",
-        "category", "rows", "forms", "no-probe", "probes", "rejected", "accepted", "lowered", "interpreted", "selected/sm90"
+        "category",
+        "rows",
+        "forms",
+        "no-probe",
+        "probes",
+        "rejected",
+        "accepted",
+        "lowered",
+        "interpreted",
+        "selected/sm90"
     );
     let mut total = Figures::default();
     let line = |name: &str, x: &Figures| {
@@ -319,7 +331,8 @@ fn isa_coverage_full() {
         s.push('\n');
         for (p, st) in probes.iter().zip(&stages) {
             let r = &rows[p.row];
-            let _ = write!(s, "{}\t{}\t{}\t{}\t{}\t{}", p.name, r.main_category(), r.mnemonic, p.ty, p.arch, p.instruction);
+            let _ =
+                write!(s, "{}\t{}\t{}\t{}\t{}\t{}", p.name, r.main_category(), r.mnemonic, p.ty, p.arch, p.instruction);
             for name in STAGES {
                 let cell = match st.get(name) {
                     Some(Ok(())) => "ok".to_string(),
@@ -333,7 +346,8 @@ fn isa_coverage_full() {
         for (row, ty, planned) in &plan {
             if let Planned::None(np) = planned {
                 let r = &rows[*row];
-                let _ = writeln!(s, "-\t{}\t{}\t{ty}\t{}\tno probe: {}", r.main_category(), r.mnemonic, r.arch(), np.why);
+                let _ =
+                    writeln!(s, "-\t{}\t{}\t{ty}\t{}\tno probe: {}", r.main_category(), r.mnemonic, r.arch(), np.why);
             }
         }
         std::fs::write(path, s).unwrap();

@@ -83,9 +83,14 @@ pub(super) type Given = Option<String>;
 /// The note's argument string. `given(id)` says whether the option was given and with which
 /// value; `gpu` is the effective `-arch`; `input`/`output` the file names shown with `-g` or
 /// `--verbose-tkinfo true`.
-pub(super) fn arguments(given: &dyn Fn(OptId) -> Option<Given>, gpu: &str, input: Option<&str>, output: &str) -> String {
-    let show_files = given(OptId::DeviceDebug).is_some()
-        || matches!(given(OptId::VerboseTkinfo), Some(Some(ref v)) if v == "true");
+pub(super) fn arguments(
+    given: &dyn Fn(OptId) -> Option<Given>,
+    gpu: &str,
+    input: Option<&str>,
+    output: &str,
+) -> String {
+    let show_files =
+        given(OptId::DeviceDebug).is_some() || matches!(given(OptId::VerboseTkinfo), Some(Some(ref v)) if v == "true");
     let mut s = String::new();
     if show_files && let Some(input) = input {
         let name = std::path::Path::new(input).file_name().and_then(|n| n.to_str()).unwrap_or(input);

@@ -60,7 +60,15 @@ const ATOMS_OPS: &[(u128, &str)] = &[
 const ATOMS_TYS: &[(u128, &str)] = &[(0, ""), (1, ".S32"), (2, ".64"), (4, ".128")];
 
 const FAMILIES: [Family; 3] = [
-    Family { key: 0x98c, default_base: 1 << 91, base_suffix: ".ADD", op_at: 87, ops: ATOMS_OPS, ty_at: 73, tys: ATOMS_TYS },
+    Family {
+        key: 0x98c,
+        default_base: 1 << 91,
+        base_suffix: ".ADD",
+        op_at: 87,
+        ops: ATOMS_OPS,
+        ty_at: 73,
+        tys: ATOMS_TYS,
+    },
     Family { key: 0x38c, default_base: 0, base_suffix: ".ADD", op_at: 87, ops: ATOMS_OPS, ty_at: 73, tys: ATOMS_TYS },
     Family {
         key: 0x3c4,

@@ -1489,7 +1489,13 @@ impl Cx<'_> {
             return Err(format!("{base} with rounding {:?} (sm_90 half ops round to nearest only)", m.rnd));
         }
         let mut toks: Vec<&str> = vec![if bf { "BF16_V2" } else { "" }];
-        for (flag, tok) in [(Flag::Ftz, "FTZ"), (Flag::Sat, "SAT"), (Flag::Relu, "RELU"), (Flag::NaN, "NAN"), (Flag::Xorsign, "XORSIGN")] {
+        for (flag, tok) in [
+            (Flag::Ftz, "FTZ"),
+            (Flag::Sat, "SAT"),
+            (Flag::Relu, "RELU"),
+            (Flag::NaN, "NAN"),
+            (Flag::Xorsign, "XORSIGN"),
+        ] {
             if m.has(flag) {
                 toks.push(tok);
             }

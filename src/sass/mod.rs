@@ -13,9 +13,9 @@
 //! Invariants: no function here panics on any input; decoding arbitrary bits returns a
 //! `Result`; encoding checks every field's range.
 
-pub mod families;
 pub mod bits;
 pub mod control;
+pub mod families;
 pub mod form;
 pub mod from_ori;
 pub mod operand;

@@ -1562,7 +1562,8 @@ mod tests {
             let op = (case >> 4) % 5;
             let pair = |x: &mut u64| half_bits(x, bf16) | half_bits(x, bf16) << 16;
             let (a, b, c) = (pair(&mut x), pair(&mut x), pair(&mut x));
-            let m = HalfMods { bf16, ftz, sat: sat && op < 3, relu: relu && op == 2, nan: nan && op == 3, xorsign: false };
+            let m =
+                HalfMods { bf16, ftz, sat: sat && op < 3, relu: relu && op == 2, nan: nan && op == 3, xorsign: false };
             let ty = if bf16 { o::Ty::BF16x2 } else { o::Ty::F16x2 };
             let mut mods = o::Mods::ty(ty);
             if m.ftz {

@@ -1262,7 +1262,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "PLOP3" if vals.len() == 5 && preds.len() == 2 => {
             // B may be a constant (0xa1f: `c[0x2] [0x0].SIGN`, read as an immediate here).
             // Or a uniform register (0xc1f: `UR6.SIGN`).
-            if !vals[..3].iter().enumerate().all(|(i, a)| matches!(a.o, Opnd::R(_)) || (i == 1 && matches!(a.o, Opnd::Imm(_) | Opnd::Ur(_))))
+            if !vals[..3]
+                .iter()
+                .enumerate()
+                .all(|(i, a)| matches!(a.o, Opnd::R(_)) || (i == 1 && matches!(a.o, Opnd::Imm(_) | Opnd::Ur(_))))
             {
                 return Err("PLOP3 register operands".into());
             }
@@ -1317,14 +1320,19 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::Fsetp { cmp: cmp.ok_or("no comparison")?, ftz: has("FTZ"), bop: bop.ok_or("no combiner")? }
         }
         "FSET" => {
-            if let Some(t) =
-                toks.iter().find(|t| !matches!(**t, "BF" | "FTZ") && Cmp::from_token(t).is_none() && BoolOp::from_token(t).is_none())
-            {
+            if let Some(t) = toks.iter().find(|t| {
+                !matches!(**t, "BF" | "FTZ") && Cmp::from_token(t).is_none() && BoolOp::from_token(t).is_none()
+            }) {
                 return Err(format!("FSET modifier .{t}"));
             }
             need(3, 1, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Fset { cmp: cmp.ok_or("no comparison")?, ftz: has("FTZ"), bop: bop.ok_or("no combiner")?, bf: has("BF") }
+            Kind::Fset {
+                cmp: cmp.ok_or("no comparison")?,
+                ftz: has("FTZ"),
+                bop: bop.ok_or("no combiner")?,
+                bf: has("BF"),
+            }
         }
         "DSETP" => {
             need(2, 3, &vals, &preds)?;

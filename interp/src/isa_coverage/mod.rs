@@ -123,7 +123,12 @@ pub fn rows() -> Vec<Row> {
 
 /// The internal (`_`-prefixed) mnemonics the table lists; never probed.
 pub fn internal() -> Vec<String> {
-    TABLE.lines().filter(|l| l.starts_with("internal\t")).filter_map(|l| l.split('\t').nth(1)).map(str::to_string).collect()
+    TABLE
+        .lines()
+        .filter(|l| l.starts_with("internal\t"))
+        .filter_map(|l| l.split('\t').nth(1))
+        .map(str::to_string)
+        .collect()
 }
 
 /// One probe: a kernel exercising one form.
@@ -225,7 +230,10 @@ pub fn probes() -> Vec<Probe> {
 /// of the rows whose index is a multiple of `n` (so each category keeps some); alternatives go
 /// with their probe.
 pub fn sample(n: u64) -> Vec<Probe> {
-    probes().into_iter().filter(|p| forms::fnv1a(p.base.as_bytes()).is_multiple_of(n) || (p.row as u64).is_multiple_of(n)).collect()
+    probes()
+        .into_iter()
+        .filter(|p| forms::fnv1a(p.base.as_bytes()).is_multiple_of(n) || (p.row as u64).is_multiple_of(n))
+        .collect()
 }
 
 /// The most alternatives a probe gets.
@@ -382,7 +390,10 @@ fn widen(t: &str) -> String {
 fn cvt_pairs(sweep: &[Case]) -> Vec<Vec<Case>> {
     let mut order: Vec<String> = Vec::new();
     let mut groups: std::collections::HashMap<String, Vec<Case>> = std::collections::HashMap::new();
-    for c in sweep.iter().filter(|c| c.kind == OperandKind::Reg && c.opcode.starts_with("cvt.") && !c.opcode.contains(".pack")) {
+    for c in sweep
+        .iter()
+        .filter(|c| c.kind == OperandKind::Reg && c.opcode.starts_with("cvt.") && !c.opcode.contains(".pack"))
+    {
         let toks: Vec<&str> = c.opcode.split('.').collect();
         let pair = toks[toks.len().saturating_sub(2)..].join(".");
         if !groups.contains_key(&pair) {
@@ -390,10 +401,7 @@ fn cvt_pairs(sweep: &[Case]) -> Vec<Vec<Case>> {
         }
         groups.entry(pair).or_default().push(c.clone());
     }
-    order
-        .into_iter()
-        .map(|p| plainest(groups.remove(&p).unwrap_or_default()))
-        .collect()
+    order.into_iter().map(|p| plainest(groups.remove(&p).unwrap_or_default())).collect()
 }
 
 #[cfg(test)]

@@ -165,7 +165,11 @@ fn warp(m: &str, t: &str) -> Option<Result<Vec<Framed>, String>> {
             fr(&i, format!("and.b32 %r1, %r1, 3;\ncvt.u64.u32 %rd5, %r1;\n{i}\n{OUT_R3}"))
         }
         ("redux" | "redux.sync", _) => {
-            let i = if m == "redux" { format!("redux.add.{t} %r3, %r1;") } else { format!("redux.sync.add.{t} %r3, %r1, -1;") };
+            let i = if m == "redux" {
+                format!("redux.add.{t} %r3, %r1;")
+            } else {
+                format!("redux.sync.add.{t} %r3, %r1, -1;")
+            };
             fr(&i, format!("{i}\n{OUT_R3}"))
         }
         ("activemask", _) => {
@@ -274,7 +278,11 @@ fn memory(m: &str, t: &str) -> Result<Framed, String> {
             fr(i, format!("@%p7 {i}\nst.global.u32 [%rd4], %r1;"))
         }
         "cp.async.bulk.commit_group" | "cp.async.bulk.wait_group" => bulk_store(
-            if m == "cp.async.bulk.commit_group" { "cp.async.bulk.commit_group;" } else { "cp.async.bulk.wait_group 0;" },
+            if m == "cp.async.bulk.commit_group" {
+                "cp.async.bulk.commit_group;"
+            } else {
+                "cp.async.bulk.wait_group 0;"
+            },
             "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [$_s], 2048;",
         ),
         "cp.reduce.async.bulk" => {
@@ -296,7 +304,9 @@ fn memory(m: &str, t: &str) -> Result<Framed, String> {
             fr(i, format!("cvta.global.u64 %rd6, %rd0;\nmov.u32 %r4, 0;\n@%p7 {i}\nst.global.u32 [%rd4], %r1;"))
         }
         "cp.reduce.async.bulk.tensor" => {
-            let i = format!("cp.reduce.async.bulk.tensor.1d.global.shared::cta.{t}.tile.bulk_group [%rd6, {{%r4}}], [$_s];");
+            let i = format!(
+                "cp.reduce.async.bulk.tensor.1d.global.shared::cta.{t}.tile.bulk_group [%rd6, {{%r4}}], [$_s];"
+            );
             let mut f = bulk_store("", &format!("cvta.global.u64 %rd6, %rd0;\nmov.u32 %r4, 0;\n{i}"));
             f.instruction = i;
             f
@@ -315,14 +325,18 @@ fn memory(m: &str, t: &str) -> Result<Framed, String> {
         // Catalogued as sm_90; ptxas 13.0.88 wants sm_100.
         "st.bulk" => {
             let i = "st.bulk.weak.shared::cta [%r5], 16, 0;";
-            fr(i, format!("{SHARED_SLOT}\n{i}\nbar.sync 0;\nld.shared.u32 %r3, [%r5];\n{OUT_R3}")).regs(SHARED_DECL).arch("sm_100a")
+            fr(i, format!("{SHARED_SLOT}\n{i}\nbar.sync 0;\nld.shared.u32 %r3, [%r5];\n{OUT_R3}"))
+                .regs(SHARED_DECL)
+                .arch("sm_100a")
         }
         "red.async" => {
             let ty = match t {
                 "and" | "or" | "xor" => "b32",
                 _ => "u32",
             };
-            let i = format!("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.{t}.{ty} [%r5], %r2, [$_mb];");
+            let i = format!(
+                "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.{t}.{ty} [%r5], %r2, [$_mb];"
+            );
             fr(&i, format!("{MBAR_INIT}\n{SHARED_SLOT}\nmbarrier.arrive.expect_tx.shared.b64 %rd9, [$_mb], 4;\n{i}\n{PARITY_WAIT}\nld.shared.u32 %r3, [%r5];\n{OUT_R3}"))
                 .regs(&format!("{SHARED_DECL}\n{MBAR_DECL}"))
         }
@@ -356,10 +370,18 @@ fn cvta_to(t: &str) -> Framed {
     let i = format!("cvta.to.{t}.u64 %rd7, %rd6;");
     match t {
         "global" => fr(&i, format!("cvta.global.u64 %rd6, %rd3;\n{i}\nld.global.u32 %r3, [%rd7];\n{OUT_R3}")),
-        "shared" => fr(&i, format!("cvta.shared.u64 %rd6, $_s;\n{i}\nst.shared.u32 [%rd7], %r1;\nld.shared.u32 %r3, [%rd7];\n{OUT_R3}"))
-            .regs(".shared .align 8 .b8 $_s[16];"),
-        "local" => fr(&i, format!("cvta.local.u64 %rd6, $_l;\n{i}\nst.local.u32 [%rd7], %r1;\nld.local.u32 %r3, [%rd7];\n{OUT_R3}"))
-            .regs(".local .align 8 .b8 $_l[16];"),
+        "shared" => fr(
+            &i,
+            format!(
+                "cvta.shared.u64 %rd6, $_s;\n{i}\nst.shared.u32 [%rd7], %r1;\nld.shared.u32 %r3, [%rd7];\n{OUT_R3}"
+            ),
+        )
+        .regs(".shared .align 8 .b8 $_s[16];"),
+        "local" => fr(
+            &i,
+            format!("cvta.local.u64 %rd6, $_l;\n{i}\nst.local.u32 [%rd7], %r1;\nld.local.u32 %r3, [%rd7];\n{OUT_R3}"),
+        )
+        .regs(".local .align 8 .b8 $_l[16];"),
         _ => fr(&i, format!("cvta.const.u64 %rd6, $_c;\n{i}\nld.const.u32 %r3, [%rd7+4];\n{OUT_R3}"))
             .decls(".const .align 4 .u32 $_c[4] = {3, 5, 7, 11};"),
     }
@@ -400,7 +422,11 @@ fn multimem(m: &str, t: &str) -> Framed {
 }
 
 fn cvt_pack(t: &str) -> Framed {
-    let i = if t == "b16.b32" { "cvt.pack.sat.s16.s32 %r3, %r1, %r2;" } else { "cvt.pack.sat.u8.s32.b32 %r3, %r1, %r2, %r4;" };
+    let i = if t == "b16.b32" {
+        "cvt.pack.sat.s16.s32 %r3, %r1, %r2;"
+    } else {
+        "cvt.pack.sat.u8.s32.b32 %r3, %r1, %r2, %r4;"
+    };
     fr(i, format!("mov.u32 %r4, 0;\n{i}\n{OUT_R3}"))
 }
 
@@ -484,8 +510,13 @@ fn texture(m: &str, t: &str) -> Result<Framed, String> {
         }
         "tensormap.cp_fenceproxy" => {
             let i = "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd6], [$_s], 128;";
-            fr(i, format!("{SHARED_SLOT}\ncvta.global.u64 %rd6, %rd1;\nsetp.lt.u32 %p1, %r0, 32;\n@!%p1 bra $_e;\n{i}\n$_e:"))
-                .regs(SHARED_DECL)
+            fr(
+                i,
+                format!(
+                    "{SHARED_SLOT}\ncvta.global.u64 %rd6, %rd1;\nsetp.lt.u32 %p1, %r0, 32;\n@!%p1 bra $_e;\n{i}\n$_e:"
+                ),
+            )
+            .regs(SHARED_DECL)
         }
         _ => return Err(format!("no template for `{m}`")),
     };
@@ -501,7 +532,12 @@ fn control(m: &str) -> Result<Framed, String> {
         }
         "brx.idx" => {
             let i = "brx.idx %r4, $_ts;";
-            fr(i, format!("and.b32 %r4, %r1, 1;\n$_ts: .branchtargets $_a, $_b;\n{i}\n$_a:\nmov.u32 %r3, 1;\nbra.uni $_j;\n$_b:\nmov.u32 %r3, 2;\n$_j:\n{OUT_R3}"))
+            fr(
+                i,
+                format!(
+                    "and.b32 %r4, %r1, 1;\n$_ts: .branchtargets $_a, $_b;\n{i}\n$_a:\nmov.u32 %r3, 1;\nbra.uni $_j;\n$_b:\nmov.u32 %r3, 2;\n$_j:\n{OUT_R3}"
+                ),
+            )
         }
         "call" => {
             let i = "call.uni (pr), $_f, (pa);";
@@ -532,7 +568,12 @@ fn control(m: &str) -> Result<Framed, String> {
 /// Warps 0-1 wait at barrier 1 on what warps 2-3 `arrive` (as `arrive`, e.g. `bar.arrive`).
 fn split_arrive(arrive: &str, sync: &str) -> Framed {
     let i = format!("{arrive} 1, 128;");
-    fr(&i, format!("setp.lt.u32 %p1, %r0, 64;\n@%p1 bra $_s;\n{i}\nbra.uni $_e;\n$_s:\n{sync} 1, 128;\n$_e:\nst.global.u32 [%rd4], %r1;"))
+    fr(
+        &i,
+        format!(
+            "setp.lt.u32 %p1, %r0, 64;\n@%p1 bra $_s;\n{i}\nbra.uni $_e;\n$_s:\n{sync} 1, 128;\n$_e:\nst.global.u32 [%rd4], %r1;"
+        ),
+    )
 }
 
 fn sync(m: &str, t: &str) -> Result<Framed, String> {
@@ -551,7 +592,8 @@ fn sync(m: &str, t: &str) -> Result<Framed, String> {
         "bar.cta.arrive" => split_arrive("bar.cta.arrive", "bar.cta.sync"),
         "barrier.cta.arrive" => split_arrive("barrier.cta.arrive", "barrier.cta.sync"),
         "bar.red" | "barrier.red" | "bar.cta.red" | "barrier.cta.red" => {
-            let i = if t == "popc" { format!("{m}.popc.u32 %r3, 0, %p1;") } else { format!("{m}.{t}.pred %p2, 0, %p1;") };
+            let i =
+                if t == "popc" { format!("{m}.popc.u32 %r3, 0, %p1;") } else { format!("{m}.{t}.pred %p2, 0, %p1;") };
             let store = if t == "popc" { OUT_R3.to_string() } else { format!("selp.u32 %r3, 1, 0, %p2;\n{OUT_R3}") };
             fr(&i, format!("setp.ne.u32 %p1, %r1, 0;\n{i}\n{store}"))
         }
@@ -561,7 +603,10 @@ fn sync(m: &str, t: &str) -> Result<Framed, String> {
         }
         "barrier.cluster.arrive" | "barrier.cluster.wait" => {
             let i = format!("{m};");
-            fr(&i, "st.global.u32 [%rd4], %r1;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nst.global.u32 [%rd4+4], %r2;")
+            fr(
+                &i,
+                "st.global.u32 [%rd4], %r1;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nst.global.u32 [%rd4+4], %r2;",
+            )
         }
         "mbarrier.init.shared" | "mbarrier.arrive.shared" | "mbarrier.test_wait.shared" => {
             mb("mbarrier.init.shared.b64 [$_mb], 128;", format!("{MBAR_ARRIVE_WAIT}\nmov.u32 %r3, %r1;"))
@@ -572,7 +617,12 @@ fn sync(m: &str, t: &str) -> Result<Framed, String> {
         }
         "mbarrier.arrive_drop.shared" => {
             let i = "mbarrier.arrive_drop.shared.b64 %rd9, [$_mb];";
-            mb(i, format!("{i}\n$_w:\nmbarrier.test_wait.shared.b64 %p6, [$_mb], %rd9;\n@!%p6 bra $_w;\nmov.u32 %r3, %r1;"))
+            mb(
+                i,
+                format!(
+                    "{i}\n$_w:\nmbarrier.test_wait.shared.b64 %p6, [$_mb], %rd9;\n@!%p6 bra $_w;\nmov.u32 %r3, %r1;"
+                ),
+            )
         }
         "mbarrier.test_wait.parity.shared" | "mbarrier.try_wait.shared" | "mbarrier.try_wait.parity.shared" => {
             let (op, arg) = match m {
@@ -585,7 +635,12 @@ fn sync(m: &str, t: &str) -> Result<Framed, String> {
         }
         "mbarrier.pending_count" => {
             let i = "mbarrier.pending_count.b64 %r3, %rd9;";
-            mb(i, format!("mbarrier.arrive.shared.b64 %rd9, [$_mb];\n{i}\n$_w:\nmbarrier.test_wait.shared.b64 %p6, [$_mb], %rd9;\n@!%p6 bra $_w;"))
+            mb(
+                i,
+                format!(
+                    "mbarrier.arrive.shared.b64 %rd9, [$_mb];\n{i}\n$_w:\nmbarrier.test_wait.shared.b64 %p6, [$_mb], %rd9;\n@!%p6 bra $_w;"
+                ),
+            )
         }
         "mbarrier.complete_tx.shared" | "mbarrier.expect_tx.shared" | "mbarrier.tx" => {
             let i = match m {
@@ -601,7 +656,12 @@ fn sync(m: &str, t: &str) -> Result<Framed, String> {
         "mbarrier.arrive.expect_tx.shared" | "mbarrier.arrive_drop.expect_tx.shared" => {
             let op = m.trim_start_matches("mbarrier.").trim_end_matches(".shared");
             let i = format!("mbarrier.{op}.shared.b64 %rd9, [$_mb], 4;");
-            mb(&i, format!("{i}\nmbarrier.complete_tx.relaxed.cta.shared::cta.b64 [$_mb], 4;\n{PARITY_WAIT}\nmov.u32 %r3, %r1;"))
+            mb(
+                &i,
+                format!(
+                    "{i}\nmbarrier.complete_tx.relaxed.cta.shared::cta.b64 [$_mb], 4;\n{PARITY_WAIT}\nmov.u32 %r3, %r1;"
+                ),
+            )
         }
         "membar" | "membar.proxy" | "fence.proxy" => {
             let i = format!("{m}.{t};");
@@ -661,8 +721,19 @@ fn matrix(m: &str, t: &str) -> Result<Framed, String> {
     let f = match m {
         "wmma.load.a" | "wmma.load.b" | "wmma.load.c" | "wmma.store.d" | "wmma.mma" => wmma(m),
         "mma" => {
-            let i = format!("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {}, {}, {}, {};", regs("%f", 4), "{%r1, %r2, %r1, %r2}", "{%r1, %r2}", regs("%f", 4));
-            fr(&i, format!("mov.f32 %f0, 0f00000000;\nmov.f32 %f1, 0f3F800000;\nmov.f32 %f2, %f0;\nmov.f32 %f3, %f1;\n{i}\nst.global.f32 [%rd4], %f0;\nst.global.f32 [%rd4+4], %f3;"))
+            let i = format!(
+                "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {}, {}, {}, {};",
+                regs("%f", 4),
+                "{%r1, %r2, %r1, %r2}",
+                "{%r1, %r2}",
+                regs("%f", 4)
+            );
+            fr(
+                &i,
+                format!(
+                    "mov.f32 %f0, 0f00000000;\nmov.f32 %f1, 0f3F800000;\nmov.f32 %f2, %f0;\nmov.f32 %f3, %f1;\n{i}\nst.global.f32 [%rd4], %f0;\nst.global.f32 [%rd4+4], %f3;"
+                ),
+            )
         }
         "wgmma.mma_async" | "wgmma.fence" | "wgmma.commit_group" | "wgmma.wait_group" => wgmma(m),
         m if m.starts_with("tcgen05") => return tcgen05(m),
@@ -747,7 +818,10 @@ fn tcgen05(m: &str) -> Result<Framed, String> {
          tcgen05.st.sync.aligned.32x32b.x1.b32 [%r5], {{%r1}};\ntcgen05.wait::st.sync.aligned;\n{}\n\
          tcgen05.ld.sync.aligned.32x32b.x1.b32 {{%r3}}, [%r5];\ntcgen05.wait::ld.sync.aligned;\n\
          tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r5, 32;\ntcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n$_end:\n{OUT_R3}",
-        if matches!(m, "tcgen05.alloc" | "tcgen05.dealloc" | "tcgen05.relinquish_alloc_permit" | "tcgen05.st" | "tcgen05.ld") {
+        if matches!(
+            m,
+            "tcgen05.alloc" | "tcgen05.dealloc" | "tcgen05.relinquish_alloc_permit" | "tcgen05.st" | "tcgen05.ld"
+        ) {
             ""
         } else {
             op
@@ -773,8 +847,10 @@ fn video(m: &str, t: &str) -> Framed {
 fn misc(m: &str, t: &str) -> Result<Framed, String> {
     let f = match m {
         "getctarank" => {
-            let i = if t == "shared" { "getctarank.shared::cluster.u32 %r3, %r5;" } else { "getctarank.u64 %r3, %rd6;" };
-            fr(i, format!("mov.u32 %r5, $_s;\ncvta.shared.u64 %rd6, $_s;\n{i}\n{OUT_R3}")).regs(".shared .align 8 .b8 $_s[16];")
+            let i =
+                if t == "shared" { "getctarank.shared::cluster.u32 %r3, %r5;" } else { "getctarank.u64 %r3, %rd6;" };
+            fr(i, format!("mov.u32 %r5, $_s;\ncvta.shared.u64 %rd6, $_s;\n{i}\n{OUT_R3}"))
+                .regs(".shared .align 8 .b8 $_s[16];")
         }
         "istypep" => {
             let (d, v) = match t {
@@ -788,7 +864,10 @@ fn misc(m: &str, t: &str) -> Result<Framed, String> {
         "preexit" => fr("preexit;", "st.global.u32 [%rd4], %r1;\npreexit;"),
         "stacksave" | "stackrestore" => {
             let i = if m == "stacksave" { "stacksave.u64 %rd6;" } else { "stackrestore.u64 %rd6;" };
-            fr(i, "stacksave.u64 %rd6;\nalloca.u64 %rd7, 16;\nst.local.u32 [%rd7], %r1;\nld.local.u32 %r3, [%rd7];\nstackrestore.u64 %rd6;\nst.global.u32 [%rd4], %r3;")
+            fr(
+                i,
+                "stacksave.u64 %rd6;\nalloca.u64 %rd7, 16;\nst.local.u32 [%rd7], %r1;\nld.local.u32 %r3, [%rd7];\nstackrestore.u64 %rd6;\nst.global.u32 [%rd4], %r3;",
+            )
         }
         "alloca" => {
             let i = "alloca.u64 %rd7, 16;";
@@ -798,7 +877,11 @@ fn misc(m: &str, t: &str) -> Result<Framed, String> {
             let i = format!("{m}.sync.aligned.u32 {};", if m.ends_with("inc") { 232 } else { 40 });
             fr(&i, format!("{i}\nst.global.u32 [%rd4], %r1;"))
         }
-        "setmaxreg.alloc" | "setmaxreg.dealloc" | "setmaxreg.try_alloc" | "setsmemsize" | "setsmemsize.flush"
+        "setmaxreg.alloc"
+        | "setmaxreg.dealloc"
+        | "setmaxreg.try_alloc"
+        | "setsmemsize"
+        | "setsmemsize.flush"
         | "getnextworkid" => {
             return Err("not in the PTX ISA 9.0 manual; the catalogued syntax is not known well enough to probe".into());
         }

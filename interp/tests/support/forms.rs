@@ -129,7 +129,8 @@ pub fn verdict_entries_why(
         live = live.into_iter().enumerate().filter(|(j, _)| !bad.contains_key(j)).map(|(_, i)| i).collect();
     }
     let accepted: String = live.iter().map(|&i| format!("{}\n", names[i])).collect();
-    let rejected: String = why.iter().map(|(i, m)| format!("{}\t{}\n", names[*i], m.replace(['\t', '\n'], " "))).collect();
+    let rejected: String =
+        why.iter().map(|(i, m)| format!("{}\t{}\n", names[*i], m.replace(['\t', '\n'], " "))).collect();
     std::fs::write(&why_file, rejected).unwrap();
     std::fs::write(&file, accepted).unwrap();
     (live, why)

@@ -91,9 +91,10 @@ pub fn check(
     if has(".ftz") {
         sink.at(line, msg::ILLEGAL_MODIFIER, &[".ftz", "cvt"])?;
     }
-    let rnd = mods.iter().copied().find(|m| {
-        matches!(*m, ".rn" | ".rz" | ".rm" | ".rp" | ".rna" | ".rs" | ".rni" | ".rzi" | ".rmi" | ".rpi")
-    });
+    let rnd = mods
+        .iter()
+        .copied()
+        .find(|m| matches!(*m, ".rn" | ".rz" | ".rm" | ".rp" | ".rna" | ".rs" | ".rni" | ".rzi" | ".rmi" | ".rpi"));
     // How many `Illegal rounding modifier` follow (probed, sm_90): fp8 one, plus one for an
     // integral rounding, plus one more for that with an f16x2 result; a half result after the
     // `.satfinite` conflict one when packed or integral, plus one for an integral rounding to

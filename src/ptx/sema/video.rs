@@ -113,7 +113,14 @@ fn selector<'a>(o: &'a Operand, fs: &FuncScope) -> Option<&'a str> {
 }
 
 /// The checks above, for one instruction with opcode `op` and modifiers `mods`.
-pub fn check(ins: &Instruction, op: &str, mods: &[&str], fs: &FuncScope, line: u32, sink: &mut Sink) -> Result<(), Fatal> {
+pub fn check(
+    ins: &Instruction,
+    op: &str,
+    mods: &[&str],
+    fs: &FuncScope,
+    line: u32,
+    sink: &mut Sink,
+) -> Result<(), Fatal> {
     let kind = video(op);
     let has = |m: &str| mods.contains(&m);
     let secondary = has(".add") || has(".min") || has(".max");

@@ -475,13 +475,37 @@ mod tests {
             (&["sm_90"], 0x004f_d000_0380_6000_4000_0000_0209_780a, "FSET.BF.GE.AND R9, R2, 2, PT"),
             (&["sm_90"], 0x004f_d000_0380_6000_0080_5c00_0209_7a0a, "FSET.BF.GE.AND R9, R2, c[0x2][0x170], PT"),
             (&["sm_90"], 0x003f_de00_0000_6100_2000_0002_ff02_7230, "HADD2.F32.SAT R2, -RZ, R2.H0_H0"),
-            (&["sm_86", "sm_89"], 0x003f_de00_0787_0200_4000_0002_0402_7209, "FMNMX.FTZ.NAN.XORSIGN R2, |R4|, |R2|, !PT"),
-            (&["sm_86", "sm_89"], 0x003f_de00_07a6_0200_4000_0002_0402_7240, "HMNMX2.BF16_V2.NAN.XORSIGN R2, |R4|, |R2|, !PT"),
-            (&["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"], 0x140f_e400_0870_0207_0000_0006_0000_7c1f, "PLOP3.LUT P0, PT, R0.reuse.SIGN, UR6.SIGN, R7.reuse.SIGN, 0x2, 0x0"),
-            (&["sm_90"], 0x000f_e400_0872_4007_0000_003f_0000_7c1f, "PLOP3.LUT P1, PT, R0.SIGN, URZ.SIGN, R7.SIGN, 0x40, 0x0"),
+            (
+                &["sm_86", "sm_89"],
+                0x003f_de00_0787_0200_4000_0002_0402_7209,
+                "FMNMX.FTZ.NAN.XORSIGN R2, |R4|, |R2|, !PT",
+            ),
+            (
+                &["sm_86", "sm_89"],
+                0x003f_de00_07a6_0200_4000_0002_0402_7240,
+                "HMNMX2.BF16_V2.NAN.XORSIGN R2, |R4|, |R2|, !PT",
+            ),
+            (
+                &["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"],
+                0x140f_e400_0870_0207_0000_0006_0000_7c1f,
+                "PLOP3.LUT P0, PT, R0.reuse.SIGN, UR6.SIGN, R7.reuse.SIGN, 0x2, 0x0",
+            ),
+            (
+                &["sm_90"],
+                0x000f_e400_0872_4007_0000_003f_0000_7c1f,
+                "PLOP3.LUT P1, PT, R0.SIGN, URZ.SIGN, R7.SIGN, 0x40, 0x0",
+            ),
             // A decorated constant prints with a space (mad_hi_sat_s32__i2).
-            (BEFORE_SM100, 0x000f_e400_0070_0209_0080_0000_0000_7a1f, "PLOP3.LUT P0, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x2, 0x0"),
-            (BEFORE_SM100, 0x000f_e400_0072_4009_0080_0000_0000_7a1f, "PLOP3.LUT P1, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x40, 0x0"),
+            (
+                BEFORE_SM100,
+                0x000f_e400_0070_0209_0080_0000_0000_7a1f,
+                "PLOP3.LUT P0, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x2, 0x0",
+            ),
+            (
+                BEFORE_SM100,
+                0x000f_e400_0072_4009_0080_0000_0000_7a1f,
+                "PLOP3.LUT P1, PT, R0.SIGN, c[0x2] [0x0].SIGN, R9.SIGN, 0x40, 0x0",
+            ),
             (&["sm_80", "sm_86"], 0x003f_de00_0000_28ff_3fc0_0000_0202_783e, "F2FP.SATFINITE.RELU.PACK_AB R2, R2, 1.5"),
             (SM89_ON, 0x003f_de00_0000_28ff_3fc0_0000_0202_783e, "F2FP.SATFINITE.RELU.F16.F32.PACK_AB R2, R2, 1.5"),
             (ALL, 0x003f_de00_0000_6100_2000_0002_ff02_7230, "HADD2.F32.SAT R2, -RZ, R2.H0_H0"),
