@@ -165,8 +165,8 @@ vabsdiff4 | u32 s32 | 4 | * | sat add min max
 vmin4 | u32 s32 | 4 | * | sat add min max
 vmax4 | u32 s32 | 4 | * | sat add min max
 vset4 | u32 s32 | 4
-st.async | * | *
-red.async | * | *
+st.async | b32 b64 u32 u64 s32 s64 f32 f64 | 2-3 | * | weak release relaxed mmio cta cluster gpu sys shared::cluster global mbarrier::complete_tx::bytes v2 v4
+red.async | u32 s32 u64 s64 b32 b64 | 2-3 | * | relaxed release cta cluster gpu sys shared::cluster global mbarrier::complete_tx::bytes add min max and or xor inc dec
 cvt.pack | * | *
 ";
 
@@ -765,6 +765,14 @@ red.shared.max.f16 | 90 | 8.1 | J | red.max.f16.shared
 red.max.shared.f16 | 90 | 8.1 | J | red.max.f16.shared
 red.~global.~shared.~shared::cta.~shared::cluster.max.f16 | 90 | 8.1 | J | red.max.f16 with generic state space
 cp.async.bulk | 90 | 8.0 | F | =
+st.async | 90 | 8.1 | F | =
+st.async.shared::cluster | 90 | 7.8 | F+ | ::cluster
+st.async.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
+st.async.cluster | 90 | 7.8 | F+ | .cluster scope
+red.async | 90 | 8.1 | F | =
+red.async.shared::cluster | 90 | 7.8 | F+ | ::cluster
+red.async.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
+red.async.cluster | 90 | 7.8 | F+ | .cluster scope
 cp.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
 cp.async.wait_all | 80 | 7.0 | F | =
 cp.async.wait_group | 80 | 7.0 | F | =

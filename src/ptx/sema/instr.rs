@@ -34,8 +34,14 @@ pub fn check(
 ) -> Result<(), Fatal> {
     let isa = Isa::get();
     let line = ins.opcode.span.line;
-    let op = ins.opcode.name.as_str();
-    let mods: Vec<&str> = ins.modifiers.iter().map(|m| m.text.as_str()).collect();
+    let all_mods: Vec<&str> = ins.modifiers.iter().map(|m| m.text.as_str()).collect();
+    // A compound opcode of the table (`st.async`, `red.async`, `cvt.pack`): ptxas names the
+    // instruction by both words; its first modifier is part of the opcode. Gates still match
+    // on the opcode and every modifier.
+    let compound = all_mods.first().map(|m| format!("{}{m}", ins.opcode.name)).filter(|c| isa.lookup(c).is_some());
+    let op = compound.as_deref().unwrap_or(ins.opcode.name.as_str());
+    let mods: Vec<&str> = all_mods[usize::from(compound.is_some())..].to_vec();
+    let (gate_op, gate_mods) = (ins.opcode.name.as_str(), &all_mods);
     let spec = isa.lookup(op);
     // Modifiers known only to other opcodes' vocabularies (for opcodes without one; the
     // others are reported with the vocabulary check below), and for an unknown opcode every
@@ -55,7 +61,7 @@ pub fn check(
     let Some(spec) = spec else {
         return sink.at(line, msg::UNKNOWN_INSTRUCTION, &[op]);
     };
-    gates(op, &mods, line, ctx, sink, true)?;
+    gates(gate_op, gate_mods, line, ctx, sink, true)?;
     for (words, key) in isa.exclusive_groups(op) {
         if mods.iter().filter(|m| words.iter().any(|w| m.get(1..) == Some(*w))).count() > 1
             && let Some(m) = msg::by_key(key)
@@ -591,7 +597,7 @@ pub fn check(
     if !mismatch {
         super::video::check(ins, op, &mods, fs, line, sink)?;
     }
-    gates(op, &mods, line, ctx, sink, false)?;
+    gates(gate_op, gate_mods, line, ctx, sink, false)?;
     value_checks(ins, op, &mods, line, ctx, sink)?;
     // Operation types and required modifiers: after the gates (probed on redux).
     if !mismatch {
