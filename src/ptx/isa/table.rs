@@ -165,6 +165,7 @@ vabsdiff4 | u32 s32 | 4 | * | sat add min max
 vmin4 | u32 s32 | 4 | * | sat add min max
 vmax4 | u32 s32 | 4 | * | sat add min max
 vset4 | u32 s32 | 4
+st.bulk | - | 3 | * | weak shared::cta
 st.async | b32 b64 u32 u64 s32 s64 f32 f64 | 2-3 | * | weak release relaxed mmio cta cluster gpu sys shared::cluster global mbarrier::complete_tx::bytes v2 v4
 red.async | u32 s32 u64 s64 b32 b64 | 2-3 | * | relaxed release cta cluster gpu sys shared::cluster global mbarrier::complete_tx::bytes add min max and or xor inc dec
 cvt.pack | * | *
@@ -669,7 +670,7 @@ row col trans load store mma mma_async fence arrive wait commit_group
 sp sp::ordered_metadata ordered_metadata block_scale scale_vec::1X scale_vec::2X scale_vec::4X kind::f16 kind::tf32
 kind::f8f6f4 kind::i8 kind::mxf8f6f4 kind::mxf4 kind::mxf4nvf4 collector::a::fill collector::a::use
 collector::a::lastuse collector::a::discard
-ecl ecr shr7 shr15 po b0 b1 b2 b3 h0 h1 f4e b4e rc8 rc16
+ecl ecr shr7 shr15 po reduce replace cp_fenceproxy mask global_address b1024 mbarrier::arrive::one b0 b1 b2 b3 h0 h1 f4e b4e rc8 rc16
 alloc dealloc relinquish_alloc_permit shift commit cta_group::1 cta_group::2 wait::ld wait::st
 16x64b 16x128b 16x256b 32x32b 16x32bx2 128x256b 4x256b 128x128b 64x128b warpx2::02_13 warpx2::01_23 warpx4
 pack::16b unpack::16b
@@ -764,8 +765,17 @@ red.max.global.f16 | 90 | 8.1 | J | red.max.f16.global
 red.shared.max.f16 | 90 | 8.1 | J | red.max.f16.shared
 red.max.shared.f16 | 90 | 8.1 | J | red.max.f16.shared
 red.~global.~shared.~shared::cta.~shared::cluster.max.f16 | 90 | 8.1 | J | red.max.f16 with generic state space
-cp.async.bulk | 90 | 8.0 | F | =
+cp.~reduce.~prefetch.async.bulk | 90 | 8.0 | F | cp.async.bulk
+cp.~reduce.~prefetch.async.bulk.tensor | 90 | 8.0 | F | cp.async.bulk.tensor
+cp.async.bulk.prefetch | 90 | 8.0 | F | =
+cp.async.bulk.prefetch.tensor | 90 | 8.0 | F | =
+cp.reduce.async.bulk | 90 | 8.0 | F | =
+cp.reduce.async.bulk.tensor | 90 | 8.0 | F | =
+cp.tile | 90 | 8.0 | F+ | .tile
 st.async | 90 | 8.1 | F | =
+st.bulk | 100 | 8.6 | P | =
+tensormap.replace | 90 | 8.3 | A | =
+tensormap.tile | 90 | 8.0 | F+ | .tile
 st.async.shared::cluster | 90 | 7.8 | F+ | ::cluster
 st.async.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
 st.async.cluster | 90 | 7.8 | F+ | .cluster scope
@@ -774,6 +784,7 @@ red.async.shared::cluster | 90 | 7.8 | F+ | ::cluster
 red.async.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
 red.async.cluster | 90 | 7.8 | F+ | .cluster scope
 cp.mbarrier::complete_tx::bytes | 90 | 8.0 | F+ | .mbarrier::complete_tx::bytes
+cp.bulk_group | 90 | 8.0 | F+ | .bulk_group
 cp.async.wait_all | 80 | 7.0 | F | =
 cp.async.wait_group | 80 | 7.0 | F | =
 cp.async.commit_group | 80 | 7.0 | F | =
