@@ -5,6 +5,8 @@
 //! version) holds every line, so one ptxas run judges them all; our front end's stderr must
 //! equal ptxas's byte for byte.
 
+mod sema_lines;
+
 use ptxas_rs::ptx::sema;
 
 const LINES: &[&str] = &[
@@ -29,20 +31,15 @@ const LINES: &[&str] = &[
 ];
 
 /// (target, `.version`) pairs: below and at the gates.
-const SETTINGS: &[(&str, &str)] = &[("sm_80", "8.7"), ("sm_90", "7.8"), ("sm_90", "8.7"), ("sm_90a", "8.7"), ("sm_100a", "8.7")];
+const SETTINGS: &[(&str, &str)] =
+    &[("sm_80", "8.7"), ("sm_90", "7.8"), ("sm_90", "8.7"), ("sm_90a", "8.7"), ("sm_100a", "8.7")];
 
 fn module(target: &str, version: &str) -> String {
-    let mut text = format!(
+    let header = format!(
         ".version {version}\n.target {target}\n.address_size 64\n.shared .align 16 .b8 sb[256];\n\
-         .shared .align 8 .b64 mb;\n.visible .entry k()\n{{\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<9>;\n"
+         .shared .align 8 .b64 mb;\n"
     );
-    for l in LINES {
-        text.push('\t');
-        text.push_str(l);
-        text.push('\n');
-    }
-    text.push_str("\tret;\n}\n");
-    text
+    sema_lines::one_kernel(&header, "\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<9>;\n", LINES)
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! Without the tools the test still checks that exactly the lines with a selector ptxas's
 //! rules refuse fail (counted from the rules' own unit tests, so it cannot pass vacuously).
 
+mod sema_lines;
+
 use ptxas_rs::ptx::sema;
 
 /// Instruction forms with `{0}`…`{3}` marking the operand positions.
@@ -62,15 +64,7 @@ fn lines() -> Vec<String> {
 }
 
 fn module(lines: &[String]) -> String {
-    let mut text =
-        String::from(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<9>;\n");
-    for l in lines {
-        text.push('\t');
-        text.push_str(l);
-        text.push('\n');
-    }
-    text.push_str("\tret;\n}\n");
-    text
+    sema_lines::one_kernel(".version 8.0\n.target sm_90\n.address_size 64\n", "\t.reg .b32 %r<9>;\n", lines)
 }
 
 #[test]
