@@ -417,14 +417,15 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             let nan = float::is_nan(f, a);
             let exp_all = (a >> f.frac) & mask(f.exp) == mask(f.exp);
             let inf = exp_all && !nan;
-            let zero = a & !(1u64 << (f.bits - 1)) == 0;
             let sub = float::is_subnormal(f, a);
             let r = match mods.sub {
                 Some(SubOp::Finite) => !exp_all,
                 Some(SubOp::Infinite) => inf,
                 Some(SubOp::Number) => !nan,
                 Some(SubOp::NotANumber) => nan,
-                Some(SubOp::Normal) => !exp_all && !zero && !sub,
+                // PTX ISA: "as a special case, positive and negative zero are considered
+                // normal numbers" (and ptxas's code agrees: `|a| == 0 || 2^-126 <= |a| < inf`).
+                Some(SubOp::Normal) => !exp_all && !sub,
                 Some(SubOp::Subnormal) => sub,
                 _ => return Err(EvalError::BadOperands("testp needs a class".into())),
             };
@@ -1163,7 +1164,14 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
             let r = if df == sf {
                 match rnd {
                     Some(r) if r.is_integral() => float::round_integral(df, v, r),
-                    _ => float::convert(sf, df, v, Rnd::Rn),
+                    // Same type, no integral rounding (ptxas: a copy for f32/f64 without
+                    // modifiers; `FADD x, -0` with `.ftz`/`.sat`, and `HADD2`/`HFMA2` adding -0
+                    // for the half types, which make a NaN canonical).
+                    _ if matches!(df, F32 | F64) && !mods.has(Flag::Ftz) && !mods.has(Flag::Sat) => {
+                        return Ok(int_arg(a, df.bits));
+                    }
+                    _ if float::is_nan(df, v) => float::canonical_nan(df),
+                    _ => v,
                 }
             } else {
                 float::convert(sf, df, v, rnd.unwrap_or(Rnd::Rn))

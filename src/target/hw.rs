@@ -87,7 +87,9 @@ pub struct HwFacts {
     pub alu_holds_no_pipe: bool,
     /// Uniform address registers of a late-reading instruction are read at issue (not protected
     /// by its read scoreboard): sm_75 (`LDG.E.SYS R7, [R4.64+UR4]` with a read SB, then
-    /// `ULDC.64 UR4` next with no wait: atom_int_ops and others).
+    /// `ULDC.64 UR4` next with no wait: atom_int_ops and others) and sm_90 on (corpus
+    /// mbarrier_guarded, ptxas -O3: `STS [UR4+0x8], R2` with read SB0, then `UMOV UR4, 0x400`
+    /// three instructions later with no wait). The sm_80 family's code shows neither way.
     pub uniform_read_at_issue: bool,
     /// `SHFL` completes in order with shared-memory loads: sm_75. ptxas's sm_75 code leaves
     /// `@P0 LDS.U R3, [R5.X4+-0x4]` without a write scoreboard and reads R3 after waiting only
@@ -112,7 +114,7 @@ impl HwFacts {
         dual_fp32: false,
         fp64_variable_latency: false,
         alu_holds_no_pipe: false,
-        uniform_read_at_issue: false,
+        uniform_read_at_issue: true,
         shfl_in_shared_queue: false,
         mma_result_latency_modelled: true,
     };
@@ -135,7 +137,7 @@ impl HwFacts {
             dual_fp32: matches!(sm, 86 | 89),
             fp64_variable_latency: sm == 120,
             alu_holds_no_pipe: sm == 120,
-            uniform_read_at_issue: turing,
+            uniform_read_at_issue: !pre_hopper || turing,
             shfl_in_shared_queue: turing,
             mma_result_latency_modelled: sm >= 80 && sm < 100,
         }
@@ -166,6 +168,7 @@ mod tests {
         );
         assert!(f(120).fp64_variable_latency && f(120).alu_holds_no_pipe && !f(100).fp64_variable_latency);
         assert!(f(75).uniform_read_at_issue && f(75).shfl_in_shared_queue && !f(80).uniform_read_at_issue);
+        assert!(f(90).uniform_read_at_issue && f(100).uniform_read_at_issue && f(120).uniform_read_at_issue);
         assert_eq!([75, 80, 90, 100, 120].map(|s| f(s).mma_result_latency_modelled), [false, true, true, false, false]);
     }
 }

@@ -48,7 +48,7 @@
 //! for those SMs shows. sm_75 (Turing) takes the sm_80 family's model with four differences
 //! its NVIDIA code shows: a fixed-latency predicate reaches a guard or branch after 12 cycles
 //! (§2.3), a `BAR` settles in 5 cycles, uniform address registers are read at issue (not
-//! protected by a read scoreboard), and `SHFL` completes in order with shared loads. `ERRBAR`
+//! protected by a read scoreboard; so on sm_90 and later too), and `SHFL` completes in order with shared loads. `ERRBAR`
 //! (any SM) waits for the warp's fixed-latency results. sm_100 is sm_90's model (its `LDCU` is
 //! a variable-latency constant load, and `CREDUX` a fixed-latency one of [`CREDUX_LATENCY`]);
 //! sm_120 is sm_100's with FP64 arithmetic variable latency (its uniform sources read at issue)
@@ -119,6 +119,11 @@ pub struct HazardState {
     /// anything else before it lands is a WAW hazard).
     mma_write: [bool; SLOTS],
     wsb: [u8; SLOTS],
+    /// Per register with a pending scoreboarded write: the write's guard (predicate slot or
+    /// `usize::MAX`, negated) and its issue sequence ([`HazardState::complementary_write`]).
+    wguard: [(usize, bool, u64); SLOTS],
+    /// Per predicate (P0–P6, UP0–UP6 by `slot - 320`): the sequence of its last write.
+    pred_written: [u64; 16],
     rsb: [u8; SLOTS],
     /// Per register: the in-order unit of the instruction whose pending read `rsb` records.
     rsb_unit: [u8; SLOTS],
@@ -278,6 +283,8 @@ impl Default for HazardState {
             ready_mma: [0; SLOTS],
             mma_write: [false; SLOTS],
             wsb: [NONE; SLOTS],
+            wguard: [(usize::MAX, false, 0); SLOTS],
+            pred_written: [0; 16],
             rsb: [NONE; SLOTS],
             rsb_unit: [0xff; SLOTS],
             events: Default::default(),
@@ -734,6 +741,7 @@ impl HazardState {
             let s = slot(*r);
             match self.wsb[s] {
                 NONE | UNTRACKED => {}
+                _ if self.complementary_write(s, inst) => {}
                 k => return Err(format!("{r} written while an earlier write is pending on SB{k} (WAW, missing wait)")),
             }
             let lands = if mma { self.ready_mma[s] } else { self.ready[s] };
@@ -797,9 +805,11 @@ impl HazardState {
             let wr = &wr;
             match c.write_sb {
                 Some(k) if k < 6 => {
+                    let g = guard_reg(inst).map_or(usize::MAX, slot);
                     for r in wr {
                         let s = slot(*r);
                         self.wsb[s] = k;
+                        self.wguard[s] = (g, inst.guard.not, self.seq);
                         self.events[k as usize].push((s, false, self.seq, f.unit));
                     }
                     if wr.is_empty() {
@@ -843,8 +853,9 @@ impl HazardState {
             // Predicates (the guard included) are read at issue; only register sources are read
             // late (observed: `@!P0 STS.64 [R6], R10` with a read SB, then P0 overwritten by
             // the next instructions with no wait, in algo_bitonic_sort and others).
-            // On sm_75 uniform registers are read at issue too (`LDG.E.SYS R7, [R4.64+UR4]` with
-            // a read SB, then `ULDC.64 UR4` next with no wait: atom_int_ops and others).
+            // On sm_75 and sm_90 on, uniform registers are read at issue too (`HwFacts::
+            // uniform_read_at_issue`: `LDG.E.SYS R7, [R4.64+UR4]` on sm_75, `STS [UR4+0x8], R2`
+            // on sm_90, each with a read SB and the UR rewritten before any wait).
             let ur_at_issue = self.hw.uniform_read_at_issue || (self.hw.fp64_variable_latency && sm120_fp64(inst));
             let late_ur = !ur_at_issue;
             let mut late = 0;
@@ -873,9 +884,24 @@ impl HazardState {
                 self.retire(k, usize::MAX);
             }
         }
+        for r in wr.iter().filter(|r| matches!(r, Reg::P(_) | Reg::Up(_))) {
+            self.pred_written[slot(*r) - 320] = self.seq;
+        }
         self.t += u64::from(c.stall.max(1));
         self.seq += 1;
         Ok(())
+    }
+
+    /// Whether `inst` writes slot `s` under the complement of the guard of the pending
+    /// scoreboarded write to it, the predicate unchanged since: no lane makes both writes, so
+    /// it is not a WAW (NVIDIA's sm_90 -O3 code of corpus mbarrier_guarded:
+    /// `@!P1 SYNCS.ARRIVE.TRANS64.ART0 R2, ...` with write SB1, then `@P1 SYNCS.ARRIVE.TRANS64.A1T0
+    /// R2, ...` next, no wait). The newer write's scoreboard then stands for the register (a
+    /// reader is checked against it only: a small loss of precision, never a false report).
+    fn complementary_write(&self, s: usize, inst: &Inst) -> bool {
+        let (g, not, seq) = self.wguard[s];
+        let Some(mine) = guard_reg(inst).map(slot) else { return false };
+        g != usize::MAX && g == mine && not != inst.guard.not && self.pred_written[g - 320] < seq
     }
 
     /// mbarrier initialisation (`SYNCS.EXCH.64 URZ, [URa], URb`, PTX `mbarrier.init`) completes
@@ -928,10 +954,17 @@ impl HazardState {
                 *x = t + x.saturating_sub(ts).max(y.saturating_sub(to));
             }
         }
-        for (x, &y) in self.wsb.iter_mut().zip(&other.wsb) {
-            if *x == NONE {
-                *x = y;
+        for s in 0..SLOTS {
+            if self.wsb[s] == NONE {
+                self.wsb[s] = other.wsb[s];
+                self.wguard[s] = other.wguard[s];
+            } else if other.wsb[s] != NONE && other.wguard[s] != self.wguard[s] {
+                // Different pending writes: no complement is known.
+                self.wguard[s] = (usize::MAX, false, 0);
             }
+        }
+        for (x, &y) in self.pred_written.iter_mut().zip(&other.pred_written) {
+            *x = (*x).max(y);
         }
         for s in 0..SLOTS {
             if self.rsb[s] == NONE {

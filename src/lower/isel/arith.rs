@@ -273,7 +273,7 @@ impl Sel<'_> {
     }
 
     /// mul/mad on 32-bit (and sub-word) types, and the 64-bit `mul.lo`/`mad.lo`.
-    fn sel_imad(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
+    pub(crate) fn sel_imad(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
         let s = &d.srcs;
         let half = d.mods.half.unwrap_or(Half::Lo);
         let w = t.bits();
@@ -282,6 +282,15 @@ impl Sel<'_> {
         if w == 64 {
             if half == Half::Hi && !mad {
                 return self.mulhi64(d, dst, t);
+            }
+            if half == Half::Hi {
+                // `mad.hi.{u64,s64}`: the high product, then a 64-bit add of c.
+                let p = self.vreg(RegClass::R64);
+                self.mulhi64(d, p.into(), t)?;
+                let c = self.wide_reg(&s[2])?;
+                let carry = self.tp();
+                let (pw, cw) = (self.halves(&r(p))?, self.halves(&c)?);
+                return self.add64_carry(dst, pw, cw, None, carry.into());
             }
             if half != Half::Lo {
                 return Err(format!("`{}.{half}.{t}` (64-bit) is not selected yet", d.opcode));
@@ -515,12 +524,20 @@ impl Sel<'_> {
 
     /// `sad d, a, b, c` = |a - b| + c.
     fn sel_sad(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
-        if t.bits() != 32 {
+        if !matches!(t.bits(), 16 | 32) {
             return Err(format!("sad.{t} is not selected yet"));
         }
         let s = &d.srcs;
-        let a = self.reg_src(&s[0])?;
-        let b = self.src(&s[1])?;
+        // 16-bit: the difference of the operands extended by the type's signedness, in 32
+        // bits (only the result's low half is meaningful, as for every sub-word value).
+        let (a, b, t) = if t.bits() == 16 {
+            let a = self.ext(&s[0], t)?;
+            let b = self.ext(&s[1], t)?;
+            (a, b, if t.is_signed() { Ty::S32 } else { Ty::U32 })
+        } else {
+            (self.src(&s[0])?, self.src(&s[1])?, t)
+        };
+        let a = self.reg_src(&a)?;
         let b = self.modifiable(b)?;
         let c = self.src(&s[2])?;
         let (p, x, y, m) = (self.tp(), self.t32(), self.t32(), self.t32());

@@ -71,6 +71,9 @@ impl Sel<'_> {
                 let a = self.reg_src(&a)?;
                 self.emit(Opcode::IMAD, super::ty(Ty::U32), vec![dst], vec![a, imm(0x10000), rz()]);
             }
+            (true, true) if dt == st && !d.mods.rnd.is_some_and(|r| r.is_integral()) => {
+                return self.same_float_cvt(d, dst, dt);
+            }
             (true, true) => {
                 let a = if st == Ty::F64 { self.wide_reg(s)? } else { self.src(s)? };
                 if d.mods.has(Flag::Sat)
@@ -97,6 +100,45 @@ impl Sel<'_> {
             (false, false) => return self.int_cvt(d, dst, dt, st),
         }
         Ok(())
+    }
+
+    /// `cvt.{ftz,sat}.T.T` without an integral rounding, as ptxas selects it: f32/f64 without
+    /// modifiers are copies; f32 with `.ftz`/`.sat` is `FADD Rd, Rs, -RZ` (F2F in Ori, spelled
+    /// as that FADD at emission); f16/bf16 add -0 (`HADD2`, `HFMA2.BF16_V2`), which keeps
+    /// every number and makes a NaN canonical, `.sat` clamping to [0, 1] (`.ftz` does not apply
+    /// to the half types).
+    fn same_float_cvt(&mut self, d: &InstData, dst: crate::ori::Reg, t: Ty) -> R<()> {
+        let s = &d.srcs[0];
+        let (ftz, sat) = (d.mods.has(Flag::Ftz), d.mods.has(Flag::Sat));
+        match t {
+            Ty::F64 if sat => Err("cvt.sat.f64.f64 is not selected yet".into()),
+            Ty::F64 => {
+                let a = self.wide_reg(s)?;
+                let (lo, hi) = self.halves(&a)?;
+                self.pack_into(dst, lo, hi);
+                Ok(())
+            }
+            Ty::F32 if !ftz && !sat => {
+                let a = self.src(s)?;
+                self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![a]);
+                Ok(())
+            }
+            Ty::F32 => {
+                let a = self.src(s)?;
+                let flags = [Flag::Ftz, Flag::Sat].into_iter().filter(|f| d.mods.has(*f)).collect();
+                let m = Mods { ty: Some(t), src_ty: Some(t), flags, ..Mods::new() };
+                self.emit(Opcode::F2F, m, vec![dst], vec![a]);
+                Ok(())
+            }
+            Ty::F16 | Ty::BF16 => {
+                let a = self.reg_src(s)?;
+                let flags = if sat { vec![Flag::Sat] } else { vec![] };
+                let m = Mods { ty: Some(t), flags, ..Mods::new() };
+                self.emit(Opcode::HADD2, m, vec![dst], vec![a, super::neg(super::rz())]);
+                Ok(())
+            }
+            t => Err(format!("cvt.{t}.{t} is not selected yet")),
+        }
     }
 
     /// `cvtpack` → `F2FP` (emission picks the packing mode from the types and source count).

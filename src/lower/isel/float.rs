@@ -100,6 +100,14 @@ fn minmax_mods(ptx: &Mods, ty: Option<Ty>) -> Mods {
     Mods { ty, flags, ..Mods::new() }
 }
 
+/// A register operand's register (the low word of a split 64-bit value).
+fn s_reg(o: &Operand) -> R<Operand> {
+    match o {
+        Operand::Reg(_) => Ok(o.clone()),
+        _ => Err("testp.f64 of a non-register".into()),
+    }
+}
+
 impl Sel<'_> {
     /// The sources of a `.XORSIGN` min/max, as ptxas selects them: `|a|`, `|b|`, where an
     /// immediate b stays an immediate when its sign bit is clear (its own magnitude) and goes
@@ -260,11 +268,81 @@ impl Sel<'_> {
         Ok(())
     }
 
+    /// `testp.class.{f32,f64}` as ptxas selects it: integer compares of the magnitude
+    /// `|a|` (the sign bit cleared with LOP3) against the class bounds — infinity's bits and,
+    /// for `.normal`/`.subnormal`, the smallest normal's — unsigned, 64-bit ones as
+    /// `ISETP.U32` on the low words then `ISETP.U32.EX` on the high words; two bounds are
+    /// combined with PLOP3. PTX counts ±0 as normal.
+    fn sel_testp(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
+        use crate::ori::SubOp;
+        let class = d.mods.sub.ok_or("testp without a class")?;
+        let wide = match t {
+            Ty::F32 => false,
+            Ty::F64 => true,
+            _ => return Err(format!("`testp.{t}` is not selected yet")),
+        };
+        // The magnitude as (low word, high word); f32 has no low word.
+        let (lo, hi) = if wide { self.halves(&d.srcs[0])? } else { (super::rz(), self.src(&d.srcs[0])?) };
+        let m = self.t32();
+        self.emit(
+            Opcode::LOP3,
+            Mods::new(),
+            vec![m.into()],
+            vec![hi, super::imm(0x7fff_ffff), super::rz(), super::imm(0xc0)],
+        );
+        // Bounds on the high word (the low word of both bounds is 0 for f64).
+        let (inf, min_normal) = if wide { (0x7ff0_0000, 0x0010_0000) } else { (0x7f80_0000, 0x0080_0000) };
+        let cmp = |s: &mut Self, c: Cmp, bound: i64| -> R<Reg> {
+            let p = s.tp();
+            if wide {
+                let low = s.tp();
+                s.isetp(low.into(), c, Ty::U32, s_reg(&lo)?, super::rz());
+                let mx = Mods { cmp: Some(c), ty: Some(Ty::U32), bop: Some(BoolOp::And), ..Mods::new() };
+                s.emit(Opcode::ISETPX, mx, vec![p.into(), pt_reg()], vec![r(m), super::imm(bound), pt(), r(low)]);
+            } else {
+                s.isetp(p.into(), c, Ty::U32, r(m), super::imm(bound));
+            }
+            Ok(p.into())
+        };
+        let one = |f: fn(bool, bool, bool) -> bool| -> i64 {
+            (0..8).filter(|i| f(i & 4 != 0, i & 2 != 0, i & 1 != 0)).fold(0, |acc, i| acc | (1 << i))
+        };
+        let (a, b, c, lut): (Reg, Option<Reg>, Option<Reg>, i64) = match class {
+            SubOp::Finite => (cmp(self, Cmp::Lt, inf)?, None, None, one(|a, _, _| a)),
+            SubOp::Infinite => (cmp(self, Cmp::Eq, inf)?, None, None, one(|a, _, _| a)),
+            SubOp::Number => (cmp(self, Cmp::Le, inf)?, None, None, one(|a, _, _| a)),
+            SubOp::NotANumber => (cmp(self, Cmp::Gt, inf)?, None, None, one(|a, _, _| a)),
+            SubOp::Normal => {
+                let below_inf = cmp(self, Cmp::Lt, inf)?;
+                let normal_exp = cmp(self, Cmp::Ge, min_normal)?;
+                let zero = cmp(self, Cmp::Eq, 0)?;
+                (below_inf, Some(normal_exp), Some(zero), one(|a, b, c| a && (b || c)))
+            }
+            SubOp::Subnormal => {
+                let below_min = cmp(self, Cmp::Lt, min_normal)?;
+                let nonzero = cmp(self, Cmp::Ne, 0)?;
+                (below_min, Some(nonzero), None, one(|a, b, _| a && b))
+            }
+            other => return Err(format!("`testp.{other}` is not selected yet")),
+        };
+        let src = |p: Option<Reg>| p.map_or(pt(), r);
+        self.emit(
+            Opcode::PLOP3,
+            Mods::new(),
+            vec![dst, pt_reg()],
+            vec![r(a), src(b), src(c), super::imm(lut), super::imm(0)],
+        );
+        Ok(())
+    }
+
     /// `rcp sqrt rsqrt ex2 lg2 sin cos tanh` (approximate f32 forms) and `testp`.
     pub(crate) fn sel_float_fn(&mut self, d: &InstData) -> R<()> {
         use Opcode::*;
         let t = d.ty().ok_or("no type")?;
         let dst = Self::dst(d)?;
+        if d.opcode == Testp {
+            return self.sel_testp(d, dst, t);
+        }
         if matches!(t, Ty::F16 | Ty::F16x2) && matches!(d.opcode, Tanh | Ex2) && d.mods.has(Flag::Approx) {
             return self.sel_mufu_f16(d, dst, t);
         }

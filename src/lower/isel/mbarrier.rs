@@ -26,6 +26,8 @@
 //!   reads the operands with `R2UR` (the lowest lane still looping), issues the copy once for
 //!   the warp, and that lane (the one `ELECT` picks, the same lowest lane) leaves the loop.
 //!   ptxas uses the same `ELECT` loop (with `BRA.U.ANY` and uniform guards).
+//! - A predicated `mbarrier.init` is selected in a block the guard's lanes branch into (ptxas:
+//!   `@!P0 BRA` past it), since its operands are uniform.
 //! - A register arrival count with transactions (no ptxas form seen) is refused, and so is
 //!   `mbarrier.init` or a bulk copy under a predicate guard inside a function with phis.
 
@@ -42,10 +44,15 @@ impl Sel<'_> {
             }
         };
         match d.opcode {
+            Opcode::MbarInit if self.guard.is_some() => {
+                // Its operands are uniform (the lowest executing lane's): lanes outside the
+                // guard branch past it, as ptxas does (`@!P0 BRA` around the init).
+                let g = self.guard.take();
+                let r = self.branch_past(g, |s| s.sel_mbarrier(d));
+                self.guard = g;
+                r?;
+            }
             Opcode::MbarInit => {
-                if self.guard.is_some() {
-                    return Err("a predicated `mbarrier.init` (a uniform guard) is not selected yet".into());
-                }
                 let a = self.mbar_address(mem(0)?)?;
                 let count = d.srcs.get(1).ok_or("no count")?;
                 let (lo, hi) = match self.src(count)? {
@@ -195,6 +202,30 @@ impl Sel<'_> {
         };
         self.f.push_inst(before, enter);
         self.guard = guard;
+        Ok(())
+    }
+
+    /// `body` selected unguarded in a block of its own, entered only by the lanes for which
+    /// `guard` holds: the current block ends with `@!guard BRA after` (the others fall into
+    /// the body), the body ends with `BRA after`, and `after` becomes current. Refused in a function with phis (a block split would
+    /// have to rename their predecessors).
+    fn branch_past(&mut self, guard: Option<Guard>, body: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
+        let Some(g) = guard else { return body(self) };
+        if self.has_phis() {
+            return Err("a predicated uniform operation in a function with phis is not selected yet".into());
+        }
+        let before = self.cur.ok_or("no current block")?;
+        self.split_block();
+        body(self)?;
+        // The body may have opened blocks of its own: its last one jumps to `after`.
+        let last = self.cur.ok_or("no current block")?;
+        let after = self.split_block();
+        self.f.push_inst(last, InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(after)]));
+        let skip = InstData {
+            guard: Some(Guard { reg: g.reg, not: !g.not }),
+            ..InstData::new(Opcode::BRA, Mods::new(), vec![], vec![Operand::Block(after)])
+        };
+        self.f.push_inst(before, skip);
         Ok(())
     }
 

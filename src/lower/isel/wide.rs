@@ -36,13 +36,7 @@ impl Sel<'_> {
         let (bl, bh) = self.halves(&s[1])?;
         let (bl, bh) = if sub { (not(self.modifiable(bl)?), not(self.modifiable(bh)?)) } else { (bl, bh) };
         let cin = self.pred_src(&s[2])?;
-        let ci = self.pred01(cin, 1, 0)?;
-        let (lo, hi, c1) = (self.t32(), self.t32(), self.tp());
-        self.emit(Opcode::IADD3C, Mods::new(), vec![lo.into(), c1.into()], vec![al, bl, Operand::reg(ci)]);
-        let c1r = self.pred01(r(c1), 1, 0)?;
-        self.emit(Opcode::IADD3C, Mods::new(), vec![hi.into(), cout], vec![ah, bh, Operand::reg(c1r)]);
-        self.pack_into(dst, r(lo), r(hi));
-        Ok(())
+        self.add64_carry(dst, (al, ah), (bl, bh), Some(cin), cout)
     }
 
     pub(crate) fn sel_bfind64(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
@@ -259,12 +253,47 @@ impl Sel<'_> {
 
     /// `madc.{lo,hi}.{u32,s32}`: the product half by IMAD, then the addend and the carry in
     /// (a 0/1 addend) with carry out.
+    /// `dst = a + b (+ cin)` on 64-bit values, the carry out of bit 63 into `cout`:
+    /// `IADD3` with carry on the low words, then on the high words with the low carry.
+    pub(crate) fn add64_carry(
+        &mut self,
+        dst: Reg,
+        (al, ah): (Operand, Operand),
+        (bl, bh): (Operand, Operand),
+        cin: Option<Operand>,
+        cout: Reg,
+    ) -> R<()> {
+        let ci = match cin {
+            Some(p) => Operand::reg(self.pred01(p, 1, 0)?),
+            None => rz(),
+        };
+        let (lo, hi, c1) = (self.t32(), self.t32(), self.tp());
+        self.emit(Opcode::IADD3C, Mods::new(), vec![lo.into(), c1.into()], vec![al, bl, ci]);
+        let c1r = self.pred01(r(c1), 1, 0)?;
+        self.emit(Opcode::IADD3C, Mods::new(), vec![hi.into(), cout], vec![ah, bh, Operand::reg(c1r)]);
+        self.pack_into(dst, r(lo), r(hi));
+        Ok(())
+    }
+
     pub(crate) fn sel_madc(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
+        let s = &d.srcs;
+        let cout = *d.dsts.get(1).ok_or("no carry destination")?;
+        if t.bits() == 64 {
+            // The product's low or high 64 bits (as `mul.lo`/`mul.hi`: sel_imad reads only
+            // a and b of a non-`mad` opcode), then c and the carry-in added with carry out.
+            if d.mods.half == Some(Half::Wide) {
+                return Err("madc.wide".into());
+            }
+            let p = self.vreg(RegClass::R64);
+            self.sel_imad(d, p.into(), t)?;
+            let c = self.wide_reg(&s[2])?;
+            let cin = self.pred_src(&s[3])?;
+            let (pw, cw) = (self.halves(&r(p))?, self.halves(&c)?);
+            return self.add64_carry(dst, pw, cw, Some(cin), cout);
+        }
         if t.bits() != 32 {
             return Err(format!("madc.{t} is not selected yet"));
         }
-        let s = &d.srcs;
-        let cout = *d.dsts.get(1).ok_or("no carry destination")?;
         let a = self.reg_src(&s[0])?;
         let b = self.src(&s[1])?;
         let c = self.src(&s[2])?;
