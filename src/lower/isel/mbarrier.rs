@@ -35,6 +35,16 @@ use crate::ori::{Dir, Flag, Guard, Imm, InstData, MemRef, Mods, Opcode, Operand,
 impl Sel<'_> {
     /// Selects one mbarrier operation (see the module doc).
     pub(crate) fn sel_mbarrier(&mut self, d: &InstData) -> R<()> {
+        // These sequences are sm_90's: the target must have the units they use (the sm_80
+        // family has no SYNCS mbarrier unit, no ARRIVES, no bulk copy).
+        let unit = match d.opcode {
+            Opcode::CpBulk => "UBLKCP",
+            Opcode::CpAsyncMbarArrive => "ARRIVES",
+            _ => "SYNCS",
+        };
+        if !self.target.has_sass(unit) {
+            return Err(format!("`{}` for {} (no `{unit}` there)", d.opcode, self.target.name()));
+        }
         let mem = |n: usize| -> R<&MemRef> {
             match d.srcs.get(n) {
                 Some(Operand::Mem(m)) => Ok(m),
