@@ -1,5 +1,5 @@
 //! The backend, end to end: a checked PTX module to cubin bytes for a [`Target`] that has one
-//! ([`Target::backend`]: sm_90 and sm_90a so far). Every stage below reads the target it is
+//! ([`Target::backend`]: sm_90, sm_90a and the sm_80 family so far). Every stage below reads the target it is
 //! given (bank 0, tables, hardware facts) instead of assuming an SM.
 //!
 //! The stages, each its own module with its own checks, run in this order:

@@ -1578,6 +1578,19 @@ impl Cx<'_> {
         if matches!(d.opcode, Opcode::HMNMX2 | Opcode::HSETP2) {
             ops.push(self.src(nsrc)?);
         }
+        // Where the tables have no bf16 add or multiply (the sm_80 family has only
+        // `HFMA2.BF16_V2`), both are that fma as ptxas writes them: `a * 1 + b` and
+        // `a * b + -0` (sm_80 -O3 bf16_arith2: `HFMA2.BF16_V2 R11, R4, 1, 1, R7`,
+        // `HFMA2.BF16_V2 R15, R4, R7, -RZ.H0_H0`), exact rewrites: one rounding either way.
+        if bf && matches!(d.opcode, Opcode::HADD2 | Opcode::HMUL2) && self.spell(base, &toks).is_err() {
+            let mn = self.spell("HFMA2", &toks)?;
+            let c = if d.opcode == Opcode::HADD2 { ops.remove(2) } else { one("-RZ.H0_H0") };
+            if d.opcode == Opcode::HADD2 {
+                ops.push(one("1, 1"));
+            }
+            ops.push(c);
+            return Ok((mn, ops));
+        }
         Ok((self.spell(base, &toks)?, ops))
     }
 

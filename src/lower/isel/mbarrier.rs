@@ -245,6 +245,12 @@ impl Sel<'_> {
                 self.emit(Opcode::UMOV, Mods::new(), vec![u.into()], vec![o]);
                 self.guard = g;
             }
+            // Where `R2UR` returns through a scoreboard (the sm_80 family,
+            // `HwFacts::r2ur_variable_latency`) the scheduler's fixed 13 cycles are not its
+            // model: refused until the scheduler reads that fact.
+            Operand::Reg(_) if self.target.hw().r2ur_variable_latency => {
+                return Err(format!("`R2UR` for {} (a variable-latency result there)", self.target.name()));
+            }
             Operand::Reg(x) if !x.has_mods() => self.emit(Opcode::R2UR, Mods::new(), vec![u.into()], vec![o]),
             o => return Err(format!("a {} operand where a uniform value is made", o.kind_name())),
         }
