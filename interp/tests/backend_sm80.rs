@@ -129,8 +129,8 @@ fn check_one(
         .map_err(|e| e.to_string())?
         .run(&mut contracted, &popts, &mut [])
         .map_err(|e| e.to_string())?;
-    let reference =
-        interp::run_ori_with(&contracted, &spec.kernel, &spec, &exec).map_err(|e| format!("the interpreter fails: {e}"))?;
+    let reference = interp::run_ori_with(&contracted, &spec.kernel, &spec, &exec)
+        .map_err(|e| format!("the interpreter fails: {e}"))?;
     let mut diffs = Vec::new();
     for buf in spec.outputs() {
         let n = buf.name();

@@ -82,7 +82,9 @@ pub enum TargetError {
 /// Displays as the part of the driver's fatal line between `ptxas-rs: ` and
 /// ` is not supported yet`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("code generation for '{0}' (this target has no backend yet: only sm_80, sm_86, sm_89, sm_90 and sm_90a have one)")]
+#[error(
+    "code generation for '{0}' (this target has no backend yet: only sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
+)]
 pub struct NoBackend(pub String);
 
 /// The GPU a module is compiled for (see the module doc).
