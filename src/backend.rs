@@ -1,5 +1,5 @@
 //! The backend, end to end: a checked PTX module to cubin bytes for a [`Target`] that has one
-//! ([`Target::backend`]: sm_90 and sm_90a so far). Every stage below reads the target it is
+//! ([`Target::backend`]: sm_90, sm_90a and the sm_80 family so far). Every stage below reads the target it is
 //! given (bank 0, tables, hardware facts) instead of assuming an SM.
 //!
 //! The stages, each its own module with its own checks, run in this order:
@@ -205,7 +205,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     // Before the per-kernel facts below: the functions an indirect call may reach are called.
     lower::isel::indirect::expand_indirect_calls(&mut m).map_err(|e| lower_err("instruction selection", e))?;
     let data = module_data(&m, module)?;
-    let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f)).collect();
+    let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f, target)).collect();
     let addr = param_addresses(module);
     let abis = lower::isel::call::module_abi(&m, &addr);
     let sopts = lower::isel::SelectOptions { pipeline_wgmma: opts.opt_level > 0 };
@@ -637,12 +637,12 @@ fn module_data(m: &ori::Module, module: &ast::Module) -> Result<image::ModuleDat
 /// names; a kernel naming a dynamic (`extern`, size 0) array covers every static variable of
 /// the module, because the dynamic array starts after all of them (at the next multiple of 16,
 /// where the driver and the emulator put it: after the section's size rounded up to 16).
-/// Size: the 0x400 reserved bytes plus the static part (as ptxas writes it, and `-v` prints
+/// Size: the target's reserved bytes ([`Target::shared_reserved`]: 0x400 on sm_90) plus the static part (as ptxas writes it, and `-v` prints
 /// the static part as `smem`); alignment: the largest alignment of the variables named, at
 /// least 4 (ptxas: 4 for `.align 4` arrays, 16 with an `.align 16` extern array); one dropped
 /// symbol (ptxas keeps one nameless `STV_INTERNAL` symbol per kernel with shared memory,
 /// whatever the number of variables: measured on the corpus by `tests/backend_shared.rs`).
-fn kernel_shared(m: &ori::Module, f: &ori::Function) -> Option<image::Shared> {
+fn kernel_shared(m: &ori::Module, f: &ori::Function, target: &Target) -> Option<image::Shared> {
     // The kernel's own code and every device function it reaches (their code runs in its CTA).
     let mut reach: Vec<&ori::Function> = vec![f];
     let mut k = 0;
@@ -680,7 +680,7 @@ fn kernel_shared(m: &ori::Module, f: &ori::Function) -> Option<image::Shared> {
         vars.iter().map(|v| end(v)).max().unwrap_or(0)
     };
     Some(image::Shared {
-        size: cubin::writer::RESERVED_SHARED + stat,
+        size: target.shared_reserved() + stat,
         align: vars.iter().map(|v| u64::from(v.align)).max().unwrap_or(4).max(4),
         dropped_symbols: 1,
     })

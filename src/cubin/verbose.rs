@@ -19,7 +19,6 @@
 //! Invariant: the output is a pure function of the image.
 
 use super::image::Image;
-use super::writer::RESERVED_SHARED;
 
 const INFO: &str = "ptxas info    : ";
 
@@ -38,8 +37,8 @@ pub fn lines(image: &Image) -> Vec<String> {
         if k.min_stack_size != 0 {
             used.push_str(&format!(", {} bytes cumulative stack size", k.min_stack_size));
         }
-        if let Some(s) = k.shared.filter(|s| s.size > RESERVED_SHARED) {
-            used.push_str(&format!(", {} bytes smem", s.size.saturating_sub(RESERVED_SHARED)));
+        if let Some(s) = k.shared.filter(|s| s.size > image.target.shared_reserved()) {
+            used.push_str(&format!(", {} bytes smem", s.size.saturating_sub(image.target.shared_reserved())));
         }
         out.push(used);
         for (name, frame, stores, loads) in &k.report.functions {

@@ -539,7 +539,7 @@ pub fn write(image: &Image) -> Result<Vec<u8>, CubinError> {
     for (n, (i, k)) in idx.iter().zip(ks).enumerate() {
         syms.push(section_sym(i.text));
         if let (Some(s), Some(sh)) = (i.shared, k.shared)
-            && sh.size > RESERVED_SHARED
+            && sh.size > image.target.shared_reserved()
         {
             syms.push(section_sym(s));
         }

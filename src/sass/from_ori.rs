@@ -458,6 +458,7 @@ impl Cx<'_> {
                 match self.tables.parse(&text, addr) {
                     Ok(mut inst) => {
                         self.restore_imm_bits(&mut inst);
+                        self.restore_hidden_desc(&mut inst);
                         inst.control = Control::default();
                         return Ok(inst);
                     }
@@ -466,7 +467,20 @@ impl Cx<'_> {
             }
         }
         let first = combos.first().map(|c| c.join(", ")).unwrap_or_default();
-        Err(format!("no sm_90 form for `{} {first}` ({last})", mnemonics.join("|")))
+        Err(format!("no {} form for `{} {first}` ({last})", self.tables.name, mnemonics.join("|")))
+    }
+
+    /// Puts the loaded descriptor register into a global access whose descriptor the text did
+    /// not show (the sm_80 family prints it only with bit 101, so the access was parsed from
+    /// its `[R2.64]` spelling, which reads the descriptor as UR0); ptxas encodes the register
+    /// it loaded (`LDG.E R3, [R2.64]` holds UR4). A shown descriptor is already that register.
+    fn restore_hidden_desc(&self, inst: &mut Instruction) {
+        let Some(k) = self.desc else { return };
+        for (slot, op) in inst.form.slots.iter().zip(inst.operands.iter_mut()) {
+            if let (true, super::Value::Mem { desc: Some(d), .. }) = (slot.hide_desc, &mut op.value) {
+                *d = k;
+            }
+        }
     }
 
     /// Puts the exact immediate bits back (a float immediate spelled in decimal may not read
@@ -647,8 +661,15 @@ impl Cx<'_> {
             inners.extend(more);
         }
         Ok(if global {
+            // The descriptor is shown (sm_90) or hidden (the sm_80 family, `Slot::hide_desc`,
+            // where the shown spelling means bit 101, an explicit cache policy): a hidden one
+            // is spelled without it and the register put back after parsing.
             let k = self.desc.ok_or("no descriptor register")?;
-            inners.iter().map(|i| format!("desc[UR{k}][{i}]")).collect()
+            if self.global_desc_hidden() {
+                inners.iter().map(|i| format!("[{i}]")).collect()
+            } else {
+                inners.iter().map(|i| format!("desc[UR{k}][{i}]")).collect()
+            }
         } else {
             inners.iter().map(|i| format!("[{i}]")).collect()
         })
@@ -670,9 +691,28 @@ impl Cx<'_> {
             }
         }
         if out.is_empty() {
-            return Err(format!("sm_90 has no {base} with modifiers {{{}}}", want.join(" ")));
+            return Err(format!("{} has no {base} with modifiers {{{}}}", self.tables.name, want.join(" ")));
         }
         Ok(out)
+    }
+
+    /// Whether the tables' global loads hide their descriptor (`LDG`'s descriptor slot is
+    /// [`super::form::Slot::hide_desc`]: the sm_80 family; sm_90 prints it).
+    fn global_desc_hidden(&self) -> bool {
+        self.tables
+            .forms
+            .iter()
+            .filter(|f| f.base == "LDG")
+            .flat_map(|f| f.slots.iter())
+            .any(|s| matches!(s.kind, super::form::Kind::Mem { desc_at: Some(_), .. }) && s.hide_desc)
+    }
+
+    /// [`Cx::spell`] with the first of `bases` the target's tables have forms of: one
+    /// operation named differently by generation (sm_90's `VIMNMX`, `REDG` are the sm_80
+    /// family's `IMNMX`, `RED`), the name read off the tables rather than the SM number.
+    fn spell_first(&self, bases: &[&'static str], tokens: &[&str]) -> R<Vec<String>> {
+        let base = bases.iter().find(|b| self.tables.forms.iter().any(|f| f.base == **b)).unwrap_or(&bases[0]);
+        self.spell(base, tokens)
     }
 
     fn ty(&self) -> Option<Ty> {
@@ -887,7 +927,7 @@ impl Cx<'_> {
             }
             Opcode::IMNMX => {
                 let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
-                (self.spell("VIMNMX", &[u])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+                (self.spell_first(&["VIMNMX", "IMNMX"], &[u])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
             }
             Opcode::SEL => (vec!["SEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
             Opcode::FSEL => (vec!["FSEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
@@ -1306,7 +1346,10 @@ impl Cx<'_> {
             Opcode::BSSY => (vec!["BSSY".into()], vec![dst(0)?, s(0)?]),
             Opcode::BSYNC => (vec!["BSYNC".into()], vec![s(0)?]),
             Opcode::WARPSYNC => match d.srcs.first() {
-                Some(Operand::Imm(i)) if i.bits() as u32 == u32::MAX => (vec!["WARPSYNC.ALL".into()], vec![]),
+                // `.ALL` where the tables spell it (sm_90); the sm_80 family writes the mask.
+                Some(Operand::Imm(i)) if i.bits() as u32 == u32::MAX && self.spell("WARPSYNC", &["ALL"]).is_ok() => {
+                    (vec!["WARPSYNC.ALL".into()], vec![])
+                }
                 _ if d.mods.has(Flag::Exclusive) => (vec!["WARPSYNC.EXCLUSIVE".into()], vec![s(0)?]),
                 _ => (vec!["WARPSYNC".into()], vec![s(0)?]),
             },
@@ -1447,7 +1490,7 @@ impl Cx<'_> {
             if dst_rz && !cas && op != "EXCH" {
                 let mut ops = vec![self.mem(0, true)?];
                 ops.extend(vals);
-                return Ok((self.spell("REDG", &toks)?, ops));
+                return Ok((self.spell_first(&["REDG", "RED"], &toks)?, ops));
             }
             // The compare-and-swap form has no descriptor and prints the address unwidened.
             let mut ops = vec![one("PT"), one(self.dst(0)?), self.mem(0, !cas)?];
@@ -1534,6 +1577,19 @@ impl Cx<'_> {
         }
         if matches!(d.opcode, Opcode::HMNMX2 | Opcode::HSETP2) {
             ops.push(self.src(nsrc)?);
+        }
+        // Where the tables have no bf16 add or multiply (the sm_80 family has only
+        // `HFMA2.BF16_V2`), both are that fma as ptxas writes them: `a * 1 + b` and
+        // `a * b + -0` (sm_80 -O3 bf16_arith2: `HFMA2.BF16_V2 R11, R4, 1, 1, R7`,
+        // `HFMA2.BF16_V2 R15, R4, R7, -RZ.H0_H0`), exact rewrites: one rounding either way.
+        if bf && matches!(d.opcode, Opcode::HADD2 | Opcode::HMUL2) && self.spell(base, &toks).is_err() {
+            let mn = self.spell("HFMA2", &toks)?;
+            let c = if d.opcode == Opcode::HADD2 { ops.remove(2) } else { one("-RZ.H0_H0") };
+            if d.opcode == Opcode::HADD2 {
+                ops.push(one("1, 1"));
+            }
+            ops.push(c);
+            return Ok((mn, ops));
         }
         Ok((self.spell(base, &toks)?, ops))
     }

@@ -45,8 +45,15 @@
 //! flags are cleared.
 //!
 //! Per target: [`assign`] takes the [`Target`]; the guard latency and the barrier settle are
-//! read from its measured [`HwFacts`], every other figure above is sm_90's, the only target
-//! with a backend so far (they equal the facts' sm_90 values, so sm_90 code is unchanged).
+//! read from its measured [`HwFacts`], every other figure above is sm_90's (they equal the
+//! facts' sm_90 values, so sm_90 code is unchanged). The sm_80 family (sm_80, sm_86, sm_89)
+//! is scheduled with sm_90's figures too: the fixed latencies, the pipes (sm_86/89's second
+//! FP32 datapath, `HwFacts::dual_fp32`, is not used: our code only waits longer), `CS2R`
+//! holding the ALU pipe (`cs2r_holds_alu_pipe`, false there: again only longer), MMA latency;
+//! the emulator's hazard checker, with the family's measured facts, finds no hazard in our
+//! corpus code (`interp/tests/backend_sm80.rs`). `R2UR`, variable-latency there
+//! (`r2ur_variable_latency`), is not scheduled for the family: instruction selection refuses
+//! the sequences that need it.
 //!
 //! Invariant: see [`super`] — no hazard of the §2.5 model on any path, given that blocks start
 //! with every scoreboard waited on and every fixed latency elapsed.

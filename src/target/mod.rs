@@ -23,8 +23,8 @@
 //! lists for `--gpu-name` ([`crate::cli`]'s table) and refuses others with ptxas's wording;
 //! every field is a function of the name (two targets of one name are equal); the layout is
 //! [`Constant0Layout::for_sm`] of the SM number, and the parameter base and descriptor offset
-//! are read from it, never restated; [`Target::has_backend`] holds exactly for `sm_90` and
-//! `sm_90a`.
+//! are read from it, never restated; [`Target::has_backend`] holds exactly for the sm_80
+//! family (`sm_80`, `sm_86`, `sm_89`), `sm_90` and `sm_90a`.
 
 pub mod hw;
 
@@ -82,7 +82,9 @@ pub enum TargetError {
 /// Displays as the part of the driver's fatal line between `ptxas-rs: ` and
 /// ` is not supported yet`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("code generation for '{0}' (this target has no backend yet: only sm_90 and sm_90a have one)")]
+#[error(
+    "code generation for '{0}' (this target has no backend yet: only sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
+)]
 pub struct NoBackend(pub String);
 
 /// The GPU a module is compiled for (see the module doc).
@@ -216,14 +218,37 @@ impl Target {
         self.tables
     }
 
+    /// Whether the target's SASS has instructions named `base` (`SYNCS`, `HGMMA`, `UBLKCP`,
+    /// ...): the opcode availability instruction selection checks before choosing a sequence
+    /// that needs them, read from the tables, never from the SM number.
+    pub fn has_sass(&self, base: &str) -> bool {
+        self.tables.is_some_and(|t| t.forms.iter().any(|f| f.base == base))
+    }
+
     /// The measured hardware facts.
     pub fn hw(&self) -> &HwFacts {
         &self.hw
     }
 
+    /// Bytes reserved at the start of every CTA's shared window before the module's shared
+    /// variables: 0x400 from sm_90 on (`.nv.shared.reserved.0`, `%reserved_smem_offset_cap`),
+    /// none before (NVIDIA's sm_80 code of algo_block_scan stores its first array at
+    /// `[R0.X4]`, the second at `[R0.X4+0x400]`, and its cubin has no reserved section).
+    pub fn shared_reserved(&self) -> u64 {
+        if self.has_clusters() { 0x400 } else { 0 }
+    }
+
+    /// Whether the SM has thread-block clusters (sm_90 on): a shared address then carries the
+    /// CTA's slot in its cluster in bits 24 and up (`SR_CgaCtaId << 24`), cluster special
+    /// registers and distributed shared memory exist. Before sm_90 a shared address is the
+    /// window offset itself, and `SR_CgaCtaId` does not exist.
+    pub fn has_clusters(&self) -> bool {
+        self.sm >= 90
+    }
+
     /// Whether ptxas-rs can generate code for this target.
     pub fn has_backend(&self) -> bool {
-        self.sm == 90 && matches!(self.suffix, Suffix::Plain | Suffix::Accelerated)
+        matches!(self.sm, 80 | 86 | 89 | 90) && matches!(self.suffix, Suffix::Plain | Suffix::Accelerated)
     }
 
     /// `Ok` when this target has a backend, else the one refusal of code generation.
@@ -285,15 +310,27 @@ mod tests {
     }
 
     #[test]
-    fn only_sm90_has_a_backend() {
-        let with: Vec<&str> = arch_names().filter(|n| Target::from_arch(n).unwrap().has_backend()).collect();
-        assert_eq!(with, ["sm_90", "sm_90a"]);
-        let e = Target::from_arch("sm_80").unwrap().backend().unwrap_err();
+    fn only_the_sm80_family_and_sm90_have_a_backend() {
+        let mut with: Vec<&str> = arch_names().filter(|n| Target::from_arch(n).unwrap().has_backend()).collect();
+        with.sort_unstable();
+        assert_eq!(with, ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]);
+        let e = Target::from_arch("sm_75").unwrap().backend().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "code generation for 'sm_80' (this target has no backend yet: only sm_90 and sm_90a have one)"
+            "code generation for 'sm_75' (this target has no backend yet: only sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
         );
         assert_eq!(Target::from_arch("sm_90a").unwrap().backend(), Ok(()));
+        for n in ["sm_80", "sm_86", "sm_89"] {
+            let t = Target::from_arch(n).unwrap();
+            assert_eq!((t.shared_reserved(), t.has_clusters()), (0, false), "{n}");
+        }
+        let t = Target::from_arch("sm_90").unwrap();
+        assert_eq!((t.shared_reserved(), t.has_clusters()), (0x400, true));
+        for base in ["SYNCS", "UBLKCP", "HGMMA", "ELECT", "CGAERRBAR"] {
+            assert!(t.has_sass(base), "sm_90 has {base}");
+            assert!(!Target::from_arch("sm_86").unwrap().has_sass(base), "sm_86 has no {base}");
+        }
+        assert!(Target::from_arch("sm_89").unwrap().has_sass("RED"));
     }
 
     #[test]

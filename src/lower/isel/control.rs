@@ -179,6 +179,9 @@ impl Sel<'_> {
                     match step {
                         Step::Membar(m) => self.emit(MEMBAR, Mods::new(), vec![], vec![imm(m.code())]),
                         Step::Errbar => self.emit(ERRBAR, Mods::new(), vec![], vec![]),
+                        // Only with clusters: ptxas's sm_80 `membar.gl` is
+                        // `MEMBAR.SC.GPU; ERRBAR; CCTL.IVALL` (atom_threadfence).
+                        Step::CgaErrbar if !self.target.has_clusters() => {}
                         Step::CgaErrbar => self.emit(CGAERRBAR, Mods::new(), vec![], vec![]),
                         Step::CctlIvall => self.emit(CCTLIVALL, Mods::new(), vec![], vec![]),
                         Step::FenceView { global } => {

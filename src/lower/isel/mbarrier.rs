@@ -37,6 +37,16 @@ use crate::ori::{Dir, Flag, Guard, Imm, InstData, MemRef, Mods, Opcode, Operand,
 impl Sel<'_> {
     /// Selects one mbarrier operation (see the module doc).
     pub(crate) fn sel_mbarrier(&mut self, d: &InstData) -> R<()> {
+        // These sequences are sm_90's: the target must have the units they use (the sm_80
+        // family has no SYNCS mbarrier unit, no ARRIVES, no bulk copy).
+        let unit = match d.opcode {
+            Opcode::CpBulk => "UBLKCP",
+            Opcode::CpAsyncMbarArrive => "ARRIVES",
+            _ => "SYNCS",
+        };
+        if !self.target.has_sass(unit) {
+            return Err(format!("`{}` for {} (no `{unit}` there)", d.opcode, self.target.name()));
+        }
         let mem = |n: usize| -> R<&MemRef> {
             match d.srcs.get(n) {
                 Some(Operand::Mem(m)) => Ok(m),
@@ -265,6 +275,12 @@ impl Sel<'_> {
                 let g = self.guard.take();
                 self.emit(Opcode::UMOV, Mods::new(), vec![u.into()], vec![o]);
                 self.guard = g;
+            }
+            // Where `R2UR` returns through a scoreboard (the sm_80 family,
+            // `HwFacts::r2ur_variable_latency`) the scheduler's fixed 13 cycles are not its
+            // model: refused until the scheduler reads that fact.
+            Operand::Reg(_) if self.target.hw().r2ur_variable_latency => {
+                return Err(format!("`R2UR` for {} (a variable-latency result there)", self.target.name()));
             }
             Operand::Reg(x) if !x.has_mods() => self.emit(Opcode::R2UR, Mods::new(), vec![u.into()], vec![o]),
             o => return Err(format!("a {} operand where a uniform value is made", o.kind_name())),

@@ -21,7 +21,9 @@
 //!   24 and up of an sm_90 shared address are the CTA's slot in its cluster, and that slot is
 //!   not 0 in general even without clusters (measured on an H200: with the bits left 0, CTAs
 //!   wrote into each other's shared memory; `corpus/gpu/README.md`), so every materialised
-//!   shared address reads `SR_CgaCtaId` as ptxas does (`S2R`, `SHF.L`, `IADD3`).
+//!   shared address reads `SR_CgaCtaId` as ptxas does (`S2R`, `SHF.L`, `IADD3`). Targets
+//!   without clusters (the sm_80 family) reserve nothing and their shared address is the
+//!   window offset ([`crate::target::Target::shared_reserved`], `has_clusters`).
 //!   `mova` of a shared variable is that address; a shared access through
 //!   a symbol (`ld.shared [s+8]`) loads the symbol's address into a register and keeps the
 //!   constant offset in the instruction (`LDS R, [Ra+0x8]`), as ptxas does with its base
@@ -539,7 +541,13 @@ impl Sel<'_> {
 
     /// `dst = SR_CgaCtaId << 24 | offset`: the shared address of window offset `offset` in this
     /// CTA (see the module doc).
+    /// Without clusters (the sm_80 family: [`crate::target::Target::has_clusters`]) the address
+    /// is the offset itself.
     pub(crate) fn slotted_shared_address(&mut self, dst: crate::ori::Reg, offset: i64) {
+        if !self.target.has_clusters() {
+            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![imm(offset)]);
+            return;
+        }
         let slot = self.t32();
         self.emit(Opcode::S2R, Mods::new(), vec![slot.into()], vec![Operand::SReg(SpecialReg::CgaCtaId)]);
         let hi = self.t32();
@@ -551,7 +559,8 @@ impl Sel<'_> {
     /// The shared window offset of the variable `sym` (see the module doc).
     pub(crate) fn shared_window_offset(&self, sym: &str) -> R<i64> {
         let off = self.shared_offset(sym).ok_or_else(|| format!("unknown shared variable `{sym}`"))?;
-        Ok(SM90_SHARED_RESERVED + off)
+        let reserved = i64::try_from(self.target.shared_reserved()).unwrap_or(SM90_SHARED_RESERVED);
+        Ok(reserved + off)
     }
 
     /// A shared memory reference in the form LDS/STS/ATOMS read: a 32-bit base register (a

@@ -2,8 +2,12 @@
 //! SASS-stage Ori with virtual registers (stage 3 of the backend), for a [`Target`].
 //!
 //! Bank-0 offsets (parameters, stack pointer, grid shape, driver slots) are read from the
-//! target. The sequences themselves are sm_90's (the only target with a backend,
-//! [`Target::backend`]); selection does not check the SM.
+//! target. The sequences themselves are sm_90's, also for the sm_80 family (sm_80, sm_86,
+//! sm_89: [`Target::backend`]); where the family differs, selection reads it from the target,
+//! never from the SM number: shared addresses without a cluster slot or reserved window
+//! ([`Target::has_clusters`], [`Target::shared_reserved`]), no `CGAERRBAR` in fences without
+//! clusters, and the mbarrier/bulk-copy sequences refused where the SASS has no `SYNCS` /
+//! `UBLKCP` ([`Target::has_sass`]) or `R2UR` is variable-latency.
 //!
 //! [`select_module`] rewrites every function in place. One module per instruction family:
 //!

@@ -1,0 +1,226 @@
+//! The sm_80-family backend end to end (issue 24): for sm_80, sm_86 and sm_89, every CUDA corpus
+//! kernel with a launch spec and a PTX for that arch (`<k>.sm_XX.ptx`, nvcc's) that NVIDIA
+//! ptxas accepts for the arch is compiled by ptxas-rs ([`backend::compile`]) and must either
+//! 1. give a cubin that `nvdisasm` accepts with nothing on stderr, that the SASS emulator runs
+//!    (as code of that arch: the ELF's SM) with the hazard checker on and no hazard, and whose
+//!    outputs equal the Ori interpreter's on the lowered PTX (contracted by phase 9 at the same
+//!    level, as `e2e_corpus.rs` does); or
+//! 2. be refused with a backend error (a located `not supported yet` through the driver) listed
+//!    in `backend_sm80.expected` (`arch kernel@On<TAB>stage: message`), so the refusals can only
+//!    go down: a listed kernel that compiles fails the test until the line is removed, and an
+//!    unlisted refusal fails it too.
+//!
+//! `PTXAS_RS_BLESS=1` rewrites the checked entries of the expectation file from this run (the
+//! entries of kernels this run did not check are kept). The default test checks -O3 on a
+//! deterministic sample (every kernel for sm_80, every third for sm_86 and sm_89, by sorted
+//! name) to keep its time modest; `-- --ignored backend_sm80_full` checks all three arches at -O0
+//! and -O3. `--nocapture` prints the per-arch table: kernels ptxas accepts / compiled by us /
+//! agreeing with the interpreter / refused by construct.
+
+#[path = "support/emu_corpus.rs"]
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use interp::ExecConfig;
+use interp::emu::{EmuConfig, Kernel};
+use interp::launch::{LaunchSpec, compare::compare};
+use ptxas_rs::backend;
+use ptxas_rs::opt::{Pipeline, PipelineOptions};
+use ptxas_rs::target::Target;
+
+const ARCHES: [&str; 3] = ["sm_80", "sm_86", "sm_89"];
+
+fn expected_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend_sm80.expected")
+}
+
+/// `(arch, kernel@On)` → `stage: message` of the committed refusals.
+fn read_expected() -> BTreeMap<(String, String), String> {
+    let text = std::fs::read_to_string(expected_path()).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (key, why) = l.split_once('\t').unwrap_or((l, ""));
+            let (arch, kl) = key.split_once(' ').unwrap_or((key, ""));
+            ((arch.to_owned(), kl.to_owned()), why.to_owned())
+        })
+        .collect()
+}
+
+fn write_expected(m: &BTreeMap<(String, String), String>) {
+    let mut s = String::from(
+        "# Refusals of the sm_80-family backend (interp/tests/backend_sm80.rs): arch kernel@level<TAB>stage: message.\n\
+         # Regenerate with PTXAS_RS_BLESS=1; the list may only shrink.\n",
+    );
+    for ((a, k), why) in m {
+        s.push_str(&format!("{a} {k}\t{why}\n"));
+    }
+    std::fs::write(expected_path(), s).unwrap();
+}
+
+/// (kernel, PTX for `arch`, launch spec) of the CUDA corpus, sorted.
+fn kernels(arch: &str) -> Vec<(String, PathBuf, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(&root).unwrap() {
+        let dir = e.unwrap().path();
+        let k = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let (ptx, spec) = (dir.join(format!("{k}.{arch}.ptx")), dir.join(format!("{k}.run.toml")));
+        if ptx.exists() && spec.exists() {
+            v.push((k, ptx, spec));
+        }
+    }
+    v.sort();
+    v
+}
+
+fn tool_is_silent(cmd: &mut Command) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() || !stderr.trim().is_empty() {
+        return Err(format!("status {}: {}", out.status, stderr.trim()));
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Tally {
+    accepted: usize,
+    compiled: usize,
+    agree: usize,
+    refused: BTreeMap<String, usize>,
+}
+
+/// Compiles, checks and runs one kernel at one level; `Err` is a failure of the test.
+fn check_one(
+    t: &oracle::Tools,
+    target: &Target,
+    ptx: &Path,
+    spec_path: &Path,
+    level: u8,
+    scratch: &Path,
+    name: &str,
+) -> Result<Result<(), String>, String> {
+    let spec = LaunchSpec::from_path(spec_path).map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(ptx).unwrap();
+    let ast = ptxas_rs::ptx::parse(&text, "in.ptx").map_err(|e| format!("parse: {e:?}"))?;
+    let opts = backend::Options { opt_level: level, target: target.clone(), ..backend::Options::default() };
+    let compiled = match backend::compile(&ast, &opts) {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(format!("{}: {}", e.stage, e.message))),
+    };
+    let path = scratch.join(format!("{name}.cubin"));
+    std::fs::write(&path, &compiled.cubin).unwrap();
+    tool_is_silent(Command::new(t.nvdisasm()).arg(&path)).map_err(|e| format!("nvdisasm: {e}"))?;
+    let kernel = Kernel::load(&compiled.cubin, &spec.kernel).map_err(|e| format!("load: {e}"))?;
+    if kernel.sm != target.sm() {
+        return Err(format!("the cubin says sm_{}, not {}", kernel.sm, target.name()));
+    }
+    let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+    let run = kernel.run(&spec, &cfg).map_err(|e| format!("emulator: {e}"))?;
+    let module = ptxas_rs::lower::lower_source(&text).map_err(|e| format!("lowering for the interpreter: {e}"))?;
+    let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
+    let mut contracted = module;
+    let popts = PipelineOptions { opt_level: level, ..PipelineOptions::default() };
+    Pipeline::only(&["OriCreateMacroInsts"])
+        .map_err(|e| e.to_string())?
+        .run(&mut contracted, &popts, &mut [])
+        .map_err(|e| e.to_string())?;
+    let reference = interp::run_ori_with(&contracted, &spec.kernel, &spec, &exec)
+        .map_err(|e| format!("the interpreter fails: {e}"))?;
+    let mut diffs = Vec::new();
+    for buf in spec.outputs() {
+        let n = buf.name();
+        if let Err(m) = compare(buf, run.outputs.get(n).unwrap(), reference.get(n).unwrap()) {
+            diffs.push(format!("{n}: {m}"));
+        }
+    }
+    if diffs.is_empty() { Ok(Ok(())) } else { Err(format!("outputs differ: {}", diffs.join("; "))) }
+}
+
+fn run(test: &str, levels: &[u8], sample: impl Fn(&str, usize) -> bool) {
+    let Some(t) = oracle::tools_or_skip(test) else { return };
+    let scratch = std::env::temp_dir().join(format!("ptxas-rs-sm80-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let bless = std::env::var_os("PTXAS_RS_BLESS").is_some();
+    let mut expected = read_expected();
+    let mut bad = Vec::new();
+    let mut tallies = BTreeMap::new();
+    for arch in ARCHES {
+        let target = Target::from_arch(arch).unwrap();
+        let tally: &mut Tally = tallies.entry(arch).or_default();
+        for (i, (k, ptx, spec)) in kernels(arch).into_iter().enumerate() {
+            if !sample(arch, i) {
+                continue;
+            }
+            let nv = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", arch]).unwrap();
+            if nv.cubin.is_none() {
+                continue;
+            }
+            for &level in levels {
+                tally.accepted += 1;
+                let name = format!("{k}@O{level}");
+                let key = (arch.to_owned(), name.clone());
+                match check_one(&t, &target, &ptx, &spec, level, &scratch, &format!("{arch}-{name}")) {
+                    Ok(Ok(())) => {
+                        tally.compiled += 1;
+                        tally.agree += 1;
+                        if expected.contains_key(&key) {
+                            if bless {
+                                expected.remove(&key);
+                            } else {
+                                bad.push(format!("{arch} {name}: listed as refused but compiles (remove the line)"));
+                            }
+                        }
+                    }
+                    Ok(Err(why)) => {
+                        let construct = why.split(" (").next().unwrap_or(&why).to_owned();
+                        *tally.refused.entry(construct).or_default() += 1;
+                        if bless {
+                            expected.insert(key, why);
+                        } else if !expected.contains_key(&key) {
+                            bad.push(format!("{arch} {name}: refused and not listed: {why}"));
+                        }
+                    }
+                    Err(e) => {
+                        tally.compiled += 1;
+                        bad.push(format!("{arch} {name}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    if bless {
+        write_expected(&expected);
+    }
+    for (arch, t) in &tallies {
+        println!(
+            "{arch}: {} kernel-levels ptxas accepts, {} compiled by ptxas-rs, {} agree with the interpreter, {} refused",
+            t.accepted,
+            t.compiled,
+            t.agree,
+            t.refused.values().sum::<usize>()
+        );
+        for (c, n) in &t.refused {
+            println!("    refused {n}: {c}");
+        }
+    }
+    assert!(bad.is_empty(), "{} problems:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// -O3; every kernel for sm_80, every third (by sorted name) for sm_86 and sm_89.
+#[test]
+fn backend_sm80_sample() {
+    run("backend_sm80_sample", &[3], |arch, i| arch == "sm_80" || i % 3 == 0);
+}
+
+/// Every kernel, every arch of the family, -O0 and -O3.
+#[test]
+#[ignore = "minutes: the whole family at two levels"]
+fn backend_sm80_full() {
+    run("backend_sm80_full", &[0, 3], |_, _| true);
+}
