@@ -522,12 +522,36 @@ impl Sel<'_> {
         Ok(())
     }
 
-    /// `sad d, a, b, c` = |a - b| + c.
+    /// `sad d, a, b, c` = |a - b| + c (16-, 32- and 64-bit, signed or unsigned).
     fn sel_sad(&mut self, d: &InstData, dst: Reg, t: Ty) -> R<()> {
+        let s = &d.srcs;
+        if t.bits() == 64 {
+            // Both differences (a + ~b + 1, b + ~a + 1) with carry chains, the one for
+            // a > b (ISETP + ISETP.EX per the type's signedness) selected per half, plus c.
+            let (a, b) = (self.wide_reg(&s[0])?, self.wide_reg(&s[1])?);
+            let p = self.tp();
+            self.setp64(p.into(), Cmp::Gt, t, &a, &b)?;
+            let (aw, bw) = (self.halves(&a)?, self.halves(&b)?);
+            let diff = |s: &mut Self, (xl, xh): (Operand, Operand), (yl, yh): (Operand, Operand)| -> R<Reg> {
+                let n = (not(s.modifiable(yl)?), not(s.modifiable(yh)?));
+                let (v, carry) = (s.vreg(RegClass::R64), s.tp());
+                s.add64_carry(v.into(), (xl, xh), n, Some(pt()), carry.into())?;
+                Ok(v.into())
+            };
+            let x = diff(self, aw.clone(), bw.clone())?;
+            let y = diff(self, bw, aw)?;
+            let ((xl, xh), (yl, yh)) = (self.halves(&r(x))?, self.halves(&r(y))?);
+            let (ml, mh) = (self.t32(), self.t32());
+            self.emit(Opcode::SEL, Mods::new(), vec![ml.into()], vec![xl, yl, r(p)]);
+            self.emit(Opcode::SEL, Mods::new(), vec![mh.into()], vec![xh, yh, r(p)]);
+            let c = self.wide_reg(&s[2])?;
+            let cw = self.halves(&c)?;
+            let carry = self.tp();
+            return self.add64_carry(dst, (r(ml), r(mh)), cw, None, carry.into());
+        }
         if !matches!(t.bits(), 16 | 32) {
             return Err(format!("sad.{t} is not selected yet"));
         }
-        let s = &d.srcs;
         // 16-bit: the difference of the operands extended by the type's signedness, in 32
         // bits (only the result's low half is meaningful, as for every sub-word value).
         let (a, b, t) = if t.bits() == 16 {
