@@ -61,31 +61,6 @@ fn write_expected(m: &BTreeMap<(String, String), String>) {
     std::fs::write(expected_path(), s).unwrap();
 }
 
-/// (kernel, PTX for `arch`, launch spec) of the CUDA corpus, sorted.
-fn kernels(arch: &str) -> Vec<(String, PathBuf, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
-    let mut v = Vec::new();
-    for e in std::fs::read_dir(&root).unwrap() {
-        let dir = e.unwrap().path();
-        let k = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (ptx, spec) = (dir.join(format!("{k}.{arch}.ptx")), dir.join(format!("{k}.run.toml")));
-        if ptx.exists() && spec.exists() {
-            v.push((k, ptx, spec));
-        }
-    }
-    v.sort();
-    v
-}
-
-fn tool_is_silent(cmd: &mut Command) -> Result<(), String> {
-    let out = cmd.output().map_err(|e| e.to_string())?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() || !stderr.trim().is_empty() {
-        return Err(format!("status {}: {}", out.status, stderr.trim()));
-    }
-    Ok(())
-}
-
 #[derive(Default)]
 struct Tally {
     accepted: usize,
@@ -114,7 +89,7 @@ fn check_one(
     };
     let path = scratch.join(format!("{name}.cubin"));
     std::fs::write(&path, &compiled.cubin).unwrap();
-    tool_is_silent(Command::new(t.nvdisasm()).arg(&path)).map_err(|e| format!("nvdisasm: {e}"))?;
+    support::tool_is_silent(Command::new(t.nvdisasm()).arg(&path)).map_err(|e| format!("nvdisasm: {e}"))?;
     let kernel = Kernel::load(&compiled.cubin, &spec.kernel).map_err(|e| format!("load: {e}"))?;
     if kernel.sm != target.sm() {
         return Err(format!("the cubin says sm_{}, not {}", kernel.sm, target.name()));
@@ -152,7 +127,7 @@ fn run(test: &str, levels: &[u8], sample: impl Fn(&str, usize) -> bool) {
     for arch in ARCHES {
         let target = Target::from_arch(arch).unwrap();
         let tally: &mut Tally = tallies.entry(arch).or_default();
-        for (i, (k, ptx, spec)) in kernels(arch).into_iter().enumerate() {
+        for (i, (k, ptx, spec)) in support::corpus_for(arch).into_iter().enumerate() {
             if !sample(arch, i) {
                 continue;
             }

@@ -96,18 +96,7 @@ fn kernels() -> Vec<(String, PathBuf, PathBuf, &'static str)> {
 
 /// The sm_80 PTX of the CUDA corpus, compiled for sm_80.
 fn sm80_kernels() -> Vec<(String, PathBuf, PathBuf, &'static str)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
-    let mut v = Vec::new();
-    for e in std::fs::read_dir(&root).unwrap() {
-        let dir = e.unwrap().path();
-        let k = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (ptx, spec) = (dir.join(format!("{k}.sm_80.ptx")), dir.join(format!("{k}.run.toml")));
-        if ptx.exists() && spec.exists() {
-            v.push((k, ptx, spec, "sm_80"));
-        }
-    }
-    v.sort();
-    v
+    support::corpus_for("sm_80").into_iter().map(|(k, ptx, spec)| (k, ptx, spec, "sm_80")).collect()
 }
 
 #[test]

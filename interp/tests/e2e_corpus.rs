@@ -38,27 +38,12 @@ const MIN_PASSED: usize = 202;
 /// (kernel, PTX, launch spec) of the sm_90 corpus, and the kernels whose PTX is sm_90a only
 /// (tc_wgmma: `wgmma`, which needs the arch-accelerated target).
 fn kernels() -> Vec<(String, std::path::PathBuf, std::path::PathBuf)> {
+    // The sm_90 PTX, or the sm_90a one for kernels that have no sm_90 PTX.
     let mut v = support::corpus();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
-    for e in std::fs::read_dir(&root).unwrap() {
-        let dir = e.unwrap().path();
-        let k = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (ptx, spec) = (dir.join(format!("{k}.sm_90a.ptx")), dir.join(format!("{k}.run.toml")));
-        if ptx.exists() && spec.exists() && !dir.join(format!("{k}.sm_90.ptx")).exists() {
-            v.push((k, ptx, spec));
-        }
-    }
+    let sm90: std::collections::BTreeSet<String> = v.iter().map(|(k, ..)| k.clone()).collect();
+    v.extend(support::corpus_for("sm_90a").into_iter().filter(|(k, ..)| !sm90.contains(k)));
     v.sort();
     v
-}
-
-fn tool_is_silent(cmd: &mut Command) -> Result<(), String> {
-    let out = cmd.output().map_err(|e| e.to_string())?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() || !stderr.trim().is_empty() {
-        return Err(format!("status {}: {}", out.status, stderr.trim()));
-    }
-    Ok(())
 }
 
 #[test]
@@ -106,8 +91,8 @@ fn our_cubins_match_the_interpreter() {
             let problem = (|| -> Result<(), String> {
                 let path = scratch.join(format!("{name}.cubin"));
                 std::fs::write(&path, &compiled.cubin).unwrap();
-                tool_is_silent(Command::new(t.nvdisasm()).arg(&path)).map_err(|e| format!("nvdisasm: {e}"))?;
-                tool_is_silent(Command::new(t.cuobjdump()).arg("-elf").arg(&path))
+                support::tool_is_silent(Command::new(t.nvdisasm()).arg(&path)).map_err(|e| format!("nvdisasm: {e}"))?;
+                support::tool_is_silent(Command::new(t.cuobjdump()).arg("-elf").arg(&path))
                     .map_err(|e| format!("cuobjdump -elf: {e}"))?;
                 let kernel = Kernel::load(&compiled.cubin, &spec.kernel).map_err(|e| format!("load: {e}"))?;
                 let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };

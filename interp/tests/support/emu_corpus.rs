@@ -9,12 +9,18 @@ use interp::launch::LaunchSpec;
 
 /// (kernel, sm_90 PTX, launch spec) of every CUDA corpus kernel with an sm_90 PTX.
 pub fn corpus() -> Vec<(String, PathBuf, PathBuf)> {
+    corpus_for("sm_90")
+}
+
+/// (kernel, PTX for `arch`, launch spec) of every CUDA corpus kernel with a PTX for `arch`
+/// (`corpus/cuda/<k>/<k>.<arch>.ptx`) and a launch spec, sorted.
+pub fn corpus_for(arch: &str) -> Vec<(String, PathBuf, PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda");
     let mut v = Vec::new();
     for e in std::fs::read_dir(&root).unwrap() {
         let dir = e.unwrap().path();
         let k = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let ptx = dir.join(format!("{k}.sm_90.ptx"));
+        let ptx = dir.join(format!("{k}.{arch}.ptx"));
         let spec = dir.join(format!("{k}.run.toml"));
         if ptx.exists() && spec.exists() {
             v.push((k, ptx, spec));
@@ -22,6 +28,16 @@ pub fn corpus() -> Vec<(String, PathBuf, PathBuf)> {
     }
     v.sort();
     v
+}
+
+/// Runs an NVIDIA tool; `Err` unless it succeeds with nothing on stderr.
+pub fn tool_is_silent(cmd: &mut std::process::Command) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() || !stderr.trim().is_empty() {
+        return Err(format!("status {}: {}", out.status, stderr.trim()));
+    }
+    Ok(())
 }
 
 /// Compiles with NVIDIA ptxas for sm_90.

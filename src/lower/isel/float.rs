@@ -40,6 +40,7 @@
 //!   root (ptxas: `MUFU.RCP64H`/`RSQ64H` seeds plus subroutines such as
 //!   `__cuda_sm20_div_rz_f64_v2`).
 
+use super::bits::lut3;
 use super::{R, Sel, neg, not_pt, pt, pt_reg, r};
 use crate::ori::{BoolOp, Cmp, Flag, Imm, InstData, Mods, Mufu, Opcode, Operand, Reg, RegClass, RegUse, Rnd, Ty};
 
@@ -98,14 +99,6 @@ fn fmods(d: &InstData, allow_sat: bool) -> Mods {
 fn minmax_mods(ptx: &Mods, ty: Option<Ty>) -> Mods {
     let flags = [Flag::Ftz, Flag::NaN, Flag::Xorsign].into_iter().filter(|f| ptx.has(*f)).collect();
     Mods { ty, flags, ..Mods::new() }
-}
-
-/// A register operand's register (the low word of a split 64-bit value).
-fn s_reg(o: &Operand) -> R<Operand> {
-    match o {
-        Operand::Reg(_) => Ok(o.clone()),
-        _ => Err("testp.f64 of a non-register".into()),
-    }
 }
 
 impl Sel<'_> {
@@ -283,6 +276,7 @@ impl Sel<'_> {
         };
         // The magnitude as (low word, high word); f32 has no low word.
         let (lo, hi) = if wide { self.halves(&d.srcs[0])? } else { (super::rz(), self.src(&d.srcs[0])?) };
+        let lo = self.reg_src(&lo)?;
         let m = self.t32();
         self.emit(
             Opcode::LOP3,
@@ -296,7 +290,7 @@ impl Sel<'_> {
             let p = s.tp();
             if wide {
                 let low = s.tp();
-                s.isetp(low.into(), c, Ty::U32, s_reg(&lo)?, super::rz());
+                s.isetp(low.into(), c, Ty::U32, lo.clone(), super::rz());
                 let mx = Mods { cmp: Some(c), ty: Some(Ty::U32), bop: Some(BoolOp::And), ..Mods::new() };
                 s.emit(Opcode::ISETPX, mx, vec![p.into(), pt_reg()], vec![r(m), super::imm(bound), pt(), r(low)]);
             } else {
@@ -304,24 +298,21 @@ impl Sel<'_> {
             }
             Ok(p.into())
         };
-        let one = |f: fn(bool, bool, bool) -> bool| -> i64 {
-            (0..8).filter(|i| f(i & 4 != 0, i & 2 != 0, i & 1 != 0)).fold(0, |acc, i| acc | (1 << i))
-        };
         let (a, b, c, lut): (Reg, Option<Reg>, Option<Reg>, i64) = match class {
-            SubOp::Finite => (cmp(self, Cmp::Lt, inf)?, None, None, one(|a, _, _| a)),
-            SubOp::Infinite => (cmp(self, Cmp::Eq, inf)?, None, None, one(|a, _, _| a)),
-            SubOp::Number => (cmp(self, Cmp::Le, inf)?, None, None, one(|a, _, _| a)),
-            SubOp::NotANumber => (cmp(self, Cmp::Gt, inf)?, None, None, one(|a, _, _| a)),
+            SubOp::Finite => (cmp(self, Cmp::Lt, inf)?, None, None, lut3(|a, _, _| a)),
+            SubOp::Infinite => (cmp(self, Cmp::Eq, inf)?, None, None, lut3(|a, _, _| a)),
+            SubOp::Number => (cmp(self, Cmp::Le, inf)?, None, None, lut3(|a, _, _| a)),
+            SubOp::NotANumber => (cmp(self, Cmp::Gt, inf)?, None, None, lut3(|a, _, _| a)),
             SubOp::Normal => {
                 let below_inf = cmp(self, Cmp::Lt, inf)?;
                 let normal_exp = cmp(self, Cmp::Ge, min_normal)?;
                 let zero = cmp(self, Cmp::Eq, 0)?;
-                (below_inf, Some(normal_exp), Some(zero), one(|a, b, c| a && (b || c)))
+                (below_inf, Some(normal_exp), Some(zero), lut3(|a, b, c| a && (b || c)))
             }
             SubOp::Subnormal => {
                 let below_min = cmp(self, Cmp::Lt, min_normal)?;
                 let nonzero = cmp(self, Cmp::Ne, 0)?;
-                (below_min, Some(nonzero), None, one(|a, b, _| a && b))
+                (below_min, Some(nonzero), None, lut3(|a, b, _| a && b))
             }
             other => return Err(format!("`testp.{other}` is not selected yet")),
         };
