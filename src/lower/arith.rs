@@ -131,6 +131,7 @@ impl FnCx<'_> {
             "bfind" => (simple(Opcode::Bfind), 1),
             "fns" => (simple(Opcode::Fns), 3),
             "bmsk" => (simple(Opcode::Bmsk), 2),
+            "szext" => (simple(Opcode::Szext), 2),
             "sad" => (simple(Opcode::Sad), 3),
             "copysign" => (simple(Opcode::Copysign), 2),
             "testp" => (simple(Opcode::Testp), 1),
@@ -206,7 +207,7 @@ impl FnCx<'_> {
         if m.take(&["xorsign"]).is_some() {
             md.set(Flag::Xorsign);
         }
-        if matches!(op, Opcode::Bfind | Opcode::Bmsk | Opcode::Testp) {
+        if matches!(op, Opcode::Bfind | Opcode::Bmsk | Opcode::Szext | Opcode::Testp) {
             if m.has("shiftamt") {
                 md.sub = Some(SubOp::ShiftAmt);
             }

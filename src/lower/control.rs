@@ -82,9 +82,24 @@ impl FnCx<'_> {
                 Ok(())
             }
             "nanosleep" => Ok(()),
-            "trap" => {
+            // `brkpt` suspends the thread for a debugger; ptxas 13.0.88 emits the same
+            // `BPT.TRAP 0x1` as for `trap`, which without a debugger ends the launch.
+            "trap" | "brkpt" => {
                 self.leftovers(&m)?;
                 self.emit(Opcode::Trap, Mods::new(), vec![], vec![])?;
+                Ok(())
+            }
+            // `pmevent a` triggers performance-monitor event `a` (`PMTRIG 1 << a`, ptxas),
+            // `pmevent.mask m` the events of mask `m` (`PMTRIG m`); no architectural effect.
+            "pmevent" => {
+                let mask = m.take(&["mask"]).is_some();
+                self.leftovers(&m)?;
+                let n = match self.src(self.operand(i, 0)?, Ty::U32)? {
+                    Operand::Imm(v) => v.bits() as u32,
+                    _ => return self.err("`pmevent` takes an immediate"),
+                };
+                let bits = if mask { n & 0xffff } else { 1u32.checked_shl(n).unwrap_or(0) & 0xffff };
+                self.emit(Opcode::Pmevent, Mods::new(), vec![], vec![Operand::Imm(Imm::Int(i64::from(bits)))])?;
                 Ok(())
             }
             "griddepcontrol" => {

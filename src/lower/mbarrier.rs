@@ -1,5 +1,6 @@
 //! mbarrier instructions and the asynchronous copies that complete on an mbarrier:
-//! `mbarrier.{init, arrive, arrive.expect_tx, expect_tx, test_wait, try_wait, inval}`
+//! `mbarrier.{init, arrive, arrive.expect_tx, arrive_drop{.expect_tx}, expect_tx, complete_tx,
+//! pending_count, test_wait, try_wait, inval}`
 //! (`.parity` forms included), `cp.async.mbarrier.arrive` and
 //! `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`.
 //!
@@ -16,13 +17,17 @@
 //! complete the phase; the ISA leaves the other case undefined); `fence`
 //! forms (`fence.proxy.async`, `fence.mbarrier_init`) stay with `control`.
 //!
-//! Invariant: every other form (`.cluster` scope, `arrive_drop`, `complete_tx`,
-//! `pending_count`, `cp.async.mbarrier.arrive.noinc`, bulk copies with multicast or cache
-//! hints) is a located `not implemented yet` error, never a guess.
+//! `arrive_drop` is `MbarArrive` with [`Flag::Optout`], `complete_tx` with
+//! [`Flag::CompleteTx`] (0 arrivals); `pending_count` is plain arithmetic on the token's
+//! arrival field (see [`crate::ori::mbarrier`]).
+//!
+//! Invariant: every other form (`.cluster` scope, `arrive_drop.noComplete`,
+//! `cp.async.mbarrier.arrive.noinc`, bulk copies with multicast or cache hints) is a located
+//! `not implemented yet` error, never a guess.
 
 use super::Result;
 use super::func::FnCx;
-use crate::ori::{Imm, Mods, Opcode, Operand, RegClass, Space, Ty};
+use crate::ori::{Flag, Imm, Mods, Opcode, Operand, RegClass, Space, Ty};
 use crate::ptx::ast;
 
 /// Whether `i` is lowered here (`mbarrier`, and the `cp.async` forms naming an mbarrier).
@@ -54,7 +59,7 @@ impl FnCx<'_> {
                 // otherwise), so the plain arrival is a correct meaning of every defined use.
                 "noComplete" if op == "arrive" && i.operands.len() == 3 => {}
                 "parity" if matches!(op, "test_wait" | "try_wait") => parity = true,
-                "expect_tx" if op == "arrive" => expect_tx = true,
+                "expect_tx" if matches!(op, "arrive" | "arrive_drop") => expect_tx = true,
                 w => return self.err(format!("`mbarrier.{op}` with `.{w}` is not implemented yet")),
             }
         }
@@ -70,7 +75,7 @@ impl FnCx<'_> {
                 let srcs = vec![bar(self, 0)?];
                 self.emit(Opcode::MbarInval, Mods::new(), vec![], srcs)?;
             }
-            "arrive" => {
+            "arrive" | "arrive_drop" => {
                 let state = self.dst(self.operand(i, 0)?, RegClass::R64)?;
                 let b = bar(self, 1)?;
                 let third = match i.operands.get(2) {
@@ -85,7 +90,35 @@ impl FnCx<'_> {
                     (false, Some(count)) => (count, zero),
                     (false, None) => (one, zero),
                 };
-                self.emit(Opcode::MbarArrive, Mods::new(), vec![state], vec![b, arrivals, tx])?;
+                let mut m = Mods::new();
+                if op == "arrive_drop" {
+                    m.set(Flag::Optout);
+                }
+                self.emit(Opcode::MbarArrive, m, vec![state], vec![b, arrivals, tx])?;
+            }
+            "complete_tx" => {
+                let state = self.tmp(RegClass::R64);
+                let srcs = vec![bar(self, 0)?, Operand::Imm(Imm::Int(0)), u32_src(self, 1)?];
+                let mut m = Mods::new();
+                m.set(Flag::CompleteTx);
+                self.emit(Opcode::MbarArrive, m, vec![state.into()], srcs)?;
+            }
+            "pending_count" => {
+                // `0x100000 - (state.hi >> 11 & 0xfffff)` ([`crate::ori::mbarrier::pending_count`]),
+                // as ptxas computes it from the token.
+                if space.is_some() {
+                    return self.err("`mbarrier.pending_count` takes no state space");
+                }
+                let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
+                let state = self.src(self.operand(i, 1)?, Ty::B64)?;
+                let sh = self.tmp(RegClass::R64);
+                self.emit(Opcode::Shr, Mods::ty(Ty::U64), vec![sh.into()], vec![state, Operand::Imm(Imm::Int(43))])?;
+                let lo = self.tmp(RegClass::R32);
+                let cvt = Mods { ty: Some(Ty::U32), src_ty: Some(Ty::U64), ..Mods::default() };
+                self.emit(Opcode::Cvt, cvt, vec![lo.into()], vec![Operand::reg(sh)])?;
+                let f = self.tmp(RegClass::R32);
+                self.emit(Opcode::And, Mods::ty(Ty::B32), vec![f.into()], vec![Operand::reg(lo), Operand::Imm(Imm::Int(0xF_FFFF))])?;
+                self.emit(Opcode::Sub, Mods::ty(Ty::U32), vec![d], vec![Operand::Imm(Imm::Int(0x10_0000)), Operand::reg(f)])?;
             }
             "expect_tx" => {
                 let state = self.tmp(RegClass::R64);
@@ -194,9 +227,7 @@ mod tests {
     fn other_forms_are_located_errors() {
         for bad in [
             "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
-            "mbarrier.arrive_drop.shared.b64 %rd1, [bar];",
-            "mbarrier.complete_tx.shared.b64 [bar], 16;",
-            "mbarrier.pending_count.b64 %r1, %rd1;",
+            "mbarrier.arrive_drop.noComplete.shared.b64 %rd1, [bar], 1;",
             "cp.async.mbarrier.arrive.noinc.shared.b64 [bar];",
             "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [buf], [%rd1], 256, \
              [bar], %rd2;",

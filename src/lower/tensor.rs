@@ -161,6 +161,7 @@ impl FnCx<'_> {
             "cvt" => self.cvt_tf32(i),
             "ldmatrix" => self.ldmatrix(i),
             "stmatrix" => self.stmatrix(i),
+            "movmatrix" => self.movmatrix(i),
             "mma" => self.mma(i),
             "wmma" => self.wmma(i),
             "cp" => self.cp_async(i),
@@ -227,6 +228,23 @@ impl FnCx<'_> {
             md.set(Flag::Trans);
         }
         self.emit(Opcode::Ldmatrix, md, d, vec![Operand::Mem(mr)])?;
+        Ok(())
+    }
+
+    /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the 8x8 matrix held by the warp in the
+    /// `ldmatrix` fragment layout, transposed ([`crate::ori::tensor::movmatrix_source`]).
+    fn movmatrix(&mut self, i: &ast::Instruction) -> Result<()> {
+        let mut m = PtxMods::of(i, false);
+        if m.take(&["m8n8"]).is_none() || m.take(&["trans"]).is_none() {
+            return self.err("movmatrix supports .m8n8.trans only");
+        }
+        self.leftovers(&m)?;
+        if m.types.as_slice() != ["b16"] {
+            return self.err("movmatrix supports .b16 only");
+        }
+        let a = self.src(self.operand(i, 1)?, Ty::B32)?;
+        let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
+        self.emit(Opcode::Movmatrix, Mods::ty(Ty::B16), vec![d], vec![a])?;
         Ok(())
     }
 

@@ -1,5 +1,5 @@
 //! Warp-level instructions: `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`,
-//! `activemask`.
+//! `elect.sync`, `activemask`.
 //!
 //! Invariant: the member mask is kept as an operand (the interpreter checks that every member
 //! lane is active, as the hardware requires); the pre-sm_70 forms without `.sync` use the full
@@ -100,6 +100,13 @@ impl FnCx<'_> {
                 let d = self.dst(self.operand(i, 0)?, class_of_ty(ty))?;
                 let md = Mods { sub: SubOp::from_name(&op), ..Mods::ty(ty) };
                 self.emit(Opcode::Redux, md, vec![d], vec![a, mask])?;
+                Ok(())
+            }
+            "elect" => {
+                self.leftovers(&m)?;
+                let (d, p) = self.dual_dst(i, RegClass::R32)?;
+                let mask = self.mask_operand(i, 1)?;
+                self.emit(Opcode::Elect, Mods::new(), vec![d, p], vec![mask])?;
                 Ok(())
             }
             "activemask" => {

@@ -8,9 +8,12 @@
 //! word `(2^20 - count) << 11` (`UIADD3 UR4, -count, 0x100000`, two `USHF.L.U32`,
 //! `SYNCS.EXCH.64`):
 //!
-//! - bits 1..=20 count arrivals up from `2^20 - expected`; the phase completes when they
-//!   reach `2^20` (the field wraps to 0),
-//! - bits 43..=62 hold `2^20 - expected` (what the arrival field reloads with),
+//! - bits 43..=62 count arrivals up from `2^20 - expected`; the phase completes when they
+//!   reach `2^20` (the field wraps to 0). ptxas reads the pending arrivals of a state token
+//!   from this field (`mbarrier.pending_count`: `0x100000 - (hi >> 11 & 0xfffff)`), which is
+//!   what places the counter here,
+//! - bits 1..=20 hold `2^20 - expected` (what the arrival field reloads with; an
+//!   `arrive_drop` lowers the expected count of this and every later phase),
 //! - bit 63 is the phase parity: `try_wait.parity` and a state token's bit 63 compare with it
 //!   (ptxas passes `parity << 31` as the high word of the token).
 //!
@@ -52,11 +55,34 @@ pub fn phase_done(word: u64, token: u64) -> bool {
 /// a barrier holding `word` with `pending_tx` transactions pending; returns the new word
 /// (`pending_tx` updated). Errs when the phase expects fewer arrivals.
 pub fn arrive(word: u64, pending_tx: &mut i64, arrivals: u32, tx: i64) -> Result<u64, String> {
-    let expected = TOP - ((word >> 43) & FIELD);
-    let mut pending = (TOP - ((word >> 1) & FIELD)) & FIELD;
+    step(word, pending_tx, arrivals, tx, false)
+}
+
+/// `mbarrier.arrive_drop`: like [`arrive`], and the expected count of this and every later
+/// phase drops by `arrivals` (the threads opt out). Errs as [`arrive`] does, and when fewer
+/// arrivals are expected per phase.
+pub fn arrive_drop(word: u64, pending_tx: &mut i64, arrivals: u32, tx: i64) -> Result<u64, String> {
+    step(word, pending_tx, arrivals, tx, true)
+}
+
+/// The pending arrivals a state token records (`mbarrier.pending_count`, as ptxas computes
+/// it: `0x100000 - (hi >> 11 & 0xfffff)`, 32-bit arithmetic).
+pub fn pending_count(token: u64) -> u32 {
+    0x10_0000u32.wrapping_sub(((token >> 43) & FIELD) as u32)
+}
+
+fn step(word: u64, pending_tx: &mut i64, arrivals: u32, tx: i64, drop: bool) -> Result<u64, String> {
+    let mut expected = TOP - ((word >> 1) & FIELD);
+    let mut pending = (TOP - ((word >> 43) & FIELD)) & FIELD;
     let mut parity = word >> 63;
     if u64::from(arrivals) > pending {
         return Err(format!("{arrivals} arrivals at an mbarrier whose phase expects {pending} more"));
+    }
+    if drop {
+        if u64::from(arrivals) > expected {
+            return Err(format!("{arrivals} arrivals dropped at an mbarrier expecting {expected} per phase"));
+        }
+        expected -= u64::from(arrivals);
     }
     pending -= u64::from(arrivals);
     *pending_tx += tx;
@@ -64,7 +90,8 @@ pub fn arrive(word: u64, pending_tx: &mut i64, arrivals: u32, tx: i64) -> Result
         parity ^= 1;
         pending = expected & FIELD;
     }
-    Ok((word & !(FIELD << 1) & !(1 << 63)) | ((TOP - pending) & FIELD) << 1 | parity << 63)
+    let keep = word & !(FIELD << 1) & !(FIELD << 43) & !(1 << 63);
+    Ok(keep | ((TOP - expected) & FIELD) << 1 | ((TOP - pending) & FIELD) << 43 | parity << 63)
 }
 
 #[cfg(test)]
@@ -126,6 +153,21 @@ mod tests {
             w = arrive(w, &mut tx, 1, bytes).unwrap();
             assert_eq!((phase(w), tx), (0, 0));
         }
+    }
+
+    #[test]
+    fn pending_count_reads_the_arrival_field() {
+        let mut tx = 0;
+        let mut w = init_word(5);
+        assert_eq!(pending_count(w), 5);
+        w = arrive(w, &mut tx, 2, 0).unwrap();
+        assert_eq!(pending_count(w), 3);
+        // Dropping 1 of the 3: 2 still pending now, and 4 expected in the next phase.
+        w = arrive_drop(w, &mut tx, 1, 0).unwrap();
+        assert_eq!(pending_count(w), 2);
+        w = arrive(w, &mut tx, 2, 0).unwrap();
+        assert_eq!((phase(w), pending_count(w)), (1, 4));
+        assert!(arrive_drop(w, &mut tx, 5, 0).is_err());
     }
 
     #[test]

@@ -421,6 +421,12 @@ name_enum!(
         /// the copy width count the bytes zero-filled at the end of the copy; the copy reads
         /// the rest from the address rounded down to the width.
         Zfill = "zfill",
+        /// An mbarrier arrival that also drops the arriving threads from the expected count of
+        /// this and every later phase (PTX `mbarrier.arrive_drop`, SASS `SYNCS.ARRIVE.TRANS64.OPTOUT`).
+        Optout = "optout",
+        /// An mbarrier operation whose transaction count completes bytes instead of expecting
+        /// them (PTX `mbarrier.complete_tx`, SASS `SYNCS.ARRIVE.TRANS64.RED.A0TX`).
+        CompleteTx = "completetx",
     }
 );
 
@@ -477,6 +483,10 @@ impl ModSet {
     pub const FULL: ModSet = ModSet(1 << 21);
     /// `.xorsign` ([`Flag::Xorsign`]).
     pub const XORSIGN: ModSet = ModSet(1 << 22);
+    /// `.optout` ([`Flag::Optout`]).
+    pub const OPTOUT: ModSet = ModSet(1 << 23);
+    /// `.completetx` ([`Flag::CompleteTx`]).
+    pub const COMPLETE_TX: ModSet = ModSet(1 << 24);
 
     /// Union.
     pub const fn or(self, o: ModSet) -> ModSet {
@@ -503,6 +513,8 @@ impl ModSet {
             Flag::Zfill => ModSet::ZFILL,
             Flag::Full => ModSet::FULL,
             Flag::Xorsign => ModSet::XORSIGN,
+            Flag::Optout => ModSet::OPTOUT,
+            Flag::CompleteTx => ModSet::COMPLETE_TX,
         }
     }
 }

@@ -156,6 +156,8 @@ pub enum Sem {
     Fns,
     /// Bit mask of a field.
     Bmsk,
+    /// Sign- or zero-extend the low `b` bits (`.wrap`: `b` mod 32, `.clamp`: at most 32).
+    Szext,
     /// PTX funnel shift (wrap or clamp).
     ShfPtx,
     /// Sum of absolute differences.
@@ -414,6 +416,9 @@ opcodes! {
     /// `trap`: the thread stops the launch with a fault (not a terminator: PTX code after it
     /// stays reachable in the CFG, as ptxas keeps it).
     Trap "trap" Ptx ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `pmevent`: triggers the performance-monitor events of the 16-bit mask (`pmevent a` is
+    /// the mask `1 << a`); no architectural effect.
+    Pmevent "pmevent" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `griddepcontrol`: 0 `.wait` (for the prerequisite grids), 1 `.launch_dependents`.
     Griddep "griddepcontrol" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `barrier.cluster.arrive{.release,.relaxed}`: arrives at the cluster barrier without
@@ -449,6 +454,8 @@ opcodes! {
     Fns "fns" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY) req() ty(B32) Fns;
     /// Bit mask: start, length (`.wrap` / `.clamp`).
     Bmsk "bmsk" Ptx ["W" => "W:ric, W:ric"] flags() mods(TY|SUBOP) req(SUBOP) ty(B32) Bmsk;
+    /// `szext.{wrap,clamp}.{s32,u32} d, a, b`: the low `b` bits of `a`, sign- or zero-extended.
+    Szext "szext" Ptx ["W" => "W:ric, W:ric"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() Szext;
     /// Byte permute (`.f4e .b4e .rc8 .ecl .ecr .rc16`, or the default mode). Operands in
     /// PRMT's order: `a`, selector, `b` (PTX writes `prmt d, a, b, sel`).
     PrmtP "prmt" Ptx ["W" => "W:ric, W:ric, W:ric"] flags() mods(TY|SUBOP) req() ty(B32) Prmt;
@@ -512,6 +519,9 @@ opcodes! {
     MatchAll "matchall" Ptx ["W, P" => "T:r, W:ri"] flags(SIDE_EFFECT) mods(TY) req(TY) ty() None;
     /// Warp reduction over member lanes (`.add .min .max .and .or .xor`).
     Redux "redux" Ptx ["W" => "W:r, W:ri"] flags(SIDE_EFFECT) mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// `elect.sync d|p, membermask`: the member lanes elect their lowest lane; `d` gets its
+    /// number in every member lane, `p` is true in the leader only.
+    Elect "elect" Ptx ["W, P" => "W:ri"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// The mask of active lanes.
     Activemask "activemask" Ptx ["W" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Warp synchronisation on a member mask (`bar.warp.sync`).
@@ -522,6 +532,10 @@ opcodes! {
     Calli "calli" Ptx ["X" => "D:r, X:ri"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
 
     // ---- tensor-core, asynchronous-copy and SIMD video families (see `super::tensor`) -------
+    /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the warp's 8x8 b16 matrix in the
+    /// `ldmatrix` fragment layout (`a`), transposed ([`super::tensor::movmatrix_source`]).
+    /// Warp-collective: the whole warp executes it.
+    Movmatrix "movmatrix" Ptx ["W" => "W:r"] flags(SIDE_EFFECT) mods(TY) req() ty(B16) None;
     /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16`: one destination per 8x8
     /// matrix; lanes `8m..8m+8` supply matrix `m`'s row addresses ([`super::tensor::ldmatrix`]).
     /// Warp-collective: the whole warp executes it.
@@ -567,7 +581,9 @@ opcodes! {
     MbarInit "mbarinit" Ptx ["" => "M, W:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
     /// `mbarrier.arrive{.expect_tx} state, [bar], arrivals, tx`: adds `tx` pending transaction
     /// bytes, then arrives `arrivals` times; `state` is the word before (the state token).
-    MbarArrive "mbararrive" Ptx ["D" => "M, W:ri, W:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `.optout`: `mbarrier.arrive_drop` (the arrivals also leave the expected count);
+    /// `.completetx`: `mbarrier.complete_tx` (0 arrivals, `tx` bytes complete).
+    MbarArrive "mbararrive" Ptx ["D" => "M, W:ri, W:ri"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(OPTOUT|COMPLETE_TX) req() ty() None;
     /// `mbarrier.test_wait p, [bar], state`: whether the phase of `state` (bit 63: its parity)
     /// has completed. Never waits.
     MbarTestWait "mbartestwait" Ptx ["P" => "M, D:r"] flags(MEM_READ|SIDE_EFFECT) mods() req() ty() None;
@@ -617,6 +633,8 @@ opcodes! {
     IMAD "IMAD" Sass ["Tw" => "T:ric, T:ric, Tw:ric"] flags() mods(TY|HALF) req() ty(U32) IMad;
     /// Three-input logic by lookup table.
     LOP3 "LOP3" Sass ["W" => "W:ric, W:ric, W:ric, I"] flags() mods() req() ty(B32) Lop3;
+    /// `SGXT[.W][.U32] Rd, Ra, b`: PTX `szext` (`.W` wraps `b`, without it `b` clamps).
+    SGXT "SGXT" Sass ["W" => "W:r, W:ri"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() Szext;
     /// Funnel shift (low, amount, high).
     SHF "SHF" Sass ["W" => "W:r, W:ric, W:ric"] flags() mods(DIR|TY|HIWORD) req(DIR|TY) ty() Shf;
     /// Integer compare and combine.
@@ -744,6 +762,8 @@ opcodes! {
     CALLABS "CALLABS" Sass ["X" => "F, D, X:r"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
     /// `BPT.TRAP 0x1`: `trap` (the lanes stop the launch with a fault).
     BPT "BPT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `PMTRIG mask`: `pmevent` (no architectural effect).
+    PMTRIG "PMTRIG" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `UCGABAR_ARV`: arrives at the cluster (CGA) barrier without waiting.
     UCGABARARV "UCGABARARV" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `UCGABAR_WAIT`: waits until every thread of the cluster arrived at the cluster barrier.
@@ -787,6 +807,8 @@ opcodes! {
     VIMNMX2 "VIMNMX2" Sass ["W" => "W:r, W:r"] flags() mods(TY|SRC_TY|SUBOP) req(TY|SRC_TY|SUBOP) ty() Vop;
 
     // ---- tensor cores (see `super::tensor`) ----
+    /// `MOVM.16.MT88 Rd, Ra`: [`Opcode::Movmatrix`].
+    MOVM "MOVM" Sass ["W" => "W:r"] flags(SIDE_EFFECT) mods(TY) req() ty(B16) None;
     /// `LDSM.16.{M88,MT88}{,.2,.4} d, [Ra]`: [`Opcode::Ldmatrix`] into one register tuple
     /// (1, 2 or 4 registers: matrix `m` in component `m`).
     LDSM "LDSM" Sass ["X" => "Ms"] flags(MEM_READ|SIDE_EFFECT) mods(TY|TRANS) req() ty(B16) None;
@@ -858,7 +880,8 @@ opcodes! {
     /// `SYNCS.ARRIVE.TRANS64[.A1T0|.RED.A0T1|.ART0] Rd, [a], Rb`: arrives `arrivals` times
     /// (immediate 0 or 1, or a register: `.ART0`, whose Rb is that register) adding `txi + tx`
     /// pending transactions; `d` gets the word before (the state token; RZ for `.RED`).
-    SYNCSARRIVE "SYNCSARRIVE" Sass ["D" => "M, W:ri, I, W:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
+    /// `.optout`: `.OPTOUT` (`arrive_drop`); `.completetx`: `.RED.A0TX` (`tx` completes).
+    SYNCSARRIVE "SYNCSARRIVE" Sass ["D" => "M, W:ri, I, W:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods(OPTOUT|COMPLETE_TX) req() ty() None;
     /// `SYNCS.PHASECHK.TRANS64 Pd, [a], Rb`: whether the phase whose parity is bit 31 of `b`
     /// (the token's high word) has completed.
     SYNCSPHASECHK "SYNCSPHASECHK" Sass ["P" => "M, W:r"] flags(MEM_READ|SIDE_EFFECT) mods() req() ty() None;
@@ -874,8 +897,10 @@ opcodes! {
     /// uniform pair) to shared address `d` (the pair's low word) and completes that many
     /// transaction bytes on the mbarrier at the pair's high word; once for the warp.
     UBLKCP "UBLKCP" Sass ["" => "D:r, D:r, W:r"] flags(MEM_READ|MEM_WRITE|SIDE_EFFECT) mods() req() ty() None;
-    /// `ELECT Pd, URZ, PT`: true in the lowest executing lane only.
-    ELECT "ELECT" Sass ["P" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `ELECT Pd, URd, PT`: true in the lowest executing lane only; the optional uniform
+    /// destination gets that lane's number (`URZ` when absent). `elect.sync`'s selection keeps
+    /// its member mask as an optional source, for the interpreter (emission drops it).
+    ELECT "ELECT" Sass ["P, X" => "W:ri"] flags(SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
 
     // ---- added by isel ----
     /// Add with carry out (SASS `IADD3 Rd, Pco, a, b, c`): `d = a + b + c` (32-bit); `co` is

@@ -383,6 +383,19 @@ pub fn eval(op: Opcode, mods: &Mods, args: &[Arg]) -> R {
             let r = (mask(hi as u32) & !mask(a as u32)) & 0xFFFF_FFFF;
             Ok(vec![Val::Bits(r)])
         }
+        Sem::Szext => {
+            // The PTX ISA's pseudocode: N = b & 31, or "too large" (all of `a`) for `.clamp`
+            // with b >= 32; N = 0 gives 0.
+            need(2)?;
+            let (a, b) = (int_arg(args[0], 32) as u32, int_arg(args[1], 32) as u32);
+            let b1 = b & 31;
+            let too_large = b >= 32 && mods.sub != Some(SubOp::Wrap);
+            let mask = if too_large { 0 } else { u32::MAX << b1 };
+            let signed = mods.ty.is_some_and(Ty::is_signed);
+            let sign = !(b1 == 0 || too_large || !signed) && (a >> ((b1.wrapping_sub(1)) & 31)) & 1 == 1;
+            let r = (a & !mask) | if sign { mask } else { 0 };
+            Ok(vec![Val::Bits(u64::from(r))])
+        }
         Sem::ShfPtx => {
             need(3)?;
             let dir = mods.dir.ok_or_else(|| EvalError::BadOperands("shf needs a direction".into()))?;

@@ -321,3 +321,12 @@ mod tests {
         assert_eq!(ldmatrix_source(2, 5, 1, true), (16 + 3, 2));
     }
 }
+
+/// The source of half `h` of lane `lane`'s result of `movmatrix.m8n8.trans`: the lane and half
+/// of the operand holding that element. In the fragment layout lane `l` holds row `l / 4`,
+/// columns `2 * (l % 4)` and `+ 1` (half 0 and 1); the result's element (r, c) is the
+/// operand's (c, r).
+pub fn movmatrix_source(lane: usize, h: usize) -> (usize, usize) {
+    let (r, c) = (lane / 4, 2 * (lane % 4) + h);
+    (4 * c + r / 2, r % 2)
+}

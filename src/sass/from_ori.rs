@@ -930,6 +930,11 @@ impl Cx<'_> {
                 (self.spell_first(&["VIMNMX", "IMNMX"], &[u])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
             }
             Opcode::SEL => (vec!["SEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
+            Opcode::SGXT => {
+                let w = if m.sub == Some(SubOp::Wrap) { "W" } else { "" };
+                let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
+                (self.spell("SGXT", &[w, u])?, vec![dst(0)?, s(0)?, s(1)?])
+            }
             Opcode::FSEL => (vec!["FSEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
             Opcode::USEL => (vec!["USEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
             Opcode::PLOP3 | Opcode::UPLOP3 => {
@@ -1137,22 +1142,26 @@ impl Cx<'_> {
                     _ => Err(format!("SYNCS.ARRIVE source {n} is not an immediate")),
                 };
                 let tx_rz = matches!(d.srcs.get(3), Some(Operand::Reg(u)) if u.reg.is_zero());
+                let optout = if m.has(Flag::Optout) { ".OPTOUT" } else { "" };
                 if let Some(Operand::Reg(_)) = d.srcs.get(1) {
                     // The arrival count in a register: `.ART0`, the count as Rb.
                     if int(2)? != 0 || !tx_rz {
                         return Err("SYNCS.ARRIVE with a register count and transactions".into());
                     }
-                    let mn = "SYNCS.ARRIVE.TRANS64.ART0";
-                    return Ok((vec![mn.into()], vec![dst(0)?, self.mem(0, false)?, s(1)?]));
+                    let mn = format!("SYNCS.ARRIVE.TRANS64{optout}.ART0");
+                    return Ok((vec![mn], vec![dst(0)?, self.mem(0, false)?, s(1)?]));
                 }
-                let mn = match (int(1)?, int(2)?, tx_rz) {
-                    (1, 0, true) => "SYNCS.ARRIVE.TRANS64.A1T0",
-                    (1, 0, false) => "SYNCS.ARRIVE.TRANS64",
-                    (0, 1, true) => "SYNCS.ARRIVE.TRANS64.RED.A0T1",
-                    (0, 0, false) => "SYNCS.ARRIVE.TRANS64.RED.A0TR",
-                    (a, t, _) => return Err(format!("SYNCS.ARRIVE with {a} arrivals and {t} transactions")),
+                let mode = match (int(1)?, int(2)?, tx_rz, m.has(Flag::CompleteTx)) {
+                    (0, 0, _, true) if optout.is_empty() => ".RED.A0TX",
+                    (1, 0, true, false) => ".A1T0",
+                    (1, 0, false, false) => "",
+                    (0, 1, true, false) if optout.is_empty() => ".RED.A0T1",
+                    (0, 0, false, false) if optout.is_empty() => ".RED.A0TR",
+                    (a, t, _, c) => {
+                        return Err(format!("SYNCS.ARRIVE with {a} arrivals, {t} transactions, complete {c}{optout}"));
+                    }
                 };
-                (vec![mn.into()], vec![dst(0)?, self.mem(0, false)?, s(3)?])
+                (vec![format!("SYNCS.ARRIVE.TRANS64{optout}{mode}")], vec![dst(0)?, self.mem(0, false)?, s(3)?])
             }
             Opcode::SYNCSPHASECHK | Opcode::SYNCSTRYWAIT => {
                 let mn = if d.opcode == Opcode::SYNCSTRYWAIT {
@@ -1173,7 +1182,11 @@ impl Cx<'_> {
                 };
                 (vec!["UBLKCP.S.G".into()], vec![pair(0)?, pair(1)?, s(2)?])
             }
-            Opcode::ELECT => (vec!["ELECT".into()], vec![dst(0)?, one("URZ"), one("PT")]),
+            Opcode::ELECT => {
+                let leader = if d.dsts.len() > 1 { dst(1)? } else { one("URZ") };
+                (vec!["ELECT".into()], vec![dst(0)?, leader, one("PT")])
+            }
+            Opcode::MOVM => (vec!["MOVM.16.MT88".into()], vec![dst(0)?, s(0)?]),
             Opcode::LDSM => {
                 let n = match d.dsts.first() {
                     Some(Reg::Phys(p)) => p.count,
@@ -1293,6 +1306,7 @@ impl Cx<'_> {
             Opcode::NOP => (vec!["NOP".into()], vec![]),
             Opcode::YIELD => (vec!["YIELD".into()], vec![]),
             Opcode::BPT => (vec!["BPT.TRAP".into()], vec![one("0x1")]),
+            Opcode::PMTRIG => (vec!["PMTRIG".into()], vec![s(0)?]),
             Opcode::ACQBULK => (vec!["ACQBULK".into()], vec![]),
             Opcode::PREEXIT => (vec!["PREEXIT".into()], vec![]),
             Opcode::ATOM | Opcode::ATOMCAS | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => {

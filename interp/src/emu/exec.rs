@@ -1272,17 +1272,19 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             }
             lift(w.write64(&a[0], &old, g))?;
         }
-        Kind::MbarArrive { arrivals, tx, count_in_b } => {
+        Kind::MbarArrive { arrivals, tx, count_in_b, complete, optout } => {
             let extra = lift(w.reg32(&a[2]))?;
             let mut token = [0u64; 32];
             for lane in lanes(g) {
                 let at = address(w, &a[1], lane);
                 let (n, add) = if *count_in_b {
                     (extra[lane], i64::from(*tx))
+                } else if *complete {
+                    (*arrivals, -i64::from(extra[lane]))
                 } else {
                     (*arrivals, i64::from(*tx) + i64::from(extra[lane]))
                 };
-                token[lane] = mbar::update(l, st, cta, w, at, n, add, lane)?;
+                token[lane] = mbar::update_with(l, st, cta, w, at, n, add, *optout, lane)?;
             }
             lift(w.write64(&a[0], &token, g))?;
         }
@@ -1664,11 +1666,11 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| alu::viaddmnmx(va[lane], vb[lane], vc[lane], *signed, p >> lane & 1 == 1));
             lift(w.write32(&a[0], &d, g))?;
         }
-        Kind::Sgxt { unsigned } => {
+        Kind::Sgxt { unsigned, wrap } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;
             let d = map1(g, |lane| {
-                let n = vb[lane].min(32);
+                let n = if *wrap { vb[lane] & 31 } else { vb[lane].min(32) };
                 if n == 0 {
                     0
                 } else if n == 32 {
@@ -2358,6 +2360,24 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 return Ok(());
             }
         }
+        Kind::Movm => {
+            if g != u32::MAX {
+                return Err((None, EmuErrorKind::Unsupported(format!("MOVM by lanes {g:#010x}, not the whole warp"))));
+            }
+            let v = lift(w.reg32(&a[1]))?;
+            // The matrix: element (r, c) is half c % 2 of lane 4r + c / 2.
+            let mut m = [[0u32; 8]; 8];
+            for (r, row) in m.iter_mut().enumerate() {
+                for (c, e) in row.iter_mut().enumerate() {
+                    *e = v[4 * r + c / 2] >> (16 * (c % 2)) & 0xffff;
+                }
+            }
+            let d: [u32; 32] = std::array::from_fn(|lane| {
+                let (r, c) = (lane / 4, 2 * (lane % 4));
+                m[c][r] | m[c + 1][r] << 16
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
         Kind::Ldsm { n, trans } => {
             if g != u32::MAX {
                 return Err((None, EmuErrorKind::Unsupported(format!("LDSM by lanes {g:#010x}, not the whole warp"))));
@@ -3019,10 +3039,28 @@ mod mbar {
         tx: i64,
         lane: usize,
     ) -> Result<u64, StepErr> {
+        update_with(l, st, cta, w, at, arrivals, tx, false, lane)
+    }
+
+    /// [`update`], dropping the arrivals from the expected count when `drop` (`.OPTOUT`,
+    /// [`mbarrier::arrive_drop`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn update_with(
+        l: &Launch,
+        st: &mut State,
+        cta: &mut Cta,
+        w: &Warp,
+        at: u64,
+        arrivals: u32,
+        tx: i64,
+        drop: bool,
+        lane: usize,
+    ) -> Result<u64, StepErr> {
         let fault = |f| (Some(lane), EmuErrorKind::Fault(f));
         let word = mem_load(l, st, cta, w, Space::Shared, at, 8, lane).map_err(fault)? as u64;
         let t = cta.mbar_tx.entry(at).or_insert(0);
-        let next = mbarrier::arrive(word, t, arrivals, tx)
+        let step = if drop { mbarrier::arrive_drop } else { mbarrier::arrive };
+        let next = step(word, t, arrivals, tx)
             .map_err(|m| (Some(lane), EmuErrorKind::Invalid(format!("mbarrier at {at:#x}: {m}"))))?;
         mem_store(l, st, cta, w, Space::Shared, at, 8, u128::from(next), lane).map_err(fault)?;
         Ok(word)

@@ -439,6 +439,8 @@ pub enum Kind {
     Sgxt {
         /// `.U32` (zero-extend).
         unsigned: bool,
+        /// `.W`: the bit count wraps (mod 32) instead of clamping at 32.
+        wrap: bool,
     },
     /// `BMSK`.
     Bmsk {
@@ -677,6 +679,10 @@ pub enum Kind {
         /// `.ART0`: the arrival count is `Rb` (no transactions); ptxas -O0 code for
         /// `mbarrier.arrive [b], count` with the count in a register.
         count_in_b: bool,
+        /// `.A0TX`: `Rb` transactions complete (`mbarrier.complete_tx`) instead of being added.
+        complete: bool,
+        /// `.OPTOUT`: the arrivals also leave the expected count (`mbarrier.arrive_drop`).
+        optout: bool,
     },
     /// `SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [a], Rb`: whether the phase whose parity is bit 31 of
     /// Rb has completed.
@@ -736,6 +742,9 @@ pub enum Kind {
     },
     /// `B2R.RESULT d[, q]`: the warp's last `BAR.RED` result (`q`: not 0).
     B2r,
+    /// `MOVM.16.MT88 Rd, Ra` (PTX `movmatrix.m8n8.trans.b16`): the warp's 8x8 matrix of 16-bit
+    /// elements, four lanes per row and two elements per lane, transposed.
+    Movm,
     /// `LDSM.16.M88.{1,2,4}` / `LDSM.16.MT88.{1,2,4}` (PTX `ldmatrix.sync.aligned.m8n8.b16`,
     /// `.trans` for MT88): `n` 8x8 matrices of 16-bit elements from shared memory, the row
     /// addresses supplied by lanes `8m..8m+8` for matrix `m`, one register per matrix per lane.
@@ -1449,7 +1458,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "SGXT" => {
             need(3, 0, &vals, &preds)?;
             vals[0].dst = true;
-            Kind::Sgxt { unsigned: has("U32") }
+            Kind::Sgxt { unsigned: has("U32"), wrap: has("W") }
         }
         "BMSK" => {
             need(3, 0, &vals, &preds)?;
@@ -1927,6 +1936,8 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             Kind::CallAbs
         }
         "BPT" if has("TRAP") => Kind::Trap,
+        // `pmevent`: a performance-monitor trigger, no architectural effect.
+        "PMTRIG" => Kind::Nop,
         "LEPC" => {
             need(2, 0, &vals, &preds)?;
             Kind::Lepc
@@ -2020,6 +2031,11 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 preds.push(PArg { idx: 7, uniform: false, not: false, dst: false });
             }
             Kind::Ldgsts { size, zfill: has("ZFILL") }
+        }
+        "MOVM" if has("16") && has("MT88") => {
+            need(2, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            Kind::Movm
         }
         "LDSM" => {
             need(2, 0, &vals, &preds)?;
@@ -2153,11 +2169,17 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         }
         "SYNCS" if has("ARRIVE") && has("TRANS64") => {
             need(3, 0, &vals, &preds)?;
+            let mut complete = false;
             let (arrivals, tx, count_in_b) =
                 match toks.iter().find(|t| t.starts_with('A') && t.contains('T') && t.len() == 4) {
                     Some(&"ART0") => (0, 0, true),
                     // `.A0TR` (`mbarrier.expect_tx`): no arrival, Rb transactions.
                     Some(&"A0TR") => (0, 0, false),
+                    // `.A0TX` (`mbarrier.complete_tx`): no arrival, Rb transactions complete.
+                    Some(&"A0TX") => {
+                        complete = true;
+                        (0, 0, false)
+                    }
                     Some(t) if t.as_bytes()[1].is_ascii_digit() && t.as_bytes()[3].is_ascii_digit() => {
                         let b = t.as_bytes();
                         (u32::from(b[1] - b'0'), u32::from(b[3] - b'0'), false)
@@ -2167,7 +2189,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 };
             vals[0].dst = true;
             vals[0].n = 2;
-            Kind::MbarArrive { arrivals, tx, count_in_b }
+            Kind::MbarArrive { arrivals, tx, count_in_b, complete, optout: has("OPTOUT") }
         }
         "SYNCS" if has("PHASECHK") && has("TRANS64") => {
             need(2, 1, &vals, &preds)?;

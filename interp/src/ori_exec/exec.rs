@@ -547,16 +547,21 @@ impl Engine<'_> {
             }
             Atom | AtomCas | ATOM | ATOMCAS | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep | QSPC => self.address_op(cta, w, d, exec)?,
-            Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Activemask
-            | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
-            Ldmatrix | Stmatrix | Mma | LDSM | STSM | HMMA | IMMA => self.tensor_op(cta, w, d, exec)?,
+            Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Elect
+            | Activemask | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
+            Ldmatrix | Stmatrix | Movmatrix | MOVM | Mma | LDSM | STSM | HMMA | IMMA => {
+                self.tensor_op(cta, w, d, exec)?
+            }
             PACK128 | UPACK128 | UNPACK128 | PACKW | UNPACKW | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
-            CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR => {}
+            CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR | Pmevent | PMTRIG => {}
             Wgmma => self.wgmma(cta, w, d, exec)?,
             HGMMA => self.hgmma(cta, w, d, exec)?,
             VOTEU => self.voteu(cta, w, d, exec)?,
             WgmmaFence | WgmmaCommit | WgmmaWait | WARPGROUPARRIVE | WARPGROUPDEPBAR => {}
+            // `ELECT` with a member mask (`elect.sync`) is a collective; without, the mbarrier
+            // sequences' lowest-lane pick.
+            ELECT if !d.srcs.is_empty() => self.warp_op(cta, w, d, active, exec)?,
             R2UR | ELECT => self.uniform_op(cta, w, d, exec)?,
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk | SYNCSEXCH
             | SYNCSARRIVE | SYNCSPHASECHK | SYNCSTRYWAIT | SYNCSCCTL | ARRIVES | UBLKCP => {

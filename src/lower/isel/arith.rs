@@ -112,6 +112,18 @@ impl Sel<'_> {
             Addc | Subc if w == 64 => return self.sel_carry64(d, dst),
             Addc | Subc => return self.sel_carry(d, dst, t),
             Bmsk => return self.sel_bmsk(d, dst),
+            Szext => {
+                // `SGXT[.W][.U32] Rd, Ra, b` (ptxas): the same wrap/clamp meaning.
+                let a = self.src(&d.srcs[0])?;
+                let a = self.reg_src(&a)?;
+                let b = match self.src(&d.srcs[1])? {
+                    o @ Operand::Imm(_) => o,
+                    o => self.reg_src(&o)?,
+                };
+                let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
+                self.emit(SGXT, m, vec![dst], vec![a, b]);
+                return Ok(());
+            }
             Dp4a | Dp2a => return self.sel_dp(d, dst),
             Sad => return self.sel_sad(d, dst, t),
             _ => {}

@@ -9,6 +9,8 @@
 //! | `mbararrive d, [b], 1, tx` | `SYNCS.ARRIVE.TRANS64 Rd, [Rb+URZ], Rtx` |
 //! | `mbararrive d, [b], n, 0` | `SYNCS.ARRIVE.TRANS64.ART0 Rd, [Rb+URZ], Rn` (ptxas -O0) |
 //! | `mbararrive d, [b], 0, tx` (`expect_tx`) | `SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [Rb+URZ], Rtx` (no token) |
+//! | `mbararrive.completetx d, [b], 0, tx` | `SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [Rb+URZ], Rtx` (no token) |
+//! | `mbararrive.optout d, [b], ...` (`arrive_drop`) | the arrive forms above with `.OPTOUT` (`.OPTOUT.A1T0`, `.OPTOUT`, `.OPTOUT.ART0`) |
 //! | `mbartestwait p, [b], t` | `YIELD`, `SYNCS.PHASECHK.TRANS64 P, [Rb+URZ], Rt.hi` |
 //! | `mbartrywait p, [b], t` | `YIELD`, `SYNCS.PHASECHK.TRANS64.TRYWAIT P, [Rb+URZ], Rt.hi` |
 //! | `mbarinval [b]` | `SYNCS.CCTL.IV [Rb+URZ]` |
@@ -99,6 +101,18 @@ impl Sel<'_> {
                 };
                 let tx_none = matches!(&tx, Operand::Reg(u) if u.reg.is_zero());
                 let count = self.src(d.srcs.get(1).ok_or("no arrival count")?)?;
+                // `.OPTOUT` (arrive_drop) and `.A0TX` (complete_tx) ride on the same forms.
+                let m = Mods {
+                    flags: d.mods.flags.iter().copied().filter(|f| matches!(f, Flag::Optout | Flag::CompleteTx)).collect(),
+                    ..Mods::new()
+                };
+                if d.mods.has(Flag::CompleteTx) {
+                    // `complete_tx`: `SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [Rb+URZ], Rtx`, no token.
+                    let z = Reg::Phys(crate::ori::PhysReg::zero(crate::ori::RegFile::R).ok_or("no RZ")?);
+                    let srcs = vec![Self::at(a), imm(0), imm(0), tx];
+                    self.emit(Opcode::SYNCSARRIVE, m, vec![z], srcs);
+                    return Ok(());
+                }
                 if matches!(count, Operand::Imm(Imm::Int(0))) && !tx_none {
                     // `expect_tx`: `SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [Rb+URZ], Rtx`, no token.
                     let z = Reg::Phys(crate::ori::PhysReg::zero(crate::ori::RegFile::R).ok_or("no RZ")?);
@@ -116,7 +130,7 @@ impl Sel<'_> {
                     }
                 };
                 let srcs = vec![Self::at(a), arrivals, imm(0), tx];
-                self.emit(Opcode::SYNCSARRIVE, Mods::new(), vec![state], srcs);
+                self.emit(Opcode::SYNCSARRIVE, m, vec![state], srcs);
             }
             Opcode::MbarTestWait | Opcode::MbarTryWait => {
                 let p = Self::dst(d)?;

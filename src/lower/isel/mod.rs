@@ -397,7 +397,7 @@ impl<'a> Sel<'a> {
             Mov | Mova | Cvta | CvtaTo => self.sel_mov(d),
             Isspacep => self.sel_isspacep(d),
             Add | Sub | Mul | Mad | Fma | Min | Max | Abs | Neg | And | Or | Xor | Not | Shl | Shr | Popc | Clz
-            | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Dp4a | Dp2a
+            | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Szext | Dp4a | Dp2a
             | Madc | Fns => self.sel_arith(d),
             Setp | Selp => self.sel_cmp(d),
             Split | Join => self.sel_split_join(d),
@@ -416,10 +416,19 @@ impl<'a> Sel<'a> {
             Vote | Ballot => self.sel_vote(d),
             Redux => self.sel_redux(d),
             Activemask => self.sel_activemask(d),
+            Elect => self.sel_elect(d),
             MatchAny | MatchAll => self.sel_match(d),
             Vop4 | Vop2 | Vop4Add | Vop2Add => self.sel_video(d),
             CpAsync | CpAsyncCommit | CpAsyncWait => self.sel_cp_async(d),
             Ldmatrix | Stmatrix | Mma => self.sel_tensor(d),
+            // `MOVM.16.MT88 Rd, Ra`, as ptxas 13.0.88 selects `movmatrix` (no `WARPSYNC`).
+            Movmatrix => {
+                let dst = Self::dst(d)?;
+                let a = self.src(d.srcs.first().ok_or("movmatrix without a source")?)?;
+                let a = self.reg_src(&a)?;
+                self.emit(Opcode::MOVM, Mods::ty(crate::ori::Ty::B16), vec![dst], vec![a]);
+                Ok(())
+            }
             Wgmma | WgmmaFence | WgmmaCommit | WgmmaWait => self.sel_wgmma(d),
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)
@@ -428,6 +437,10 @@ impl<'a> Sel<'a> {
             // (.launch_dependents), as ptxas 13.0.88 selects them.
             Trap => {
                 self.emit(Opcode::BPT, Mods::new(), vec![], vec![]);
+                Ok(())
+            }
+            Pmevent => {
+                self.emit(Opcode::PMTRIG, Mods::new(), vec![], d.srcs.clone());
                 Ok(())
             }
             Griddep => {

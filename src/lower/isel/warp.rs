@@ -21,6 +21,8 @@
 //!   `WARPSYNC.EXCLUSIVE Rm` / `BSYNC B0` region ([`Sel::exclusive_region`]), where each group
 //!   runs to the `BSYNC` before the next starts. A plain `WARPSYNC Rm` let the two 16-lane
 //!   tiles of cg_tiled_reduce take turns and read each other's `UR0` (emulator and H200).
+//! - `elect.sync d|p, m` → `ELECT Pp, URk, PT` + `MOV Rd, URk`, the member lanes running it
+//!   alone as for `redux` ([`Sel::sel_elect`]).
 //! - `match.any.sync.{b32,b64} d, a, m` → `MATCH.ANY[.U64] Rd, Ra`; `match.all.sync.b32 d[|p],
 //!   a, m` → `MATCH.ALL Pp, Rd, Ra` (the Ori `MATCH` always has a predicate destination, `PT`
 //!   without `p` and for `any`); `match.all.sync.b64` → `MATCH.ALL.U64`.
@@ -214,6 +216,35 @@ impl Sel<'_> {
         self.emit(Opcode::BSYNC, Mods::new(), vec![], vec![r(b0)]);
         self.warp_synced = false;
         Ok(())
+    }
+
+    /// `elect.sync d|p, m` → `ELECT Pp, URk, PT` and `MOV Rd, URk` (ptxas: `IMAD.U32 Rd, RZ,
+    /// RZ, URk`). `ELECT` elects the lowest lane that runs it, so the member lanes must run it
+    /// alone: after `WARPSYNC.ALL` for the full-warp immediate, otherwise (like `redux`, whose
+    /// uniform result has the same hazard) inside a `WARPSYNC.EXCLUSIVE` region where each
+    /// member mask's lanes run by themselves. ptxas uses a `BRA.DIV` fast path with a
+    /// `WARPSYNC.COLLECTIVE` fallback for partial masks.
+    pub(crate) fn sel_elect(&mut self, d: &InstData) -> R<()> {
+        if d.srcs.len() != 1 || d.dsts.len() != 2 {
+            return Err("elect takes a destination pair and a member mask".into());
+        }
+        let (dst, p) = (d.dsts[0], d.dsts[1]);
+        let full = matches!(self.src(&d.srcs[0])?, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
+        let u = self.vreg(RegClass::UR32);
+        if full {
+            let mask = self.warp_sync(&d.srcs[0])?;
+            self.emit(Opcode::ELECT, Mods::new(), vec![p, u.into()], vec![mask]);
+            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
+            return Ok(());
+        }
+        self.exclusive_region(|s| {
+            let mask = s.src(&d.srcs[0])?;
+            let mask = s.reg_src(&mask)?;
+            s.emit(Opcode::WARPSYNC, Mods { flags: vec![Flag::Exclusive], ..Mods::new() }, vec![], vec![mask.clone()]);
+            s.emit(Opcode::ELECT, Mods::new(), vec![p, u.into()], vec![mask]);
+            s.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
+            Ok(())
+        })
     }
 
     /// `match.{any,all}.sync.{b32,b64}`.

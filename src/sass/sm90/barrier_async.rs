@@ -86,6 +86,13 @@ pub(super) const MODS: &[&[ModEntry]] = &[
         ModEntry { key: 0xdc7, residue: bits(&[91]), suffix: "" },
         // `mbarrier.expect_tx` (async_cg_memcpy -O0): no arrival, Rb transactions, no token.
         ModEntry { key: 0x9a7, residue: bits(&[74, 84, 85, 91]), suffix: ".ARRIVE.TRANS64.RED.A0TR" },
+        // `mbarrier.complete_tx` and `arrive_drop` (ptxas 13.0.88 -O3 words, `nvdisasm -b SM90`):
+        // `.RED` is bit 74, `.OPTOUT` bit 75, the mode [84:87) (0 `A1TR`, 1 `.A1T0`, 2 `.A0T1`,
+        // 3 `.A0TR`, 4 `.A0TX`, 5 `.ART0`).
+        ModEntry { key: 0x9a7, residue: bits(&[74, 86, 91]), suffix: ".ARRIVE.TRANS64.RED.A0TX" },
+        ModEntry { key: 0x9a7, residue: bits(&[75, 84, 91]), suffix: ".ARRIVE.TRANS64.OPTOUT.A1T0" },
+        ModEntry { key: 0x9a7, residue: bits(&[75, 84, 86, 91]), suffix: ".ARRIVE.TRANS64.OPTOUT.ART0" },
+        ModEntry { key: 0x9a7, residue: bits(&[75, 91]), suffix: ".ARRIVE.TRANS64.OPTOUT" },
         ModEntry { key: 0xfae, residue: LDGSTS_E | bits(&[73]), suffix: ".E.64" },
         ModEntry { key: 0xfae, residue: LDGSTS_E | bits(&[74]), suffix: ".E.128" },
         ModEntry { key: 0xfae, residue: LDGSTS_E | ZFILL, suffix: ".E.ZFILL" },
@@ -135,6 +142,10 @@ mod tests {
             (0x000fe8000b961a44, 0x0005005502097fae, "LDGSTS.E.64.ZFILL [R9+0x50], desc[UR4][R2.64+0x55]"),
             (0x000fe80008961a44, 0x00010000080b7fae, "LDGSTS.E.64.ZFILL [R11+0x10], desc[UR4][R8.64], P1"),
             (0x00321e000830043f, 0x0000000300ff79a7, "SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [R0+URZ], R3"),
+            (0x00321e000840043f, 0x0000000300ff79a7, "SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [R0+URZ], R3"),
+            (0x00321e000810083f, 0x0000000300ff79a7, "SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 RZ, [R0+URZ], R3"),
+            (0x00321e000850083f, 0x0000000300ff79a7, "SYNCS.ARRIVE.TRANS64.OPTOUT.ART0 RZ, [R0+URZ], R3"),
+            (0x00321e000800083f, 0x0000000300ff79a7, "SYNCS.ARRIVE.TRANS64.OPTOUT RZ, [R0+URZ], R3"),
             // `barrier.cluster.arrive` / `.wait` (-O3), and the guard bits flipped to UP0.
             (0x000fe20008000000, 0x00000000000079c7, "UCGABAR_ARV"),
             (0x000fe20008000000, 0x0000000000007dc7, "UCGABAR_WAIT"),

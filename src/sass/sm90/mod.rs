@@ -862,6 +862,10 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0x9a7, residue: 0x85 << 84, suffix: ".ARRIVE.TRANS64.ART0" },
     // LEA with an immediate B (ptxas's scalar-video expansions): the register form's bits 73
     // (`.SX32`), 74 (`.X`), 80 (`.HI`); see `lea_immediate_forms_match_nvdisasm`.
+    // `SGXT.W` with a register b (ptxas 13.0.88 for `szext.wrap`; `nvdisasm -b SM90`: `.W` is
+    // bit 75, signed bit 73, as in the immediate form's swept entries).
+    ModEntry { key: 0x21a, residue: 1 << 75, suffix: ".W.U32" },
+    ModEntry { key: 0x21a, residue: 1 << 75 | 1 << 73, suffix: ".W" },
     ModEntry { key: 0x811, residue: 0x004 << 72, suffix: ".X" },
     ModEntry { key: 0x811, residue: 0x102 << 72, suffix: ".HI.SX32" },
     ModEntry { key: 0x811, residue: 0x104 << 72, suffix: ".HI.X" },
@@ -1113,6 +1117,12 @@ mod tests {
             (0x000f_6200_001f_8900_0000_1000_021d_7381, "LDG.E.MMIO.SYS R29, [R2+0x10]"),
             (0x000f_ea00_0383_ffff_ffff_fffc_0298_7949, "BRX R2 -0x1a0"),
             (0x000f_e200_0382_0000_0000_0000_003f_282f, "@P2 ELECT P1, URZ, PT"),
+            // ptxas 13.0.88 for `elect.sync` with a destination and `szext` (misc probes).
+            (0x000f_e400_0380_0000_0000_0000_0004_782f, "ELECT P0, UR4, PT"),
+            (0x0c0f_e400_0000_0a00_0000_0007_0004_721a, "SGXT.W R4, R0.reuse, R7.reuse"),
+            (0x000f_e200_0000_0800_0000_0007_0005_721a, "SGXT.W.U32 R5, R0, R7"),
+            (0x000f_e200_0000_0000_0000_0007_0005_721a, "SGXT.U32 R5, R0, R7"),
+            (0x002f_e200_0000_0200_0000_0007_0706_781a, "SGXT R6, R7, 0x7"),
             (0x064f_e200_0040_540c_0000_001b_120c_7237, "IMMA.16816.S8.S8 R12, R18.reuse.ROW, R27.COL, R12"),
             (0x0001_f000_0800_0009_0000_0000_ffff_89a7, "@!P0 SYNCS.ARRIVE.TRANS64 RZ, [UR9], R0"),
             (0x0002_a200_0800_0100_0000_0004_073f_85b2, "@!UP0 SYNCS.EXCH.64 URZ, [UR7], UR4"),

@@ -1,4 +1,4 @@
-//! sm_90 forms of the system-call and grid-dependency instructions the corpus never shows and
+//! sm_90 forms of the system-call, grid-dependency and other rare instructions the corpus never shows and
 //! ptxas 13.0.88 emits for `vprintf`/`malloc`/`free`/`__assertfail` (`LEPC R20` +
 //! `CALL.ABS.NOINC Ra`: the callee's address is loaded from its relocated `.nv.constant4`
 //! slot), `trap` (`BPT.TRAP 0x1`) and `griddepcontrol` (`ACQBULK`, `PREEXIT`). Layouts from
@@ -12,6 +12,10 @@
 //!   (`!` at 90), and an offset stored like BRX's, shown when not 0 (sm_120's layout; the
 //!   nvdisasm flips agree: bit 24 → R13, 86 → `CALL.ABS`, 87 → `P6`, 90 → `!PT`).
 //! - `ACQBULK` 0x82e, `PREEXIT` 0x82d: no operand.
+//! - `MOVM` 0x23a (`movmatrix.m8n8.trans.b16`): `Rd` at 16, `Ra` at 24; `.16.MT88` with the
+//!   mode bits [78:80) clear (`.M832`, `.M864` with bit 78, 79; not emitted).
+//! - `PMTRIG` 0x801 (`pmevent`): a 16-bit mask in [32:48), always printed (bits 48 and above
+//!   change nothing in nvdisasm's text; ptxas sets bits [87:90), as in a `PT` predicate slot).
 //!
 //! The unit tests compare decoding, printing and encoding against those nvdisasm texts.
 
@@ -29,6 +33,8 @@ pub(super) fn forms(f: &mut Vec<Form>) {
     ));
     f.push(form(0x82e, "ACQBULK", vec![]));
     f.push(form(0x82d, "PREEXIT", vec![]));
+    f.push(form(0x801, "PMTRIG", vec![imm(32, 16, ImmStyle::Hex)]));
+    f.push(form(0x23a, "MOVM", vec![r(16), r(24)]));
 }
 
 /// Their modifier entries.
@@ -37,6 +43,8 @@ pub(super) const MODS: &[ModEntry] = &[
     ModEntry { key: 0x343, residue: 1 << 86, suffix: ".ABS.NOINC" },
     ModEntry { key: 0x82d, residue: 0, suffix: "" },
     ModEntry { key: 0x82e, residue: 0, suffix: "" },
+    ModEntry { key: 0x801, residue: 7 << 87, suffix: "" },
+    ModEntry { key: 0x23a, residue: 0, suffix: ".16.MT88" },
     ModEntry { key: 0x94e, residue: 0, suffix: "" },
     ModEntry { key: 0x95c, residue: 3 << 84, suffix: ".TRAP" },
 ];
@@ -62,6 +70,10 @@ mod tests {
             (0x000f_ea00_07c0_0000_0000_0000_0c00_7343, "CALL.ABS.NOINC !PT, R12"),
             (0x000f_e200_0000_0000_0000_0000_0000_782e, "ACQBULK"),
             (0x000f_e200_0000_0000_0000_0000_0000_782d, "PREEXIT"),
+            (0x000f_e200_0380_0000_0000_0002_0000_7801, "PMTRIG 0x2"),
+            (0x001e_2200_0000_0000_0000_0000_0009_723a, "MOVM.16.MT88 R9, R0"),
+            (0x000f_e200_0380_0000_0000_0005_0000_7801, "PMTRIG 0x5"),
+            (0x000f_e200_0380_0000_0000_8000_0000_7801, "PMTRIG 0x8000"),
         ] {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
             assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);

@@ -7,7 +7,7 @@
 //! other warps run before it polls again (a spin loop on one warp cannot starve the warps
 //! that would complete the phase).
 
-use ptxas_rs::ori::mbarrier;
+use ptxas_rs::ori::{Flag, mbarrier};
 
 use super::*;
 
@@ -29,6 +29,11 @@ impl Engine<'_> {
             _ => {
                 for lane in (0..WARP as u32).filter(|l| exec >> l & 1 == 1) {
                     self.write(w, dst, lane, u128::from(lane == low));
+                }
+                // `ELECT Pd, URd`: the leader's lane number, once for the warp.
+                if let Some(u) = d.dsts.get(1) {
+                    let u = self.loc(*u)?;
+                    self.write(w, u, low, u128::from(low));
                 }
             }
         }
@@ -54,10 +59,17 @@ impl Engine<'_> {
 
     /// One arrival step on the word at `at` (see [`mbarrier::arrive`]); returns the word before.
     fn mbar_arrive(cta: &mut Cta, at: u64, arrivals: u32, tx: i64, lane: u32) -> Result<u64, Er> {
+        Self::mbar_step(cta, at, arrivals, tx, false, lane)
+    }
+
+    /// One arrival step, dropping the arrivals from the expected count when `drop`
+    /// ([`mbarrier::arrive_drop`]); returns the word before.
+    fn mbar_step(cta: &mut Cta, at: u64, arrivals: u32, tx: i64, drop: bool, lane: u32) -> Result<u64, Er> {
         let fault = |f| (ErrorKind::Fault(f), Some(lane));
         let word = cta.shared.load(at, 8).map_err(fault)? as u64;
         let t = cta.mbar_tx.entry(at).or_insert(0);
-        let next = mbarrier::arrive(word, t, arrivals, tx)
+        let step = if drop { mbarrier::arrive_drop } else { mbarrier::arrive };
+        let next = step(word, t, arrivals, tx)
             .map_err(|m| (ErrorKind::Invalid(format!("mbarrier at shared {at:#x}: {m}")), Some(lane)))?;
         cta.shared.store(at, 8, u128::from(next)).map_err(fault)?;
         Ok(word)
@@ -79,8 +91,11 @@ impl Engine<'_> {
                 Opcode::MbarArrive => {
                     let at = self.mbar_addr(w, d, 0, lane)?;
                     let arrivals = self.mbar_val(w, cta, d, 1, lane)? as u32;
-                    let tx = i64::from(self.mbar_val(w, cta, d, 2, lane)? as u32);
-                    let token = Self::mbar_arrive(cta, at, arrivals, tx, lane)?;
+                    let mut tx = i64::from(self.mbar_val(w, cta, d, 2, lane)? as u32);
+                    if d.mods.has(Flag::CompleteTx) {
+                        tx = -tx;
+                    }
+                    let token = Self::mbar_step(cta, at, arrivals, tx, d.mods.has(Flag::Optout), lane)?;
                     if let Some(&r) = d.dsts.first() {
                         let loc = self.loc(r)?;
                         self.write(w, loc, lane, u128::from(token));
@@ -139,9 +154,12 @@ impl Engine<'_> {
                 Opcode::SYNCSARRIVE => {
                     let at = self.mbar_addr(w, d, 0, lane)?;
                     let arrivals = self.mbar_val(w, cta, d, 1, lane)? as u32;
-                    let tx = i64::from(self.mbar_val(w, cta, d, 2, lane)? as u32)
+                    let mut tx = i64::from(self.mbar_val(w, cta, d, 2, lane)? as u32)
                         + i64::from(self.mbar_val(w, cta, d, 3, lane)? as u32);
-                    let token = Self::mbar_arrive(cta, at, arrivals, tx, lane)?;
+                    if d.mods.has(Flag::CompleteTx) {
+                        tx = -tx;
+                    }
+                    let token = Self::mbar_step(cta, at, arrivals, tx, d.mods.has(Flag::Optout), lane)?;
                     if let Some(&r) = d.dsts.first() {
                         let loc = self.loc(r)?;
                         self.write(w, loc, lane, u128::from(token));

@@ -519,6 +519,29 @@ impl Engine<'_> {
                     }
                 }
             }
+            Opcode::Elect => {
+                // The leader is the lowest member lane; every member lane gets its number.
+                let leader = group.trailing_zeros();
+                for l in lanes(exec) {
+                    self.write(w, locs[0], l, u128::from(leader));
+                    self.write(w, locs[1], l, u128::from(l == leader));
+                }
+            }
+            Opcode::ELECT => {
+                // `ELECT Pd, URd`: the predicate per lane, the leader's number in the uniform
+                // register (each group's own lanes when several collectives share the warp).
+                let leader = group.trailing_zeros();
+                for l in lanes(exec) {
+                    self.write(w, locs[0], l, u128::from(l == leader));
+                    if let Some(u) = locs.get(1) {
+                        if split {
+                            self.write_lane(w, *u, l, u128::from(leader));
+                        } else {
+                            self.write(w, *u, l, u128::from(leader));
+                        }
+                    }
+                }
+            }
             Opcode::Redux | Opcode::REDUX => {
                 let signed = d.ty().is_some_and(Ty::is_signed);
                 let mut acc: Option<u32> = None;

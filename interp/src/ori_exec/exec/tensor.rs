@@ -87,6 +87,21 @@ impl Engine<'_> {
         }
         let locs = self.dst_words(d)?;
         match d.opcode {
+            Opcode::Movmatrix | Opcode::MOVM => {
+                let mut a = [0u32; WARP];
+                for (lane, v) in a.iter_mut().enumerate() {
+                    *v = self.lane_val(w, cta, d, 0, lane as u32)? as u32;
+                }
+                let loc = *locs.first().ok_or((ErrorKind::Invalid("movmatrix without a destination".into()), None))?;
+                for lane in 0..WARP {
+                    let mut v = 0u32;
+                    for h in 0..2 {
+                        let (sl, sh) = tensor::movmatrix_source(lane, h);
+                        v |= (a[sl] >> (16 * sh) & 0xffff) << (16 * h);
+                    }
+                    self.write(w, loc, lane as u32, u128::from(v));
+                }
+            }
             Opcode::Ldmatrix | Opcode::LDSM => {
                 let m = Self::mem_ref(d)?;
                 let mut addr = [0u64; WARP];
