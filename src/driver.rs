@@ -13,10 +13,14 @@
 //!    far) and compile with the backend ([`crate::backend::compile`], at -O0 for
 //!    debug code, `-g` or `.target ..., debug`, where an explicit -O1..3 is fatal) and write the
 //!    cubin to `-o` (default `elf.o`); `-v` prints ptxas's resource lines computed from what was
-//!    emitted. What the backend does not cover yet (other targets, `-c`, several inputs,
+//!    emitted, after the `--warn-on-local-memory-usage`/`--warn-on-spills` warnings; a
+//!    `-maxrregcount` under 24 is raised to 24 with ptxas's warning. What the backend does not cover yet (other targets, `-c`, several inputs,
 //!    unsupported instructions) is one `ptxas-rs: ... not supported yet` fatal line or one
 //!    error naming the stage and the function, located at the instruction when the stage knows
 //!    it, else at the function's header, and worded `not supported yet`.
+//!
+//! Steps 5 and 6 are [`crate::compile::compile_inputs`], the library's path; the driver adds
+//! the files around it (reading the inputs, writing `-o`, worded as ptxas's when it cannot).
 //!
 //! Invariants: every diagnostic goes to stderr in ptxas's format; the exit status is 0 on success and
 //! 255 on any error, as ptxas's; no output file is created unless compilation succeeds.
@@ -24,9 +28,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use crate::backend;
 use crate::cli::{self, diag, diag::Diagnostic};
-use crate::ptx::sema;
 
 /// What a run printed and how it ended; [`main`] writes it out. Useful for tests and for library
 /// callers that want ptxas's behaviour without touching the process's streams.
@@ -89,136 +91,32 @@ pub fn run(args: &[String]) -> Outcome {
     if failed {
         return out.fail(diag::aborted_due_to_errors());
     }
-    // 5. Front end: parse and check every input, in order.
-    let mut front_failed = false;
+    // 5 and 6: the front end, then the backend (the library's path, `crate::compile`).
     let inputs: Vec<(String, Vec<u8>)> = options
         .input_files
         .iter()
         .map(|f| (f.clone(), if f == "-" { read_stdin() } else { std::fs::read(f).unwrap_or_default() }))
         .chain(options.input_strings.iter().map(|s| ("application ptx input".to_string(), s.clone().into_bytes())))
         .collect();
-    for (name, bytes) in &inputs {
-        let mut so = sema::Options::new(name, &options.gpu_name);
-        so.werror = options.warning_as_error;
-        so.no_warnings = options.disable_warnings;
-        so.optimized = options.opt_level_explicit && options.opt_level != 0;
-        let report = sema::check_source(bytes, &so);
-        out.diagnostics.extend(report.diagnostics);
-        front_failed |= report.failed;
-    }
-    if front_failed {
-        out.status = 255;
-        return out;
-    }
-    // `-arch compute_XX`: parse and check only.
-    if options.is_virtual_arch() {
-        return out;
-    }
-    // 6. The backend.
-    compile_and_write(out, &options, &inputs)
-}
-
-/// Step 6: compiles the (checked) inputs for the `-arch` target ([`crate::target::Target`],
-/// refused here when it has no backend) and writes the cubin, only when
-/// everything succeeded. `-v` lines are info diagnostics; the indented line under "Function
-/// properties" travels inside the preceding diagnostic's message, after a newline, exactly as
-/// ptxas prints it.
-fn compile_and_write(mut out: Outcome, options: &cli::Options, inputs: &[(String, Vec<u8>)]) -> Outcome {
-    let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not supported yet"));
-    // The target is made once here and carried by every stage; the one refusal of code
-    // generation is the target's own.
-    let target = match crate::target::Target::from_arch(&options.gpu_name) {
-        Ok(t) => t,
-        Err(e) => return out.fail(Diagnostic::fatal(e.to_string())),
-    };
-    if let Err(e) = target.backend() {
-        return out.fail(unsupported(e.to_string()));
-    }
-    if options.compile_only {
-        return out.fail(unsupported("relocatable output (-c)".into()));
-    }
-    let [(name, bytes)] = inputs else {
-        return out.fail(unsupported("compiling more than one input".into()));
-    };
-    let text = String::from_utf8_lossy(bytes);
-    let ast = match crate::ptx::parse(&text, name) {
-        Ok(m) => m,
-        Err(d) => return out.fail(d),
-    };
-    // Debug code is unoptimised, as ptxas's: `-g` or `.target ..., debug` compile at -O0 (an
-    // explicit -O1..3 on a debug target is the front end's fatal, `-g` with it is refused in
-    // validation).
-    let debug_target = ast.target.names.iter().any(|n| n.name == "debug");
-    let opt_level = if debug_target || options.device_debug { 0 } else { options.opt_level.clamp(0, 3) as u8 };
-    let arch_max = target.registers().max_per_thread;
-    let maxrregcount = options.maxrregcount.as_ref().map(|r| match r {
-        cli::RegCount::N(n) => u32::try_from(*n).unwrap_or(arch_max).min(arch_max),
-        cli::RegCount::ArchMax => arch_max,
-        cli::RegCount::ArchMin => 32,
-    });
-    let bopts = backend::Options {
-        opt_level,
-        target,
-        maxrregcount,
-        override_directives: options.override_directive_values,
-        tool_arguments: options.tkinfo_arguments.clone(),
-        fmad: options.fmad,
-    };
-    let compiled = match backend::compile(&ast, &bopts) {
-        Ok(c) => c,
-        Err(e) => {
-            let mut d = Diagnostic::error(format!("ptxas-rs: {}", not_supported_yet(&e.to_string())));
-            // Located at the instruction when the stage knows it, else at the function's header.
-            let line = match (e.line, &e.function) {
-                (0, Some(f)) => function_line(&ast, f).unwrap_or(0),
-                (l, _) => l,
-            };
-            if line > 0 {
-                d = d.at(name.clone(), line);
+    let prior = std::mem::take(&mut out.diagnostics);
+    match crate::compile::compile_inputs(&options, &inputs, prior) {
+        Ok(compiled) => {
+            out.diagnostics = compiled.diagnostics;
+            if options.is_virtual_arch() {
+                return out;
             }
-            return out.fail(d);
-        }
-    };
-    if let Err(e) = std::fs::write(&options.output_file, &compiled.cubin) {
-        let _ = std::fs::remove_file(&options.output_file);
-        return out.fail(Diagnostic::fatal(format!("Could not open output file '{}': {e}", options.output_file)));
-    }
-    if options.verbose {
-        let mut lines = crate::cubin::verbose::lines(&compiled.image).into_iter().peekable();
-        while let Some(l) = lines.next() {
-            let mut msg = l.strip_prefix("ptxas info    : ").unwrap_or(&l).to_owned();
-            while let Some(next) = lines.next_if(|n| !n.starts_with("ptxas ")) {
-                msg.push('\n');
-                msg.push_str(&next);
+            if std::fs::write(&options.output_file, &compiled.cubin).is_err() {
+                let _ = std::fs::remove_file(&options.output_file);
+                return out.fail(Diagnostic::fatal(format!("Output file '{}' could not be opened", options.output_file)));
             }
-            out.diagnostics.push(Diagnostic::info(msg));
+            out
+        }
+        Err(crate::compile::Diagnostics(diagnostics)) => {
+            out.diagnostics = diagnostics;
+            out.status = 255;
+            out
         }
     }
-    out
-}
-
-/// A backend failure on input the front end accepted is a limitation of ours: its message says
-/// `not supported yet` (the stages word their messages freely; this is the one place that makes
-/// the wording uniform).
-fn not_supported_yet(msg: &str) -> String {
-    if msg.contains("not supported yet") {
-        return msg.to_owned();
-    }
-    for tail in [" is not implemented yet", " are not implemented yet", " is not supported", " are not supported"] {
-        if let Some(head) = msg.strip_suffix(tail) {
-            let verb = tail.split_whitespace().next().unwrap_or("is");
-            return format!("{head} {verb} not supported yet");
-        }
-    }
-    format!("{msg} (not supported yet)")
-}
-
-/// The line of the header of the function or entry `name`.
-fn function_line(m: &crate::ptx::ast::Module, name: &str) -> Option<u32> {
-    m.items.iter().find_map(|i| match i {
-        crate::ptx::ast::Item::Function(f) if f.name.name == name => Some(f.name.span.line),
-        _ => None,
-    })
 }
 
 fn read_stdin() -> Vec<u8> {

@@ -32,6 +32,8 @@ const DEBUG_MAD: &str = ".version 8.0\n.target sm_90, debug\n.address_size 64\n\
     .section .debug_info\n{\n}\n";
 /// A `.target debug` kernel with a (token) DWARF section.
 const DEBUG_KERNEL: &str = ".version 8.0\n.target sm_90, debug\n.address_size 64\n.visible .entry k() { ret; }\n.section .debug_abbrev { .b8 0 }\n";
+/// A kernel with a 3072-byte local array (`--warn-on-local-memory-usage` names it).
+const LMEM: &str = include_str!("../corpus/cuda/stack_large_local/stack_large_local.sm_90.ptx");
 /// How a run the backend cannot do yet ends.
 const NOT_IMPLEMENTED_PREFIX: &str = "ptxas fatal   : ptxas-rs: ";
 const NOT_IMPLEMENTED_SUFFIX: &str = " is not supported yet\n";
@@ -264,6 +266,36 @@ const CASES: &[Case] = &[
     accepted(&["-ias", KERNEL]),
     accepted(&["--input-as-string", KERNEL2, "k.ptx"]),
     accepted(&["-no-bb-merge", "-ret-end", "-opt-fp-atomics", "-sp-bounds-check", "k.ptx"]),
+    // --- issue 26: options honoured as ptxas's on a target with a backend (same stderr, exit
+    // status and files), or refused with one `not supported yet` line (the `Accepted` rule)
+    with_files(accepted(&["-arch", "sm_90", "-warn-lmem-usage", "-warn-spills", "l.ptx"]), &[("l.ptx", LMEM)]),
+    with_files(same(&["-arch", "sm_90", "-Werror", "-warn-lmem-usage", "-o", "l.cubin", "l.ptx"]), &[("l.ptx", LMEM)]),
+    with_files(same(&["-arch", "sm_90", "-w", "-warn-lmem-usage", "-o", "l.cubin", "l.ptx"]), &[("l.ptx", LMEM)]),
+    with_files(same(&["-arch", "sm_90", "--warn-on-local-memory-usage", "-Werror", "-w", "l.ptx"]), &[("l.ptx", LMEM)]),
+    same(&["-arch", "sm_90", "-warn-lmem-usage", "-warn-spills", "-Werror", "k.ptx"]),
+    same(&["-arch", "sm_90", "-maxrregcount", "16", "k.ptx"]),
+    same(&["-arch", "sm_90a", "-maxrregcount", "0", "-o", "a.cubin", "k.ptx"]),
+    same(&["-arch", "sm_80", "-maxrregcount", "23", "k.ptx"]),
+    same(&["-arch", "sm_90", "-Werror", "-maxrregcount", "16", "k.ptx"]),
+    same(&["-arch", "sm_90", "-w", "-maxrregcount", "8", "k.ptx"]),
+    same(&["-arch", "sm_90", "-maxrregcount", "24", "-maxntid", "64", "-minnctapersm", "2", "k.ptx"]),
+    same(&["-arch", "sm_90", "-func-maxrregcount", "64", "k.ptx"]),
+    same(&["-arch", "sm_90", "-suppress-stack-size-warning", "-Ofc", "max", "k.ptx"]),
+    same(&["-arch", "sm_90", "-Ofc", "mid", "-allow-expensive-optimizations", "false", "k.ptx"]),
+    same(&["-arch", "sm_90", "k.ptx", "-o", "/nonexistent/dir/k.cubin"]),
+    same(&["-arch", "sm_90", "k.ptx", "-o", "."]),
+    accepted(&["-arch", "sm_90", "-g", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-lineinfo", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-c", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-warn-double-usage", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "--compiler-stats", "time", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-maxntid", "128", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-minnctapersm", "4", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-O1", "-allow-expensive-optimizations", "true", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-split-compile", "2", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-e", "k", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-dlcm", "cg", "k.ptx"]),
+    accepted(&["-arch", "sm_90", "-regUsageLevel", "7", "k.ptx"]),
 ];
 
 /// What one run printed.
@@ -507,14 +539,13 @@ fn fmad_option_controls_contraction() {
 }
 
 /// Debug code is unoptimised, as ptxas's (issue 23: nvcc -G kernels whose contracted FFMAs
-/// disagreed with NVIDIA's unfused -G cubin): a `.target ..., debug` file by default or at -O0,
-/// and `-g`, keep `mul.f32` + `add.f32` as FMUL + FADD.
+/// disagreed with NVIDIA's unfused -G cubin): a `.target ..., debug` file by default or at -O0
+/// keeps `mul.f32` + `add.f32` as FMUL + FADD. (`-g` itself is refused until DWARF is written:
+/// `options_not_honoured_are_refused`.)
 #[test]
 fn debug_code_is_unoptimised() {
     let dir = scratch("debug", 0, &[("d.ptx", DEBUG_MAD), ("m.ptx", MAD)]);
-    for (args, fused) in
-        [(&["d.ptx"][..], false), (&["-O0", "d.ptx"][..], false), (&["-g", "m.ptx"][..], false), (&["m.ptx"][..], true)]
-    {
+    for (args, fused) in [(&["d.ptx"][..], false), (&["-O0", "d.ptx"][..], false), (&["m.ptx"][..], true)] {
         let mut a = vec!["-arch", "sm_90", "-o", "m.cubin"];
         a.extend_from_slice(args);
         let r = run_in(&ours(), &a, &dir);
@@ -551,6 +582,60 @@ fn compiles_a_small_kernel_for_the_sm80_family() {
         assert!(text.contains("LDG.E R") && text.contains("RED.E.ADD"), "{arch}:\n{text}");
         assert!(!text.contains("desc[") && !text.contains("SR_CgaCtaId"), "{arch}:\n{text}");
         std::fs::remove_file(dir.join("s.cubin")).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 26: no option is accepted and ignored. Every option the support inventory refuses
+/// ends the run with one `ptxas-rs: option '--NAME' ... is not supported yet` fatal line (after
+/// ptxas's own option diagnostics), exit 255 and no output file; an honoured one compiles.
+#[test]
+fn options_not_honoured_are_refused() {
+    use ptxas_rs::cli::{OPTIONS, OptKind, Support, support};
+    let dir = scratch("refused", 0, &[("m.ptx", MAD)]);
+    let mut refused = 0;
+    for s in OPTIONS.iter().filter(|s| matches!(support(s.id), Support::Refused)) {
+        let flag = format!("--{}", s.long);
+        let value = match s.kind {
+            OptKind::Flag => None,
+            OptKind::Bool => Some("true"),
+            OptKind::Int => Some("1"),
+            _ => Some(s.allowed.first().copied().unwrap_or("x")),
+        };
+        let mut args = vec!["-arch", "sm_90", "-o", "m.cubin", flag.as_str()];
+        args.extend(value);
+        args.push("m.ptx");
+        let r = run_in(&ours(), &args, &dir);
+        // Options whose value the parser or ptxas's checks reject fail earlier; that is fine too.
+        assert_eq!(r.status, 255, "{args:?}: {}", r.stderr);
+        assert_eq!(listing(&dir), ["k.ptx", "m.ptx"], "{args:?} wrote a file");
+        if r.stderr.contains("ptxas-rs: option") {
+            let last = r.stderr.lines().last().unwrap_or_default();
+            assert!(
+                last.starts_with(&format!("ptxas fatal   : ptxas-rs: option '--{}'", s.long))
+                    && last.ends_with(" is not supported yet"),
+                "{args:?}: {}",
+                r.stderr
+            );
+            refused += 1;
+        }
+    }
+    assert!(refused >= 60, "only {refused} refusals seen");
+    for args in [&["-g"][..], &["-lineinfo"], &["-c"], &["--compile-only"], &["-maxntid", "128"]] {
+        let mut a = vec!["-arch", "sm_90", "-o", "m.cubin"];
+        a.extend_from_slice(args);
+        a.push("m.ptx");
+        let r = run_in(&ours(), &a, &dir);
+        assert_eq!(r.status, 255, "{a:?}");
+        assert!(r.stderr.ends_with(" is not supported yet\n") && r.stderr.lines().count() == 1, "{a:?}: {}", r.stderr);
+    }
+    for args in [&["-maxntid", "128", "-maxrregcount", "64"][..], &["-Ofc", "max"], &["-allow-expensive-optimizations", "true"]] {
+        let mut a = vec!["-arch", "sm_90", "-o", "m.cubin"];
+        a.extend_from_slice(args);
+        a.push("m.ptx");
+        let r = run_in(&ours(), &a, &dir);
+        assert_eq!(r.status, 0, "{a:?}: {}", r.stderr);
+        std::fs::remove_file(dir.join("m.cubin")).unwrap();
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

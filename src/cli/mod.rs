@@ -1,6 +1,8 @@
 //! ptxas's command line: the option table ([`table`]), the parser that turns an argument vector into
 //! typed [`Options`], the cross-option checks ptxas performs before compiling ([`validate`]), the
-//! `--help`/`--version`/`--list-version` texts ([`help`]) and the diagnostic line format ([`diag`]).
+//! `--help`/`--version`/`--list-version` texts ([`help`]), the diagnostic line format ([`diag`]) and
+//! what ptxas-rs does with each option ([`support`]: honoured, partly, or refused as `not
+//! supported yet`; never accepted and ignored).
 //!
 //! The syntax is ptxas 13.0.88's, measured on the real binary:
 //! - long names take two dashes (`--gpu-name`), short names one (`-arch`); `--arch` and
@@ -19,12 +21,14 @@ pub mod diag;
 pub mod help;
 mod options;
 mod parse;
+pub mod support;
 pub mod table;
 mod tkinfo;
 mod validate;
 
 pub use options::{CompilerStat, FastCompile, Options, RegCount};
 pub use parse::{Parsed, parse};
+pub use support::{Support, refusal, support};
 pub use table::{OPTIONS, OptId};
 pub use validate::{Validated, validate};
 

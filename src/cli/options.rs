@@ -214,6 +214,9 @@ pub struct Options {
     /// The command line as ptxas re-prints it into `.note.nv.tkinfo` (`-O 3 -arch sm_90 `;
     /// see `cli::tkinfo`).
     pub tkinfo_arguments: String,
+    /// Every option given, once each, in the order of its first occurrence (what
+    /// [`super::support::refusal`] checks).
+    pub given: Vec<super::OptId>,
     /// Hidden options that were given, by long name, with their values as written
     /// (flags map to an empty list). Accepted for compatibility; not yet acted on.
     pub hidden: BTreeMap<&'static str, Vec<String>>,
@@ -285,12 +288,22 @@ impl Default for Options {
             compile_as_tools_patch: false,
             compiler_annotations: false,
             legacy_bar_warp_wide_behavior: false,
+            given: Vec::new(),
             hidden: BTreeMap::new(),
         }
     }
 }
 
 impl Options {
+    /// The options of a ptxas command line (without the program name), e.g.
+    /// `Options::from_args(&["-arch", "sm_90", "-O3"])`; the fatal diagnostic of a syntax error
+    /// otherwise. Parse-time warnings (deprecations, redefinitions) are dropped; values and
+    /// combinations are checked later, by [`super::validate`] (which [`crate::compile`] runs).
+    pub fn from_args(args: &[&str]) -> Result<Options, crate::compile::Diagnostics> {
+        let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+        super::parse(&args).result.map_err(|d| crate::compile::Diagnostics(vec![d]))
+    }
+
     /// Whether there is anything to compile (files or `--input-as-string` modules).
     pub fn has_input(&self) -> bool {
         !self.input_files.is_empty() || !self.input_strings.is_empty()

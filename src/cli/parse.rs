@@ -41,7 +41,13 @@ enum Value {
 
 /// Parses `args` (without the program name).
 pub fn parse(args: &[String]) -> Parsed {
-    let mut p = Parser { values: vec![None; OPTIONS.len()], inputs: Vec::new(), diagnostics: Vec::new(), depth: 0 };
+    let mut p = Parser {
+        values: vec![None; OPTIONS.len()],
+        given: Vec::new(),
+        inputs: Vec::new(),
+        diagnostics: Vec::new(),
+        depth: 0,
+    };
     let result = p.run(args).map(|()| {
         p.post_parse_checks();
         p.build()
@@ -51,6 +57,8 @@ pub fn parse(args: &[String]) -> Parsed {
 
 struct Parser {
     values: Vec<Option<Value>>,
+    /// The options given, each once, in the order of their first occurrence.
+    given: Vec<OptId>,
     inputs: Vec<String>,
     diagnostics: Vec<Diagnostic>,
     depth: usize,
@@ -98,6 +106,9 @@ impl Parser {
 
     /// Records one occurrence of `spec` with `value` (None for flags).
     fn store(&mut self, spec: &'static OptSpec, value: Option<String>) -> Result<(), Diagnostic> {
+        if !self.given.contains(&spec.id) {
+            self.given.push(spec.id);
+        }
         let v = value.unwrap_or_default();
         let new = match spec.kind {
             OptKind::Flag => Value::Flag,
@@ -315,6 +326,7 @@ impl Parser {
             compile_as_tools_patch: self.flag(O::CompileAsToolsPatch),
             compiler_annotations: self.flag(O::CompilerAnnotations),
             legacy_bar_warp_wide_behavior: self.flag(O::LegacyBarWarpWideBehavior),
+            given: std::mem::take(&mut self.given),
             hidden,
         }
     }

@@ -5,7 +5,9 @@
 //! reproduces those checks in ptxas's order with its messages, and fills the typed fields
 //! ([`Options::fast_compile`], [`Options::maxrregcount`], ...) from the raw strings. `-w` drops the
 //! warnings issued here and `-Werror` turns them into errors, as in ptxas (parse-time warnings are
-//! not affected). Invariant: a fatal diagnostic, if any, is the last one returned.
+//! not affected). Last, and only when ptxas's checks found no error, an option this run cannot
+//! honour is refused ([`super::support::refusal`]). Invariant: a fatal diagnostic, if any, is the
+//! last one returned.
 
 use super::diag::{Diagnostic, Severity};
 use super::options::{FastCompile, Options, RegCount};
@@ -194,6 +196,14 @@ impl Validator {
             let msg = format!("Invalid value '{v}' for option -abi.");
             self.error(msg);
         }
+        // 9. Ours: an option this run cannot honour is refused, never ignored (after ptxas's own
+        // checks, so their messages come first; a virtual target only parses and checks).
+        if !self.diagnostics.iter().any(|d| d.severity.is_error())
+            && !o.is_virtual_arch()
+            && let Some(msg) = super::support::refusal(o)
+        {
+            fatal!("{msg}");
+        }
         Ok(())
     }
 
@@ -222,10 +232,32 @@ mod tests {
     use super::*;
     use crate::cli::parse;
 
+    /// ptxas's diagnostics (our `not supported yet` refusal, checked in `refusal_comes_last`,
+    /// left out).
     fn check(args: &[&str]) -> Vec<String> {
+        all(args).into_iter().filter(|l| !l.contains("ptxas-rs: option")).collect()
+    }
+
+    fn all(args: &[&str]) -> Vec<String> {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let o = parse(&args).result.expect("parses");
         validate(o).diagnostics.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn refusal_comes_last() {
+        assert_eq!(
+            all(&["-arch", "sm_90", "-regUsageLevel", "11", "-g", "k.ptx"]),
+            [
+                "ptxas warning : Value of RegUsageLevel (11) is out of valid range {0..10}, option will be ignored",
+                "ptxas warning : Conflicting options '--device-debug' and '--register-usage-level' specified, ignoring '--register-usage-level' option",
+                "ptxas fatal   : ptxas-rs: option '--device-debug' (-g) is not supported yet",
+            ]
+        );
+        // Not after one of ptxas's errors, nor for a virtual target (parse and check only).
+        assert_eq!(all(&["-dlcm", "wb"]), ["ptxas error   : Invalid default cache modifier on load specified: wb"]);
+        assert!(all(&["-arch", "compute_90", "-g", "k.ptx"]).is_empty());
+        assert!(all(&["-arch", "sm_90", "-Ofc", "max", "-v", "-fmad", "false", "k.ptx"]).is_empty());
     }
 
     #[test]

@@ -1,0 +1,302 @@
+//! The library entry point: PTX text and ptxas's options in, cubin bytes and ptxas's
+//! diagnostics out, without touching files or the process's streams.
+//!
+//! ```
+//! use ptxas_rs::cli::Options;
+//!
+//! let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n";
+//! let options = Options::from_args(&["-arch", "sm_90", "-v"]).expect("valid options");
+//! let compiled = ptxas_rs::compile(ptx, &options).expect("compiles");
+//! assert_eq!(&compiled.cubin[..4], b"\x7fELF");
+//! // `-v`'s report, as ptxas prints it (one entry per `ptxas info` line).
+//! assert!(compiled.info().any(|d| d.message == "Compiling entry function 'k' for 'sm_90'"));
+//! assert_eq!(compiled.warnings().count(), 0);
+//!
+//! // Errors come back as ptxas's diagnostics.
+//! let err = ptxas_rs::compile(".version 8.0\n.target sm_90\nbogus", &options).unwrap_err();
+//! assert!(err.to_string().starts_with("ptxas application ptx input, line 3; fatal   : Parsing error"));
+//! // An option ptxas-rs cannot honour yet is refused, never ignored.
+//! let debug = Options::from_args(&["-arch", "sm_90", "-g"]).unwrap();
+//! let err = ptxas_rs::compile(ptx, &debug).unwrap_err();
+//! assert!(err.to_string().ends_with("(-g) is not supported yet"));
+//! ```
+//!
+//! [`compile`] is the path the `ptxas-rs` command takes too ([`crate::driver`] parses the
+//! command line, reads the files and writes the cubin around [`compile_inputs`]), so the two
+//! cannot disagree. Invariants: no diagnostic of severity error or fatal accompanies a cubin;
+//! warnings obey `-w` and `-Werror`; the order of diagnostics is the order ptxas prints them.
+
+use std::fmt;
+
+use crate::backend;
+use crate::cli::{self, diag::Diagnostic, diag::Severity};
+use crate::ptx::sema;
+
+/// A successful compilation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compiled {
+    /// The cubin (an ELF file), as `ptxas -o` would write it; empty for a virtual
+    /// `-arch compute_XX`, which only parses and checks.
+    pub cubin: Vec<u8>,
+    /// Warnings and `-v` information, in ptxas's order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compiled {
+    /// The `-v` lines (`ptxas info`).
+    pub fn info(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Info)
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Warning)
+    }
+}
+
+/// A failed compilation: every diagnostic printed, the error(s) included, in ptxas's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// The register count ptxas raises a smaller `-maxrregcount` to on every target with a backend.
+pub const MIN_REG_COUNT: u32 = 24;
+
+/// Compiles one PTX module with `options` (input files and `--input-as-string` modules in
+/// `options` are ignored: `ptx` is the one input, named `application ptx input` in messages, as
+/// ptxas names a string input). Options are checked as ptxas checks them, and an option ptxas-rs
+/// cannot honour is refused ([`cli::support`]).
+pub fn compile(ptx: &str, options: &cli::Options) -> Result<Compiled, Diagnostics> {
+    let mut o = options.clone();
+    o.input_files.clear();
+    o.input_strings = vec![ptx.to_owned()];
+    let validated = cli::validate(o);
+    if validated.has_errors() {
+        return Err(Diagnostics(validated.diagnostics));
+    }
+    let inputs = [("application ptx input".to_owned(), ptx.as_bytes().to_vec())];
+    compile_inputs(&validated.options, &inputs, validated.diagnostics)
+}
+
+/// Steps 5 and 6 of [`crate::driver`]: the front end on every input, then (for a real target)
+/// the backend, after `prior` diagnostics (validation's). Validated options only.
+pub fn compile_inputs(
+    options: &cli::Options,
+    inputs: &[(String, Vec<u8>)],
+    prior: Vec<Diagnostic>,
+) -> Result<Compiled, Diagnostics> {
+    let mut out = Out { diagnostics: prior, werror: options.warning_as_error, quiet: options.disable_warnings };
+    let mut front_failed = false;
+    for (name, bytes) in inputs {
+        let mut so = sema::Options::new(name, &options.gpu_name);
+        so.werror = options.warning_as_error;
+        so.no_warnings = options.disable_warnings;
+        so.optimized = options.opt_level_explicit && options.opt_level != 0;
+        let report = sema::check_source(bytes, &so);
+        out.diagnostics.extend(report.diagnostics);
+        front_failed |= report.failed;
+    }
+    if front_failed {
+        return Err(Diagnostics(out.diagnostics));
+    }
+    if options.is_virtual_arch() {
+        return Ok(Compiled { cubin: Vec::new(), diagnostics: out.diagnostics });
+    }
+    let cubin = out.backend(options, inputs);
+    match cubin {
+        Some(cubin) if !out.diagnostics.iter().any(|d| d.severity.is_error()) => {
+            Ok(Compiled { cubin, diagnostics: out.diagnostics })
+        }
+        _ => Err(Diagnostics(out.diagnostics)),
+    }
+}
+
+/// Diagnostics collected so far, with the run's warning policy.
+struct Out {
+    diagnostics: Vec<Diagnostic>,
+    werror: bool,
+    quiet: bool,
+}
+
+impl Out {
+    /// A warning as ptxas issues it: dropped by `-w`, an error under `-Werror`.
+    fn warn(&mut self, message: String) {
+        if !self.quiet {
+            let severity = if self.werror { Severity::Error } else { Severity::Warning };
+            self.diagnostics.push(Diagnostic::new(severity, message));
+        }
+    }
+
+    fn fail(&mut self, d: Diagnostic) -> Option<Vec<u8>> {
+        self.diagnostics.push(d);
+        None
+    }
+
+    /// Compiles the checked inputs for the `-arch` target; the cubin, or `None` after an error.
+    fn backend(&mut self, options: &cli::Options, inputs: &[(String, Vec<u8>)]) -> Option<Vec<u8>> {
+        let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not supported yet"));
+        // The target is made once here and carried by every stage; the one refusal of code
+        // generation is the target's own.
+        let target = match crate::target::Target::from_arch(&options.gpu_name) {
+            Ok(t) => t,
+            Err(e) => return self.fail(Diagnostic::fatal(e.to_string())),
+        };
+        if let Err(e) = target.backend() {
+            return self.fail(unsupported(e.to_string()));
+        }
+        if options.compile_only {
+            return self.fail(unsupported("relocatable output (-c)".into()));
+        }
+        let [(name, bytes)] = inputs else {
+            return self.fail(unsupported("compiling more than one input".into()));
+        };
+        let text = String::from_utf8_lossy(bytes);
+        let ast = match crate::ptx::parse(&text, name) {
+            Ok(m) => m,
+            Err(d) => return self.fail(d),
+        };
+        // Debug code is unoptimised, as ptxas's: `.target ..., debug` compiles at -O0 (an
+        // explicit -O1..3 on a debug target is the front end's fatal). `-Ofc` forces its level
+        // as ptxas's does (max: -O0; mid, min: -O1).
+        let debug_target = ast.target.names.iter().any(|n| n.name == "debug");
+        let opt_level = match options.fast_compile {
+            _ if debug_target || options.device_debug => 0,
+            cli::FastCompile::Max => 0,
+            cli::FastCompile::Mid | cli::FastCompile::Min => 1,
+            cli::FastCompile::Off => options.opt_level.clamp(0, 3) as u8,
+        };
+        let maxrregcount = self.register_budget(options, target.registers().max_per_thread);
+        // ptxas issues that warning before compiling: under -Werror it stops there, with its trailer.
+        if self.diagnostics.iter().any(|d| d.severity.is_error()) {
+            return self.fail(cli::diag::aborted_due_to_errors());
+        }
+        let bopts = backend::Options {
+            opt_level,
+            target,
+            maxrregcount,
+            override_directives: options.override_directive_values,
+            tool_arguments: options.tkinfo_arguments.clone(),
+            fmad: options.fmad,
+        };
+        let compiled = match backend::compile(&ast, &bopts) {
+            Ok(c) => c,
+            Err(e) => {
+                let mut d = Diagnostic::error(format!("ptxas-rs: {}", not_supported_yet(&e.to_string())));
+                // Located at the instruction when the stage knows it, else at the function's header.
+                let line = match (e.line, &e.function) {
+                    (0, Some(f)) => function_line(&ast, f).unwrap_or(0),
+                    (l, _) => l,
+                };
+                if line > 0 {
+                    d = d.at(name.clone(), line);
+                }
+                return self.fail(d);
+            }
+        };
+        self.resource_warnings(options, &compiled.image);
+        if options.verbose {
+            self.verbose_lines(&compiled.image);
+        }
+        Some(compiled.cubin)
+    }
+
+    /// `-maxrregcount` as the allocator takes it: ptxas raises a budget under
+    /// [`MIN_REG_COUNT`] to it, with its warning, and caps it at the target's maximum.
+    fn register_budget(&mut self, options: &cli::Options, arch_max: u32) -> Option<u32> {
+        let n = match options.maxrregcount? {
+            cli::RegCount::N(n) => u32::try_from(n).unwrap_or(arch_max).min(arch_max),
+            cli::RegCount::ArchMax => arch_max,
+            cli::RegCount::ArchMin => 32,
+        };
+        if n < MIN_REG_COUNT {
+            self.warn(format!(
+                "For profile {} adjusting per thread register count of {n} to lower bound of {MIN_REG_COUNT}",
+                options.gpu_name
+            ));
+            return Some(MIN_REG_COUNT);
+        }
+        Some(n)
+    }
+
+    /// The warnings ptxas prints per compiled function before the `-v` report
+    /// (`--warn-on-local-memory-usage`, `--warn-on-spills`), callees before their entry, and the
+    /// error for a register budget the allocator did not meet (never a silent overshoot).
+    fn resource_warnings(&mut self, options: &cli::Options, image: &crate::cubin::image::Image) {
+        let mut seen = std::collections::HashSet::new();
+        for k in &image.kernels {
+            let callees = k.report.functions.iter().map(|(n, f, s, l)| (n.as_str(), *f, *s, *l));
+            let own = std::iter::once((k.name.as_str(), u64::from(k.frame_size), k.report.spill_stores, k.report.spill_loads));
+            for (name, frame, stores, loads) in callees.chain(own) {
+                if !seen.insert(name.to_owned()) {
+                    continue;
+                }
+                if options.warn_on_local_memory_usage && frame > 0 {
+                    self.warn(format!("Local memory used for function '{name}', size of stack frame: {frame} bytes"));
+                }
+                if options.warn_on_spills && (stores > 0 || loads > 0) {
+                    self.warn(format!(
+                        "Registers are spilled to local memory in function '{name}', {stores} bytes spill stores, {loads} bytes spill loads"
+                    ));
+                }
+            }
+            if k.maxreg != 0xff && k.registers > u32::from(k.maxreg) {
+                self.diagnostics.push(Diagnostic::error(format!(
+                    "ptxas-rs: register allocation of '{}' used {} registers, over the budget of {}: not supported yet",
+                    k.name, k.registers, k.maxreg
+                )));
+            }
+        }
+    }
+
+    /// `-v`: ptxas's resource lines as info diagnostics; the indented line under "Function
+    /// properties" travels inside the preceding diagnostic's message, after a newline, exactly as
+    /// ptxas prints it.
+    fn verbose_lines(&mut self, image: &crate::cubin::image::Image) {
+        let mut lines = crate::cubin::verbose::lines(image).into_iter().peekable();
+        while let Some(l) = lines.next() {
+            let mut msg = l.strip_prefix("ptxas info    : ").unwrap_or(&l).to_owned();
+            while let Some(next) = lines.next_if(|n| !n.starts_with("ptxas ")) {
+                msg.push('\n');
+                msg.push_str(&next);
+            }
+            self.diagnostics.push(Diagnostic::info(msg));
+        }
+    }
+}
+
+/// A backend failure on input the front end accepted is a limitation of ours: its message says
+/// `not supported yet` (the stages word their messages freely; this is the one place that makes
+/// the wording uniform).
+fn not_supported_yet(msg: &str) -> String {
+    if msg.contains("not supported yet") {
+        return msg.to_owned();
+    }
+    for tail in [" is not implemented yet", " are not implemented yet", " is not supported", " are not supported"] {
+        if let Some(head) = msg.strip_suffix(tail) {
+            let verb = tail.split_whitespace().next().unwrap_or("is");
+            return format!("{head} {verb} not supported yet");
+        }
+    }
+    format!("{msg} (not supported yet)")
+}
+
+/// The line of the header of the function or entry `name`.
+fn function_line(m: &crate::ptx::ast::Module, name: &str) -> Option<u32> {
+    m.items.iter().find_map(|i| match i {
+        crate::ptx::ast::Item::Function(f) if f.name.name == name => Some(f.name.span.line),
+        _ => None,
+    })
+}
