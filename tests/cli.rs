@@ -9,8 +9,8 @@
 //! - [`Expect::Accepted`]: ptxas compiles (exit 0). We must accept the same options: our
 //!   option-level diagnostics are ptxas's, and then either we compile too (exit 0, the same files
 //!   created as ptxas created) or we end with exactly one `ptxas-rs: ... not supported yet`
-//!   line (exit 255, no file created: only the sm_80 family, sm_90 and sm_90a have a backend so
-//!   far, `Target::backend`). Lines printed while
+//!   line (exit 255, no file created: only sm_75, the sm_80 family, sm_90 and sm_90a have a
+//!   backend so far, `Target::backend`). Lines printed while
 //!   compiling (`-v` info, debug-section warnings, register-bound adjustments) are masked out of
 //!   both stderrs before comparing.
 //!
@@ -455,7 +455,7 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
     assert!(parsed.function("k").is_some_and(|f| f.kernel));
     std::fs::remove_file(dir.join("out.cubin")).unwrap();
     // A target the backend does not cover: one located line, exit 255, no file.
-    let r = run_in(&ours(), &["-arch", "sm_75", "-o", "out.cubin", "k.ptx"], &dir);
+    let r = run_in(&ours(), &["-arch", "sm_100", "-o", "out.cubin", "k.ptx"], &dir);
     assert_eq!(r.status, 255);
     assert!(r.stderr.starts_with(NOT_IMPLEMENTED_PREFIX) && r.stderr.ends_with(NOT_IMPLEMENTED_SUFFIX), "{}", r.stderr);
     assert!(r.stdout.is_empty());
@@ -475,7 +475,7 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
 #[test]
 fn a_target_without_backend_is_one_diagnostic_and_no_file() {
     let dir = scratch("nobackend", 0, &[]);
-    for arch in ["sm_75", "sm_100", "sm_100f", "sm_120a"] {
+    for arch in ["sm_100", "sm_100f", "sm_120", "sm_120a"] {
         for out in [&["-o", "out.cubin"][..], &[][..]] {
             let mut args = vec!["-arch", arch, "k.ptx"];
             args.extend_from_slice(out);
@@ -485,7 +485,7 @@ fn a_target_without_backend_is_one_diagnostic_and_no_file() {
                 r.stderr,
                 format!(
                     "ptxas fatal   : ptxas-rs: code generation for '{arch}' (this target has no backend yet: \
-                     only sm_80, sm_86, sm_89, sm_90 and sm_90a have one) is not supported yet\n"
+                     only sm_75, sm_80, sm_86, sm_89, sm_90 and sm_90a have one) is not supported yet\n"
                 ),
                 "{args:?}"
             );
@@ -494,7 +494,7 @@ fn a_target_without_backend_is_one_diagnostic_and_no_file() {
             assert_eq!(listing(&dir), ["k.ptx"], "{args:?} wrote a file");
         }
     }
-    for arch in ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"] {
+    for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"] {
         let r = run_in(&ours(), &["-arch", arch, "-o", "out.cubin", "k.ptx"], &dir);
         assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{arch}");
         let cubin = std::fs::read(dir.join("out.cubin")).expect("the cubin is written");
@@ -556,21 +556,30 @@ fn debug_code_is_unoptimised() {
 }
 
 /// A small kernel with global loads and stores, shared memory, a barrier, a global reduction
-/// and a warp vote compiles for each sm_80-family arch: exit 0, nothing printed, a cubin of
-/// that SM that NVIDIA's `nvdisasm` accepts silently, whose listing shows the family's spelling
-/// (no descriptor in the global accesses' text, `RED` for the reduction, no `SR_CgaCtaId`).
+/// and a warp vote compiles for sm_75 and each sm_80-family arch: exit 0, nothing printed, a
+/// cubin of that SM that NVIDIA's `nvdisasm` accepts silently, whose listing shows the arch's
+/// spelling (no descriptor in the global accesses' text, `RED` for the reduction, no
+/// `SR_CgaCtaId`; Turing's weak global load `LDG.E.SYS`, its shared load `LDS.U` and its
+/// `BAR.SYNC 0x0`, as NVIDIA's ptxas writes them for sm_75).
 #[test]
-fn compiles_a_small_kernel_for_the_sm80_family() {
-    const SMALL: &str = ".version 8.0\n.target sm_80\n.address_size 64\n\
+fn compiles_a_small_kernel_below_sm90() {
+    const SMALL: &str = ".version 8.0\n.target sm_75\n.address_size 64\n\
         .visible .entry s(.param .u64 p)\n{\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n\
         .shared .align 4 .b8 buf[512];\n\
         ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
         ld.global.u32 %r2, [%rd3];\nshl.b32 %r3, %r1, 2;\nmov.u32 %r4, buf;\nadd.s32 %r4, %r4, %r3;\n\
         st.shared.u32 [%r4], %r2;\nbar.sync 0;\nld.shared.u32 %r5, [%r4];\nsetp.ne.u32 %p1, %r5, 0;\n\
         vote.sync.ballot.b32 %r5, %p1, -1;\nst.global.u32 [%rd3], %r5;\nred.global.add.u32 [%rd1+256], %r2;\nret;\n}\n";
-    let Some(tools) = oracle::tools_or_skip("compiles_a_small_kernel_for_the_sm80_family") else { return };
-    let dir = scratch("sm80small", 0, &[("s.ptx", SMALL)]);
-    for arch in ["sm_80", "sm_86", "sm_89"] {
+    let Some(tools) = oracle::tools_or_skip("compiles_a_small_kernel_below_sm90") else { return };
+    let dir = scratch("below90small", 0, &[("s.ptx", SMALL)]);
+    // (arch, what its listing must show)
+    let arches: [(&str, &[&str]); 4] = [
+        ("sm_75", &["LDG.E.SYS R", "STG.E.SYS [R", "LDS.U R", "BAR.SYNC 0x0", "RED.E.ADD.STRONG.GPU [R"]),
+        ("sm_80", &["LDG.E R", "RED.E.ADD", "BAR.SYNC.DEFER_BLOCKING"]),
+        ("sm_86", &["LDG.E R", "RED.E.ADD"]),
+        ("sm_89", &["LDG.E R", "RED.E.ADD"]),
+    ];
+    for (arch, shows) in arches {
         let r = run_in(&ours(), &["-arch", arch, "-O3", "-o", "s.cubin", "s.ptx"], &dir);
         assert_eq!((r.status, r.stderr.as_str(), r.stdout.as_str()), (0, "", ""), "{arch}");
         let cubin = std::fs::read(dir.join("s.cubin")).expect("the cubin is written");
@@ -579,7 +588,9 @@ fn compiles_a_small_kernel_for_the_sm80_family() {
         let out = Command::new(tools.nvdisasm()).arg(dir.join("s.cubin")).output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success() && out.stderr.is_empty(), "{arch}: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(text.contains("LDG.E R") && text.contains("RED.E.ADD"), "{arch}:\n{text}");
+        for s in shows {
+            assert!(text.contains(s), "{arch}: no `{s}` in\n{text}");
+        }
         assert!(!text.contains("desc[") && !text.contains("SR_CgaCtaId"), "{arch}:\n{text}");
         std::fs::remove_file(dir.join("s.cubin")).unwrap();
     }

@@ -165,7 +165,10 @@ pub fn emit_function_placed(
     }
     // Layout: the Ori instructions in order, and where the descriptor load goes.
     let order: Vec<(ori::Block, ori::Inst)> = f.inst_order().collect();
-    let needs_desc = order.iter().any(|(_, i)| {
+    // Only where bank 0 has a descriptor (sm_75 has none: its global accesses are plain
+    // 64-bit addresses, `LDG.E.SYS R0, [R2]`).
+    let needs_desc = target.desc_offset().is_some()
+        && order.iter().any(|(_, i)| {
         matches!(
             f.insts[*i].opcode,
             Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG | Opcode::ATOM | Opcode::LDGSTS
@@ -620,7 +623,11 @@ impl Cx<'_> {
                 if p.count != 2 {
                     return Err("a global/generic address register must be 64-bit (a pair)".into());
                 }
-                reg.push_str(".64");
+                // A descriptor-relative address says its width (`[R2.64]`); without
+                // descriptors (sm_75) `.E` alone makes the register pair an address.
+                if self.global_has_desc() {
+                    reg.push_str(".64");
+                }
             }
         }
         // nvdisasm spells a negative offset after a register `R1+-0x8`; accept `R1-0x8` too.
@@ -664,6 +671,16 @@ impl Cx<'_> {
             // The descriptor is shown (sm_90) or hidden (the sm_80 family, `Slot::hide_desc`,
             // where the shown spelling means bit 101, an explicit cache policy): a hidden one
             // is spelled without it and the register put back after parsing.
+            if !self.global_has_desc() {
+                // No descriptor (sm_75): `[R2+0x10]`, or the same address through the form that
+                // adds a uniform register, `[R2.64+URZ+0x10]` (the tables know some reductions
+                // and atomics only with the uniform register shown, as ptxas writes them).
+                let mut out: Vec<String> = inners.iter().map(|i| format!("[{i}]")).collect();
+                if !reg.is_empty() {
+                    out.extend(inners.iter().filter_map(|i| i.strip_prefix(&reg)).map(|rest| format!("[{reg}.64+URZ{rest}]")));
+                }
+                return Ok(out);
+            }
             let k = self.desc.ok_or("no descriptor register")?;
             if self.global_desc_hidden() {
                 inners.iter().map(|i| format!("[{i}]")).collect()
@@ -705,6 +722,34 @@ impl Cx<'_> {
             .filter(|f| f.base == "LDG")
             .flat_map(|f| f.slots.iter())
             .any(|s| matches!(s.kind, super::form::Kind::Mem { desc_at: Some(_), .. }) && s.hide_desc)
+    }
+
+    /// Whether the tables' global loads take a memory descriptor at all (`LDG` has a
+    /// descriptor slot: sm_80 on; sm_75's `LDG.E.SYS R0, [R2]` has none).
+    fn global_has_desc(&self) -> bool {
+        self.tables
+            .forms
+            .iter()
+            .filter(|f| f.base == "LDG")
+            .flat_map(|f| f.slots.iter())
+            .any(|s| matches!(s.kind, super::form::Kind::Mem { desc_at: Some(_), .. }))
+    }
+
+    /// [`Cx::spell`] of `tokens`, else of `tokens` plus `default`: a modifier some generation
+    /// prints for the default behaviour and later ones leave out, the choice read off the
+    /// tables. sm_75 prints weak global accesses `.SYS` (`LDG.E.SYS`, `STG.E.U8.SYS`,
+    /// `LD.E.SYS`; sm_80 on: `LDG.E`) and plain shared loads `.U` (`LDS.U R9, [R0.X4]`).
+    fn spell_or_with(&self, base: &str, tokens: &[&str], default: &str) -> R<Vec<String>> {
+        self.spell(base, tokens).or_else(|e| {
+            let mut with: Vec<&str> = tokens.to_vec();
+            with.push(default);
+            self.spell(base, &with).map_err(|_| e)
+        })
+    }
+
+    /// [`Cx::spell_or_with`] `.SYS`: a memory access with the default (weak) ordering.
+    fn spell_weak(&self, base: &str, tokens: &[&str]) -> R<Vec<String>> {
+        self.spell_or_with(base, tokens, "SYS")
     }
 
     /// [`Cx::spell`] with the first of `bases` the target's tables have forms of: one
@@ -1099,19 +1144,26 @@ impl Cx<'_> {
                 if vol {
                     toks.extend(["STRONG", "SYS"]);
                 }
-                (self.spell(base, &toks)?, vec![dst(0)?, self.mem(0, true)?])
+                let spelled = if vol { self.spell(base, &toks)? } else { self.spell_weak(base, &toks)? };
+                (spelled, vec![dst(0)?, self.mem(0, true)?])
             }
             Opcode::STG | Opcode::ST => {
                 let base = if d.opcode == Opcode::STG { "STG" } else { "ST" };
                 let mut toks = vec!["E", store_size_tok(self.ty())?];
-                if m.has(Flag::Volatile) {
+                let vol = m.has(Flag::Volatile);
+                if vol {
                     toks.extend(["STRONG", "SYS"]);
                 }
-                (self.spell(base, &toks)?, vec![self.mem(0, true)?, s(1)?])
+                let spelled = if vol { self.spell(base, &toks)? } else { self.spell_weak(base, &toks)? };
+                (spelled, vec![self.mem(0, true)?, s(1)?])
             }
             Opcode::LDS | Opcode::LDL => {
-                let base = if d.opcode == Opcode::LDS { "LDS" } else { "LDL" };
-                (self.spell(base, &[size_tok(self.ty())?])?, vec![dst(0)?, self.mem(0, false)?])
+                let spelled = if d.opcode == Opcode::LDS {
+                    self.spell_or_with("LDS", &[size_tok(self.ty())?], "U")?
+                } else {
+                    self.spell("LDL", &[size_tok(self.ty())?])?
+                };
+                (spelled, vec![dst(0)?, self.mem(0, false)?])
             }
             Opcode::STS | Opcode::STL => {
                 let base = if d.opcode == Opcode::STS { "STS" } else { "STL" };
@@ -1331,7 +1383,9 @@ impl Cx<'_> {
                 if red {
                     ops.push(s(1)?);
                 }
-                (vec![name.into()], ops)
+                // sm_75 has no `.DEFER_BLOCKING` (`BAR.SYNC 0x0`): the tables pick the spelling.
+                let plain = name.trim_end_matches(".DEFER_BLOCKING");
+                (vec![name.into(), plain.into()], ops)
             }
             // The predicate result is shown only when it is not PT.
             Opcode::B2R => {

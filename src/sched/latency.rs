@@ -51,7 +51,7 @@
 //! FP32 datapath, `HwFacts::dual_fp32`, is not used: our code only waits longer), `CS2R`
 //! holding the ALU pipe (`cs2r_holds_alu_pipe`, false there: again only longer), MMA latency;
 //! the emulator's hazard checker, with the family's measured facts, finds no hazard in our
-//! corpus code (`interp/tests/backend_sm80.rs`). `R2UR`, variable-latency there
+//! corpus code (`interp/tests/backend_arch.rs`). `R2UR`, variable-latency there
 //! (`r2ur_variable_latency`), is not scheduled for the family: instruction selection refuses
 //! the sequences that need it.
 //!

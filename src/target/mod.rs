@@ -23,8 +23,8 @@
 //! lists for `--gpu-name` ([`crate::cli`]'s table) and refuses others with ptxas's wording;
 //! every field is a function of the name (two targets of one name are equal); the layout is
 //! [`Constant0Layout::for_sm`] of the SM number, and the parameter base and descriptor offset
-//! are read from it, never restated; [`Target::has_backend`] holds exactly for the sm_80
-//! family (`sm_80`, `sm_86`, `sm_89`), `sm_90` and `sm_90a`.
+//! are read from it, never restated; [`Target::has_backend`] holds exactly for `sm_75`, the
+//! sm_80 family (`sm_80`, `sm_86`, `sm_89`), `sm_90` and `sm_90a`.
 
 pub mod hw;
 
@@ -83,7 +83,7 @@ pub enum TargetError {
 /// ` is not supported yet`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "code generation for '{0}' (this target has no backend yet: only sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
+    "code generation for '{0}' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
 )]
 pub struct NoBackend(pub String);
 
@@ -248,7 +248,7 @@ impl Target {
 
     /// Whether ptxas-rs can generate code for this target.
     pub fn has_backend(&self) -> bool {
-        matches!(self.sm, 80 | 86 | 89 | 90) && matches!(self.suffix, Suffix::Plain | Suffix::Accelerated)
+        matches!(self.sm, 75 | 80 | 86 | 89 | 90) && matches!(self.suffix, Suffix::Plain | Suffix::Accelerated)
     }
 
     /// `Ok` when this target has a backend, else the one refusal of code generation.
@@ -310,20 +310,27 @@ mod tests {
     }
 
     #[test]
-    fn only_the_sm80_family_and_sm90_have_a_backend() {
+    fn sm75_the_sm80_family_and_sm90_have_a_backend() {
         let mut with: Vec<&str> = arch_names().filter(|n| Target::from_arch(n).unwrap().has_backend()).collect();
         with.sort_unstable();
-        assert_eq!(with, ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]);
-        let e = Target::from_arch("sm_75").unwrap().backend().unwrap_err();
+        assert_eq!(with, ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]);
+        let e = Target::from_arch("sm_100").unwrap().backend().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "code generation for 'sm_75' (this target has no backend yet: only sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
+            "code generation for 'sm_100' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
         );
         assert_eq!(Target::from_arch("sm_90a").unwrap().backend(), Ok(()));
-        for n in ["sm_80", "sm_86", "sm_89"] {
+        for n in ["sm_75", "sm_80", "sm_86", "sm_89"] {
             let t = Target::from_arch(n).unwrap();
             assert_eq!((t.shared_reserved(), t.has_clusters()), (0, false), "{n}");
         }
+        // Turing: no descriptor in bank 0, none of the sm_80 family's async copies or REDUX.
+        let t75 = Target::from_arch("sm_75").unwrap();
+        assert_eq!(t75.desc_offset(), None);
+        for base in ["LDGSTS", "LDGDEPBAR", "REDUX", "SYNCS", "HGMMA"] {
+            assert!(!t75.has_sass(base), "sm_75 has no {base}");
+        }
+        assert!(Target::from_arch("sm_80").unwrap().has_sass("LDGSTS"));
         let t = Target::from_arch("sm_90").unwrap();
         assert_eq!((t.shared_reserved(), t.has_clusters()), (0x400, true));
         for base in ["SYNCS", "UBLKCP", "HGMMA", "ELECT", "CGAERRBAR"] {

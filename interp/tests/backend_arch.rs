@@ -1,21 +1,24 @@
-//! The sm_80-family backend end to end (issue 24): for sm_80, sm_86 and sm_89, every CUDA corpus
-//! kernel with a launch spec and a PTX for that arch (`<k>.sm_XX.ptx`, nvcc's) that NVIDIA
-//! ptxas accepts for the arch is compiled by ptxas-rs ([`backend::compile`]) and must either
+//! The backends of the targets below sm_90 end to end (issue 24): for each arch of [`ARCHES`]
+//! (sm_75, sm_80, sm_86, sm_89), every CUDA corpus kernel with a launch spec and a PTX for that
+//! arch (`<k>.sm_XX.ptx`, nvcc's) that NVIDIA ptxas accepts for the arch is compiled by
+//! ptxas-rs ([`backend::compile`]) and must either
 //! 1. give a cubin that `nvdisasm` accepts with nothing on stderr, that the SASS emulator runs
 //!    (as code of that arch: the ELF's SM) with the hazard checker on and no hazard, and whose
 //!    outputs equal the Ori interpreter's on the lowered PTX (contracted by phase 9 at the same
 //!    level, as `e2e_corpus.rs` does); or
 //! 2. be refused with a backend error (a located `not supported yet` through the driver) listed
-//!    in `backend_sm80.expected` (`arch kernel@On<TAB>stage: message`), so the refusals can only
+//!    in `backend_arch.expected` (`arch kernel@On<TAB>stage: message`), so the refusals can only
 //!    go down: a listed kernel that compiles fails the test until the line is removed, and an
 //!    unlisted refusal fails it too.
 //!
 //! `PTXAS_RS_BLESS=1` rewrites the checked entries of the expectation file from this run (the
 //! entries of kernels this run did not check are kept). The default test checks -O3 on a
-//! deterministic sample (every kernel for sm_80, every third for sm_86 and sm_89, by sorted
-//! name) to keep its time modest; `-- --ignored backend_sm80_full` checks all three arches at -O0
-//! and -O3. `--nocapture` prints the per-arch table: kernels ptxas accepts / compiled by us /
-//! agreeing with the interpreter / refused by construct.
+//! deterministic sample ([`Arch::sample_every`]: every kernel for sm_75, every second for sm_80, every third
+//! for sm_86 and sm_89, by sorted name) to keep its time modest; `-- --ignored backend_arch_full`
+//! checks every arch at -O0 and -O3. `--nocapture` prints the per-arch table: kernels ptxas
+//! accepts / compiled by us / agreeing with the interpreter / refused by construct.
+//! `PTXAS_RS_ARCHES=sm_75,sm_86` restricts a run to those arches (blessing then touches only
+//! their entries).
 
 #[path = "support/emu_corpus.rs"]
 mod support;
@@ -31,10 +34,23 @@ use ptxas_rs::backend;
 use ptxas_rs::opt::{Pipeline, PipelineOptions};
 use ptxas_rs::target::Target;
 
-const ARCHES: [&str; 3] = ["sm_80", "sm_86", "sm_89"];
+/// One arch the test covers, and its share of the default (sampled) run.
+struct Arch {
+    name: &'static str,
+    /// The default run checks every `sample_every`-th kernel (by sorted name) of this arch.
+    sample_every: usize,
+}
+
+/// The arches checked, as data: Turing, then the sm_80 family.
+const ARCHES: [Arch; 4] = [
+    Arch { name: "sm_75", sample_every: 1 },
+    Arch { name: "sm_80", sample_every: 2 },
+    Arch { name: "sm_86", sample_every: 3 },
+    Arch { name: "sm_89", sample_every: 3 },
+];
 
 fn expected_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend_sm80.expected")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend_arch.expected")
 }
 
 /// `(arch, kernel@On)` → `stage: message` of the committed refusals.
@@ -52,7 +68,7 @@ fn read_expected() -> BTreeMap<(String, String), String> {
 
 fn write_expected(m: &BTreeMap<(String, String), String>) {
     let mut s = String::from(
-        "# Refusals of the sm_80-family backend (interp/tests/backend_sm80.rs): arch kernel@level<TAB>stage: message.\n\
+        "# Refusals of the backends below sm_90 (interp/tests/backend_arch.rs): arch kernel@level<TAB>stage: message.\n\
          # Regenerate with PTXAS_RS_BLESS=1; the list may only shrink.\n",
     );
     for ((a, k), why) in m {
@@ -116,19 +132,24 @@ fn check_one(
     if diffs.is_empty() { Ok(Ok(())) } else { Err(format!("outputs differ: {}", diffs.join("; "))) }
 }
 
-fn run(test: &str, levels: &[u8], sample: impl Fn(&str, usize) -> bool) {
+fn run(test: &str, levels: &[u8], sample: impl Fn(&Arch, usize) -> bool) {
     let Some(t) = oracle::tools_or_skip(test) else { return };
-    let scratch = std::env::temp_dir().join(format!("ptxas-rs-sm80-{}-{test}", std::process::id()));
+    let scratch = std::env::temp_dir().join(format!("ptxas-rs-arch-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let bless = std::env::var_os("PTXAS_RS_BLESS").is_some();
     let mut expected = read_expected();
     let mut bad = Vec::new();
     let mut tallies = BTreeMap::new();
-    for arch in ARCHES {
+    let only = std::env::var("PTXAS_RS_ARCHES").ok();
+    for a in &ARCHES {
+        let arch = a.name;
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|n| n.trim() == arch)) {
+            continue;
+        }
         let target = Target::from_arch(arch).unwrap();
         let tally: &mut Tally = tallies.entry(arch).or_default();
         for (i, (k, ptx, spec)) in support::corpus_for(arch).into_iter().enumerate() {
-            if !sample(arch, i) {
+            if !sample(a, i) {
                 continue;
             }
             let nv = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", arch]).unwrap();
@@ -187,15 +208,15 @@ fn run(test: &str, levels: &[u8], sample: impl Fn(&str, usize) -> bool) {
     assert!(bad.is_empty(), "{} problems:\n{}", bad.len(), bad.join("\n"));
 }
 
-/// -O3; every kernel for sm_80, every third (by sorted name) for sm_86 and sm_89.
+/// -O3 on the sample of each arch ([`Arch::sample_every`]).
 #[test]
-fn backend_sm80_sample() {
-    run("backend_sm80_sample", &[3], |arch, i| arch == "sm_80" || i % 3 == 0);
+fn backend_arch_sample() {
+    run("backend_arch_sample", &[3], |a, i| i % a.sample_every == 0);
 }
 
-/// Every kernel, every arch of the family, -O0 and -O3.
+/// Every kernel, every arch, -O0 and -O3.
 #[test]
-#[ignore = "minutes: the whole family at two levels"]
-fn backend_sm80_full() {
-    run("backend_sm80_full", &[0, 3], |_, _| true);
+#[ignore = "minutes: every arch at two levels"]
+fn backend_arch_full() {
+    run("backend_arch_full", &[0, 3], |_, _| true);
 }
