@@ -78,7 +78,7 @@ xor | b16 b32 b64 pred | 3 | d a a | -
 not | b16 b32 b64 pred | 2 | d a | -
 cnot | b16 b32 b64 | 2 | d a | -
 lop3 | b32 | 5-6 | d a a a n; or: * a a a n q; and: * a a a n q | and or
-shf | b32 | 4 | d a a u | l r clamp wrap
+shf | b32 | 4 | d a a u | l r clamp wrap | l r
 shl | b16 b32 b64 | 3 | d a u | -
 shr | b16 b32 b64 s16 s32 s64 u16 u32 u64 | 3 | d a u | -
 prmt | b32 | 4 | d a a a | f4e b4e rc8 ecl ecr rc16
