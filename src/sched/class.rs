@@ -48,6 +48,7 @@ const VAR_RESULT: &[&str] = &[
     "LDS",
     "LDSM",
     "MATCH",
+    "MOVM",
     "MUFU",
     "POPC",
     "QSPC",

@@ -355,7 +355,8 @@ pub fn variable_latency(inst: &Inst) -> bool {
         Kind::Popc | Kind::Flo { .. } | Kind::Brev => !inst.base.starts_with('U'),
         Kind::I2f { .. } | Kind::I2fF16 { .. } => inst.base == "I2F",
         Kind::Redux { .. } => inst.base != "CREDUX",
-        Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => true,
+        // `MOVM` (ptxas -O0: write SB0, the reader waits on it).
+        Kind::Match { .. } | Kind::Frnd { .. } | Kind::Qspc(_) | Kind::Ldsm { .. } | Kind::Movm => true,
         // mbarrier operations return through a scoreboard (`SYNCS.ARRIVE.TRANS64.A1T0 R4` with
         // W0, the `PHASECHK` reading R5 waits on SB0 and writes its predicate with W0).
         Kind::MbarInit | Kind::MbarArrive { .. } | Kind::MbarTest | Kind::MbarArrive80 => true,
