@@ -713,26 +713,28 @@ impl Cx<'_> {
         Ok(out)
     }
 
-    /// Whether the tables' global loads hide their descriptor (`LDG`'s descriptor slot is
-    /// [`super::form::Slot::hide_desc`]: the sm_80 family; sm_90 prints it).
-    fn global_desc_hidden(&self) -> bool {
+    /// The descriptor slot of the tables' global loads: `Some(hidden)` when `LDG` takes a
+    /// memory descriptor (sm_80 on; hidden in the text on the sm_80 family,
+    /// [`super::form::Slot::hide_desc`]), `None` when it has none (sm_75's `LDG.E.SYS R0, [R2]`).
+    fn global_desc(&self) -> Option<bool> {
         self.tables
             .forms
             .iter()
             .filter(|f| f.base == "LDG")
             .flat_map(|f| f.slots.iter())
-            .any(|s| matches!(s.kind, super::form::Kind::Mem { desc_at: Some(_), .. }) && s.hide_desc)
+            .filter(|s| matches!(s.kind, super::form::Kind::Mem { desc_at: Some(_), .. }))
+            .map(|s| s.hide_desc)
+            .reduce(|a, b| a || b)
     }
 
-    /// Whether the tables' global loads take a memory descriptor at all (`LDG` has a
-    /// descriptor slot: sm_80 on; sm_75's `LDG.E.SYS R0, [R2]` has none).
+    /// Whether the tables' global loads hide their descriptor (the sm_80 family; sm_90 prints it).
+    fn global_desc_hidden(&self) -> bool {
+        self.global_desc() == Some(true)
+    }
+
+    /// Whether the tables' global loads take a memory descriptor at all.
     fn global_has_desc(&self) -> bool {
-        self.tables
-            .forms
-            .iter()
-            .filter(|f| f.base == "LDG")
-            .flat_map(|f| f.slots.iter())
-            .any(|s| matches!(s.kind, super::form::Kind::Mem { desc_at: Some(_), .. }))
+        self.global_desc().is_some()
     }
 
     /// [`Cx::spell`] of `tokens`, else of `tokens` plus `default`: a modifier some generation

@@ -1284,7 +1284,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 } else {
                     (*arrivals, i64::from(*tx) + i64::from(extra[lane]))
                 };
-                token[lane] = mbar::update_with(l, st, cta, w, at, n, add, *optout, lane)?;
+                token[lane] = mbar::update(l, st, cta, w, at, n, add, *optout, lane)?;
             }
             lift(w.write64(&a[0], &token, g))?;
         }
@@ -1326,7 +1326,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
         Kind::MbarLdgstsArrive => {
             for lane in lanes(g) {
                 let at = address(w, &a[0], lane);
-                mbar::update(l, st, cta, w, at, 0, -1, lane)?;
+                mbar::update(l, st, cta, w, at, 0, -1, false, lane)?;
             }
         }
         Kind::Ublkcp => {
@@ -1349,7 +1349,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                     mem_store(l, st, cta, w, Space::Shared, dst + k, 4, v, lane)
                         .map_err(|f| (Some(lane), EmuErrorKind::Fault(f)))?;
                 }
-                mbar::update(l, st, cta, w, bar, 0, -(bytes as i64), lane)?;
+                mbar::update(l, st, cta, w, bar, 0, -(bytes as i64), false, lane)?;
             }
         }
         Kind::Elect => {
@@ -3027,25 +3027,11 @@ mod mbar {
     pub(super) use mbarrier::phase;
 
     /// Arrives `arrivals` times and adds `tx` pending transactions (negative: completes them)
-    /// at the mbarrier at shared address `at`; returns the word before (the arrival token).
+    /// at the mbarrier at shared address `at`, dropping the arrivals from the expected count
+    /// when `drop` (`.OPTOUT`, [`mbarrier::arrive_drop`]); returns the word before (the
+    /// arrival token).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn update(
-        l: &Launch,
-        st: &mut State,
-        cta: &mut Cta,
-        w: &Warp,
-        at: u64,
-        arrivals: u32,
-        tx: i64,
-        lane: usize,
-    ) -> Result<u64, StepErr> {
-        update_with(l, st, cta, w, at, arrivals, tx, false, lane)
-    }
-
-    /// [`update`], dropping the arrivals from the expected count when `drop` (`.OPTOUT`,
-    /// [`mbarrier::arrive_drop`]).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn update_with(
         l: &Launch,
         st: &mut State,
         cta: &mut Cta,

@@ -176,17 +176,35 @@ impl Sel<'_> {
         let full = matches!(self.src(&d.srcs[1])?, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
         let m = Mods { ty: d.mods.ty, sub: d.mods.sub, ..Mods::new() };
         let u = self.vreg(RegClass::UR32);
+        self.uniform_collective(&d.srcs[1], full, dst, u, |s, mask| {
+            s.emit(Opcode::REDUX, m, vec![u.into()], vec![a, mask]);
+        })
+    }
+
+    /// A collective whose result is the uniform register `u`, copied to `dst` (`REDUX`,
+    /// `ELECT`): after `WARPSYNC.ALL` for the full-warp mask, otherwise in a
+    /// `WARPSYNC.EXCLUSIVE` region ([`Sel::exclusive_region`]), so that each member mask's lanes
+    /// read their own value (the uniform register is one per warp). `op` emits the collective,
+    /// given the member mask as its last source.
+    fn uniform_collective(
+        &mut self,
+        mask: &Operand,
+        full: bool,
+        dst: Reg,
+        u: crate::ori::VReg,
+        op: impl FnOnce(&mut Self, Operand),
+    ) -> R<()> {
         if full {
-            let mask = self.warp_sync(&d.srcs[1])?;
-            self.emit(Opcode::REDUX, m, vec![u.into()], vec![a, mask]);
+            let mask = self.warp_sync(mask)?;
+            op(self, mask);
             self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
             return Ok(());
         }
         self.exclusive_region(|s| {
-            let mask = s.src(&d.srcs[1])?;
+            let mask = s.src(mask)?;
             let mask = s.reg_src(&mask)?;
             s.emit(Opcode::WARPSYNC, Mods { flags: vec![Flag::Exclusive], ..Mods::new() }, vec![], vec![mask.clone()]);
-            s.emit(Opcode::REDUX, m, vec![u.into()], vec![a, mask]);
+            op(s, mask);
             s.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
             Ok(())
         })
@@ -231,19 +249,8 @@ impl Sel<'_> {
         let (dst, p) = (d.dsts[0], d.dsts[1]);
         let full = matches!(self.src(&d.srcs[0])?, Operand::Imm(i) if i.bits() as u32 == u32::MAX);
         let u = self.vreg(RegClass::UR32);
-        if full {
-            let mask = self.warp_sync(&d.srcs[0])?;
-            self.emit(Opcode::ELECT, Mods::new(), vec![p, u.into()], vec![mask]);
-            self.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
-            return Ok(());
-        }
-        self.exclusive_region(|s| {
-            let mask = s.src(&d.srcs[0])?;
-            let mask = s.reg_src(&mask)?;
-            s.emit(Opcode::WARPSYNC, Mods { flags: vec![Flag::Exclusive], ..Mods::new() }, vec![], vec![mask.clone()]);
+        self.uniform_collective(&d.srcs[0], full, dst, u, |s, mask| {
             s.emit(Opcode::ELECT, Mods::new(), vec![p, u.into()], vec![mask]);
-            s.emit(Opcode::MOV, Mods::new(), vec![dst], vec![r(u)]);
-            Ok(())
         })
     }
 

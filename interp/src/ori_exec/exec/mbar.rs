@@ -57,14 +57,9 @@ impl Engine<'_> {
         Ok(self.src(w, cta, d, n, o, lane)?.val.bits())
     }
 
-    /// One arrival step on the word at `at` (see [`mbarrier::arrive`]); returns the word before.
-    fn mbar_arrive(cta: &mut Cta, at: u64, arrivals: u32, tx: i64, lane: u32) -> Result<u64, Er> {
-        Self::mbar_step(cta, at, arrivals, tx, false, lane)
-    }
-
-    /// One arrival step, dropping the arrivals from the expected count when `drop`
-    /// ([`mbarrier::arrive_drop`]); returns the word before.
-    fn mbar_step(cta: &mut Cta, at: u64, arrivals: u32, tx: i64, drop: bool, lane: u32) -> Result<u64, Er> {
+    /// One arrival step on the word at `at` (see [`mbarrier::arrive`]), dropping the arrivals
+    /// from the expected count when `drop` ([`mbarrier::arrive_drop`]); returns the word before.
+    fn mbar_arrive(cta: &mut Cta, at: u64, arrivals: u32, tx: i64, drop: bool, lane: u32) -> Result<u64, Er> {
         let fault = |f| (ErrorKind::Fault(f), Some(lane));
         let word = cta.shared.load(at, 8).map_err(fault)? as u64;
         let t = cta.mbar_tx.entry(at).or_insert(0);
@@ -95,7 +90,7 @@ impl Engine<'_> {
                     if d.mods.has(Flag::CompleteTx) {
                         tx = -tx;
                     }
-                    let token = Self::mbar_step(cta, at, arrivals, tx, d.mods.has(Flag::Optout), lane)?;
+                    let token = Self::mbar_arrive(cta, at, arrivals, tx, d.mods.has(Flag::Optout), lane)?;
                     if let Some(&r) = d.dsts.first() {
                         let loc = self.loc(r)?;
                         self.write(w, loc, lane, u128::from(token));
@@ -120,8 +115,8 @@ impl Engine<'_> {
                     // One more pending arrival, then the arrival when the thread's copies are
                     // done, which is at once here (as the SASS: `.A0T1` then `LDGSTSBAR`).
                     let at = self.mbar_addr(w, d, 0, lane)?;
-                    Self::mbar_arrive(cta, at, 0, 1, lane)?;
-                    Self::mbar_arrive(cta, at, 0, -1, lane)?;
+                    Self::mbar_arrive(cta, at, 0, 1, false, lane)?;
+                    Self::mbar_arrive(cta, at, 0, -1, false, lane)?;
                 }
                 Opcode::CpBulk => {
                     let (Some(Operand::Mem(dm)), Some(Operand::Mem(sm))) = (d.srcs.first(), d.srcs.get(1)) else {
@@ -142,7 +137,7 @@ impl Engine<'_> {
                         cta.shared.store(da + k, 4, v).map_err(fault)?;
                     }
                     let bar = self.mbar_addr(w, d, 3, lane)?;
-                    Self::mbar_arrive(cta, bar, 0, -i64::from(size), lane)?;
+                    Self::mbar_arrive(cta, bar, 0, -i64::from(size), false, lane)?;
                 }
                 // The SASS-stage forms (`lower::isel::mbarrier`).
                 Opcode::SYNCSEXCH => {
@@ -159,7 +154,7 @@ impl Engine<'_> {
                     if d.mods.has(Flag::CompleteTx) {
                         tx = -tx;
                     }
-                    let token = Self::mbar_step(cta, at, arrivals, tx, d.mods.has(Flag::Optout), lane)?;
+                    let token = Self::mbar_arrive(cta, at, arrivals, tx, d.mods.has(Flag::Optout), lane)?;
                     if let Some(&r) = d.dsts.first() {
                         let loc = self.loc(r)?;
                         self.write(w, loc, lane, u128::from(token));
@@ -183,7 +178,7 @@ impl Engine<'_> {
                 Opcode::ARRIVES => {
                     // The lane's copies are done at issue: their pending transaction completes.
                     let at = self.mbar_addr(w, d, 0, lane)?;
-                    Self::mbar_arrive(cta, at, 0, -1, lane)?;
+                    Self::mbar_arrive(cta, at, 0, -1, false, lane)?;
                 }
                 Opcode::UBLKCP => {
                     // Once for the warp, with the (uniform) operands.
@@ -198,7 +193,7 @@ impl Engine<'_> {
                         let v = self.mem.global.load(sa + k, 4).map_err(fault)?;
                         cta.shared.store(da + k, 4, v).map_err(fault)?;
                     }
-                    Self::mbar_arrive(cta, bar, 0, -i64::from(size), lane)?;
+                    Self::mbar_arrive(cta, bar, 0, -i64::from(size), false, lane)?;
                 }
                 op => return Err((ErrorKind::Invalid(format!("`{op}` is not an mbarrier operation")), None)),
             }
