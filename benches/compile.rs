@@ -121,7 +121,7 @@ fn main() {
                 .filter_map(|_| {
                     let start = Instant::now();
                     let out = t
-                        .ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", "sm_90", &arg])
+                        .ptxas_run_fresh(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", "sm_90", &arg])
                         .ok()?;
                     let ms = start.elapsed().as_secs_f64() * 1e3;
                     nv = out.cubin;

@@ -78,7 +78,7 @@ fn main() {
             let runs: Vec<f64> = (0..ptxas_reps)
                 .filter_map(|_| {
                     let out = t
-                        .ptxas_run(
+                        .ptxas_run_fresh(
                             oracle::PtxInput::File { path: &c.path, cwd: None },
                             &["-arch", &c.arch, "--compiler-stats=time,phase-wise"],
                         )

@@ -94,6 +94,11 @@ pub fn locate_or_install() -> Result<Tools, Unavailable> {
     Ok(tools)
 }
 
+/// The per-user cache directory, if one can be determined (see the module docs).
+pub(crate) fn cache_root() -> Option<PathBuf> {
+    cache_dir().ok()
+}
+
 fn cache_dir() -> Result<PathBuf, Unavailable> {
     if let Some(d) = std::env::var_os("PTXAS_RS_CACHE_DIR") {
         return Ok(PathBuf::from(d));

@@ -29,6 +29,7 @@ pub mod install;
 pub mod stats;
 pub mod verbose;
 
+mod memo;
 mod run;
 
 pub use diag::{Diagnostic, Severity};

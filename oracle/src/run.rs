@@ -3,9 +3,9 @@
 //! Every run happens in a fresh scratch directory that is removed afterwards, so runs from
 //! parallel tests never see each other's files.
 
-use crate::{Tools, diag, disasm, elfdump, stats, verbose};
+use crate::{Tools, diag, disasm, elfdump, memo, stats, verbose};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, ExitStatus, Output};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::{fmt, fs, io};
 
@@ -127,7 +127,34 @@ fn checked(tool: &Path, out: Output) -> Result<String, OracleError> {
 
 impl Tools {
     /// Runs ptxas with `args` (options only: the input and `-o <scratch>/out.cubin` are added).
+    /// The run is memoised by content (see [`crate::memo`]): timing code uses
+    /// [`Tools::ptxas_run_fresh`].
     pub fn ptxas_run(&self, input: PtxInput<'_>, args: &[&str]) -> Result<PtxasOutput, OracleError> {
+        if args.iter().any(|a| touches_other_files(a)) {
+            return self.ptxas_run_fresh(input, args);
+        }
+        let tool = self.ptxas();
+        let mut key = memo::Key::default().tool(&tool).part("ptxas -o out.cubin");
+        for a in args {
+            key = key.part(a);
+        }
+        key = match input {
+            PtxInput::Text { name, text } => key.part("text").part(name).part(text),
+            PtxInput::File { path, cwd } => {
+                let full = cwd.map_or_else(|| path.to_path_buf(), |c| c.join(path));
+                key.part("file").part(path.as_os_str().as_encoded_bytes()).part(fs::read(&full)?)
+            }
+        };
+        let r = memo::run(key, || self.ptxas_record(input, args))?;
+        Ok(ptxas_output(r))
+    }
+
+    /// [`Tools::ptxas_run`] without the memo: ptxas really runs (for timing it).
+    pub fn ptxas_run_fresh(&self, input: PtxInput<'_>, args: &[&str]) -> Result<PtxasOutput, OracleError> {
+        Ok(ptxas_output(self.ptxas_record(input, args)?))
+    }
+
+    fn ptxas_record(&self, input: PtxInput<'_>, args: &[&str]) -> io::Result<memo::Record> {
         let scratch = Scratch::new()?;
         let cubin_path = scratch.path().join("out.cubin");
         let mut cmd = Command::new(self.ptxas());
@@ -145,25 +172,36 @@ impl Tools {
             }
         }
         let out = cmd.arg("-o").arg(&cubin_path).output()?;
-        let stderr = text(out.stderr);
-        Ok(PtxasOutput {
+        Ok(memo::Record {
             code: out.status.code(),
-            stdout: text(out.stdout),
-            diagnostics: diag::parse(&stderr),
-            resources: verbose::parse(&stderr),
-            stats: stats::parse(&stderr),
-            cubin: fs::read(&cubin_path).ok(),
-            stderr,
+            stdout: out.stdout,
+            stderr: out.stderr,
+            files: vec![fs::read(&cubin_path).ok()],
         })
+    }
+
+    /// Runs `tool args... <scratch>/<name>` on `bytes` written to a scratch file, memoised by
+    /// content.
+    fn tool_on_bytes(&self, tool: &Path, args: &[&str], name: &str, bytes: &[u8]) -> Result<Output, OracleError> {
+        let mut key = memo::Key::default().tool(tool);
+        for a in args {
+            key = key.part(a);
+        }
+        let key = key.part(name).part(bytes);
+        let r = memo::run(key, || {
+            let scratch = Scratch::new()?;
+            let path = scratch.path().join(name);
+            fs::write(&path, bytes)?;
+            let out = Command::new(tool).args(args).arg(&path).output()?;
+            Ok(memo::Record { code: out.status.code(), stdout: out.stdout, stderr: out.stderr, files: vec![] })
+        })?;
+        Ok(Output { status: exit_status(r.code), stdout: r.stdout, stderr: r.stderr })
     }
 
     /// Disassembles a cubin with `nvdisasm -hex`.
     pub fn disassemble(&self, cubin: &[u8]) -> Result<disasm::Listing, OracleError> {
-        let scratch = Scratch::new()?;
-        let path = scratch.path().join("in.cubin");
-        fs::write(&path, cubin)?;
         let tool = self.nvdisasm();
-        let out = Command::new(&tool).arg("-hex").arg(&path).output()?;
+        let out = self.tool_on_bytes(&tool, &["-hex"], "in.cubin", cubin)?;
         Ok(disasm::parse(&checked(&tool, out)?)?)
     }
 
@@ -172,15 +210,12 @@ impl Tools {
     /// nvdisasm rejects the word as an illegal instruction. Rejected words are replaced by a
     /// `NOP` and the batch is decoded again, so one bad word costs one rerun.
     pub fn disassemble_raw(&self, arch: &str, words: &[u128]) -> Result<Vec<Option<String>>, OracleError> {
-        let scratch = Scratch::new()?;
-        let path = scratch.path().join("raw.bin");
         let tool = self.nvdisasm();
         let mut live: Vec<Option<u128>> = words.iter().copied().map(Some).collect();
         loop {
             let batch: Vec<u128> = live.iter().map(|w| w.unwrap_or(PLACEHOLDER_NOP)).collect();
             let bytes: Vec<u8> = batch.iter().flat_map(|w| w.to_le_bytes()).collect();
-            fs::write(&path, bytes)?;
-            let out = Command::new(&tool).args(["-b", arch, "-hex"]).arg(&path).output()?;
+            let out = self.tool_on_bytes(&tool, &["-b", arch, "-hex"], "raw.bin", &bytes)?;
             if out.status.success() {
                 let listing = disasm::parse(&text(out.stdout))?;
                 let insts = listing.functions.into_iter().flat_map(|f| f.instructions).collect::<Vec<_>>();
@@ -214,14 +249,42 @@ impl Tools {
 
     /// Runs `cuobjdump -elf` on a cubin and parses it.
     pub fn elf_dump(&self, cubin: &[u8]) -> Result<elfdump::ElfDump, OracleError> {
-        let scratch = Scratch::new()?;
-        let path = scratch.path().join("in.cubin");
-        fs::write(&path, cubin)?;
         let tool = self.cuobjdump();
-        let out = Command::new(&tool).arg("-elf").arg(&path).output()?;
+        let out = self.tool_on_bytes(&tool, &["-elf"], "in.cubin", cubin)?;
         Ok(elfdump::parse(&checked(&tool, out)?))
     }
 }
 
 /// `NOP` with default control bits, valid on sm_75 … sm_121 (`0x000fc00000000000_0000000000007918`).
 const PLACEHOLDER_NOP: u128 = 0x000fc00000000000_0000000000007918;
+
+/// Whether a ptxas option may read or write a file beside the input and the cubin (an options
+/// file, a statistics file, dumps, its own `-o`): such runs are not memoised, since the record
+/// holds only stdout, stderr and the cubin.
+fn touches_other_files(arg: &str) -> bool {
+    let a = arg.to_ascii_lowercase();
+    a.contains("file") || a.starts_with("--dump") || a == "-o" || a.starts_with("--output") || a.starts_with("--keep")
+}
+
+fn ptxas_output(r: memo::Record) -> PtxasOutput {
+    let stderr = text(r.stderr);
+    PtxasOutput {
+        code: r.code,
+        stdout: text(r.stdout),
+        diagnostics: diag::parse(&stderr),
+        resources: verbose::parse(&stderr),
+        stats: stats::parse(&stderr),
+        cubin: r.files.into_iter().next().flatten(),
+        stderr,
+    }
+}
+
+/// An exit status with `code` (a signal when `None`), for outputs read back from the memo.
+fn exit_status(code: Option<i32>) -> ExitStatus {
+    use std::os::unix::process::ExitStatusExt;
+    match code {
+        // The wait status of a normal exit holds the code in bits 8..16.
+        Some(c) => ExitStatus::from_raw((c & 0xff) << 8),
+        None => ExitStatus::from_raw(9),
+    }
+}
