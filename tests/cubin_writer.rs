@@ -17,7 +17,8 @@
 
 mod common;
 
-use common::{corpus_ptx, par_check};
+use common::corpus_ptx;
+use common::par::par_check;
 use oracle::{PtxInput, tools_or_skip};
 use ptxas_rs::cubin::{Cubin, derive, verbose, writer};
 use ptxas_rs::target::Target;

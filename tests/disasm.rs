@@ -30,7 +30,7 @@ fn disasm_matches_nvdisasm() {
     let scratch = std::env::temp_dir().join(format!("ptxas-rs-disasm-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let counts = std::sync::Mutex::new(std::collections::BTreeMap::<String, (usize, usize, usize)>::new());
-    let failures = common::par_check(&files, |c| {
+    let failures = common::par::par_check(&files, |c| {
         let what = c.path.display().to_string();
         let out = t
             .ptxas_run(oracle::PtxInput::File { path: &c.path, cwd: None }, &["-arch", &c.arch])

@@ -10,6 +10,8 @@
 //! are there at -O3 (`MEMBAR.*.CTA` with a read scoreboard that the next instruction waits
 //! on, `FENCE.VIEW.ASYNC.*` with a write scoreboard).
 
+mod common;
+
 use oracle::{PtxInput, tools_or_skip};
 use ptxas_rs::target::Target;
 use ptxas_rs::{backend, ptx};
@@ -66,8 +68,8 @@ fn between_stores(listing: &oracle::disasm::Listing) -> Vec<String> {
 #[test]
 fn fence_forms_match_ptxas() {
     let Some(t) = tools_or_skip("fence_forms_match_ptxas") else { return };
-    let mut diffs = Vec::new();
-    for form in FORMS {
+    let per_form = common::par::par_map(FORMS, |form| {
+        let mut diffs = Vec::new();
         let text = probe(form);
         let out = t.ptxas_run(PtxInput::Text { name: "p.ptx", text: &text }, &["-arch", "sm_90a", "-O0"]).unwrap();
         let theirs = between_stores(&t.disassemble(&out.cubin.expect("ptxas wrote a cubin")).unwrap());
@@ -104,6 +106,8 @@ fn fence_forms_match_ptxas() {
                 }
             }
         }
-    }
+        diffs
+    });
+    let diffs: Vec<String> = per_form.into_iter().flatten().collect();
     assert!(diffs.is_empty(), "fence sequences differ from ptxas's:\n{}", diffs.join("\n"));
 }

@@ -18,7 +18,7 @@ fn spec_param_layout_matches_ptxas_kparam_info() {
         .filter(|c| matches!(c.arch.as_str(), "sm_75" | "sm_80" | "sm_90" | "sm_90a" | "sm_100"))
         .collect();
     let checked = std::sync::atomic::AtomicUsize::new(0);
-    let failures = common::par_check(&files, |c| {
+    let failures = common::par::par_check(&files, |c| {
         let what = format!("{} (-arch {})", c.path.display(), c.arch);
         let name = c.path.file_name().unwrap().to_string_lossy();
         let stem = name.split('.').next().unwrap();

@@ -6,7 +6,8 @@
 
 mod common;
 
-use common::{corpus_dir, corpus_ptx, error_corpus, par_check};
+use common::par::par_check;
+use common::{corpus_dir, corpus_ptx, error_corpus};
 use oracle::{PtxInput, tools_or_skip};
 use std::path::Path;
 

@@ -340,7 +340,7 @@ struct Outcome {
 
 fn run(cases: &[Case], tools: &oracle::Tools) -> Outcome {
     let results = Mutex::new(Vec::new());
-    let _ = common::par_check(cases, |c| {
+    let _ = common::par::par_check(cases, |c| {
         let theirs = tools.ptxas_run(oracle::PtxInput::Text { name: "t.ptx", text: &c.text }, &["-arch", &c.arch]);
         let Ok(theirs) = theirs else { return Ok(()) };
         let (failed, our_lines) = ours(c);

@@ -159,22 +159,18 @@ fn soup(r: &mut Rng) -> String {
 fn fast_parser_matches_reference() {
     let corpus = common::corpus_ptx();
     let mut seeds: Vec<Vec<u8>> = corpus.iter().map(|c| std::fs::read(&c.path).unwrap()).collect();
-    let mut missed = Vec::new();
-    for (c, s) in corpus.iter().zip(&seeds) {
-        if !check(s, &c.path.display().to_string(), false).0 {
-            missed.push(c.path.display().to_string());
-        }
-    }
+    // Every input first (the generator is sequential), then the checks on all cores.
+    let corpus_ok = common::par::par_map(&corpus.iter().zip(&seeds).collect::<Vec<_>>(), |(c, s)| {
+        check(s, &c.path.display().to_string(), false).0
+    });
+    let missed: Vec<String> =
+        corpus.iter().zip(corpus_ok).filter(|(_, ok)| !ok).map(|(c, _)| c.path.display().to_string()).collect();
     assert!(missed.is_empty(), "corpus files not taking the fast path:\n{}", missed.join("\n"));
-    let errors = common::error_corpus();
-    let mut stats = std::collections::BTreeMap::<&str, (usize, usize, usize)>::new();
-    let mut count = |k: &'static str, (fast, ok): (bool, bool)| {
-        let e = stats.entry(k).or_default();
-        *e = (e.0 + fast as usize, e.1 + ok as usize, e.2 + 1);
-    };
-    for p in &errors {
-        let s = std::fs::read(p).unwrap();
-        count("error corpus", check(&s, &p.display().to_string(), true));
+    // (kind, name, input, whether check also runs the slow comparison)
+    let mut inputs: Vec<(&'static str, String, Vec<u8>, bool)> = Vec::new();
+    for p in common::error_corpus() {
+        let s = std::fs::read(&p).unwrap();
+        inputs.push(("error corpus", p.display().to_string(), s.clone(), true));
         seeds.push(s);
     }
     let mut rng = Rng(0x005E_ED0F_FA57_0001);
@@ -182,7 +178,7 @@ fn fast_parser_matches_reference() {
         let a = &seeds[rng.below(seeds.len())];
         let b = &seeds[rng.below(seeds.len())];
         let input = mutate(&mut rng, a, b);
-        count("mutations", check(&input, &format!("mutation {i}"), i % 8 == 0));
+        inputs.push(("mutations", format!("mutation {i}"), input, i % 8 == 0));
     }
     for i in 0..3000 {
         let mut input = soup(&mut rng).into_bytes();
@@ -190,7 +186,13 @@ fn fast_parser_matches_reference() {
             let other = seeds[rng.below(seeds.len())].clone();
             input = mutate(&mut rng, &input, &other);
         }
-        count("soup", check(&input, &format!("soup {i}"), i % 8 == 0));
+        inputs.push(("soup", format!("soup {i}"), input, i % 8 == 0));
+    }
+    let mut stats = std::collections::BTreeMap::<&str, (usize, usize, usize)>::new();
+    let results = common::par::par_map(&inputs, |(_, name, input, slow)| check(input, name, *slow));
+    for ((k, ..), (fast, ok)) in inputs.iter().zip(results) {
+        let e = stats.entry(k).or_default();
+        *e = (e.0 + fast as usize, e.1 + ok as usize, e.2 + 1);
     }
     eprintln!("fast path: corpus {n}/{n} (all accepted by the reference)", n = corpus.len());
     for (k, (fast, ok, n)) in &stats {

@@ -26,7 +26,7 @@ fn roundtrip(path: &std::path::Path) -> Result<(), String> {
 fn ptx_corpus_roundtrips() {
     let files = common::corpus_ptx();
     assert!(files.len() > 700, "corpus has {} PTX files", files.len());
-    let failures = common::par_check(&files, |c| roundtrip(&c.path));
+    let failures = common::par::par_check(&files, |c| roundtrip(&c.path));
     let hand = files.iter().filter(|c| c.path.starts_with(common::corpus_dir().join("ptx"))).count();
     eprintln!(
         "round-tripped {} of {} corpus PTX files ({} nvcc, {} hand-written)",

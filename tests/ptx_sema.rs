@@ -99,7 +99,7 @@ fn error_corpus_matches_ptxas() {
 fn valid_corpus_has_no_errors() {
     let files = common::corpus_ptx();
     assert!(files.len() >= 700);
-    let failures = common::par_check(&files, |c| {
+    let failures = common::par::par_check(&files, |c| {
         let bytes = std::fs::read(&c.path).map_err(|e| e.to_string())?;
         let name = c.path.file_name().unwrap().to_string_lossy().into_owned();
         let report = sema::check_source(&bytes, &sema::Options::new(&name, &c.arch));

@@ -41,7 +41,7 @@ fn o0_recipe_matches_nvidia() {
     let Some(t) = oracle::tools_or_skip("o0_recipe_matches_nvidia") else { return };
     let files: Vec<_> = common::corpus_ptx().into_iter().filter(|c| c.arch == "sm_90").map(|c| c.path).collect();
     let stats = Mutex::new((0usize, 0usize, 0usize, BTreeMap::<String, usize>::new()));
-    let errs = common::par_check(&files, |path| {
+    let errs = common::par::par_check(&files, |path| {
         let out = t
             .ptxas_run(oracle::PtxInput::File { path, cwd: None }, &["-O0", "-arch", "sm_90"])
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -12,6 +12,8 @@
 
 #[path = "support/emu_corpus.rs"]
 mod support;
+#[path = "../../tests/common/par.rs"]
+mod par;
 
 use std::path::{Path, PathBuf};
 
@@ -119,24 +121,20 @@ fn differential(
     min_compared: usize,
 ) {
     let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
-    let mut compared = 0;
-    let mut agree = Vec::new();
-    let mut unexplained = Vec::new();
-    let mut explained = Vec::new();
-    for (k, ptx, spec_path, arch) in kernels {
-        let spec = LaunchSpec::from_path(&spec_path).unwrap();
-        let Ok(module) = lower_source(&std::fs::read_to_string(&ptx).unwrap()) else { continue };
-        let bytes = support::nvidia_cubin_with(t, &ptx, &["-arch", arch]);
+    // Each kernel: `None` when it is not compared, else its name and the outputs that differ.
+    let per_kernel = par::par_map(&kernels, |(k, ptx, spec_path, arch)| {
+        let spec = LaunchSpec::from_path(spec_path).unwrap();
+        let module = lower_source(&std::fs::read_to_string(ptx).unwrap()).ok()?;
+        let bytes = support::nvidia_cubin_with(t, ptx, &["-arch", arch]);
         let kernel = Kernel::load(&bytes, &spec.kernel).unwrap();
         if kernel.words.iter().any(|w| kernel.tables.decode_unchecked(*w).is_err()) {
-            continue;
+            return None;
         }
         let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
         let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
-        let Ok(emu) = kernel.run_with_suffixes(&spec, &cfg, &sfx) else { continue };
+        let emu = kernel.run_with_suffixes(&spec, &cfg, &sfx).ok()?;
         let ori = interp::run_ori_with(&module, &spec.kernel, &spec, &exec)
             .unwrap_or_else(|e| panic!("{k}: the interpreter fails: {e}"));
-        compared += 1;
         let mut diffs = Vec::new();
         for buf in spec.outputs() {
             let name = buf.name();
@@ -145,6 +143,14 @@ fn differential(
                 diffs.push(format!("{name}: {m}"));
             }
         }
+        Some((k.clone(), diffs))
+    });
+    let mut compared = 0;
+    let mut agree = Vec::new();
+    let mut unexplained = Vec::new();
+    let mut explained = Vec::new();
+    for (k, diffs) in per_kernel.into_iter().flatten() {
+        compared += 1;
         let known = known.iter().find(|(n, _)| *n == k);
         match (diffs.is_empty(), known) {
             (true, None) => agree.push(k),

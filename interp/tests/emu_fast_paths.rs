@@ -26,6 +26,8 @@
 
 #[path = "support/emu_corpus.rs"]
 mod support;
+#[path = "../../tests/common/par.rs"]
+mod par;
 
 use interp::emu::{EmuConfig, EmuError, EmuRun, Kernel};
 use interp::launch::LaunchSpec;
@@ -73,65 +75,91 @@ fn agree(
     }
 }
 
+/// What one corpus kernel's cubins gave: disagreements, kernels faulting alike with small
+/// buffers, lines to print, and the fast / total warp-instructions and cubins run.
+#[derive(Default)]
+struct Outcome {
+    bad: Vec<String>,
+    faults: Vec<String>,
+    notes: Vec<String>,
+    fast: u64,
+    total: u64,
+    cubins: usize,
+}
+
+fn check_kernel(t: &oracle::Tools, k: &str, dir: &std::path::Path, hand: bool) -> Outcome {
+    let mut o = Outcome::default();
+    let spec = LaunchSpec::from_path(&dir.join(format!("{k}.run.toml"))).unwrap();
+    let mut cubins: Vec<(String, Vec<u8>, bool)> = Vec::new();
+    // The hand-written PTX is compiled for sm_90 only (its `.target` may be above the others).
+    let archs: &[&str] = if hand { &["sm_90"] } else { &["sm_90", "sm_80", "sm_75"] };
+    for arch in archs {
+        let ptx = if hand { dir.join(format!("{k}.ptx")) } else { dir.join(format!("{k}.{arch}.ptx")) };
+        if ptx.exists() {
+            let out = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", arch]).unwrap();
+            match out.cubin {
+                Some(c) => cubins.push((format!("nvidia {arch}"), c, *arch == "sm_90")),
+                None => o.notes.push(format!("{k}: NVIDIA ptxas -arch {arch} fails: {}", out.stderr.trim())),
+            }
+        }
+    }
+    let ptx = if hand { dir.join(format!("{k}.ptx")) } else { dir.join(format!("{k}.sm_90.ptx")) };
+    if let Ok(text) = std::fs::read_to_string(&ptx)
+        && let Ok(ast) = ptxas_rs::ptx::parse(&text, "in.ptx")
+    {
+        let opts = ptxas_rs::backend::Options { opt_level: 3, ..ptxas_rs::backend::Options::default() };
+        if let Ok(c) = ptxas_rs::backend::compile(&ast, &opts) {
+            cubins.push(("ours sm_90".into(), c.cubin, false));
+        }
+    }
+    for (what, bytes, both) in cubins {
+        let Ok(kernel) = Kernel::load(&bytes, &spec.kernel) else { continue };
+        let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
+        o.cubins += 1;
+        for hazards in [false, true].into_iter().filter(|h| !h || both) {
+            match agree(&format!("{k} ({what})"), &kernel, &spec, &sfx, hazards) {
+                Ok((f, n)) => {
+                    o.fast += f;
+                    o.total += n;
+                }
+                // Alike (NVIDIA's sm_80 cg_tiled_reduce stops at a partial-warp barrier:
+                // differential_corpus explains it).
+                Err(Ok(e)) => o.notes.push(format!("{k} ({what}): both executors stop: {e}")),
+                Err(Err(e)) => o.bad.push(e),
+            }
+        }
+        if what == "nvidia sm_90" {
+            // Faults: every buffer a third of its length, the dynamic shared memory halved.
+            let text = std::fs::read_to_string(dir.join(format!("{k}.run.toml"))).unwrap();
+            let small = shrink(&text);
+            let Ok(mut small) = LaunchSpec::from_toml_str(&small) else { continue };
+            small.shared_bytes /= 2;
+            match agree(&format!("{k} ({what}, small buffers)"), &kernel, &small, &sfx, false) {
+                Ok(_) => {}
+                Err(Ok(e)) => o.faults.push(format!("{k}: {e}")),
+                Err(Err(e)) => o.bad.push(e),
+            }
+        }
+    }
+    o
+}
+
 #[test]
 fn fast_forms_agree_with_the_general_executor_on_the_corpus() {
     let Some(t) = oracle::tools_or_skip("fast_forms_agree_with_the_general_executor_on_the_corpus") else { return };
     let mut bad = Vec::new();
     let (mut fast, mut total, mut kernels) = (0u64, 0u64, 0usize);
     let mut faults = Vec::new();
-    for (k, dir, hand) in support::spec_dirs() {
-        let spec = LaunchSpec::from_path(&dir.join(format!("{k}.run.toml"))).unwrap();
-        let mut cubins: Vec<(String, Vec<u8>, bool)> = Vec::new();
-        // The hand-written PTX is compiled for sm_90 only (its `.target` may be above the others).
-        let archs: &[&str] = if hand { &["sm_90"] } else { &["sm_90", "sm_80", "sm_75"] };
-        for arch in archs {
-            let ptx = if hand { dir.join(format!("{k}.ptx")) } else { dir.join(format!("{k}.{arch}.ptx")) };
-            if ptx.exists() {
-                let out = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", arch]).unwrap();
-                match out.cubin {
-                    Some(c) => cubins.push((format!("nvidia {arch}"), c, *arch == "sm_90")),
-                    None => println!("{k}: NVIDIA ptxas -arch {arch} fails: {}", out.stderr.trim()),
-                }
-            }
+    let dirs = support::spec_dirs();
+    for o in par::par_map(&dirs, |(k, dir, hand)| check_kernel(t, k, dir, *hand)) {
+        for n in &o.notes {
+            println!("{n}");
         }
-        let ptx = if hand { dir.join(format!("{k}.ptx")) } else { dir.join(format!("{k}.sm_90.ptx")) };
-        if let Ok(text) = std::fs::read_to_string(&ptx)
-            && let Ok(ast) = ptxas_rs::ptx::parse(&text, "in.ptx")
-        {
-            let opts = ptxas_rs::backend::Options { opt_level: 3, ..ptxas_rs::backend::Options::default() };
-            if let Ok(c) = ptxas_rs::backend::compile(&ast, &opts) {
-                cubins.push(("ours sm_90".into(), c.cubin, false));
-            }
-        }
-        for (what, bytes, both) in cubins {
-            let Ok(kernel) = Kernel::load(&bytes, &spec.kernel) else { continue };
-            let sfx = support::nvdisasm_suffixes(t, &bytes, &spec.kernel);
-            kernels += 1;
-            for hazards in [false, true].into_iter().filter(|h| !h || both) {
-                match agree(&format!("{k} ({what})"), &kernel, &spec, &sfx, hazards) {
-                    Ok((f, n)) => {
-                        fast += f;
-                        total += n;
-                    }
-                    // Alike (NVIDIA's sm_80 cg_tiled_reduce stops at a partial-warp barrier:
-                    // differential_corpus explains it).
-                    Err(Ok(e)) => println!("{k} ({what}): both executors stop: {e}"),
-                    Err(Err(e)) => bad.push(e),
-                }
-            }
-            if what == "nvidia sm_90" {
-                // Faults: every buffer a third of its length, the dynamic shared memory halved.
-                let text = std::fs::read_to_string(dir.join(format!("{k}.run.toml"))).unwrap();
-                let small = shrink(&text);
-                let Ok(mut small) = LaunchSpec::from_toml_str(&small) else { continue };
-                small.shared_bytes /= 2;
-                match agree(&format!("{k} ({what}, small buffers)"), &kernel, &small, &sfx, false) {
-                    Ok(_) => {}
-                    Err(Ok(e)) => faults.push(format!("{k}: {e}")),
-                    Err(Err(e)) => bad.push(e),
-                }
-            }
-        }
+        bad.extend(o.bad);
+        faults.extend(o.faults);
+        fast += o.fast;
+        total += o.total;
+        kernels += o.cubins;
     }
     println!("{} kernels fault with small buffers, alike in both executors:", faults.len());
     for f in &faults {

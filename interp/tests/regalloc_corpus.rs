@@ -11,6 +11,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "../../tests/common/par.rs"]
+mod par;
+
 use interp::ExecConfig;
 use interp::launch::LaunchSpec;
 use interp::ori_exec::run_ori_with;
@@ -60,91 +63,124 @@ fn allocate(m: &mut Module, kernel: &str, opts: &Options) -> Result<Report, Stri
 /// test was written; a regression fails.
 const MIN_ALLOCATED: usize = 112;
 
-#[test]
-fn allocation_preserves_results_on_the_lowered_corpus() {
-    let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
-    let mut ok_full = 0;
-    let mut total = 0;
-    let mut failures = Vec::new();
-    let mut skipped = Vec::new();
-    let mut spill_ok = [0usize; 2];
-    let mut spilled = [0usize; 2];
-    let mut spill_fail = Vec::new();
-    for (ptx, spec_path) in kernels() {
-        let name = ptx.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&ptx).unwrap();
-        let Ok(module) = lower_source(&text) else {
-            skipped.push(format!("{name}: does not lower"));
-            continue;
-        };
-        let spec = LaunchSpec::from_path(&spec_path).unwrap();
-        total += 1;
-        let mut all_ok = true;
-        let mut line = format!("{name:40}");
-        for level in [0u8, 3] {
-            let mut m = module.clone();
-            let popts = PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() };
-            if let Err(e) = Pipeline::standard().run(&mut m, &popts, &mut []) {
-                skipped.push(format!("{name} -O{level}: the pipeline fails: {e:?}"));
+/// What one kernel gave (see the test); merged over the corpus in the corpus's order.
+#[derive(Default)]
+struct Tally {
+    ok_full: usize,
+    total: usize,
+    failures: Vec<String>,
+    skipped: Vec<String>,
+    spill_ok: [usize; 2],
+    spilled: [usize; 2],
+    spill_fail: Vec<String>,
+    lines: Vec<String>,
+}
+
+impl Tally {
+    fn merge(&mut self, o: Tally) {
+        self.ok_full += o.ok_full;
+        self.total += o.total;
+        self.failures.extend(o.failures);
+        self.skipped.extend(o.skipped);
+        for i in 0..2 {
+            self.spill_ok[i] += o.spill_ok[i];
+            self.spilled[i] += o.spilled[i];
+        }
+        self.spill_fail.extend(o.spill_fail);
+        self.lines.extend(o.lines);
+    }
+}
+
+/// Allocates one kernel at -O0 and -O3 under each budget and compares the interpreter's outputs.
+fn check_kernel(ptx: &Path, spec_path: &Path, exec: &ExecConfig) -> Tally {
+    let mut o = Tally::default();
+    let name = ptx.file_name().unwrap().to_string_lossy().into_owned();
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    let Ok(module) = lower_source(&text) else {
+        o.skipped.push(format!("{name}: does not lower"));
+        return o;
+    };
+    let spec = LaunchSpec::from_path(&spec_path).unwrap();
+    o.total += 1;
+    let mut all_ok = true;
+    let mut line = format!("{name:40}");
+    for level in [0u8, 3] {
+        let mut m = module.clone();
+        let popts = PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() };
+        if let Err(e) = Pipeline::standard().run(&mut m, &popts, &mut []) {
+            o.skipped.push(format!("{name} -O{level}: the pipeline fails: {e:?}"));
+            all_ok = false;
+            break;
+        }
+        let reference = match run_ori_with(&m, &spec.kernel, &spec, exec) {
+            Ok(o) => o.buffers,
+            Err(e) => {
+                o.skipped.push(format!("{name} -O{level}: the interpreter fails on the input: {e}"));
                 all_ok = false;
                 break;
             }
-            let reference = match run_ori_with(&m, &spec.kernel, &spec, &exec) {
-                Ok(o) => o.buffers,
+        };
+        // Budget 16 as well: `PTXAS_RS_REGALLOC_BUDGET16=1` (kept out by default to keep the
+        // test under a minute).
+        let budgets: &[u32] =
+            if std::env::var_os("PTXAS_RS_REGALLOC_BUDGET16").is_some() { &[255, 16, 8] } else { &[255, 8] };
+        for &budget in budgets {
+            let bi = match budget {
+                255 => 0,
+                16 => 1,
+                _ => 2,
+            };
+            let opts = Options { max_regs: budget, local_top: exec.local_bytes, ..Options::default() };
+            let mut a = m.clone();
+            let r = match allocate(&mut a, &spec.kernel, &opts) {
+                Ok(r) => r,
                 Err(e) => {
-                    skipped.push(format!("{name} -O{level}: the interpreter fails on the input: {e}"));
-                    all_ok = false;
-                    break;
+                    if bi == 0 {
+                        o.failures.push(format!("{name} -O{level}: {e}"));
+                        all_ok = false;
+                    } else {
+                        o.spill_fail.push(format!("{name} -O{level} max_regs {budget}: {e}"));
+                    }
+                    continue;
                 }
             };
-            // Budget 16 as well: `PTXAS_RS_REGALLOC_BUDGET16=1` (kept out by default to keep the
-            // test under a minute).
-            let budgets: &[u32] =
-                if std::env::var_os("PTXAS_RS_REGALLOC_BUDGET16").is_some() { &[255, 16, 8] } else { &[255, 8] };
-            for &budget in budgets {
-                let bi = match budget {
-                    255 => 0,
-                    16 => 1,
-                    _ => 2,
-                };
-                let opts = Options { max_regs: budget, local_top: exec.local_bytes, ..Options::default() };
-                let mut a = m.clone();
-                let r = match allocate(&mut a, &spec.kernel, &opts) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        if bi == 0 {
-                            failures.push(format!("{name} -O{level}: {e}"));
-                            all_ok = false;
-                        } else {
-                            spill_fail.push(format!("{name} -O{level} max_regs {budget}: {e}"));
-                        }
-                        continue;
+            match run_ori_with(&a, &spec.kernel, &spec, exec) {
+                Ok(out) if out.buffers == reference => {
+                    if bi > 0 {
+                        o.spill_ok[bi - 1] += 1;
+                        o.spilled[bi - 1] += (r.spilled > 0) as usize;
                     }
-                };
-                match run_ori_with(&a, &spec.kernel, &spec, &exec) {
-                    Ok(o) if o.buffers == reference => {
-                        if bi > 0 {
-                            spill_ok[bi - 1] += 1;
-                            spilled[bi - 1] += (r.spilled > 0) as usize;
-                        }
-                        line += &format!(
-                            " | O{level} b{budget}: {}R {}P fr{} st{} ld{}",
-                            r.regs, r.preds, r.frame_bytes, r.spill_store_bytes, r.spill_load_bytes
-                        );
-                    }
-                    Ok(_) => {
-                        failures.push(format!("{name} -O{level} max_regs {budget}: outputs differ after allocation"));
-                        all_ok = false;
-                    }
-                    Err(e) => {
-                        failures.push(format!("{name} -O{level} max_regs {budget}: the interpreter fails: {e}"));
-                        all_ok = false;
-                    }
+                    line += &format!(
+                        " | O{level} b{budget}: {}R {}P fr{} st{} ld{}",
+                        r.regs, r.preds, r.frame_bytes, r.spill_store_bytes, r.spill_load_bytes
+                    );
+                }
+                Ok(_) => {
+                    o.failures.push(format!("{name} -O{level} max_regs {budget}: outputs differ after allocation"));
+                    all_ok = false;
+                }
+                Err(e) => {
+                    o.failures.push(format!("{name} -O{level} max_regs {budget}: the interpreter fails: {e}"));
+                    all_ok = false;
                 }
             }
         }
+    }
+    o.lines.push(line);
+    o.ok_full += all_ok as usize;
+    o
+}
+
+#[test]
+fn allocation_preserves_results_on_the_lowered_corpus() {
+    let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
+    let mut all = Tally::default();
+    for o in par::par_map(&kernels(), |(ptx, spec)| check_kernel(ptx, spec, &exec)) {
+        all.merge(o);
+    }
+    let Tally { ok_full, total, failures, skipped, spill_ok, spilled, spill_fail, lines } = all;
+    for line in &lines {
         println!("{line}");
-        ok_full += all_ok as usize;
     }
     println!("allocated, checked and validated at -O0 and -O3: {ok_full}/{total} kernels");
     println!(

@@ -16,6 +16,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+#[path = "../../tests/common/par.rs"]
+mod par;
+
 use interp::ExecConfig;
 use interp::launch::LaunchSpec;
 use interp::launch::compare::compare;
@@ -71,103 +74,149 @@ fn within(b: &Validation, spec: &LaunchSpec, exec: &ExecConfig) -> bool {
     })
 }
 
+/// What one kernel gave (see the test); merged over the corpus in the corpus's order.
+#[derive(Default)]
+struct Tally {
+    validated: usize,
+    skipped: Vec<String>,
+    failures: Vec<String>,
+    /// slot index -> (changes, kernels changed)
+    changes: BTreeMap<usize, (usize, usize)>,
+    phase_runs: usize,
+    backend_ok: usize,
+    backend_calls: usize,
+    backend_runs: usize,
+    backend_fail: Vec<String>,
+    backend_stopped: Vec<String>,
+}
+
+impl Tally {
+    fn merge(&mut self, o: Tally) {
+        self.validated += o.validated;
+        self.skipped.extend(o.skipped);
+        self.failures.extend(o.failures);
+        for (i, (n, k)) in o.changes {
+            let e = self.changes.entry(i).or_default();
+            e.0 += n;
+            e.1 += k;
+        }
+        self.phase_runs += o.phase_runs;
+        self.backend_ok += o.backend_ok;
+        self.backend_calls += o.backend_calls;
+        self.backend_runs += o.backend_runs;
+        self.backend_fail.extend(o.backend_fail);
+        self.backend_stopped.extend(o.backend_stopped);
+    }
+}
+
+/// Validates one kernel phase by phase at -O0 and -O3, then through the backend's selection and
+/// allocation.
+fn check_kernel(ptx: &Path, spec_path: &Path, exec: &ExecConfig) -> Tally {
+    let mut o = Tally::default();
+    let name = ptx.file_name().unwrap().to_string_lossy().into_owned();
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    let lowered = ptxas_rs::ptx::parse(&text, &name).ok().and_then(|ast| {
+        let addr = param_addresses(&ast);
+        lower_module_framed(&ast).ok().map(|(m, frames)| (m, frames, addr))
+    });
+    let Some((module, frames, addr)) = lowered else {
+        o.skipped.push(format!("{name}: does not lower"));
+        return o;
+    };
+    let spec = LaunchSpec::from_path(&spec_path).unwrap();
+    let mut ok = true;
+    for level in [0u8, 3] {
+        match validate_standard(&module, &spec.kernel, &spec, exec, level) {
+            Err(e) => {
+                o.skipped.push(format!("{name}: the interpreter fails on the input: {}", e.0));
+                ok = false;
+                break;
+            }
+            Ok(v) => {
+                if let Some(f) = &v.failure {
+                    o.failures.push(format!(
+                        "{name} -O{level}: phase {} ({:?}): {:?}\n{}",
+                        f.phase, f.index, f.kind, f.ir_diff
+                    ));
+                    ok = false;
+                    break;
+                }
+                for c in &v.checks {
+                    o.phase_runs += c.executed as usize;
+                    if let (Some(i), true) = (c.index, c.changed > 0) {
+                        let e = o.changes.entry(i).or_default();
+                        e.0 += c.changed;
+                        e.1 += 1;
+                    }
+                }
+                // Then the backend's selection and allocation (calls with the register
+                // ABI), on the optimized module.
+                let opts = ValidateOptions {
+                    pipeline: PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() },
+                    exec: exec.clone(),
+                };
+                let backend = backend_pipeline(&v.module, &frames, &addr);
+                match validate(&v.module, &spec.kernel, &spec, &backend, &opts) {
+                    Ok(b) if b.failure.is_none() => {
+                        o.backend_ok += 1;
+                        o.backend_runs += b.checks.iter().filter(|c| c.executed).count();
+                        let calls =
+                            b.module.functions.iter().any(|f| {
+                                f.inst_order().any(|(_, i)| f.insts[i].opcode == ptxas_rs::ori::Opcode::CALL)
+                            });
+                        o.backend_calls += usize::from(calls);
+                    }
+                    Ok(b) => {
+                        let f = b.failure.as_ref().unwrap();
+                        let at_selection = f.phase == "InstructionSelection";
+                        let line = format!("{name} -O{level}: phase {}: {:?}", f.phase, f.kind);
+                        match &f.kind {
+                            // Not selected yet: the selection refuses, cleanly.
+                            FailureKind::Pipeline(m) if at_selection && m.contains("not selected yet") => {
+                                o.backend_stopped.push(line)
+                            }
+                            // Approximate units (MUFU-based division, special functions):
+                            // equal within the spec's tolerance, as tests/isel_corpus.rs
+                            // accepts them.
+                            FailureKind::OutputsDiffer { .. } if at_selection && within(&b, &spec, exec) => {
+                                o.backend_stopped.push(format!("{line} (within the spec tolerance)"))
+                            }
+                            _ => {
+                                let first = f.ir_diff.lines().take(30).collect::<Vec<_>>().join("\n");
+                                o.backend_fail.push(format!("{line}\n{first}"));
+                            }
+                        }
+                    }
+                    Err(e) => o.backend_fail.push(format!("{name} -O{level}: the reference fails: {}", e.0)),
+                }
+            }
+        }
+    }
+    o.validated += ok as usize;
+    o
+}
+
 #[test]
 fn every_phase_preserves_results_on_the_lowered_corpus() {
     // The same limits as the lowering's corpus run (tests/lower_corpus.rs): deep recursion and
     // large local arrays need more than the default 1 KiB of local memory per thread.
     let exec = ExecConfig { local_bytes: 16 * 1024, step_limit: 50_000_000, ..ExecConfig::default() };
-    let mut validated = 0;
-    let mut skipped = Vec::new();
-    let mut failures = Vec::new();
-    // slot index -> (changes, kernels changed)
-    let mut changes: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
-    let mut phase_runs = 0usize;
-    // Kernel-levels validated through selection and allocation, those with calls, failures.
-    let (mut backend_ok, mut backend_calls, mut backend_runs) = (0usize, 0usize, 0usize);
-    let mut backend_fail: Vec<String> = Vec::new();
-    let mut backend_stopped: Vec<String> = Vec::new();
-    for (ptx, spec_path) in kernels() {
-        let name = ptx.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&ptx).unwrap();
-        let lowered = ptxas_rs::ptx::parse(&text, &name).ok().and_then(|ast| {
-            let addr = param_addresses(&ast);
-            lower_module_framed(&ast).ok().map(|(m, frames)| (m, frames, addr))
-        });
-        let Some((module, frames, addr)) = lowered else {
-            skipped.push(format!("{name}: does not lower"));
-            continue;
-        };
-        let spec = LaunchSpec::from_path(&spec_path).unwrap();
-        let mut ok = true;
-        for level in [0u8, 3] {
-            match validate_standard(&module, &spec.kernel, &spec, &exec, level) {
-                Err(e) => {
-                    skipped.push(format!("{name}: the interpreter fails on the input: {}", e.0));
-                    ok = false;
-                    break;
-                }
-                Ok(v) => {
-                    if let Some(f) = &v.failure {
-                        failures.push(format!(
-                            "{name} -O{level}: phase {} ({:?}): {:?}\n{}",
-                            f.phase, f.index, f.kind, f.ir_diff
-                        ));
-                        ok = false;
-                        break;
-                    }
-                    for c in &v.checks {
-                        phase_runs += c.executed as usize;
-                        if let (Some(i), true) = (c.index, c.changed > 0) {
-                            let e = changes.entry(i).or_default();
-                            e.0 += c.changed;
-                            e.1 += 1;
-                        }
-                    }
-                    // Then the backend's selection and allocation (calls with the register
-                    // ABI), on the optimized module.
-                    let opts = ValidateOptions {
-                        pipeline: PipelineOptions { opt_level: level, verify: true, ..PipelineOptions::default() },
-                        exec: exec.clone(),
-                    };
-                    let backend = backend_pipeline(&v.module, &frames, &addr);
-                    match validate(&v.module, &spec.kernel, &spec, &backend, &opts) {
-                        Ok(b) if b.failure.is_none() => {
-                            backend_ok += 1;
-                            backend_runs += b.checks.iter().filter(|c| c.executed).count();
-                            let calls =
-                                b.module.functions.iter().any(|f| {
-                                    f.inst_order().any(|(_, i)| f.insts[i].opcode == ptxas_rs::ori::Opcode::CALL)
-                                });
-                            backend_calls += usize::from(calls);
-                        }
-                        Ok(b) => {
-                            let f = b.failure.as_ref().unwrap();
-                            let at_selection = f.phase == "InstructionSelection";
-                            let line = format!("{name} -O{level}: phase {}: {:?}", f.phase, f.kind);
-                            match &f.kind {
-                                // Not selected yet: the selection refuses, cleanly.
-                                FailureKind::Pipeline(m) if at_selection && m.contains("not selected yet") => {
-                                    backend_stopped.push(line)
-                                }
-                                // Approximate units (MUFU-based division, special functions):
-                                // equal within the spec's tolerance, as tests/isel_corpus.rs
-                                // accepts them.
-                                FailureKind::OutputsDiffer { .. } if at_selection && within(&b, &spec, &exec) => {
-                                    backend_stopped.push(format!("{line} (within the spec tolerance)"))
-                                }
-                                _ => {
-                                    let first = f.ir_diff.lines().take(30).collect::<Vec<_>>().join("\n");
-                                    backend_fail.push(format!("{line}\n{first}"));
-                                }
-                            }
-                        }
-                        Err(e) => backend_fail.push(format!("{name} -O{level}: the reference fails: {}", e.0)),
-                    }
-                }
-            }
-        }
-        validated += ok as usize;
+    let mut all = Tally::default();
+    for o in par::par_map(&kernels(), |(ptx, spec)| check_kernel(ptx, spec, &exec)) {
+        all.merge(o);
     }
+    let Tally {
+        validated,
+        skipped,
+        failures,
+        changes,
+        phase_runs,
+        backend_ok,
+        backend_calls,
+        backend_runs,
+        backend_fail,
+        backend_stopped,
+    } = all;
     println!("validated phase by phase at -O0 and -O3: {validated} kernels ({phase_runs} phase executions compared)");
     for s in &skipped {
         println!("  skipped {s}");

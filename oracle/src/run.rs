@@ -181,8 +181,8 @@ impl Tools {
     }
 
     /// Runs `tool args... <scratch>/<name>` on `bytes` written to a scratch file, memoised by
-    /// content.
-    fn tool_on_bytes(&self, tool: &Path, args: &[&str], name: &str, bytes: &[u8]) -> Result<Output, OracleError> {
+    /// content (`tool` is one of these tools: [`Tools::nvdisasm`], [`Tools::cuobjdump`], ...).
+    pub fn tool_on_bytes(&self, tool: &Path, args: &[&str], name: &str, bytes: &[u8]) -> Result<Output, OracleError> {
         let mut key = memo::Key::default().tool(tool);
         for a in args {
             key = key.part(a);

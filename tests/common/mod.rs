@@ -1,6 +1,8 @@
 //! Shared helpers of the integration tests: where the corpus is and what it holds.
 #![allow(dead_code)]
 
+pub mod par;
+
 use std::path::{Path, PathBuf};
 
 /// The repository's `corpus/` directory.
@@ -67,29 +69,6 @@ pub fn error_corpus() -> Vec<PathBuf> {
             rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptx")).collect()
         })
         .unwrap_or_default();
-    v.sort();
-    v
-}
-
-/// Runs `f` over `items` on all cores, collecting the `Err` messages.
-pub fn par_check<T: Sync>(items: &[T], f: impl Fn(&T) -> Result<(), String> + Sync) -> Vec<String> {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(8);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    if let Err(e) = f(item) {
-                        failures.lock().unwrap().push(e);
-                    }
-                }
-            });
-        }
-    });
-    let mut v = failures.into_inner().unwrap();
     v.sort();
     v
 }

@@ -17,6 +17,10 @@
 // Shared by tests/wild_corpus.rs and examples/wild_report.rs, each using a part.
 #![allow(dead_code)]
 
+#[path = "par.rs"]
+mod par;
+pub use par::par_map_on as par_map;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -699,24 +703,3 @@ pub fn report(verdicts: &[Verdict], interpreted: &BTreeMap<String, usize>, title
     s
 }
 
-/// `f` over `items` on `threads` threads (each takes the next unclaimed item); the results in
-/// the items' order.
-pub fn par_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new((0..items.len()).map(|_| None).collect::<Vec<Option<R>>>());
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= items.len() {
-                        break;
-                    }
-                    let v = f(&items[i]);
-                    results.lock().unwrap()[i] = Some(v);
-                }
-            });
-        }
-    });
-    results.into_inner().unwrap().into_iter().map(|v| v.unwrap()).collect()
-}

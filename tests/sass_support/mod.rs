@@ -65,7 +65,7 @@ pub fn corpus_instructions(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
 fn compile_corpus(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
     let files = corpus_for(arch);
     let out = Mutex::new(Vec::new());
-    let errs = common::par_check(&files, |path| {
+    let errs = common::par::par_check(&files, |path| {
         let res = t
             .ptxas_run(oracle::PtxInput::File { path, cwd: None }, &["-arch", arch])
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -40,6 +40,79 @@ pub fn tool_is_silent(cmd: &mut std::process::Command) -> Result<(), String> {
     Ok(())
 }
 
+/// Runs an NVIDIA tool (`t.nvdisasm()`, `t.cuobjdump()`) with `args` on `bytes` (memoised by
+/// content); `Err` unless it succeeds with nothing on stderr.
+pub fn silent_on(t: &oracle::Tools, tool: &Path, args: &[&str], bytes: &[u8]) -> Result<(), String> {
+    let out = t.tool_on_bytes(tool, args, "in.cubin", bytes).map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() || !stderr.trim().is_empty() {
+        return Err(format!("status {}: {}", out.status, stderr.trim()));
+    }
+    Ok(())
+}
+
+/// NVIDIA's tools' verdict on many of our cubins, with few tool starts (`nvdisasm` spends about
+/// a second starting up, which made most of these suites' time when it ran once per cubin):
+/// - every cubin through `cuobjdump -elf` (quick), which must print nothing on stderr;
+/// - every code word of every cubin (`.text.*` sections) through one raw `nvdisasm -b SM<nn>`
+///   run per arch, which must decode each of them;
+/// - every `whole_every`-th cubin (and each one named in `PTXAS_RS_NVDISASM_ALL`, or all when
+///   that is `1`) through `nvdisasm` as a cubin, which must print nothing on stderr: the
+///   ELF-level reading (sections, symbols, relocations), which does not depend on the kernel
+///   as the words do.
+///
+/// Returns one verdict per cubin, in order.
+pub fn accepted_by_tools(t: &oracle::Tools, cubins: &[(String, &[u8])], whole_every: usize) -> Vec<Result<(), String>> {
+    let all = std::env::var("PTXAS_RS_NVDISASM_ALL").unwrap_or_default();
+    let mut verdicts: Vec<Result<(), String>> = cubins
+        .iter()
+        .enumerate()
+        .map(|(i, (name, bytes))| {
+            silent_on(t, &t.cuobjdump(), &["-elf"], bytes).map_err(|e| format!("cuobjdump -elf: {e}"))?;
+            if all == "1" || all.split(',').any(|n| n == name) || i % whole_every.max(1) == 0 {
+                silent_on(t, &t.nvdisasm(), &[], bytes).map_err(|e| format!("nvdisasm: {e}"))?;
+            }
+            Ok(())
+        })
+        .collect();
+    // (arch, [(cubin index, word)])
+    let mut words: BTreeMap<String, Vec<(usize, u128)>> = BTreeMap::new();
+    for (i, (_, bytes)) in cubins.iter().enumerate() {
+        let cubin = match ptxas_rs::cubin::Cubin::parse(bytes) {
+            Ok(c) => c,
+            Err(e) => {
+                verdicts[i] = Err(format!("our cubin reader: {e}"));
+                continue;
+            }
+        };
+        let arch = format!("SM{}{}", cubin.sm(), if cubin.accelerated() { "a" } else { "" });
+        let list = words.entry(arch).or_default();
+        for s in cubin.sections.iter().filter(|s| s.name.starts_with(".text.")) {
+            list.extend(s.data.chunks_exact(16).map(|w| (i, u128::from_le_bytes(w.try_into().unwrap()))));
+        }
+    }
+    for (arch, list) in words {
+        let raw: Vec<u128> = list.iter().map(|&(_, w)| w).collect();
+        match t.disassemble_raw(&arch, &raw) {
+            Ok(texts) => {
+                for ((i, w), text) in list.iter().zip(texts) {
+                    if text.is_none() && verdicts[*i].is_ok() {
+                        verdicts[*i] = Err(format!("nvdisasm -b {arch}: illegal instruction {w:#034x}"));
+                    }
+                }
+            }
+            Err(e) => {
+                for (i, _) in &list {
+                    if verdicts[*i].is_ok() {
+                        verdicts[*i] = Err(format!("nvdisasm -b {arch}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    verdicts
+}
+
 /// Compiles with NVIDIA ptxas for sm_90.
 pub fn nvidia_cubin(t: &oracle::Tools, ptx: &Path) -> Vec<u8> {
     nvidia_cubin_with(t, ptx, &["-arch", "sm_90"])
