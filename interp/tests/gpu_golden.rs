@@ -17,6 +17,8 @@
 
 #[path = "support/emu_corpus.rs"]
 mod support;
+#[path = "../../tests/common/par.rs"]
+mod par;
 use support::read_outputs;
 
 use std::collections::BTreeMap;
@@ -156,15 +158,16 @@ const KNOWN_EMU_NVIDIA: &[(&str, &str)] = &[];
 fn nvidia_cubins_in_the_emulator_match_the_gpu() {
     let Some(t) = oracle::tools_or_skip("nvidia_cubins_in_the_emulator_match_the_gpu") else { return };
     let mut tally = Tally::default();
-    for (e, spec, gold) in with_goldens() {
+    let kernels = with_goldens();
+    let results = par::par_map(&kernels, |(e, spec, gold)| {
         let cubin = support::nvidia_cubin_with(t, &e.ptx, &["-arch", e.arch]);
-        let result = (|| {
-            let kernel = Kernel::load(&cubin, &spec.kernel).map_err(|x| format!("load: {x}"))?;
-            let sfx = support::nvdisasm_suffixes(t, &cubin, &spec.kernel);
-            let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
-            let run = kernel.run_with_suffixes(&spec, &cfg, &sfx).map_err(|x| format!("emulator: {x}"))?;
-            against(&spec, &run.outputs.buffers, &gold)
-        })();
+        let kernel = Kernel::load(&cubin, &spec.kernel).map_err(|x| format!("load: {x}"))?;
+        let sfx = support::nvdisasm_suffixes(t, &cubin, &spec.kernel);
+        let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
+        let run = kernel.run_with_suffixes(spec, &cfg, &sfx).map_err(|x| format!("emulator: {x}"))?;
+        against(spec, &run.outputs.buffers, gold)
+    });
+    for ((e, ..), result) in kernels.into_iter().zip(results) {
         tally.record(e.name, result, KNOWN_EMU_NVIDIA);
     }
     tally.finish("emulator(NVIDIA sm_90 cubin)", 128);
@@ -193,26 +196,35 @@ fn interpreter_matches_the_gpu() {
 #[test]
 fn our_cubins_in_the_emulator_match_the_gpu() {
     let mut tally = Tally::default();
-    for (e, spec, gold) in with_goldens() {
+    // Per kernel-level: its name and `Err(refusal)` or `Ok(result)`.
+    let per_kernel = par::par_map(&with_goldens(), |(e, spec, gold)| {
         let text = std::fs::read_to_string(&e.ptx).unwrap();
-        let Ok(ast) = ptxas_rs::ptx::parse(&text, "in.ptx") else { continue };
+        let Ok(ast) = ptxas_rs::ptx::parse(&text, "in.ptx") else { return vec![] };
+        let mut out = Vec::new();
         for level in [0u8, 3] {
             let name = format!("{}@O{level}", e.name);
             let opts = backend::Options { opt_level: level, ..backend::Options::default() };
             let compiled = match backend::compile(&ast, &opts) {
                 Ok(c) => c,
                 Err(x) => {
-                    tally.skipped.push(format!("{name} (refused by {})", x.stage));
+                    out.push((name.clone(), Err(format!("{name} (refused by {})", x.stage))));
                     continue;
                 }
             };
             let result = (|| {
                 let kernel = Kernel::load(&compiled.cubin, &spec.kernel).map_err(|x| format!("load: {x}"))?;
                 let cfg = EmuConfig { hazards: true, ..EmuConfig::default() };
-                let run = kernel.run(&spec, &cfg).map_err(|x| format!("emulator: {x}"))?;
-                against(&spec, &run.outputs.buffers, &gold)
+                let run = kernel.run(spec, &cfg).map_err(|x| format!("emulator: {x}"))?;
+                against(spec, &run.outputs.buffers, gold)
             })();
-            tally.record(name, result, KNOWN_EMU_OURS);
+            out.push((name, Ok(result)));
+        }
+        out
+    });
+    for (name, r) in per_kernel.into_iter().flatten() {
+        match r {
+            Err(refusal) => tally.skipped.push(refusal),
+            Ok(result) => tally.record(name, result, KNOWN_EMU_OURS),
         }
     }
     tally.finish("emulator(ptxas-rs sm_90 cubin)", 253);
