@@ -1045,6 +1045,16 @@ impl Cx<'_> {
                 };
                 (self.spell("F2FP", &[satf, relu, name(dt), name(st), mode, rnd(m.rnd)])?, ops)
             }
+            Opcode::I2IP => {
+                let dt = match self.ty() {
+                    Some(Ty::U16) => "U16",
+                    Some(Ty::S16) => "S16",
+                    Some(Ty::U8) => "U8",
+                    Some(Ty::S8) => "S8",
+                    t => return Err(format!("I2IP to {t:?}")),
+                };
+                (self.spell("I2IP", &[dt, "S32", "SAT"])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
             Opcode::I2F | Opcode::F2I | Opcode::F2F | Opcode::I2I => {
                 let dt = self.ty().ok_or("conversion without a destination type")?;
                 let st = m.src_ty.ok_or("conversion without a source type")?;

@@ -1666,6 +1666,20 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| alu::viaddmnmx(va[lane], vb[lane], vc[lane], *signed, p >> lane & 1 == 1));
             lift(w.write32(&a[0], &d, g))?;
         }
+        Kind::I2ip { bits, signed } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            // The field's range as i32, then the two saturated fields and c above them.
+            let (lo, hi) = if *signed { (-(1i32 << (bits - 1)), (1i32 << (bits - 1)) - 1) } else { (0, (1i32 << bits) - 1) };
+            let field = (1u32 << bits) - 1;
+            let d = map1(g, |lane| {
+                let sat = |x: u32| (x as i32).max(lo).min(hi) as u32 & field;
+                let low = sat(vb[lane]) | sat(va[lane]) << bits;
+                if *bits == 16 { low } else { low | vc[lane] << (2 * bits) }
+            });
+            lift(w.write32(&a[0], &d, g))?;
+        }
         Kind::Sgxt { unsigned, wrap } => {
             let va = lift(w.reg32(&a[1]))?;
             let vb = lift(w.reg32(&a[2]))?;

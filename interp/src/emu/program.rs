@@ -435,6 +435,14 @@ pub enum Kind {
         /// Signed (`.U32` absent).
         signed: bool,
     },
+    /// `I2IP.{U16,S16,U8,S8}.S32.SAT d, a, b, c`: a and b (signed) clamped into `bits`-bit
+    /// fields, b lowest, a above it, then c's low bits.
+    I2ip {
+        /// The field width (8 or 16).
+        bits: u32,
+        /// A signed destination type.
+        signed: bool,
+    },
     /// `SGXT`.
     Sgxt {
         /// `.U32` (zero-extend).
@@ -1454,6 +1462,21 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             need(4, 1, &vals, &preds)?;
             vals[0].dst = true;
             Kind::Viaddmnmx { signed: !has("U32") }
+        }
+        "I2IP" => {
+            need(4, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let (bits, signed) = match () {
+                _ if has("U16") => (16, false),
+                _ if has("S16") => (16, true),
+                _ if has("U8") => (8, false),
+                _ if has("S8") => (8, true),
+                _ => return Err(format!("I2IP{suffix}: unsupported destination type")),
+            };
+            if !has("S32") || !has("SAT") {
+                return Err(format!("I2IP{suffix}: only `.S32.SAT` is modelled"));
+            }
+            Kind::I2ip { bits, signed }
         }
         "SGXT" => {
             need(3, 0, &vals, &preds)?;

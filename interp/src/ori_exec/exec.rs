@@ -546,7 +546,7 @@ impl Engine<'_> {
                 }
             }
             Atom | AtomCas | ATOM | ATOMCAS | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
-            Mova | Cvta | CvtaTo | Isspacep | QSPC => self.address_op(cta, w, d, exec)?,
+            Mova | Cvta | CvtaTo | Isspacep | QSPC | Getctarank => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Elect
             | Activemask | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             Ldmatrix | Stmatrix | Movmatrix | MOVM | Mma | LDSM | STSM | HMMA | IMMA => {
