@@ -439,6 +439,10 @@ opcodes! {
     BarRed "barred" Ptx ["X" => "W:ri, P, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SUBOP) req(SUBOP) ty() None;
     /// Memory fence: `membar`/`fence`, the form ([`super::fence::Fence::code`]) as the immediate.
     Membar "membar" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `fence.proxy.tensormap::generic.acquire.scope [a], 128`: the tensormap proxy's view of
+    /// the 128-byte tensor map at generic address `a` is made current. The interpreter (and
+    /// the emulator) model no tensormap proxy: no effect there.
+    TensormapAcquire "tensormapacquire" Ptx ["" => "D:r"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Add with carry: `d, cout = a + b + cin` (`add.cc`, `addc`).
     Addc "addc" Ptx ["T, P" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Addc;
     /// Subtract with borrow: `d, bout = a - b - bin` (`sub.cc`, `subc`).
@@ -875,6 +879,11 @@ opcodes! {
     LDGDEPBAR "LDGDEPBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `DEPBAR.LE SB0, n`: waits until at most `n` `LDGDEPBAR` groups are pending.
     DEPBAR "DEPBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `DEPBAR {5,4,3,2,1,0}`: waits until the listed scoreboards (the immediate's bits) are
+    /// clear (ptxas before `UTMACCTL`).
+    DEPBARLIST "DEPBARLIST" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `UTMACCTL.IV [URa]`: [`Opcode::TensormapAcquire`] on the uniform address pair.
+    UTMACCTL "UTMACCTL" Sass ["" => "D:r"] flags(SIDE_EFFECT) mods() req() ty() None;
 
     // ---- mbarriers and bulk copies (the selection of `Opcode::MbarInit` ...; the word's
     // layout and operations are `super::mbarrier`'s) ----

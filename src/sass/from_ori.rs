@@ -1365,6 +1365,21 @@ impl Cx<'_> {
                 };
                 (self.spell("DEPBAR", &["LE"])?, vec![one("SB0"), one(format!("{n:#x}"))])
             }
+            Opcode::DEPBARLIST => {
+                let m = match d.srcs.first() {
+                    Some(Operand::Imm(i)) => i.bits(),
+                    _ => return Err("DEPBAR without a scoreboard list".into()),
+                };
+                let list: Vec<String> = (0..6).rev().filter(|k| m >> k & 1 == 1).map(|k| k.to_string()).collect();
+                (vec!["DEPBAR".into()], vec![one(format!("{{{}}}", list.join(",")))])
+            }
+            Opcode::UTMACCTL => {
+                let a = match d.srcs.first() {
+                    Some(Operand::Reg(u)) => format!("[{}]", base_name(self.phys(u.reg)?)),
+                    _ => return Err("UTMACCTL without a uniform address pair".into()),
+                };
+                (vec!["UTMACCTL.IV".into()], vec![one(a)])
+            }
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),
             Opcode::NOP => (vec!["NOP".into()], vec![]),

@@ -1102,7 +1102,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
     match &inst.kind {
         Kind::Invalid(why) => return Err((None, EmuErrorKind::Invalid(why.clone()))),
         Kind::Nop if inst.base == "FENCE" && inst.suffix.contains("ASYNC.S") && g != 0 => cta.proxy_fence(w.id),
-        Kind::Nop | Kind::Depbar(..) => {}
+        Kind::Nop | Kind::Depbar(..) | Kind::DepbarList(_) => {}
         Kind::Iadd3 { x } => {
             let v = [lift(w.reg32(&a[1]))?, lift(w.reg32(&a[2]))?, lift(w.reg32(&a[3]))?];
             let ci0 = w.pred(&pr[2]);

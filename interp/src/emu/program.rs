@@ -208,6 +208,8 @@ pub enum Kind {
     Nop,
     /// `DEPBAR.LE SBk, n`: (scoreboard, count) for the hazard checker.
     Depbar(u8, u8),
+    /// `DEPBAR {..}`: the mask of scoreboards that drain completely (hazard checker).
+    DepbarList(u8),
     /// `IADD3` (`.X`: carry-ins used, negation is `~`).
     Iadd3 {
         /// `.X`.
@@ -1176,7 +1178,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
         }
     }
-    let uni = base.starts_with('U') && base != "UBLKCP";
+    let uni = base.starts_with('U') && !matches!(base, "UBLKCP" | "UTMACCTL");
     let alu_base = if uni { &base[1..] } else { base };
     // Helpers to mark roles.
     let need = |n: usize, p: usize, vals: &Vec<Arg>, preds: &Vec<PArg>| -> Result<(), String> {
@@ -1208,7 +1210,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     let cmp = toks.iter().find_map(|t| Cmp::from_token(t));
     let kind = match alu_base {
         "YIELD" => Kind::Yield,
-        "NOP" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" => Kind::Nop,
+        "NOP" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" | "UTMACCTL" => Kind::Nop,
+        // `DEPBAR {5,4,3,2,1,0}`: the listed scoreboards drain (a list, no `.LE`).
+        "DEPBAR" if !has("LE") => match vals.first().map(|a| a.o) {
+            Some(Opnd::Imm(m)) => Kind::DepbarList(m as u8),
+            _ => return Err("DEPBAR operand shape".into()),
+        },
         "DEPBAR" => {
             // DEPBAR.LE SBk, n: the decoder's operand shape is not known yet; accept imms.
             let sb = vals.first().and_then(|a| if let Opnd::Imm(v) = a.o { Some(v as u8) } else { None });

@@ -555,6 +555,8 @@ impl Engine<'_> {
             PACK128 | UPACK128 | UNPACK128 | PACKW | UNPACKW | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR | Pmevent | PMTRIG => {}
+            // No tensormap proxy in this model (see the opcode's docs).
+            TensormapAcquire | DEPBARLIST | UTMACCTL => {}
             Wgmma => self.wgmma(cta, w, d, exec)?,
             HGMMA => self.hgmma(cta, w, d, exec)?,
             VOTEU => self.voteu(cta, w, d, exec)?,

@@ -422,7 +422,7 @@ impl<'a> Sel<'a> {
             Atom | AtomCas => self.sel_atom(d),
             Bar | BarArrive | BarRed => self.sel_barrier(d),
             ClusterArrive | ClusterWait => self.sel_cluster_barrier(d),
-            Bra | Exit | Ret | Membar | Warpsync => self.sel_control(d),
+            Bra | Exit | Ret | Membar | Warpsync | TensormapAcquire => self.sel_control(d),
             Call => self.sel_call(d),
             Brx => self.sel_brx(d),
             Shfl => self.sel_shfl(d),
