@@ -40,11 +40,15 @@ const FORMS: &[&str] = &[
     "fence.acquire.cluster",
     "fence.release.cluster",
     "fence.proxy.alias",
+    "fence.proxy.tensormap::generic.release.cta",
+    "fence.proxy.tensormap::generic.release.cluster",
+    "fence.proxy.tensormap::generic.release.gpu",
+    "fence.proxy.tensormap::generic.release.sys",
 ];
 
 fn probe(form: &str) -> String {
     format!(
-        ".version 8.0\n.target sm_90a\n.address_size 64\n\
+        ".version 8.3\n.target sm_90a\n.address_size 64\n\
          .visible .entry k(.param .u64 p)\n{{\n .reg .b64 %rd<3>;\n ld.param.u64 %rd1, [p];\n\
          st.global.u32 [%rd1], 1;\n {form};\n st.global.u32 [%rd1+4], 2;\n ret;\n}}\n"
     )

@@ -564,6 +564,9 @@ impl FnCx<'_> {
     /// `cvt`.
     pub(super) fn cvt(&mut self, i: &ast::Instruction) -> Result<()> {
         let m = PtxMods::of(i, false);
+        if Self::is_cvt_pack_int(&m) {
+            return self.cvt_pack_int(i);
+        }
         if Self::is_cvt_pack(&m) {
             return self.cvt_pack(i);
         }

@@ -74,6 +74,33 @@ impl FnCx<'_> {
             "membar" | "fence" => {
                 m.rest.clear();
                 let words: Vec<&str> = i.modifiers.iter().map(|md| md.text.trim_start_matches('.')).collect();
+                if words.contains(&"tensormap::generic") && words.contains(&"acquire") {
+                    // `fence.proxy.tensormap::generic.acquire.scope [a], 128` (every scope is
+                    // one sequence, ptxas 13.0.88).
+                    let size = self.src(self.operand(i, 1)?, Ty::U32)?;
+                    if !matches!(size, Operand::Imm(v) if v.bits() == 128) {
+                        return self.err("fence.proxy.tensormap::generic.acquire takes the size 128");
+                    }
+                    // The generic address: `[reg+off]`, or a variable's address (`[var]`, as its
+                    // own space's address, which is the generic one for `.global`).
+                    let mut mr = self.mem_ref(self.operand(i, 0)?, None, 1)?;
+                    let a = self.tmp(RegClass::R64);
+                    match mr.base {
+                        Some(b) if mr.sym.is_none() => {
+                            let off = Operand::Imm(Imm::Int(mr.offset));
+                            self.emit(Opcode::Add, Mods::ty(Ty::U64), vec![a.into()], vec![Operand::reg(b), off])?;
+                        }
+                        _ => {
+                            let var = mr.sym.clone().and_then(|n| self.lookup(&n));
+                            if let Some(super::func::Sym::Var(_, s)) = var {
+                                mr.space = s;
+                            }
+                            self.emit(Opcode::Mova, Mods::ty(Ty::U64), vec![a.into()], vec![Operand::Mem(mr)])?;
+                        }
+                    }
+                    self.emit(Opcode::TensormapAcquire, Mods::new(), vec![], vec![Operand::reg(a)])?;
+                    return Ok(());
+                }
                 let form = match crate::ori::fence::Fence::from_ptx(name, &words) {
                     Ok(f) => f,
                     Err(e) => return self.err(e),

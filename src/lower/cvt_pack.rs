@@ -18,13 +18,21 @@
 //! source count or a register whose declared size is not its type's ("Arguments mismatch
 //! ..."; a scalar f16/bf16 destination may be wider, as ptxas allows).
 //!
-//! Invariant: emits exactly one `cvtpack` whose sources are the PTX sources in order.
+//! The integer packing conversions `cvt.pack.sat.{u16,s16}.s32 d, a, b` and
+//! `cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c` (selected as one `I2IP`) are `cvtpack` too, with
+//! an integer destination type and three sources: `a`, `b` and `c` (`0` for the 16-bit forms);
+//! the PTX ISA's meaning is `d = c << 2n | sat(a) << n | sat(b)` in `n`-bit fields. The
+//! sub-byte `.u4 .s4 .u2 .s2` destinations (ptxas: `I2IP.U4 ... R4.24`) are reported as not
+//! supported yet.
+//!
+//! Invariant: emits exactly one `cvtpack` whose sources are the PTX sources in order (the
+//! integer forms: `a, b, c`, `c` the immediate 0 when PTX has none).
 
 use super::Result;
 use super::func::FnCx;
 use super::mods::PtxMods;
 use super::types::{size_of, ty_of};
-use crate::ori::{Flag, Mods, Opcode, RegClass, Rnd, Ty};
+use crate::ori::{Flag, Imm, Mods, Opcode, Operand, RegClass, Rnd, Ty};
 use crate::ptx::ast;
 
 fn is_fp8(t: Ty) -> bool {
@@ -45,6 +53,50 @@ impl FnCx<'_> {
     pub(super) fn is_cvt_pack(m: &PtxMods) -> bool {
         m.rest.iter().any(|w| w == "satfinite")
             || m.types.iter().any(|t| matches!(t.as_str(), "e4m3x2" | "e5m2x2" | "e4m3" | "e5m2"))
+    }
+
+    /// Whether `cvt` with these modifiers is an integer packing conversion (`cvt.pack`).
+    pub(super) fn is_cvt_pack_int(m: &PtxMods) -> bool {
+        m.rest.iter().any(|w| w == "pack")
+    }
+
+    /// Lowers `cvt.pack.sat` (see the module docs).
+    pub(super) fn cvt_pack_int(&mut self, i: &ast::Instruction) -> Result<()> {
+        let mut m = PtxMods::of(i, false);
+        m.take(&["pack"]);
+        if let Some(w) = m.rest.iter().find(|w| matches!(w.as_str(), "u4" | "s4" | "u2" | "s2")) {
+            return self.err(format!("`cvt.pack.sat.{w}` (a sub-byte packing conversion) is not supported yet"));
+        }
+        if !m.has("sat") {
+            return self.err("'.sat' modifier required for instruction 'cvt.pack'");
+        }
+        m.flags.retain(|f| f != "sat");
+        self.leftovers(&m)?;
+        if !m.flags.is_empty() || m.rnd.is_some() {
+            return self.err("Illegal modifier for instruction 'cvt.pack'");
+        }
+        let tys: Vec<Option<Ty>> = m.types.iter().map(|t| ty_of(t)).collect();
+        let (dt, srcs) = match tys.as_slice() {
+            [Some(d @ (Ty::U16 | Ty::S16)), Some(Ty::S32)] => (*d, 2),
+            [Some(d @ (Ty::U8 | Ty::S8)), Some(Ty::S32), Some(Ty::B32)] => (*d, 3),
+            _ => return self.err("Unexpected instruction types specified for 'cvt.pack'"),
+        };
+        if i.operands.len() != srcs + 1 {
+            return self.err("Arguments mismatch for instruction 'cvt.pack'");
+        }
+        let mut s = Vec::new();
+        for k in 0..srcs {
+            let o = self.operand(i, 1 + k)?;
+            s.push(self.src(o, if k < 2 { Ty::S32 } else { Ty::B32 })?);
+        }
+        if srcs == 2 {
+            s.push(Operand::Imm(Imm::Int(0)));
+        }
+        let mut md = Mods { ty: Some(dt), src_ty: Some(Ty::S32), ..Mods::new() };
+        md.set(Flag::Sat);
+        let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
+        self.emit(Opcode::Cvtpack, md, vec![d], s)?;
+        Ok(())
     }
 
     /// Lowers a packing `cvt` (see the module docs).

@@ -1024,7 +1024,7 @@ impl FnCx<'_> {
             }
             "setp" | "set" | "selp" | "slct" => self.compare(i),
             "cvt" => self.cvt(i),
-            "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "prefetch" | "prefetchu" | "applypriority"
+            "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "getctarank" | "prefetch" | "prefetchu" | "applypriority"
             | "createpolicy" | "discard" => self.memory(i),
             "bra" | "brx" | "call" | "ret" | "exit" | "bar" | "barrier" | "membar" | "fence" | "nanosleep" | "trap" | "brkpt" | "pmevent"
             | "griddepcontrol" => self.control(i),

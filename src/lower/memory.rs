@@ -239,6 +239,22 @@ impl FnCx<'_> {
                 }
                 Ok(())
             }
+            "getctarank" => {
+                // `getctarank{.shared::cluster}.{u32,u64} d, a` (a register or a variable).
+                self.leftovers(&m)?;
+                let ty = match m.types.as_slice() {
+                    [t] if t == "u32" => Ty::U32,
+                    [t] if t == "u64" => Ty::U64,
+                    _ => return self.err("Unexpected instruction types specified for 'getctarank'"),
+                };
+                if !matches!(m.space, None | Some(Space::Shared)) {
+                    return self.err("Illegal state space for instruction 'getctarank'");
+                }
+                let s = self.src(self.operand(i, 1)?, ty)?;
+                let d = self.dst(self.operand(i, 0)?, RegClass::R32)?;
+                self.emit(Opcode::Getctarank, Mods::ty(ty), vec![d], vec![s])?;
+                Ok(())
+            }
             "isspacep" => {
                 self.leftovers(&m)?;
                 let space = m.space.ok_or_else(|| LowerError::at(i.span, "isspacep needs a state space"))?;

@@ -20,6 +20,8 @@
 //! | `fence.mbarrier_init.release.cluster` | `NOP` |
 //! | `fence.acquire.cluster` | `CCTL.IVALL` |
 //! | `fence.release.cluster` | `MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR` |
+//! | `fence.proxy.tensormap::generic.release.{cta,cluster,gpu}` | `MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR` (the `.cta` scope too) |
+//! | `fence.proxy.tensormap::generic.release.sys` | `MEMBAR.ALL.SYS; ERRBAR; CGAERRBAR` |
 //! | `fence.proxy.alias` | `MEMBAR.SC.GPU; MEMBAR.SC.SYS; CCTL.IVALL` (ptxas picks one membar at run time from a driver flag; we issue both) |
 //!
 //! Invariant: [`Fence::from_code`] inverts [`Fence::code`]; every form has a sequence.
@@ -53,6 +55,10 @@ pub enum Fence {
     ReleaseCluster,
     /// `fence.proxy.alias`.
     ProxyAlias,
+    /// `fence.proxy.tensormap::generic.release.{cta,cluster,gpu}`.
+    TensormapRelease,
+    /// `fence.proxy.tensormap::generic.release.sys`.
+    TensormapReleaseSys,
 }
 
 /// A `MEMBAR`'s semantics and scope: `MEMBAR.{SC,ALL}.{CTA,GPU,SYS}`.
@@ -99,7 +105,7 @@ pub enum Step {
     Nop,
 }
 
-const ALL: [Fence; 13] = [
+const ALL: [Fence; 15] = [
     Fence::ScCta,
     Fence::ScGpu,
     Fence::ScSys,
@@ -113,6 +119,8 @@ const ALL: [Fence; 13] = [
     Fence::AcquireCluster,
     Fence::ReleaseCluster,
     Fence::ProxyAlias,
+    Fence::TensormapRelease,
+    Fence::TensormapReleaseSys,
 ];
 
 impl Fence {
@@ -137,6 +145,9 @@ impl Fence {
             "fence" if has("proxy") => {
                 if has("alias") {
                     Fence::ProxyAlias
+                } else if has("tensormap::generic") && has("release") {
+                    // (`.acquire` takes an address: `lower::control` lowers it apart.)
+                    if scope == 2 { Fence::TensormapReleaseSys } else { Fence::TensormapRelease }
                 } else if has("async") && has("global") {
                     Fence::ProxyAsyncGlobal
                 } else if has("async") && has("shared::cta") {
@@ -191,6 +202,8 @@ impl Fence {
             Fence::AcquireCluster => vec![CctlIvall],
             Fence::ReleaseCluster => vec![mb(false, 1), Errbar, CgaErrbar],
             Fence::ProxyAlias => vec![mb(true, 1), mb(true, 2), CctlIvall],
+            Fence::TensormapRelease => vec![mb(false, 1), Errbar, CgaErrbar],
+            Fence::TensormapReleaseSys => vec![mb(false, 2), Errbar, CgaErrbar],
         }
     }
 

@@ -399,7 +399,8 @@ opcodes! {
     Cvt "cvt" Ptx ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT|RELU) req(TY|SRC_TY) ty() Cvt;
     /// Packing conversion (`cvt` to or from `.e4m3x2`/`.e5m2x2`, and `.satfinite` to f16/bf16):
     /// `ty` the destination, `src_ty` the source element type; two f32 sources pack a (high)
-    /// and b (low), one packed source converts both its halves (see `ori::fp8`).
+    /// and b (low), one packed source converts both its halves (see `ori::fp8`). An integer
+    /// `ty` (`cvt.pack.sat.{u16,s16,u8,s8}.s32`): sources a, b, c (see `lower::cvt_pack`).
     Cvtpack "cvtpack" Ptx ["W" => "W:ri, W:ri"] flags(VAR_SRCS) mods(TY|SRC_TY|RND|SAT|RELU) req(TY|SRC_TY) ty() CvtPack;
     /// Load.
     Ld "ld" Ptx ["T" => "M"] flags(MEM_READ) mods(TY|VOLATILE) req(TY) ty() None;
@@ -438,6 +439,10 @@ opcodes! {
     BarRed "barred" Ptx ["X" => "W:ri, P, W:ri"] flags(SIDE_EFFECT|VAR_SRCS) mods(SUBOP) req(SUBOP) ty() None;
     /// Memory fence: `membar`/`fence`, the form ([`super::fence::Fence::code`]) as the immediate.
     Membar "membar" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `fence.proxy.tensormap::generic.acquire.scope [a], 128`: the tensormap proxy's view of
+    /// the 128-byte tensor map at generic address `a` is made current. The interpreter (and
+    /// the emulator) model no tensormap proxy: no effect there.
+    TensormapAcquire "tensormapacquire" Ptx ["" => "D:r"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// Add with carry: `d, cout = a + b + cin` (`add.cc`, `addc`).
     Addc "addc" Ptx ["T, P" => "T:ric, T:ric, P"] flags() mods(TY) req(TY) ty() Addc;
     /// Subtract with borrow: `d, bout = a - b - bin` (`sub.cc`, `subc`).
@@ -501,6 +506,13 @@ opcodes! {
     Cvta "cvta" Ptx ["T" => "T:r"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() None;
     /// A generic address made space-relative (`cvta.to.shared`).
     CvtaTo "cvtato" Ptx ["T" => "T:r"] flags() mods(TY|SUBOP) req(TY|SUBOP) ty() None;
+    /// `getctarank{.shared::cluster}.{u32,u64} d, a`: the rank of the CTA whose shared memory
+    /// `a` addresses, as sm_90 reads it: bits [24:32) of the address's low word (the
+    /// hardware's shared::cluster and generic shared addresses carry the CTA's slot there).
+    /// The interpreter's own shared addresses carry no slot bits (its `SR_CgaCtaId` is 0), so
+    /// they give rank 0: a launch's ranks agree with the hardware only where every cluster
+    /// is one CTA. `mapa` is not modelled.
+    Getctarank "getctarank" Ptx ["W" => "T:r"] flags() mods(TY) req(TY) ty() None;
     /// Whether a generic address is in a space (`isspacep.shared`).
     Isspacep "isspacep" Ptx ["P" => "D:r"] flags() mods(SUBOP) req(SUBOP) ty() None;
     /// Atomic read-modify-write; the destination gets the old value (`atom.add`, `red.add`).
@@ -683,6 +695,8 @@ opcodes! {
     F2F "F2F" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|RND|FTZ|SAT) req(TY|SRC_TY) ty() Cvt;
     /// Packing float conversion (`cvtpack`'s SASS form: `.PACK_AB_MERGE_C`, `.UNPACK_B`, ...).
     F2FP "F2FP" Sass ["W" => "W:r, W:r"] flags(VAR_SRCS) mods(TY|SRC_TY|RND|SAT|RELU) req(TY|SRC_TY) ty() CvtPack;
+    /// `I2IP.{U16,S16,U8,S8}.S32.SAT Rd, Ra, b, Rc`: `cvtpack`'s integer form (`cvt.pack.sat`).
+    I2IP "I2IP" Sass ["W" => "W:r, W:ri, W:r"] flags() mods(TY|SRC_TY|SAT) req(TY|SRC_TY) ty() CvtPack;
     /// Integer to integer.
     I2I "I2I" Sass ["T" => "S:ric"] flags() mods(TY|SRC_TY|SAT) req(TY|SRC_TY) ty() Cvt;
     /// Special-function unit (approximate).
@@ -865,6 +879,11 @@ opcodes! {
     LDGDEPBAR "LDGDEPBAR" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `DEPBAR.LE SB0, n`: waits until at most `n` `LDGDEPBAR` groups are pending.
     DEPBAR "DEPBAR" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `DEPBAR {5,4,3,2,1,0}`: waits until the listed scoreboards (the immediate's bits) are
+    /// clear (ptxas before `UTMACCTL`).
+    DEPBARLIST "DEPBARLIST" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `UTMACCTL.IV [URa]`: [`Opcode::TensormapAcquire`] on the uniform address pair.
+    UTMACCTL "UTMACCTL" Sass ["" => "D:r"] flags(SIDE_EFFECT) mods() req() ty() None;
 
     // ---- mbarriers and bulk copies (the selection of `Opcode::MbarInit` ...; the word's
     // layout and operations are `super::mbarrier`'s) ----

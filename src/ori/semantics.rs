@@ -1233,6 +1233,16 @@ fn convert(dt: Ty, st: Ty, a: Arg, mods: &Mods) -> Result<u64, EvalError> {
 /// A packing conversion (`cvtpack`/`F2FP`, see [`super::fp8`]): fp8x2 from two f32 (a in the
 /// high byte) or from f16x2, f16x2 from fp8x2, f16x2/bf16x2 from two f32 (a in the high half)
 /// and one f16/bf16 from an f32, each element rounded as `mods` says (`.satfinite` = `Sat`).
+/// `cvt.pack.sat.{dt}.s32`: the PTX ISA's pseudocode with `n` the bits of `dt`: `a` and `b`
+/// (signed 32-bit) clamped to `dt`'s range, `b` in bits `[0, n)`, `a` in `[n, 2n)`, and the
+/// low `32 - 2n` bits of `c` above them (none for 16-bit `dt`).
+fn pack_sat(dt: Ty, a: u64, b: u64, c: u64) -> u64 {
+    let n = dt.bits();
+    let (lo, hi) = if dt.is_signed() { (-(1i64 << (n - 1)), (1i64 << (n - 1)) - 1) } else { (0, (1i64 << n) - 1) };
+    let sat = |x: u64| (i64::from(x as u32 as i32).clamp(lo, hi) as u64) & mask(n);
+    (c << (2 * n) | sat(a) << n | sat(b)) & mask(32)
+}
+
 fn cvt_pack(dt: Ty, st: Ty, mods: &Mods, a: &[u64]) -> Result<u64, EvalError> {
     use super::fp8::Fp8;
     let relu = mods.has(Flag::Relu);
@@ -1245,6 +1255,7 @@ fn cvt_pack(dt: Ty, st: Ty, mods: &Mods, a: &[u64]) -> Result<u64, EvalError> {
     let f32v = |x: u64| f64::from(f32::from_bits(x as u32));
     let f16v = |x: u64| f64::from_bits(float::convert(F16, F64, x & 0xffff, Rnd::Rn));
     match (fp8(dt), fp8(st), a) {
+        (None, None, &[x, y, c]) if st == Ty::S32 && dt.is_int() && dt.bits() <= 16 => Ok(pack_sat(dt, x, y, c)),
         (Some(f), None, &[x, y]) if st == Ty::F32 => {
             Ok(u64::from(f.encode(f32v(x), relu)) << 8 | u64::from(f.encode(f32v(y), relu)))
         }

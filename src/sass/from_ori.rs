@@ -1045,6 +1045,16 @@ impl Cx<'_> {
                 };
                 (self.spell("F2FP", &[satf, relu, name(dt), name(st), mode, rnd(m.rnd)])?, ops)
             }
+            Opcode::I2IP => {
+                let dt = match self.ty() {
+                    Some(Ty::U16) => "U16",
+                    Some(Ty::S16) => "S16",
+                    Some(Ty::U8) => "U8",
+                    Some(Ty::S8) => "S8",
+                    t => return Err(format!("I2IP to {t:?}")),
+                };
+                (self.spell("I2IP", &[dt, "S32", "SAT"])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+            }
             Opcode::I2F | Opcode::F2I | Opcode::F2F | Opcode::I2I => {
                 let dt = self.ty().ok_or("conversion without a destination type")?;
                 let st = m.src_ty.ok_or("conversion without a source type")?;
@@ -1354,6 +1364,21 @@ impl Cx<'_> {
                     _ => return Err("DEPBAR without a count".into()),
                 };
                 (self.spell("DEPBAR", &["LE"])?, vec![one("SB0"), one(format!("{n:#x}"))])
+            }
+            Opcode::DEPBARLIST => {
+                let m = match d.srcs.first() {
+                    Some(Operand::Imm(i)) => i.bits(),
+                    _ => return Err("DEPBAR without a scoreboard list".into()),
+                };
+                let list: Vec<String> = (0..6).rev().filter(|k| m >> k & 1 == 1).map(|k| k.to_string()).collect();
+                (vec!["DEPBAR".into()], vec![one(format!("{{{}}}", list.join(",")))])
+            }
+            Opcode::UTMACCTL => {
+                let a = match d.srcs.first() {
+                    Some(Operand::Reg(u)) => format!("[{}]", base_name(self.phys(u.reg)?)),
+                    _ => return Err("UTMACCTL without a uniform address pair".into()),
+                };
+                (vec!["UTMACCTL.IV".into()], vec![one(a)])
             }
             Opcode::BRA => (vec!["BRA".into()], vec![s(0)?]),
             Opcode::EXIT => (vec!["EXIT".into()], vec![]),

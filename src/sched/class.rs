@@ -137,6 +137,7 @@ pub fn pipe(base: &str) -> Option<(Pipe, u64)> {
         "I2I",
         "I2FP",
         "F2FP",
+        "I2IP",
         "VABSDIFF",
         "VABSDIFF4",
         "LOP",

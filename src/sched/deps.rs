@@ -90,6 +90,7 @@ const NO_RESULT: &[&str] = &[
     "UCGABAR_ARV",
     "UCGABAR_WAIT",
     "DEPBAR",
+    "UTMACCTL",
     "YIELD",
     "NANOSLEEP",
     "CCTL",

@@ -196,6 +196,8 @@ pub fn completion(inst: &Instruction) -> Option<bool> {
         "SYNCS" if inst.suffix.contains("EXCH") => Some(true),
         "FENCE" => Some(true),
         "MEMBAR" if inst.suffix.ends_with(".CTA") => Some(false),
+        // `UTMACCTL.IV` reads its address pair through a read scoreboard (ptxas 13.0.88 -O3).
+        "UTMACCTL" => Some(false),
         _ => None,
     }
 }

@@ -1102,7 +1102,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
     match &inst.kind {
         Kind::Invalid(why) => return Err((None, EmuErrorKind::Invalid(why.clone()))),
         Kind::Nop if inst.base == "FENCE" && inst.suffix.contains("ASYNC.S") && g != 0 => cta.proxy_fence(w.id),
-        Kind::Nop | Kind::Depbar(..) => {}
+        Kind::Nop | Kind::Depbar(..) | Kind::DepbarList(_) => {}
         Kind::Iadd3 { x } => {
             let v = [lift(w.reg32(&a[1]))?, lift(w.reg32(&a[2]))?, lift(w.reg32(&a[3]))?];
             let ci0 = w.pred(&pr[2]);
@@ -1664,6 +1664,20 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             imod(&a[2], &mut vb);
             let p = w.pred(&pr[0]);
             let d = map1(g, |lane| alu::viaddmnmx(va[lane], vb[lane], vc[lane], *signed, p >> lane & 1 == 1));
+            lift(w.write32(&a[0], &d, g))?;
+        }
+        Kind::I2ip { bits, signed } => {
+            let va = lift(w.reg32(&a[1]))?;
+            let vb = lift(w.reg32(&a[2]))?;
+            let vc = lift(w.reg32(&a[3]))?;
+            // The field's range as i32, then the two saturated fields and c above them.
+            let (lo, hi) = if *signed { (-(1i32 << (bits - 1)), (1i32 << (bits - 1)) - 1) } else { (0, (1i32 << bits) - 1) };
+            let field = (1u32 << bits) - 1;
+            let d = map1(g, |lane| {
+                let sat = |x: u32| (x as i32).max(lo).min(hi) as u32 & field;
+                let low = sat(vb[lane]) | sat(va[lane]) << bits;
+                if *bits == 16 { low } else { low | vc[lane] << (2 * bits) }
+            });
             lift(w.write32(&a[0], &d, g))?;
         }
         Kind::Sgxt { unsigned, wrap } => {

@@ -676,6 +676,11 @@ impl HazardState {
         if let Kind::Depbar(sb @ 0..6, n) = inst.kind {
             self.retire(sb as usize, n as usize);
         }
+        if let Kind::DepbarList(m) = inst.kind {
+            for k in (0..6).filter(|k| m >> k & 1 == 1) {
+                self.retire(k, 0);
+            }
+        }
         // `@!PT` fillers never execute and occupy no pipe.
         let never = inst.guard.idx == 7 && inst.guard.not;
         if let Some((p, hold)) = f.pipe.filter(|_| !never) {

@@ -208,6 +208,8 @@ pub enum Kind {
     Nop,
     /// `DEPBAR.LE SBk, n`: (scoreboard, count) for the hazard checker.
     Depbar(u8, u8),
+    /// `DEPBAR {..}`: the mask of scoreboards that drain completely (hazard checker).
+    DepbarList(u8),
     /// `IADD3` (`.X`: carry-ins used, negation is `~`).
     Iadd3 {
         /// `.X`.
@@ -433,6 +435,14 @@ pub enum Kind {
     /// `VIADDMNMX d, a, b, c, p`: `min(a + b, c)` (`p` true) or `max` (`p` false).
     Viaddmnmx {
         /// Signed (`.U32` absent).
+        signed: bool,
+    },
+    /// `I2IP.{U16,S16,U8,S8}.S32.SAT d, a, b, c`: a and b (signed) clamped into `bits`-bit
+    /// fields, b lowest, a above it, then c's low bits.
+    I2ip {
+        /// The field width (8 or 16).
+        bits: u32,
+        /// A signed destination type.
         signed: bool,
     },
     /// `SGXT`.
@@ -1168,7 +1178,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
         }
     }
-    let uni = base.starts_with('U') && base != "UBLKCP";
+    let uni = base.starts_with('U') && !matches!(base, "UBLKCP" | "UTMACCTL");
     let alu_base = if uni { &base[1..] } else { base };
     // Helpers to mark roles.
     let need = |n: usize, p: usize, vals: &Vec<Arg>, preds: &Vec<PArg>| -> Result<(), String> {
@@ -1200,7 +1210,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     let cmp = toks.iter().find_map(|t| Cmp::from_token(t));
     let kind = match alu_base {
         "YIELD" => Kind::Yield,
-        "NOP" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" => Kind::Nop,
+        "NOP" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" | "UTMACCTL" => Kind::Nop,
+        // `DEPBAR {5,4,3,2,1,0}`: the listed scoreboards drain (a list, no `.LE`).
+        "DEPBAR" if !has("LE") => match vals.first().map(|a| a.o) {
+            Some(Opnd::Imm(m)) => Kind::DepbarList(m as u8),
+            _ => return Err("DEPBAR operand shape".into()),
+        },
         "DEPBAR" => {
             // DEPBAR.LE SBk, n: the decoder's operand shape is not known yet; accept imms.
             let sb = vals.first().and_then(|a| if let Opnd::Imm(v) = a.o { Some(v as u8) } else { None });
@@ -1454,6 +1469,21 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             need(4, 1, &vals, &preds)?;
             vals[0].dst = true;
             Kind::Viaddmnmx { signed: !has("U32") }
+        }
+        "I2IP" => {
+            need(4, 0, &vals, &preds)?;
+            vals[0].dst = true;
+            let (bits, signed) = match () {
+                _ if has("U16") => (16, false),
+                _ if has("S16") => (16, true),
+                _ if has("U8") => (8, false),
+                _ if has("S8") => (8, true),
+                _ => return Err(format!("I2IP{suffix}: unsupported destination type")),
+            };
+            if !has("S32") || !has("SAT") {
+                return Err(format!("I2IP{suffix}: only `.S32.SAT` is modelled"));
+            }
+            Kind::I2ip { bits, signed }
         }
         "SGXT" => {
             need(3, 0, &vals, &preds)?;

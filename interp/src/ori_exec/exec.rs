@@ -546,7 +546,7 @@ impl Engine<'_> {
                 }
             }
             Atom | AtomCas | ATOM | ATOMCAS | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
-            Mova | Cvta | CvtaTo | Isspacep | QSPC => self.address_op(cta, w, d, exec)?,
+            Mova | Cvta | CvtaTo | Isspacep | QSPC | Getctarank => self.address_op(cta, w, d, exec)?,
             Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Elect
             | Activemask | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             Ldmatrix | Stmatrix | Movmatrix | MOVM | Mma | LDSM | STSM | HMMA | IMMA => {
@@ -555,6 +555,8 @@ impl Engine<'_> {
             PACK128 | UPACK128 | UNPACK128 | PACKW | UNPACKW | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR | Pmevent | PMTRIG => {}
+            // No tensormap proxy in this model (see the opcode's docs).
+            TensormapAcquire | DEPBARLIST | UTMACCTL => {}
             Wgmma => self.wgmma(cta, w, d, exec)?,
             HGMMA => self.hgmma(cta, w, d, exec)?,
             VOTEU => self.voteu(cta, w, d, exec)?,

@@ -194,6 +194,14 @@ impl Sel<'_> {
             Warpsync => {
                 self.warp_sync(&d.srcs[0])?;
             }
+            TensormapAcquire => {
+                // `DEPBAR {5,4,3,2,1,0}; UTMACCTL.IV [URa]` (ptxas 13.0.88).
+                let (lo, hi) = self.halves(&d.srcs[0])?;
+                let (ul, uh) = (self.ur_of(lo)?, self.ur_of(hi)?);
+                let pair = self.ur_pair(ul, uh);
+                self.emit(DEPBARLIST, Mods::new(), vec![], vec![imm(0x3f)]);
+                self.emit(UTMACCTL, Mods::new(), vec![], vec![super::r(pair)]);
+            }
             op => return Err(format!("`{op}` is not selected yet")),
         }
         Ok(())

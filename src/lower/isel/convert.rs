@@ -24,7 +24,7 @@
 //!   modifiers, sources moved into registers (ptxas: `MOV R5, UR6` then F2FP).
 
 use super::{R, Sel, imm, r, rz};
-use crate::ori::{Dir, Flag, InstData, Mods, Opcode, Operand, Ty};
+use crate::ori::{Dir, Flag, Imm, InstData, Mods, Opcode, Operand, Ty};
 
 impl Sel<'_> {
     pub(crate) fn sel_cvt(&mut self, d: &InstData) -> R<()> {
@@ -144,6 +144,24 @@ impl Sel<'_> {
     /// `cvtpack` → `F2FP` (emission picks the packing mode from the types and source count).
     pub(crate) fn sel_cvt_pack(&mut self, d: &InstData) -> R<()> {
         let dst = Self::dst(d)?;
+        if d.mods.ty.is_some_and(Ty::is_int) {
+            // `cvt.pack.sat`: `I2IP.{U16,S16,U8,S8}.S32.SAT Rd, Ra, b, Rc` (ptxas 13.0.88), b a
+            // register or an immediate, c RZ for the 16-bit forms.
+            let [a, b, c] = d.srcs.as_slice() else {
+                return Err(format!("cvtpack.{:?} with {} sources", d.mods.ty, d.srcs.len()));
+            };
+            let a = self.reg_src(a)?;
+            let b = match self.src(b)? {
+                o @ Operand::Imm(Imm::Int(_)) => o,
+                o => self.reg_src(&o)?,
+            };
+            let c = match self.src(c)? {
+                Operand::Imm(Imm::Int(0)) => rz(),
+                o => self.reg_src(&o)?,
+            };
+            self.emit(Opcode::I2IP, d.mods.clone(), vec![dst], vec![a, b, c]);
+            return Ok(());
+        }
         let mut srcs = Vec::new();
         for s in &d.srcs {
             srcs.push(self.reg_src(s)?);

@@ -303,7 +303,7 @@ impl Sel<'_> {
     }
 
     /// A uniform register pair `{lo, hi}`.
-    fn ur_pair(&mut self, lo: VReg, hi: VReg) -> VReg {
+    pub(super) fn ur_pair(&mut self, lo: VReg, hi: VReg) -> VReg {
         let p = self.vreg(RegClass::UR64);
         let g = self.guard.take();
         self.emit(Opcode::UPACK64, Mods::new(), vec![p.into()], vec![r(lo), r(hi)]);

@@ -95,8 +95,8 @@ use std::collections::{HashMap, HashSet};
 use super::LowerError;
 use crate::ori::entity::EntityVec;
 use crate::ori::{
-    Block, FuncKind, Function, Guard, Imm, InstData, Mods, Module, Opcode, Operand, PhysReg, Reg, RegClass, RegFile,
-    RegUse, Space, Stage, VReg,
+    Block, Dir, Flag, FuncKind, Function, Guard, Imm, InstData, Mods, Module, Opcode, Operand, PhysReg, Reg, RegClass, RegFile,
+    RegUse, Space, Stage, Ty, VReg,
 };
 use crate::target::Target;
 
@@ -396,6 +396,19 @@ impl<'a> Sel<'a> {
         match d.opcode {
             Mov | Mova | Cvta | CvtaTo => self.sel_mov(d),
             Isspacep => self.sel_isspacep(d),
+            Getctarank => {
+                // `SHF.L.U64.HI Rd, Ra(low word), 0x8, RZ` (ptxas 13.0.88, both forms): the
+                // address's bits [24:32).
+                let dst = Self::dst(d)?;
+                let lo = match d.mods.ty {
+                    Some(Ty::U64) => self.halves(&d.srcs[0])?.0,
+                    _ => d.srcs[0].clone(),
+                };
+                let lo = self.reg_src(&lo)?;
+                let m = Mods { dir: Some(Dir::L), ty: Some(Ty::U64), flags: vec![Flag::HiWord], ..Mods::new() };
+                self.emit(Opcode::SHF, m, vec![dst], vec![lo, imm(8), rz()]);
+                Ok(())
+            }
             Add | Sub | Mul | Mad | Fma | Min | Max | Abs | Neg | And | Or | Xor | Not | Shl | Shr | Popc | Clz
             | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Szext | Dp4a | Dp2a
             | Madc | Fns => self.sel_arith(d),
@@ -409,7 +422,7 @@ impl<'a> Sel<'a> {
             Atom | AtomCas => self.sel_atom(d),
             Bar | BarArrive | BarRed => self.sel_barrier(d),
             ClusterArrive | ClusterWait => self.sel_cluster_barrier(d),
-            Bra | Exit | Ret | Membar | Warpsync => self.sel_control(d),
+            Bra | Exit | Ret | Membar | Warpsync | TensormapAcquire => self.sel_control(d),
             Call => self.sel_call(d),
             Brx => self.sel_brx(d),
             Shfl => self.sel_shfl(d),

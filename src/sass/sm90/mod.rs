@@ -11,6 +11,7 @@ mod barrier_async;
 mod f2fp;
 mod generated;
 mod gmma;
+mod i2ip;
 mod sysfn;
 mod tensor_forms;
 mod uniform_int;
@@ -796,6 +797,7 @@ pub(crate) fn build() -> Vec<Form> {
     more(&mut f);
     memory_sync(&mut f);
     sysfn::forms(&mut f);
+    i2ip::forms(&mut f);
     tensor_forms::forms(&mut f);
     // Uniform-datapath ops take a uniform guard (`@UP0`).
     for fm in f.iter_mut() {
@@ -903,6 +905,7 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
         .collect();
     v.extend(gmma::mods(generated::MODS));
     v.extend(f2fp::mods(generated::MODS));
+    v.extend(i2ip::mods());
     v.extend(uniform_int::mods(generated::MODS));
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));

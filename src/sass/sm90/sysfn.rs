@@ -17,6 +17,8 @@
 //! - `PMTRIG` 0x801 (`pmevent`): a 16-bit mask in [32:48), always printed (bits 48 and above
 //!   change nothing in nvdisasm's text; ptxas sets bits [87:90), as in a `PT` predicate slot).
 //!
+//! - `UTMACCTL` 0x9b9 (`fence.proxy.tensormap::generic.acquire`): `[URa]` at 24; `.IV` bit 91.
+//!
 //! The unit tests compare decoding, printing and encoding against those nvdisasm texts.
 
 use super::super::form::{Form, ImmStyle, Kind, ModEntry, Slot, TargetKind};
@@ -35,6 +37,7 @@ pub(super) fn forms(f: &mut Vec<Form>) {
     f.push(form(0x82d, "PREEXIT", vec![]));
     f.push(form(0x801, "PMTRIG", vec![imm(32, 16, ImmStyle::Hex)]));
     f.push(form(0x23a, "MOVM", vec![r(16), r(24)]));
+    f.push(form(0x9b9, "UTMACCTL", vec![super::uaddr(None, 24, false)]));
 }
 
 /// Their modifier entries.
@@ -47,6 +50,7 @@ pub(super) const MODS: &[ModEntry] = &[
     ModEntry { key: 0x23a, residue: 0, suffix: ".16.MT88" },
     ModEntry { key: 0x94e, residue: 0, suffix: "" },
     ModEntry { key: 0x95c, residue: 3 << 84, suffix: ".TRAP" },
+    ModEntry { key: 0x9b9, residue: 1 << 91, suffix: ".IV" },
 ];
 
 #[cfg(test)]
@@ -74,6 +78,9 @@ mod tests {
             (0x001e_2200_0000_0000_0000_0000_0009_723a, "MOVM.16.MT88 R9, R0"),
             (0x000f_e200_0380_0000_0000_0005_0000_7801, "PMTRIG 0x5"),
             (0x000f_e200_0380_0000_0000_8000_0000_7801, "PMTRIG 0x8000"),
+            // `fence.proxy.tensormap::generic.acquire.gpu [a], 128` (ptxas 13.0.88 -O3).
+            (0x0001_e200_0800_0000_0000_0000_0400_79b9, "UTMACCTL.IV [UR4]"),
+            (0x000f_c800_0000_0000_0000_003f_0000_791a, "DEPBAR {5,4,3,2,1,0}"),
         ] {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
             assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);

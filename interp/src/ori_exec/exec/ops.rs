@@ -343,6 +343,10 @@ impl Engine<'_> {
                     let m = Self::mem_ref(d)?;
                     self.address(w, d, m, l)?.1
                 }
+                Opcode::Getctarank => {
+                    // The address's bits [24:32), as sm_90 reads them (see the opcode's docs).
+                    (self.lane_val(w, cta, d, 0, l)? >> 24) & 0xff
+                }
                 Opcode::Cvta | Opcode::CvtaTo => {
                     let a = self.lane_val(w, cta, d, 0, l)?;
                     let base = window(d.mods.sub)?.unwrap_or(0);
