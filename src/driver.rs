@@ -238,11 +238,11 @@ mod tests {
 
     #[test]
     fn valid_input_for_another_target_is_not_implemented() {
-        // sm_100: a real target without a backend (sm_75, the default, has one).
-        let o = run_strs(&["-arch", "sm_100", "-ias", ".version 9.0\n.target sm_100\n"]);
+        // sm_120: a real target without a backend (sm_75, the default, has one).
+        let o = run_strs(&["-arch", "sm_120", "-ias", ".version 9.0\n.target sm_120\n"]);
         assert_eq!(o.status, 255);
         let last = o.diagnostics.last().map(ToString::to_string).unwrap_or_default();
-        assert!(last.starts_with("ptxas fatal   : ptxas-rs: code generation for 'sm_100'"), "{last}");
+        assert!(last.starts_with("ptxas fatal   : ptxas-rs: code generation for 'sm_120'"), "{last}");
     }
 
     #[test]

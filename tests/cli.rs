@@ -9,8 +9,8 @@
 //! - [`Expect::Accepted`]: ptxas compiles (exit 0). We must accept the same options: our
 //!   option-level diagnostics are ptxas's, and then either we compile too (exit 0, the same files
 //!   created as ptxas created) or we end with exactly one `ptxas-rs: ... not supported yet`
-//!   line (exit 255, no file created: only sm_75, the sm_80 family, sm_90 and sm_90a have a
-//!   backend so far, `Target::backend`). Lines printed while
+//!   line (exit 255, no file created: only sm_75, the sm_80 family, sm_90, sm_90a, sm_100 and
+//!   sm_100a have a backend so far, `Target::backend`). Lines printed while
 //!   compiling (`-v` info, debug-section warnings, register-bound adjustments) are masked out of
 //!   both stderrs before comparing.
 //!
@@ -455,7 +455,7 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
     assert!(parsed.function("k").is_some_and(|f| f.kernel));
     std::fs::remove_file(dir.join("out.cubin")).unwrap();
     // A target the backend does not cover: one located line, exit 255, no file.
-    let r = run_in(&ours(), &["-arch", "sm_100", "-o", "out.cubin", "k.ptx"], &dir);
+    let r = run_in(&ours(), &["-arch", "sm_120", "-o", "out.cubin", "k.ptx"], &dir);
     assert_eq!(r.status, 255);
     assert!(r.stderr.starts_with(NOT_IMPLEMENTED_PREFIX) && r.stderr.ends_with(NOT_IMPLEMENTED_SUFFIX), "{}", r.stderr);
     assert!(r.stdout.is_empty());
@@ -475,7 +475,7 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
 #[test]
 fn a_target_without_backend_is_one_diagnostic_and_no_file() {
     let dir = scratch("nobackend", 0, &[]);
-    for arch in ["sm_100", "sm_100f", "sm_120", "sm_120a"] {
+    for arch in ["sm_100f", "sm_120", "sm_120a"] {
         for out in [&["-o", "out.cubin"][..], &[][..]] {
             let mut args = vec!["-arch", arch, "k.ptx"];
             args.extend_from_slice(out);
@@ -485,7 +485,7 @@ fn a_target_without_backend_is_one_diagnostic_and_no_file() {
                 r.stderr,
                 format!(
                     "ptxas fatal   : ptxas-rs: code generation for '{arch}' (this target has no backend yet: \
-                     only sm_75, sm_80, sm_86, sm_89, sm_90 and sm_90a have one) is not supported yet\n"
+                     only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100 and sm_100a have one) is not supported yet\n"
                 ),
                 "{args:?}"
             );
@@ -494,13 +494,13 @@ fn a_target_without_backend_is_one_diagnostic_and_no_file() {
             assert_eq!(listing(&dir), ["k.ptx"], "{args:?} wrote a file");
         }
     }
-    for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"] {
+    for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a"] {
         let r = run_in(&ours(), &["-arch", arch, "-o", "out.cubin", "k.ptx"], &dir);
         assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{arch}");
         let cubin = std::fs::read(dir.join("out.cubin")).expect("the cubin is written");
         let parsed = ptxas_rs::cubin::Cubin::parse(&cubin).expect("our cubin reads back");
         let sm: u32 = arch.trim_start_matches("sm_").trim_end_matches('a').parse().unwrap();
-        assert_eq!((parsed.sm(), parsed.accelerated()), (sm, arch == "sm_90a"), "{arch}");
+        assert_eq!((parsed.sm(), parsed.accelerated()), (sm, arch.ends_with('a')), "{arch}");
         std::fs::remove_file(dir.join("out.cubin")).unwrap();
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -593,6 +593,39 @@ fn compiles_a_small_kernel_below_sm90() {
         }
         assert!(!text.contains("desc[") && !text.contains("SR_CgaCtaId"), "{arch}:\n{text}");
         std::fs::remove_file(dir.join("s.cubin")).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A small kernel compiles for sm_100 and sm_100a (Blackwell): exit 0, nothing printed, a cubin
+/// of SM 100 that NVIDIA's `nvdisasm` accepts silently, whose listing shows Blackwell's bank 0
+/// (parameters from 0x380, `%ntid.x` at 0x360) and its uniform constant load (`LDCU.64` of the
+/// global memory descriptor at 0x358; sm_100 has no `ULDC`), as NVIDIA's ptxas writes them.
+#[test]
+fn compiles_a_small_kernel_for_sm100() {
+    const SMALL: &str = ".version 8.0\n.target sm_75\n.address_size 64\n\
+        .visible .entry s(.param .u64 p)\n{\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n\
+        ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;\nmul.wide.u32 %rd2, %r1, 4;\n\
+        add.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r3, [%rd3];\nadd.s32 %r3, %r3, %r2;\n\
+        st.global.u32 [%rd3], %r3;\nret;\n}\n";
+    let Some(tools) = oracle::tools_or_skip("compiles_a_small_kernel_for_sm100") else { return };
+    let dir = scratch("sm100small", 0, &[("s.ptx", SMALL)]);
+    for arch in ["sm_100", "sm_100a"] {
+        for level in ["-O0", "-O3"] {
+            let r = run_in(&ours(), &["-arch", arch, level, "-o", "s.cubin", "s.ptx"], &dir);
+            assert_eq!((r.status, r.stderr.as_str(), r.stdout.as_str()), (0, "", ""), "{arch} {level}");
+            let cubin = std::fs::read(dir.join("s.cubin")).expect("the cubin is written");
+            let parsed = ptxas_rs::cubin::Cubin::parse(&cubin).expect("our cubin reads back");
+            assert_eq!((parsed.sm(), parsed.accelerated()), (100, arch == "sm_100a"));
+            let out = Command::new(tools.nvdisasm()).arg(dir.join("s.cubin")).output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success() && out.stderr.is_empty(), "{arch}: {}", String::from_utf8_lossy(&out.stderr));
+            for shows in ["LDCU.64 UR", "c[0x0][0x358]", "c[0x0][0x380]", "c[0x0][0x360]", "desc[UR"] {
+                assert!(text.contains(shows), "{arch} {level}: no `{shows}` in\n{text}");
+            }
+            assert!(!text.contains("ULDC"), "{arch} {level}:\n{text}");
+            std::fs::remove_file(dir.join("s.cubin")).unwrap();
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,5 @@
-//! The backends of the targets below sm_90 end to end (issue 24): for each arch of [`ARCHES`]
-//! (sm_75, sm_80, sm_86, sm_89), every CUDA corpus kernel with a launch spec and a PTX for that
+//! The backends of the targets other than sm_90 end to end (issue 24): for each arch of
+//! [`ARCHES`] (sm_75, sm_80, sm_86, sm_89, sm_100), every CUDA corpus kernel with a launch spec and a PTX for that
 //! arch (`<k>.sm_XX.ptx`, nvcc's) that NVIDIA ptxas accepts for the arch is compiled by
 //! ptxas-rs ([`backend::compile`]) and must either
 //! 1. give a cubin that `nvdisasm` accepts with nothing on stderr, that the SASS emulator runs
@@ -14,7 +14,7 @@
 //! `PTXAS_RS_BLESS=1` rewrites the checked entries of the expectation file from this run (the
 //! entries of kernels this run did not check are kept). The default test checks -O3 on a
 //! deterministic sample ([`Arch::sample_every`]: every kernel for sm_75, every second for sm_80, every third
-//! for sm_86 and sm_89, by sorted name) to keep its time modest; `-- --ignored backend_arch_full`
+//! for sm_86, sm_89 and sm_100, by sorted name) to keep its time modest; `-- --ignored backend_arch_full`
 //! checks every arch at -O0 and -O3. `--nocapture` prints the per-arch table: kernels ptxas
 //! accepts / compiled by us / agreeing with the interpreter / refused by construct.
 //! `PTXAS_RS_ARCHES=sm_75,sm_86` restricts a run to those arches (blessing then touches only
@@ -41,12 +41,13 @@ struct Arch {
     sample_every: usize,
 }
 
-/// The arches checked, as data: Turing, then the sm_80 family.
-const ARCHES: [Arch; 4] = [
+/// The arches checked, as data: Turing, the sm_80 family, then Blackwell (sm_100).
+const ARCHES: [Arch; 5] = [
     Arch { name: "sm_75", sample_every: 1 },
     Arch { name: "sm_80", sample_every: 2 },
     Arch { name: "sm_86", sample_every: 3 },
     Arch { name: "sm_89", sample_every: 3 },
+    Arch { name: "sm_100", sample_every: 3 },
 ];
 
 fn expected_path() -> PathBuf {
@@ -68,7 +69,7 @@ fn read_expected() -> BTreeMap<(String, String), String> {
 
 fn write_expected(m: &BTreeMap<(String, String), String>) {
     let mut s = String::from(
-        "# Refusals of the backends below sm_90 (interp/tests/backend_arch.rs): arch kernel@level<TAB>stage: message.\n\
+        "# Refusals of the backends other than sm_90's (interp/tests/backend_arch.rs): arch kernel@level<TAB>stage: message.\n\
          # Regenerate with PTXAS_RS_BLESS=1; the list may only shrink.\n",
     );
     for ((a, k), why) in m {

@@ -179,7 +179,7 @@ pub fn emit_function_placed(
     } else {
         None
     };
-    let prologue = order.first().is_some_and(|(_, i)| is_r1_prologue(&f.insts[*i]));
+    let prologue = order.first().is_some_and(|(_, i)| is_r1_prologue(&f.insts[*i], target.stack_pointer()));
     let desc_at = usize::from(prologue);
     // Under the latency recipe every HMMA/IMMA is followed by `NOPS_AFTER_MMA` NOPs (room for its
     // result latency in the stalls, see `sched::latency::MMA_LATENCY`).
@@ -230,7 +230,7 @@ pub fn emit_function_placed(
             let desc = target
                 .desc_offset()
                 .ok_or_else(|| ferr(format!("{} has no global memory descriptor in bank 0", target.name())))?;
-            let text = format!("ULDC.64 UR{k}, c[0x0][{desc:#x}]");
+            let text = format!("{} UR{k}, c[0x0][{desc:#x}]", uniform_const_load(tables, ".64"));
             let i = tables.parse(&text, base + 16 * insts.len() as u64).map_err(|e| ferr(e.to_string()))?;
             insts.push(i);
         }
@@ -388,10 +388,18 @@ fn gprs_of(f: &Function) -> u32 {
     n
 }
 
-fn is_r1_prologue(d: &InstData) -> bool {
+/// The uniform constant load of `tables` with the size suffix `size` (`".64"`): sm_90's
+/// `ULDC`, or `LDCU` where the tables have no `ULDC` (sm_100 on: `LDCU.64 UR4, c[0x0][0x358]`).
+fn uniform_const_load(tables: &Tables, size: &str) -> String {
+    let base = if tables.forms.iter().any(|f| f.base == "ULDC") { "ULDC" } else { "LDCU" };
+    format!("{base}{size}")
+}
+
+/// The stack-pointer prologue `MOV R1, c[0x0][sp]` (`sp`: the target's slot, 0x28 or 0x37c).
+fn is_r1_prologue(d: &InstData, sp: u32) -> bool {
     d.opcode == Opcode::MOV
         && d.dsts.first().is_some_and(|r| matches!(r, Reg::Phys(p) if p.file == RegFile::R && p.index == 1))
-        && matches!(d.srcs.first(), Some(Operand::CBank(c)) if c.bank == 0 && c.offset == 0x28 && c.index.is_none())
+        && matches!(d.srcs.first(), Some(Operand::CBank(c)) if c.bank == 0 && i64::from(c.offset) == i64::from(sp) && c.index.is_none())
 }
 
 /// The lowest even uniform register pair `f` never names.
@@ -749,6 +757,25 @@ impl Cx<'_> {
         })
     }
 
+    /// `count` unused predicate results (`pt`: `PT` or `UPT`) where the tables' `base` always
+    /// prints its predicate results (the slots at bits 81 and 84), none where it hides them at their default: sm_100's
+    /// `IADD3 R2, PT, PT, R0, UR4, RZ` and `VIMNMX R7, PT, PT, RZ, R7, !PT` against sm_90's
+    /// `IADD3 R2, R0, UR4, RZ`, the choice read off the tables.
+    fn unused_pred_results(&self, base: &str, count: usize, pt: &str) -> Vec<Alts> {
+        use super::form::{Kind, Show};
+        let shown = self.tables.forms.iter().filter(|f| f.base == base).any(|f| {
+            f.slots.iter().any(|sl| matches!(sl.kind, Kind::P(81 | 84) | Kind::Up(81 | 84)) && sl.show == Show::Always)
+        });
+        if shown { vec![one(pt); count] } else { Vec::new() }
+    }
+
+    /// `base` with the single modifier `preferred` where the tables have it, else plain: an
+    /// operation a later generation always qualifies (sm_100's `BSSY.RECONVERGENT`), the choice
+    /// read off the tables.
+    fn spell_prefer(&self, base: &str, preferred: &str) -> R<Vec<String>> {
+        self.spell(base, &[preferred]).or_else(|_| self.spell(base, &[]))
+    }
+
     /// [`Cx::spell_or_with`] `.SYS`: a memory access with the default (weak) ordering.
     fn spell_weak(&self, base: &str, tokens: &[&str]) -> R<Vec<String>> {
         self.spell_or_with(base, tokens, "SYS")
@@ -800,7 +827,11 @@ impl Cx<'_> {
                     (Some(Operand::Reg(_)), Some(Operand::Imm(_) | Operand::CBank(_))) => (2, 1),
                     _ => (1, 2),
                 };
-                (vec![b.into()], vec![dst(0)?, s(0)?, s(x)?, s(y)?])
+                let pt = if b == "IADD3" { "PT" } else { "UPT" };
+                let mut ops = vec![dst(0)?];
+                ops.extend(self.unused_pred_results(b, 2, pt));
+                ops.extend([s(0)?, s(x)?, s(y)?]);
+                (vec![b.into()], ops)
             }
             // Added by instruction selection: the carry chain and the extended compare.
             Opcode::IADD3C => {
@@ -808,14 +839,20 @@ impl Cx<'_> {
                     (Some(Operand::Reg(_)), Some(Operand::Imm(_) | Operand::CBank(_))) => (2, 1),
                     _ => (1, 2),
                 };
-                (vec!["IADD3".into()], vec![dst(0)?, dst(1)?, s(0)?, s(x)?, s(y)?])
+                let mut ops = vec![dst(0)?, dst(1)?];
+                ops.extend(self.unused_pred_results("IADD3", 1, "PT"));
+                ops.extend([s(0)?, s(x)?, s(y)?]);
+                (vec!["IADD3".into()], ops)
             }
             Opcode::IADD3X => {
                 let (x, y) = match (d.srcs.get(1), d.srcs.get(2)) {
                     (Some(Operand::Reg(_)), Some(Operand::Imm(_) | Operand::CBank(_))) => (2, 1),
                     _ => (1, 2),
                 };
-                (vec!["IADD3.X".into()], vec![dst(0)?, s(0)?, s(x)?, s(y)?, s(3)?, one("!PT")])
+                let mut ops = vec![dst(0)?];
+                ops.extend(self.unused_pred_results("IADD3", 2, "PT"));
+                ops.extend([s(0)?, s(x)?, s(y)?, s(3)?, one("!PT")]);
+                (vec!["IADD3.X".into()], ops)
             }
             Opcode::IMAD => {
                 let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
@@ -974,7 +1011,10 @@ impl Cx<'_> {
             }
             Opcode::IMNMX => {
                 let u = if self.ty().is_some_and(|t| !t.is_signed()) { "U32" } else { "" };
-                (self.spell_first(&["VIMNMX", "IMNMX"], &[u])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+                let mut ops = vec![dst(0)?];
+                ops.extend(self.unused_pred_results("VIMNMX", 2, "PT"));
+                ops.extend([s(0)?, s(1)?, s(2)?]);
+                (self.spell_first(&["VIMNMX", "IMNMX"], &[u])?, ops)
             }
             Opcode::SEL => (vec!["SEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
             Opcode::SGXT => {
@@ -1019,7 +1059,10 @@ impl Cx<'_> {
                     Some(SubOp::MaxOp) => "!PT",
                     _ => return Err("VIMNMX.16x2 needs min or max".into()),
                 };
-                (self.spell("VIMNMX", &[t])?, vec![dst(0)?, s(0)?, s(1)?, one(p)])
+                let mut ops = vec![dst(0)?];
+                ops.extend(self.unused_pred_results("VIMNMX", 2, "PT"));
+                ops.extend([s(0)?, s(1)?, one(p)]);
+                (self.spell("VIMNMX", &[t])?, ops)
             }
             Opcode::F2FP => {
                 let (dt, st) = (self.ty().ok_or("F2FP without a type")?, m.src_ty.ok_or("F2FP without a source type")?);
@@ -1181,10 +1224,9 @@ impl Cx<'_> {
                 let base = if d.opcode == Opcode::STS { "STS" } else { "STL" };
                 (self.spell(base, &[store_size_tok(self.ty())?])?, vec![self.mem(0, false)?, s(1)?])
             }
-            Opcode::LDC | Opcode::ULDC => {
-                let base = if d.opcode == Opcode::LDC { "LDC" } else { "ULDC" };
-                (self.spell(base, &[size_tok(self.ty())?])?, vec![dst(0)?, s(0)?])
-            }
+            Opcode::LDC => (self.spell("LDC", &[size_tok(self.ty())?])?, vec![dst(0)?, s(0)?]),
+            // sm_100 on: `LDCU` (variable latency) where sm_90 has `ULDC`.
+            Opcode::ULDC => (self.spell_first(&["ULDC", "LDCU"], &[size_tok(self.ty())?])?, vec![dst(0)?, s(0)?]),
             Opcode::UMOV => (vec!["UMOV".into()], vec![dst(0)?, s(0)?]),
             Opcode::LDGSTS => {
                 let bypass = if m.sub == Some(SubOp::Cg) { "BYPASS" } else { "" };
@@ -1438,7 +1480,8 @@ impl Cx<'_> {
                 let g = matches!(d.srcs.first(), Some(Operand::Imm(i)) if i.bits() == 1);
                 (vec![if g { "FENCE.VIEW.ASYNC.G" } else { "FENCE.VIEW.ASYNC.S" }.into()], vec![])
             }
-            Opcode::BSSY => (vec!["BSSY".into()], vec![dst(0)?, s(0)?]),
+            // Blackwell's convergence barriers are `BSSY.RECONVERGENT` (as ptxas writes them).
+            Opcode::BSSY => (self.spell_prefer("BSSY", "RECONVERGENT")?, vec![dst(0)?, s(0)?]),
             Opcode::BSYNC => (vec!["BSYNC".into()], vec![s(0)?]),
             Opcode::WARPSYNC => match d.srcs.first() {
                 // `.ALL` where the tables spell it (sm_90); the sm_80 family writes the mask.

@@ -41,6 +41,8 @@ const VAR_RESULT: &[&str] = &[
     "I2F",
     "LD",
     "LDC",
+    // sm_100 on: the uniform constant load replacing `ULDC` (digest-backend.md §2.2).
+    "LDCU",
     "LDG",
     "LDGDEPBAR",
     "LDGSTS",

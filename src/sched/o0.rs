@@ -36,6 +36,10 @@ pub fn control(inst: &Instruction) -> Control {
     match inst.form.base {
         "FENCE" => c.write_sb = Some(0),
         "BMOV" if c.write_sb.is_some() => c.read_sb = None,
+        // sm_100's uniform constant load reads no register late: nvdisasm rejects a read
+        // scoreboard on it ("Unrecognized operation for functional unit 'uC'"), and ptxas's
+        // -O3 code gives it a write scoreboard only (`LDCU.64 UR6, c[0x0][0x358]`).
+        "LDCU" => c.read_sb = None,
         _ => {}
     }
     if matches!(inst.form.base, "HMMA" | "IMMA" | "ERRBAR") {

@@ -24,7 +24,8 @@
 //! every field is a function of the name (two targets of one name are equal); the layout is
 //! [`Constant0Layout::for_sm`] of the SM number, and the parameter base and descriptor offset
 //! are read from it, never restated; [`Target::has_backend`] holds exactly for `sm_75`, the
-//! sm_80 family (`sm_80`, `sm_86`, `sm_89`), `sm_90` and `sm_90a`.
+//! sm_80 family (`sm_80`, `sm_86`, `sm_89`), `sm_90`, `sm_90a`, `sm_100` and `sm_100a` (not the
+//! family name `sm_100f`, nor sm_120).
 
 pub mod hw;
 
@@ -83,7 +84,7 @@ pub enum TargetError {
 /// ` is not supported yet`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "code generation for '{0}' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
+    "code generation for '{0}' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100 and sm_100a have one)"
 )]
 pub struct NoBackend(pub String);
 
@@ -248,7 +249,7 @@ impl Target {
 
     /// Whether ptxas-rs can generate code for this target.
     pub fn has_backend(&self) -> bool {
-        matches!(self.sm, 75 | 80 | 86 | 89 | 90) && matches!(self.suffix, Suffix::Plain | Suffix::Accelerated)
+        matches!(self.sm, 75 | 80 | 86 | 89 | 90 | 100) && matches!(self.suffix, Suffix::Plain | Suffix::Accelerated)
     }
 
     /// `Ok` when this target has a backend, else the one refusal of code generation.
@@ -310,14 +311,18 @@ mod tests {
     }
 
     #[test]
-    fn sm75_the_sm80_family_and_sm90_have_a_backend() {
+    fn sm75_the_sm80_family_sm90_and_sm100_have_a_backend() {
         let mut with: Vec<&str> = arch_names().filter(|n| Target::from_arch(n).unwrap().has_backend()).collect();
         with.sort_unstable();
-        assert_eq!(with, ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]);
-        let e = Target::from_arch("sm_100").unwrap().backend().unwrap_err();
+        assert_eq!(with, ["sm_100", "sm_100a", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]);
+        // Blackwell: no ULDC (uniform constants through LDCU); clusters as on sm_90.
+        let t100 = Target::from_arch("sm_100").unwrap();
+        assert!(!t100.has_sass("ULDC") && t100.has_sass("LDCU"));
+        assert_eq!((t100.shared_reserved(), t100.has_clusters()), (0x400, true));
+        let e = Target::from_arch("sm_120").unwrap().backend().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "code generation for 'sm_100' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90 and sm_90a have one)"
+            "code generation for 'sm_120' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100 and sm_100a have one)"
         );
         assert_eq!(Target::from_arch("sm_90a").unwrap().backend(), Ok(()));
         for n in ["sm_75", "sm_80", "sm_86", "sm_89"] {

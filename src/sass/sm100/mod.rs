@@ -173,6 +173,10 @@ const HAND_MODS: &[ModEntry] = &[
     // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`).
     ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },
     ModEntry { key: 0x958, residue: 1 << 91, suffix: "" },
+    // Sign-extending local loads (`LDL.S8`, `LDL.S16`: size field [73:76) = 1 and 3, as on
+    // sm_90); no sm_100 corpus word of the tables' generation carries them.
+    ModEntry { key: 0x983, residue: 0x1002 << 72, suffix: ".S8" },
+    ModEntry { key: 0x983, residue: 0x1006 << 72, suffix: ".S16" },
 ];
 
 /// The hand-written modifier entries ([`HAND_MODS`]), sorted by (key, residue).
@@ -256,6 +260,25 @@ mod tests {
             (0x000f_ea00_0f83_ffff_ffff_fffc_0484_9958, "@!P1 BRXU !PT, UR4 -0x1f0"),
         ] {
             crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+        }
+    }
+
+    /// `LDL.S8`/`LDL.S16` ([`super::HAND_MODS`]): an sm_100 corpus word (ptxas 13.0.88 -O0,
+    /// param_struct_byval: `LDL R20, [R20]`) with the size field set to 1 and 3, each printed
+    /// so by `nvdisasm -b SM100` (13.0.88); each decodes, prints the same, encodes back, and
+    /// its text parses to the same word but for the hidden index field at 32 (ptxas's word
+    /// holds 0 there, the parser writes URZ, as for the plain `LDL`).
+    #[test]
+    fn ldl_sign_extending_sizes_match_nvdisasm() {
+        let t = super::tables();
+        let ldl = 0x0032_1e00_0010_0800_0000_0000_1414_7983u128;
+        let hidden = 0xffu128 << 32;
+        for (size, text) in [(4u128, "LDL R20, [R20]"), (1, "LDL.S8 R20, [R20]"), (3, "LDL.S16 R20, [R20]")] {
+            let w = (ldl & !(0x7 << 73)) | size << 73;
+            let inst = crate::sass::test_words::assert_nvdisasm_decode(t, 0, w, text);
+            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+            parsed.control = inst.control;
+            assert_eq!(t.encode(&parsed).expect("encodes"), w | hidden, "{text} parsed");
         }
     }
 
