@@ -2,7 +2,9 @@
 //! [`ARCHES`] (sm_75, sm_80, sm_86, sm_89, sm_100), every CUDA corpus kernel with a launch spec and a PTX for that
 //! arch (`<k>.sm_XX.ptx`, nvcc's) that NVIDIA ptxas accepts for the arch is compiled by
 //! ptxas-rs ([`backend::compile`]) and must either
-//! 1. give a cubin that `nvdisasm` accepts with nothing on stderr, that the SASS emulator runs
+//! 1. give a cubin that NVIDIA's tools accept (`support::accepted_by_tools`: `cuobjdump -elf`
+//!    silent on each, every word decoded by one raw `nvdisasm` run per arch, every 4th cubin
+//!    read whole by `nvdisasm` with nothing on stderr), that the SASS emulator runs
 //!    (as code of that arch: the ELF's SM) with the hazard checker on and no hazard, and whose
 //!    outputs equal the Ori interpreter's on the lowered PTX (contracted by phase 9 at the same
 //!    level, as `e2e_corpus.rs` does); or
@@ -22,10 +24,11 @@
 
 #[path = "support/emu_corpus.rs"]
 mod support;
+#[path = "../../tests/common/par.rs"]
+mod par;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use interp::ExecConfig;
 use interp::emu::{EmuConfig, Kernel};
@@ -86,15 +89,14 @@ struct Tally {
     refused: BTreeMap<String, usize>,
 }
 
-/// Compiles, checks and runs one kernel at one level; `Err` is a failure of the test.
+/// Compiles, runs and compares one kernel at one level; `Err` is a failure of the test. Our
+/// cubin goes into `cubin` (NVIDIA's tools read it afterwards, in one batch: `run`).
 fn check_one(
-    t: &oracle::Tools,
     target: &Target,
     ptx: &Path,
     spec_path: &Path,
     level: u8,
-    scratch: &Path,
-    name: &str,
+    cubin: &mut Option<Vec<u8>>,
 ) -> Result<Result<(), String>, String> {
     let spec = LaunchSpec::from_path(spec_path).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(ptx).unwrap();
@@ -104,9 +106,7 @@ fn check_one(
         Ok(c) => c,
         Err(e) => return Ok(Err(format!("{}: {}", e.stage, e.message))),
     };
-    let path = scratch.join(format!("{name}.cubin"));
-    std::fs::write(&path, &compiled.cubin).unwrap();
-    support::tool_is_silent(Command::new(t.nvdisasm()).arg(&path)).map_err(|e| format!("nvdisasm: {e}"))?;
+    *cubin = Some(compiled.cubin.clone());
     let kernel = Kernel::load(&compiled.cubin, &spec.kernel).map_err(|e| format!("load: {e}"))?;
     if kernel.sm != target.sm() {
         return Err(format!("the cubin says sm_{}, not {}", kernel.sm, target.name()));
@@ -133,64 +133,95 @@ fn check_one(
     if diffs.is_empty() { Ok(Ok(())) } else { Err(format!("outputs differ: {}", diffs.join("; "))) }
 }
 
+/// One kernel-level of one arch to check.
+struct Job {
+    arch: &'static str,
+    kernel: String,
+    ptx: PathBuf,
+    spec: PathBuf,
+    level: u8,
+}
+
 fn run(test: &str, levels: &[u8], sample: impl Fn(&Arch, usize) -> bool) {
     let Some(t) = oracle::tools_or_skip(test) else { return };
-    let scratch = std::env::temp_dir().join(format!("ptxas-rs-arch-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
     let bless = std::env::var_os("PTXAS_RS_BLESS").is_some();
     let mut expected = read_expected();
     let mut bad = Vec::new();
-    let mut tallies = BTreeMap::new();
+    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     let only = std::env::var("PTXAS_RS_ARCHES").ok();
+    let mut kernels = Vec::new();
     for a in &ARCHES {
-        let arch = a.name;
-        if only.as_deref().is_some_and(|o| !o.split(',').any(|n| n.trim() == arch)) {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|n| n.trim() == a.name)) {
             continue;
         }
-        let target = Target::from_arch(arch).unwrap();
-        let tally: &mut Tally = tallies.entry(arch).or_default();
-        for (i, (k, ptx, spec)) in support::corpus_for(arch).into_iter().enumerate() {
-            if !sample(a, i) {
-                continue;
-            }
-            let nv = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", arch]).unwrap();
-            if nv.cubin.is_none() {
-                continue;
-            }
-            for &level in levels {
-                tally.accepted += 1;
-                let name = format!("{k}@O{level}");
-                let key = (arch.to_owned(), name.clone());
-                match check_one(&t, &target, &ptx, &spec, level, &scratch, &format!("{arch}-{name}")) {
-                    Ok(Ok(())) => {
-                        tally.compiled += 1;
-                        tally.agree += 1;
-                        if expected.contains_key(&key) {
-                            if bless {
-                                expected.remove(&key);
-                            } else {
-                                bad.push(format!("{arch} {name}: listed as refused but compiles (remove the line)"));
-                            }
-                        }
-                    }
-                    Ok(Err(why)) => {
-                        let construct = why.split(" (").next().unwrap_or(&why).to_owned();
-                        *tally.refused.entry(construct).or_default() += 1;
-                        if bless {
-                            expected.insert(key, why);
-                        } else if !expected.contains_key(&key) {
-                            bad.push(format!("{arch} {name}: refused and not listed: {why}"));
-                        }
-                    }
-                    Err(e) => {
-                        tally.compiled += 1;
-                        bad.push(format!("{arch} {name}: {e}"));
-                    }
-                }
+        tallies.entry(a.name).or_default();
+        for (i, (k, ptx, spec)) in support::corpus_for(a.name).into_iter().enumerate() {
+            if sample(a, i) {
+                kernels.push((a.name, k, ptx, spec));
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
+    // The kernels NVIDIA ptxas accepts for their arch, at each level.
+    let accepted = par::par_map(&kernels, |(arch, _, ptx, _)| {
+        t.ptxas_run(oracle::PtxInput::File { path: ptx, cwd: None }, &["-arch", arch]).unwrap().cubin.is_some()
+    });
+    let jobs: Vec<Job> = kernels
+        .into_iter()
+        .zip(accepted)
+        .filter(|(_, ok)| *ok)
+        .flat_map(|((arch, kernel, ptx, spec), _)| {
+            levels.iter().map(move |&level| Job { arch, kernel: kernel.clone(), ptx: ptx.clone(), spec: spec.clone(), level })
+        })
+        .collect();
+    let results = par::par_map(&jobs, |j| {
+        let target = Target::from_arch(j.arch).unwrap();
+        let mut cubin = None;
+        let r = check_one(&target, &j.ptx, &j.spec, j.level, &mut cubin);
+        (r, cubin)
+    });
+    // NVIDIA's tools read every cubin we made (the whole-cubin nvdisasm run on every 4th).
+    let made: Vec<(String, &[u8])> = jobs
+        .iter()
+        .zip(&results)
+        .filter_map(|(j, (_, c))| Some((format!("{} {}@O{}", j.arch, j.kernel, j.level), c.as_deref()?)))
+        .collect();
+    let mut verdicts = support::accepted_by_tools(t, &made, 4).into_iter();
+    for (j, (r, cubin)) in jobs.iter().zip(results) {
+        let r = match (r, cubin.is_some().then(|| verdicts.next().expect("a verdict per cubin"))) {
+            (Ok(Ok(())), Some(Err(e))) => Err(e),
+            (r, _) => r,
+        };
+        let (arch, name) = (j.arch, format!("{}@O{}", j.kernel, j.level));
+        let tally = tallies.get_mut(arch).unwrap();
+        tally.accepted += 1;
+        let key = (arch.to_owned(), name.clone());
+        match r {
+            Ok(Ok(())) => {
+                tally.compiled += 1;
+                tally.agree += 1;
+                if expected.contains_key(&key) {
+                    if bless {
+                        expected.remove(&key);
+                    } else {
+                        bad.push(format!("{arch} {name}: listed as refused but compiles (remove the line)"));
+                    }
+                }
+            }
+            Ok(Err(why)) => {
+                let construct = why.split(" (").next().unwrap_or(&why).to_owned();
+                *tally.refused.entry(construct).or_default() += 1;
+                if bless {
+                    expected.insert(key, why);
+                } else if !expected.contains_key(&key) {
+                    bad.push(format!("{arch} {name}: refused and not listed: {why}"));
+                }
+            }
+            Err(e) => {
+                tally.compiled += 1;
+                bad.push(format!("{arch} {name}: {e}"));
+            }
+        }
+    }
     if bless {
         write_expected(&expected);
     }
