@@ -62,7 +62,8 @@ const VAR_RESULT: &[&str] = &[
 ];
 
 /// Bases without register results that read their sources late.
-const LATE_READ: &[&str] = &["ARRIVES", "BAR", "MEMBAR", "RED", "REDG", "ST", "STG", "STL", "STS", "STSM", "UBLKCP"];
+const LATE_READ: &[&str] =
+    &["ARRIVES", "BAR", "MEMBAR", "RED", "REDG", "ST", "STG", "STL", "STS", "STSM", "UBLKCP", "UTMACCTL"];
 
 /// Bases that transfer control or synchronise the warp.
 const CONTROL: &[&str] = &["BRA", "BRX", "JMP", "JMX", "EXIT", "CALL", "RET", "BSYNC", "BREAK", "WARPSYNC", "KILL"];
