@@ -30,16 +30,6 @@ pub fn corpus_for(arch: &str) -> Vec<(String, PathBuf, PathBuf)> {
     v
 }
 
-/// Runs an NVIDIA tool; `Err` unless it succeeds with nothing on stderr.
-pub fn tool_is_silent(cmd: &mut std::process::Command) -> Result<(), String> {
-    let out = cmd.output().map_err(|e| e.to_string())?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() || !stderr.trim().is_empty() {
-        return Err(format!("status {}: {}", out.status, stderr.trim()));
-    }
-    Ok(())
-}
-
 /// Runs an NVIDIA tool (`t.nvdisasm()`, `t.cuobjdump()`) with `args` on `bytes` (memoised by
 /// content); `Err` unless it succeeds with nothing on stderr.
 pub fn silent_on(t: &oracle::Tools, tool: &Path, args: &[&str], bytes: &[u8]) -> Result<(), String> {
