@@ -99,6 +99,9 @@ pub struct Compiled {
     pub cubin: Vec<u8>,
     /// What the cubin describes (for `-v` and for tests).
     pub image: image::Image,
+    /// ptxas's info messages for the module, without the `ptxas info    : ` tag (the C7508 of
+    /// an ignored `setmaxnreg`, [`lower::entry_regs`]).
+    pub infos: Vec<String>,
 }
 
 /// Why the backend failed: the stage and what it said.
@@ -195,6 +198,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     let target = &opts.target;
     target.backend().map_err(|e| err("code generation", None, e))?;
     let (mut m, frames) = lower::lower_module_framed(module).map_err(|e| lower_err("lowering", e))?;
+    let infos = lower::entry_regs::resolve(&mut m, module).map_err(|e| lower_err("lowering", e))?;
     // Before phase 12 makes it an immediate: ptxas resolves `%reserved_smem_offset_0` in the cubin.
     let offset0 = m.functions.iter().any(|f| {
         f.insts.values().any(|d| d.srcs.iter().any(|o| matches!(o, Operand::SReg(ori::SpecialReg::ReservedSmem0))))
@@ -208,7 +212,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     let shared: Vec<Option<image::Shared>> = m.functions.iter().map(|f| kernel_shared(&m, f, target)).collect();
     let addr = param_addresses(module);
     let abis = lower::isel::call::module_abi(&m, &addr);
-    let sopts = lower::isel::SelectOptions { pipeline_wgmma: opts.opt_level > 0 };
+    let sopts = lower::isel::SelectOptions { pipeline_wgmma: opts.opt_level > 0, sync_setmaxnreg: opts.opt_level == 0 };
     lower::isel::select_module_with(&mut m, target, &frames, &addr, &sopts)
         .map_err(|e| lower_err("instruction selection", e))?;
     for f in &m.functions {
@@ -255,7 +259,7 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     // A module without kernels (a library of device functions and data) gets a cubin without
     // code: in whole-program mode ptxas emits only what a kernel reaches.
     let bytes = cubin::writer::write(&img).map_err(|e| err("cubin writer", None, e))?;
-    Ok(Compiled { cubin: bytes, image: img })
+    Ok(Compiled { cubin: bytes, image: img, infos })
 }
 
 /// Whether the module's `.target` is `sm_90a` (code for it, e.g. `wgmma`, runs only on an
@@ -503,10 +507,16 @@ fn kernel_image(
     opts: &Options,
 ) -> image::Kernel {
     let budget = opts.maxrregcount.or(decl.maxnreg);
+    // A kernel that changes its register count (`setmaxnreg`, kept only under `.maxnreg`)
+    // declares the count it starts with, as ptxas does ([`lower::entry_regs`]).
+    let smr = f.insts.values().any(|d| d.opcode == ori::Opcode::USETMAXREG);
     image::Kernel {
         name: f.name.clone(),
         code: emitted.code.clone(),
-        registers: emitted.gprs + 2,
+        registers: match decl.maxnreg {
+            Some(n) if smr => n,
+            _ => emitted.gprs + 2,
+        },
         params: decl.params.clone(),
         param_size: decl.param_size,
         frame_size: decl.frame + report.frame_bytes,

@@ -78,16 +78,18 @@ pub const MIN_REG_COUNT: u32 = 24;
 /// Compiles one PTX module with `options` (input files and `--input-as-string` modules in
 /// `options` are ignored: `ptx` is the one input, named `application ptx input` in messages, as
 /// ptxas names a string input). Options are checked as ptxas checks them, and an option ptxas-rs
-/// cannot honour is refused ([`cli::support`]).
-pub fn compile(ptx: &str, options: &cli::Options) -> Result<Compiled, Diagnostics> {
+/// cannot honour is refused ([`cli::support`]). `ptx` is text or raw bytes (a `&str` or a
+/// `&[u8]`); bytes reach the front end unchanged, as a file's bytes do in the `ptxas-rs` command.
+pub fn compile(ptx: impl AsRef<[u8]>, options: &cli::Options) -> Result<Compiled, Diagnostics> {
+    let ptx = ptx.as_ref();
     let mut o = options.clone();
     o.input_files.clear();
-    o.input_strings = vec![ptx.to_owned()];
+    o.input_strings = vec![String::from_utf8_lossy(ptx).into_owned()];
     let validated = cli::validate(o);
     if validated.has_errors() {
         return Err(Diagnostics(validated.diagnostics));
     }
-    let inputs = [("application ptx input".to_owned(), ptx.as_bytes().to_vec())];
+    let inputs = [("application ptx input".to_owned(), ptx.to_vec())];
     compile_inputs(&validated.options, &inputs, validated.diagnostics)
 }
 
@@ -206,6 +208,9 @@ impl Out {
                 return self.fail(d);
             }
         };
+        for i in &compiled.infos {
+            self.diagnostics.push(Diagnostic::info(i.clone()));
+        }
         self.resource_warnings(options, &compiled.image);
         if options.verbose {
             self.verbose_lines(&compiled.image);
@@ -238,7 +243,12 @@ impl Out {
         let mut seen = std::collections::HashSet::new();
         for k in &image.kernels {
             let callees = k.report.functions.iter().map(|(n, f, s, l)| (n.as_str(), *f, *s, *l));
-            let own = std::iter::once((k.name.as_str(), u64::from(k.frame_size), k.report.spill_stores, k.report.spill_loads));
+            let own = std::iter::once((
+                k.name.as_str(),
+                u64::from(k.frame_size),
+                k.report.spill_stores,
+                k.report.spill_loads,
+            ));
             for (name, frame, stores, loads) in callees.chain(own) {
                 if !seen.insert(name.to_owned()) {
                     continue;

@@ -107,7 +107,8 @@ pub fn run(args: &[String]) -> Outcome {
             }
             if std::fs::write(&options.output_file, &compiled.cubin).is_err() {
                 let _ = std::fs::remove_file(&options.output_file);
-                return out.fail(Diagnostic::fatal(format!("Output file '{}' could not be opened", options.output_file)));
+                return out
+                    .fail(Diagnostic::fatal(format!("Output file '{}' could not be opened", options.output_file)));
             }
             out
         }
@@ -238,11 +239,11 @@ mod tests {
 
     #[test]
     fn valid_input_for_another_target_is_not_implemented() {
-        // sm_120: a real target without a backend (sm_75, the default, has one).
-        let o = run_strs(&["-arch", "sm_120", "-ias", ".version 9.0\n.target sm_120\n"]);
+        // sm_121: a real target without a backend (sm_75, the default, has one).
+        let o = run_strs(&["-arch", "sm_121", "-ias", ".version 9.0\n.target sm_121\n"]);
         assert_eq!(o.status, 255);
         let last = o.diagnostics.last().map(ToString::to_string).unwrap_or_default();
-        assert!(last.starts_with("ptxas fatal   : ptxas-rs: code generation for 'sm_120'"), "{last}");
+        assert!(last.starts_with("ptxas fatal   : ptxas-rs: code generation for 'sm_121'"), "{last}");
     }
 
     #[test]

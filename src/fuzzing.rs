@@ -4,6 +4,8 @@
 //! checks as a smoke test (see `tests/fuzz_smoke.rs`) without libFuzzer. Each function panics
 //! exactly when a property is violated.
 
+pub mod pathological;
+
 use crate::ptx;
 
 /// `ptx_parse`: any bytes. Properties: the front end never panics; the lexer's tokens satisfy

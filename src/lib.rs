@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod backend;
+pub mod budget;
 pub mod cli;
 pub mod compile;
 pub mod cubin;

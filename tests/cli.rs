@@ -455,7 +455,7 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
     assert!(parsed.function("k").is_some_and(|f| f.kernel));
     std::fs::remove_file(dir.join("out.cubin")).unwrap();
     // A target the backend does not cover: one located line, exit 255, no file.
-    let r = run_in(&ours(), &["-arch", "sm_120", "-o", "out.cubin", "k.ptx"], &dir);
+    let r = run_in(&ours(), &["-arch", "sm_121", "-o", "out.cubin", "k.ptx"], &dir);
     assert_eq!(r.status, 255);
     assert!(r.stderr.starts_with(NOT_IMPLEMENTED_PREFIX) && r.stderr.ends_with(NOT_IMPLEMENTED_SUFFIX), "{}", r.stderr);
     assert!(r.stdout.is_empty());
@@ -475,7 +475,7 @@ fn compiles_sm90_and_never_writes_a_partial_file() {
 #[test]
 fn a_target_without_backend_is_one_diagnostic_and_no_file() {
     let dir = scratch("nobackend", 0, &[]);
-    for arch in ["sm_100f", "sm_120", "sm_120a"] {
+    for arch in ["sm_100f", "sm_120f", "sm_121"] {
         for out in [&["-o", "out.cubin"][..], &[][..]] {
             let mut args = vec!["-arch", arch, "k.ptx"];
             args.extend_from_slice(out);
@@ -485,7 +485,7 @@ fn a_target_without_backend_is_one_diagnostic_and_no_file() {
                 r.stderr,
                 format!(
                     "ptxas fatal   : ptxas-rs: code generation for '{arch}' (this target has no backend yet: \
-                     only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100 and sm_100a have one) is not supported yet\n"
+                     only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120 and sm_120a have one) is not supported yet\n"
                 ),
                 "{args:?}"
             );
@@ -494,7 +494,7 @@ fn a_target_without_backend_is_one_diagnostic_and_no_file() {
             assert_eq!(listing(&dir), ["k.ptx"], "{args:?} wrote a file");
         }
     }
-    for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a"] {
+    for &arch in ptxas_rs::target::WITH_BACKEND {
         let r = run_in(&ours(), &["-arch", arch, "-o", "out.cubin", "k.ptx"], &dir);
         assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{arch}");
         let cubin = std::fs::read(dir.join("out.cubin")).expect("the cubin is written");
@@ -597,6 +597,39 @@ fn compiles_a_small_kernel_below_sm90() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `setmaxnreg` where the register count at entry is unknown (no `.maxnreg`; `.maxntid` alone
+/// does not fix it): ptxas's C7508 info once per such kernel and no code for it; with
+/// `.maxnreg` the code stays. Exit status and stderr equal ptxas's, byte for byte; nvdisasm
+/// finds `USETMAXREG` only in the `.maxnreg` kernel.
+#[test]
+fn setmaxnreg_with_unknown_entry_count_is_ptxas_info_and_no_code() {
+    const SMR: &str = ".version 8.0\n.target sm_90a\n.address_size 64\n\
+        .visible .entry a()\n{\nsetmaxnreg.dec.sync.aligned.u32 40;\nret;\n}\n\
+        .visible .entry b()\n.maxntid 256, 1, 1\n{\nsetmaxnreg.inc.sync.aligned.u32 48;\nret;\n}\n\
+        .visible .entry c()\n.maxnreg 64\n{\nsetmaxnreg.dec.sync.aligned.u32 40;\n\
+        setmaxnreg.inc.sync.aligned.u32 64;\nret;\n}\n";
+    let Some(tools) = oracle::tools_or_skip("setmaxnreg_with_unknown_entry_count_is_ptxas_info_and_no_code") else {
+        return;
+    };
+    let dir = scratch("setmaxnreg", 0, &[("s.ptx", SMR)]);
+    let args = ["-arch", "sm_90a", "-O3", "-o", "s.cubin", "s.ptx"];
+    let them = run_in(&tools.ptxas(), &args, &dir);
+    let us = run_in(&ours(), &args, &dir);
+    assert_eq!(them.stderr.matches("(C7508)").count(), 2, "{them:?}");
+    assert_eq!(us, them);
+    let out = Command::new(tools.nvdisasm()).arg(dir.join("s.cubin")).output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let in_kernel = |k: &str| {
+        let start = text.find(&format!(".text.{k}:")).unwrap_or_else(|| panic!("no {k} in\n{text}"));
+        let body = &text[start..];
+        let end = body[1..].find(".text.").map_or(body.len(), |e| e + 1);
+        body[..end].matches("USETMAXREG").count()
+    };
+    assert_eq!((in_kernel("a"), in_kernel("b"), in_kernel("c")), (0, 0, 2), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A small kernel compiles for sm_100 and sm_100a (Blackwell): exit 0, nothing printed, a cubin
 /// of SM 100 that NVIDIA's `nvdisasm` accepts silently, whose listing shows Blackwell's bank 0
 /// (parameters from 0x380, `%ntid.x` at 0x360) and its uniform constant load (`LDCU.64` of the
@@ -673,7 +706,9 @@ fn options_not_honoured_are_refused() {
         assert_eq!(r.status, 255, "{a:?}");
         assert!(r.stderr.ends_with(" is not supported yet\n") && r.stderr.lines().count() == 1, "{a:?}: {}", r.stderr);
     }
-    for args in [&["-maxntid", "128", "-maxrregcount", "64"][..], &["-Ofc", "max"], &["-allow-expensive-optimizations", "true"]] {
+    for args in
+        [&["-maxntid", "128", "-maxrregcount", "64"][..], &["-Ofc", "max"], &["-allow-expensive-optimizations", "true"]]
+    {
         let mut a = vec!["-arch", "sm_90", "-o", "m.cubin"];
         a.extend_from_slice(args);
         a.push("m.ptx");

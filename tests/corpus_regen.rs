@@ -15,7 +15,8 @@ use std::process::Command;
 
 /// The committed PTX files of `name` (`corpus/cuda/<name>/<name>.<arch>.ptx`), sorted.
 fn committed(cuda: &Path, name: &str) -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = common::corpus_ptx().into_iter().map(|c| c.path).filter(|p| p.starts_with(cuda.join(name))).collect();
+    let mut v: Vec<_> =
+        common::corpus_ptx().into_iter().map(|c| c.path).filter(|p| p.starts_with(cuda.join(name))).collect();
     v.sort();
     v
 }
@@ -91,7 +92,11 @@ fn run(full: bool) {
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(differ.is_empty(), "committed PTX differs from regen.sh's output:\n{}", differ.join("\n"));
     let archs: std::collections::BTreeSet<_> = jobs.iter().filter_map(|(_, a)| a.clone()).collect();
-    println!("{} kernels regenerated identically (archs: {})", jobs.len(), if full { "all".into() } else { format!("{archs:?}") });
+    println!(
+        "{} kernels regenerated identically (archs: {})",
+        jobs.len(),
+        if full { "all".into() } else { format!("{archs:?}") }
+    );
 }
 
 #[test]

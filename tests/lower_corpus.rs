@@ -190,8 +190,8 @@ fn bad_input_gives_errors_not_panics() {
 /// An unsupported instruction is a located error naming it.
 #[test]
 fn unsupported_instruction_is_a_located_error() {
-    let text = ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tsetmaxnreg.inc.sync.aligned.u32 232;\n\tret;\n}\n";
+    let text = ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b64 %rd<3>;\n\ttensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2;\n\tret;\n}\n";
     let e = lower_source(text).unwrap_err();
     assert_eq!((e.line, e.function.as_deref()), (7, Some("k")), "{e}");
-    assert!(e.message.contains("setmaxnreg"), "{e}");
+    assert!(e.message.contains("tensormap"), "{e}");
 }

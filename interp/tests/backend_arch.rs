@@ -1,5 +1,5 @@
 //! The backends of the targets other than sm_90 end to end (issue 24): for each arch of
-//! [`ARCHES`] (sm_75, sm_80, sm_86, sm_89, sm_100), every CUDA corpus kernel with a launch spec and a PTX for that
+//! [`ARCHES`] (sm_75, sm_80, sm_86, sm_89, sm_100, sm_120), every CUDA corpus kernel with a launch spec and a PTX for that
 //! arch (`<k>.sm_XX.ptx`, nvcc's) that NVIDIA ptxas accepts for the arch is compiled by
 //! ptxas-rs ([`backend::compile`]) and must either
 //! 1. give a cubin that NVIDIA's tools accept (`support::accepted_by_tools`: `cuobjdump -elf`
@@ -16,16 +16,16 @@
 //! `PTXAS_RS_BLESS=1` rewrites the checked entries of the expectation file from this run (the
 //! entries of kernels this run did not check are kept). The default test checks -O3 on a
 //! deterministic sample ([`Arch::sample_every`]: every kernel for sm_75, every second for sm_80, every third
-//! for sm_86, sm_89 and sm_100, by sorted name) to keep its time modest; `-- --ignored backend_arch_full`
+//! for sm_86, sm_89, sm_100 and sm_120, by sorted name) to keep its time modest; `-- --ignored backend_arch_full`
 //! checks every arch at -O0 and -O3. `--nocapture` prints the per-arch table: kernels ptxas
 //! accepts / compiled by us / agreeing with the interpreter / refused by construct.
 //! `PTXAS_RS_ARCHES=sm_75,sm_86` restricts a run to those arches (blessing then touches only
-//! their entries).
+//! their entries); `PTXAS_RS_KERNELS=async_cg_memcpy,brx_idx` to those kernels.
 
-#[path = "support/emu_corpus.rs"]
-mod support;
 #[path = "../../tests/common/par.rs"]
 mod par;
+#[path = "support/emu_corpus.rs"]
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,13 +44,14 @@ struct Arch {
     sample_every: usize,
 }
 
-/// The arches checked, as data: Turing, the sm_80 family, then Blackwell (sm_100).
-const ARCHES: [Arch; 5] = [
+/// The arches checked, as data: Turing, the sm_80 family, then Blackwell (sm_100, sm_120).
+const ARCHES: [Arch; 6] = [
     Arch { name: "sm_75", sample_every: 1 },
     Arch { name: "sm_80", sample_every: 2 },
     Arch { name: "sm_86", sample_every: 3 },
     Arch { name: "sm_89", sample_every: 3 },
     Arch { name: "sm_100", sample_every: 3 },
+    Arch { name: "sm_120", sample_every: 3 },
 ];
 
 fn expected_path() -> PathBuf {
@@ -149,6 +150,7 @@ fn run(test: &str, levels: &[u8], sample: impl Fn(&Arch, usize) -> bool) {
     let mut bad = Vec::new();
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     let only = std::env::var("PTXAS_RS_ARCHES").ok();
+    let only_kernels = std::env::var("PTXAS_RS_KERNELS").ok();
     let mut kernels = Vec::new();
     for a in &ARCHES {
         if only.as_deref().is_some_and(|o| !o.split(',').any(|n| n.trim() == a.name)) {
@@ -156,7 +158,8 @@ fn run(test: &str, levels: &[u8], sample: impl Fn(&Arch, usize) -> bool) {
         }
         tallies.entry(a.name).or_default();
         for (i, (k, ptx, spec)) in support::corpus_for(a.name).into_iter().enumerate() {
-            if sample(a, i) {
+            let listed = only_kernels.as_deref().is_none_or(|o| o.split(',').any(|n| n.trim() == k));
+            if sample(a, i) && listed {
                 kernels.push((a.name, k, ptx, spec));
             }
         }
@@ -170,7 +173,13 @@ fn run(test: &str, levels: &[u8], sample: impl Fn(&Arch, usize) -> bool) {
         .zip(accepted)
         .filter(|(_, ok)| *ok)
         .flat_map(|((arch, kernel, ptx, spec), _)| {
-            levels.iter().map(move |&level| Job { arch, kernel: kernel.clone(), ptx: ptx.clone(), spec: spec.clone(), level })
+            levels.iter().map(move |&level| Job {
+                arch,
+                kernel: kernel.clone(),
+                ptx: ptx.clone(),
+                spec: spec.clone(),
+                level,
+            })
         })
         .collect();
     let results = par::par_map(&jobs, |j| {

@@ -10,10 +10,10 @@
 //! Until the sm_90 modifier table is complete, the emulator takes modifier text from
 //! nvdisasm's listing for words whose form decodes (see `emu_corpus.rs` and `support/emu_corpus.rs`).
 
-#[path = "support/emu_corpus.rs"]
-mod support;
 #[path = "../../tests/common/par.rs"]
 mod par;
+#[path = "support/emu_corpus.rs"]
+mod support;
 
 use std::path::{Path, PathBuf};
 

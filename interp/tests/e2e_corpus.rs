@@ -18,10 +18,10 @@
 //! `cargo test -p interp --test e2e_corpus -- --nocapture` prints the table;
 //! `PTXAS_RS_E2E_ONLY=k1,k2` runs only those kernels (and skips the `MIN_PASSED` floor).
 
-#[path = "support/emu_corpus.rs"]
-mod support;
 #[path = "../../tests/common/par.rs"]
 mod par;
+#[path = "support/emu_corpus.rs"]
+mod support;
 
 use std::collections::BTreeMap;
 
@@ -112,7 +112,8 @@ fn our_cubins_match_the_interpreter() {
     let only: Option<Vec<String>> =
         std::env::var("PTXAS_RS_E2E_ONLY").ok().map(|v| v.split(',').map(str::to_owned).collect());
     let kernels: Vec<_> = kernels().into_iter().filter(|(k, ..)| only.as_ref().is_none_or(|o| o.contains(k))).collect();
-    let levels: Vec<Level> = par::par_map(&kernels, |(k, ptx, spec)| check_kernel(k, ptx, spec)).into_iter().flatten().collect();
+    let levels: Vec<Level> =
+        par::par_map(&kernels, |(k, ptx, spec)| check_kernel(k, ptx, spec)).into_iter().flatten().collect();
     // NVIDIA's tools read every cubin we made (the whole-cubin nvdisasm run on every 4th).
     let cubins: Vec<(String, &[u8])> = levels
         .iter()

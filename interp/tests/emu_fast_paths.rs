@@ -24,10 +24,10 @@
 // A disagreement is reported once; the error's size does not matter.
 #![allow(clippy::result_large_err)]
 
-#[path = "support/emu_corpus.rs"]
-mod support;
 #[path = "../../tests/common/par.rs"]
 mod par;
+#[path = "support/emu_corpus.rs"]
+mod support;
 
 use interp::emu::{EmuConfig, EmuError, EmuRun, Kernel};
 use interp::launch::LaunchSpec;

@@ -15,10 +15,10 @@
 //! A pair that disagrees fails unless its `KNOWN_*` list explains why (with the investigated
 //! cause); an explained pair that starts agreeing fails too, so the lists stay true.
 
-#[path = "support/emu_corpus.rs"]
-mod support;
 #[path = "../../tests/common/par.rs"]
 mod par;
+#[path = "support/emu_corpus.rs"]
+mod support;
 use support::read_outputs;
 
 use std::collections::BTreeMap;

@@ -160,10 +160,11 @@ fn check_kernel(ptx: &Path, spec_path: &Path, exec: &ExecConfig) -> Tally {
                     Ok(b) if b.failure.is_none() => {
                         o.backend_ok += 1;
                         o.backend_runs += b.checks.iter().filter(|c| c.executed).count();
-                        let calls =
-                            b.module.functions.iter().any(|f| {
-                                f.inst_order().any(|(_, i)| f.insts[i].opcode == ptxas_rs::ori::Opcode::CALL)
-                            });
+                        let calls = b
+                            .module
+                            .functions
+                            .iter()
+                            .any(|f| f.inst_order().any(|(_, i)| f.insts[i].opcode == ptxas_rs::ori::Opcode::CALL));
                         o.backend_calls += usize::from(calls);
                     }
                     Ok(b) => {

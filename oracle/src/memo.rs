@@ -70,7 +70,9 @@ fn dir() -> Option<&'static Path> {
         if std::env::var("PTXAS_RS_ORACLE_MEMO").is_ok_and(|v| v == "0") {
             return None;
         }
-        let d = crate::install::cache_root()?.join("oracle-memo").join(crate::install::PTXAS_VERSION.trim_start_matches('V'));
+        let d = crate::install::cache_root()?
+            .join("oracle-memo")
+            .join(crate::install::PTXAS_VERSION.trim_start_matches('V'));
         std::fs::create_dir_all(&d).ok()?;
         Some(d)
     })

@@ -37,8 +37,15 @@ pub fn support(id: OptId) -> Support {
     use Support::{Honoured, Partly, Refused};
     match id {
         // Inputs, outputs, informational and target selection: the driver acts on them.
-        O::GpuName | O::OutputFile | O::InputAsString | O::OptionsFile | O::Help | O::Version
-        | O::ListVersion | O::Verbose | O::Machine => Honoured,
+        O::GpuName
+        | O::OutputFile
+        | O::InputAsString
+        | O::OptionsFile
+        | O::Help
+        | O::Version
+        | O::ListVersion
+        | O::Verbose
+        | O::Machine => Honoured,
         // Optimisation level and FMA contraction reach the backend.
         O::OptLevel | O::Fmad => Honoured,
         // -Ofc maps to the optimisation level it forces (max: -O0; mid/min: -O1).
@@ -180,8 +187,9 @@ pub fn refusal(options: &Options) -> Option<String> {
         match support(id) {
             Support::Honoured => None,
             Support::Refused => Some(format!("ptxas-rs: option {name} is not supported yet")),
-            Support::Partly { honoured, when } => (!honoured(options))
-                .then(|| format!("ptxas-rs: option {name} ({when}) is not supported yet")),
+            Support::Partly { honoured, when } => {
+                (!honoured(options)).then(|| format!("ptxas-rs: option {name} ({when}) is not supported yet"))
+            }
         }
     })
 }
@@ -219,8 +227,9 @@ mod tests {
             Some("ptxas-rs: option '--generate-line-info' (-lineinfo) is not supported yet")
         );
         assert!(refusal(&opts(&["--allow-expensive-optimizations", "true", "k.ptx"])).is_none());
-        assert!(refusal(&opts(&["-O1", "-allow-expensive-optimizations", "true", "k.ptx"])).is_some_and(|m| m
-            .ends_with("(only with its default value for the optimisation level) is not supported yet")));
+        assert!(refusal(&opts(&["-O1", "-allow-expensive-optimizations", "true", "k.ptx"])).is_some_and(|m| {
+            m.ends_with("(only with its default value for the optimisation level) is not supported yet")
+        }));
         assert!(refusal(&opts(&["-maxntid", "128", "k.ptx"])).is_some());
         assert!(refusal(&opts(&["-maxntid", "128", "-maxrregcount", "40", "k.ptx"])).is_none());
         assert!(refusal(&opts(&["-arch", "sm_90", "-O3", "-fmad", "false", "-v", "-o", "x", "k.ptx"])).is_none());

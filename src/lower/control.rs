@@ -129,6 +129,22 @@ impl FnCx<'_> {
                 self.emit(Opcode::Pmevent, Mods::new(), vec![], vec![Operand::Imm(Imm::Int(i64::from(bits)))])?;
                 Ok(())
             }
+            // `setmaxnreg.{inc,dec}.sync.aligned.u32 n` (sm_90a; the front end checks the
+            // modifiers and the range): the count, then 1 for `.inc`, 0 for `.dec`.
+            "setmaxnreg" => {
+                let inc = match m.take(&["inc", "dec"]) {
+                    Some(w) => w == "inc",
+                    None => return self.err("`setmaxnreg` needs `.inc` or `.dec`"),
+                };
+                self.leftovers(&m)?;
+                let n = match self.src(self.operand(i, 0)?, Ty::U32)? {
+                    Operand::Imm(v) => v.bits() as u32,
+                    _ => return self.err("`setmaxnreg` takes an immediate count"),
+                };
+                let ops = vec![Operand::Imm(Imm::Int(i64::from(n))), Operand::Imm(Imm::Int(i64::from(inc)))];
+                self.emit(Opcode::Setmaxnreg, Mods::new(), vec![], ops)?;
+                Ok(())
+            }
             "griddepcontrol" => {
                 let code = match m.take(&["wait", "launch_dependents"]) {
                     Some(w) if w == "wait" => 0,

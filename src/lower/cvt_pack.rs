@@ -19,11 +19,13 @@
 //! ..."; a scalar f16/bf16 destination may be wider, as ptxas allows).
 //!
 //! The integer packing conversions `cvt.pack.sat.{u16,s16}.s32 d, a, b` and
-//! `cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c` (selected as one `I2IP`) are `cvtpack` too, with
-//! an integer destination type and three sources: `a`, `b` and `c` (`0` for the 16-bit forms);
-//! the PTX ISA's meaning is `d = c << 2n | sat(a) << n | sat(b)` in `n`-bit fields. The
-//! sub-byte `.u4 .s4 .u2 .s2` destinations (ptxas: `I2IP.U4 ... R4.24`) are reported as not
-//! supported yet.
+//! `cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c` (selected as one `I2IP`; the sub-byte
+//! ones as ptxas 13.0.88 does, `I2IP.U4.S32.SAT Rd, Ra, Rb, Rc.24` and `I2IP.U2 ... Rc.28`) are
+//! `cvtpack` too, with an integer destination type and three sources: `a`, `b` and `c` (`0`
+//! for the 16-bit forms); the PTX ISA's meaning is `d = c << 2n | sat(a) << n | sat(b)` in
+//! `n`-bit fields (`n` = 16, 8, 4 or 2). ptxas accepts the sub-byte destinations wherever it
+//! accepts `cvt.pack` (sm_75 and later, PTX 6.5 and later; probed for sm_75/80/90 and PTX
+//! 6.5–9.0).
 //!
 //! Invariant: emits exactly one `cvtpack` whose sources are the PTX sources in order (the
 //! integer forms: `a, b, c`, `c` the immediate 0 when PTX has none).
@@ -64,11 +66,8 @@ impl FnCx<'_> {
     pub(super) fn cvt_pack_int(&mut self, i: &ast::Instruction) -> Result<()> {
         let mut m = PtxMods::of(i, false);
         m.take(&["pack"]);
-        if let Some(w) = m.rest.iter().find(|w| matches!(w.as_str(), "u4" | "s4" | "u2" | "s2")) {
-            return self.err(format!("`cvt.pack.sat.{w}` (a sub-byte packing conversion) is not supported yet"));
-        }
         if !m.has("sat") {
-            return self.err("'.sat' modifier required for instruction 'cvt.pack'");
+            return self.err(".sat modifier required for instruction 'cvt.pack'");
         }
         m.flags.retain(|f| f != "sat");
         self.leftovers(&m)?;
@@ -78,7 +77,7 @@ impl FnCx<'_> {
         let tys: Vec<Option<Ty>> = m.types.iter().map(|t| ty_of(t)).collect();
         let (dt, srcs) = match tys.as_slice() {
             [Some(d @ (Ty::U16 | Ty::S16)), Some(Ty::S32)] => (*d, 2),
-            [Some(d @ (Ty::U8 | Ty::S8)), Some(Ty::S32), Some(Ty::B32)] => (*d, 3),
+            [Some(d @ (Ty::U8 | Ty::S8 | Ty::U4 | Ty::S4 | Ty::U2 | Ty::S2)), Some(Ty::S32), Some(Ty::B32)] => (*d, 3),
             _ => return self.err("Unexpected instruction types specified for 'cvt.pack'"),
         };
         if i.operands.len() != srcs + 1 {

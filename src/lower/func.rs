@@ -1018,21 +1018,19 @@ impl FnCx<'_> {
             "mov" => self.mov(i),
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "abs" | "neg" | "and" | "or"
             | "xor" | "not" | "cnot" | "shl" | "shr" | "popc" | "clz" | "brev" | "bfe" | "bfi" | "bfind" | "fns"
-            | "bmsk" | "szext" | "prmt" | "shf" | "lop3" | "sad" | "copysign" | "testp" | "rcp" | "sqrt" | "rsqrt" | "ex2"
-            | "lg2" | "sin" | "cos" | "tanh" | "addc" | "subc" | "madc" | "dp4a" | "dp2a" | "mul24" | "mad24" => {
-                self.arith(i)
-            }
+            | "bmsk" | "szext" | "prmt" | "shf" | "lop3" | "sad" | "copysign" | "testp" | "rcp" | "sqrt" | "rsqrt"
+            | "ex2" | "lg2" | "sin" | "cos" | "tanh" | "addc" | "subc" | "madc" | "dp4a" | "dp2a" | "mul24"
+            | "mad24" => self.arith(i),
             "setp" | "set" | "selp" | "slct" => self.compare(i),
             "cvt" => self.cvt(i),
-            "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "getctarank" | "prefetch" | "prefetchu" | "applypriority"
-            | "createpolicy" | "discard" => self.memory(i),
-            "bra" | "brx" | "call" | "ret" | "exit" | "bar" | "barrier" | "membar" | "fence" | "nanosleep" | "trap" | "brkpt" | "pmevent"
-            | "griddepcontrol" => self.control(i),
+            "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "getctarank" | "prefetch" | "prefetchu"
+            | "applypriority" | "createpolicy" | "discard" => self.memory(i),
+            "bra" | "brx" | "call" | "ret" | "exit" | "bar" | "barrier" | "membar" | "fence" | "nanosleep" | "trap"
+            | "brkpt" | "pmevent" | "griddepcontrol" | "setmaxnreg" => self.control(i),
             "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" => self.warp(i),
-            "ldmatrix" | "stmatrix" | "movmatrix" | "mma" | "wmma" | "cp" | "vadd4" | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4"
-            | "vmax4" | "vset4" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2" | "vmax2" | "vset2" => {
-                self.tensor(i)
-            }
+            "ldmatrix" | "stmatrix" | "movmatrix" | "mma" | "wmma" | "cp" | "vadd4" | "vsub4" | "vavrg4"
+            | "vabsdiff4" | "vmin4" | "vmax4" | "vset4" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2"
+            | "vmax2" | "vset2" => self.tensor(i),
             "wgmma" => self.wgmma(i),
             op if super::video::is_scalar_video(op) => self.scalar_video(i),
             op => self.err(format!("instruction `{op}` is not supported")),

@@ -117,8 +117,18 @@ impl FnCx<'_> {
                 let cvt = Mods { ty: Some(Ty::U32), src_ty: Some(Ty::U64), ..Mods::default() };
                 self.emit(Opcode::Cvt, cvt, vec![lo.into()], vec![Operand::reg(sh)])?;
                 let f = self.tmp(RegClass::R32);
-                self.emit(Opcode::And, Mods::ty(Ty::B32), vec![f.into()], vec![Operand::reg(lo), Operand::Imm(Imm::Int(0xF_FFFF))])?;
-                self.emit(Opcode::Sub, Mods::ty(Ty::U32), vec![d], vec![Operand::Imm(Imm::Int(0x10_0000)), Operand::reg(f)])?;
+                self.emit(
+                    Opcode::And,
+                    Mods::ty(Ty::B32),
+                    vec![f.into()],
+                    vec![Operand::reg(lo), Operand::Imm(Imm::Int(0xF_FFFF))],
+                )?;
+                self.emit(
+                    Opcode::Sub,
+                    Mods::ty(Ty::U32),
+                    vec![d],
+                    vec![Operand::Imm(Imm::Int(0x10_0000)), Operand::reg(f)],
+                )?;
             }
             "expect_tx" => {
                 let state = self.tmp(RegClass::R64);

@@ -63,6 +63,7 @@ mod arith;
 mod barrier;
 mod control;
 mod cvt_pack;
+pub mod entry_regs;
 pub mod func;
 pub mod isel;
 mod mbarrier;

@@ -33,7 +33,7 @@ pub struct PtxMods {
 
 const TYPES: &[&str] = &[
     "pred", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f16x2",
-    "bf16", "bf16x2", "f32", "f64", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2",
+    "bf16", "bf16x2", "f32", "f64", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2", "u4", "s4", "u2", "s2",
 ];
 const FLAGS: &[&str] = &[
     "ftz", "sat", "approx", "full", "cc", "uni", "sync", "aligned", "volatile", "wide", "to", "shiftamt", "NaN", "relu",

@@ -137,30 +137,52 @@ fn trampoline(f: &Function, b: Block) -> Option<Block> {
     if ts.next().is_some() { None } else { Some(t) }
 }
 
+/// The end of every trampoline chain, memoised per call of [`thread_chains`] so that a run of
+/// `n` trampolines costs O(n), not O(n^2): for a block `x`, the first block reached from `x`
+/// through trampolines that is not one itself (`x` when `x` is none), or `None` when the walk
+/// runs into a cycle. Retargeting a branch to its chain's end keeps every memoised end true.
+#[derive(Default)]
+struct ChainEnds(HashMap<Block, Option<Block>>);
+
+impl ChainEnds {
+    fn end(&mut self, f: &Function, x: Block) -> Option<Block> {
+        let (mut path, mut on_path) = (Vec::new(), HashSet::new());
+        let mut cur = x;
+        let result = loop {
+            if let Some(&r) = self.0.get(&cur) {
+                break r;
+            }
+            if !on_path.insert(cur) {
+                break None;
+            }
+            path.push(cur);
+            match trampoline(f, cur) {
+                Some(y) => cur = y,
+                None => break Some(cur),
+            }
+        };
+        for p in path {
+            self.0.insert(p, result);
+        }
+        result
+    }
+}
+
 fn thread_chains(f: &mut Function) -> usize {
     let mut n = 0;
+    let mut ends = ChainEnds::default();
     for b in f.layout.clone() {
         let Some(t) = f.last_inst(b) else { continue };
-        let d = f.insts[t].clone();
-        if !d.opcode.info().has(OpFlags::BRANCH) {
+        if !f.insts[t].opcode.info().has(OpFlags::BRANCH) {
             continue;
         }
-        let mut srcs = d.srcs.clone();
+        let mut srcs = f.insts[t].srcs.clone();
         let mut changed = false;
         for s in srcs.iter_mut() {
             let Operand::Block(x) = *s else { continue };
-            // Follow the chain x -> y -> ... to its end.
-            let mut seen = HashSet::from([b, x]);
-            let mut end = x;
-            let mut cyclic = false;
-            while let Some(y) = trampoline(f, end) {
-                if !seen.insert(y) {
-                    cyclic = true;
-                    break;
-                }
-                end = y;
-            }
-            if cyclic || end == x || has_phis(f, end) {
+            // Follow the chain x -> y -> ... to its end; a chain through `b` is a cycle.
+            let Some(end) = ends.end(f, x) else { continue };
+            if end == b || end == x || has_phis(f, end) {
                 continue;
             }
             // The edge b -> x leaves x's phis (x is a trampoline, so it has none).

@@ -32,6 +32,7 @@ impl Pass for AnalyzeControlFlow {
         if has_phis(f, entry) {
             return Err(PassError::in_func(f, format!("entry block {entry} has phis")));
         }
+        let laid_out: std::collections::HashSet<_> = f.layout.iter().copied().collect();
         for &b in &f.layout {
             let Some(t) = f.last_inst(b).and_then(|i| f.insts.get(i)) else {
                 return Err(PassError::in_func(f, format!("{b} is empty")));
@@ -40,11 +41,11 @@ impl Pass for AnalyzeControlFlow {
                 return Err(PassError::in_func(f, format!("{b} does not end in a control-flow instruction")));
             }
             for tgt in t.blocks() {
-                if !f.layout.contains(&tgt) {
+                if !laid_out.contains(&tgt) {
                     return Err(PassError::in_func(f, format!("{b} branches to {tgt}, which is not laid out")));
                 }
             }
-            if t.guard.is_some() && f.layout_next(b).is_none() {
+            if t.guard.is_some() && f.layout.last() == Some(&b) {
                 return Err(PassError::in_func(f, format!("{b} ends in a guarded terminator with no fall-through")));
             }
             let preds = cfg.preds(b);

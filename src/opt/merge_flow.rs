@@ -19,6 +19,8 @@
 //! at convergence regions): phis, side-effecting instructions (barriers, warp collectives,
 //! calls, atomics) and instructions naming blocks.
 
+use std::collections::HashMap;
+
 use super::util::is_phi;
 use super::{Pass, PassError, PassKind};
 use crate::ori::opcode::OpFlags;
@@ -80,36 +82,58 @@ fn bra(f: &Function, to: Block) -> InstData {
     InstData::new(op, Mods::new(), vec![], vec![Operand::Block(to)])
 }
 
+/// The first pair of candidates, in layout order (the earliest block that has a partner, then
+/// its earliest partner after it), that share a suffix of at least one instruction, and that
+/// suffix's length. Two blocks do exactly when their terminators and their last instructions
+/// before the terminators are equal and mergeable, so candidates are grouped by that pair in
+/// one hashing pass: linear in the block count, where comparing every pair was quadratic.
+fn first_pair(f: &Function) -> Option<(Block, Block, usize)> {
+    let mut groups: HashMap<(&InstData, &InstData), Vec<Block>> = HashMap::new();
+    let mut order = Vec::new();
+    for &b in &f.layout {
+        if !candidate(f, b) {
+            continue;
+        }
+        let insts = f.block_insts(b);
+        let [.., before, term] = insts else { continue };
+        if !mergeable(f, &f.insts[*before]) {
+            continue;
+        }
+        let key = (&f.insts[*term], &f.insts[*before]);
+        let g = groups.entry(key).or_default();
+        if g.len() == 1 {
+            order.push(key);
+        }
+        g.push(b);
+    }
+    let pos: HashMap<Block, usize> = f.layout.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let (x, y) = order.iter().map(|k| (groups[k][0], groups[k][1])).min_by_key(|(x, _)| pos[x])?;
+    let n = common_suffix(f, x, y);
+    debug_assert!(n > 0, "grouped blocks share a suffix");
+    Some((x, y, n))
+}
+
 /// Finds one pair with a common suffix and merges it.
 fn merge_one(f: &mut Function) -> bool {
-    let cands: Vec<Block> = f.layout.iter().copied().filter(|&b| candidate(f, b)).collect();
-    for (k, &x) in cands.iter().enumerate() {
-        for &y in &cands[k + 1..] {
-            let n = common_suffix(f, x, y);
-            if n == 0 {
-                continue;
-            }
-            // Keep a block that is nothing but the suffix (not the entry) as the shared copy.
-            let whole = |b: Block| f.block_insts(b).len() == n + 1 && Some(b) != f.entry();
-            let (a, b) = if whole(x) { (y, x) } else { (x, y) };
-            let kept = if whole(b) {
-                b
-            } else {
-                let len = f.blocks[b].insts.len();
-                let tail = f.blocks[b].insts.split_off(len - n - 1);
-                let s = f.blocks.push(BlockData { insts: tail });
-                let j = f.insts.push(bra(f, s));
-                f.blocks[b].insts.push(j);
-                let pos = f.layout.iter().position(|&l| l == b).expect("laid out");
-                f.layout.insert(pos + 1, s);
-                s
-            };
-            let len = f.blocks[a].insts.len();
-            f.blocks[a].insts.truncate(len - n - 1);
-            let j = f.insts.push(bra(f, kept));
-            f.blocks[a].insts.push(j);
-            return true;
-        }
-    }
-    false
+    let Some((x, y, n)) = first_pair(f) else { return false };
+    // Keep a block that is nothing but the suffix (not the entry) as the shared copy.
+    let whole = |b: Block| f.block_insts(b).len() == n + 1 && Some(b) != f.entry();
+    let (a, b) = if whole(x) { (y, x) } else { (x, y) };
+    let kept = if whole(b) {
+        b
+    } else {
+        let len = f.blocks[b].insts.len();
+        let tail = f.blocks[b].insts.split_off(len - n - 1);
+        let s = f.blocks.push(BlockData { insts: tail });
+        let j = f.insts.push(bra(f, s));
+        f.blocks[b].insts.push(j);
+        let pos = f.layout.iter().position(|&l| l == b).expect("laid out");
+        f.layout.insert(pos + 1, s);
+        s
+    };
+    let len = f.blocks[a].insts.len();
+    f.blocks[a].insts.truncate(len - n - 1);
+    let j = f.insts.push(bra(f, kept));
+    f.blocks[a].insts.push(j);
+    true
 }

@@ -26,8 +26,10 @@ impl Cfg {
     pub fn compute(f: &Function) -> Cfg {
         let mut succs = SecondaryMap::with_default(Vec::new());
         let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::with_default(Vec::new());
-        for &b in &f.layout {
-            let s = block_successors(f, b);
+        // The fall-through of each block is read off its layout index: looking it up per
+        // block ([`Function::layout_next`]) made this quadratic in the block count.
+        for (i, &b) in f.layout.iter().enumerate() {
+            let s = successors_with_next(f, b, f.layout.get(i + 1).copied());
             for &t in &s {
                 let mut p = preds.get(t).clone();
                 if !p.contains(&b) {
@@ -51,6 +53,11 @@ impl Cfg {
 
 /// The successors of block `b` as its terminator states them.
 pub fn block_successors(f: &Function, b: Block) -> Vec<Block> {
+    successors_with_next(f, b, f.layout_next(b))
+}
+
+/// [`block_successors`] with `b`'s layout successor given.
+fn successors_with_next(f: &Function, b: Block, next: Option<Block>) -> Vec<Block> {
     let mut out = Vec::new();
     let Some(data) = f.last_inst(b).and_then(|i| f.insts.get(i)) else {
         return out;
@@ -67,7 +74,7 @@ pub fn block_successors(f: &Function, b: Block) -> Vec<Block> {
         }
     }
     if data.guard.is_some()
-        && let Some(n) = f.layout_next(b)
+        && let Some(n) = next
         && !out.contains(&n)
     {
         out.push(n);

@@ -86,6 +86,15 @@ name_enum!(
         E4m3x2 = "e4m3x2",
         /// Two e5m2 fp8 values packed in 16 bits (low byte first), as [`Ty::E4m3x2`].
         E5m2x2 = "e5m2x2",
+        /// Unsigned 4-bit: only the sub-byte packing conversion's destination fields
+        /// (`cvt.pack.sat.u4`, `cvtpack`, `I2IP.U4`) take it.
+        U4 = "u4",
+        /// Signed 4-bit, as [`Ty::U4`].
+        S4 = "s4",
+        /// Unsigned 2-bit, as [`Ty::U4`].
+        U2 = "u2",
+        /// Signed 2-bit, as [`Ty::U4`].
+        S2 = "s2",
     }
 );
 
@@ -95,6 +104,8 @@ impl Ty {
         use Ty::*;
         match self {
             Pred => 1,
+            U2 | S2 => 2,
+            U4 | S4 => 4,
             B8 | U8 | S8 => 8,
             B16 | U16 | S16 | F16 | BF16 | E4m3x2 | E5m2x2 => 16,
             B32 | U32 | S32 | F32 | F16x2 | BF16x2 | TF32 => 32,
@@ -111,7 +122,7 @@ impl Ty {
     }
     /// Whether this is a signed integer type.
     pub fn is_signed(self) -> bool {
-        matches!(self, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
+        matches!(self, Ty::S2 | Ty::S4 | Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
     }
     /// Whether this is an integer or bits type (not float, not pred).
     pub fn is_int(self) -> bool {

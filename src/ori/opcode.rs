@@ -420,6 +420,9 @@ opcodes! {
     /// `pmevent`: triggers the performance-monitor events of the 16-bit mask (`pmevent a` is
     /// the mask `1 << a`); no architectural effect.
     Pmevent "pmevent" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `setmaxnreg.{inc,dec}.sync.aligned.u32 n`: the count `n`, then 1 for `.inc`, 0 for
+    /// `.dec`. Changes the warp's register allocation only (no effect on any value).
+    Setmaxnreg "setmaxnreg" Ptx ["" => "I, I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `griddepcontrol`: 0 `.wait` (for the prerequisite grids), 1 `.launch_dependents`.
     Griddep "griddepcontrol" Ptx ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `barrier.cluster.arrive{.release,.relaxed}`: arrives at the cluster barrier without
@@ -778,6 +781,10 @@ opcodes! {
     BPT "BPT" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `PMTRIG mask`: `pmevent` (no architectural effect).
     PMTRIG "PMTRIG" Sass ["" => "I"] flags(SIDE_EFFECT) mods() req() ty() None;
+    /// `USETMAXREG.{TRY_ALLOC,DEALLOC}.CTAPOOL [UPd,] n`: `setmaxnreg`; sources the count
+    /// and 1 for `.TRY_ALLOC` (whose uniform predicate says whether the registers were
+    /// granted), 0 for `.DEALLOC` (no destination).
+    USETMAXREG "USETMAXREG" Sass ["P" => "I, I"] flags(SIDE_EFFECT|VAR_DSTS|UNIFORM) mods() req() ty() None;
     /// `UCGABAR_ARV`: arrives at the cluster (CGA) barrier without waiting.
     UCGABARARV "UCGABARARV" Sass ["" => ""] flags(SIDE_EFFECT) mods() req() ty() None;
     /// `UCGABAR_WAIT`: waits until every thread of the cluster arrived at the cluster barrier.

@@ -124,11 +124,17 @@ struct Verifier<'a> {
     errs: Vec<VerifierError>,
     /// Block of each laid-out instruction.
     where_: SecondaryMap<Inst, Option<Block>>,
+    /// Whether each block is laid out (a set, so checking a branch target is O(1)).
+    laid_out: SecondaryMap<Block, bool>,
 }
 
 impl<'a> Verifier<'a> {
     fn new(f: &'a Function) -> Self {
-        Verifier { f, errs: Vec::new(), where_: SecondaryMap::with_default(None) }
+        let mut laid_out = SecondaryMap::with_default(false);
+        for &b in &f.layout {
+            laid_out.set(b, true);
+        }
+        Verifier { f, errs: Vec::new(), where_: SecondaryMap::with_default(None), laid_out }
     }
 
     fn report(&mut self, block: Option<Block>, inst: Option<Inst>, message: impl Into<String>) {
@@ -514,7 +520,7 @@ impl<'a> Verifier<'a> {
                 None
             }
             Operand::Block(b) => {
-                if !self.f.blocks.is_valid(*b) || !self.f.layout.contains(b) {
+                if !self.f.blocks.is_valid(*b) || !*self.laid_out.get(*b) {
                     Some(format!("target {b} is not a block of this function"))
                 } else {
                     None

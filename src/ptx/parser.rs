@@ -8,7 +8,8 @@
 //! - Recursion is bounded: the grammar recurses only through brackets, whose depth is checked
 //!   beforehand ([`super::limits`]); expressions are built with an explicit operator stack and
 //!   their tree depth is capped. Inputs nested deeper than [`limits::SMALL_STACK_DEPTH`] are
-//!   parsed on a helper thread with a stack sized for [`limits::MAX_NESTING`].
+//!   parsed on a helper thread with a stack sized for [`limits::MAX_BRACE_NESTING`] braces and
+//!   [`limits::MAX_NESTING`] other brackets.
 
 use pest::Parser as _;
 use pest::iterators::Pair;
@@ -78,7 +79,7 @@ fn parse_with(bytes: &[u8], file_name: &str, fast: bool) -> Result<Module, Diagn
 }
 
 /// Runs `f` on this thread when the input's bracket depth is small, else on a helper thread
-/// with a stack sized for [`limits::MAX_NESTING`]; `failed` if that thread cannot run.
+/// with a stack sized for [`limits::MAX_BRACE_NESTING`] + [`limits::MAX_NESTING`] levels; `failed` if that thread cannot run.
 fn with_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send, failed: T) -> T {
     if depth <= limits::SMALL_STACK_DEPTH {
         return f();

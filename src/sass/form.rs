@@ -316,6 +316,11 @@ pub struct Slot {
     /// inside `|..|` (`MUFU.EX2.F16 R1, -|R0.H1|`), and only when the word's bit `when` is set;
     /// 2 and 3 print as nvdisasm names them (`.INVALID2`, `.INVALID3`).
     pub h1: Option<(u8, u8)>,
+    /// A 2-bit selector `(at, names)` printed after `.reuse` as `names[value]` (`I2IP`'s C:
+    /// `R4.reuse.24`, value 2; `.28`, value 3). The names are fixed per slot: nvdisasm prints
+    /// some values differently per opcode modifier (`I2IP.U8`'s 2 as `.???2`); only the
+    /// combinations the tests check are claimed.
+    pub named_sel: Option<(u8, &'static [&'static str; 4])>,
     /// A fixed decoration printed after `.reuse`, owning no bits (`R8.SIGN` in `PLOP3`).
     pub tail: Option<&'static str>,
     /// Fixed text printed right before the operand, owning no bits (`gdesc[` of HGMMA's
@@ -373,6 +378,7 @@ impl Slot {
             lead: None,
             hsel: None,
             h1: None,
+            named_sel: None,
             tail: None,
             prefix: None,
             scale: None,
@@ -499,6 +505,11 @@ impl Slot {
     /// With a single-half selector at `at` (2 bits), printed when bit `when` is set.
     pub const fn h1(mut self, at: u8, when: u8) -> Slot {
         self.h1 = Some((at, when));
+        self
+    }
+    /// With a named 2-bit selector at `at` ([`Slot::named_sel`]).
+    pub const fn named_sel(mut self, at: u8, names: &'static [&'static str; 4]) -> Slot {
+        self.named_sel = Some((at, names));
         self
     }
     /// Followed by the fixed decoration `text` (`.SIGN`).
@@ -633,7 +644,7 @@ impl Slot {
 
     /// The 2-bit field [`Operand::sel`] lives in: a half selector or an address scale.
     fn sel_at(&self) -> Option<u8> {
-        self.hsel.or(self.h1.map(|h| h.0)).or(self.scale)
+        self.hsel.or(self.h1.map(|h| h.0)).or(self.scale).or(self.named_sel.map(|n| n.0))
     }
 
     /// The value a slot the text does not show takes when parsing: the default, or a zero
@@ -1290,6 +1301,9 @@ impl Tables {
         if let Some(tail) = sl.tail {
             t.push_str(tail);
         }
+        if let Some((_, names)) = sl.named_sel {
+            t.push_str(names[usize::from(op.sel & 3)]);
+        }
         for (k, (_, mark)) in sl.marks.iter().enumerate() {
             if op.sel >> k & 1 == 1 {
                 t.push_str(mark);
@@ -1471,6 +1485,16 @@ impl Tables {
             if let Some(r) = t.strip_suffix(mark) {
                 op.sel |= 1 << k;
                 t = r;
+            }
+        }
+        if let Some((_, names)) = sl.named_sel {
+            for sel in [1u8, 2, 3] {
+                let name = names[usize::from(sel)];
+                if let Some(r) = t.strip_suffix(name).filter(|_| !name.is_empty()) {
+                    op.sel = sel;
+                    t = r;
+                    break;
+                }
             }
         }
         if let Some(tail) = sl.tail {

@@ -169,11 +169,11 @@ pub fn emit_function_placed(
     // 64-bit addresses, `LDG.E.SYS R0, [R2]`).
     let needs_desc = target.desc_offset().is_some()
         && order.iter().any(|(_, i)| {
-        matches!(
-            f.insts[*i].opcode,
-            Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG | Opcode::ATOM | Opcode::LDGSTS
-        )
-    });
+            matches!(
+                f.insts[*i].opcode,
+                Opcode::LDG | Opcode::STG | Opcode::LD | Opcode::ST | Opcode::ATOMG | Opcode::ATOM | Opcode::LDGSTS
+            )
+        });
     let desc_ur = if needs_desc {
         Some(free_ur_pair(f).ok_or_else(|| ferr("no free uniform register pair for the memory descriptor".into()))?)
     } else {
@@ -685,7 +685,9 @@ impl Cx<'_> {
                 // and atomics only with the uniform register shown, as ptxas writes them).
                 let mut out: Vec<String> = inners.iter().map(|i| format!("[{i}]")).collect();
                 if !reg.is_empty() {
-                    out.extend(inners.iter().filter_map(|i| i.strip_prefix(&reg)).map(|rest| format!("[{reg}.64+URZ{rest}]")));
+                    out.extend(
+                        inners.iter().filter_map(|i| i.strip_prefix(&reg)).map(|rest| format!("[{reg}.64+URZ{rest}]")),
+                    );
                 }
                 return Ok(out);
             }
@@ -1014,7 +1016,10 @@ impl Cx<'_> {
                 let mut ops = vec![dst(0)?];
                 ops.extend(self.unused_pred_results("VIMNMX", 2, "PT"));
                 ops.extend([s(0)?, s(1)?, s(2)?]);
-                (self.spell_first(&["VIMNMX", "IMNMX"], &[u])?, ops)
+                // Signed is plain where the tables spell it so, `.S32` where they always name
+                // the lane type (sm_120's `VIMNMX.S32 R4, R0, R5, PT`).
+                let base = if self.tables.forms.iter().any(|f| f.base == "VIMNMX") { "VIMNMX" } else { "IMNMX" };
+                (self.spell_or_with(base, &[u], "S32")?, ops)
             }
             Opcode::SEL => (vec!["SEL".into()], vec![dst(0)?, s(0)?, s(1)?, s(2)?]),
             Opcode::SGXT => {
@@ -1094,9 +1099,21 @@ impl Cx<'_> {
                     Some(Ty::S16) => "S16",
                     Some(Ty::U8) => "U8",
                     Some(Ty::S8) => "S8",
+                    Some(Ty::U4) => "U4",
+                    Some(Ty::S4) => "S4",
+                    Some(Ty::U2) => "U2",
+                    Some(Ty::S2) => "S2",
                     t => return Err(format!("I2IP to {t:?}")),
                 };
-                (self.spell("I2IP", &[dt, "S32", "SAT"])?, vec![dst(0)?, s(0)?, s(1)?, s(2)?])
+                // C's selector: the part of C kept above the two fields, as ptxas sets it on
+                // the sub-byte forms (`R4.24`: 2, `R4.28`: 3; `sass::sm90::i2ip`).
+                let sel = match self.ty().map(Ty::bits) {
+                    Some(4) => ".24",
+                    Some(2) => ".28",
+                    _ => "",
+                };
+                let c = s(2)?.into_iter().map(|a| a + sel).collect::<Alts>();
+                (self.spell("I2IP", &[dt, "S32", "SAT"])?, vec![dst(0)?, s(0)?, s(1)?, c])
             }
             Opcode::I2F | Opcode::F2I | Opcode::F2F | Opcode::I2I => {
                 let dt = self.ty().ok_or("conversion without a destination type")?;
@@ -1428,6 +1445,8 @@ impl Cx<'_> {
             Opcode::YIELD => (vec!["YIELD".into()], vec![]),
             Opcode::BPT => (vec!["BPT.TRAP".into()], vec![one("0x1")]),
             Opcode::PMTRIG => (vec!["PMTRIG".into()], vec![s(0)?]),
+            Opcode::USETMAXREG if d.dsts.is_empty() => (vec!["USETMAXREG.DEALLOC.CTAPOOL".into()], vec![s(0)?]),
+            Opcode::USETMAXREG => (vec!["USETMAXREG.TRY_ALLOC.CTAPOOL".into()], vec![dst(0)?, s(0)?]),
             Opcode::ACQBULK => (vec!["ACQBULK".into()], vec![]),
             Opcode::PREEXIT => (vec!["PREEXIT".into()], vec![]),
             Opcode::ATOM | Opcode::ATOMCAS | Opcode::ATOMG | Opcode::ATOMGCAS | Opcode::ATOMS | Opcode::ATOMSCAS => {
@@ -1910,6 +1929,7 @@ fn size_tok(t: Option<Ty>) -> R<&'static str> {
         Some(Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64) => "64",
         Some(Ty::B128) => "128",
         Some(Ty::Pred) => return Err("a memory access of a predicate".into()),
+        Some(t @ (Ty::U4 | Ty::S4 | Ty::U2 | Ty::S2)) => return Err(format!("a memory access of .{t}")),
     })
 }
 

@@ -9,10 +9,18 @@
 //!
 //! [`pipe`] gives the execution pipe of a fixed-latency instruction and how long it holds it.
 //!
+//! Per SM, only what [`HwFacts`] states differs: FP64 arithmetic (`DADD`, `DMUL`, `DFMA`,
+//! `DSETP`) is variable latency on sm_75, the sm_80 family and sm_120
+//! ([`HwFacts::fp64_variable_latency`]), and so is `R2UR` on sm_75 and the sm_80 family
+//! ([`HwFacts::r2ur_variable_latency`]), and `HMMA`/`IMMA` on sm_75
+//! ([`HwFacts::mma_variable_latency`]); ptxas 13.0.88 gives them `W0:R1` at -O0 there, and
+//! the emulator's hazard checker reads the same facts.
+//!
 //! Invariant: classification is total — every instruction gets exactly one [`Class`]; bases
 //! not listed are fixed latency.
 
 use crate::sass::Instruction;
+use crate::target::HwFacts;
 
 /// The scheduling class of an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,6 +67,8 @@ const VAR_RESULT: &[&str] = &[
     "S2UR",
     "SHFL",
     "SYNCS",
+    // ptxas 13.0.88 gives `.TRY_ALLOC` write SB0 and its `PLOP3` waits on it.
+    "USETMAXREG",
 ];
 
 /// Bases without register results that read their sources late.
@@ -68,10 +78,14 @@ const LATE_READ: &[&str] =
 /// Bases that transfer control or synchronise the warp.
 const CONTROL: &[&str] = &["BRA", "BRX", "JMP", "JMX", "EXIT", "CALL", "RET", "BSYNC", "BREAK", "WARPSYNC", "KILL"];
 
-/// The class of `inst`.
-pub fn class(inst: &Instruction) -> Class {
+/// The class of `inst` on an SM with the facts `hw`.
+pub fn class(inst: &Instruction, hw: &HwFacts) -> Class {
     use crate::sass::Value;
     match inst.form.base {
+        // FP64 arithmetic (the FP64 pipe's bases) where [`HwFacts::fp64_variable_latency`] holds.
+        b if hw.fp64_variable_latency && pipe(b).is_some_and(|(p, _)| p == Pipe::Fp64) => Class::VarResult,
+        "R2UR" if hw.r2ur_variable_latency => Class::VarResult,
+        "HMMA" | "IMMA" if hw.mma_variable_latency => Class::VarResult,
         // BMOV R, B reads a convergence barrier through a scoreboard; BMOV B, R writes one
         // from a register read late.
         "BMOV" if matches!(inst.operands.first().map(|o| o.value), Some(Value::R(_))) => Class::VarResult,

@@ -435,7 +435,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize, target: &Target) {
                 }
                 need = need.max(ready);
             }
-            let lat = match class(&insts[i]) {
+            let lat = match class(&insts[i], hw) {
                 Class::Fixed => fixed_latency(&insts[i]),
                 _ => 1,
             };
@@ -472,7 +472,7 @@ pub fn assign(insts: &mut [Instruction], tail: usize, target: &Target) {
             st.gsb_settle = st.t + GSB_SETTLE;
         }
         // 3. Scoreboards and results.
-        let cls = class(&insts[i]);
+        let cls = class(&insts[i], hw);
         let reg_reads: Vec<Loc> = e.reads.iter().copied().filter(|r| !r.is_pred()).collect();
         if cls == Class::VarResult && !e.writes.is_empty() {
             let k = st.claim(None, i);

@@ -37,11 +37,12 @@ pub enum Recipe {
 }
 
 /// Assigns control words to `insts` (`insts[tail..]` is the padding tail) by `recipe`, for
-/// `target` (the -O0 recipe is ptxas's fixed one and does not depend on it).
+/// `target` (the -O0 recipe is ptxas's fixed one; only which instructions are variable latency
+/// depends on the target).
 pub fn assign(insts: &mut [Instruction], tail: usize, recipe: Recipe, target: &Target) {
     let tail = tail.min(insts.len());
     match recipe {
-        Recipe::O0 => o0::assign(insts, tail),
+        Recipe::O0 => o0::assign(insts, tail, target.hw()),
         Recipe::Latency => latency::assign(insts, tail, target),
     }
 }

@@ -18,14 +18,15 @@
 
 use super::class::{Class, class};
 use crate::sass::{Control, Instruction};
+use crate::target::HwFacts;
 
 /// The control bits the recipe gives a body instruction.
-pub fn control(inst: &Instruction) -> Control {
+pub fn control(inst: &Instruction, hw: &HwFacts) -> Control {
     if super::class::never_executes(inst) {
         return Control { stall: 1, yield_: false, write_sb: None, read_sb: None, wait: 0, reuse: 0 };
     }
     let mut c = Control { stall: 15, yield_: true, write_sb: None, read_sb: None, wait: 0b11, reuse: 0 };
-    match class(inst) {
+    match class(inst, hw) {
         Class::VarResult => {
             c.write_sb = Some(0);
             c.read_sb = Some(1);
@@ -42,7 +43,7 @@ pub fn control(inst: &Instruction) -> Control {
         "LDCU" => c.read_sb = None,
         _ => {}
     }
-    if matches!(inst.form.base, "HMMA" | "IMMA" | "ERRBAR") {
+    if matches!(inst.form.base, "HMMA" | "IMMA" | "ERRBAR") && c.write_sb.is_none() {
         c.stall = 0;
     }
     // `WARPGROUP.DEPBAR` waits on no scoreboard (ptxas's -O0 code; nvdisasm rejects one with a
@@ -60,9 +61,9 @@ pub fn tail_control() -> Control {
 
 /// Assigns the recipe to `insts`; `insts[tail..]` is the padding tail. Operand reuse flags
 /// are cleared (ptxas sets none at -O0).
-pub fn assign(insts: &mut [Instruction], tail: usize) {
+pub fn assign(insts: &mut [Instruction], tail: usize, hw: &HwFacts) {
     for (i, inst) in insts.iter_mut().enumerate() {
-        inst.control = if i < tail { control(inst) } else { tail_control() };
+        inst.control = if i < tail { control(inst, hw) } else { tail_control() };
         for o in &mut inst.operands {
             o.reuse = false;
         }

@@ -71,10 +71,13 @@ pub struct HwFacts {
     /// sm_80 and sm_90 code never issues them so close).
     pub dual_fp32: bool,
     /// FP64 arithmetic (`DADD`/`DMUL`/`DFMA`/`DSETP`) returns through a scoreboard, its
-    /// uniform-register sources read at issue: sm_120 (`digest-backend.md` §2.2). NVIDIA's
-    /// sm_120 -O3 corpus code gives 566 of its 620 `DADD`/`DMUL`/`DFMA`/`DSETP` a write
-    /// scoreboard and waits on it; math_libdevice_f64: `DFMA R24, R20, R8, UR6` with read SB2,
-    /// then `UMOV.64 UR6` next with no wait.
+    /// uniform-register sources read at issue: sm_75, the sm_80 family and sm_120
+    /// (`digest-backend.md` §2.2: "SB" there); fixed latency on sm_90 and sm_100. ptxas
+    /// 13.0.88 -O3 on the CUDA corpus gives a write scoreboard to 563 of 629 of them on sm_75,
+    /// 562 of 629 on sm_80, 567 of 629 on sm_86 and sm_89, 555 of 621 on sm_120, and none of
+    /// 624 on sm_90; at -O0 every one carries `R1:W0` on sm_75, sm_80 and sm_120 (the
+    /// recipe of variable-latency instructions; `tests/sched_o0.rs`). math_libdevice_f64 on
+    /// sm_120: `DFMA R24, R20, R8, UR6` with read SB2, then `UMOV.64 UR6` next with no wait.
     pub fp64_variable_latency: bool,
     /// ALU and uniform-ALU instructions, and `VIADD`s with a SIMD or saturating modifier, hold
     /// no pipe: sm_120. NVIDIA's sm_120 -O3 corpus code has 1,537 of 4,924 ALU→ALU and 42 of 98
@@ -101,6 +104,10 @@ pub struct HwFacts {
     /// `IMMA.8816` result in a chain after 10 cycles, an `HMMA`'s after 29, its sm_100 code an
     /// `HMMA`'s after fewer than 32; no GPU run on either).
     pub mma_result_latency_modelled: bool,
+    /// `HMMA`/`IMMA` return their results through a scoreboard: sm_75 (ptxas 13.0.88 gives 37
+    /// of the 40 in the CUDA corpus's -O3 sm_75 code a write scoreboard, none of 37 on sm_80;
+    /// at -O0 all 40 carry `R1:W0` with a stall of 15, where sm_80 on issue them with stall 0).
+    pub mma_variable_latency: bool,
 }
 
 impl HwFacts {
@@ -117,6 +124,7 @@ impl HwFacts {
         uniform_read_at_issue: true,
         shfl_in_shared_queue: false,
         mma_result_latency_modelled: true,
+        mma_variable_latency: false,
     };
 
     /// The facts for code of SM number `sm` (75, 80, 86, 89, 90, 100, 120, ...): sm_90's,
@@ -135,11 +143,12 @@ impl HwFacts {
             r2ur_variable_latency: pre_hopper,
             cs2r_holds_alu_pipe: !pre_hopper,
             dual_fp32: matches!(sm, 86 | 89),
-            fp64_variable_latency: sm == 120,
+            fp64_variable_latency: pre_hopper || sm == 120,
             alu_holds_no_pipe: sm == 120,
             uniform_read_at_issue: !pre_hopper || turing,
             shfl_in_shared_queue: turing,
             mma_result_latency_modelled: sm >= 80 && sm < 100,
+            mma_variable_latency: turing,
         }
     }
 }
@@ -166,7 +175,11 @@ mod tests {
             [75, 80, 86, 89, 90, 100, 120].map(|s| f(s).dual_fp32),
             [false, false, true, true, false, false, false]
         );
-        assert!(f(120).fp64_variable_latency && f(120).alu_holds_no_pipe && !f(100).fp64_variable_latency);
+        assert!(f(120).alu_holds_no_pipe);
+        assert_eq!(
+            [75, 80, 86, 89, 90, 100, 120].map(|s| f(s).fp64_variable_latency),
+            [true, true, true, true, false, false, true]
+        );
         assert!(f(75).uniform_read_at_issue && f(75).shfl_in_shared_queue && !f(80).uniform_read_at_issue);
         assert!(f(90).uniform_read_at_issue && f(100).uniform_read_at_issue && f(120).uniform_read_at_issue);
         assert_eq!([75, 80, 90, 100, 120].map(|s| f(s).mma_result_latency_modelled), [false, true, true, false, false]);

@@ -23,9 +23,10 @@
 //! lists for `--gpu-name` ([`crate::cli`]'s table) and refuses others with ptxas's wording;
 //! every field is a function of the name (two targets of one name are equal); the layout is
 //! [`Constant0Layout::for_sm`] of the SM number, and the parameter base and descriptor offset
-//! are read from it, never restated; [`Target::has_backend`] holds exactly for `sm_75`, the
-//! sm_80 family (`sm_80`, `sm_86`, `sm_89`), `sm_90`, `sm_90a`, `sm_100` and `sm_100a` (not the
-//! family name `sm_100f`, nor sm_120).
+//! are read from it, never restated; [`Target::has_backend`] holds exactly for the names of
+//! [`WITH_BACKEND`]: `sm_75`, the sm_80 family (`sm_80`, `sm_86`, `sm_89`), `sm_90`, `sm_90a`,
+//! `sm_100`, `sm_100a`, `sm_120` and `sm_120a` (not the family names `sm_100f`/`sm_120f`, nor
+//! sm_87, sm_88, sm_103, sm_110, sm_121).
 
 pub mod hw;
 
@@ -83,10 +84,18 @@ pub enum TargetError {
 /// Displays as the part of the driver's fatal line between `ptxas-rs: ` and
 /// ` is not supported yet`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "code generation for '{0}' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100 and sm_100a have one)"
-)]
+#[error("code generation for '{0}' (this target has no backend yet: only {list} have one)", list = backend_list())]
 pub struct NoBackend(pub String);
+
+/// The targets with a code generator, in the order the refusal names them.
+pub const WITH_BACKEND: &[&str] =
+    &["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_120", "sm_120a"];
+
+/// [`WITH_BACKEND`] as a sentence list (`sm_75, ..., sm_120 and sm_120a`).
+fn backend_list() -> String {
+    let (last, rest) = WITH_BACKEND.split_last().expect("some target has a backend");
+    format!("{} and {last}", rest.join(", "))
+}
 
 /// The GPU a module is compiled for (see the module doc).
 #[derive(Clone)]
@@ -249,7 +258,7 @@ impl Target {
 
     /// Whether ptxas-rs can generate code for this target.
     pub fn has_backend(&self) -> bool {
-        matches!(self.sm, 75 | 80 | 86 | 89 | 90 | 100) && matches!(self.suffix, Suffix::Plain | Suffix::Accelerated)
+        WITH_BACKEND.contains(&self.name)
     }
 
     /// `Ok` when this target has a backend, else the one refusal of code generation.
@@ -311,18 +320,24 @@ mod tests {
     }
 
     #[test]
-    fn sm75_the_sm80_family_sm90_and_sm100_have_a_backend() {
+    fn sm75_the_sm80_family_sm90_sm100_and_sm120_have_a_backend() {
         let mut with: Vec<&str> = arch_names().filter(|n| Target::from_arch(n).unwrap().has_backend()).collect();
         with.sort_unstable();
-        assert_eq!(with, ["sm_100", "sm_100a", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]);
+        assert_eq!(
+            with,
+            ["sm_100", "sm_100a", "sm_120", "sm_120a", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
+        );
+        // sm_120 has no VABSDIFF4 (nvdisasm -b SM120 rejects it); sm_100 has.
+        assert!(!Target::from_arch("sm_120").unwrap().has_sass("VABSDIFF4"));
+        assert!(Target::from_arch("sm_100").unwrap().has_sass("VABSDIFF4"));
         // Blackwell: no ULDC (uniform constants through LDCU); clusters as on sm_90.
         let t100 = Target::from_arch("sm_100").unwrap();
         assert!(!t100.has_sass("ULDC") && t100.has_sass("LDCU"));
         assert_eq!((t100.shared_reserved(), t100.has_clusters()), (0x400, true));
-        let e = Target::from_arch("sm_120").unwrap().backend().unwrap_err();
+        let e = Target::from_arch("sm_121").unwrap().backend().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "code generation for 'sm_120' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100 and sm_100a have one)"
+            "code generation for 'sm_121' (this target has no backend yet: only sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120 and sm_120a have one)"
         );
         assert_eq!(Target::from_arch("sm_90a").unwrap().backend(), Ok(()));
         for n in ["sm_75", "sm_80", "sm_86", "sm_89"] {

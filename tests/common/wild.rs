@@ -702,4 +702,3 @@ pub fn report(verdicts: &[Verdict], interpreted: &BTreeMap<String, usize>, title
     }
     s
 }
-

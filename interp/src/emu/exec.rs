@@ -1352,6 +1352,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                 mbar::update(l, st, cta, w, bar, 0, -(bytes as i64), false, lane)?;
             }
         }
+        Kind::SetMaxRegAlloc => w.set_pred(&pr[0], u32::MAX, g),
         Kind::Elect => {
             let m = g & w.pred(&pr[1]);
             let leader = if m == 0 { 0 } else { 1u32 << m.trailing_zeros() };
@@ -1671,7 +1672,8 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let vb = lift(w.reg32(&a[2]))?;
             let vc = lift(w.reg32(&a[3]))?;
             // The field's range as i32, then the two saturated fields and c above them.
-            let (lo, hi) = if *signed { (-(1i32 << (bits - 1)), (1i32 << (bits - 1)) - 1) } else { (0, (1i32 << bits) - 1) };
+            let (lo, hi) =
+                if *signed { (-(1i32 << (bits - 1)), (1i32 << (bits - 1)) - 1) } else { (0, (1i32 << bits) - 1) };
             let field = (1u32 << bits) - 1;
             let d = map1(g, |lane| {
                 let sat = |x: u32| (x as i32).max(lo).min(hi) as u32 & field;

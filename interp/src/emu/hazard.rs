@@ -433,12 +433,11 @@ pub fn is_fp64(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. })
 }
 
-/// Whether `inst` is FP64 arithmetic, which sm_120 (like the sm_80 family, unlike sm_90 and
-/// sm_100) returns through a scoreboard (`digest-backend.md` §2.2): NVIDIA's sm_120 -O3 corpus
-/// code gives 566 of its 620 `DADD`/`DMUL`/`DFMA`/`DSETP` a write scoreboard and waits on it.
-/// Their uniform-register sources are read at issue (math_libdevice_f64: `DFMA R24, R20, R8,
-/// UR6` with read SB2, then `UMOV.64 UR6` next with no wait).
-fn sm120_fp64(inst: &Inst) -> bool {
+/// Whether `inst` is FP64 arithmetic, which sm_75, the sm_80 family and sm_120 (unlike sm_90
+/// and sm_100) return through a scoreboard ([`HwFacts::fp64_variable_latency`], where the
+/// measurements are). Their uniform-register sources are read at issue (math_libdevice_f64 on
+/// sm_120: `DFMA R24, R20, R8, UR6` with read SB2, then `UMOV.64 UR6` next with no wait).
+fn fp64_arith(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::Fp64 { .. } | Kind::Dsetp { .. } | Kind::DsetpMinMax { .. })
 }
 
@@ -586,7 +585,8 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
 impl HazardState {
     /// The checker for code of SM `sm`. The sm_80 family (sm_80, sm_86, sm_89) differs from
     /// sm_90 ([`HazardState::default`]) where NVIDIA's sm_80-family cubins of the corpus show it:
-    /// `R2UR` is variable latency ([`sm80_variable_latency`]), and `CS2R` occupies no ALU pipe
+    /// `R2UR` and FP64 arithmetic are variable latency ([`sm80_variable_latency`],
+    /// [`fp64_arith`]), and `CS2R` occupies no ALU pipe
     /// slot (algo_nbody: `CS2R R4, SRZ` then `CS2R R6, SRZ` one cycle apart; on sm_90 CS2R holds
     /// the ALU pipe 2 cycles). On sm_86 and sm_89 (GA10x/AD10x: a second FP32 datapath) the FP32
     /// instructions (`FFMA`, `FMUL`, `FADD`, `FSWZADD`) do not wait for the FMA pipe an `IMAD`
@@ -597,7 +597,7 @@ impl HazardState {
     /// (`pred_guard_latency` 12, `barrier_settle` 5, uniform registers read at issue, `SHFL` in
     /// the shared-memory queue: `unit_of`); NVIDIA's sm_75 -O3 corpus runs hazard-free under it.
     /// sm_100 takes sm_90's model, and sm_120 sm_100's with FP64 arithmetic variable latency
-    /// ([`sm120_fp64`]) and no ALU/uniform-ALU pipe hold (`pipe_of`); NVIDIA's sm_100 and sm_120
+    /// ([`fp64_arith`]) and no ALU/uniform-ALU pipe hold (`pipe_of`); NVIDIA's sm_100 and sm_120
     /// -O3 corpus code runs hazard-free under them (`tests/emu_blackwell.rs`).
     ///
     /// The figures and facts are [`HwFacts::for_sm`]'s (where each was measured is documented
@@ -632,11 +632,12 @@ impl HazardState {
     }
 
     /// Whether `inst` is variable latency on this SM: see [`variable_latency`]; `R2UR` on the
-    /// sm_80 family ([`sm80_variable_latency`]); and FP64 arithmetic on sm_120 ([`sm120_fp64`]).
+    /// sm_80 family ([`sm80_variable_latency`]); and FP64 arithmetic on sm_75, the sm_80 family
+    /// and sm_120 ([`fp64_arith`]).
     pub fn variable(&self, inst: &Inst) -> bool {
         variable_latency(inst)
             || (self.hw.r2ur_variable_latency && sm80_variable_latency(inst))
-            || (self.hw.fp64_variable_latency && sm120_fp64(inst))
+            || (self.hw.fp64_variable_latency && fp64_arith(inst))
     }
 
     fn pipe_of(&self, inst: &Inst) -> Option<(ptxas_rs::sched::class::Pipe, u64)> {
@@ -862,7 +863,7 @@ impl HazardState {
             // On sm_75 and sm_90 on, uniform registers are read at issue too (`HwFacts::
             // uniform_read_at_issue`: `LDG.E.SYS R7, [R4.64+UR4]` on sm_75, `STS [UR4+0x8], R2`
             // on sm_90, each with a read SB and the UR rewritten before any wait).
-            let ur_at_issue = self.hw.uniform_read_at_issue || (self.hw.fp64_variable_latency && sm120_fp64(inst));
+            let ur_at_issue = self.hw.uniform_read_at_issue || (self.hw.fp64_variable_latency && fp64_arith(inst));
             let late_ur = !ur_at_issue;
             let mut late = 0;
             if f.late_read {
@@ -928,7 +929,10 @@ impl HazardState {
         let sync = matches!(inst.kind, Kind::Bar { .. }) || matches!(inst.base, "SYNCS" | "ARRIVES" | "UBLKCP");
         // Initialisations of several barriers may be in flight together (ptxas: two
         // `SYNCS.EXCH.64` back to back, one wait before the `BAR`; corpus mbarrier_drop_tx).
-        if sync && !init && let Some(k) = self.init_pending.iter().position(|&p| p) {
+        if sync
+            && !init
+            && let Some(k) = self.init_pending.iter().position(|&p| p)
+        {
             return Err(format!(
                 "{} issued while an mbarrier initialisation (SYNCS.EXCH) is pending on SB{k} \
                  (missing wait: the barrier may be used before it is initialised)",

@@ -637,6 +637,15 @@ impl Kernel {
         }
         let fast = program.insts.iter().map(|i| exec::lower_fast(i, program.tables)).collect();
         let proxy_reads = program.insts.iter().any(|i| matches!(i.kind, program::Kind::Hgmma { .. }));
+        let reserved = if self.sm >= 90 { 0x400 } else { 0 };
+        let static_bytes = u64::from(self.shared_static_size()) - reserved;
+        crate::launch::limits::check_shared(self.sm, static_bytes, spec.shared_bytes).map_err(|m| EmuError {
+            kernel: self.name.clone(),
+            offset: None,
+            inst: None,
+            thread: None,
+            kind: EmuErrorKind::Spec(m),
+        })?;
         let shared = if self.shared_static > 0 || spec.shared_bytes > 0 {
             self.shared_static_size() + spec.shared_bytes
         } else {

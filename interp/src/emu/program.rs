@@ -206,6 +206,9 @@ pub enum Kind {
     /// `NOP` and the other instructions without an architectural effect here (`YIELD`,
     /// `MEMBAR`, `FENCE`, `ERRBAR`, `CCTL`, `NANOSLEEP`, `LDGDEPBAR`, ...).
     Nop,
+    /// `USETMAXREG.TRY_ALLOC.CTAPOOL UPd, n`: the registers are always granted (`UPd` true);
+    /// `.DEALLOC` is a [`Kind::Nop`] (neither changes a value).
+    SetMaxRegAlloc,
     /// `DEPBAR.LE SBk, n`: (scoreboard, count) for the hazard checker.
     Depbar(u8, u8),
     /// `DEPBAR {..}`: the mask of scoreboards that drain completely (hazard checker).
@@ -437,10 +440,11 @@ pub enum Kind {
         /// Signed (`.U32` absent).
         signed: bool,
     },
-    /// `I2IP.{U16,S16,U8,S8}.S32.SAT d, a, b, c`: a and b (signed) clamped into `bits`-bit
-    /// fields, b lowest, a above it, then c's low bits.
+    /// `I2IP.{U16,S16,U8,S8,U4,S4,U2,S2}.S32.SAT d, a, b, c`: a and b (signed) clamped into
+    /// `bits`-bit fields, b lowest, a above it, then c's low bits (the sub-byte forms' C printed
+    /// `R4.24`/`R4.28`: the low 24/28 bits of c above the 8/4 bits of fields).
     I2ip {
-        /// The field width (8 or 16).
+        /// The field width (16, 8, 4 or 2).
         bits: u32,
         /// A signed destination type.
         signed: bool,
@@ -1178,7 +1182,7 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             }
         }
     }
-    let uni = base.starts_with('U') && !matches!(base, "UBLKCP" | "UTMACCTL");
+    let uni = base.starts_with('U') && !matches!(base, "UBLKCP" | "UTMACCTL" | "USETMAXREG");
     let alu_base = if uni { &base[1..] } else { base };
     // Helpers to mark roles.
     let need = |n: usize, p: usize, vals: &Vec<Arg>, preds: &Vec<PArg>| -> Result<(), String> {
@@ -1210,7 +1214,9 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
     let cmp = toks.iter().find_map(|t| Cmp::from_token(t));
     let kind = match alu_base {
         "YIELD" => Kind::Yield,
-        "NOP" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" | "UTMACCTL" => Kind::Nop,
+        "NOP" | "MEMBAR" | "FENCE" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "NANOSLEEP" | "LDGDEPBAR" | "UTMACCTL" => {
+            Kind::Nop
+        }
         // `DEPBAR {5,4,3,2,1,0}`: the listed scoreboards drain (a list, no `.LE`).
         "DEPBAR" if !has("LE") => match vals.first().map(|a| a.o) {
             Some(Opnd::Imm(m)) => Kind::DepbarList(m as u8),
@@ -1478,10 +1484,24 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 _ if has("S16") => (16, true),
                 _ if has("U8") => (8, false),
                 _ if has("S8") => (8, true),
+                _ if has("U4") => (4, false),
+                _ if has("S4") => (4, true),
+                _ if has("U2") => (2, false),
+                _ if has("S2") => (2, true),
                 _ => return Err(format!("I2IP{suffix}: unsupported destination type")),
             };
             if !has("S32") || !has("SAT") {
                 return Err(format!("I2IP{suffix}: only `.S32.SAT` is modelled"));
+            }
+            // C's selector: ptxas sets `.24` (2) on the 4-bit forms and `.28` (3) on the 2-bit
+            // ones (C shifted above the two fields); other pairings (`.H1`) are not modelled.
+            let want_sel = match bits {
+                4 => 2,
+                2 => 3,
+                _ => 0,
+            };
+            if vals[3].sel != want_sel {
+                return Err(format!("I2IP{suffix}: C selector {} is not modelled", vals[3].sel));
             }
             Kind::I2ip { bits, signed }
         }
@@ -1968,6 +1988,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         "BPT" if has("TRAP") => Kind::Trap,
         // `pmevent`: a performance-monitor trigger, no architectural effect.
         "PMTRIG" => Kind::Nop,
+        "USETMAXREG" if has("DEALLOC") => Kind::Nop,
+        "USETMAXREG" if has("TRY_ALLOC") => {
+            need(0, 1, &vals, &preds)?;
+            preds[0].dst = true;
+            Kind::SetMaxRegAlloc
+        }
         "LEPC" => {
             need(2, 0, &vals, &preds)?;
             Kind::Lepc

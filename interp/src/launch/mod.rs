@@ -17,6 +17,7 @@
 //! - [`init`]: the exact rules that turn `fill`, `ramp`, `values`, `random` and `edge` into
 //!   bytes, with the edge-value tables;
 //! - [`builder`]: specs built in code ([`builder::SpecBuilder`]), through the same parser;
+//! - [`limits`]: the per-target launch limits (shared memory per block) executors check;
 //! - [`plan`]: a spec written out for the CUDA-driver runner (`interp/gpu/`);
 //! - [`float`]: exact `f64` <-> `f16`/`bf16`/`f32` conversions (round to nearest even);
 //! - [`mod@compare`]: bit-exact and toleranced comparison of outputs ([`compare()`],
@@ -57,6 +58,7 @@ pub mod compare;
 pub mod error;
 pub mod float;
 pub mod init;
+pub mod limits;
 pub mod plan;
 pub mod rng;
 pub mod scalar;

@@ -7,6 +7,8 @@
 //! - every key is known (`kernel grid block shared_bytes cluster param buffer` at the top;
 //!   `scalar buffer` in a `[[param]]`; `type value align` in a scalar; `type len init output
 //!   tolerance` in a buffer; the init and tolerance forms below);
+//! - `shared_bytes` is at most [`MAX_SHARED_BYTES`] (227 KiB, the most any target gives a
+//!   block; executors check their own target's limit with [`super::limits::check_shared`]);
 //! - `kernel` is a PTX identifier; `grid`, `block` and `cluster` are arrays of 1 to 3 positive
 //!   integers (missing trailing dimensions are 1) within CUDA's limits (grid x < 2^31, grid y, z
 //!   <= 65535; block x, y <= 1024, z <= 64, at most 1024 threads per block); every grid
@@ -34,6 +36,7 @@ use std::path::Path;
 use super::compare::Tolerance;
 use super::error::{Located, Problem, SpecError};
 use super::init::{self, Init, Plan};
+use super::limits::MAX_SHARED_BYTES;
 use super::scalar::{self, ParamLayout, ParamMismatch, Scalar, Value};
 use super::types::{ELEM_TYPE_NAMES, ElemType, ScalarType};
 
@@ -345,16 +348,21 @@ fn parse_doc(doc: &toml::Table) -> Result<LaunchSpec, Located> {
         None => 0,
         Some(v) => {
             let n = parse_u64(v, "shared_bytes")?;
-            u32::try_from(n).map_err(|_| {
-                Located::new(
-                    "shared_bytes",
-                    Problem::OutOfRange {
-                        value: n.to_string(),
-                        target: "shared_bytes".into(),
-                        range: format!("0 ..= {}", u32::MAX),
-                    },
-                )
-            })?
+            match u32::try_from(n) {
+                Ok(n) if n <= MAX_SHARED_BYTES => n,
+                _ => {
+                    return Err(Located::new(
+                        "shared_bytes",
+                        Problem::OutOfRange {
+                            value: n.to_string(),
+                            target: "shared_bytes".into(),
+                            range: format!(
+                                "0 ..= {MAX_SHARED_BYTES}, the most shared memory a block has on any target"
+                            ),
+                        },
+                    ));
+                }
+            }
         }
     };
     let cluster = doc.get("cluster").map(|v| parse_dims(v, "cluster")).transpose()?;

@@ -218,6 +218,8 @@ pub(super) fn run(module: &Module, kernel: &str, spec: &LaunchSpec, config: &Exe
     for name in dynamic {
         shared_syms.insert(name, dyn_base);
     }
+    crate::launch::limits::check_shared(config.sm, dyn_base - crate::memory::SHARED_RESERVED, spec.shared_bytes)
+        .map_err(|m| fail(ErrorKind::Launch(m)))?;
     let shared_size = (dyn_base + u64::from(spec.shared_bytes)) as usize;
     let mut mem = LaunchMemory::new(spec, config.bank0, config.local_bytes);
     // Module global variables follow the spec's buffers (whose addresses do not move).
@@ -547,14 +549,25 @@ impl Engine<'_> {
             }
             Atom | AtomCas | ATOM | ATOMCAS | ATOMG | ATOMGCAS | ATOMS | ATOMSCAS => self.atomic(cta, w, d, exec)?,
             Mova | Cvta | CvtaTo | Isspacep | QSPC | Getctarank => self.address_op(cta, w, d, exec)?,
-            Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Elect
-            | Activemask | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
+            Shfl | SHFL | Vote | Ballot | VOTE | MatchAny | MatchAll | MATCH | Redux | REDUX | Elect | Activemask
+            | ACTIVEMASK => self.warp_op(cta, w, d, active, exec)?,
             Ldmatrix | Stmatrix | Movmatrix | MOVM | Mma | LDSM | STSM | HMMA | IMMA => {
                 self.tensor_op(cta, w, d, exec)?
             }
             PACK128 | UPACK128 | UNPACK128 | PACKW | UNPACKW | Split | Join => self.quad_copy(w, d, exec)?,
             CpAsync | LDGSTS => self.cp_async(cta, w, d, exec)?,
             CpAsyncCommit | CpAsyncWait | LDGDEPBAR | DEPBAR | Pmevent | PMTRIG => {}
+            // `setmaxnreg` changes the warp's register allocation, not a value: no effect on
+            // data. `USETMAXREG.TRY_ALLOC` is always granted here (its predicate true).
+            Setmaxnreg => {}
+            USETMAXREG => {
+                if let Some(&p) = d.dsts.first() {
+                    let p = self.loc(p)?;
+                    for lane in (0..WARP as u32).filter(|l| exec >> l & 1 == 1) {
+                        self.write(w, p, lane, 1);
+                    }
+                }
+            }
             // No tensormap proxy in this model (see the opcode's docs).
             TensormapAcquire | DEPBARLIST | UTMACCTL => {}
             Wgmma => self.wgmma(cta, w, d, exec)?,

@@ -115,6 +115,10 @@
 //! the range leaves the lane's own value and a false predicate; a source lane that is inactive
 //! gives whatever its register holds.
 //!
+//! **`setmaxnreg`** (and its `USETMAXREG`) changes a warpgroup's register allocation, which
+//! this model does not have: it is a warp-synchronous no-op for every value, and
+//! `USETMAXREG.TRY_ALLOC`'s uniform predicate is always true (the registers are granted at once).
+//!
 //! **Module variables**: `shared` ones are laid out after [`ExecConfig::shared_symbols`] (a
 //! size-0 one is the dynamic shared memory base); `global` ones are allocated after the spec's
 //! buffers (whose addresses do not move) with their initial bytes; `const` ones are laid out
@@ -147,6 +151,11 @@ pub struct ExecConfig {
     pub step_limit: u64,
     /// Local memory per thread, in bytes.
     pub local_bytes: u32,
+    /// The SM whose launch limits the launch is checked against (default 90): a block's
+    /// static and dynamic shared memory together at most
+    /// [`crate::launch::limits::max_shared_per_block`], else [`ErrorKind::Launch`] before any
+    /// memory is allocated.
+    pub sm: u32,
     /// Where launch values sit in constant bank 0.
     pub bank0: Bank0Layout,
     /// Static shared variables `(name, size, align)`, addressed as `shared[$name]`.
@@ -166,6 +175,7 @@ impl Default for ExecConfig {
         ExecConfig {
             step_limit: 10_000_000,
             local_bytes: 1024,
+            sm: 90,
             bank0: Bank0Layout::SM90,
             shared_symbols: Vec::new(),
             verify: true,
@@ -217,6 +227,8 @@ pub enum ErrorKind {
     },
     /// A form not modelled yet.
     Unsupported(String),
+    /// The launch exceeds the target's limits (shared memory per block).
+    Launch(String),
     /// `trap` executed.
     Trap,
     /// A system function stopped the launch (`__assertfail`, or a bad call).
@@ -235,6 +247,7 @@ impl fmt::Display for ErrorKind {
                 write!(f, "barrier reached by lanes {active:#010x} of live lanes {live:#010x}")
             }
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+            ErrorKind::Launch(m) => write!(f, "launch: {m}"),
             ErrorKind::Trap => write!(f, "trap"),
             ErrorKind::System(e) => write!(f, "{e}"),
         }

@@ -242,6 +242,16 @@ pub fn normalize_labels(text: &str) -> String {
     }
 }
 
+/// Whether NVIDIA's `word` at `offset`, printed by nvdisasm as `text`, decodes with `tables`,
+/// prints as nvdisasm printed it (branch labels normalised) and encodes back to the same bits.
+#[allow(dead_code)]
+pub fn round_trips(tables: &ptxas_rs::sass::Tables, word: u128, offset: u64, text: &str) -> bool {
+    tables.decode(word).ok().is_some_and(|inst| {
+        let label = |_: i64| Some("LABEL".to_string());
+        tables.print(&inst, offset, Some(&label)) == normalize_labels(text) && tables.encode(&inst).ok() == Some(word)
+    })
+}
+
 /// The SASS form of an nvdisasm line: the opcode with its modifiers, then each operand's kind
 /// (`R`, `UR`, `P`, `UP`, `I` immediate, `C` constant bank, `M[...]` memory with the kinds
 /// inside, `SR`, `L` label), with its prefix modifiers (`-`, `!`, `~`, `|..|`) and register

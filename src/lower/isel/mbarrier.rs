@@ -103,7 +103,13 @@ impl Sel<'_> {
                 let count = self.src(d.srcs.get(1).ok_or("no arrival count")?)?;
                 // `.OPTOUT` (arrive_drop) and `.A0TX` (complete_tx) ride on the same forms.
                 let m = Mods {
-                    flags: d.mods.flags.iter().copied().filter(|f| matches!(f, Flag::Optout | Flag::CompleteTx)).collect(),
+                    flags: d
+                        .mods
+                        .flags
+                        .iter()
+                        .copied()
+                        .filter(|f| matches!(f, Flag::Optout | Flag::CompleteTx))
+                        .collect(),
                     ..Mods::new()
                 };
                 if d.mods.has(Flag::CompleteTx) {

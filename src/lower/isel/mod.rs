@@ -82,6 +82,7 @@ mod int_div;
 pub mod legalize;
 mod mbarrier;
 mod memory;
+mod setmaxnreg;
 
 pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
 mod tensor;
@@ -95,8 +96,8 @@ use std::collections::{HashMap, HashSet};
 use super::LowerError;
 use crate::ori::entity::EntityVec;
 use crate::ori::{
-    Block, Dir, Flag, FuncKind, Function, Guard, Imm, InstData, Mods, Module, Opcode, Operand, PhysReg, Reg, RegClass, RegFile,
-    RegUse, Space, Stage, Ty, VReg,
+    Block, Dir, Flag, FuncKind, Function, Guard, Imm, InstData, Mods, Module, Opcode, Operand, PhysReg, Reg, RegClass,
+    RegFile, RegUse, Space, Stage, Ty, VReg,
 };
 use crate::target::Target;
 
@@ -133,11 +134,13 @@ pub struct SelectOptions {
     /// `wgmma.fence` and `commit_group; wait_group 0` issues its `HGMMA`s back to back and waits
     /// once ([`wgmma`]); otherwise (ptxas -O0) every `HGMMA` waits for itself.
     pub pipeline_wgmma: bool,
+    /// A `WARPSYNC.ALL` before each `setmaxnreg` (ptxas -O0; none above it).
+    pub sync_setmaxnreg: bool,
 }
 
 impl Default for SelectOptions {
     fn default() -> Self {
-        SelectOptions { pipeline_wgmma: true }
+        SelectOptions { pipeline_wgmma: true, sync_setmaxnreg: false }
     }
 }
 
@@ -224,6 +227,7 @@ fn select_function_with(
         abi,
         gmma,
         gmma_acc: None,
+        sync_setmaxnreg: opts.sync_setmaxnreg,
     };
     s.run()?;
     let mut out = s.f;
@@ -265,6 +269,8 @@ pub(crate) struct Sel<'a> {
     gmma: HashMap<crate::ori::Inst, wgmma::Role>,
     /// The accumulator tuple of the pipelined chain being selected.
     gmma_acc: Option<VReg>,
+    /// [`SelectOptions::sync_setmaxnreg`].
+    sync_setmaxnreg: bool,
 }
 
 /// A selection error message (located by [`Sel::run`]).
@@ -410,8 +416,8 @@ impl<'a> Sel<'a> {
                 Ok(())
             }
             Add | Sub | Mul | Mad | Fma | Min | Max | Abs | Neg | And | Or | Xor | Not | Shl | Shr | Popc | Clz
-            | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Szext | Dp4a | Dp2a
-            | Madc | Fns => self.sel_arith(d),
+            | Brev | Bfind | ShfP | Lop3P | PrmtP | Addc | Subc | Bfe | Bfi | Copysign | Sad | Bmsk | Szext | Dp4a
+            | Dp2a | Madc | Fns => self.sel_arith(d),
             Setp | Selp => self.sel_cmp(d),
             Split | Join => self.sel_split_join(d),
             Div | Rem => self.sel_div(d),
@@ -452,6 +458,7 @@ impl<'a> Sel<'a> {
                 self.emit(Opcode::BPT, Mods::new(), vec![], vec![]);
                 Ok(())
             }
+            Setmaxnreg => self.sel_setmaxnreg(d, self.sync_setmaxnreg),
             Pmevent => {
                 self.emit(Opcode::PMTRIG, Mods::new(), vec![], d.srcs.clone());
                 Ok(())

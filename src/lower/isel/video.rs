@@ -13,7 +13,8 @@
 //! SASS-stage opcodes share its [`crate::ori::Sem::Vop`]/[`crate::ori::Sem::VopAdd`]
 //! semantics); saturating forms and the lane operations sm_90 has no single instruction for
 //! are computed lane by lane with 32-bit integer operations ([`Sel::video_by_lanes`]; ptxas
-//! uses its own PRMT-based sequences), exactly as the semantics table defines them.
+//! uses its own PRMT-based sequences), exactly as the semantics table defines them; so is
+//! `vabsdiff4` where the target has no `VABSDIFF4` (sm_120).
 
 use super::{R, Sel, imm};
 use crate::ori::{
@@ -50,6 +51,10 @@ impl Sel<'_> {
             (Opcode::Vop2, SubOp::MinOp | SubOp::MaxOp) => Opcode::VIMNMX2,
             _ => return self.video_by_lanes(d, dst),
         };
+        // sm_120 has no `VABSDIFF4` (ptxas uses `VIMNMX.U8x4` and `VIADD.U8x4` there).
+        if matches!(op, Opcode::VABSDIFF4 | Opcode::VABSDIFF4ACC) && !self.target.has_sass("VABSDIFF4") {
+            return self.video_by_lanes(d, dst);
+        }
         let mut srcs = Vec::new();
         let n = if op == Opcode::VABSDIFF4ACC { 3 } else { 2 };
         for s in &d.srcs[..n] {

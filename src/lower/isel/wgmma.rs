@@ -331,7 +331,7 @@ mod tests {
             &crate::target::Target::default(),
             &[],
             &HashMap::new(),
-            &SelectOptions { pipeline_wgmma },
+            &SelectOptions { pipeline_wgmma, sync_setmaxnreg: false },
         )
         .map_err(|e| e.to_string())?;
         Ok(m.to_string())

@@ -290,6 +290,11 @@ pub struct Isa {
     modifiers: HashSet<&'static str>,
     types: HashSet<&'static str>,
     gates: Vec<Gate>,
+    /// Indices into `gates` of the non-token gates, by their pattern's opcode (a non-token
+    /// gate matches only its own opcode), and of the token gates, by pattern: [`Isa::gates_for`]
+    /// looks these up instead of matching every gate against every instruction.
+    gates_by_opcode: HashMap<&'static str, Vec<usize>>,
+    gates_by_token: HashMap<&'static str, Vec<usize>>,
     classes: HashMap<&'static str, char>,
 }
 
@@ -366,6 +371,11 @@ impl Isa {
                 additive,
             });
         }
+        for (i, g) in isa.gates.iter().enumerate() {
+            let key = if g.is_token() { &mut isa.gates_by_token } else { &mut isa.gates_by_opcode };
+            let name = if g.is_token() { g.pattern } else { g.pattern.split('.').next().unwrap_or("") };
+            key.entry(name).or_default().push(i);
+        }
         isa
     }
 
@@ -393,7 +403,13 @@ impl Isa {
 
     /// The gates that apply, in table order.
     pub fn gates_for<'a>(&'a self, opcode: &'a str, modifiers: &'a [&'a str]) -> impl Iterator<Item = &'a Gate> + 'a {
-        self.gates.iter().filter(move |g| g.matches(opcode, modifiers))
+        let own = self.gates_by_opcode.get(opcode).into_iter().flatten();
+        let tokens = modifiers.iter().filter_map(|m| self.gates_by_token.get(m)).flatten();
+        let mut found: Vec<usize> =
+            own.chain(tokens).copied().filter(|&i| self.gates[i].matches(opcode, modifiers)).collect();
+        found.sort_unstable();
+        found.dedup();
+        found.into_iter().map(move |i| &self.gates[i])
     }
 
     /// The class letter of a known modifier (dot included) in [`table::MODIFIER_CLASSES`].

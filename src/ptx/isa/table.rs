@@ -647,7 +647,7 @@ m64n256k64 m64n256k256
 
 /// Data-type suffixes (without the dot).
 pub const TYPES: &str = "b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 f32 f64 bf16 bf16x2 tf32 e4m3 e5m2 \
-e4m3x2 e5m2x2 e2m1 e2m1x2 e2m3 e3m2 e2m3x2 e3m2x2 ue8m0 ue8m0x2 ue4m3 s4 u4 b1 pred s16x2 u16x2 s2f6x2 e4m3x4 e5m2x4 e2m1x4 e2m3x4 e3m2x4 b4x16 b6x16 b6p2x16 b4x16_p64";
+e4m3x2 e5m2x2 e2m1 e2m1x2 e2m3 e3m2 e2m3x2 e3m2x2 ue8m0 ue8m0x2 ue4m3 s4 u4 s2 u2 b1 pred s16x2 u16x2 s2f6x2 e4m3x4 e5m2x4 e2m1x4 e2m3x4 e3m2x4 b4x16 b6x16 b6p2x16 b4x16_p64";
 
 /// Non-type modifiers (without the dot).
 pub const MODIFIERS: &str = "

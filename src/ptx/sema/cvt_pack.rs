@@ -127,3 +127,32 @@ pub fn check(
     }
     Ok(())
 }
+
+/// Checks an integer packing conversion `cvt.pack.sat.{u16,s16}.s32 d, a, b` or
+/// `cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c` (probed with ptxas 13.0.88, sm_90):
+/// other types `Unexpected instruction types` (alone); no `.sat` `.sat modifier required`; a
+/// wrong operand count or a register narrower than 32 bits `Arguments mismatch` (a wider
+/// destination is accepted). `mods`: its modifiers with dots, `.pack` excluded; the rest as
+/// [`check`].
+pub fn check_int(
+    mods: &[&str],
+    operands: usize,
+    reg_bits: &dyn Fn(usize) -> Option<u32>,
+    line: u32,
+    sink: &mut Sink,
+) -> Result<(), Fatal> {
+    let isa = crate::ptx::isa::Isa::get();
+    let types: Vec<&str> = mods.iter().filter(|m| isa.is_type(m)).filter_map(|m| m.strip_prefix('.')).collect();
+    let srcs = match types[..] {
+        ["u16" | "s16", "s32"] => 2,
+        ["u8" | "s8" | "u4" | "s4" | "u2" | "s2", "s32", "b32"] => 3,
+        _ => return sink.at(line, msg::UNEXPECTED_TYPES, &["cvt.pack"]),
+    };
+    if !mods.contains(&".sat") {
+        sink.at(line, msg::SAT_REQUIRED, &["cvt.pack"])?;
+    }
+    if operands != srcs + 1 || (0..operands).any(|k| reg_bits(k).is_some_and(|b| b < 32)) {
+        sink.at(line, msg::ARGUMENTS_MISMATCH, &["cvt.pack"])?;
+    }
+    Ok(())
+}

@@ -582,17 +582,21 @@ pub fn check(
             _ => {}
         }
     }
+    // Operand k's declared register width (the packing conversions' checks).
+    let reg_bits = |k: usize| match ins.operands.get(k) {
+        Some(Operand::Expr(e)) => match classify(e, fs) {
+            Val::Reg(Some(t)) => type_class(t).map(|(_, w)| w),
+            _ => None,
+        },
+        _ => None,
+    };
     // Feature gates before the value checks: ptxas reports `Feature 'cp.async' requires PTX ISA
     // .version 7.0` before an out-of-range cp.async size (differential sample, 2 of 5,000).
     if op == "cvt" && !mismatch && !types_bad && super::cvt_pack::is_packing(&mods) {
-        let reg_bits = |k: usize| match ins.operands.get(k) {
-            Some(Operand::Expr(e)) => match classify(e, fs) {
-                Val::Reg(Some(t)) => type_class(t).map(|(_, w)| w),
-                _ => None,
-            },
-            _ => None,
-        };
         super::cvt_pack::check(&mods, ins.operands.len(), &reg_bits, line, sink)?;
+    }
+    if op == "cvt.pack" {
+        super::cvt_pack::check_int(&mods, ins.operands.len(), &reg_bits, line, sink)?;
     }
     if !mismatch {
         super::video::check(ins, op, &mods, fs, line, sink)?;

@@ -239,6 +239,8 @@ catalogue! {
     UNEXPECTED_TYPES = Error "Unexpected instruction types specified for '%s'";
     /// Operand shape/count mismatch.
     ARGUMENTS_MISMATCH = Error "Arguments mismatch for instruction '%s'";
+    /// `cvt.pack` without `.sat` (ptxas spells the modifier without quotes).
+    SAT_REQUIRED = Error ".sat modifier required for instruction '%s'";
     // ---- video selectors and secondary operations (`video.rs`) ----
     /// A component after a register that is no byte/half selector the scanner knows.
     VIDEO_UNKNOWN_SELECTOR = Error "Unknown video selector: '%s'";

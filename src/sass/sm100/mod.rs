@@ -173,16 +173,38 @@ const HAND_MODS: &[ModEntry] = &[
     // `.F32.SAT` (bit 77; the form sweep's `cvt.sat.f32.f16`).
     ModEntry { key: 0x230, residue: 3 << 77, suffix: ".F32.SAT" },
     ModEntry { key: 0x958, residue: 1 << 91, suffix: "" },
+];
+
+/// Hand-written entries sm_120 shares ([`super::sm120`] chains them), each checked by a unit
+/// test on words `nvdisasm -b SM100` and `-b SM120` print alike.
+pub(super) const BLACKWELL_MODS: &[ModEntry] = &[
     // Sign-extending local loads (`LDL.S8`, `LDL.S16`: size field [73:76) = 1 and 3, as on
     // sm_90); no sm_100 corpus word of the tables' generation carries them.
     ModEntry { key: 0x983, residue: 0x1002 << 72, suffix: ".S8" },
     ModEntry { key: 0x983, residue: 0x1006 << 72, suffix: ".S16" },
+    // SYNCS.ARRIVE.TRANS64's modes beyond the generated ones, as on sm_90 (`.RED` bit 74,
+    // `.OPTOUT` bit 75, the mode [84:87)): `.ART0` (the arrival count in Rb, ptxas -O0's
+    // `mbarrier.arrive [b], %r`), `mbarrier.expect_tx`'s `.RED.A0TR`, `complete_tx`'s
+    // `.RED.A0TX` and `arrive_drop`'s `.OPTOUT` modes; see `syncs_arrive_modes_match_nvdisasm`.
+    ModEntry { key: 0x9a7, residue: 0x85 << 84, suffix: ".ARRIVE.TRANS64.ART0" },
+    ModEntry { key: 0x9a7, residue: 0x83 << 84 | 1 << 74, suffix: ".ARRIVE.TRANS64.RED.A0TR" },
+    ModEntry { key: 0x9a7, residue: 0x84 << 84 | 1 << 74, suffix: ".ARRIVE.TRANS64.RED.A0TX" },
+    ModEntry { key: 0x9a7, residue: 0x81 << 84 | 1 << 75, suffix: ".ARRIVE.TRANS64.OPTOUT.A1T0" },
+    ModEntry { key: 0x9a7, residue: 0x85 << 84 | 1 << 75, suffix: ".ARRIVE.TRANS64.OPTOUT.ART0" },
+    ModEntry { key: 0x9a7, residue: 0x80 << 84 | 1 << 75, suffix: ".ARRIVE.TRANS64.OPTOUT" },
 ];
 
-/// The hand-written modifier entries ([`HAND_MODS`]), sorted by (key, residue).
+/// The hand-written modifier entries ([`HAND_MODS`] and [`BLACKWELL_MODS`]), sorted by (key,
+/// residue).
 pub fn hand_mods() -> &'static [ModEntry] {
-    HAND_MODS
+    HAND.as_slice()
 }
+
+static HAND: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
+    let mut v: Vec<ModEntry> = HAND_MODS.iter().chain(BLACKWELL_MODS).cloned().collect();
+    v.sort_by_key(|e| (e.key, e.residue));
+    v
+});
 
 /// The generated modifier entries, sorted by (key, residue), without [`HAND_MODS`].
 pub fn generated_mods() -> &'static [ModEntry] {
@@ -191,7 +213,9 @@ pub fn generated_mods() -> &'static [ModEntry] {
 
 static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND_MODS).cloned().collect();
+    let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND.iter()).cloned().collect();
+    // `I2IP` (`cvt.pack.sat`), as on sm_90 (`sm90::i2ip`, words checked on this arch there).
+    v.extend(crate::sass::sm90::i2ip::mods());
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
     v
@@ -263,22 +287,45 @@ mod tests {
         }
     }
 
-    /// `LDL.S8`/`LDL.S16` ([`super::HAND_MODS`]): an sm_100 corpus word (ptxas 13.0.88 -O0,
-    /// param_struct_byval: `LDL R20, [R20]`) with the size field set to 1 and 3, each printed
-    /// so by `nvdisasm -b SM100` (13.0.88); each decodes, prints the same, encodes back, and
-    /// its text parses to the same word but for the hidden index field at 32 (ptxas's word
-    /// holds 0 there, the parser writes URZ, as for the plain `LDL`).
+    /// `LDL.S8`/`LDL.S16` ([`super::BLACKWELL_MODS`]): an sm_100 corpus word (ptxas 13.0.88
+    /// -O0, param_struct_byval: `LDL R20, [R20]`) with the size field set to 1 and 3, each
+    /// printed so by `nvdisasm -b SM100` and `-b SM120` (13.0.88); on both arches' tables each
+    /// decodes, prints the same, encodes back, and its text parses to the same word but for the
+    /// hidden index field at 32 (ptxas's word holds 0 there, the parser writes URZ, as for the
+    /// plain `LDL`).
     #[test]
     fn ldl_sign_extending_sizes_match_nvdisasm() {
-        let t = super::tables();
-        let ldl = 0x0032_1e00_0010_0800_0000_0000_1414_7983u128;
-        let hidden = 0xffu128 << 32;
-        for (size, text) in [(4u128, "LDL R20, [R20]"), (1, "LDL.S8 R20, [R20]"), (3, "LDL.S16 R20, [R20]")] {
-            let w = (ldl & !(0x7 << 73)) | size << 73;
-            let inst = crate::sass::test_words::assert_nvdisasm_decode(t, 0, w, text);
-            let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
-            parsed.control = inst.control;
-            assert_eq!(t.encode(&parsed).expect("encodes"), w | hidden, "{text} parsed");
+        for t in [super::tables(), crate::sass::sm120::tables()] {
+            let ldl = 0x0032_1e00_0010_0800_0000_0000_1414_7983u128;
+            let hidden = 0xffu128 << 32;
+            for (size, text) in [(4u128, "LDL R20, [R20]"), (1, "LDL.S8 R20, [R20]"), (3, "LDL.S16 R20, [R20]")] {
+                let w = (ldl & !(0x7 << 73)) | size << 73;
+                let inst = crate::sass::test_words::assert_nvdisasm_decode(t, 0, w, text);
+                let mut parsed = t.parse(text, 0).unwrap_or_else(|e| panic!("{text}: {e}"));
+                parsed.control = inst.control;
+                assert_eq!(t.encode(&parsed).expect("encodes"), w | hidden, "{text} parsed");
+            }
+        }
+    }
+
+    /// SYNCS.ARRIVE.TRANS64's hand-written modes ([`super::BLACKWELL_MODS`]): sm_90's words
+    /// with the 8-bit URZ, each printed so by `nvdisasm -b SM100` and `-b SM120` (13.0.88); each
+    /// decodes, prints the same, encodes back, and its text parses back to the same word, on
+    /// both arches' tables.
+    #[test]
+    fn syncs_arrive_modes_match_nvdisasm() {
+        for t in [super::tables(), crate::sass::sm120::tables()] {
+            for (hi, text) in [
+                (0x0032_1e00_0850_00ffu128, "SYNCS.ARRIVE.TRANS64.ART0 RZ, [R0+URZ], R3"),
+                (0x0032_1e00_0830_04ff, "SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [R0+URZ], R3"),
+                (0x0032_1e00_0840_04ff, "SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [R0+URZ], R3"),
+                (0x0032_1e00_0810_08ff, "SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 RZ, [R0+URZ], R3"),
+                (0x0032_1e00_0850_08ff, "SYNCS.ARRIVE.TRANS64.OPTOUT.ART0 RZ, [R0+URZ], R3"),
+                (0x0032_1e00_0800_08ff, "SYNCS.ARRIVE.TRANS64.OPTOUT RZ, [R0+URZ], R3"),
+            ] {
+                let word = hi << 64 | 0x0000_0003_00ff_79a7;
+                crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+            }
         }
     }
 

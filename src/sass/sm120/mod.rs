@@ -25,6 +25,10 @@ fn set(f: &mut Vec<Form>, fm: Form) {
 fn build() -> Vec<Form> {
     use ImmStyle::{Hex, SignedHex};
     let mut f = super::sm100::build();
+    // No VABSDIFF4 on sm_120: `nvdisasm -b SM120` rejects sm_100's word ("Unrecognized
+    // operation for functional unit 'uC'"), and ptxas builds `vabsdiff4` from `VIMNMX.U8x4` and
+    // `VIADD.U8x4` there.
+    f.retain(|fm| fm.base != "VABSDIFF4");
     for fm in f.iter_mut() {
         // VIMNMX has no predicate results here (sm_90's layout: `VIMNMX.U32 R0, R12, R7, !PT`).
         if fm.base == "VIMNMX" {
@@ -215,20 +219,23 @@ pub fn generated_mods() -> &'static [ModEntry] {
     generated::MODS
 }
 
-/// The hand-written modifier entries ([`HAND_MODS`] and [`UFFMA_MODS`]), sorted by (key,
-/// residue).
+/// The hand-written modifier entries ([`HAND_MODS`], [`UFFMA_MODS`] and sm_100's
+/// [`super::sm100::BLACKWELL_MODS`]), sorted by (key, residue).
 pub fn hand_mods() -> &'static [ModEntry] {
     HAND.as_slice()
 }
 
 static HAND: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-    let mut v: Vec<ModEntry> = HAND_MODS.iter().chain(UFFMA_MODS).cloned().collect();
+    let mut v: Vec<ModEntry> =
+        HAND_MODS.iter().chain(UFFMA_MODS).chain(super::sm100::BLACKWELL_MODS).cloned().collect();
     v.sort_by_key(|e| (e.key, e.residue));
     v
 });
 static FORMS: LazyLock<Vec<Form>> = LazyLock::new(build);
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
     let mut v: Vec<ModEntry> = generated::MODS.iter().chain(HAND.iter()).cloned().collect();
+    // `I2IP` (`cvt.pack.sat`), as on sm_90 (`sm90::i2ip`, words checked on this arch there).
+    v.extend(crate::sass::sm90::i2ip::mods());
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
     v

@@ -11,7 +11,7 @@ mod barrier_async;
 mod f2fp;
 mod generated;
 mod gmma;
-mod i2ip;
+pub(crate) mod i2ip;
 mod sysfn;
 mod tensor_forms;
 mod uniform_int;

@@ -17,12 +17,17 @@
 //! - `PMTRIG` 0x801 (`pmevent`): a 16-bit mask in [32:48), always printed (bits 48 and above
 //!   change nothing in nvdisasm's text; ptxas sets bits [87:90), as in a `PT` predicate slot).
 //!
+//! - `USETMAXREG` 0x9c8 (`setmaxnreg`, sm_90a): the count in [32:42) (nvdisasm prints 0x3f8 for
+//!   those bits set; wider not probed), the mode in [72:75) (5 `.DEALLOC`, 6 `.TRY_ALLOC`), bit
+//!   91 `.CTAPOOL` (clear: nvdisasm refuses the word); `.TRY_ALLOC`'s uniform predicate at 81
+//!   (`.DEALLOC` prints none whatever the field holds; ptxas writes 7 there, `UPT`, the hidden
+//!   slot's default).
 //! - `UTMACCTL` 0x9b9 (`fence.proxy.tensormap::generic.acquire`): `[URa]` at 24; `.IV` bit 91.
 //!
 //! The unit tests compare decoding, printing and encoding against those nvdisasm texts.
 
 use super::super::form::{Form, ImmStyle, Kind, ModEntry, Slot, TargetKind};
-use super::{form, imm, p, r};
+use super::{form, imm, p, r, up};
 
 /// Appends the forms.
 pub(super) fn forms(f: &mut Vec<Form>) {
@@ -38,6 +43,7 @@ pub(super) fn forms(f: &mut Vec<Form>) {
     f.push(form(0x801, "PMTRIG", vec![imm(32, 16, ImmStyle::Hex)]));
     f.push(form(0x23a, "MOVM", vec![r(16), r(24)]));
     f.push(form(0x9b9, "UTMACCTL", vec![super::uaddr(None, 24, false)]));
+    f.push(form(0x9c8, "USETMAXREG", vec![up(81).if_bit(73), imm(32, 10, ImmStyle::Hex)]));
 }
 
 /// Their modifier entries.
@@ -51,6 +57,8 @@ pub(super) const MODS: &[ModEntry] = &[
     ModEntry { key: 0x94e, residue: 0, suffix: "" },
     ModEntry { key: 0x95c, residue: 3 << 84, suffix: ".TRAP" },
     ModEntry { key: 0x9b9, residue: 1 << 91, suffix: ".IV" },
+    ModEntry { key: 0x9c8, residue: (1 << 91) | (5 << 72), suffix: ".DEALLOC.CTAPOOL" },
+    ModEntry { key: 0x9c8, residue: (1 << 91) | (6 << 72), suffix: ".TRY_ALLOC.CTAPOOL" },
 ];
 
 #[cfg(test)]
@@ -81,6 +89,15 @@ mod tests {
             // `fence.proxy.tensormap::generic.acquire.gpu [a], 128` (ptxas 13.0.88 -O3).
             (0x0001_e200_0800_0000_0000_0000_0400_79b9, "UTMACCTL.IV [UR4]"),
             (0x000f_c800_0000_0000_0000_003f_0000_791a, "DEPBAR {5,4,3,2,1,0}"),
+            // `setmaxnreg.{dec,inc}.sync.aligned.u32 {40,232}` (ptxas 13.0.88 -O3, sm_90a) and
+            // bit flips of them (the count field is at least 10 bits; the predicate at 81).
+            (0x001e_0000_080e_0500_0000_0028_0000_79c8, "USETMAXREG.DEALLOC.CTAPOOL 0x28"),
+            (0x000e_2400_0800_0600_0000_00e8_0000_79c8, "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xe8"),
+            (0x000e_2400_0802_0600_0000_00e8_0000_79c8, "USETMAXREG.TRY_ALLOC.CTAPOOL UP1, 0xe8"),
+            (0x000e_2400_0800_0600_0000_0100_0000_79c8, "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0x100"),
+            (0x000e_2400_0800_0600_0000_03f8_0000_79c8, "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0x3f8"),
+            // The loop's test of the granted predicate.
+            (0x001f_da00_03f0_f008_0000_0000_0000_781c, "PLOP3.LUT P0, PT, PT, PT, UP0, 0x80, 0x0"),
         ] {
             let inst = t.decode(word).unwrap_or_else(|e| panic!("{text}: {e:?}"));
             assert_eq!(t.print(&inst, 0, None).trim_end_matches(" ;"), text);

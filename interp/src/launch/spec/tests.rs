@@ -287,6 +287,13 @@ fn launch_shape() {
     assert_eq!(key("grid = [1]\nblock = [1.0]"), "block[0]");
     assert_eq!(key("grid = [3]\nblock = [1]\ncluster = [2]"), "cluster");
     assert_eq!(key("grid = [1]\nblock = [1]\nshared_bytes = 4294967296"), "shared_bytes");
+    // Issue 28: u32::MAX used to reach the interpreter and abort its allocation.
+    let e = shape("grid = [1]\nblock = [1]\nshared_bytes = 4294967295");
+    assert_eq!(e.key(), Some("shared_bytes"));
+    assert!(e.to_string().contains("0 ..= 232448"), "{e}");
+    assert_eq!(key("grid = [1]\nblock = [1]\nshared_bytes = 232449"), "shared_bytes");
+    let ok = LaunchSpec::from_toml_str("kernel = \"k\"\ngrid = [1]\nblock = [1]\nshared_bytes = 232448\n").unwrap();
+    assert_eq!(ok.shared_bytes, 232_448);
     assert_eq!(key("kernel2 = 1\ngrid = [1]\nblock = [1]"), "kernel2");
     let text = "kernel = \"9lives\"\ngrid = [1]\nblock = [1]\n";
     assert_eq!(LaunchSpec::from_toml_str(text).unwrap_err().key(), Some("kernel"));
