@@ -350,3 +350,45 @@ fn warpgroup_depbar_waits_8_cycles_after_the_committing_hgmma() {
     assert_eq!(first_hazard(&v), None);
     assert!(v[1].control.stall >= 8, "{:?}", v[1].control);
 }
+
+/// A waiting `BAR` completes the warp's earlier shared loads issued without a scoreboard
+/// (NVIDIA's Triton code, attn_bwd_preprocess on sm_80 and sm_90: `LDS.128 R4, [R41+0x10]` with
+/// no write scoreboard, `BAR.SYNC`, R7 read later with no wait). Without the barrier, or with
+/// `BAR.ARV` (which does not wait), the read is a hazard.
+#[test]
+fn waiting_barrier_completes_unscoreboarded_shared_loads() {
+    for (arch, sm, bar) in [("sm_80", 80, "BAR.SYNC.DEFER_BLOCKING 0x0"), ("sm_90", 90, "BAR.SYNC.DEFER_BLOCKING 0x0")]
+    {
+        let stream = |bar: Option<&str>| {
+            let mut v = vec![("LDS.128 R4, [R41+0x10]", 1, None, 0)];
+            if let Some(b) = bar {
+                v.push((b, 6, None, 0));
+            }
+            v.extend([("NOP", 13, None, 0), ("MOV R8, R7", 5, None, 0), ("EXIT", 5, None, 0)]);
+            with_control(arch, &v)
+        };
+        assert_eq!(first_hazard_on(sm, &stream(Some(bar))), None, "{arch}");
+        let (i, e) = first_hazard_on(sm, &stream(None)).unwrap_or_else(|| panic!("{arch}: no barrier"));
+        assert!(i == 2 && e.contains("R7") && e.contains("without a scoreboard"), "{arch}: {i} {e}");
+        if sm == 90 {
+            // (The sm_80 family's table has no `BAR.ARV` with an immediate count.)
+            let arv = first_hazard_on(sm, &stream(Some("BAR.ARV 0x0, 0x20")));
+            assert!(arv.is_some_and(|(i, e)| i == 3 && e.contains("R7")), "{arch}: BAR.ARV does not wait");
+        }
+    }
+}
+
+/// `VOTEU`'s uniform predicate reaches a general consumer a cycle after issue (Triton's
+/// matmul_f16_64x64x32 on sm_90: `VOTEU.ANY UP1, P0` with stall 1, then `PLOP3.LUT P0, PT, PT,
+/// PT, UP1, 0x80, 0x0`), while a guard still waits 5 cycles (ptxas's `@!UP0 UIADD3` after
+/// `VOTEU.ALL UP0`); another uniform producer (`UISETP`) still takes 2 cycles.
+#[test]
+fn voteu_predicate_reaches_a_general_consumer_in_one_cycle() {
+    let run = |lines: &[(&str, u8, Option<u8>, u8)]| first_hazard_on(90, &with_control("sm_90", lines));
+    let plop = "PLOP3.LUT P0, PT, PT, PT, UP1, 0x80, 0x0";
+    assert_eq!(run(&[("VOTEU.ANY UP1, P0", 1, None, 0), (plop, 4, None, 0), ("EXIT", 5, None, 0)]), None);
+    let guard = run(&[("VOTEU.ANY UP1, P0", 1, None, 0), ("@!UP1 UIADD3 UR5, UR5, 0x1, URZ", 4, None, 0)]);
+    assert!(guard.is_some_and(|(i, _)| i == 1), "a guard needs 5 cycles");
+    let uisetp = run(&[("UISETP.NE.AND UP1, UPT, UR4, URZ, UPT", 1, None, 0), (plop, 4, None, 0)]);
+    assert!(uisetp.is_some_and(|(i, e)| i == 1 && e.contains("UP1")), "UISETP's result takes 2 cycles");
+}

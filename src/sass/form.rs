@@ -1709,11 +1709,19 @@ fn imad_alias(inst: &Instruction) -> &'static str {
     if (plain_rz(a) || plain_rz(b)) && !matches!(c.value, Value::Ur(_)) {
         return ".MOV";
     }
+    // A multiplier of 1 is a move when C is RZ, else an add; a power-of-two multiplier with C RZ
+    // a shift, signed or `.U32`, except 0x10000 (and 0x80000000, which prints negative):
+    // `IMAD.MOV R6, R6, 0x1, RZ`, `IMAD.IADD.U32 R6, R6, 0x1, R2`, `IMAD.SHL R6, R6, 0x200, RZ`,
+    // `IMAD.U32 R6, R6, 0x10000, RZ` (`nvdisasm -b SM80`, `SM90`, `SM100`; NVIDIA's -G code).
     if let (Value::Imm(v), Value::R(_)) = (b.value, a.value) {
+        if v == 1 && plain_rz(c) {
+            return ".MOV";
+        }
         if v == 1 && !matches!(c.value, Value::Imm(_)) {
             return ".IADD";
         }
-        if inst.suffix == ".U32" && plain_rz(c) && v.is_power_of_two() && v != 0x10000 && v != 1 {
+        if matches!(inst.suffix, "" | ".U32") && plain_rz(c) && v.is_power_of_two() && v != 0x10000 && v != 0x8000_0000
+        {
             return ".SHL";
         }
     }

@@ -5,6 +5,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/wild_files.rs"]
+mod wild;
 
 use std::sync::Mutex;
 
@@ -63,15 +65,70 @@ pub fn corpus_instructions(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
 }
 
 fn compile_corpus(t: &oracle::Tools, arch: &str) -> Vec<Seen> {
-    let files = corpus_for(arch);
+    let files: Vec<(std::path::PathBuf, String, &str)> = corpus_for(arch)
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (p, name, "")
+        })
+        .collect();
+    compile_files(t, arch, &files)
+}
+
+/// The wild corpus's sources whose NVIDIA code the SASS layer is checked on (real producers'
+/// PTX; `corpus/wild/build.sh` builds them into the oracle cache): Triton kernels, and nvcc's
+/// `-G` and `-lineinfo` builds of the corpus's CUDA sources.
+pub const WILD_SOURCES: [&str; 3] = ["nvcc-G", "nvcc-lineinfo", "triton"];
+
+/// The PTX `.target` whose wild files an arch compiles: sm_80 PTX for the sm_80 family, sm_90
+/// PTX for sm_90 and the Blackwell arches (ptxas compiles PTX of an older target), sm_90a PTX
+/// (Triton's Hopper kernels) for sm_90a only; none for sm_75 (no wild file targets it).
+fn wild_target(arch: &str) -> Option<&'static str> {
+    match arch {
+        "sm_80" | "sm_86" | "sm_89" => Some("sm_80"),
+        "sm_90" | "sm_100" | "sm_120" => Some("sm_90"),
+        "sm_90a" => Some("sm_90a"),
+        _ => None,
+    }
+}
+
+/// NVIDIA's code for `arch` of the wild corpus's [`WILD_SOURCES`]: every `every`-th file (in
+/// sorted order) whose `.target` is [`wild_target`]`(arch)`, compiled by NVIDIA's ptxas at
+/// -O3, the `-G` builds at -O0 (ptxas refuses to optimise debug PTX). Builds the corpus's parts
+/// first (cached); empty when they cannot be built (the caller decides whether that is a skip).
+pub fn wild_instructions(t: &oracle::Tools, arch: &str, every: usize) -> Vec<Seen> {
+    let Some(target) = wild_target(arch) else { return Vec::new() };
+    let failed = wild::build(t.root(), &["nvcc", "triton"]);
+    assert!(failed.is_empty() || !oracle::required(), "building the wild corpus failed: {failed:?}");
+    let files: Vec<(std::path::PathBuf, String, &str)> = wild::list()
+        .into_iter()
+        .filter(|f| WILD_SOURCES.contains(&f.source.as_str()))
+        .filter(|f| std::fs::read_to_string(&f.path).is_ok_and(|s| common::ptx_target(&s).as_deref() == Some(target)))
+        .step_by(every.max(1))
+        .map(|f| {
+            let level = if f.source == "nvcc-G" { "-O0" } else { "-O3" };
+            (f.path, f.id, level)
+        })
+        .collect();
+    compile_files(t, arch, &files)
+}
+
+/// Compiles each (file, its name in [`Seen::file`], `-O` level or "" for ptxas's default, -O3)
+/// for `arch` with NVIDIA's ptxas
+/// and returns every instruction of the cubins, sorted by (file, function, offset).
+fn compile_files(t: &oracle::Tools, arch: &str, files: &[(std::path::PathBuf, String, &str)]) -> Vec<Seen> {
     let out = Mutex::new(Vec::new());
-    let errs = common::par::par_check(&files, |path| {
+    let errs = common::par::par_check(files, |(path, name, level)| {
+        let path = path.as_path();
         let res = t
-            .ptxas_run(oracle::PtxInput::File { path, cwd: None }, &["-arch", arch])
+            .ptxas_run(
+                oracle::PtxInput::File { path, cwd: None },
+                &["-arch", arch, level][..if level.is_empty() { 2 } else { 3 }],
+            )
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let Some(cubin) = res.cubin else { return Err(format!("{}: ptxas produced no cubin", path.display())) };
         let listing = t.disassemble(&cubin).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let file = name.clone();
         let mut v = Vec::new();
         for f in listing.functions {
             for i in f.instructions {

@@ -54,6 +54,10 @@
 //! sm_120 is sm_100's with FP64 arithmetic variable latency (its uniform sources read at issue)
 //! and ALU and uniform-ALU instructions holding no pipe.
 //!
+//! A waiting `BAR` (not `.ARV`) completes when the warp's earlier memory instructions have read
+//! their operands and its earlier shared loads issued without a scoreboard have their data
+//! (Triton's sm_80/sm_90 code reads such a load's result after a `BAR.SYNC` with no wait).
+//!
 //! mbarrier initialisation (`SYNCS.EXCH.64`) must carry a write scoreboard, waited on before the
 //! next `BAR` or mbarrier operation ([`HazardState::mbarrier_init`]); `R2UR`'s uniform result is
 //! ready after `ptxas_rs::sched::latency::R2UR_LATENCY` (13) cycles.
@@ -508,6 +512,11 @@ fn latency(inst: &Inst, hw: &HwFacts) -> u64 {
         Kind::R2ur if inst.args.iter().any(|a| a.dst && matches!(a.o, Opnd::Ur(u) if u != 63)) => {
             ptxas_rs::sched::latency::R2UR_LATENCY
         }
+        // `VOTEU` reads general predicates and runs beside them: its uniform predicate reaches
+        // a general consumer a cycle after issue (Triton's matmul_f16_64x64x32, sm_90: `VOTEU.ANY
+        // UP1, P0` with stall 1, then `PLOP3.LUT P0, PT, PT, PT, UP1, 0x80, 0x0`); as a guard it
+        // still needs [`UP_GUARD_EXTRA`] more (ptxas guards with it 5 cycles later, never sooner).
+        Kind::Vote(_) if inst.base == "VOTEU" => 1,
         _ if uniform_dst => 2,
         _ => 4,
     }
@@ -710,6 +719,14 @@ impl HazardState {
             // their operands (cg_block_float: `STS [R12+UR4], R19` with read SB2, `BAR.SYNC`,
             // then UR4 rewritten with no wait on SB2). The notes are silent; ptxas relies on it.
             self.drop_reads(None, |_, unit| matches!(unit, 3 | 4));
+            // A waiting barrier (not `.ARV`) also completes the warp's earlier shared loads
+            // issued without a scoreboard: bar.sync orders shared memory, so their data has
+            // arrived when it releases. NVIDIA's Triton code relies on it (attn_bwd_preprocess,
+            // sm_80 and sm_90: `LDS.128 R4, [R41+0x10]` with no write scoreboard, `BAR.SYNC`,
+            // R7 read 30 instructions later with no wait).
+            if matches!(inst.kind, Kind::Bar { arv: false, .. }) {
+                self.complete_untracked(4);
+            }
         }
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
         let late_hi = f.late_hi;
@@ -1036,6 +1053,20 @@ impl HazardState {
         }
         let events = &self.events;
         self.rsb[s] = (0..6u8).find(|&j| events[j as usize].iter().any(|e| e.0 == s && e.1)).unwrap_or(NONE);
+    }
+
+    /// Completes the pending untracked (no scoreboard) writes of in-order unit `unit`.
+    fn complete_untracked(&mut self, unit: u8) {
+        let wsb = &mut self.wsb;
+        self.untracked.retain(|&(s, u, _)| {
+            if u != unit {
+                return true;
+            }
+            if wsb[s] == UNTRACKED {
+                wsb[s] = NONE;
+            }
+            false
+        });
     }
 
     /// Retires events of scoreboard `k` (oldest first) until at most `keep` remain
