@@ -31,6 +31,7 @@ use std::fmt;
 use crate::backend;
 use crate::cli::{self, diag::Diagnostic, diag::Severity};
 use crate::ptx::sema;
+use crate::stats;
 
 /// A successful compilation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,10 @@ pub struct Compiled {
     pub cubin: Vec<u8>,
     /// Warnings and `-v` information, in ptxas's order.
     pub diagnostics: Vec<Diagnostic>,
+    /// `--compiler-stats` with `--compiler-stats-file`: the file and the text to append to it
+    /// (the report is then not among the diagnostics). The `ptxas-rs` command appends it after
+    /// writing the cubin; a library caller writes it, or not, itself.
+    pub stats_file: Option<(String, String)>,
 }
 
 impl Compiled {
@@ -100,7 +105,16 @@ pub fn compile_inputs(
     inputs: &[(String, Vec<u8>)],
     prior: Vec<Diagnostic>,
 ) -> Result<Compiled, Diagnostics> {
+    let started = std::time::Instant::now();
+    let mut times = stats::Times::default();
     let mut out = Out { diagnostics: prior, werror: options.warning_as_error, quiet: options.disable_warnings };
+    // ptxas adjusts the register budget (with its warning) before reading any input.
+    let mut maxrregcount = None;
+    if !options.is_virtual_arch()
+        && let Ok(t) = crate::target::Target::from_arch(&options.gpu_name)
+    {
+        maxrregcount = out.register_budget(options, t.registers().max_per_thread);
+    }
     let mut front_failed = false;
     for (name, bytes) in inputs {
         let mut so = sema::Options::new(name, &options.gpu_name);
@@ -110,17 +124,38 @@ pub fn compile_inputs(
         let report = sema::check_source(bytes, &so);
         out.diagnostics.extend(report.diagnostics);
         front_failed |= report.failed;
+        if !report.failed && options.warn_on_double_precision_use && !out.fp64_warnings(name, bytes) {
+            return Err(Diagnostics(out.diagnostics));
+        }
     }
     if front_failed {
         return Err(Diagnostics(out.diagnostics));
     }
-    if options.is_virtual_arch() {
-        return Ok(Compiled { cubin: Vec::new(), diagnostics: out.diagnostics });
+    // A warning made an error by -Werror (the register budget's, double precision): ptxas
+    // stops once the inputs are read, with its trailer.
+    if out.diagnostics.iter().any(|d| d.severity.is_error()) {
+        out.diagnostics.push(cli::diag::aborted_due_to_errors());
+        return Err(Diagnostics(out.diagnostics));
     }
-    let cubin = out.backend(options, inputs);
+    times.parse = started.elapsed();
+    if options.is_virtual_arch() {
+        // ptxas prints no `--compiler-stats` report for a virtual target either.
+        return Ok(Compiled { cubin: Vec::new(), diagnostics: out.diagnostics, stats_file: None });
+    }
+    let cubin = out.backend(options, inputs, maxrregcount, &mut times);
     match cubin {
         Some(cubin) if !out.diagnostics.iter().any(|d| d.severity.is_error()) => {
-            Ok(Compiled { cubin, diagnostics: out.diagnostics })
+            times.total = started.elapsed();
+            let sections = stats::sections(options, &times, stats::peak_memory_kb());
+            let mut stats_file = None;
+            match &options.compiler_stats_file {
+                Some(file) if !sections.is_empty() => {
+                    let name = inputs.first().map_or("", |(n, _)| n.as_str());
+                    stats_file = Some((file.clone(), stats::file_text(name, &sections)));
+                }
+                _ => out.diagnostics.extend(sections.into_iter().map(|s| Diagnostic::info(format!("STAT: {s}")))),
+            }
+            Ok(Compiled { cubin, diagnostics: out.diagnostics, stats_file })
         }
         _ => Err(Diagnostics(out.diagnostics)),
     }
@@ -142,13 +177,54 @@ impl Out {
         }
     }
 
+    /// `--warn-on-double-precision-use` for one checked input ([`crate::ptx::fp64_use`]):
+    /// ptxas's located warnings (under `-Werror` errors, each line once, as ptxas prints
+    /// them); `false` after the refusal of an instruction whose warnings are not known.
+    fn fp64_warnings(&mut self, name: &str, bytes: &[u8]) -> bool {
+        let Ok(module) = crate::ptx::parse(&String::from_utf8_lossy(bytes), name) else { return true };
+        match crate::ptx::fp64_use::warnings(&module) {
+            Ok(mut lines) => {
+                if self.werror {
+                    lines.dedup();
+                }
+                for line in lines {
+                    self.warn_at(name, line, "Program is doing double precision computations.");
+                }
+                true
+            }
+            Err(u) => {
+                self.diagnostics.push(Diagnostic::fatal(format!(
+                    "ptxas-rs: option '--warn-on-double-precision-use' (-warn-double-usage) on '{}' (line {}) is not supported yet",
+                    u.instruction, u.line
+                )));
+                false
+            }
+        }
+    }
+
+    /// [`Self::warn`], located.
+    fn warn_at(&mut self, file: &str, line: u32, message: &str) {
+        let before = self.diagnostics.len();
+        self.warn(message.to_owned());
+        if let Some(d) = self.diagnostics.get_mut(before) {
+            d.location = Some(cli::diag::Location { file: file.to_owned(), line });
+        }
+    }
+
     fn fail(&mut self, d: Diagnostic) -> Option<Vec<u8>> {
         self.diagnostics.push(d);
         None
     }
 
     /// Compiles the checked inputs for the `-arch` target; the cubin, or `None` after an error.
-    fn backend(&mut self, options: &cli::Options, inputs: &[(String, Vec<u8>)]) -> Option<Vec<u8>> {
+    fn backend(
+        &mut self,
+        options: &cli::Options,
+        inputs: &[(String, Vec<u8>)],
+        maxrregcount: Option<u32>,
+        times: &mut stats::Times,
+    ) -> Option<Vec<u8>> {
+        let setup_started = std::time::Instant::now();
         let unsupported = |what: String| Diagnostic::fatal(format!("ptxas-rs: {what} is not supported yet"));
         // The target is made once here and carried by every stage; the one refusal of code
         // generation is the target's own.
@@ -165,11 +241,15 @@ impl Out {
         let [(name, bytes)] = inputs else {
             return self.fail(unsupported("compiling more than one input".into()));
         };
+        times.setup = setup_started.elapsed();
+        let parse_started = std::time::Instant::now();
         let text = String::from_utf8_lossy(bytes);
         let ast = match crate::ptx::parse(&text, name) {
             Ok(m) => m,
             Err(d) => return self.fail(d),
         };
+        times.parse += parse_started.elapsed();
+        let setup_started = std::time::Instant::now();
         // Debug code is unoptimised, as ptxas's: `.target ..., debug` compiles at -O0 (an
         // explicit -O1..3 on a debug target is the front end's fatal). `-Ofc` forces its level
         // as ptxas's does (max: -O0; mid, min: -O1).
@@ -180,11 +260,6 @@ impl Out {
             cli::FastCompile::Mid | cli::FastCompile::Min => 1,
             cli::FastCompile::Off => options.opt_level.clamp(0, 3) as u8,
         };
-        let maxrregcount = self.register_budget(options, target.registers().max_per_thread);
-        // ptxas issues that warning before compiling: under -Werror it stops there, with its trailer.
-        if self.diagnostics.iter().any(|d| d.severity.is_error()) {
-            return self.fail(cli::diag::aborted_due_to_errors());
-        }
         let bopts = backend::Options {
             opt_level,
             target,
@@ -193,6 +268,8 @@ impl Out {
             tool_arguments: options.tkinfo_arguments.clone(),
             fmad: options.fmad,
         };
+        times.setup += setup_started.elapsed();
+        let backend_started = std::time::Instant::now();
         let compiled = match backend::compile(&ast, &bopts) {
             Ok(c) => c,
             Err(e) => {
@@ -208,12 +285,15 @@ impl Out {
                 return self.fail(d);
             }
         };
+        times.lowering = compiled.lowering_time;
+        times.elf = compiled.writer_time;
+        times.ocg = backend_started.elapsed().saturating_sub(times.lowering + times.elf);
         for i in &compiled.infos {
             self.diagnostics.push(Diagnostic::info(i.clone()));
         }
         self.resource_warnings(options, &compiled.image);
         if options.verbose {
-            self.verbose_lines(&compiled.image);
+            self.verbose_lines(&compiled.image, &compiled.kernel_times);
         }
         Some(compiled.cubin)
     }
@@ -274,8 +354,8 @@ impl Out {
     /// `-v`: ptxas's resource lines as info diagnostics; the indented line under "Function
     /// properties" travels inside the preceding diagnostic's message, after a newline, exactly as
     /// ptxas prints it.
-    fn verbose_lines(&mut self, image: &crate::cubin::image::Image) {
-        let mut lines = crate::cubin::verbose::lines(image).into_iter().peekable();
+    fn verbose_lines(&mut self, image: &crate::cubin::image::Image, times: &[std::time::Duration]) {
+        let mut lines = crate::cubin::verbose::lines_timed(image, times).into_iter().peekable();
         while let Some(l) = lines.next() {
             let mut msg = l.strip_prefix("ptxas info    : ").unwrap_or(&l).to_owned();
             while let Some(next) = lines.next_if(|n| !n.starts_with("ptxas ")) {
