@@ -143,22 +143,24 @@ pub fn compile_inputs(
         return Ok(Compiled { cubin: Vec::new(), diagnostics: out.diagnostics, stats_file: None });
     }
     let cubin = out.backend(options, inputs, maxrregcount, &mut times);
-    match cubin {
-        Some(cubin) if !out.diagnostics.iter().any(|d| d.severity.is_error()) => {
-            times.total = started.elapsed();
-            let sections = stats::sections(options, &times, stats::peak_memory_kb());
-            let mut stats_file = None;
-            match &options.compiler_stats_file {
-                Some(file) if !sections.is_empty() => {
-                    let name = inputs.first().map_or("", |(n, _)| n.as_str());
-                    stats_file = Some((file.clone(), stats::file_text(name, &sections)));
-                }
-                _ => out.diagnostics.extend(sections.into_iter().map(|s| Diagnostic::info(format!("STAT: {s}")))),
-            }
-            Ok(Compiled { cubin, diagnostics: out.diagnostics, stats_file })
+    let Some(cubin) = cubin else { return Err(Diagnostics(out.diagnostics)) };
+    // The report comes once code was generated, also when a warning made an error by -Werror
+    // fails the run then (as ptxas; the stats file is then not written).
+    times.total = started.elapsed();
+    let sections = stats::sections(options, &times, stats::peak_memory_kb());
+    let failed = out.diagnostics.iter().any(|d| d.severity.is_error());
+    let mut stats_file = None;
+    match &options.compiler_stats_file {
+        Some(file) if !sections.is_empty() => {
+            let name = inputs.first().map_or("", |(n, _)| n.as_str());
+            stats_file = Some((file.clone(), stats::file_text(name, &sections)));
         }
-        _ => Err(Diagnostics(out.diagnostics)),
+        _ => out.diagnostics.extend(sections.into_iter().map(|s| Diagnostic::info(format!("STAT: {s}")))),
     }
+    if failed {
+        return Err(Diagnostics(out.diagnostics));
+    }
+    Ok(Compiled { cubin, diagnostics: out.diagnostics, stats_file })
 }
 
 /// Diagnostics collected so far, with the run's warning policy.

@@ -47,6 +47,15 @@ const MULTI: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
     .visible .entry beta(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
     ld.global.u32 %r1, [%rd1];\nadd.s32 %r2, %r1, 2;\nst.global.u32 [%rd1+4], %r2;\nret;\n}\n\
     .visible .entry gamma()\n{\nret;\n}\n";
+/// Two kernels, each calling its own device function: ptxas reports each function after the
+/// kernel that calls it, kernels last first.
+const TWO_CALLS: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+    .func (.reg .b32 r) zf(.reg .b32 a)\n{\nadd.u32 r, a, 1;\nret;\n}\n\
+    .func (.reg .b32 r) ag(.reg .b32 a)\n{\nadd.u32 r, a, 2;\nret;\n}\n\
+    .visible .entry ka(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+    ld.global.u32 %r1, [%rd1];\ncall.uni (%r2), zf, (%r1);\nst.global.u32 [%rd1], %r2;\nret;\n}\n\
+    .visible .entry kb(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+    ld.global.u32 %r1, [%rd1];\ncall.uni (%r2), ag, (%r1);\nst.global.u32 [%rd1], %r2;\nret;\n}\n";
 /// Double-precision instructions of every kind `ptx::fp64_use` counts (one, two, three
 /// warnings), in a kernel and in a device function no kernel calls.
 const F64: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
@@ -335,6 +344,8 @@ const CASES: &[Case] = &[
     with_files(measured(&["-arch", "sm_90", "-v", "-o", "m.cubin", "m.ptx"]), &[("m.ptx", MULTI)]),
     with_files(measured(&["-arch", "sm_90", "-v", "-O0", "m.ptx"]), &[("m.ptx", MULTI)]),
     with_files(measured(&["-arch", "sm_90", "-v", "-warn-lmem-usage", "l.ptx"]), &[("l.ptx", LMEM)]),
+    with_files(measured(&["-arch", "sm_90", "-v", "-O0", "c.ptx"]), &[("c.ptx", TWO_CALLS)]),
+    with_files(measured(&["-arch", "sm_90", "-v", "c.ptx"]), &[("c.ptx", TWO_CALLS)]),
     measured(&["-arch", "sm_90", "--compiler-stats=time", "k.ptx"]),
     measured(&["-arch", "sm_90", "--compiler-stats=memory", "k.ptx"]),
     measured(&["-arch", "sm_90", "--compiler-stats=m,t", "k.ptx"]),
@@ -354,6 +365,10 @@ const CASES: &[Case] = &[
     with_files(measured(&["-arch", "sm_90", "-warn-spills", "s.ptx"]), &[("s.ptx", SPILL)]),
     with_files(measured(&["-arch", "sm_90", "-warn-spills", "-Werror", "s.ptx"]), &[("s.ptx", SPILL)]),
     with_files(same(&["-arch", "sm_90", "-warn-spills", "-w", "s.ptx"]), &[("s.ptx", SPILL)]),
+    with_files(
+        measured(&["-arch", "sm_90", "-v", "-Werror", "-warn-spills", "-compilerStats", "t", "s.ptx"]),
+        &[("s.ptx", SPILL)],
+    ),
     with_files(measured(&["-arch", "sm_90", "-warn-spills", "-warn-lmem-usage", "-v", "s.ptx"]), &[("s.ptx", SPILL)]),
     with_files(
         measured(&["-arch", "sm_90", "--warn-on-spills", "-Werror", "-warn-lmem-usage", "-o", "s.cubin", "s.ptx"]),
