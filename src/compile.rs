@@ -290,6 +290,9 @@ impl Out {
         times.lowering = compiled.lowering_time;
         times.elf = compiled.writer_time;
         times.ocg = backend_started.elapsed().saturating_sub(times.lowering + times.elf);
+        // The image holds the kernels last first; the compile units are reported in PTX order.
+        let kernels = compiled.image.kernels.iter().map(|k| k.name.clone());
+        times.units = kernels.zip(compiled.kernel_times.iter().copied()).rev().collect();
         for i in &compiled.infos {
             self.diagnostics.push(Diagnostic::info(i.clone()));
         }

@@ -16,7 +16,14 @@
 //! DebugInfo-time        : 0.051 ms (0.20%)
 //!                                                                       (an empty line)
 //! ptxas info    : STAT: PeakMemoryUsage = 8631.753 KB                   (memory)
+//! ptxas info    : STAT:                                                 (time,detailed)
+//! Compile-unit with entry first
+//! 	Total Compile-Unit time        = 0.810 ms
+//! Compile-unit with entry second
+//! 	Total Compile-Unit time        = 0.989 ms
 //! ```
+//!
+//! (the `detailed` section lists the kernels in PTX order, each its own compile unit).
 //!
 //! With `--compiler-stats-file F` nothing is printed: `F` gets, appended, `<input> >>`, an
 //! empty line, then each section without its `STAT: ` tag, each followed by a newline.
@@ -26,11 +33,14 @@
 //! PTX front end (parsing and checking), `CompileUnitSetup` the target and backend options,
 //! `DAGgen` the lowering of PTX to Ori, `OCG` the phase pipeline through instruction selection,
 //! register allocation, scheduling and emission, `ELF` the cubin writer, `DebugInfo` zero (we
-//! write no debug information: `-g` and `-lineinfo` are refused). `PeakMemoryUsage` is the
-//! process's peak resident memory (`VmHWM` of `/proc/self/status`), in KB.
+//! write no debug information: `-g` and `-lineinfo` are refused); a kernel's `Total
+//! Compile-Unit time` is the time `-v` prints for it ([`crate::backend::Compiled::kernel_times`]).
+//! `PeakMemoryUsage` is the process's peak resident memory (`VmHWM` of `/proc/self/status`),
+//! in KB.
 //!
 //! Not supported yet (refused by [`crate::cli::support`]): `memory,phase-wise` (per-stage
-//! memory peaks) and `detailed` together with `time` or `memory` (per-compile-unit figures).
+//! memory peaks), `detailed` with `memory` (per-unit memory peaks) and `detailed` with
+//! `time,phase-wise` (per-unit stage times).
 //!
 //! Invariant: the text is a pure function of the options and the measurements given.
 
@@ -39,7 +49,7 @@ use std::time::Duration;
 use crate::cli::{CompilerStat, Options};
 
 /// The measured stages of one compilation.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Times {
     /// The whole compilation.
     pub total: Duration,
@@ -53,6 +63,8 @@ pub struct Times {
     pub ocg: Duration,
     /// The cubin writer.
     pub elf: Duration,
+    /// Each kernel (compile unit) with its time, in PTX order.
+    pub units: Vec<(String, Duration)>,
 }
 
 /// The process's peak resident memory in KB (`VmHWM`), where the system reports it.
@@ -65,8 +77,9 @@ pub fn peak_memory_kb() -> Option<u64> {
 /// Whether `options` ask for a combination this module cannot report yet (see the module doc).
 pub fn unsupported(options: &Options) -> bool {
     let has = |s| options.compiler_stats.contains(&s);
-    let measured = has(CompilerStat::Time) || has(CompilerStat::Memory);
-    (has(CompilerStat::Memory) && has(CompilerStat::PhaseWise)) || (has(CompilerStat::Detailed) && measured)
+    let (time, memory, phases, detailed) =
+        (has(CompilerStat::Time), has(CompilerStat::Memory), has(CompilerStat::PhaseWise), has(CompilerStat::Detailed));
+    (memory && phases) || (detailed && memory) || (detailed && time && phases)
 }
 
 /// The report's sections without their `STAT: ` tag (a section may span lines), in ptxas's
@@ -101,6 +114,16 @@ pub fn sections(options: &Options, t: &Times, peak_kb: Option<u64>) -> Vec<Strin
     {
         out.push(format!("PeakMemoryUsage = {:.3} KB", kb as f64));
     }
+    if has(CompilerStat::Detailed) && has(CompilerStat::Time) {
+        let mut s = String::new();
+        for (name, d) in &t.units {
+            s.push_str(&format!(
+                "\nCompile-unit with entry {name}\n\tTotal Compile-Unit time        = {:.3} ms",
+                ms(*d)
+            ));
+        }
+        out.push(s);
+    }
     out
 }
 
@@ -132,6 +155,7 @@ mod tests {
             lowering: ms(1_000),
             ocg: ms(3_000),
             elf: ms(250),
+            units: Vec::new(),
         };
         assert_eq!(sections(&opts("time"), &t, Some(1)), ["CompileTime = 10.000000 ms"]);
         assert_eq!(
@@ -142,7 +166,17 @@ mod tests {
         assert!(p.starts_with("CompileTime = 10.000000 ms (100%)\nParse-time            : 4.000 ms (40.00%)\n"), "{p}");
         assert!(p.ends_with("DebugInfo-time        : 0.000 ms (0.00%)\n"), "{p}");
         assert!(sections(&opts("phase-wise,detailed"), &t, Some(1)).is_empty());
-        assert!(unsupported(&opts("m,p")) && unsupported(&opts("d,t")) && !unsupported(&opts("d,p")));
+        assert!(unsupported(&opts("m,p")) && unsupported(&opts("d,m")) && unsupported(&opts("d,t,p")));
+        assert!(!unsupported(&opts("d,p")) && !unsupported(&opts("d,t")) && !unsupported(&opts("t,p")));
+        let units = Times { units: vec![("b".into(), ms(1_500)), ("a".into(), ms(250))], ..t.clone() };
+        assert_eq!(
+            sections(&opts("d,t"), &units, None),
+            [
+                "CompileTime = 10.000000 ms",
+                "\nCompile-unit with entry b\n\tTotal Compile-Unit time        = 1.500 ms\n\
+                 Compile-unit with entry a\n\tTotal Compile-Unit time        = 0.250 ms"
+            ]
+        );
         assert_eq!(file_text("k.ptx", &sections(&opts("t"), &t, None)), "k.ptx >>\n\nCompileTime = 10.000000 ms\n");
     }
 

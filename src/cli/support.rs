@@ -76,9 +76,10 @@ pub fn support(id: OptId) -> Support {
         O::WarnOnDoublePrecisionUse => Honoured,
         // Hidden: the `STAT:` report with our own measurements (`crate::stats`); the file is
         // appended to as ptxas does (and ignored with ptxas's warning without --compiler-stats).
-        O::CompilerStats => {
-            Partly { honoured: |o| !crate::stats::unsupported(o), when: "only time, memory and time with phase-wise" }
-        }
+        O::CompilerStats => Partly {
+            honoured: |o| !crate::stats::unsupported(o),
+            when: "not memory with phase-wise or detailed, nor detailed with time and phase-wise",
+        },
         O::CompilerStatsFile => Honoured,
         // ptxas ignores -maxntid/-minnctapersm when -maxrregcount is given (with its warning).
         O::Maxntid => Partly { honoured: |o| o.maxrregcount_raw.is_some(), when: "only together with -maxrregcount" },
@@ -248,9 +249,9 @@ mod tests {
         assert!(refusal(&opts(&["-maxntid", "128", "k.ptx"])).is_some());
         assert!(refusal(&opts(&["--compiler-stats", "time,phase-wise", "k.ptx"])).is_none());
         assert_eq!(
-            refusal(&opts(&["--compiler-stats", "detailed,time", "k.ptx"])).as_deref(),
+            refusal(&opts(&["--compiler-stats", "detailed,time,p", "k.ptx"])).as_deref(),
             Some(
-                "ptxas-rs: option '--compiler-stats' (-compilerStats) (only time, memory and time with phase-wise) is not supported yet"
+                "ptxas-rs: option '--compiler-stats' (-compilerStats) (not memory with phase-wise or detailed, nor detailed with time and phase-wise) is not supported yet"
             )
         );
         assert!(refusal(&opts(&["-maxntid", "128", "-maxrregcount", "40", "k.ptx"])).is_none());
