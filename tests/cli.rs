@@ -70,6 +70,9 @@ const F64: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
 const F64_DIV: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
     .visible .entry q(.param .u64 p)\n{\n.reg .f64 %fd<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
     ld.global.f64 %fd1, [%rd1];\ndiv.rn.f64 %fd2, %fd1, %fd1;\nst.global.f64 [%rd1], %fd2;\nret;\n}\n";
+/// f64 loads and stores in every state space, a guarded `mov.f64`, `cvt` to f16, a shared
+/// `atom.add.f64`.
+const F64_SPACES: &str = include_str!("cli_fp64_spaces.ptx");
 /// 40 values live at once under `.maxnreg 24`: both allocators spill.
 const SPILL: &str = include_str!("cli_spill.ptx");
 
@@ -394,6 +397,8 @@ const CASES: &[Case] = &[
     ),
     with_files(same(&["-arch", "sm_100", "-warn-double-usage", "-maxrregcount", "16", "d.ptx"]), &[("d.ptx", F64)]),
     with_files(same(&["-arch", "compute_90", "-warn-double-usage", "d.ptx"]), &[("d.ptx", F64)]),
+    with_files(same(&["-arch", "sm_90", "-warn-double-usage", "e.ptx"]), &[("e.ptx", F64_SPACES)]),
+    with_files(same(&["-arch", "sm_90", "-warn-double-usage", "-Werror", "e.ptx"]), &[("e.ptx", F64_SPACES)]),
     with_files(measured(&["-arch", "sm_90", "-warn-double-usage", "-v", "d.ptx"]), &[("d.ptx", F64)]),
     with_files(accepted(&["-arch", "sm_90", "-warn-double-usage", "q.ptx"]), &[("q.ptx", F64_DIV)]),
     with_files(same(&["-arch", "sm_90", "-maxrregcount", "16", "q.ptx", "-o", "q.cubin"]), &[("q.ptx", F64_DIV)]),
