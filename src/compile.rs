@@ -95,11 +95,48 @@ pub fn compile(ptx: impl AsRef<[u8]>, options: &cli::Options) -> Result<Compiled
         return Err(Diagnostics(validated.diagnostics));
     }
     let inputs = [("application ptx input".to_owned(), ptx.to_vec())];
-    compile_inputs(&validated.options, &inputs, validated.diagnostics)
+    let mut prior = validated.diagnostics;
+    prior.extend(register_warning(&validated.options));
+    compile_inputs(&validated.options, &inputs, prior)
+}
+
+/// The warning ptxas prints, before reading any input, when it raises a `-maxrregcount` under
+/// [`MIN_REG_COUNT`] (an error under `-Werror`, none under `-w`; real targets only). The
+/// driver issues it before opening the inputs, [`compile`] before compiling; a `-Werror` one
+/// fails the run once the inputs are read ([`compile_inputs`]).
+pub fn register_warning(options: &cli::Options) -> Option<Diagnostic> {
+    let (_, warning) = register_budget(options)?;
+    let severity = if options.warning_as_error { Severity::Error } else { Severity::Warning };
+    warning.filter(|_| !options.disable_warnings).map(|w| Diagnostic::new(severity, w))
+}
+
+/// `-maxrregcount` as the allocator takes it on a real target: ptxas raises a budget under
+/// [`MIN_REG_COUNT`] to it (the second value is its warning) and caps it at the target's
+/// maximum. `None` for a virtual or unknown target.
+fn register_budget(options: &cli::Options) -> Option<(Option<u32>, Option<String>)> {
+    if options.is_virtual_arch() {
+        return None;
+    }
+    let arch_max = crate::target::Target::from_arch(&options.gpu_name).ok()?.registers().max_per_thread;
+    let n = match options.maxrregcount {
+        None => return Some((None, None)),
+        Some(cli::RegCount::N(n)) => u32::try_from(n).unwrap_or(arch_max).min(arch_max),
+        Some(cli::RegCount::ArchMax) => arch_max,
+        Some(cli::RegCount::ArchMin) => 32,
+    };
+    if n < MIN_REG_COUNT {
+        let w = format!(
+            "For profile {} adjusting per thread register count of {n} to lower bound of {MIN_REG_COUNT}",
+            options.gpu_name
+        );
+        return Some((Some(MIN_REG_COUNT), Some(w)));
+    }
+    Some((Some(n), None))
 }
 
 /// Steps 5 and 6 of [`crate::driver`]: the front end on every input, then (for a real target)
-/// the backend, after `prior` diagnostics (validation's). Validated options only.
+/// the backend, after `prior` diagnostics (validation's and [`register_warning`]'s).
+/// Validated options only.
 pub fn compile_inputs(
     options: &cli::Options,
     inputs: &[(String, Vec<u8>)],
@@ -108,13 +145,8 @@ pub fn compile_inputs(
     let started = std::time::Instant::now();
     let mut times = stats::Times::default();
     let mut out = Out { diagnostics: prior, werror: options.warning_as_error, quiet: options.disable_warnings };
-    // ptxas adjusts the register budget (with its warning) before reading any input.
-    let mut maxrregcount = None;
-    if !options.is_virtual_arch()
-        && let Ok(t) = crate::target::Target::from_arch(&options.gpu_name)
-    {
-        maxrregcount = out.register_budget(options, t.registers().max_per_thread);
-    }
+    // The budget's warning is the caller's `register_warning`.
+    let maxrregcount = register_budget(options).and_then(|(n, _)| n);
     let mut front_failed = false;
     for (name, bytes) in inputs {
         let mut so = sema::Options::new(name, &options.gpu_name);
@@ -301,24 +333,6 @@ impl Out {
             self.verbose_lines(&compiled.image, &compiled.kernel_times);
         }
         Some(compiled.cubin)
-    }
-
-    /// `-maxrregcount` as the allocator takes it: ptxas raises a budget under
-    /// [`MIN_REG_COUNT`] to it, with its warning, and caps it at the target's maximum.
-    fn register_budget(&mut self, options: &cli::Options, arch_max: u32) -> Option<u32> {
-        let n = match options.maxrregcount? {
-            cli::RegCount::N(n) => u32::try_from(n).unwrap_or(arch_max).min(arch_max),
-            cli::RegCount::ArchMax => arch_max,
-            cli::RegCount::ArchMin => 32,
-        };
-        if n < MIN_REG_COUNT {
-            self.warn(format!(
-                "For profile {} adjusting per thread register count of {n} to lower bound of {MIN_REG_COUNT}",
-                options.gpu_name
-            ));
-            return Some(MIN_REG_COUNT);
-        }
-        Some(n)
     }
 
     /// The warnings ptxas prints per compiled function before the `-v` report

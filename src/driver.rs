@@ -4,9 +4,10 @@
 //! 2. `--help` (or no input at all) prints the usage text, else `--version`, else `--list-version`;
 //!    these go to stdout and exit 0.
 //! 3. Validate option values and combinations ([`crate::cli::validate`]).
-//! 4. Open every input file, reporting each one that cannot be opened.
-//! 5. A `-maxrregcount` under 24 is raised to 24 with ptxas's warning (real targets), before
-//!    any input is read, as ptxas does. Parse and check every input with the PTX front end
+//! 4. A `-maxrregcount` under 24 is raised to 24 with ptxas's warning (real targets,
+//!    [`crate::compile::register_warning`]). Open every input file, reporting each one that
+//!    cannot be opened.
+//! 5. Parse and check every input with the PTX front end
 //!    ([`crate::ptx::sema::check_source`]), printing its diagnostics as ptxas does, then
 //!    `--warn-on-double-precision-use`'s warnings ([`crate::ptx::fp64_use`]); a warning made an
 //!    error by `-Werror` stops the run there, with ptxas's trailer. With `-arch compute_XX` that
@@ -89,6 +90,10 @@ pub fn run(args: &[String]) -> Outcome {
         return out;
     }
     let options = validated.options;
+    // ptxas raises a too-small register budget, with its warning, before opening the inputs.
+    if let Some(w) = crate::compile::register_warning(&options) {
+        out.diagnostics.push(w);
+    }
 
     for file in &options.input_files {
         if file != "-" && std::fs::File::open(file).is_err() {

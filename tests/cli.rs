@@ -73,6 +73,9 @@ const F64_DIV: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
 /// f64 loads and stores in every state space, a guarded `mov.f64`, `cvt` to f16, a shared
 /// `atom.add.f64`.
 const F64_SPACES: &str = include_str!("cli_fp64_spaces.ptx");
+/// A use of an undeclared register: the front end's errors.
+const UNDECLARED: &str = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\
+    .reg .f64 %fd<2>;\ncvt.rn.f32.f64 %f1, %fd1;\nret;\n}\n";
 /// 40 values live at once under `.maxnreg 24`: both allocators spill.
 const SPILL: &str = include_str!("cli_spill.ptx");
 
@@ -397,6 +400,12 @@ const CASES: &[Case] = &[
     ),
     with_files(same(&["-arch", "sm_100", "-warn-double-usage", "-maxrregcount", "16", "d.ptx"]), &[("d.ptx", F64)]),
     with_files(same(&["-arch", "compute_90", "-warn-double-usage", "d.ptx"]), &[("d.ptx", F64)]),
+    // The register budget's warning comes before the inputs are opened and read.
+    same(&["-arch", "sm_90", "-maxrregcount", "16", "nonexist.ptx"]),
+    same(&["-arch", "sm_90", "-Werror", "-maxrregcount", "16", "nonexist.ptx"]),
+    same(&["-arch", "sm_90", "-w", "-maxrregcount", "0", "nonexist.ptx", "k.ptx"]),
+    with_files(same(&["-arch", "sm_90", "-Werror", "-maxrregcount", "16", "b.ptx"]), &[("b.ptx", UNDECLARED)]),
+    with_files(same(&["-arch", "sm_90", "-maxrregcount", "20", "b.ptx"]), &[("b.ptx", UNDECLARED)]),
     with_files(same(&["-arch", "sm_90", "-warn-double-usage", "e.ptx"]), &[("e.ptx", F64_SPACES)]),
     with_files(same(&["-arch", "sm_90", "-warn-double-usage", "-Werror", "e.ptx"]), &[("e.ptx", F64_SPACES)]),
     with_files(measured(&["-arch", "sm_90", "-warn-double-usage", "-v", "d.ptx"]), &[("d.ptx", F64)]),
