@@ -101,13 +101,28 @@ pub fn compile(ptx: impl AsRef<[u8]>, options: &cli::Options) -> Result<Compiled
 }
 
 /// The warning ptxas prints, before reading any input, when it raises a `-maxrregcount` under
-/// [`MIN_REG_COUNT`] (an error under `-Werror`, none under `-w`; real targets only). The
+/// [`MIN_REG_COUNT`], or for a virtual target ignores it (an error under `-Werror`, none under
+/// `-w`). The
 /// driver issues it before opening the inputs, [`compile`] before compiling; a `-Werror` one
 /// fails the run once the inputs are read ([`compile_inputs`]).
 pub fn register_warning(options: &cli::Options) -> Option<Diagnostic> {
-    let (_, warning) = register_budget(options)?;
+    let warning =
+        if options.is_virtual_arch() { virtual_register_warning(options) } else { register_budget(options)?.1 };
     let severity = if options.warning_as_error { Severity::Error } else { Severity::Warning };
     warning.filter(|_| !options.disable_warnings).map(|w| Diagnostic::new(severity, w))
+}
+
+/// What ptxas 13.0.88 says of a numeric `-maxrregcount` (validation dropped those outside
+/// 0..=255) for a virtual target, measured: 0 is raised to the lower bound (24 for
+/// `compute_XX`, 16 for `lto_XX`), any other value is 'too big' and ignored.
+fn virtual_register_warning(options: &cli::Options) -> Option<String> {
+    let Some(cli::RegCount::N(n)) = options.maxrregcount else { return None };
+    if n == 0 {
+        let bound = if options.gpu_name.starts_with("lto_") { 16 } else { MIN_REG_COUNT };
+        let arch = &options.gpu_name;
+        return Some(format!("For profile {arch} adjusting per thread register count of 0 to lower bound of {bound}"));
+    }
+    Some(format!("Too big maxrregcount value specified {n}, will be ignored"))
 }
 
 /// `-maxrregcount` as the allocator takes it on a real target: ptxas raises a budget under

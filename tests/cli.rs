@@ -401,6 +401,13 @@ const CASES: &[Case] = &[
     with_files(same(&["-arch", "sm_100", "-warn-double-usage", "-maxrregcount", "16", "d.ptx"]), &[("d.ptx", F64)]),
     with_files(same(&["-arch", "compute_90", "-warn-double-usage", "d.ptx"]), &[("d.ptx", F64)]),
     // The register budget's warning comes before the inputs are opened and read.
+    same(&["-arch", "compute_90", "-maxrregcount", "16", "k.ptx"]),
+    same(&["-arch", "compute_90", "-maxrregcount", "0x18", "nonexist.ptx"]),
+    same(&["-arch", "compute_90", "-Werror", "-maxrregcount", "255", "k.ptx"]),
+    same(&["-arch", "compute_100", "-maxrregcount", "0", "k.ptx"]),
+    same(&["-arch", "lto_90", "-maxrregcount", "0", "k.ptx"]),
+    same(&["-arch", "lto_90", "-maxrregcount", "1", "-maxrregcount", "archmax", "k.ptx"]),
+    same(&["-arch", "compute_90", "-w", "-maxrregcount", "40", "k.ptx"]),
     same(&["-arch", "sm_90", "-maxrregcount", "16", "nonexist.ptx"]),
     same(&["-arch", "sm_90", "-Werror", "-maxrregcount", "16", "nonexist.ptx"]),
     same(&["-arch", "sm_90", "-w", "-maxrregcount", "0", "nonexist.ptx", "k.ptx"]),
