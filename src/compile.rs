@@ -105,11 +105,28 @@ pub fn compile(ptx: impl AsRef<[u8]>, options: &cli::Options) -> Result<Compiled
 /// `-w`). The
 /// driver issues it before opening the inputs, [`compile`] before compiling; a `-Werror` one
 /// fails the run once the inputs are read ([`compile_inputs`]).
-pub fn register_warning(options: &cli::Options) -> Option<Diagnostic> {
-    let warning =
-        if options.is_virtual_arch() { virtual_register_warning(options) } else { register_budget(options)?.1 };
+///
+/// Also `--preserve-relocs` on a `compute_XX` target from 90 on: ptxas says it is 'not fully
+/// implemented' there (on real targets ptxas-rs refuses the option).
+pub fn register_warning(options: &cli::Options) -> Vec<Diagnostic> {
+    let register = if options.is_virtual_arch() {
+        virtual_register_warning(options)
+    } else {
+        register_budget(options).and_then(|(_, w)| w)
+    };
+    let arch = &options.gpu_name;
+    let sm = arch.strip_prefix("compute_").map(|v| v.trim_end_matches(|c: char| c.is_ascii_alphabetic()));
+    let relocs =
+        (options.preserve_relocs && sm.and_then(|v| v.parse::<u32>().ok()).is_some_and(|v| v >= 90)).then(|| {
+            format!("'--preserve-relocs' option is not fully implemented for '{arch}' and may not work as expected")
+        });
     let severity = if options.warning_as_error { Severity::Error } else { Severity::Warning };
-    warning.filter(|_| !options.disable_warnings).map(|w| Diagnostic::new(severity, w))
+    [register, relocs]
+        .into_iter()
+        .flatten()
+        .filter(|_| !options.disable_warnings)
+        .map(|w| Diagnostic::new(severity, w))
+        .collect()
 }
 
 /// What ptxas 13.0.88 says of a numeric `-maxrregcount` (validation dropped those outside
@@ -178,6 +195,13 @@ pub fn compile_inputs(
     if front_failed {
         return Err(Diagnostics(out.diagnostics));
     }
+    // ptxas ignores --legacy-bar-warp-wide-behavior on every target, saying so once the inputs
+    // are read (unless an error came first).
+    if options.legacy_bar_warp_wide_behavior && !out.diagnostics.iter().any(|d| d.severity.is_error()) {
+        let o = "'--legacy-bar-warp-wide-behavior'";
+        out.warn(format!("{o} is a deprecated option, It will be removed in future release and is not recommended"));
+        out.warn(format!("Command line option {o} not supported for '.target sm_70', will be ignored"));
+    }
     // A warning made an error by -Werror (the register budget's, double precision): ptxas
     // stops once the inputs are read, with its trailer.
     if out.diagnostics.iter().any(|d| d.severity.is_error()) {
@@ -199,7 +223,11 @@ pub fn compile_inputs(
     let mut stats_file = None;
     match &options.compiler_stats_file {
         Some(file) if !sections.is_empty() => {
-            let name = inputs.first().map_or("", |(n, _)| n.as_str());
+            // ptxas names a string input `ptxas application ptx input` there.
+            let name = match inputs.first().map_or("", |(n, _)| n.as_str()) {
+                "application ptx input" => "ptxas application ptx input",
+                n => n,
+            };
             stats_file = Some((file.clone(), stats::file_text(name, &sections)));
         }
         _ => out.diagnostics.extend(sections.into_iter().map(|s| Diagnostic::info(format!("STAT: {s}")))),

@@ -91,9 +91,7 @@ pub fn run(args: &[String]) -> Outcome {
     }
     let options = validated.options;
     // ptxas raises a too-small register budget, with its warning, before opening the inputs.
-    if let Some(w) = crate::compile::register_warning(&options) {
-        out.diagnostics.push(w);
-    }
+    out.diagnostics.extend(crate::compile::register_warning(&options));
 
     for file in &options.input_files {
         if file != "-" && std::fs::File::open(file).is_err() {

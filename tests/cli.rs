@@ -362,7 +362,7 @@ const CASES: &[Case] = &[
     measured(&["-arch", "sm_90", "-compilerStats", "t", "-Werror", "-w", "k.ptx"]),
     with_files(measured(&["-arch", "sm_90", "--compiler-stats=t", "-v", "m.ptx"]), &[("m.ptx", MULTI)]),
     measured(&["-arch", "sm_90", "--compiler-stats=t", "--compiler-stats-file", "s.txt", "k.ptx"]),
-    measured(&["-arch", "sm_90", "--compiler-stats=t,m", "-compiler-stats-file", "s.txt", "-ias", KERNEL2]),
+    measured(&["-arch", "sm_90", "--compiler-stats=t,m", "--compiler-stats-file", "s.txt", "-ias", KERNEL2]),
     measured(&["-arch", "sm_90", "--compiler-stats=p,t", "--compiler-stats-file", "s.txt", "k.ptx"]),
     measured(&["-arch", "sm_90", "--compiler-stats=t", "--compiler-stats-file", "/nonexistent/s.txt", "k.ptx"]),
     measured(&["-arch", "sm_90", "--compiler-stats-file", "s.txt", "k.ptx"]),
@@ -400,6 +400,29 @@ const CASES: &[Case] = &[
     ),
     with_files(same(&["-arch", "sm_100", "-warn-double-usage", "-maxrregcount", "16", "d.ptx"]), &[("d.ptx", F64)]),
     with_files(same(&["-arch", "compute_90", "-warn-double-usage", "d.ptx"]), &[("d.ptx", F64)]),
+    // --legacy-bar-warp-wide-behavior: ptxas's two warnings, then ignored (any target);
+    // --preserve-relocs on compute_90 and above: ptxas's warning.
+    same(&["-arch", "sm_90", "-legacy-bar-warp-wide-behavior", "-o", "x.cubin", "k.ptx"]),
+    same(&["-arch", "sm_90", "-legacy-bar-warp-wide-behavior", "-Werror", "k.ptx"]),
+    same(&["-arch", "sm_90", "-legacy-bar-warp-wide-behavior", "-w", "k.ptx"]),
+    with_files(
+        same(&["-arch", "sm_90", "-legacy-bar-warp-wide-behavior", "-warn-double-usage", "-Werror", "d.ptx"]),
+        &[("d.ptx", F64)],
+    ),
+    with_files(same(&["-arch", "sm_90", "-legacy-bar-warp-wide-behavior", "b.ptx"]), &[("b.ptx", UNDECLARED)]),
+    same(&[
+        "-arch",
+        "compute_90",
+        "-legacy-bar-warp-wide-behavior",
+        "-preserve-relocs",
+        "-maxrregcount",
+        "30",
+        "k.ptx",
+    ]),
+    same(&["-arch", "compute_90a", "-preserve-relocs", "-Werror", "-legacy-bar-warp-wide-behavior", "k.ptx"]),
+    same(&["-arch", "compute_89", "-preserve-relocs", "k.ptx"]),
+    same(&["-arch", "compute_120", "-preserve-relocs", "k.ptx"]),
+    same(&["-arch", "lto_100", "-preserve-relocs", "k.ptx"]),
     // The register budget's warning comes before the inputs are opened and read.
     same(&["-arch", "compute_90", "-maxrregcount", "16", "k.ptx"]),
     same(&["-arch", "compute_90", "-maxrregcount", "0x18", "nonexist.ptx"]),

@@ -265,7 +265,7 @@ mod tests {
         assert_eq!(c.compile(&a), R::NVPTXCOMPILE_SUCCESS);
         assert_eq!(c.compile(&a), R::NVPTXCOMPILE_SUCCESS);
         let text = std::fs::read_to_string(&file).expect("stats file written");
-        assert_eq!(text.matches("application ptx input >>\n\nCompileTime = ").count(), 2, "{text}");
+        assert_eq!(text.matches("ptxas application ptx input >>\n\nCompileTime = ").count(), 2, "{text}");
         assert_eq!(c.info_log(), "");
         let _ = std::fs::remove_file(&file);
         let bad = args(&["--gpu-name=sm_90", "--compiler-stats=t", "--compiler-stats-file", "/nonexistent/s.txt"]);
