@@ -18,12 +18,13 @@
 //! ptxas info    : STAT: PeakMemoryUsage = 8631.753 KB                   (memory)
 //! ptxas info    : STAT:                                                 (time,detailed)
 //! Compile-unit with entry first
-//! 	Total Compile-Unit time        = 0.810 ms
+//!     Total Compile-Unit time        = 0.810 ms
 //! Compile-unit with entry second
-//! 	Total Compile-Unit time        = 0.989 ms
+//!     Total Compile-Unit time        = 0.989 ms
 //! ```
 //!
-//! (the `detailed` section lists the kernels in PTX order, each its own compile unit).
+//! (the `detailed` section lists the kernels in PTX order, each its own compile unit; its
+//! `Total` lines start with a tab).
 //!
 //! With `--compiler-stats-file F` nothing is printed: `F` gets, appended, `<input> >>`, an
 //! empty line, then each section without its `STAT: ` tag, each followed by a newline.
@@ -79,7 +80,7 @@ pub fn unsupported(options: &Options) -> bool {
     let has = |s| options.compiler_stats.contains(&s);
     let (time, memory, phases, detailed) =
         (has(CompilerStat::Time), has(CompilerStat::Memory), has(CompilerStat::PhaseWise), has(CompilerStat::Detailed));
-    (memory && phases) || (detailed && memory) || (detailed && time && phases)
+    (memory && (phases || detailed)) || (detailed && time && phases)
 }
 
 /// The report's sections without their `STAT: ` tag (a section may span lines), in ptxas's
