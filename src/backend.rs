@@ -44,6 +44,10 @@
 //! rows (ptxas adds rows at stack-pointer changes; debuggers are the only readers); a device
 //! function's has ptxas's callable-function CIE (return address column 0x5000100, from R2).
 //!
+//! Kernels are compiled and written in reverse PTX order, as ptxas 13.0.88 does (its symbols,
+//! `.text`/`.nv.info`/`.nv.constant0` sections and `-v` lines come last kernel first); each
+//! kernel's measured time comes back for `-v`'s `Compile time` line.
+//!
 //! Invariants: [`compile`] either returns a whole cubin or an error naming the stage and the
 //! function; it never panics on a module the front end accepted; nothing is written to disk
 //! here (the driver writes the file only on success).
@@ -102,6 +106,15 @@ pub struct Compiled {
     /// ptxas's info messages for the module, without the `ptxas info    : ` tag (the C7508 of
     /// an ignored `setmaxnreg`, [`lower::entry_regs`]).
     pub infos: Vec<String>,
+    /// The wall time spent on each kernel of `image.kernels` (same order): its own stages
+    /// (allocation, scheduling, emission of it and its device functions) plus an equal share of
+    /// the module-wide ones (lowering, the phase pipeline, instruction selection). `-v` prints
+    /// it as ptxas's `Compile time` line.
+    pub kernel_times: Vec<std::time::Duration>,
+    /// The wall time of lowering (PTX to Ori), for `--compiler-stats`.
+    pub lowering_time: std::time::Duration,
+    /// The wall time of the cubin writer, for `--compiler-stats`.
+    pub writer_time: std::time::Duration,
 }
 
 /// Why the backend failed: the stage and what it said.
@@ -195,10 +208,12 @@ fn entry_decl(f: &ast::Function) -> Result<EntryDecl, BackendError> {
 /// Compiles a checked PTX module for `opts.target`; a target without a backend is refused
 /// ([`Target::backend`]) before anything runs.
 pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, BackendError> {
+    let started = std::time::Instant::now();
     let target = &opts.target;
     target.backend().map_err(|e| err("code generation", None, e))?;
     let (mut m, frames) = lower::lower_module_framed(module).map_err(|e| lower_err("lowering", e))?;
     let infos = lower::entry_regs::resolve(&mut m, module).map_err(|e| lower_err("lowering", e))?;
+    let lowering_time = started.elapsed();
     // Before phase 12 makes it an immediate: ptxas resolves `%reserved_smem_offset_0` in the cubin.
     let offset0 = m.functions.iter().any(|f| {
         f.insts.values().any(|d| d.srcs.iter().any(|o| matches!(o, Operand::SReg(ori::SpecialReg::ReservedSmem0))))
@@ -240,9 +255,15 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
     img.reserved_offset0_resolved = offset0;
     img.tool.arguments = opts.tool_arguments.clone();
     img.data = data;
-    for ((f, &frame), &shared) in
-        m.functions.iter_mut().zip(&frames).zip(&shared).filter(|((f, _), _)| f.kind == FuncKind::Entry)
-    {
+    // ptxas compiles (and writes: symbols, sections, `-v` lines) the kernels in reverse PTX
+    // order; so do we.
+    let mut entries: Vec<_> =
+        m.functions.iter_mut().zip(&frames).zip(&shared).filter(|((f, _), _)| f.kind == FuncKind::Entry).collect();
+    entries.reverse();
+    let module_stages = started.elapsed();
+    let mut kernel_times = Vec::with_capacity(entries.len());
+    for ((f, &frame), &shared) in entries {
+        let kernel_started = std::time::Instant::now();
         let mut decl = match decls.get(f.name.as_str()) {
             Some(d) => entry_decl(d)?,
             None => EntryDecl::default(),
@@ -255,11 +276,17 @@ pub fn compile(module: &ast::Module, opts: &Options) -> Result<Compiled, Backend
             matches!(o, Operand::CBank(c) if c.bank == lower::isel::USER_CONST_BANK || c.bank == lower::isel::ADDRESS_TABLE_BANK)
         });
         img.kernels.push(compile_kernel(f, &decl, &funcs, opts)?);
+        kernel_times.push(kernel_started.elapsed());
     }
+    // Each kernel's compile time: its own stages plus an equal share of the module-wide ones.
+    let n = u32::try_from(kernel_times.len()).unwrap_or(u32::MAX).max(1);
+    let kernel_times = kernel_times.into_iter().map(|t| t + module_stages / n).collect();
     // A module without kernels (a library of device functions and data) gets a cubin without
     // code: in whole-program mode ptxas emits only what a kernel reaches.
+    let writer_started = std::time::Instant::now();
     let bytes = cubin::writer::write(&img).map_err(|e| err("cubin writer", None, e))?;
-    Ok(Compiled { cubin: bytes, image: img, infos })
+    let writer_time = writer_started.elapsed();
+    Ok(Compiled { cubin: bytes, image: img, infos, kernel_times, lowering_time, writer_time })
 }
 
 /// Whether the module's `.target` is `sm_90a` (code for it, e.g. `wgmma`, runs only on an

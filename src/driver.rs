@@ -4,17 +4,22 @@
 //! 2. `--help` (or no input at all) prints the usage text, else `--version`, else `--list-version`;
 //!    these go to stdout and exit 0.
 //! 3. Validate option values and combinations ([`crate::cli::validate`]).
-//! 4. Open every input file, reporting each one that cannot be opened.
-//! 5. Parse and check every input with the PTX front end ([`crate::ptx::sema::check_source`]),
-//!    printing its diagnostics as ptxas does. With `-arch compute_XX` that is all (exit 0 when
-//!    clean).
+//! 4. A `-maxrregcount` under 24 is raised to 24 with ptxas's warning (real targets,
+//!    [`crate::compile::register_warning`]). Open every input file, reporting each one that
+//!    cannot be opened.
+//! 5. Parse and check every input with the PTX front end
+//!    ([`crate::ptx::sema::check_source`]), printing its diagnostics as ptxas does, then
+//!    `--warn-on-double-precision-use`'s warnings ([`crate::ptx::fp64_use`]); a warning made an
+//!    error by `-Werror` stops the run there, with ptxas's trailer. With `-arch compute_XX` that
+//!    is all (exit 0 when clean).
 //! 6. Make the [`crate::target::Target`] of `-arch` once (its [`crate::target::Target::backend`]
 //!    is the one refusal of targets without a code generator: sm_90 and sm_90a have one so
 //!    far) and compile with the backend ([`crate::backend::compile`], at -O0 for
 //!    debug code, `-g` or `.target ..., debug`, where an explicit -O1..3 is fatal) and write the
 //!    cubin to `-o` (default `elf.o`); `-v` prints ptxas's resource lines computed from what was
-//!    emitted, after the `--warn-on-local-memory-usage`/`--warn-on-spills` warnings; a
-//!    `-maxrregcount` under 24 is raised to 24 with ptxas's warning. What the backend does not cover yet (other targets, `-c`, several inputs,
+//!    emitted (kernels last first, each with its measured `Compile time`), after the
+//!    `--warn-on-local-memory-usage`/`--warn-on-spills` warnings, then `--compiler-stats`'s
+//!    report ([`crate::stats`]). What the backend does not cover yet (other targets, `-c`, several inputs,
 //!    unsupported instructions) is one `ptxas-rs: ... not supported yet` fatal line or one
 //!    error naming the stage and the function, located at the instruction when the stage knows
 //!    it, else at the function's header, and worded `not supported yet`.
@@ -22,8 +27,12 @@
 //! Steps 5 and 6 are [`crate::compile::compile_inputs`], the library's path; the driver adds
 //! the files around it (reading the inputs, writing `-o`, worded as ptxas's when it cannot).
 //!
+//! `--compiler-stats-file` is appended to after the cubin is written ([`crate::stats`]).
+//!
 //! Invariants: every diagnostic goes to stderr in ptxas's format; the exit status is 0 on success and
-//! 255 on any error, as ptxas's; no output file is created unless compilation succeeds.
+//! 255 on any error, as ptxas's; no output file is created unless compilation succeeds (one
+//! exception, ptxas's own: a `--compiler-stats-file` that cannot be opened fails the run after
+//! the cubin was written, and the cubin stays).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -81,6 +90,8 @@ pub fn run(args: &[String]) -> Outcome {
         return out;
     }
     let options = validated.options;
+    // ptxas raises a too-small register budget, with its warning, before opening the inputs.
+    out.diagnostics.extend(crate::compile::register_warning(&options));
 
     for file in &options.input_files {
         if file != "-" && std::fs::File::open(file).is_err() {
@@ -110,6 +121,13 @@ pub fn run(args: &[String]) -> Outcome {
                 return out
                     .fail(Diagnostic::fatal(format!("Output file '{}' could not be opened", options.output_file)));
             }
+            // `--compiler-stats-file`: appended after the cubin is written; ptxas keeps the
+            // cubin when it cannot open the stats file.
+            if let Some((file, text)) = &compiled.stats_file
+                && append(file, text).is_err()
+            {
+                return out.fail(Diagnostic::fatal(format!("Output file '{file}' could not be opened")));
+            }
             out
         }
         Err(crate::compile::Diagnostics(diagnostics)) => {
@@ -118,6 +136,10 @@ pub fn run(args: &[String]) -> Outcome {
             out
         }
     }
+}
+
+fn append(file: &str, text: &str) -> std::io::Result<()> {
+    std::fs::OpenOptions::new().append(true).create(true).open(file)?.write_all(text.as_bytes())
 }
 
 fn read_stdin() -> Vec<u8> {

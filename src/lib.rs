@@ -23,6 +23,7 @@ pub mod ptx;
 pub mod regalloc;
 pub mod sass;
 pub mod sched;
+pub mod stats;
 pub mod target;
 
 pub use compile::{Compiled, Diagnostics, compile};

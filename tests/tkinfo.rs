@@ -36,6 +36,14 @@ fn tkinfo_arguments_match_ptxas() {
         &["--minnctapersm", "2", "-O3", "-maxrregcount", "64"],
         &["--maxntid", "128", "-maxrregcount", "64"],
         &["-warn-lmem-usage", "-suppress-stack-size-warning", "-Ofc", "max"],
+        &["-legacy-bar-warp-wide-behavior", "-w", "-suppress-async-bulk-multicast-advisory-warning", "--fmad=true"],
+        &[
+            "--warn-on-double-precision-use",
+            "--compiler-stats=t,m",
+            "--compiler-stats-file",
+            "s.txt",
+            "-legacy-bar-warp-wide-behavior",
+        ],
     ];
     // (-g, -lineinfo and the others ptxas-rs refuses are not here: `cli::support`.)
     let mut bad = Vec::new();

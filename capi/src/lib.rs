@@ -26,7 +26,8 @@
 //!   (a bad option included), `NVPTXCOMPILE_ERROR_UNSUPPORTED_PTX_VERSION` when that error is
 //!   ptxas's `Unsupported .version`; the image exists only after a successful compilation
 //!   (`NVPTXCOMPILE_ERROR_COMPILER_INVOCATION_INCOMPLETE` otherwise); a virtual `compute_XX`
-//!   target checks the PTX and yields an empty image;
+//!   target checks the PTX and yields an empty image; `--compiler-stats-file` is appended to
+//!   after a successful compilation, as by the command (a file that cannot be opened fails it);
 //! - the flow callback (`nvPTXCompilerSetFlowCallback`) is called when compilation starts and
 //!   when it ends; returning 1 gives `NVPTXCOMPILE_ERROR_CANCELLED` and no image;
 //! - `nvPTXCompilerGetSupportedVersions` lists the PTX ISA versions the front end accepts
@@ -110,7 +111,15 @@ impl Compiler {
             Ok((options, mut diagnostics)) => match ptxas_rs::compile(&self.ptx, &options) {
                 Ok(compiled) => {
                     diagnostics.extend(compiled.diagnostics);
-                    (R::NVPTXCOMPILE_SUCCESS, diagnostics, Some(compiled.cubin))
+                    // `--compiler-stats-file`: appended as the command appends it.
+                    if let Some((file, text)) = &compiled.stats_file
+                        && append(file, text).is_err()
+                    {
+                        diagnostics.push(Diagnostic::fatal(format!("Output file '{file}' could not be opened")));
+                        (R::NVPTXCOMPILE_ERROR_COMPILATION_FAILURE, diagnostics, None)
+                    } else {
+                        (R::NVPTXCOMPILE_SUCCESS, diagnostics, Some(compiled.cubin))
+                    }
                 }
                 Err(ptxas_rs::Diagnostics(errors)) => {
                     diagnostics.extend(errors);
@@ -158,6 +167,11 @@ impl Compiler {
             unsafe { callback(payload as *mut std::ffi::c_void, std::ptr::null_mut()) == 1 }
         })
     }
+}
+
+fn append(file: &str, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    std::fs::OpenOptions::new().append(true).create(true).open(file)?.write_all(text.as_bytes())
 }
 
 /// The options of `args` as the C interface takes them, with the parser's diagnostics, or every
@@ -240,6 +254,23 @@ mod tests {
         assert_eq!(c.image(), Some(direct.cubin.as_slice()));
         assert!(c.info_log().contains("Compiling entry function 'k' for 'sm_90'\n"), "{}", c.info_log());
         assert_eq!(c.error_log(), "");
+    }
+
+    #[test]
+    fn compiler_stats_file_is_appended() {
+        let file = std::env::temp_dir().join(format!("ptxas-rs-capi-stats-{}.txt", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let mut c = Compiler::new(PTX.as_bytes());
+        let a = args(&["--gpu-name=sm_90", "--compiler-stats=t", "--compiler-stats-file", file.to_str().unwrap()]);
+        assert_eq!(c.compile(&a), R::NVPTXCOMPILE_SUCCESS);
+        assert_eq!(c.compile(&a), R::NVPTXCOMPILE_SUCCESS);
+        let text = std::fs::read_to_string(&file).expect("stats file written");
+        assert_eq!(text.matches("ptxas application ptx input >>\n\nCompileTime = ").count(), 2, "{text}");
+        assert_eq!(c.info_log(), "");
+        let _ = std::fs::remove_file(&file);
+        let bad = args(&["--gpu-name=sm_90", "--compiler-stats=t", "--compiler-stats-file", "/nonexistent/s.txt"]);
+        assert_eq!(c.compile(&bad), R::NVPTXCOMPILE_ERROR_COMPILATION_FAILURE);
+        assert_eq!(c.error_log(), "ptxas fatal   : Output file '/nonexistent/s.txt' could not be opened\n");
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! options and reading the note back (e.g. `-O3 --maxrregcount 64 -lineinfo -v -Werror` →
 //! `-v  -maxrregcount 64 -lineinfo  -O 3 -arch sm_90 -Werror  `). [`ORDER`] holds every option
 //! whose place was measured. Options ptxas does not print (`--dont-reserve-null-pointer`,
-//! `--fast-compile`, `--verbose-tkinfo`, the input/output options) are in [`SILENT`]; any other
+//! `--fast-compile`, `--verbose-tkinfo`, `--compiler-stats`, the input/output options) are in
+//! [`SILENT`]; any other
 //! option given (its place not measured yet) is printed after the measured ones, in the
 //! table's order — a documented approximation.
 //!
@@ -59,9 +60,10 @@ const ORDER: &[Option<OptId>] = {
         Some(DisableWarnings),
         Some(CompileOnly),
         Some(PreserveRelocs),
+        Some(MakeErrorsVisibleAtExit),
+        Some(LegacyBarWarpWideBehavior),
         Some(SuppressAsyncBulkMulticastAdvisoryWarning),
         Some(SuppressSparseMmaAdvisoryInfo),
-        Some(MakeErrorsVisibleAtExit),
         Some(SplitCompile),
         Some(Fmad),
         Some(PositionIndependentCode),
@@ -74,7 +76,16 @@ const ORDER: &[Option<OptId>] = {
 /// Options ptxas never prints into the note.
 const SILENT: &[OptId] = {
     use OptId::*;
-    &[DontReserveNullPointer, FastCompile, VerboseTkinfo, OutputFile, InputAsString, OptionsFile]
+    &[
+        DontReserveNullPointer,
+        FastCompile,
+        VerboseTkinfo,
+        OutputFile,
+        InputAsString,
+        OptionsFile,
+        CompilerStats,
+        CompilerStatsFile,
+    ]
 };
 
 /// One given option: `None` for a flag, else its value as ptxas prints it.

@@ -13,6 +13,7 @@
 
 pub mod ast;
 mod fast;
+pub mod fp64_use;
 pub mod isa;
 pub mod lexer;
 pub mod limits;
