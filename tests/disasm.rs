@@ -151,7 +151,8 @@ fn ours(args: &[&str], file: &std::path::Path) -> (i32, String, String) {
 const TEXT_GAPS: &[&str] = &["call_fnptr", "call_recursive.sm_1", "ctrl_switch_"];
 
 /// The whole text of `ptxas-rs disasm` equals nvdisasm's, for each supported option (`-c`,
-/// `-c -hex`, `-c -raw`, `-c -ndf`, `-c -fun <index>`), on a sample of corpus kernels of every
+/// `-c -hex`, `-c -raw`, `-c -ndf`, `-c -fun <index>`, and `-bbcfg`'s DOT graph), on a sample
+/// of corpus kernels of every
 /// arch with a backend (every 15th file of each arch), compiled by NVIDIA's ptxas and (the first
 /// two of each arch's sample) by ours. The sweep of every corpus kernel is
 /// `disasm_text_equals_nvdisasm_full` (`--ignored`).
@@ -210,8 +211,8 @@ fn text_equals_nvdisasm(test: &str, step: usize, ours_per_arch: usize) {
             std::fs::write(&path, &cubin).unwrap();
             let parsed = ptxas_rs::cubin::Cubin::parse(&cubin).map_err(|e| format!("{stem}: {e}"))?;
             let fun = parsed.functions.iter().find(|f| f.offset == 0).map(|f| f.symbol.to_string()).unwrap_or_default();
-            let option_sets: [&[&str]; 5] =
-                [&["-c"], &["-c", "-hex"], &["-c", "-raw"], &["-c", "-ndf"], &["-c", "-fun", &fun]];
+            let option_sets: [&[&str]; 6] =
+                [&["-c"], &["-c", "-hex"], &["-c", "-raw"], &["-c", "-ndf"], &["-c", "-fun", &fun], &["-bbcfg"]];
             for args in option_sets {
                 let reference =
                     t.tool_on_bytes(&t.nvdisasm(), args, "in.cubin", &cubin).map_err(|e| format!("{stem}: {e}"))?;
@@ -341,4 +342,36 @@ fn disasm_cli_help_and_errors() {
         println!("SKIPPED: cc not found (host object test)");
     }
     let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// `-bbcfg`'s DOT is accepted by Graphviz `dot` (rendered to SVG) for kernels with loops, calls
+/// and indirect branches; `SKIPPED:` without `dot` outside CI (under CI it is required).
+#[test]
+fn disasm_bbcfg_renders_with_graphviz() {
+    let Some(t) = oracle::tools_or_skip("disasm_bbcfg_renders_with_graphviz") else { return };
+    if Command::new("dot").arg("-V").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "Graphviz `dot` is required under CI (apt-get install graphviz)");
+        println!("SKIPPED: Graphviz `dot` not installed (apt-get install graphviz)");
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("ptxas-rs-disasm-dot-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut rendered = 0;
+    for k in ["algo_histogram.sm_80", "call_recursive.sm_90", "ctrl_switch_dense.sm_86", "call_fnptr.sm_120"] {
+        let (stem, arch) = k.split_once('.').unwrap();
+        let path = common::corpus_dir().join(format!("cuda/{stem}/{k}.ptx"));
+        let out = t.ptxas_run(oracle::PtxInput::File { path: &path, cwd: None }, &["-arch", arch]).unwrap();
+        let file = scratch.join(format!("{k}.cubin"));
+        std::fs::write(&file, out.cubin.unwrap()).unwrap();
+        let (status, dot, err) = ours(&["-bbcfg"], &file);
+        assert_eq!(status, 0, "{k}: {err}");
+        let dot_file = scratch.join(format!("{k}.dot"));
+        std::fs::write(&dot_file, &dot).unwrap();
+        let svg = Command::new("dot").arg("-Tsvg").arg(&dot_file).output().unwrap();
+        assert!(svg.status.success(), "{k}: dot rejected the graph: {}", String::from_utf8_lossy(&svg.stderr));
+        assert!(String::from_utf8_lossy(&svg.stdout).contains("<svg"), "{k}: no SVG");
+        rendered += 1;
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    println!("disasm -bbcfg: {rendered} graphs rendered by Graphviz dot");
 }

@@ -35,9 +35,12 @@ Options (nvdisasm's spellings)
                                           SM75, SM80, SM86, SM89, SM90, SM90a, SM100, SM100a,
                                           SM120 or SM120a.
   -base, --base-address <value>           Logical address of the first raw word (with -b).
+  -bbcfg, --output-control-flow-graph-with-basic-blocks
+                                          Print the basic-block control-flow graph as Graphviz
+                                          DOT, as nvdisasm -bbcfg.
   -h,    --help                           Print this help.
 
-Not supported yet: -cfg, -bbcfg (control-flow graphs), -g, -gi, -gp (line info), -poff, -plr, -lrm, -json, -novliw, -sf, -sort,
+Not supported yet: -cfg (hyperblock graph), -g, -gi, -gp (line info), -poff, -plr, -lrm, -json, -novliw, -sf, -sort,
 -optf, -V.
 
 Exit status: 0 when every instruction decoded; 1 when some could not be (each is marked
@@ -46,12 +49,12 @@ Exit status: 0 when every instruction decoded; 1 when some could not be (each is
 Example:
   ptxas-rs -arch sm_90 k.ptx -o k.cubin && ptxas-rs disasm -c -hex k.cubin
   ptxas-rs disasm -fun 3 k.cubin
+  ptxas-rs disasm -bbcfg k.cubin | dot -Tsvg > k.svg
 ";
 
 /// nvdisasm options this build does not implement: (short, long).
 const NOT_YET: &[(&str, &str)] = &[
     ("-cfg", "--output-control-flow-graph"),
-    ("-bbcfg", "--output-control-flow-graph-with-basic-blocks"),
     ("-g", "--print-line-info"),
     ("-gi", "--print-line-info-inline"),
     ("-gp", "--print-line-info-ptx"),
@@ -109,6 +112,7 @@ pub fn parse(args: &[String]) -> Result<Request, String> {
             "-hex" | "--hex" | "--print-instruction-encoding" => r.options.hex = true,
             "-raw" | "-print-raw" | "--print-raw" => r.options.raw = true,
             "-ndf" | "--no-dataflow" => {}
+            "-bbcfg" | "--output-control-flow-graph-with-basic-blocks" => r.options.bbcfg = true,
             "-fun" | "--cuda-function-index" | "--function" => {
                 let v = value(args, &mut i, name, inline)?;
                 let list: Vec<String> = v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
@@ -139,8 +143,11 @@ pub fn parse(args: &[String]) -> Result<Request, String> {
     if r.help {
         return Ok(r);
     }
-    if r.binary.is_some() && r.functions.is_some() {
-        return Err("-fun with -b (raw words) is not supported yet".into());
+    if r.binary.is_some() && (r.functions.is_some() || r.options.bbcfg) {
+        return Err("-fun and -bbcfg with -b (raw words) are not supported yet".into());
+    }
+    if r.options.bbcfg && (r.options.hex || r.options.raw) {
+        return Err("-hex and -raw with -bbcfg are not supported yet".into());
     }
     if r.base.is_some() && r.binary.is_none() {
         return Err("option -base is only valid with -b (raw words)".into());

@@ -1,6 +1,6 @@
 //! `ptxas-rs disasm`: nvdisasm's listing of a cubin's code (`nvdisasm -c`), text for text.
 //!
-//! The module has three parts: this file decodes each code section and names its labels
+//! The module has four parts: this file decodes each code section and names its labels
 //! ([`analyse`]); [`text`] prints the listing as nvdisasm prints it (the `.target`/`.elftype`
 //! head, per section its banner, `.section`/`.sectioninfo`/`.align`, each function symbol's
 //! `.global`/`.type`/`.size`/`.other` lines, instruction lines with the predicate column, `-hex`
@@ -26,6 +26,7 @@
 //! `<not decoded: why>` and the run reports the count and fails (exit 1). That includes an
 //! instruction carrying a relocation this listing does not render.
 
+pub mod cfg;
 pub mod cli;
 pub mod text;
 
@@ -55,6 +56,8 @@ pub struct Options {
     pub raw: bool,
     /// `-fun`: only the code sections of these symbols (indices in `.symtab`); `None`: all.
     pub functions: Option<Vec<u32>>,
+    /// `-bbcfg`: the basic-block control-flow graph as DOT instead of the listing.
+    pub bbcfg: bool,
 }
 
 /// One line of code: its text (predicate included) and whether nvdisasm closes it with `;`
@@ -112,7 +115,7 @@ pub fn render(cubin_bytes: &[u8], options: &Options) -> Result<Listing, String> 
         undecoded = codes.iter().map(|c| c.lines.iter().filter(|l| l.text.starts_with("<not decoded")).count()).sum();
     }
     let instructions = codes.iter().map(|c| c.lines.len()).sum();
-    let text = text::print(&cubin, &codes, options);
+    let text = if options.bbcfg { cfg::dot(&cubin, &codes) } else { text::print(&cubin, &codes, options) };
     Ok(Listing { text, instructions, undecoded })
 }
 

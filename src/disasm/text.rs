@@ -150,13 +150,18 @@ fn other(v: u8) -> String {
     parts.join(" ")
 }
 
-/// An instruction's line without the `-hex` words: address, predicate column, text, `;`.
-pub fn head(addr: u64, line: &super::Line, raw: bool) -> String {
-    let close = match (line.tight, line.text.ends_with("QNAN") || line.text.ends_with("INF")) {
+/// What closes an instruction's text: `;` (tight), `  ;` after `QNAN`/`INF`, else ` ;`.
+pub fn close(line: &super::Line) -> &'static str {
+    match (line.tight, line.text.ends_with("QNAN") || line.text.ends_with("INF")) {
         (true, _) => ";",
         (false, true) => "  ;",
         (false, false) => " ;",
-    };
+    }
+}
+
+/// An instruction's line without the `-hex` words: address, predicate column, text, `;`.
+pub fn head(addr: u64, line: &super::Line, raw: bool) -> String {
+    let close = close(line);
     let text = &line.text;
     if raw {
         return format!("        /*{addr:04x}*/{:PREDICATE_COLUMNS$}{text}{close}", "");
