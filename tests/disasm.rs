@@ -151,7 +151,7 @@ fn ours(args: &[&str], file: &std::path::Path) -> (i32, String, String) {
 const TEXT_GAPS: &[&str] = &["call_fnptr", "call_recursive.sm_1", "ctrl_switch_"];
 
 /// The whole text of `ptxas-rs disasm` equals nvdisasm's, for each supported option (`-c`,
-/// `-c -hex`, `-c -raw`, `-c -ndf`, `-c -fun <index>`, and `-bbcfg`'s DOT graph), on a sample
+/// `-c -hex`, `-c -raw`, `-c -ndf`, `-c -fun <index>`, and the DOT graphs of `-bbcfg` and `-cfg`), on a sample
 /// of corpus kernels of every
 /// arch with a backend (every 15th file of each arch), compiled by NVIDIA's ptxas and (the first
 /// two of each arch's sample) by ours. The sweep of every corpus kernel is
@@ -211,8 +211,15 @@ fn text_equals_nvdisasm(test: &str, step: usize, ours_per_arch: usize) {
             std::fs::write(&path, &cubin).unwrap();
             let parsed = ptxas_rs::cubin::Cubin::parse(&cubin).map_err(|e| format!("{stem}: {e}"))?;
             let fun = parsed.functions.iter().find(|f| f.offset == 0).map(|f| f.symbol.to_string()).unwrap_or_default();
-            let option_sets: [&[&str]; 6] =
-                [&["-c"], &["-c", "-hex"], &["-c", "-raw"], &["-c", "-ndf"], &["-c", "-fun", &fun], &["-bbcfg"]];
+            let option_sets: [&[&str]; 7] = [
+                &["-c"],
+                &["-c", "-hex"],
+                &["-c", "-raw"],
+                &["-c", "-ndf"],
+                &["-c", "-fun", &fun],
+                &["-bbcfg"],
+                &["-cfg"],
+            ];
             for args in option_sets {
                 let reference =
                     t.tool_on_bytes(&t.nvdisasm(), args, "in.cubin", &cubin).map_err(|e| format!("{stem}: {e}"))?;
@@ -296,8 +303,7 @@ fn disasm_cli_help_and_errors() {
     assert!(help.contains("Usage  : ptxas-rs disasm") && help.contains("Example:") && help.contains("-fun"), "{help}");
     let (status, _, err) = ours(&["-bogus"], &none);
     assert_eq!((status, err.trim()), (2, "ptxas-rs disasm: unknown option '-bogus' (see ptxas-rs disasm --help)"));
-    for (opt, long) in [("-g", "--print-line-info"), ("-cfg", "--output-control-flow-graph"), ("-json", "--emit-json")]
-    {
+    for (opt, long) in [("-g", "--print-line-info"), ("-gi", "--print-line-info-inline"), ("-json", "--emit-json")] {
         let (status, _, err) = ours(&[opt], &none);
         assert_eq!(
             (status, err.trim().to_string()),
@@ -344,7 +350,7 @@ fn disasm_cli_help_and_errors() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
-/// `-bbcfg`'s DOT is accepted by Graphviz `dot` (rendered to SVG) for kernels with loops, calls
+/// `-bbcfg`'s and `-cfg`'s DOT is accepted by Graphviz `dot` (rendered to SVG) for kernels with loops, calls
 /// and indirect branches; `SKIPPED:` without `dot` outside CI (under CI it is required).
 #[test]
 fn disasm_bbcfg_renders_with_graphviz() {
@@ -363,15 +369,17 @@ fn disasm_bbcfg_renders_with_graphviz() {
         let out = t.ptxas_run(oracle::PtxInput::File { path: &path, cwd: None }, &["-arch", arch]).unwrap();
         let file = scratch.join(format!("{k}.cubin"));
         std::fs::write(&file, out.cubin.unwrap()).unwrap();
-        let (status, dot, err) = ours(&["-bbcfg"], &file);
-        assert_eq!(status, 0, "{k}: {err}");
-        let dot_file = scratch.join(format!("{k}.dot"));
-        std::fs::write(&dot_file, &dot).unwrap();
-        let svg = Command::new("dot").arg("-Tsvg").arg(&dot_file).output().unwrap();
-        assert!(svg.status.success(), "{k}: dot rejected the graph: {}", String::from_utf8_lossy(&svg.stderr));
-        assert!(String::from_utf8_lossy(&svg.stdout).contains("<svg"), "{k}: no SVG");
-        rendered += 1;
+        for option in ["-bbcfg", "-cfg"] {
+            let (status, dot, err) = ours(&[option], &file);
+            assert_eq!(status, 0, "{k}: {err}");
+            let dot_file = scratch.join(format!("{k}.dot"));
+            std::fs::write(&dot_file, &dot).unwrap();
+            let svg = Command::new("dot").arg("-Tsvg").arg(&dot_file).output().unwrap();
+            assert!(svg.status.success(), "{k} {option}: dot rejected it: {}", String::from_utf8_lossy(&svg.stderr));
+            assert!(String::from_utf8_lossy(&svg.stdout).contains("<svg"), "{k} {option}: no SVG");
+            rendered += 1;
+        }
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    println!("disasm -bbcfg: {rendered} graphs rendered by Graphviz dot");
+    println!("disasm -bbcfg/-cfg: {rendered} graphs rendered by Graphviz dot");
 }

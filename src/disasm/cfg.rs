@@ -1,4 +1,4 @@
-//! `-bbcfg`: the basic-block control-flow graph as Graphviz DOT, laid out as nvdisasm's.
+//! `-cfg` and `-bbcfg`: the control-flow graph as Graphviz DOT, laid out as nvdisasm's.
 //!
 //! One `subgraph "cluster_<function>"` per function symbol of each code section; one
 //! `Mrecord` node per basic block, named after the function (its first block), its label
@@ -9,7 +9,11 @@
 //! call) southwards, and a block that
 //! ends without a control instruction continues from its `entry` port. `BRA.DIV` and `BRA.CONV`
 //! are conditional. A `CALL` has an edge to its target only inside one cluster (recursion, a
-//! local subroutine at a label). The section's tail after the last real
+//! local subroutine at a label). With `-cfg` a node is a hyperblock: a block starting at a symbol
+//! or label with the unnamed blocks after it merged in; the exits inside it are numbered
+//! (`exit0`, `exit1`, ...), the instruction after exit K opens port `exitpostK` (unless it is an
+//! exit itself), and a merged
+//! block's fall-through leaves from that port. The section's tail after the last real
 //! instruction (the self-branch and the `NOP` padding) is not part of the graph.
 //!
 //! Invariant: node names and texts are the listing's ([`super::Code`]), escaped for record
@@ -47,19 +51,30 @@ fn control(code: &Code, i: usize) -> bool {
     }
 }
 
-/// A block: first and one-past-last instruction index, and its node name.
+/// Which graph: nvdisasm's `-bbcfg` (a node per basic block) or `-cfg` (a node per hyperblock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `-bbcfg`.
+    BasicBlocks,
+    /// `-cfg`.
+    Hyperblocks,
+}
+
+/// A block: first and one-past-last instruction index, its node name, and whether it starts at
+/// neither a symbol nor a label (`BB<n>`).
 struct Block {
     start: usize,
     end: usize,
     name: String,
+    anonymous: bool,
 }
 
 /// The DOT text of `codes`.
-pub fn dot(cubin: &Cubin, codes: &[Code]) -> String {
+pub fn dot(cubin: &Cubin, codes: &[Code], kind: Kind) -> String {
     let mut out = String::from("digraph f {\n");
     let mut bb = 0usize;
     for code in codes {
-        section(&mut out, cubin, code, &mut bb);
+        section(&mut out, cubin, code, kind, &mut bb);
     }
     out.push_str("}\n");
     out
@@ -96,7 +111,7 @@ fn targets(code: &Code, i: usize) -> Vec<i64> {
         .collect()
 }
 
-fn section(out: &mut String, cubin: &Cubin, code: &Code, bb: &mut usize) {
+fn section(out: &mut String, cubin: &Cubin, code: &Code, kind: Kind, bb: &mut usize) {
     let end = code_end(code);
     let name_at = |addr: i64| {
         code.symbols
@@ -121,20 +136,38 @@ fn section(out: &mut String, cubin: &Cubin, code: &Code, bb: &mut usize) {
     let mut blocks = Vec::with_capacity(starts.len());
     for (k, &start) in starts.iter().enumerate() {
         let stop = starts.get(k + 1).copied().unwrap_or(end);
-        let name = name_at(16 * start as i64).unwrap_or_else(|| {
+        let named = name_at(16 * start as i64);
+        let anonymous = named.is_none();
+        let name = named.unwrap_or_else(|| {
             *bb += 1;
             format!("BB{}", *bb - 1)
         });
-        blocks.push(Block { start, end: stop, name });
+        blocks.push(Block { start, end: stop, name, anonymous });
     }
     // Clusters: each function symbol up to the next.
     let funcs: Vec<(usize, &Symbol)> =
         code.symbols.iter().filter_map(|(&a, v)| Some((a as usize / 16, *v.last()?))).collect();
     let cluster_of = |i: usize| funcs.iter().rposition(|(s, _)| *s <= i).unwrap_or(0);
     let sec_name = cubin.sections.iter().find(|s| s.index == code.f.section).map_or("", |s| s.name.as_str());
-    let mut current = usize::MAX;
+    // Nodes: with -bbcfg each block; with -cfg (hyperblocks) a block that starts at a symbol or
+    // label, with the unnamed blocks after it merged in (each follows an exit of the node).
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     for (k, b) in blocks.iter().enumerate() {
-        let c = cluster_of(b.start);
+        match groups.last_mut() {
+            Some(g)
+                if kind == Kind::Hyperblocks
+                    && b.anonymous
+                    && cluster_of(b.start) == cluster_of(blocks[g[0]].start) =>
+            {
+                g.push(k)
+            }
+            _ => groups.push(vec![k]),
+        }
+    }
+    let mut current = usize::MAX;
+    for members in &groups {
+        let first = &blocks[members[0]];
+        let c = cluster_of(first.start);
         if c != current {
             if current != usize::MAX {
                 out.push_str("}\n");
@@ -144,83 +177,123 @@ fn section(out: &mut String, cubin: &Cubin, code: &Code, bb: &mut usize) {
             let _ = writeln!(out, "subgraph \"cluster_{fname}\" {{");
         }
         let mut label = String::from("{<entry>");
-        let addr = 16 * b.start as i64;
+        let addr = 16 * first.start as i64;
         if let Some(syms) = code.symbols.get(&addr) {
             for s in syms {
                 symbol_lines(&mut label, s, &name_at);
             }
-            if b.start == 0 {
+            if first.start == 0 {
                 let _ = write!(label, "{sec_name}:\\l");
             }
         }
         if let Some(l) = code.labels.get(&addr) {
             let _ = write!(label, "{l}:\\l");
         }
-        let last = b.end - 1;
-        let last_control = control(code, last);
-        for i in b.start..b.end {
-            let line = &code.lines[i];
-            let text = match line.text.split_once("(*\"") {
-                Some((head, tail)) => format!("{}  (*\"{tail}", head.trim_end()),
-                None => line.text.clone(),
-            };
-            let close = super::text::close(line);
-            let port = if i == last && last_control { "|<exit0>" } else { "" };
-            let _ = write!(label, "{port}\\ \\ {}{}\\l", esc(&text), esc(close));
+        // Each member's exit port number (`exitK`), when it ends in a control instruction.
+        let mut exits: Vec<Option<usize>> = Vec::with_capacity(members.len());
+        let mut k = 0;
+        for (j, &m) in members.iter().enumerate() {
+            let b = &blocks[m];
+            let last_control = control(code, b.end - 1);
+            for i in b.start..b.end {
+                // An exit's port wins over the `exitpost` port of the same line.
+                let port = if i == b.end - 1 && last_control {
+                    format!("|<exit{k}>")
+                } else if j > 0 && i == b.start {
+                    format!("|<exitpost{}>", k - 1)
+                } else {
+                    String::new()
+                };
+                let line = &code.lines[i];
+                let text = match line.text.split_once("(*\"") {
+                    Some((head, tail)) => format!("{}  (*\"{tail}", head.trim_end()),
+                    None => line.text.clone(),
+                };
+                let close = super::text::close(line);
+                let _ = write!(label, "{port}\\ \\ {}{}\\l", esc(&text), esc(close));
+            }
+            exits.push(last_control.then(|| {
+                k += 1;
+                k - 1
+            }));
         }
         label.push('}');
         let _ = writeln!(
             out,
             "node [fontname=\"Courier\",fontsize=10,shape=Mrecord];\n\"{}\"\n[label=\"{label}\"]",
-            b.name
+            first.name
         );
-        let next = blocks.get(k + 1).filter(|n| cluster_of(n.start) == c).map(|n| n.name.as_str());
-        let edge = |out: &mut String, port: &str, dir: &str, to: &str| {
-            let _ = writeln!(out, "\"{}\":{port}:{dir} -> \"{to}\":entry:n [style=solid];", b.name);
-        };
-        match code.decoded[last].as_ref().filter(|_| last_control) {
-            None => {
-                if let Some(n) = next {
-                    edge(out, "entry", "s", n);
-                }
-            }
-            Some(d) => {
-                // A predicate, or a branch condition before the target (`BRA.DIV ~URZ, ...`,
-                // `BRA.U !UP0, ...`), makes the exit conditional.
-                let text = &code.lines[last].text;
-                let guarded = text.starts_with('@')
-                    || (d.form.base == "BRA"
-                        && (text.contains(", ") || d.suffix.split('.').any(|m| m == "DIV" || m == "CONV")));
-                let mut named: Vec<String> = Vec::new();
-                match d.form.base {
-                    "BRA" | "JMP" => named.extend(targets(code, last).into_iter().filter_map(&name_at)),
-                    "BRX" | "JMX" => {
-                        if let Some((_, tail)) = code.lines[last].text.split_once("BRANCH_TARGETS ") {
-                            let list = tail.trim_end_matches("\"*)");
-                            named.extend(list.split(',').map(str::to_string));
-                        }
-                    }
-                    "CALL" => named.extend(
-                        targets(code, last)
-                            .into_iter()
-                            .filter(|&a| a >= 0 && cluster_of(a as usize / 16) == c)
-                            .filter_map(&name_at),
-                    ),
-                    _ => {}
-                }
-                for t in &named {
-                    edge(out, "exit0", "e", t);
-                }
-                if (guarded || d.form.base == "CALL")
-                    && let Some(n) = next
-                {
-                    edge(out, "exit0", "s", n);
-                }
-            }
+        for (j, &m) in members.iter().enumerate() {
+            let next = blocks.get(m + 1).filter(|n| cluster_of(n.start) == c);
+            let merged = members.get(j + 1) == Some(&(m + 1));
+            let entry = if j == 0 { "entry".to_string() } else { format!("exitpost{}", exits[j - 1].unwrap_or(0)) };
+            let ctx = Edges { code, from: &first.name, c, cluster_of: &cluster_of, name_at: &name_at };
+            ctx.emit(out, &blocks[m], exits[j], &entry, next.filter(|_| !merged).map(|n| n.name.as_str()));
         }
     }
     if current != usize::MAX {
         out.push_str("}\n");
+    }
+}
+
+/// What a block's edges need to know.
+struct Edges<'a> {
+    code: &'a Code<'a>,
+    /// The node the block belongs to.
+    from: &'a str,
+    /// The block's cluster.
+    c: usize,
+    cluster_of: &'a dyn Fn(usize) -> usize,
+    name_at: &'a dyn Fn(i64) -> Option<String>,
+}
+
+impl Edges<'_> {
+    /// The edges leaving block `b`: its exit `exitK`'s targets (east) and fall-through (south),
+    /// or, without a control instruction, the fall-through from `entry` (its node's entry or the
+    /// `exitpostK` it starts at). `next`: the following block when it is another node.
+    fn emit(&self, out: &mut String, b: &Block, exit: Option<usize>, entry: &str, next: Option<&str>) {
+        let code = self.code;
+        let last = b.end - 1;
+        let edge = |out: &mut String, port: &str, dir: &str, to: &str| {
+            let _ = writeln!(out, "\"{}\":{port}:{dir} -> \"{to}\":entry:n [style=solid];", self.from);
+        };
+        let (Some(k), Some(d)) = (exit, code.decoded[last].as_ref()) else {
+            if let Some(n) = next {
+                edge(out, entry, "s", n);
+            }
+            return;
+        };
+        let port = format!("exit{k}");
+        // A predicate, or a branch condition before the target (`BRA.DIV ~URZ, ...`,
+        // `BRA.U !UP0, ...`), makes the exit conditional.
+        let text = &code.lines[last].text;
+        let guarded = text.starts_with('@')
+            || (d.form.base == "BRA"
+                && (text.contains(", ") || d.suffix.split('.').any(|m| m == "DIV" || m == "CONV")));
+        let mut named: Vec<String> = Vec::new();
+        match d.form.base {
+            "BRA" | "JMP" => named.extend(targets(code, last).into_iter().filter_map(self.name_at)),
+            "BRX" | "JMX" => {
+                if let Some((_, tail)) = text.split_once("BRANCH_TARGETS ") {
+                    named.extend(tail.trim_end_matches("\"*)").split(',').map(str::to_string));
+                }
+            }
+            "CALL" => named.extend(
+                targets(code, last)
+                    .into_iter()
+                    .filter(|&a| a >= 0 && (self.cluster_of)(a as usize / 16) == self.c)
+                    .filter_map(self.name_at),
+            ),
+            _ => {}
+        }
+        for t in &named {
+            edge(out, &port, "e", t);
+        }
+        if (guarded || d.form.base == "CALL")
+            && let Some(n) = next
+        {
+            edge(out, &port, "s", n);
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! decoded: a host object is told apart by its ELF machine and the fatbin section it holds is
 //! named (or its absence said).
 
-use super::Options;
+use super::{Options, cfg};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -35,12 +35,14 @@ Options (nvdisasm's spellings)
                                           SM75, SM80, SM86, SM89, SM90, SM90a, SM100, SM100a,
                                           SM120 or SM120a.
   -base, --base-address <value>           Logical address of the first raw word (with -b).
+  -cfg,  --output-control-flow-graph      Print the control-flow graph of hyperblocks as Graphviz
+                                          DOT, as nvdisasm -cfg.
   -bbcfg, --output-control-flow-graph-with-basic-blocks
                                           Print the basic-block control-flow graph as Graphviz
                                           DOT, as nvdisasm -bbcfg.
   -h,    --help                           Print this help.
 
-Not supported yet: -cfg (hyperblock graph), -g, -gi, -gp (line info), -poff, -plr, -lrm, -json, -novliw, -sf, -sort,
+Not supported yet: -g, -gi, -gp (line info), -poff, -plr, -lrm, -json, -novliw, -sf, -sort,
 -optf, -V.
 
 Exit status: 0 when every instruction decoded; 1 when some could not be (each is marked
@@ -54,7 +56,6 @@ Example:
 
 /// nvdisasm options this build does not implement: (short, long).
 const NOT_YET: &[(&str, &str)] = &[
-    ("-cfg", "--output-control-flow-graph"),
     ("-g", "--print-line-info"),
     ("-gi", "--print-line-info-inline"),
     ("-gp", "--print-line-info-ptx"),
@@ -112,7 +113,8 @@ pub fn parse(args: &[String]) -> Result<Request, String> {
             "-hex" | "--hex" | "--print-instruction-encoding" => r.options.hex = true,
             "-raw" | "-print-raw" | "--print-raw" => r.options.raw = true,
             "-ndf" | "--no-dataflow" => {}
-            "-bbcfg" | "--output-control-flow-graph-with-basic-blocks" => r.options.bbcfg = true,
+            "-cfg" | "--output-control-flow-graph" => r.options.cfg = Some(cfg::Kind::Hyperblocks),
+            "-bbcfg" | "--output-control-flow-graph-with-basic-blocks" => r.options.cfg = Some(cfg::Kind::BasicBlocks),
             "-fun" | "--cuda-function-index" | "--function" => {
                 let v = value(args, &mut i, name, inline)?;
                 let list: Vec<String> = v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
@@ -143,11 +145,11 @@ pub fn parse(args: &[String]) -> Result<Request, String> {
     if r.help {
         return Ok(r);
     }
-    if r.binary.is_some() && (r.functions.is_some() || r.options.bbcfg) {
-        return Err("-fun and -bbcfg with -b (raw words) are not supported yet".into());
+    if r.binary.is_some() && (r.functions.is_some() || r.options.cfg.is_some()) {
+        return Err("-fun, -cfg and -bbcfg with -b (raw words) are not supported yet".into());
     }
-    if r.options.bbcfg && (r.options.hex || r.options.raw) {
-        return Err("-hex and -raw with -bbcfg are not supported yet".into());
+    if r.options.cfg.is_some() && (r.options.hex || r.options.raw) {
+        return Err("-hex and -raw with -cfg/-bbcfg are not supported yet".into());
     }
     if r.base.is_some() && r.binary.is_none() {
         return Err("option -base is only valid with -b (raw words)".into());

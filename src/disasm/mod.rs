@@ -4,8 +4,8 @@
 //! ([`analyse`]); [`text`] prints the listing as nvdisasm prints it (the `.target`/`.elftype`
 //! head, per section its banner, `.section`/`.sectioninfo`/`.align`, each function symbol's
 //! `.global`/`.type`/`.size`/`.other` lines, instruction lines with the predicate column, `-hex`
-//! words, `-raw` layout, the trailing `SYMBOLS` block); [`cli`] reads nvdisasm's options. The
-//! control-flow graphs (`-cfg`, `-bbcfg`) are not supported yet.
+//! words, `-raw` layout, the trailing `SYMBOLS` block); [`cfg`] prints the control-flow graphs
+//! as Graphviz DOT (`-cfg` hyperblocks, `-bbcfg` basic blocks); [`cli`] reads nvdisasm's options.
 //!
 //! Per instruction the text is nvdisasm's. Branch targets print as `.L_x_N` labels, numbered as
 //! nvdisasm numbers them: relocated return addresses first (file-wide), then per function the
@@ -56,8 +56,9 @@ pub struct Options {
     pub raw: bool,
     /// `-fun`: only the code sections of these symbols (indices in `.symtab`); `None`: all.
     pub functions: Option<Vec<u32>>,
-    /// `-bbcfg`: the basic-block control-flow graph as DOT instead of the listing.
-    pub bbcfg: bool,
+    /// `-cfg` / `-bbcfg`: the control-flow graph (of hyperblocks / basic blocks) as DOT instead
+    /// of the listing.
+    pub cfg: Option<cfg::Kind>,
 }
 
 /// One line of code: its text (predicate included) and whether nvdisasm closes it with `;`
@@ -115,7 +116,10 @@ pub fn render(cubin_bytes: &[u8], options: &Options) -> Result<Listing, String> 
         undecoded = codes.iter().map(|c| c.lines.iter().filter(|l| l.text.starts_with("<not decoded")).count()).sum();
     }
     let instructions = codes.iter().map(|c| c.lines.len()).sum();
-    let text = if options.bbcfg { cfg::dot(&cubin, &codes) } else { text::print(&cubin, &codes, options) };
+    let text = match options.cfg {
+        Some(kind) => cfg::dot(&cubin, &codes, kind),
+        None => text::print(&cubin, &codes, options),
+    };
     Ok(Listing { text, instructions, undecoded })
 }
 
