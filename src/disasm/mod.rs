@@ -203,7 +203,7 @@ fn analyse<'c>(cubin: &'c Cubin, tables: &sass::Tables, undecoded: &mut usize) -
         let mut rs: Vec<&Relocation> = cubin.relocations.iter().filter(|r| r.target == f.section).collect();
         rs.sort_by_key(|r| r.offset);
         for r in rs {
-            if let Some((_, _, at)) = return_address(&cubin, f.section, r) {
+            if let Some((_, _, at)) = return_address(cubin, f.section, r) {
                 preset.entry(f.section).or_default().entry(at).or_insert_with(|| {
                     next_label += 1;
                     format!(".L_x_{}", next_label - 1)
@@ -231,7 +231,7 @@ fn analyse<'c>(cubin: &'c Cubin, tables: &sass::Tables, undecoded: &mut usize) -
         for r in cubin.relocations.iter().filter(|r| r.target == f.section) {
             relocated.entry(r.offset / 16 * 16).or_insert(r);
         }
-        let brx = indirect_branches(&cubin, f.section);
+        let brx = indirect_branches(cubin, f.section);
         // Labels: branch targets numbered in order of first reference, then the function's end.
         let mut labels: BTreeMap<i64, String> = preset.remove(&f.section).unwrap_or_default();
         let mut name = |labels: &mut BTreeMap<i64, String>, addr: i64, counted: bool| {
@@ -315,7 +315,7 @@ fn analyse<'c>(cubin: &'c Cubin, tables: &sass::Tables, undecoded: &mut usize) -
                 // A relocated return address: the immediate (0 in the file) is the expression.
                 Ok(inst)
                     if inst.form.base == "MOV"
-                        && let Some((half, sym, at)) = reloc.and_then(|r| return_address(&cubin, f.section, r))
+                        && let Some((half, sym, at)) = reloc.and_then(|r| return_address(cubin, f.section, r))
                         && let Some(label) = label_of(at)
                         && let Some((head, "0x0")) = tables.print(inst, addr, None).rsplit_once(", ") =>
                 {
@@ -402,7 +402,7 @@ pub fn raw_listing(bytes: &[u8], arch: &str, base: u64, options: &Options) -> Re
     let ours = arch.strip_prefix("SM").map(|n| format!("sm_{n}")).unwrap_or_default();
     let tables = sass::tables_for(&ours)
         .ok_or_else(|| format!("disassembling {arch} is not supported yet (SM75, SM80, SM86, SM89, SM90, SM90a, SM100, SM100a, SM120, SM120a are)"))?;
-    if bytes.len() % 16 != 0 {
+    if !bytes.len().is_multiple_of(16) {
         return Err(format!("{} bytes is not a whole number of 16-byte instructions", bytes.len()));
     }
     let (number, accelerated) = match ours.strip_suffix('a') {
