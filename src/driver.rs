@@ -152,7 +152,7 @@ fn read_stdin() -> Vec<u8> {
 /// Runs ptxas-rs with `args` (without the program name), printing as ptxas does.
 pub fn main(args: &[String]) -> ExitCode {
     if args.first().is_some_and(|a| a == "disasm") {
-        return disasm_main(&args[1..]);
+        return crate::disasm::cli::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == "run") {
         return run_main(&args[1..]);
@@ -188,41 +188,6 @@ fn run_main(args: &[String]) -> ExitCode {
         Ok(st) => ExitCode::from(st.code().map_or(1, |c| c.clamp(0, 255) as u8)),
         Err(e) => {
             eprintln!("ptxas-rs run: cannot start {}: {e}", tool.display());
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// `ptxas-rs disasm [--hex] file.cubin` (see [`crate::disasm`]): the listing on stdout; exit 0 when
-/// every instruction decoded, 1 when some could not be (they are marked), 2 on bad usage or input.
-fn disasm_main(args: &[String]) -> ExitCode {
-    let hex = args.iter().any(|a| a == "--hex");
-    let files: Vec<&String> = args.iter().filter(|a| *a != "--hex").collect();
-    let [file] = files.as_slice() else {
-        eprintln!("usage: ptxas-rs disasm [--hex] file.cubin");
-        return ExitCode::from(2);
-    };
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("ptxas-rs disasm: {file}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match crate::disasm::listing(&bytes, hex) {
-        Ok(l) => {
-            let _ = std::io::stdout().lock().write_all(l.text.as_bytes());
-            if l.undecoded > 0 {
-                eprintln!(
-                    "ptxas-rs disasm: {} of {} instructions are not decodable yet (marked <not decoded>)",
-                    l.undecoded, l.instructions
-                );
-                return ExitCode::from(1);
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("ptxas-rs disasm: {file}: {e}");
             ExitCode::from(2)
         }
     }
