@@ -351,12 +351,21 @@ fn disasm_cli_help_and_errors() {
 }
 
 /// `-bbcfg`'s and `-cfg`'s DOT is accepted by Graphviz `dot` (rendered to SVG) for kernels with loops, calls
-/// and indirect branches; `SKIPPED:` without `dot` outside CI (under CI it is required).
+/// and indirect branches. Graphviz is installed with `apt-get` when missing (as the wild corpus
+/// installs clang); without it the test prints `SKIPPED:`, or fails where the oracle is required
+/// (CI, `PTXAS_RS_ORACLE=required`) or `CI` is set.
 #[test]
 fn disasm_bbcfg_renders_with_graphviz() {
     let Some(t) = oracle::tools_or_skip("disasm_bbcfg_renders_with_graphviz") else { return };
-    if Command::new("dot").arg("-V").output().is_err() {
-        assert!(std::env::var_os("CI").is_none(), "Graphviz `dot` is required under CI (apt-get install graphviz)");
+    let has_dot = || Command::new("dot").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !has_dot() {
+        let _ = Command::new("sh")
+            .args(["-c", "{ apt-get update -qq && apt-get install -y -qq graphviz; } >/dev/null 2>&1"])
+            .status();
+    }
+    if !has_dot() {
+        let required = std::env::var_os("CI").is_some() || oracle::required();
+        assert!(!required, "Graphviz `dot` is required (apt-get install graphviz failed)");
         println!("SKIPPED: Graphviz `dot` not installed (apt-get install graphviz)");
         return;
     }

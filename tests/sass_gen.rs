@@ -1,7 +1,8 @@
 //! Generator of `src/sass/sm90/generated.rs` (ignored by default; see src/sass/gen/README.md):
 //! `cargo test --test sass_gen -- --ignored --nocapture`.
 //!
-//! Learns, from NVIDIA's own output: (1) the modifier table — for every corpus instruction whose
+//! Learns, from NVIDIA's own output (the corpus, then the wild corpus's Triton and nvcc -G /
+//! -lineinfo code, `sass_support::wild_instructions`): (1) the modifier table — for every corpus instruction whose
 //! form is known, the residue bits and the suffix nvdisasm printed; a residue is kept only when
 //! our printer, given that suffix, reproduces nvdisasm's text for *every* corpus instruction
 //! carrying it (and no two texts disagree); (2) the special-register names, by sweeping the
@@ -149,6 +150,25 @@ fn generate(t: &oracle::Tools, tables: &'static Tables, family: &[(&str, &'stati
     }
     let swept = sweep_modifiers(t, tables, &seen, &mut table, &mut samples);
     let swept = swept + sweep_families(t, tables, &mut table, &mut samples);
+    // Then NVIDIA's code of real producers' PTX (the wild corpus: Triton, nvcc -G at -O0,
+    // nvcc -lineinfo), which uses residues the corpus does not: after the sweeps (which stay
+    // the corpus's: wider field sets would put bases over [`MAX_FIELD_BITS`]), an entry it
+    // teaches is added only where the corpus and the sweeps have none (their verdict stands).
+    for &(corpus, nv) in family {
+        let s = wild_instructions(t, corpus, 1);
+        let mut wild = Learned::new();
+        learn(tables, &s, &mut wild, &mut samples);
+        let own = per_arch.entry(nv).or_default();
+        let mut added = 0;
+        for (k, v) in wild {
+            if v.is_ok() && !table.contains_key(&k) && !own.contains_key(&k) && !WILD_UNMODELLED.contains(&k) {
+                own.insert(k, v.clone());
+                table.insert(k, v);
+                added += 1;
+            }
+        }
+        println!("{corpus}: {} wild words, {added} entries learned beyond the corpus and the sweeps", s.len());
+    }
     let mut bad: BTreeMap<u16, Vec<String>> = BTreeMap::new();
     let modelled = |key: u16, suffix: &str, bad: &mut BTreeMap<u16, Vec<String>>| {
         let Some(form) = tables.form(key) else { return false };
@@ -328,6 +348,13 @@ const EXTRA_FIELD_BITS: &[(&str, &[u32])] = &[("VOTE", &[73])];
 /// 0x38b and the descriptor form 0x98a), so they are per-key constants, not modifier fields.
 const UNSWEPT_FIELD_BITS: &[(&str, &[u32])] = &[("LDG", &[68, 69]), ("ATOM", &[70, 71, 72, 91])];
 
+/// Residues NVIDIA's wild-corpus code shows that print right on the operands it used but whose
+/// operand layout the forms do not model (found by `tests/sass_random.rs` on random operands):
+/// `R2UR.OR` always shows its predicate result (`R2UR.OR PT, UR1, R19`); the -G code's
+/// `BAR.SYNC.DEFER_BLOCKING R13, R13` has one register field printed twice; a generic `ST.E.64`
+/// with a 32-bit address (`[R8]`) has a 32-bit offset where the form has the 64-bit address's.
+const WILD_UNMODELLED: &[(u16, u128)] = &[(0x2ca, 1 << 84), (0x31d, 1 << 80), (0x385, 0x100b << 72)];
+
 /// Swept modifiers whose operand decorations the slot layouts do not model (found by
 /// `tests/sass_random.rs`): `HADD2.F32`'s A operand has no `|x|` at bit 73.
 const UNMODELLED_SUFFIXES: &[(&str, &str)] = &[("HADD2", "F32")];
@@ -339,8 +366,9 @@ fn unmodelled_sweep(form: &ptxas_rs::sass::form::Form) -> bool {
     form.slots.iter().any(|s| matches!(s.kind, Kind::Imm { style: ImmStyle::F16, .. }))
 }
 
-/// Most field bits swept per base (2^n words per key).
-const MAX_FIELD_BITS: u32 = 14;
+/// Most field bits swept per base (2^n words per key; 15 since the corpus's atomics with scopes
+/// and float types gave ATOM 15, which at 14 dropped its swept entries).
+const MAX_FIELD_BITS: u32 = 15;
 
 /// `nvdisasm -b SM90` texts of raw words (`None`: rejected); a batch nvdisasm fails on as a
 /// whole is retried word by word.

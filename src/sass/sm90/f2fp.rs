@@ -86,7 +86,13 @@ pub(super) fn mods(generated: &[ModEntry]) -> Vec<ModEntry> {
     let reg = generated.iter().filter(|e| e.key == 0x23e);
     let moved = reg.clone().map(|e| ModEntry { residue: e.residue & !C_FIELD, ..*e });
     let hand = HAND.iter().map(|&(hi, suffix)| ModEntry { key: 0x23e, residue: u128::from(hi) << 64, suffix });
-    let imm = reg.filter(|e| e.suffix.contains("F16.F32.PACK_AB")).map(|e| ModEntry { key: 0x83e, ..*e });
+    // The generator learns C's field as RZ (0xff) or 0 depending on the words it saw; the
+    // immediate form's residue holds it as RZ.
+    let imm = reg.filter(|e| e.suffix.contains("F16.F32.PACK_AB")).map(|e| ModEntry {
+        key: 0x83e,
+        residue: e.residue | C_FIELD,
+        ..*e
+    });
     moved.chain(hand).chain(imm).collect()
 }
 

@@ -342,6 +342,9 @@ fn more(f: &mut Vec<Form>) {
         f.push(form(s, "FLO", vec![r(16), p(81).opt(), b]));
     }
     f.push(form(0x213, "IABS", vec![r(16), r(32).reuse(1)]));
+    // IABS of a uniform register (`IABS R10, UR6`, bit 91 set as on every uniform-B form;
+    // Triton's persistent_matmul_f16; nvdisasm -b SM90 and SM80).
+    f.push(form(0xc13, "IABS", vec![r(16), ur(32)]));
     f.push(form(0x2ca, "R2UR", vec![p(81).opt(), ur(16), r(24).reuse(0)]));
     f.push(form(0x805, "CS2R", vec![r(16), sr(72)]));
     f.push(form(0x81a, "SGXT", vec![r(16), r(24).reuse(0), imm(32, 32, Hex)]));
@@ -431,6 +434,13 @@ fn more(f: &mut Vec<Form>) {
     f.push(form(0x356, "BMOV", vec![Slot::new(Kind::B(24)), r(32)]));
     f.push(form(0x2a4, "UIMAD", vec![ur(16), ur(24), ur(32), ur(64)]));
     f.push(form(0x8a5, "UIMAD", vec![ur(16), ur(24), imm(32, 32, SignedHex), ur(64)]));
+    // UIMAD with an immediate B and a uniform C (Triton's index arithmetic, `UIMAD UR10, UR17,
+    // 0x3, UR7`; the layout sm_100's 0x8a4 has, with sm_90's 6-bit uniform fields; nvdisasm -b SM90).
+    f.push(form(
+        0x8a4,
+        "UIMAD",
+        vec![ur(16), ur(24), imm(32, 32, SignedHex), ur(64).neg(75), up(87).not(90).if_bit(74)],
+    ));
     for (key, b) in [(0x28cu16, ur(32)), (0x88c, imm(32, 32, SignedHex))] {
         f.push(form(key, "UISETP", vec![up(81), up(84), ur(24), b, up(87).not(90), up(68).not(71).if_bit(72)]));
     }
@@ -880,6 +890,10 @@ const HAND_MODS: &[ModEntry] = &[
     // (register 0x248, immediate 0x848, constant 0xa48, uniform 0xc48, whose bit 91 is set); the
     // generated table holds only the kinds the corpus shows (`min.u16x2` reached none); see
     // `vimnmx_lane_types_match_nvdisasm`.
+    // The forms of Triton's NVIDIA code the corpus never shows (`triton_forms_match_nvdisasm`):
+    // UIMAD with an immediate B (0x8a4), IABS of a uniform register (0xc13).
+    ModEntry { key: 0x8a4, residue: 0x80e02 << 72, suffix: "" },
+    ModEntry { key: 0xc13, residue: 1 << 91, suffix: "" },
     ModEntry { key: 0x248, residue: 0x7e02 << 72, suffix: ".U16x2" },
     ModEntry { key: 0x848, residue: 0x7e02 << 72, suffix: ".U16x2" },
     ModEntry { key: 0x848, residue: 0x7e03 << 72, suffix: ".S16x2" },
@@ -893,9 +907,12 @@ const HAND_MODS: &[ModEntry] = &[
 
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
+    // F2FP (0x23e) and I2IP (0x239, 0x839, 0xc39) take their entries from their own modules
+    // (`f2fp`, `i2ip`), which model fields the generator's entries do not (C's field, the
+    // sub-byte selector).
     let mut v: Vec<ModEntry> = generated::MODS
         .iter()
-        .filter(|e| e.key != 0x23e)
+        .filter(|e| !matches!(e.key, 0x23e | 0x239 | 0x839 | 0xc39))
         .chain(HAND_MODS)
         .chain(sysfn::MODS)
         .chain(tensor_forms::MODS)
@@ -909,6 +926,9 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
     v.extend(uniform_int::mods(generated::MODS));
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
+    // The generator learns some hand-listed residues too (from the wild corpus's code): one copy
+    // each; two suffixes for one residue stay and fail `mods_sorted_unique`.
+    v.dedup_by(|a, b| (a.key, a.residue, a.suffix) == (b.key, b.residue, b.suffix));
     v
 });
 
@@ -921,11 +941,13 @@ pub fn tables() -> &'static Tables {
 }
 
 /// The generated modifier table with `F2FP`'s entries in sm_90's own layout ([`f2fp::mods`]:
-/// C's field out of the residue, the hand-entered packing modes and the immediate form), for
+/// C's field out of the residue, the hand-entered packing modes and the immediate form) and
+/// without `I2IP`'s (the `i2ip` module's, with its sub-byte selector, are checked there), for
 /// tools that regenerate the table or draw random instructions from it.
 pub fn mods() -> &'static [ModEntry] {
     static V: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-        let mut v: Vec<ModEntry> = generated::MODS.iter().filter(|e| e.key != 0x23e).copied().collect();
+        let mut v: Vec<ModEntry> =
+            generated::MODS.iter().filter(|e| !matches!(e.key, 0x23e | 0x239 | 0x839 | 0xc39)).copied().collect();
         v.extend(f2fp::mods(generated::MODS));
         v.sort_by_key(|e| (e.key, e.residue));
         v
@@ -1085,6 +1107,18 @@ mod tests {
         }
         // Bit 81 is not part of CALL.ABS's target (nvdisasm ignores it): such a word is refused.
         assert!(t.decode(0x000f_ea00_03c2_0000_0000_0000_0000_7943u128).is_err());
+    }
+
+    /// Words of NVIDIA's sm_90 code for Triton kernels (ptxas 13.0.88 -O3) as nvdisasm prints them.
+    #[test]
+    fn triton_forms_match_nvdisasm() {
+        let t = super::tables();
+        // The text does not name UIMAD's hidden `!UPT` (bit 90): decoded both ways, parsed to
+        // the same text.
+        let uimad = "UIMAD UR10, UR17, 0x3, UR7";
+        crate::sass::test_words::assert_nvdisasm_decode(t, 0, 0x000f_e200_0f8e_0207_0000_0003_110a_78a4, uimad);
+        assert_eq!(t.print(&t.parse(uimad, 0).unwrap(), 0, None), uimad);
+        crate::sass::test_words::assert_nvdisasm_word(t, 0, 0x000f_e200_0800_0000_0000_0006_000a_7c13, "IABS R10, UR6");
     }
 
     #[test]
