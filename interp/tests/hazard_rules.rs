@@ -392,3 +392,51 @@ fn voteu_predicate_reaches_a_general_consumer_in_one_cycle() {
     let uisetp = run(&[("UISETP.NE.AND UP1, UPT, UR4, URZ, UPT", 1, None, 0), (plop, 4, None, 0)]);
     assert!(uisetp.is_some_and(|(i, e)| i == 1 && e.contains("UP1")), "UISETP's result takes 2 cycles");
 }
+
+/// A warp shuffle completes in order after the shared loads issued before it: once its
+/// scoreboard is waited on, an earlier `LDS` issued without one has its data (NVIDIA's Triton
+/// rowmax_argmax, sm_80 and sm_90). Without the wait, or with the shuffle issued before the load,
+/// the read is a hazard.
+#[test]
+fn shuffle_completion_completes_earlier_shared_loads() {
+    for (arch, sm) in [("sm_80", 80), ("sm_90", 90)] {
+        let lds = ("LDS.128 R12, [R3+0x10]", 4, None, 0);
+        let shfl = ("SHFL.BFLY PT, R18, R19, 0x4, 0x1f", 1, Some(3), 0);
+        let tail = |wait| [("NOP", 13, None, wait), ("MOV R8, R12", 5, None, 0), ("EXIT", 5, None, 0)];
+        let good: Vec<_> = [lds, shfl].into_iter().chain(tail(1 << 3)).collect();
+        assert_eq!(first_hazard_on(sm, &with_control(arch, &good)), None, "{arch}");
+        let unwaited: Vec<_> = [lds, shfl].into_iter().chain(tail(0)).collect();
+        let e = first_hazard_on(sm, &with_control(arch, &unwaited));
+        assert!(e.as_ref().is_some_and(|(i, e)| *i == 3 && e.contains("R12")), "{arch}: {e:?}");
+        let before: Vec<_> = [shfl, lds].into_iter().chain(tail(1 << 3)).collect();
+        let e = first_hazard_on(sm, &with_control(arch, &before));
+        assert!(e.as_ref().is_some_and(|(i, e)| *i == 3 && e.contains("R12")), "{arch}: {e:?}");
+    }
+}
+
+/// The sm_80 family's `HMMA` result latency is 24 cycles (ptxas's sm_80 Triton matmuls read
+/// `HMMA.16816.F32` results 24 cycles after issue, never sooner, e.g. `F2FP.PACK_AB R10, R23, R22`
+/// in matmul_f16_64x64x32): a read at 24 is hazard-free on
+/// sm_80/86/89, at 23 it is not; sm_90's model keeps 32.
+#[test]
+fn sm80_hmma_result_latency_is_24_cycles() {
+    let hmma = "HMMA.16816.F32 R20, R48, R34, R20";
+    let read = |arch: &str, first: u8| {
+        with_control(
+            arch,
+            &[(hmma, first, None, 0), ("NOP", 15, None, 0), ("NOP", 8, None, 0), ("MOV R10, R23", 2, None, 0)],
+        )
+    };
+    for (arch, sm) in [("sm_80", 80), ("sm_86", 86), ("sm_89", 89)] {
+        assert_eq!(first_hazard_on(sm, &read(arch, 1)), None, "{arch}: 24 cycles");
+        let e = first_hazard_on(
+            sm,
+            &with_control(
+                arch,
+                &[(hmma, 1, None, 0), ("NOP", 15, None, 0), ("NOP", 7, None, 0), ("MOV R8, R23", 2, None, 0)],
+            ),
+        );
+        assert!(e.is_some_and(|(i, e)| i == 3 && e.contains("R23")), "{arch}: 23 cycles");
+    }
+    assert!(first_hazard_on(90, &read("sm_90", 1)).is_some_and(|(i, _)| i == 3), "sm_90: 32 cycles");
+}

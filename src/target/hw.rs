@@ -104,6 +104,13 @@ pub struct HwFacts {
     /// `IMMA.8816` result in a chain after 10 cycles, an `HMMA`'s after 29, its sm_100 code an
     /// `HMMA`'s after fewer than 32; no GPU run on either).
     pub mma_result_latency_modelled: bool,
+    /// Where [`HwFacts::mma_result_latency_modelled`]: cycles before an `HMMA`/`IMMA` result
+    /// issued with a stall may be read or its registers rewritten by anything but another MMA.
+    /// sm_90: [`crate::sched::latency::MMA_LATENCY`] (the H100 runs); the sm_80 family: 24 —
+    /// ptxas's sm_80 code for Triton's matmuls reads `HMMA.16816.F32` results 24 cycles after
+    /// issue (9 reads at exactly 24, none sooner, in the wild corpus's sm_80 Triton kernels).
+    /// The scheduler keeps [`crate::sched::latency::MMA_LATENCY`] on every SM (it is above both).
+    pub mma_result_latency: u64,
     /// `HMMA`/`IMMA` return their results through a scoreboard: sm_75 (ptxas 13.0.88 gives 37
     /// of the 40 in the CUDA corpus's -O3 sm_75 code a write scoreboard, none of 37 on sm_80;
     /// at -O0 all 40 carry `R1:W0` with a stall of 15, where sm_80 on issue them with stall 0).
@@ -124,6 +131,7 @@ impl HwFacts {
         uniform_read_at_issue: true,
         shfl_in_shared_queue: false,
         mma_result_latency_modelled: true,
+        mma_result_latency: crate::sched::latency::MMA_LATENCY,
         mma_variable_latency: false,
     };
 
@@ -148,6 +156,7 @@ impl HwFacts {
             uniform_read_at_issue: !pre_hopper || turing,
             shfl_in_shared_queue: turing,
             mma_result_latency_modelled: sm >= 80 && sm < 100,
+            mma_result_latency: if pre_hopper { 24 } else { crate::sched::latency::MMA_LATENCY },
             mma_variable_latency: turing,
         }
     }

@@ -467,16 +467,15 @@ pub const FP64_EARLY_READ: u64 = 2;
 /// shortest distance seen is what is modelled; the notes are silent.
 const UP_GUARD_EXTRA: u64 = 3;
 
-/// Cycles before an `HMMA`/`IMMA` result may be read, or its destination written, by anything
-/// but another `HMMA`/`IMMA`, when the `HMMA` was issued with a stall of 1 or more: the tensor
-/// pipe does not interlock its results then. Measured on the H100 (2026-11-27, runs 5 and 6 of
-/// `interp/gpu/README.md`): our -O3 tc_mma_bf16 / tc_wmma_{f16,s8,tf32} with readers 5 to 15
-/// cycles after the `HMMA` read stale accumulators, and NVIDIA's -O0 tc_wmma_tf32 with its
-/// `HMMA` stalls patched from 0 to 1 or 4 (`MOV R12, R12` next) gave 248 wrong elements of 2,048.
-/// The true latency lies above 15; this is the figure our scheduler keeps
-/// ([`ptxas_rs::sched::latency::MMA_LATENCY`]); ptxas's -O3 code reads under 59 cycles only in
-/// accumulator chains ([`MMA_CHAIN_LATENCY`]).
-const MMA_RESULT_LATENCY: u64 = ptxas_rs::sched::latency::MMA_LATENCY;
+// The cycles before an `HMMA`/`IMMA` result may be read, or its destination written, by
+// anything but another `HMMA`/`IMMA`, when the `HMMA` was issued with a stall of 1 or more (the
+// tensor pipe does not interlock its results then), are `HwFacts::mma_result_latency`. Measured on
+// the H100 (2026-11-27, runs 5 and 6 of `interp/gpu/README.md`): our -O3 tc_mma_bf16 /
+// tc_wmma_{f16,s8,tf32} with readers 5 to 15 cycles after the `HMMA` read stale accumulators, and
+// NVIDIA's -O0 tc_wmma_tf32 with its `HMMA` stalls patched from 0 to 1 or 4 gave 248 wrong
+// elements of 2,048; the sm_90 figure is the one our scheduler keeps
+// (`ptxas_rs::sched::latency::MMA_LATENCY`), ptxas's -O3 code reads under 59 cycles only in
+// accumulator chains ([`MMA_CHAIN_LATENCY`]); on the sm_80 family ptxas reads at 24.
 
 /// Cycles before one `HMMA`/`IMMA` may read (as its accumulator) or rewrite the result of an
 /// earlier one: the shortest distance in ptxas 13.0.88's -O3 corpus code (16 cycles: the
@@ -504,7 +503,7 @@ fn latency(inst: &Inst, hw: &HwFacts) -> u64 {
         Kind::Hmma { .. } | Kind::Imma { .. } if inst.control.stall == 0 || !hw.mma_result_latency_modelled => {
             MMA_INTERLOCKED_LATENCY
         }
-        Kind::Hmma { .. } | Kind::Imma { .. } => MMA_RESULT_LATENCY,
+        Kind::Hmma { .. } | Kind::Imma { .. } => hw.mma_result_latency,
         Kind::Fp64 { .. } | Kind::Dsetp { .. } => 6,
         Kind::Redux { .. } if inst.base == "CREDUX" => CREDUX_LATENCY,
         // General → uniform register (`ptxas_rs::sched::latency::R2UR_LATENCY` has the figures;
@@ -1091,10 +1090,14 @@ impl HazardState {
         }
         for (s, read, seq, u) in retired {
             if !read && u != 0xff {
-                // Earlier untracked results of the same in-order unit are complete too.
+                // Earlier untracked results of the same in-order unit are complete too, and a
+                // warp shuffle's completes the shared loads issued before it (both leave through
+                // the shared-memory pipe in order: NVIDIA's Triton rowmax_argmax, sm_80 and sm_90,
+                // `LDS.128 R12` with no scoreboard, `SHFL.BFLY` with SB3, a wait on SB3, then R12
+                // read with no other wait).
                 let wsb = &mut self.wsb;
                 self.untracked.retain(|&(us, uu, useq)| {
-                    let done = uu == u && useq < seq;
+                    let done = (uu == u || (u == 6 && uu == 4)) && useq < seq;
                     if done && wsb[us] == UNTRACKED {
                         wsb[us] = NONE;
                     }

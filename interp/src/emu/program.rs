@@ -779,7 +779,7 @@ pub enum Kind {
     /// `HMMA.{16816,1688,1684}.F32[.BF16|.TF32] d, a, b, c`: a warp-wide matrix multiply-add
     /// (PTX `mma.sync.aligned.m16n8k{16,8,4}` with f32 accumulators) on the fragments PTX
     /// documents; see [`super::alu::mma_f32`]. The hazard checker treats its results as
-    /// interlocked (`hazard::MMA_RESULT_LATENCY`: ptxas's own -O0 code reads them on the next
+    /// interlocked (`HwFacts::mma_result_latency`: ptxas's own -O0 code reads them on the next
     /// instruction).
     Hmma {
         /// K (16, 8 or 4).
