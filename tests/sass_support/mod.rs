@@ -120,11 +120,10 @@ fn compile_files(t: &oracle::Tools, arch: &str, files: &[(std::path::PathBuf, St
     let out = Mutex::new(Vec::new());
     let errs = common::par::par_check(files, |(path, name, level)| {
         let path = path.as_path();
+        // No `-O` for ptxas's default: the corpus's runs stay the oracle memo's earlier ones.
+        let args: Vec<&str> = ["-arch", arch, level].into_iter().filter(|a| !a.is_empty()).collect();
         let res = t
-            .ptxas_run(
-                oracle::PtxInput::File { path, cwd: None },
-                &["-arch", arch, level][..if level.is_empty() { 2 } else { 3 }],
-            )
+            .ptxas_run(oracle::PtxInput::File { path, cwd: None }, &args)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let Some(cubin) = res.cubin else { return Err(format!("{}: ptxas produced no cubin", path.display())) };
         let listing = t.disassemble(&cubin).map_err(|e| format!("{}: {e}", path.display()))?;
