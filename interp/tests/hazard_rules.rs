@@ -440,3 +440,23 @@ fn sm80_hmma_result_latency_is_24_cycles() {
     }
     assert!(first_hazard_on(90, &read("sm_90", 1)).is_some_and(|(i, _)| i == 3), "sm_90: 32 cycles");
 }
+
+/// `R2UR` may issue 3 cycles after a `BAR.SYNC` (NVIDIA's sm_90 code for Triton's
+/// attn_fwd_causal_d128: `BAR.SYNC.DEFER_BLOCKING 0x0`, `LEA`, `R2UR UR15, R125`), where a
+/// memory access still waits for the barrier to settle.
+#[test]
+fn r2ur_need_not_wait_for_a_barrier_to_settle() {
+    let stream = |second: &str| {
+        with_control(
+            "sm_90",
+            &[
+                ("BAR.SYNC.DEFER_BLOCKING 0x0", 1, None, 0),
+                ("LEA R96, P0, R79, UR4, 0x1", 2, None, 0),
+                (second, 13, None, 0),
+            ],
+        )
+    };
+    assert_eq!(first_hazard_on(90, &stream("R2UR UR15, R125")), None);
+    let e = first_hazard_on(90, &stream("LDS R4, [R2]"));
+    assert!(e.is_some_and(|(i, e)| i == 2 && e.contains("BAR")), "an LDS 3 cycles after the BAR");
+}

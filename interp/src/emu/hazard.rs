@@ -332,7 +332,9 @@ impl Facts {
         let variable = h.variable(inst);
         Facts {
             pipe: h.pipe_of(inst),
-            settles: settles_after_barrier(inst.base),
+            // `R2UR` need not wait for a barrier to settle: NVIDIA's sm_90 code for Triton's
+            // attn_fwd_causal_d128 issues `R2UR UR15, R125` 3 cycles after `BAR.SYNC`.
+            settles: settles_after_barrier(inst.base) && inst.base != "R2UR",
             late_preds: branch || ptxas_rs::sched::latency::reads_preds_late(inst.base),
             fp64: is_fp64(inst),
             variable,
