@@ -297,22 +297,14 @@ impl Edges<'_> {
     }
 }
 
-/// A function symbol's directives as nvdisasm puts them in its first block's label.
+/// A function symbol's directives as nvdisasm puts them in its first block's label (the
+/// `.size` expression escaped for DOT).
 fn symbol_lines(label: &mut String, s: &Symbol, name_at: &dyn Fn(i64) -> Option<String>) {
     let n = &s.name;
-    match s.bind() {
-        1 => {
-            let _ = write!(label, "\t.global\t\t{n}\\l");
-        }
-        2 => {
-            let _ = write!(label, "\t.weak\t\t{n}\\l");
-        }
-        _ => {}
-    }
-    let _ = write!(label, "\t.type\t\t{n},@function\\l");
-    if s.size != 0 {
-        let until = name_at((s.value + s.size) as i64).unwrap_or_else(|| format!("{:#x}", s.value + s.size));
-        let _ = write!(label, "\t.size\t\t{n},{}\\l", esc(&format!("({until} - {n})")));
+    for (directive, operand) in super::text::symbol_directives(s, name_at) {
+        // `.size`'s operand is `name,(end - name)`: only the expression is escaped.
+        let operand = if directive == ".size" { format!("{n},{}", esc(&operand[n.len() + 1..])) } else { operand };
+        let _ = write!(label, "\t{directive}\t\t{operand}\\l");
     }
     if s.other != 0 {
         let _ = write!(label, "\t.other\t\t{n},\\<no\\ object\\>\\l");

@@ -114,22 +114,31 @@ fn section(out: &mut String, cubin: &Cubin, code: &Code, heads: &[String], optio
     }
 }
 
+/// A function symbol's binding, type and size directives as nvdisasm writes them, as
+/// (directive, operand) pairs: `.global`/`.weak` (when bound so), `.type`, and `.size` (when
+/// not 0, up to the symbol at its end or the end's address). Shared by the listing and the
+/// control-flow graphs' labels (`super::cfg`), which lay them out differently.
+pub(super) fn symbol_directives(s: &Symbol, name_at: &dyn Fn(i64) -> Option<String>) -> Vec<(&'static str, String)> {
+    let n = &s.name;
+    let mut v = Vec::new();
+    match s.bind() {
+        1 => v.push((".global", n.clone())),
+        2 => v.push((".weak", n.clone())),
+        _ => {}
+    }
+    v.push((".type", format!("{n},@function")));
+    if s.size != 0 {
+        let until = name_at((s.value + s.size) as i64).unwrap_or_else(|| format!("{:#x}", s.value + s.size));
+        v.push((".size", format!("{n},({until} - {n})")));
+    }
+    v
+}
+
 /// A function symbol's directives and its label.
 fn symbol_head(out: &mut String, s: &Symbol, name_at: &dyn Fn(i64) -> Option<String>) {
     let n = &s.name;
-    match s.bind() {
-        1 => {
-            let _ = writeln!(out, "        .global         {n}");
-        }
-        2 => {
-            let _ = writeln!(out, "        .weak           {n}");
-        }
-        _ => {}
-    }
-    let _ = writeln!(out, "        .type           {n},@function");
-    if s.size != 0 {
-        let until = name_at((s.value + s.size) as i64).unwrap_or_else(|| format!("{:#x}", s.value + s.size));
-        let _ = writeln!(out, "        .size           {n},({until} - {n})");
+    for (directive, operand) in symbol_directives(s, name_at) {
+        let _ = writeln!(out, "        {directive:<16}{operand}");
     }
     if s.other != 0 {
         let _ = writeln!(out, "        .other          {n},@\"{}\"", other(s.other));

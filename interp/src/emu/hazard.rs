@@ -726,7 +726,7 @@ impl HazardState {
             // sm_80 and sm_90: `LDS.128 R4, [R41+0x10]` with no write scoreboard, `BAR.SYNC`,
             // R7 read 30 instructions later with no wait).
             if matches!(inst.kind, Kind::Bar { arv: false, .. }) {
-                self.complete_untracked(4);
+                self.complete_untracked(|unit, _| unit == 4);
             }
         }
         let (rd, wr) = (&inst.regs.0, &inst.regs.1);
@@ -1056,17 +1056,16 @@ impl HazardState {
         self.rsb[s] = (0..6u8).find(|&j| events[j as usize].iter().any(|e| e.0 == s && e.1)).unwrap_or(NONE);
     }
 
-    /// Completes the pending untracked (no scoreboard) writes of in-order unit `unit`.
-    fn complete_untracked(&mut self, unit: u8) {
+    /// Completes the pending untracked (no scoreboard) writes for which `done(unit, seq)` holds
+    /// (their in-order unit and issue sequence number).
+    fn complete_untracked(&mut self, done: impl Fn(u8, u64) -> bool) {
         let wsb = &mut self.wsb;
-        self.untracked.retain(|&(s, u, _)| {
-            if u != unit {
-                return true;
-            }
-            if wsb[s] == UNTRACKED {
+        self.untracked.retain(|&(s, unit, seq)| {
+            let done = done(unit, seq);
+            if done && wsb[s] == UNTRACKED {
                 wsb[s] = NONE;
             }
-            false
+            !done
         });
     }
 
@@ -1097,14 +1096,7 @@ impl HazardState {
                 // the shared-memory pipe in order: NVIDIA's Triton rowmax_argmax, sm_80 and sm_90,
                 // `LDS.128 R12` with no scoreboard, `SHFL.BFLY` with SB3, a wait on SB3, then R12
                 // read with no other wait).
-                let wsb = &mut self.wsb;
-                self.untracked.retain(|&(us, uu, useq)| {
-                    let done = (uu == u || (u == 6 && uu == 4)) && useq < seq;
-                    if done && wsb[us] == UNTRACKED {
-                        wsb[us] = NONE;
-                    }
-                    !done
-                });
+                self.complete_untracked(|uu, useq| (uu == u || (u == 6 && uu == 4)) && useq < seq);
             }
             if s == usize::MAX {
                 continue;

@@ -905,14 +905,19 @@ const HAND_MODS: &[ModEntry] = &[
     ModEntry { key: 0xc48, residue: 0x87e03 << 72, suffix: ".S16x2" },
 ];
 
+/// Keys whose entries come from their own modules, not the generated table: F2FP (0x23e,
+/// `f2fp`) and I2IP (0x239, 0x839, 0xc39, `i2ip`), which model fields the generator's entries do
+/// not (C's field, the sub-byte selector).
+const OWN_MODULE_KEYS: [u16; 4] = [0x23e, 0x239, 0x839, 0xc39];
+
+/// The generated entries without [`OWN_MODULE_KEYS`]'.
+fn generated_shared() -> impl Iterator<Item = &'static ModEntry> {
+    generated::MODS.iter().filter(|e| !OWN_MODULE_KEYS.contains(&e.key))
+}
+
 /// The generated table plus [`HAND_MODS`], sorted by (key, residue).
 static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-    // F2FP (0x23e) and I2IP (0x239, 0x839, 0xc39) take their entries from their own modules
-    // (`f2fp`, `i2ip`), which model fields the generator's entries do not (C's field, the
-    // sub-byte selector).
-    let mut v: Vec<ModEntry> = generated::MODS
-        .iter()
-        .filter(|e| !matches!(e.key, 0x23e | 0x239 | 0x839 | 0xc39))
+    let mut v: Vec<ModEntry> = generated_shared()
         .chain(HAND_MODS)
         .chain(sysfn::MODS)
         .chain(tensor_forms::MODS)
@@ -946,8 +951,7 @@ pub fn tables() -> &'static Tables {
 /// tools that regenerate the table or draw random instructions from it.
 pub fn mods() -> &'static [ModEntry] {
     static V: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
-        let mut v: Vec<ModEntry> =
-            generated::MODS.iter().filter(|e| !matches!(e.key, 0x23e | 0x239 | 0x839 | 0xc39)).copied().collect();
+        let mut v: Vec<ModEntry> = generated_shared().copied().collect();
         v.extend(f2fp::mods(generated::MODS));
         v.sort_by_key(|e| (e.key, e.residue));
         v
