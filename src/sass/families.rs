@@ -101,7 +101,7 @@ pub fn mods(existing: &[ModEntry], has_128: bool) -> Vec<ModEntry> {
                 if existing.iter().any(|e| e.key == f.key && e.residue == residue) {
                     continue;
                 }
-                let suffix: &'static str = Box::leak(format!("{op_name}{ty_name}").into_boxed_str());
+                let suffix: &'static str = crate::sass::form::intern(format!("{op_name}{ty_name}"));
                 out.push(ModEntry { key: f.key, residue, suffix });
             }
         }

@@ -120,7 +120,7 @@ pub(super) fn mods(have: &[ModEntry]) -> Vec<ModEntry> {
     let mut v = Vec::new();
     for (base, key) in BASES {
         for (residue, suffix) in suffixes(base) {
-            let suffix: &'static str = Box::leak(suffix.into_boxed_str());
+            let suffix: &'static str = crate::sass::form::intern(suffix);
             for key in [key, key | 0x400] {
                 let e = ModEntry { key, residue, suffix };
                 if !have.iter().any(|h| h.key == key && h.residue == residue && h.suffix == suffix) {
