@@ -1983,18 +1983,20 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
                     };
                     lift(w.write_n(&a[0], k, &splat(src), g))?;
                 }
-                // The predicate output: per lane, whether its source equals the value taken (the
-                // first active lane's). ptxas tests it before a collective on a per-tile mask
-                // (`R2UR P3, URZ, R8` / `@!P3 BRA.DIV` in cg_tiled_reduce): the lanes of the other
-                // tiles branch to the `WARPSYNC.COLLECTIVE` path. Inferred from that use and from
-                // the H100's results (the notes are silent): with one predicate for all lanes,
-                // the converged warp's 16-lane tiles would both take the fast `VOTE.ANY` and get
-                // 32-lane ballots, which the GPU does not give.
+                // The predicate output: per lane, whether its source DIFFERS from the value taken
+                // (the first active lane's), i.e. whether the lane still waits for its own value.
+                // ptxas's waterfall loops rely on it (nvcc -G code of a one-lane
+                // `mbarrier.init`: `@P1 R2UR P0, UR6, R3`, `@P1 PLOP3.LUT P1, PT, P0, PT, PT, 0x80`,
+                // `@P1 BRA.U.ANY` back: with "equal" the single lane would loop forever), and a
+                // per-tile collective tests it (`R2UR P3, URZ, R8` / `@!P3 BRA.DIV` in
+                // cg_tiled_reduce, whose H100 results need a per-lane predicate: one predicate for
+                // all lanes would send both 16-lane tiles of a converged warp down the fast
+                // `VOTE.ANY` path with 32-lane ballots). The notes are silent.
                 if let Some(p) = pr.first() {
                     let v = lift(w.reg64(&Arg { n: a[1].n, ..a[1] }))?;
                     let v = if a[1].n == 2 { v } else { map64(u32::MAX, |l| v[l] & 0xffff_ffff) };
-                    let same = pmask(g, |l| v[l] == v[lane]);
-                    w.set_pred(p, same, g);
+                    let differs = pmask(g, |l| v[l] != v[lane]);
+                    w.set_pred(p, differs, g);
                 }
             }
         }
