@@ -414,12 +414,12 @@ fn shuffle_completion_completes_earlier_shared_loads() {
     }
 }
 
-/// The sm_80 family's `HMMA` result latency is 24 cycles (ptxas's sm_80 Triton matmuls read
-/// `HMMA.16816.F32` results 24 cycles after issue, never sooner, e.g. `F2FP.PACK_AB R10, R23, R22`
-/// in matmul_f16_64x64x32): a read at 24 is hazard-free on
-/// sm_80/86/89, at 23 it is not; sm_90's model keeps 32.
+/// The `HMMA` result latency is 24 cycles on the sm_80 family and sm_90 (ptxas's sm_80 and sm_90
+/// code of Triton's sm_80 matmuls reads `HMMA.16816.F32` results 24 cycles after issue, never
+/// sooner, e.g. `F2FP.PACK_AB R10, R23, R22` in matmul_f16_64x64x32): a read at 24 is
+/// hazard-free, at 23 it is not.
 #[test]
-fn sm80_hmma_result_latency_is_24_cycles() {
+fn hmma_result_latency_is_24_cycles() {
     let hmma = "HMMA.16816.F32 R20, R48, R34, R20";
     let read = |arch: &str, first: u8| {
         with_control(
@@ -427,7 +427,7 @@ fn sm80_hmma_result_latency_is_24_cycles() {
             &[(hmma, first, None, 0), ("NOP", 15, None, 0), ("NOP", 8, None, 0), ("MOV R10, R23", 2, None, 0)],
         )
     };
-    for (arch, sm) in [("sm_80", 80), ("sm_86", 86), ("sm_89", 89)] {
+    for (arch, sm) in [("sm_80", 80), ("sm_86", 86), ("sm_89", 89), ("sm_90", 90)] {
         assert_eq!(first_hazard_on(sm, &read(arch, 1)), None, "{arch}: 24 cycles");
         let e = first_hazard_on(
             sm,
@@ -438,10 +438,9 @@ fn sm80_hmma_result_latency_is_24_cycles() {
         );
         assert!(e.is_some_and(|(i, e)| i == 3 && e.contains("R23")), "{arch}: 23 cycles");
     }
-    assert!(first_hazard_on(90, &read("sm_90", 1)).is_some_and(|(i, _)| i == 3), "sm_90: 32 cycles");
 }
 
-/// `R2UR` may issue 3 cycles after a `BAR.SYNC` (NVIDIA's sm_90 code for Triton's
+/// `R2UR` and `HMMA` may issue 3 cycles after a `BAR.SYNC` (NVIDIA's sm_90 code for Triton's
 /// attn_fwd_causal_d128: `BAR.SYNC.DEFER_BLOCKING 0x0`, `LEA`, `R2UR UR15, R125`), where a
 /// memory access still waits for the barrier to settle.
 #[test]
@@ -457,6 +456,8 @@ fn r2ur_need_not_wait_for_a_barrier_to_settle() {
         )
     };
     assert_eq!(first_hazard_on(90, &stream("R2UR UR15, R125")), None);
+    // So may an `HMMA` (NVIDIA's sm_90 code of Triton's sm_80 attn_fwd_d64 and matmul_tf32x3).
+    assert_eq!(first_hazard_on(90, &stream("HMMA.16816.F32 R20, R48, R34, R20")), None);
     let e = first_hazard_on(90, &stream("LDS R4, [R2]"));
     assert!(e.is_some_and(|(i, e)| i == 2 && e.contains("BAR")), "an LDS 3 cycles after the BAR");
 }

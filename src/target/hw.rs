@@ -105,11 +105,14 @@ pub struct HwFacts {
     /// `HMMA`'s after fewer than 32; no GPU run on either).
     pub mma_result_latency_modelled: bool,
     /// Where [`HwFacts::mma_result_latency_modelled`]: cycles before an `HMMA`/`IMMA` result
-    /// issued with a stall may be read or its registers rewritten by anything but another MMA.
-    /// sm_90: [`crate::sched::latency::MMA_LATENCY`] (the H100 runs); the sm_80 family: 24 —
-    /// ptxas's sm_80 code for Triton's matmuls reads `HMMA.16816.F32` results 24 cycles after
-    /// issue (9 reads at exactly 24, none sooner, in the wild corpus's sm_80 Triton kernels).
-    /// The scheduler keeps [`crate::sched::latency::MMA_LATENCY`] on every SM (it is above both).
+    /// issued with a stall may be read or its registers rewritten by anything but another MMA:
+    /// 24 on the sm_80 family and sm_90. ptxas's sm_80 code for Triton's matmuls reads
+    /// `HMMA.16816.F32` results 24 cycles after issue (9 reads at exactly 24, none sooner), and
+    /// its sm_90 code of the same PTX does too (bmm_f16, matmul_f16_64x64x32, persistent_matmul,
+    /// attention forward/backward: `F2FP.PACK_AB`, `FMUL`, `FFMA` 24 cycles after the `HMMA`;
+    /// `HMMA.1688.F32.TF32` in matmul_tf32x3); the H100 runs found readers at 5 to 15 cycles
+    /// stale and 32 correct, which 24 respects. The scheduler keeps
+    /// [`crate::sched::latency::MMA_LATENCY`] (32) on every SM.
     pub mma_result_latency: u64,
     /// `HMMA`/`IMMA` return their results through a scoreboard: sm_75 (ptxas 13.0.88 gives 37
     /// of the 40 in the CUDA corpus's -O3 sm_75 code a write scoreboard, none of 37 on sm_80;
@@ -131,7 +134,7 @@ impl HwFacts {
         uniform_read_at_issue: true,
         shfl_in_shared_queue: false,
         mma_result_latency_modelled: true,
-        mma_result_latency: crate::sched::latency::MMA_LATENCY,
+        mma_result_latency: 24,
         mma_variable_latency: false,
     };
 
@@ -156,7 +159,7 @@ impl HwFacts {
             uniform_read_at_issue: !pre_hopper || turing,
             shfl_in_shared_queue: turing,
             mma_result_latency_modelled: sm >= 80 && sm < 100,
-            mma_result_latency: if pre_hopper { 24 } else { crate::sched::latency::MMA_LATENCY },
+            mma_result_latency: 24,
             mma_variable_latency: turing,
         }
     }

@@ -332,9 +332,7 @@ impl Facts {
         let variable = h.variable(inst);
         Facts {
             pipe: h.pipe_of(inst),
-            // `R2UR` need not wait for a barrier to settle: NVIDIA's sm_90 code for Triton's
-            // attn_fwd_causal_d128 issues `R2UR UR15, R125` 3 cycles after `BAR.SYNC`.
-            settles: settles_after_barrier(inst.base) && inst.base != "R2UR",
+            settles: settles_after_barrier(inst.base) && !NO_BARRIER_SETTLE.contains(&inst.base),
             late_preds: branch || ptxas_rs::sched::latency::reads_preds_late(inst.base),
             fp64: is_fp64(inst),
             variable,
@@ -475,9 +473,16 @@ const UP_GUARD_EXTRA: u64 = 3;
 // the H100 (2026-11-27, runs 5 and 6 of `interp/gpu/README.md`): our -O3 tc_mma_bf16 /
 // tc_wmma_{f16,s8,tf32} with readers 5 to 15 cycles after the `HMMA` read stale accumulators, and
 // NVIDIA's -O0 tc_wmma_tf32 with its `HMMA` stalls patched from 0 to 1 or 4 gave 248 wrong
-// elements of 2,048; the sm_90 figure is the one our scheduler keeps
-// (`ptxas_rs::sched::latency::MMA_LATENCY`), ptxas's -O3 code reads under 59 cycles only in
-// accumulator chains ([`MMA_CHAIN_LATENCY`]); on the sm_80 family ptxas reads at 24.
+// elements of 2,048; ptxas's -O3 code (sm_80 family and sm_90, Triton's sm_80 PTX) reads at 24,
+// the figure taken; our scheduler keeps 32 (`ptxas_rs::sched::latency::MMA_LATENCY`). Accumulator
+// chains read sooner ([`MMA_CHAIN_LATENCY`]).
+
+/// Register-only instructions that need not wait for a barrier to settle although the
+/// scheduler's [`settles_after_barrier`] (which keeps the wait: ptxas's -O0 control words match
+/// it) says so. NVIDIA's sm_90 code issues `R2UR UR15, R125` 3 cycles after `BAR.SYNC` (Triton's
+/// attn_fwd_causal_d128), and `HMMA`s 1 to 4 cycles after it (the sm_80 PTX of Triton's
+/// attn_fwd_d64, attn_bwd_dkdv and matmul_tf32x3: `HMMA.16816.F32`, `HMMA.1688.F32.TF32`).
+const NO_BARRIER_SETTLE: &[&str] = &["R2UR", "HMMA", "IMMA"];
 
 /// Cycles before one `HMMA`/`IMMA` may read (as its accumulator) or rewrite the result of an
 /// earlier one: the shortest distance in ptxas 13.0.88's -O3 corpus code (16 cycles: the
