@@ -329,3 +329,28 @@ fn hgmma_operands_need_the_proxy_fence() {
     let e = run(&patched(&cubin, fence.word)).expect_err("no proxy fence");
     assert!(matches!(&e.kind, EmuErrorKind::Hazard(m) if m.contains("fence.proxy.async")), "{e}");
 }
+
+/// A reading warp's `fence.proxy.async` after a barrier orders the other warps' generic-proxy
+/// stores made before that barrier (Triton's pattern: stores, `bar.sync`, `fence.proxy.async`,
+/// `wgmma`; NVIDIA's sm_90 attn_bwd_dkdv): tc_wgmma with its fence moved after its `bar.sync`
+/// runs hazard-free in the emulator with the outputs of the original.
+#[test]
+fn proxy_fence_after_the_barrier_orders_other_warps_stores() {
+    let Some(t) = oracle::tools_or_skip("proxy_fence_after_the_barrier_orders_other_warps_stores") else { return };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/cuda/tc_wgmma");
+    let spec = LaunchSpec::from_path(&dir.join("tc_wgmma.run.toml")).unwrap();
+    let ptx = std::fs::read_to_string(dir.join("tc_wgmma.sm_90a.ptx")).unwrap();
+    let fence = "\tfence.proxy.async.shared::cta;\n";
+    let bar = "\tbar.sync \t0;\n";
+    assert!(ptx.matches(fence).count() == 1 && ptx.find(fence) < ptx.find(bar), "tc_wgmma fences, then syncs");
+    let moved = ptx.replacen(fence, "", 1).replacen(bar, &format!("{bar}{fence}"), 1);
+    let compile = |text: &str| {
+        let out = t.ptxas_run(oracle::PtxInput::Text { name: "tc_wgmma.ptx", text }, &["-arch", "sm_90a"]).unwrap();
+        out.cubin.unwrap_or_else(|| panic!("ptxas: {}", out.stderr))
+    };
+    let cfg = EmuConfig::default();
+    let run = |bytes: &[u8]| Kernel::load(bytes, &spec.kernel).unwrap().run(&spec, &cfg).map_err(Box::new);
+    let want = run(&compile(&ptx)).expect("the original runs").outputs.buffers;
+    let got = run(&compile(&moved)).expect("the fence after the barrier orders the stores").outputs.buffers;
+    assert_eq!(got, want);
+}

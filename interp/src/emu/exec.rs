@@ -269,6 +269,11 @@ struct Cta {
     /// `FENCE.VIEW.ASYNC.S` (PTX `fence.proxy.async`); 0 when clean. Empty until the first such
     /// store. See [`Cta::async_read`].
     generic_dirty: Vec<u8>,
+    /// Per shared byte with a `generic_dirty` writer: the barrier epoch of the store
+    /// (`bar::Bars::completed` when it was made).
+    generic_epoch: Vec<u32>,
+    /// Per warp: the barrier epoch of its latest `FENCE.VIEW.ASYNC.S` (0: none yet).
+    fenced_epoch: Vec<u32>,
     /// Whether `generic_dirty` is kept: only for programs that read shared memory through the
     /// async proxy ([`Launch::proxy_reads`]), the only readers of the record.
     proxy_reads: bool,
@@ -735,30 +740,41 @@ impl Cta {
         }
         if self.generic_dirty.is_empty() {
             self.generic_dirty = vec![0; self.shared.bytes.len()];
+            self.generic_epoch = vec![0; self.shared.bytes.len()];
         }
         let end = (off as usize + size as usize).min(self.generic_dirty.len());
         if let Some(b) = self.generic_dirty.get_mut(off as usize..end) {
             b.fill(warp.min(254) as u8 + 1);
+            self.generic_epoch[off as usize..end].fill(self.bars.completed);
         }
     }
 
     /// `FENCE.VIEW.ASYNC.S` by warp `warp`: its earlier generic-proxy shared stores are now
-    /// visible to the async proxy.
+    /// visible to the async proxy, and so are other warps' stores made before a barrier that
+    /// completed before this fence (for this warp's async-proxy reads: [`Cta::async_read`]).
     fn proxy_fence(&mut self, warp: u32) {
         let me = warp.min(254) as u8 + 1;
         for b in self.generic_dirty.iter_mut().filter(|b| **b == me) {
             *b = 0;
         }
+        if let Some(e) = self.fenced_epoch.get_mut(warp as usize) {
+            *e = self.bars.completed;
+        }
     }
 
-    /// An async-proxy read (`HGMMA`'s shared operands) of the byte at shared offset `off`: an
-    /// error when a generic-proxy store wrote it with no `fence.proxy.async` after it. PTX
-    /// requires the fence (the async proxy need not see the generic proxy's writes); on the H100
-    /// our tc_wgmma cubin without it (`MEMBAR.SC.GPU` where ptxas has `MEMBAR.ALL.CTA;
-    /// FENCE.VIEW.ASYNC.S`) computed with stale shared data.
-    fn async_read(&self, off: u64) -> Result<(), EmuErrorKind> {
+    /// An async-proxy read by warp `warp` (`HGMMA`'s shared operands) of the byte at shared
+    /// offset `off`: an error when a generic-proxy store wrote it with no `fence.proxy.async`
+    /// ordering it before the read. PTX requires the fence (the async proxy need not see the
+    /// generic proxy's writes); on the H100 our tc_wgmma cubin without it (`MEMBAR.SC.GPU` where
+    /// ptxas has `MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S`) computed with stale shared data. The
+    /// fence orders the store when the storing warp made it after the store, or when the reading
+    /// warp made it after a barrier that completed after the store (store, `bar.sync`,
+    /// `fence.proxy.async`, `wgmma` in the reader: Triton's sm_90 attn_bwd_dkdv, whose HGMMA
+    /// reads tiles other warps stored).
+    fn async_read(&self, off: u64, warp: u32) -> Result<(), EmuErrorKind> {
+        let fenced = self.fenced_epoch.get(warp as usize).copied().unwrap_or(0);
         match self.generic_dirty.get(off as usize) {
-            Some(&w) if w != 0 => Err(EmuErrorKind::Hazard(format!(
+            Some(&w) if w != 0 && fenced <= self.generic_epoch[off as usize] => Err(EmuErrorKind::Hazard(format!(
                 "HGMMA reads shared offset {off:#x}, which warp {} stored through the generic proxy with no \
                  fence.proxy.async (FENCE.VIEW.ASYNC.S) after it: the async proxy may not see the store",
                 w - 1
@@ -848,6 +864,8 @@ fn run_cta(l: &Launch, st: &mut State, id: [u32; 3]) -> Result<(), EmuError> {
         local_size: nthreads as usize * l.local_bytes as usize,
         mbar_tx: std::collections::BTreeMap::new(),
         generic_dirty: Vec::new(),
+        generic_epoch: Vec::new(),
+        fenced_epoch: vec![0; nwarps as usize],
         proxy_reads: l.proxy_reads,
         bars: bar::Bars::new(nwarps),
     };
@@ -2514,7 +2532,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let rank = (w.id % 4) as usize;
             let load = |off: u32, bytes: u32| -> Result<u32, EmuErrorKind> {
                 for b in 0..bytes {
-                    cta.async_read(u64::from(off + b))?;
+                    cta.async_read(u64::from(off + b), w.id)?;
                 }
                 cta.shared.load(u64::from(off), bytes).map(|v| v as u32).map_err(EmuErrorKind::Fault)
             };

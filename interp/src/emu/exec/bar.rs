@@ -33,14 +33,23 @@ pub(super) struct Bars {
     released: Vec<Option<u32>>,
     /// Per warp: the last `BAR.RED` result.
     b2r: Vec<Option<u32>>,
+    /// How many barrier phases (any id) have completed in this CTA: an epoch that orders a
+    /// warp's stores before another warp's later proxy fence (`Cta::async_read`).
+    pub(super) completed: u32,
 }
 
 impl Bars {
     pub(super) fn new(nwarps: u32) -> Bars {
-        Bars { phases: Default::default(), released: vec![None; nwarps as usize], b2r: vec![None; nwarps as usize] }
+        Bars {
+            phases: Default::default(),
+            released: vec![None; nwarps as usize],
+            b2r: vec![None; nwarps as usize],
+            completed: 0,
+        }
     }
 
     fn complete(&mut self, id: usize) {
+        self.completed += 1;
         let ph = std::mem::take(&mut self.phases[id]);
         for (w, red) in ph.waiters {
             let v = match red {
