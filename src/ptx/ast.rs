@@ -61,21 +61,43 @@ impl IntLit {
         self.text.ends_with('U')
     }
 
-    /// The value, or `None` when it does not fit in 64 bits. Octal is a `0`-prefixed run of
-    /// digits, as in C.
+    /// The value as ptxas reads it, or `None` where ptxas reports `Constant overflow`
+    /// ([`int_literal_value`]). Octal is a `0`-prefixed run of digits, as in C.
     pub fn value(&self) -> Option<u64> {
-        let t = self.text.trim_end_matches('U');
-        let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-            (h, 16)
-        } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
-            (b, 2)
-        } else if t.len() > 1 && t.starts_with('0') {
-            (&t[1..], 8)
-        } else {
-            (t, 10)
-        };
-        u64::from_str_radix(digits, radix).ok()
+        int_literal_value(&self.text)
     }
+}
+
+/// The value of an integer literal's text (`42`, `0x2aU`, `0b101`, `017`) as ptxas 13.0.88
+/// reads it: digit by digit into 64 bits, wrapping, with `Constant overflow` (here `None`) only
+/// when the value read so far has bit 63 set before the next digit's multiply. So
+/// `0x1ffffffffffffffff` is accepted as `0xffffffffffffffff`, `0x100000000000000000` and
+/// `18446744073709551616` as 0, while `0x80000000000000000`, `0xfffffffffffffffff` and
+/// `99999999999999999999` overflow (probed, every radix). `None` also for text that is no
+/// integer literal.
+pub fn int_literal_value(text: &str) -> Option<u64> {
+    let t = text.trim_end_matches('U');
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h, 16)
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        (b, 2)
+    } else if t.len() > 1 && t.starts_with('0') {
+        (&t[1..], 8)
+    } else {
+        (t, 10)
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(radix)?;
+        if v >> 63 != 0 {
+            return None;
+        }
+        v = v.wrapping_mul(u64::from(radix)).wrapping_add(u64::from(d));
+    }
+    Some(v)
 }
 
 /// A floating-point literal, kept as written (`1.5`, `1e-3`, `0f3F800000`, `0d3FF0000000000000`).
@@ -703,5 +725,55 @@ pub enum ListElem {
 impl fmt::Display for Module {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&super::printer::print(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::int_literal_value;
+
+    /// Every 64-bit value written in each radix reads back (random full-width values and edges).
+    #[test]
+    fn literals_that_fit_read_back() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut values = vec![0, 1, u64::MAX, 1 << 63, (1 << 63) - 1, u64::from(u32::MAX)];
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push(x);
+        }
+        for v in values {
+            assert_eq!(int_literal_value(&v.to_string()), Some(v), "{v}");
+            assert_eq!(int_literal_value(&format!("0x{v:x}U")), Some(v), "{v:#x}");
+            assert_eq!(int_literal_value(&format!("0b{v:b}")), Some(v), "{v:#b}");
+            assert_eq!(int_literal_value(&format!("0{v:o}")), Some(v), "{v:#o}");
+        }
+    }
+
+    /// ptxas 13.0.88's verdicts and values past 64 bits (probed with `mov.b64` and the SASS it
+    /// wrote): the read wraps, and overflows only once bit 63 is set before a digit's multiply.
+    #[test]
+    fn literals_past_64_bits_as_ptxas_reads_them() {
+        let cases: &[(&str, Option<u64>)] = &[
+            ("0x1ffffffffffffffff", Some(u64::MAX)),
+            ("0x1fffffffffffffff0", Some(0xffff_ffff_ffff_fff0)),
+            ("0x7ffffffffffffffff", Some(u64::MAX)),
+            ("0x100000000000000000", Some(0)),
+            ("0x11111111111111111", Some(0x1111_1111_1111_1111)),
+            ("18446744073709551616", Some(0)),
+            ("36893488147419103231", Some(u64::MAX)),
+            ("01777777777777777777777", Some(u64::MAX)),
+            ("0x80000000000000000", None),
+            ("0x8000000000000000f", None),
+            ("0xfffffffffffffffff", None),
+            ("0xf0000000000000000", None),
+            ("99999999999999999999", None),
+            ("0777777777777777777777777", None),
+            ("0b11111111111111111111111111111111111111111111111111111111111111111", None),
+        ];
+        for &(text, want) in cases {
+            assert_eq!(int_literal_value(text), want, "{text}");
+        }
     }
 }

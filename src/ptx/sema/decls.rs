@@ -74,12 +74,22 @@ fn vector_of(attrs: &[DeclAttr]) -> u64 {
     attrs.iter().find_map(|a| if let DeclAttr::Vector(n) = a { Some(*n as u64) } else { None }).unwrap_or(1)
 }
 
-/// Bytes of one declarator (`None` for an incomplete array).
+/// Bytes of one declarator (`None` for an incomplete array: a `[]` or `[0]` dimension, as
+/// ptxas counts them). A dimension whose literal overflows counts as 1: ptxas reports only the
+/// `Constant overflow` for it.
 fn decl_size(ty: &Type, pre: &[DeclAttr], post: &[DeclAttr], d: &Declarator) -> Option<u64> {
     let mut n = type_size(&ty.text).saturating_mul(vector_of(pre).max(vector_of(post)));
     if let Shape::Array(dims) = &d.shape {
         for dim in dims {
-            n = n.saturating_mul(int_of(dim.as_ref()?)?);
+            let dim = dim.as_ref()?;
+            let k = match &dim.kind {
+                ExprKind::Int(i) => i.value().unwrap_or(1),
+                _ => int_of(dim)?,
+            };
+            if k == 0 {
+                return None;
+            }
+            n = n.saturating_mul(k);
         }
     }
     Some(n)
@@ -396,7 +406,7 @@ fn var_decl(
     for d in &v.decls {
         let name = d.name.name.as_str();
         let size = decl_size(&v.ty, &v.pre, &v.post, d);
-        if size.is_none() && !is_extern && d.init.is_none() && space != ".shared" {
+        if size.is_none() && !is_extern && d.init.is_none() {
             sink.at(line, msg::INCOMPLETE_TYPE, &[name])?;
         }
         if let Some(init) = &d.init {
@@ -419,7 +429,16 @@ fn var_decl(
                 // space first (`.shared .b8`), so operand checks can tell them apart.
                 let ty = if space == ".reg" { v.ty.text.clone() } else { format!("{space} {}", v.ty.text) };
                 let ok = match &d.shape {
-                    Shape::Range(n) => fs.declare_range(name, n.value().unwrap_or(0), &ty),
+                    Shape::Range(n) => {
+                        // ptxas takes the count as 32 bits: a value whose high word is neither
+                        // 0 nor all ones overflows (`%r<10000000000>`; `%r<0xffffffff00000000>`
+                        // passes, as 0).
+                        let v = n.value().unwrap_or(0);
+                        if n.value().is_some() && !matches!(v >> 32, 0 | 0xffff_ffff) {
+                            sink.at(n.span.line, msg::CONSTANT_OVERFLOW, &[])?;
+                        }
+                        fs.declare_range(name, v & 0xffff_ffff, &ty)
+                    }
                     _ => fs.declare(name, &ty),
                 };
                 if !ok {

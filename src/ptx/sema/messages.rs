@@ -222,6 +222,8 @@ catalogue! {
     INIT_VECTOR_COUNT = Fatal "Incorrect number of elements in vector initializer";
     /// Division by zero in an initializer.
     INIT_DIV_ZERO = Fatal "Constant expression has division by zero";
+    /// An integer literal ptxas cannot read into 64 bits (`crate::ptx::ast::int_literal_value`).
+    CONSTANT_OVERFLOW = Error "Constant overflow";
     /// Float for integer.
     INIT_TYPE_MISMATCH = Fatal "Initial value type mismatch";
     /// Initializer symbol space.

@@ -92,6 +92,10 @@ pub struct Sink {
     /// the PTX and skips the compile-stage checks (module pragmas, `local_maxnreg` repeats,
     /// resource limits, unresolved externs, `.address_size 32` ABI) — probed.
     pub compiles: bool,
+    /// Lines of integer literals that overflow, not yet reported, last first: ptxas reports
+    /// `Constant overflow` as its lexer reads the literal, so each goes out before the first
+    /// diagnostic of a later line or of the same line ([`Sink::push`]).
+    overflows: Vec<u32>,
 }
 
 impl Sink {
@@ -104,10 +108,28 @@ impl Sink {
             trailer: false,
             failed: false,
             compiles: !o.arch.starts_with("compute_"),
+            overflows: Vec::new(),
         }
     }
 
+    /// Reports the pending `Constant overflow`s on lines up to `line` (all with `None`).
+    fn flush_overflows(&mut self, line: Option<u32>) -> Result<(), Fatal> {
+        while let Some(&l) = self.overflows.last() {
+            if line.is_some_and(|line| l > line) {
+                break;
+            }
+            self.overflows.pop();
+            self.emit(messages::CONSTANT_OVERFLOW, Some(l), &[], true)?;
+        }
+        Ok(())
+    }
+
     fn push(&mut self, msg: Msg, line: Option<u32>, args: &[&str], trailer: bool) -> Result<(), Fatal> {
+        self.flush_overflows(line)?;
+        self.emit(msg, line, args, trailer)
+    }
+
+    fn emit(&mut self, msg: Msg, line: Option<u32>, args: &[&str], trailer: bool) -> Result<(), Fatal> {
         let mut sev = msg.severity;
         if sev == Severity::Warning {
             if self.no_warnings {
@@ -206,7 +228,9 @@ pub fn check(m: &Module, src: &[u8], opts: &Options) -> Report {
         src: source::SourceMap::new(src),
     };
     let mut late = decls::Late::default();
-    let stopped = run(m, &mut ctx, &mut sink, &mut late, opts).is_err();
+    sink.overflows = ctx.src.overflowing_literals();
+    sink.overflows.reverse();
+    let stopped = run(m, &mut ctx, &mut sink, &mut late, opts).is_err() || sink.flush_overflows(None).is_err();
     if !stopped && !sink.failed {
         let _ = late_stage(&ctx, &mut sink, &late, opts);
     }

@@ -72,6 +72,40 @@ impl<'a> SourceMap<'a> {
         (open.unwrap_or(end), end)
     }
 
+    /// The lines of the integer literals ptxas reports `Constant overflow` for
+    /// ([`crate::ptx::ast::int_literal_value`]), in source order, outside comments and strings.
+    /// A number token starts with a digit not preceded by an identifier character; one with a
+    /// `.`, a `0f`/`0d` prefix or a decimal exponent is a float, not checked.
+    pub fn overflowing_literals(&self) -> Vec<u32> {
+        let b = self.src;
+        let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'%' | b'.');
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if let Some(n) = self.skip(i) {
+                i = n;
+                continue;
+            }
+            if !b[i].is_ascii_digit() || (i > 0 && word(b[i - 1])) {
+                i += 1;
+                continue;
+            }
+            let end = b[i..].iter().position(|&c| !word(c)).map_or(b.len(), |p| i + p);
+            let tok = std::str::from_utf8(&b[i..end]).unwrap_or("");
+            let lower = tok.to_ascii_lowercase();
+            let float = lower.contains('.')
+                || lower.starts_with("0f")
+                || lower.starts_with("0d")
+                || (!lower.starts_with("0x") && !lower.starts_with("0b") && lower.contains('e'));
+            let digits_ok = lower.trim_end_matches('u').chars().all(|c| c.is_ascii_hexdigit() || c == 'x' || c == 'b');
+            if !float && digits_ok && crate::ptx::ast::int_literal_value(tok).is_none() {
+                out.push(self.line(i));
+            }
+            i = end;
+        }
+        out
+    }
+
     /// The offset of `word` (a whole token) between `from` and `to`, outside comments.
     pub fn find_word(&self, from: usize, to: usize, word: &str) -> Option<usize> {
         let b = self.src;
