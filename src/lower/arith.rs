@@ -638,7 +638,7 @@ impl FnCx<'_> {
         let as_vec = |fc: &mut Self, o: &ast::Operand| -> ast::Operand {
             match fc.vector_operand(o, m.vec) {
                 Some(v) if m.vec > 0 => ast::Operand::Vector(v.into_iter().map(ast::VecElem::Expr).collect(), i.span),
-                _ => o.clone(),
+                _ => whole_special_register(o, m.vec).unwrap_or_else(|| o.clone()),
             }
         };
         let (d0, s0) = (&as_vec(self, d0), &as_vec(self, s0));
@@ -828,4 +828,19 @@ fn bool_opcode(b: BoolOp) -> Opcode {
         BoolOp::Or => Opcode::Or,
         BoolOp::Xor => Opcode::Xor,
     }
+}
+
+/// `mov.v4 {a, b, c, d}, %tid`: a vector special register without a component as the brace list
+/// of its `.x`, `.y`, `.z` and a fourth element 0 (ptxas leaves the fourth register unwritten:
+/// `LDC R4..R6` of `%ntid`, nothing into R7; sema admits the form only as `.v4`).
+fn whole_special_register(o: &ast::Operand, vec: u8) -> Option<ast::Operand> {
+    let ast::Operand::Expr(e @ ast::Expr { kind: ast::ExprKind::Sym(id, None), span }) = o else { return None };
+    let (_, comps, ..) = crate::ptx::sema::sreg::lookup(&id.name)?;
+    if !comps || vec != 4 {
+        return None;
+    }
+    let comp =
+        |c: &str| ast::VecElem::Expr(ast::Expr { kind: ast::ExprKind::Sym(id.clone(), Some(c.into())), ..e.clone() });
+    let zero = ast::Expr { kind: ast::ExprKind::Int(ast::IntLit { text: "0".into(), span: *span }), span: *span };
+    Some(ast::Operand::Vector(vec![comp("x"), comp("y"), comp("z"), ast::VecElem::Expr(zero)], *span))
 }

@@ -32,6 +32,29 @@ pub fn check(
     deferred: &mut Vec<(u32, String)>,
     late: &mut Late,
 ) -> Result<(), Fatal> {
+    check_instruction(ins, ctx, sink, md, fs, deferred, late)?;
+    // A `.vN` after the type (`ld.global.u32.v2`): accepted with a warning after the line's
+    // other diagnostics (probed on ld, st, mov).
+    let isa = Isa::get();
+    let mods: Vec<&str> = ins.modifiers.iter().map(|m| m.text.as_str()).collect();
+    let vector_at = mods.iter().position(|m| m.strip_prefix(".v").is_some_and(|n| n.parse::<u32>().is_ok()));
+    if let Some(v) = vector_at
+        && mods[..v].iter().any(|m| isa.is_type(m))
+    {
+        sink.at(ins.opcode.span.line, msg::VECTOR_TYPE_ORDER, &[])?;
+    }
+    Ok(())
+}
+
+fn check_instruction(
+    ins: &Instruction,
+    ctx: &Ctx<'_>,
+    sink: &mut Sink,
+    md: &Module,
+    fs: &FuncScope,
+    deferred: &mut Vec<(u32, String)>,
+    late: &mut Late,
+) -> Result<(), Fatal> {
     let isa = Isa::get();
     let line = ins.opcode.span.line;
     let all_mods: Vec<&str> = ins.modifiers.iter().map(|m| m.text.as_str()).collect();
@@ -228,6 +251,9 @@ pub fn check(
         && let Some(Operand::Expr(Expr { kind: ExprKind::Int(_) | ExprKind::Float(_), .. })) = ins.operands.first()
     {
         return sink.at(line, msg::RESULT_REGISTER, &[&dname]);
+    }
+    if op == "mov" && mov_vectors_and_special(ins, &mods, fs, line, &dname, sink)? {
+        return Ok(());
     }
     // A vector special register (`%tid`) used without a component.
     if ins.operands.iter().any(|o| {
@@ -623,6 +649,50 @@ pub fn check(
         late.macro_util = true;
     }
     Ok(())
+}
+
+/// `mov`'s own checks of a `.vN` shape and of a special-register source, as ptxas 13.0.88
+/// makes them (probed): a `.vN` move into a scalar is `Result vector expected` and `Argument
+/// vector size mismatch`; a special register read as a float is `Special register argument not
+/// allowed`, at a width it does not have ([`sreg::mov_widths`]) `Arguments mismatch`; a vector
+/// register without a component (`%tid`) fills a `.v4` brace list of four. Returns whether the
+/// instruction is fully checked (the caller stops).
+fn mov_vectors_and_special(
+    ins: &Instruction,
+    mods: &[&str],
+    fs: &FuncScope,
+    line: u32,
+    dname: &str,
+    sink: &mut Sink,
+) -> Result<bool, Fatal> {
+    let vec = mods.iter().find_map(|m| m.strip_prefix(".v").and_then(|n| n.parse::<usize>().ok()));
+    let dest = ins.operands.first();
+    let dest_len = match dest {
+        Some(Operand::Vector(elems, _)) => Some(elems.len()),
+        Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })) if fs.is_vector(&id.name) => vec,
+        _ => None,
+    };
+    if vec.is_some() && dest_len.is_none() && dest.is_some() && ins.operands.len() == 2 {
+        sink.at(line, msg::RESULT_VECTOR, &[])?;
+        sink.at(line, msg::VECTOR_SIZE, &[dname])?;
+        return Ok(true);
+    }
+    let Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, comp), .. })) = ins.operands.get(1) else { return Ok(false) };
+    let Some((_, comps, ..)) = sreg::lookup(&id.name) else { return Ok(false) };
+    let Some(ty) = mods.iter().copied().find(|m| type_class(&m[1..]).is_some() || *m == ".pred") else {
+        return Ok(false);
+    };
+    let width = if ty == ".pred" { 1 } else { type_class(&ty[1..]).map_or(0, |(_, w)| w) };
+    if type_class(&ty[1..]).is_some_and(|(k, _)| k == 'f') {
+        sink.at(line, msg::SREG_NOT_ALLOWED, &[dname])?;
+        return Ok(true);
+    }
+    if !sreg::mov_widths(&id.name).contains(&width) {
+        sink.at(line, msg::ARGUMENTS_MISMATCH, &[dname])?;
+        return Ok(true);
+    }
+    // `mov.v4.u32 {a, b, c, d}, %tid`: the whole vector register.
+    Ok(comps && comp.is_none() && vec == Some(4) && dest_len == Some(4))
 }
 
 /// What an operand expression is, as far as type checking goes.

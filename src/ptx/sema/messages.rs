@@ -324,6 +324,8 @@ catalogue! {
     READONLY_SREG = Error "Read-only special register cannot be destination argument";
     /// A scalar destination under `.vN`.
     RESULT_VECTOR = Error "Result vector expected";
+    /// A `.vN` modifier after the instruction type.
+    VECTOR_TYPE_ORDER = Warning "Vector Type not specified properly";
     /// Vector shape mismatch.
     VECTOR_SIZE = Error "Argument vector size mismatch for instruction '%s'";
     /// `.nc` outside `.global`.

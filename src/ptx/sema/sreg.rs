@@ -58,3 +58,18 @@ pub fn lookup(name: &str) -> Option<(&'static str, bool, u32, u32)> {
     };
     (numbered("%pm", 7, "") || numbered("%pm", 7, "_64") || numbered("%envreg", 31, "")).then_some(("%pm", false, 0, 0))
 }
+
+/// The instruction type widths (bits) a `mov` may read special register `name` with, as ptxas
+/// 13.0.88 checks them (probed with `mov.u16/.u32/.u64`); 1 stands for `.pred`. Another width
+/// is `Arguments mismatch`. The launch-shape registers also read as 16 bits (PTX's old
+/// `%tid` width), `%gridid` as any integer width.
+pub fn mov_widths(name: &str) -> &'static [u32] {
+    match name {
+        "%tid" | "%ntid" | "%ctaid" | "%nctaid" => &[16, 32],
+        "%gridid" => &[16, 32, 64],
+        "%clock64" | "%globaltimer" | "%current_graph_exec" => &[64],
+        "%is_explicit_cluster" => &[1],
+        n if n.starts_with("%pm") && n.ends_with("_64") => &[64],
+        _ => &[32],
+    }
+}
