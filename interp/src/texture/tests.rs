@@ -239,3 +239,19 @@ fn queries() {
     }
     assert_eq!(Query::from_name("channel_order"), None);
 }
+
+#[test]
+fn codes_agree_with_the_compiler() {
+    use ptxas_rs::ori::texture::{CLAMPS, GEOMS, QUERIES};
+    for (i, g) in GEOMS.iter().enumerate() {
+        assert_eq!(Geom::from_name(g).map(Geom::code), Some(i as u32), "{g}");
+        assert_eq!(Geom::from_code(i as u32).map(Geom::name), Some(*g));
+        assert_eq!(Geom::from_name(g).unwrap().ptx_coords(), ptxas_rs::ori::texture::ptx_coords(i as u32));
+    }
+    for (i, c) in CLAMPS.iter().enumerate() {
+        assert_eq!(Clamp::from_name(c).map(Clamp::code), Some(i as u32), "{c}");
+    }
+    for (i, q) in QUERIES.iter().enumerate() {
+        assert_eq!(Query::from_name(q).map(Query::code), Some(i as u32), "{q}");
+    }
+}
