@@ -245,3 +245,24 @@ fn unsupported_forms_are_located() {
         assert!(e.contains("line 11") && e.contains(want), "{inst}: {e}");
     }
 }
+
+/// The state of the SASS side, as a ratchet: our sm_90 backend refuses each kernel at
+/// instruction selection with a located `not supported yet` (and writes no cubin), and the
+/// emulator cannot decode NVIDIA's `TEX`/`TLD`/`TLD4`/`SULD`/`SUST` words yet. When either
+/// learns them, this test fails and the four-way corpus check should replace it.
+#[test]
+fn sass_side_is_refused_cleanly() {
+    for k in ["tex_fetch1d", "tex2d_point", "tex2d_linear", "tex3d", "tex_layered", "surf2d"] {
+        let ptx = dir(k).join(format!("{k}.sm_90.ptx"));
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        let options = ptxas_rs::cli::Options::from_args(&["-arch", "sm_90"]).unwrap();
+        let e = ptxas_rs::compile(&text, &options).map(|_| ()).expect_err(k).to_string();
+        assert!(e.contains("not supported yet") && (e.contains("`tex`") || e.contains("`suld`")), "{k}: {e}");
+        let Some(t) = oracle::tools_or_skip("texture corpus: NVIDIA's cubin in the emulator") else { continue };
+        let out = t.ptxas_run(oracle::PtxInput::File { path: &ptx, cwd: None }, &["-arch", "sm_90"]).unwrap();
+        let cubin = out.cubin.unwrap();
+        let kernel = interp::emu::Kernel::load(&cubin, k).unwrap();
+        let program = interp::emu::Program::new(kernel.tables, &kernel.words, kernel.entry, &interp::emu::Banks::new());
+        assert!(program.first_invalid().is_some(), "{k}: the emulator decodes NVIDIA's texture code now");
+    }
+}
