@@ -252,7 +252,7 @@ fn unsupported_forms_are_located() {
 /// learns them, this test fails and the four-way corpus check should replace it.
 #[test]
 fn sass_side_is_refused_cleanly() {
-    for k in ["tex_fetch1d", "tex2d_point", "tex2d_linear", "tex3d", "tex_layered", "surf2d"] {
+    for k in ["tex_fetch1d", "tex2d_point", "tex2d_linear", "tex3d", "tex_layered"] {
         let ptx = dir(k).join(format!("{k}.sm_90.ptx"));
         let text = std::fs::read_to_string(&ptx).unwrap();
         let options = ptxas_rs::cli::Options::from_args(&["-arch", "sm_90"]).unwrap();
@@ -263,15 +263,13 @@ fn sass_side_is_refused_cleanly() {
         let cubin = out.cubin.unwrap();
         let kernel = interp::emu::Kernel::load(&cubin, k).unwrap();
         let program = interp::emu::Program::new(kernel.tables, &kernel.words, kernel.entry, &interp::emu::Banks::new());
-        if k == "surf2d" {
-            continue; // the emulator runs it: `surfaces_in_the_emulator`.
-        }
         assert!(program.first_invalid().is_some(), "{k}: the emulator decodes NVIDIA's texture code now");
     }
 }
 
-/// NVIDIA's cubin of the surface kernel (`SULD.D.BA`/`SUST.D.BA`) in the SASS emulator, with
-/// the hazard checker, gives the interpreter's outputs.
+/// The surface kernel (`SULD.D.BA`/`SUST.D.BA`) four ways: NVIDIA's cubin and ours (-O0 and
+/// -O3, which nvdisasm accepts) in the SASS emulator with the hazard checker give the
+/// interpreter's outputs (which the formula test above checks).
 #[test]
 fn surfaces_in_the_emulator() {
     let k = "surf2d";
@@ -284,5 +282,16 @@ fn surfaces_in_the_emulator() {
     let cfg = interp::emu::EmuConfig { hazards: true, ..Default::default() };
     let emu = kernel.run(&spec, &cfg).unwrap_or_else(|e| panic!("{k}: {e}"));
     let (interp, _) = run(k);
-    assert_eq!(emu.outputs.buffers, interp);
+    assert_eq!(emu.outputs.buffers, interp, "NVIDIA's cubin");
+    // Ours, at -O0 and -O3 (SULD/SUST selected, `R2UR` of the handle's low word).
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    for level in ["-O0", "-O3"] {
+        let options = ptxas_rs::cli::Options::from_args(&["-arch", "sm_90", level]).unwrap();
+        let cubin = ptxas_rs::compile(&text, &options).unwrap_or_else(|e| panic!("{k} {level}: {e}")).cubin;
+        // nvdisasm accepts our code.
+        t.disassemble(&cubin).unwrap_or_else(|e| panic!("{k} {level}: nvdisasm: {e}"));
+        let kernel = interp::emu::Kernel::load(&cubin, k).unwrap();
+        let ours = kernel.run(&spec, &cfg).unwrap_or_else(|e| panic!("{k} {level}: {e}"));
+        assert_eq!(ours.outputs.buffers, interp, "ours at {level}");
+    }
 }

@@ -849,6 +849,12 @@ opcodes! {
     // ---- tensor cores (see `super::tensor`) ----
     /// `MOVM.16.MT88 Rd, Ra`: [`Opcode::Movmatrix`].
     MOVM "MOVM" Sass ["W" => "W:r"] flags(SIDE_EFFECT) mods(TY) req() ty(B16) None;
+    /// `SULD.D.BA.GEOM{size}.STRONG.SM{mode} Rd, [Rc], URh, 0x0` ([`Opcode::Suld`]): sources the
+    /// coordinate tuple (x in bytes, y, z, the layer last), the handle's low word (uniform),
+    /// the geometry and clamp codes ([`super::texture`]); the data tuple's width and `ty` give the size.
+    SULD "SULD" Sass ["X" => "X:r, X:r, I, I"] flags(MEM_READ) mods(TY) req(TY) ty() None;
+    /// `SUST.D.BA... [Rc], Rv, URh, 0x0` ([`Opcode::Sust`]): coordinates, data, handle, codes.
+    SUST "SUST" Sass ["" => "X:r, X:r, X:r, I, I"] flags(MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
     /// `LDSM.16.{M88,MT88}{,.2,.4} d, [Ra]`: [`Opcode::Ldmatrix`] into one register tuple
     /// (1, 2 or 4 registers: matrix `m` in component `m`).
     LDSM "LDSM" Sass ["X" => "Ms"] flags(MEM_READ|SIDE_EFFECT) mods(TY|TRANS) req() ty(B16) None;

@@ -595,6 +595,17 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
             _ => {}
         }
     }
+    // A surface access reads its coordinates from `[Ra]` on: x, y, z, the layer.
+    if let Kind::Surface { geom, .. } = inst.kind
+        && let Some(Opnd::Mem { ra, .. }) = inst.args.iter().map(|a| a.o).find(|o| matches!(o, Opnd::Mem { .. }))
+    {
+        let words = geom.dims() + usize::from(geom.layered());
+        for k in 1..words as u8 {
+            if let Some(x) = ra.checked_add(k).filter(|x| *x != 255) {
+                rd.push(Reg::R(x));
+            }
+        }
+    }
     // A store's data operand and an atomic's sources are reads even when listed after the address.
     (rd, wr)
 }
