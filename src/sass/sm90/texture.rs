@@ -13,7 +13,26 @@
 //!   6 `.128`; bit 72 `.BA`; bits 77 and 79 `.STRONG.SM` with `.D`; `SULD`'s unused predicate
 //!   destination at 81 (7, `PT`, hidden); bit 84 the default cache policy; bit 91 set.
 //!
-//! `TEX`, `TLD`, `TLD4` and `TXQ` (keys 0xf60, 0xf66, 0xf63, 0xf6f) are not modelled yet.
+//! `TEX`, `TLD`, `TLD4` and `TXQ` (keys 0xf60, 0xf66, 0xf63, 0xf6f) are not modelled yet: their
+//! geometry (`2D`, `ARRAY_2D`) and channel mask (`0x7`, shown unless 0xf) print as operands,
+//! which needs a named-operand slot kind the form model lacks. What ptxas's words and nvdisasm
+//! bit flips of `TEX.LL R6, R4, R4, R6, UR4, 0x0, 2D` (0x004f6400099e0f06_2000040604047f60)
+//! show, for whoever adds them:
+//!
+//! - `Rd0` at 16 (components 0, 1), `Ra` at 24 (coordinates), `Rb` at 32 (the LOD for `.LL`:
+//!   ptxas passes -32.0, 0xc2000000), the handle's uniform register at 40 (6 bits), an 8-bit
+//!   immediate at 46 (0), `Rd1` at 64 (components 2, 3); enabled components (mask) are written
+//!   in order to Rd0, Rd0+1, Rd1, Rd1+1 (`TEX.LL RZ, R7, ..., 0x2` writes component 1 to R7).
+//! - Geometry in [61:64): 0 `1D`, 1 `2D`, 2 `3D`, 3 `CUBE`, 4 `ARRAY_1D`, 5 `ARRAY_2D`; bit 60
+//!   `.SCR`; the mask in [72:76); bit 76 `.AOFFI`, 77 `.NDV`, 78 `.DC`, [79:81) `.F16.RN`/
+//!   `.F16.RZ`; a predicate destination at 81 (7: none); [84:87) the cache policy; the LOD mode
+//!   in [87:90) (1 `.LZ`, 2 `.LB`, 3 `.LL`); bit 90 `.NODEP`; bit 91 set.
+//! - ptxas's forms: `tex.2d/.3d ... f32` is `TEX.LL` with `Ra` = x, y(, z); `tex.1d ... f32` is
+//!   a `2D` fetch with y = 0; `tex.a1d`/`tex.a2d` put the layer first in `Ra` (clamped to
+//!   0xffff with `SEL`), unlike surfaces; `tex.1d ... s32` (`tex1Dfetch`) is
+//!   `TLD.LZ Rd1, Rd0, Rx, URh, 0x0, 1D` (no `Rb`); `tld4.r` is `TLD4.R Rd1, Rd0, Ra, URh, 0x0,
+//!   2D`; `txq.width/height/depth` is `TXQ RZ, Rd, Rlevel, TEX_HEADER_DIMENSION, URh, 0x0,
+//!   0x1/0x2/0x4`.
 //!
 //! Invariant: every entry is checked against nvdisasm's text in the unit test below.
 
