@@ -62,7 +62,7 @@ pub(crate) fn mods() -> Vec<ModEntry> {
                 for (c, cname) in CLAMPS {
                     let residue = (g << 61) | (c << 59) | ((fixed | (s << 9)) << 64);
                     let suffix = format!(".D.BA.{gname}{sname}.STRONG.SM{cname}");
-                    v.push(ModEntry { key, residue, suffix: Box::leak(suffix.into_boxed_str()) });
+                    v.push(ModEntry { key, residue, suffix: super::super::form::intern(suffix) });
                 }
             }
         }
