@@ -295,3 +295,17 @@ fn surfaces_in_the_emulator() {
         assert_eq!(ours.outputs.buffers, interp, "ours at {level}");
     }
 }
+
+/// A handle that names no object of the spec (a surface passed where the kernel fetches a
+/// texture) is a located error of the interpreter, not a panic or a silent zero.
+#[test]
+fn wrong_object_kind_is_an_error() {
+    let k = "tex2d_point";
+    let text = std::fs::read_to_string(dir(k).join(format!("{k}.sm_90.ptx"))).unwrap();
+    let spec = std::fs::read_to_string(dir(k).join(format!("{k}.run.toml"))).unwrap();
+    let spec = spec.replace("texture = \"t\"", "surface = \"t\"").replace("[texture.t]", "[surface.t]");
+    let spec = LaunchSpec::from_toml_str(&spec).unwrap();
+    let module = ptxas_rs::lower::lower_source(&text).expect("lowering");
+    let e = interp::run_ori_with(&module, k, &spec, &ExecConfig::default()).unwrap_err().to_string();
+    assert!(e.contains("names no texture") && e.contains("0x5f000000"), "{e}");
+}
