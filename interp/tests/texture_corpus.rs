@@ -46,7 +46,13 @@ fn tex_fetch1d() {
     let got = f32s(&out["out"]);
     for (i, g) in got.iter().enumerate() {
         // Index i - 2, border outside [0, 32); threads i >= 36 write nothing.
-        let want = if i >= 36 { -7.0 } else if (2..34).contains(&i) { t[i - 2] } else { 0.0 };
+        let want = if i >= 36 {
+            -7.0
+        } else if (2..34).contains(&i) {
+            t[i - 2]
+        } else {
+            0.0
+        };
         assert_eq!(g.to_bits(), want.to_bits(), "out[{i}]");
     }
 }

@@ -48,7 +48,9 @@ impl FnCx<'_> {
 
     /// `[h, {coords}]`: the handle operand and the coordinate expressions.
     fn handle_and_coords<'a>(&mut self, o: &'a ast::Operand) -> Result<(Operand, Vec<&'a ast::VecElem>)> {
-        let ast::Operand::Address(elems, _) = o else { return self.err("a texture or surface operand `[h, {..}]` is needed") };
+        let ast::Operand::Address(elems, _) = o else {
+            return self.err("a texture or surface operand `[h, {..}]` is needed");
+        };
         match elems.as_slice() {
             [ast::AddrElem::Term { base, offset: None }, rest @ ..] => {
                 if let ast::ExprKind::Sym(id, None) = &base.kind

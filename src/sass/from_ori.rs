@@ -1902,9 +1902,7 @@ impl Cx<'_> {
             _ => Err(format!("`{}` needs an immediate source {n}", d.opcode)),
         };
         let (codes_at, handle_at) = if store { (3, 2) } else { (2, 1) };
-        let geom = ["1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY"]
-            .get(code(codes_at)?)
-            .ok_or("surface geometry code")?;
+        let geom = ["1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY"].get(code(codes_at)?).ok_or("surface geometry code")?;
         let clamp = ["TRAP", "", "IGN"].get(code(codes_at + 1)?).ok_or("surface clamp code")?;
         let reg_of = |o: Option<&Operand>| match o {
             Some(Operand::Reg(u)) => self.phys(u.reg),

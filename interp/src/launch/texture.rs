@@ -288,10 +288,7 @@ fn parse_array(t: &toml::Table, path: &str, buffers: &BTreeMap<String, BufferSpe
     }
     let need = array.texels() * array.texel_bytes();
     if b.byte_len() < need {
-        return Err(invalid(
-            bkey,
-            format!("buffer `{buffer}` holds {} bytes; the array needs {need}", b.byte_len()),
-        ));
+        return Err(invalid(bkey, format!("buffer `{buffer}` holds {} bytes; the array needs {need}", b.byte_len())));
     }
     Ok(array)
 }
@@ -345,7 +342,10 @@ fn parse_texture(t: &toml::Table, path: &str, buffers: &BTreeMap<String, BufferS
     if filter == FilterMode::Linear && !array.format.is_float() && read_mode == ReadMode::Element {
         return Err(invalid(
             join(path, "filter"),
-            format!("linear filtering needs float results; {} elements need read_mode = \"normalized_float\"", array.format),
+            format!(
+                "linear filtering needs float results; {} elements need read_mode = \"normalized_float\"",
+                array.format
+            ),
         ));
     }
     if !normalized_coords && address.iter().any(|m| matches!(m, AddressMode::Wrap | AddressMode::Mirror)) {
@@ -387,9 +387,9 @@ pub(crate) fn parse_object_param(
 ) -> Result<ObjectRef, Located> {
     let key = join(path, kind.name());
     let name = v.as_str().ok_or_else(|| wrong_type(&key, "an object name (string)", v))?;
-    let handle = objects
-        .handle(kind, name)
-        .ok_or_else(|| invalid(&key, format!("{} `{name}` is not declared (no [{}.{name}] table)", kind.name(), kind.name())))?;
+    let handle = objects.handle(kind, name).ok_or_else(|| {
+        invalid(&key, format!("{} `{name}` is not declared (no [{}.{name}] table)", kind.name(), kind.name()))
+    })?;
     Ok(ObjectRef { kind, name: name.to_owned(), handle })
 }
 

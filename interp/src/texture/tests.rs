@@ -199,7 +199,8 @@ fn surface(w: u32, h: u32, layers: u32) -> SurfaceSpec {
 #[test]
 fn surface_offsets_and_modes() {
     let s = surface(4, 3, 0); // rows of 16 bytes
-    let at = |x: i32, y: i32, bytes: usize, m: Clamp| surface_offset(&s, Geom::D2, [x as u32, y as u32, 0], 0, bytes, m);
+    let at =
+        |x: i32, y: i32, bytes: usize, m: Clamp| surface_offset(&s, Geom::D2, [x as u32, y as u32, 0], 0, bytes, m);
     assert_eq!(at(0, 0, 4, Clamp::Trap), Ok(Some(0)));
     assert_eq!(at(12, 2, 4, Clamp::Trap), Ok(Some(2 * 16 + 12)));
     assert_eq!(at(8, 1, 8, Clamp::Trap), Ok(Some(24)));
@@ -229,7 +230,14 @@ fn queries() {
     let t = tex(array(ElemType::F32, 1, 7, 5, 1, 3), AddressMode::Clamp, FilterMode::Linear, true);
     let q = |x| query(&t.array, Some(&t), x).unwrap();
     assert_eq!(
-        [q(Query::Width), q(Query::Height), q(Query::Depth), q(Query::ArraySize), q(Query::NormalizedCoords), q(Query::FilterMode)],
+        [
+            q(Query::Width),
+            q(Query::Height),
+            q(Query::Depth),
+            q(Query::ArraySize),
+            q(Query::NormalizedCoords),
+            q(Query::FilterMode)
+        ],
         [7, 5, 1, 3, 1, 1]
     );
     assert!(query(&t.array, None, Query::FilterMode).is_err());

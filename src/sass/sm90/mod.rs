@@ -12,9 +12,9 @@ mod f2fp;
 mod generated;
 mod gmma;
 pub(crate) mod i2ip;
-pub(crate) mod texture;
 mod sysfn;
 mod tensor_forms;
+pub(crate) mod texture;
 mod uniform_int;
 
 pub(super) const fn r(at: u8) -> Slot {

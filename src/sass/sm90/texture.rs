@@ -80,7 +80,10 @@ mod tests {
     fn surface_forms_match_nvdisasm() {
         let t = super::super::tables();
         for (word, text) in [
-            (0x000f_6200_081e_a500_9000_0600_1413_7f99u128, "SULD.D.BA.2D_ARRAY.U16.STRONG.SM.TRAP R19, [R20], UR6, 0x0"),
+            (
+                0x000f_6200_081e_a500_9000_0600_1413_7f99u128,
+                "SULD.D.BA.2D_ARRAY.U16.STRONG.SM.TRAP R19, [R20], UR6, 0x0",
+            ),
             (0x0001_e200_081e_ad00_a000_0600_0c14_7f99, "SULD.D.BA.3D.128.STRONG.SM.IGN R20, [R12], UR6, 0x0"),
             (0x000f_e200_081e_a100_7000_0600_0c05_7f99, "SULD.D.BA.2D.U8.STRONG.SM.TRAP R5, [R12], UR6, 0x0"),
             (0x000f_e200_081e_a900_1000_0600_0c06_7f99, "SULD.D.BA.1D.STRONG.SM.TRAP R6, [R12], UR6, 0x0"),

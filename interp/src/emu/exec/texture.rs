@@ -31,7 +31,10 @@ pub(super) fn surface(
     for lane in lanes(g) {
         let h = handle[lane];
         let s = l.objects.surface(h).ok_or_else(|| {
-            (Some(lane), EmuErrorKind::Unsupported(format!("surface handle {h:#x} names no surface of the launch spec")))
+            (
+                Some(lane),
+                EmuErrorKind::Unsupported(format!("surface handle {h:#x} names no surface of the launch spec")),
+            )
         })?;
         let base = ra as usize;
         let mut c = [0u32; 3];

@@ -86,7 +86,10 @@ fn bad_objects_are_located_errors() {
         ("[texture.x]\nbuffer = \"tb\"\nformat = \"f32\"\nwidth = 2\naddress = \"wrap\"\n", "texture.x.address"),
         ("[texture.x]\nbuffer = \"tb\"\nformat = \"f32\"\nwidth = 2\naddress = \"spin\"\n", "texture.x.address"),
         ("[texture.x]\nbuffer = \"tb\"\nformat = \"s32\"\nwidth = 2\nfilter = \"linear\"\n", "texture.x.filter"),
-        ("[texture.x]\nbuffer = \"tb\"\nformat = \"f32\"\nwidth = 2\nread_mode = \"normalized_float\"\n", "texture.x.read_mode"),
+        (
+            "[texture.x]\nbuffer = \"tb\"\nformat = \"f32\"\nwidth = 2\nread_mode = \"normalized_float\"\n",
+            "texture.x.read_mode",
+        ),
         ("[texture.x]\nbuffer = \"tb\"\nformat = \"f32\"\nwidth = 2\ndepth = 2\nlayers = 2\n", "texture.x"),
         ("[texture.x]\nbuffer = \"tb\"\nformat = \"f32\"\nwidth = 2\nmip = 2\n", "texture.x.mip"),
         ("[surface.y]\nbuffer = \"tb\"\nformat = \"f32\"\nwidth = 2\nfilter = \"point\"\n", "surface.y.filter"),
@@ -97,6 +100,8 @@ fn bad_objects_are_located_errors() {
     }
     let e = LaunchSpec::from_toml_str(&BASE.replace("texture = \"a\"", "texture = \"zz\"")).unwrap_err().to_string();
     assert!(e.contains("param[2].texture") && e.contains("not declared"), "{e}");
-    let e = LaunchSpec::from_toml_str(&BASE.replace("texture = \"a\"", "texture = \"a\"\nbuffer = \"tb\"")).unwrap_err().to_string();
+    let e = LaunchSpec::from_toml_str(&BASE.replace("texture = \"a\"", "texture = \"a\"\nbuffer = \"tb\""))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("param[2]") && e.contains("found both"), "{e}");
 }

@@ -25,7 +25,16 @@ impl Engine<'_> {
     }
 
     /// Coordinates from source `first` on: the layer first for layered geometries.
-    fn coords(&self, w: &Warp, cta: &Cta, d: &InstData, first: usize, geom: Geom, int: bool, lane: u32) -> Result<Coords, Er> {
+    fn coords(
+        &self,
+        w: &Warp,
+        cta: &Cta,
+        d: &InstData,
+        first: usize,
+        geom: Geom,
+        int: bool,
+        lane: u32,
+    ) -> Result<Coords, Er> {
         let mut c = Coords { xyz: [0; 3], int, layer: 0 };
         let mut k = first;
         if geom.layered() {
@@ -83,7 +92,8 @@ impl Engine<'_> {
                     let s = spec.objects.surface(h).ok_or_else(|| Self::bad_handle("surface", h, lane))?;
                     let geom = Self::geom_of(d)?;
                     let clamp = imm_code(d, 2)?;
-                    let clamp = Clamp::from_code(clamp).ok_or((ErrorKind::Invalid(format!("clamp code {clamp}")), None))?;
+                    let clamp =
+                        Clamp::from_code(clamp).ok_or((ErrorKind::Invalid(format!("clamp code {clamp}")), None))?;
                     let elem = d.ty().map_or(4, |t| (t.bits() / 8).max(1)) as usize;
                     let n = if d.opcode == Opcode::Suld { d.dsts.len() } else { d.srcs.len() - 3 - geom.ptx_coords() };
                     let c = self.coords(w, cta, d, 3, geom, true, lane)?;
@@ -94,7 +104,10 @@ impl Engine<'_> {
                         let mut out = Vec::with_capacity(n);
                         for k in 0..n {
                             out.push(match at {
-                                Some(o) => self.mem.global.load(base + (o + k * elem) as u64, elem as u32).map_err(fault)? as u32,
+                                Some(o) => {
+                                    self.mem.global.load(base + (o + k * elem) as u64, elem as u32).map_err(fault)?
+                                        as u32
+                                }
                                 None => 0,
                             });
                         }
