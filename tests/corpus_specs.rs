@@ -268,8 +268,16 @@ fn check_spec(path: &Path, stats: &mut Stats) -> Vec<String> {
     let used: BTreeSet<&str> = spec
         .params
         .iter()
-        .filter_map(|p| match p {
+        .flat_map(|p| match p {
             Param::Buffer(b) => Some(b.as_str()),
+            // An object's texels are a buffer it uses.
+            Param::Object(o) => spec
+                .objects
+                .textures
+                .get(&o.name)
+                .map(|t| &t.array)
+                .or_else(|| spec.objects.surfaces.get(&o.name).map(|s| &s.array))
+                .map(|a| a.buffer.as_str()),
             Param::Scalar(_) => None,
         })
         .collect();
@@ -353,6 +361,8 @@ fn match_params(spec: &LaunchSpec, declared: &[PtxParam]) -> Vec<String> {
         let problem = match p {
             Param::Buffer(b) => (d.array.is_some() || !matches!(d.ty.as_str(), "u64" | "b64"))
                 .then(|| format!("buffer {b} needs a .u64 or .b64 parameter")),
+            Param::Object(o) => (d.array.is_some() || !matches!(d.ty.as_str(), "u64" | "b64"))
+                .then(|| format!("{} {} needs a .u64 or .b64 parameter", o.kind.name(), o.name)),
             Param::Scalar(s) => match s.ty() {
                 // An array of the same size is fine: nvcc declares `__half` and other small
                 // structs as `.param .align 2 .b8 p[2]`.

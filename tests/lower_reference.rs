@@ -50,6 +50,7 @@ impl Run {
         match &self.spec.params[i] {
             Param::Scalar(s) => s.bytes().iter().rev().fold(0u64, |a, &b| a << 8 | u64::from(b)),
             Param::Buffer(b) => panic!("parameter {i} is buffer {b}"),
+            Param::Object(o) => panic!("parameter {i} is {} {}", o.kind.name(), o.name),
         }
     }
 }

@@ -17,6 +17,9 @@
 //! - [`isa_coverage`]: the PTX ISA coverage report's generator (issue 23): one probe kernel per
 //!   instruction form of the PTX instruction table (`corpus/isa/instructions.tsv`), which
 //!   `tests/isa_coverage.rs` judges with NVIDIA ptxas and runs through each of our stages;
+//! - [`texture`]: texture and surface semantics (fetch, filtering, gather, queries, surface
+//!   addressing), the one exception to the rule below: the brief of issue 23 allows one module
+//!   for both executors, tested against hand-derived expectations (its module doc);
 //! - [`difftest`]: differential testing of the whole compiler: random valid PTX kernels compiled
 //!   by ptxas-rs, the emulator's outputs against the interpreter's (the `compile_diff` fuzz target),
 //!   and micro-kernels for one instruction's meaning ([`difftest::micro`]).
@@ -47,6 +50,7 @@ pub mod launch;
 pub mod memory;
 pub mod ori_exec;
 pub mod sysfn;
+pub mod texture;
 pub mod validate;
 
 pub use ori_exec::{ExecConfig, ExecError, Outputs, run_ori, run_ori_with};

@@ -503,7 +503,7 @@ impl FnCx<'_> {
         match space_of(space) {
             Some(Space::Local | Space::Param) => {
                 let elem = size_of(&v.ty.text)
-                    .ok_or_else(|| LowerError::at(v.span, format!("variable type `{}`", v.ty.text)))?;
+                    .ok_or_else(|| LowerError::at(v.span, super::vars::unsized_var_type(&v.ty.text)))?;
                 let mut vecn = 1;
                 let mut align = None;
                 for a in v.pre.iter().chain(&v.post) {
@@ -1032,6 +1032,7 @@ impl FnCx<'_> {
             | "vabsdiff4" | "vmin4" | "vmax4" | "vset4" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2"
             | "vmax2" | "vset2" => self.tensor(i),
             "wgmma" => self.wgmma(i),
+            "tex" | "tld4" | "txq" | "suld" | "sust" | "suq" | "sured" => self.texture(i),
             op if super::video::is_scalar_video(op) => self.scalar_video(i),
             op => self.err(format!("instruction `{op}` is not supported")),
         }

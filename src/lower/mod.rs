@@ -19,6 +19,7 @@
 //! | `mbarrier` | `mbarrier.*`, `cp.async.mbarrier.arrive`, bulk copies completing on an mbarrier |
 //! | `tensor` | `ldmatrix`, `mma`, `wmma`, `cp.async`, SIMD video and packed 16-bit integer arithmetic |
 //! | `video` | scalar video (`vadd` ... `vmad`), expanded into 64-bit integer arithmetic as ptxas does |
+//! | `texture` | `tex`, `tld4`, `txq`, `suld.b`, `sust.b`, `suq` through bindless handles |
 //! | `wgmma` | warpgroup MMA (sm_90a): `wgmma.fence`, `wgmma.mma_async`, `wgmma.commit_group`, `wgmma.wait_group` |
 //!
 //! # Blocks
@@ -71,6 +72,7 @@ mod memory;
 pub mod mods;
 pub mod param_regs;
 mod tensor;
+mod texture;
 pub mod types;
 pub mod vars;
 mod video;

@@ -54,12 +54,23 @@ pub fn static_space(v: &VarDecl) -> Option<Space> {
     }
 }
 
+/// Why a variable of an opaque type cannot be lowered: texture, sampler and surface references
+/// are not supported yet (bindless handles are, `super::texture`).
+pub fn unsized_var_type(ty: &str) -> String {
+    match ty.trim_start_matches('.') {
+        t @ ("texref" | "samplerref" | "surfref") => {
+            format!("variable type `.{t}` (texture/sampler/surface references) is not supported yet")
+        }
+        _ => format!("variable type `{ty}`"),
+    }
+}
+
 /// Lowers one declaration (possibly several names) in function `scope` (or module scope).
 pub fn lower_var(v: &VarDecl, cx: &ModCx, scope: Option<&str>) -> Result<Vec<ModuleVar>> {
     let Some(space) = static_space(v) else {
         return Err(LowerError::at(v.span, format!("module variable in space `{}`", v.space.text)));
     };
-    let elem = size_of(&v.ty.text).ok_or_else(|| LowerError::at(v.span, format!("variable type `{}`", v.ty.text)))?;
+    let elem = size_of(&v.ty.text).ok_or_else(|| LowerError::at(v.span, unsized_var_type(&v.ty.text)))?;
     let mut vec = 1u64;
     let mut align = elem;
     for a in v.pre.iter().chain(&v.post) {

@@ -83,6 +83,7 @@ pub mod print;
 pub mod reg;
 pub mod semantics;
 pub mod tensor;
+pub mod texture;
 pub mod verify;
 
 pub use entity::{Block, EntityRef, EntityVec, Inst, VReg};

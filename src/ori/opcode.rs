@@ -546,6 +546,25 @@ opcodes! {
     /// Indirect call through a function address (see the interpreter for the address scheme).
     Calli "calli" Ptx ["X" => "D:r, X:ri"] flags(CALL|SIDE_EFFECT|VAR_DSTS|VAR_SRCS) mods() req() ty() None;
 
+    // ---- textures and surfaces through bindless handles (`super::super::lower` texture module;
+    // their meaning is `interp::texture`'s). Immediates: the geometry code (`1d 2d 3d a1d a2d`
+    // = 0..4), the surface clamp code (`trap clamp zero` = 0..2), the query code (`width height
+    // depth array_size normalized_coords filter_mode` = 0..5). Coordinates of a layered
+    // geometry start with the layer. -----------------------------------------------------------
+    /// `tex.GEOM.v4.T.C {d0..d3}, [h, {coords}]`: handle, geometry, coordinates (type C = src_ty).
+    Tex "tex" Ptx ["W" => "D:ri, I, W:ri"] flags(MEM_READ|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `tld4.COMP.GEOM.v4.T.f32 {d0..d3}, [h, {coords}]`: handle, geometry, component (0..3), coordinates.
+    Tld4 "tld4" Ptx ["W" => "D:ri, I, I, W:ri"] flags(MEM_READ|VAR_DSTS|VAR_SRCS) mods(TY|SRC_TY) req(TY|SRC_TY) ty() None;
+    /// `txq.QUERY.b32 d, [h]`: handle, query.
+    Txq "txq" Ptx ["W" => "D:ri, I"] flags(MEM_READ) mods() req() ty() None;
+    /// `suq.QUERY.b32 d, [h]`: handle, query.
+    Suq "suq" Ptx ["W" => "D:ri, I"] flags(MEM_READ) mods() req() ty() None;
+    /// `suld.b.GEOM{.vN}.T.CLAMP {d..}, [h, {x_bytes, ..}]`: handle, geometry, clamp, coordinates (T = b8/b16/b32).
+    Suld "suld" Ptx ["W" => "D:ri, I, I, W:ri"] flags(MEM_READ|VAR_DSTS|VAR_SRCS) mods(TY) req(TY) ty() None;
+    /// `sust.b.GEOM{.vN}.T.CLAMP [h, {x_bytes, ..}], {v..}`: handle, geometry, clamp, the
+    /// geometry's coordinates, then the values.
+    Sust "sust" Ptx ["" => "D:ri, I, I, W:ri"] flags(MEM_WRITE|SIDE_EFFECT|VAR_SRCS) mods(TY) req(TY) ty() None;
+
     // ---- tensor-core, asynchronous-copy and SIMD video families (see `super::tensor`) -------
     /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the warp's 8x8 b16 matrix in the
     /// `ldmatrix` fragment layout (`a`), transposed ([`super::tensor::movmatrix_source`]).
@@ -830,6 +849,12 @@ opcodes! {
     // ---- tensor cores (see `super::tensor`) ----
     /// `MOVM.16.MT88 Rd, Ra`: [`Opcode::Movmatrix`].
     MOVM "MOVM" Sass ["W" => "W:r"] flags(SIDE_EFFECT) mods(TY) req() ty(B16) None;
+    /// `SULD.D.BA.GEOM{size}.STRONG.SM{mode} Rd, [Rc], URh, 0x0` ([`Opcode::Suld`]): sources the
+    /// coordinate tuple (x in bytes, y, z, the layer last), the handle's low word (uniform),
+    /// the geometry and clamp codes ([`super::texture`]); the data tuple's width and `ty` give the size.
+    SULD "SULD" Sass ["X" => "X:r, X:r, I, I"] flags(MEM_READ) mods(TY) req(TY) ty() None;
+    /// `SUST.D.BA... [Rc], Rv, URh, 0x0` ([`Opcode::Sust`]): coordinates, data, handle, codes.
+    SUST "SUST" Sass ["" => "X:r, X:r, X:r, I, I"] flags(MEM_WRITE|SIDE_EFFECT) mods(TY) req(TY) ty() None;
     /// `LDSM.16.{M88,MT88}{,.2,.4} d, [Ra]`: [`Opcode::Ldmatrix`] into one register tuple
     /// (1, 2 or 4 registers: matrix `m` in component `m`).
     LDSM "LDSM" Sass ["X" => "Ms"] flags(MEM_READ|SIDE_EFFECT) mods(TY|TRANS) req() ty(B16) None;

@@ -1310,6 +1310,7 @@ impl Cx<'_> {
                 (vec!["ELECT".into()], vec![dst(0)?, leader, one("PT")])
             }
             Opcode::MOVM => (vec!["MOVM.16.MT88".into()], vec![dst(0)?, s(0)?]),
+            Opcode::SULD | Opcode::SUST => self.surface()?,
             Opcode::LDSM => {
                 let n = match d.dsts.first() {
                     Some(Reg::Phys(p)) => p.count,
@@ -1890,6 +1891,45 @@ impl Cx<'_> {
 }
 
 /// The register naming a tuple (its first register).
+impl Cx<'_> {
+    /// `SULD`/`SUST` (`crate::lower::isel`'s texture module): the suffix from the geometry and
+    /// clamp codes and the data size, `[Rc]` for the coordinate tuple, the handle, `0x0`.
+    fn surface(&self) -> R<(Vec<String>, Vec<Alts>)> {
+        let d = self.d;
+        let store = d.opcode == Opcode::SUST;
+        let code = |n: usize| match d.srcs.get(n) {
+            Some(Operand::Imm(i)) => Ok(i.bits() as usize),
+            _ => Err(format!("`{}` needs an immediate source {n}", d.opcode)),
+        };
+        let (codes_at, handle_at) = if store { (3, 2) } else { (2, 1) };
+        let geom = ["1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY"].get(code(codes_at)?).ok_or("surface geometry code")?;
+        let clamp = ["TRAP", "", "IGN"].get(code(codes_at + 1)?).ok_or("surface clamp code")?;
+        let reg_of = |o: Option<&Operand>| match o {
+            Some(Operand::Reg(u)) => self.phys(u.reg),
+            _ => Err("a surface operand is not a register".into()),
+        };
+        let data = if store { reg_of(d.srcs.get(1))? } else { self.phys(*d.dsts.first().ok_or("SULD destination")?)? };
+        let size = match (d.ty(), data.count) {
+            (Some(Ty::B8), 1) => "U8",
+            (Some(Ty::B16), 1) => "U16",
+            (Some(Ty::B32), 1) => "",
+            (Some(Ty::B32), 2) => "64",
+            (Some(Ty::B32), 4) => "128",
+            (t, n) => return Err(format!("a surface access of {n} x {t:?}")),
+        };
+        let base = if store { "SUST" } else { "SULD" };
+        let spelled = self.spell(base, &["D", "BA", geom, size, "STRONG", "SM", clamp])?;
+        let coords = one(format!("[{}]", base_name(reg_of(d.srcs.first())?)));
+        let handle = self.src(handle_at)?;
+        let ops = if store {
+            vec![coords, one(base_name(data)), handle, one("0x0")]
+        } else {
+            vec![one(base_name(data)), coords, handle, one("0x0")]
+        };
+        Ok((spelled, ops))
+    }
+}
+
 fn base_name(p: ori::PhysReg) -> String {
     ori::PhysReg { count: 1, ..p }.to_string()
 }

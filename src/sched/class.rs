@@ -67,13 +67,14 @@ const VAR_RESULT: &[&str] = &[
     "S2UR",
     "SHFL",
     "SYNCS",
+    "SULD",
     // ptxas 13.0.88 gives `.TRY_ALLOC` write SB0 and its `PLOP3` waits on it.
     "USETMAXREG",
 ];
 
 /// Bases without register results that read their sources late.
 const LATE_READ: &[&str] =
-    &["ARRIVES", "BAR", "MEMBAR", "RED", "REDG", "ST", "STG", "STL", "STS", "STSM", "UBLKCP", "UTMACCTL"];
+    &["ARRIVES", "BAR", "MEMBAR", "RED", "REDG", "ST", "STG", "STL", "STS", "STSM", "SUST", "UBLKCP", "UTMACCTL"];
 
 /// Bases that transfer control or synchronise the warp.
 const CONTROL: &[&str] = &["BRA", "BRX", "JMP", "JMX", "EXIT", "CALL", "RET", "BSYNC", "BREAK", "WARPSYNC", "KILL"];

@@ -16,6 +16,7 @@ use crate::ori_exec::ThreadId;
 mod bar;
 mod fast;
 mod sysfn;
+mod texture;
 pub(crate) use fast::{Fast, lower as lower_fast};
 
 /// Per-lane scheduling state.
@@ -229,6 +230,8 @@ pub(crate) struct Launch<'a> {
     /// generic-proxy shared stores ([`Cta::generic_store`]).
     pub(crate) proxy_reads: bool,
     pub(crate) step_limit: u64,
+    /// The spec's texture and surface objects ([`crate::launch::texture`]).
+    pub(crate) objects: &'a crate::launch::texture::Objects,
 }
 
 /// Mutable launch state.
@@ -1252,6 +1255,7 @@ fn step(l: &Launch, st: &mut State, cta: &mut Cta, w: &mut Warp, inst: &Inst) ->
             let d = map1(g, |lane| u32::from(alu::mufu_f16(*f, (v[lane] >> shift) as u16)));
             lift(w.write32(&a[0], &d, g))?;
         }
+        Kind::Surface { store, geom, bytes, clamp } => texture::surface(l, st, w, a, g, *store, *geom, *bytes, *clamp)?,
         Kind::Ldgsts { size, zfill } => {
             let copy = w.pred(&pr[0]);
             for lane in lanes(g) {

@@ -353,6 +353,7 @@ pub fn variable_latency(inst: &Inst) -> bool {
             !(matches!(inst.kind, Kind::Ldc { .. }) && inst.base == "ULDC")
         }
         Kind::S2r => inst.base != "CS2R",
+        Kind::Surface { store, .. } => !*store,
         Kind::F2i { .. } | Kind::F2iF16 { .. } | Kind::F2f { .. } | Kind::Fchk => true,
         // On the uniform datapath these are fixed latency (atom_64bit: `UPOPC UR6` read 4
         // cycles later with no scoreboard).
@@ -386,7 +387,7 @@ fn unit(inst: &Inst) -> u8 {
         // QSPC completes in order with shared loads: addr_exprs waits on a QSPC's scoreboard
         // and then reads the result of an earlier `LDS` issued without one.
         Kind::Ld { space: super::program::Space::Shared, .. } | Kind::Qspc(_) | Kind::Ldsm { .. } => 4,
-        Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } | Kind::Ldgsts { .. } => 3,
+        Kind::Ld { .. } | Kind::Atom { .. } | Kind::St { .. } | Kind::Ldgsts { .. } | Kind::Surface { .. } => 3,
         Kind::Stsm { .. } => 4,
         Kind::MbarInit
         | Kind::MbarArrive { .. }
@@ -410,6 +411,7 @@ fn late_read(inst: &Inst, variable: bool) -> bool {
             | Kind::Atom { .. }
             | Kind::Ld { .. }
             | Kind::Ldgsts { .. }
+            | Kind::Surface { .. }
             | Kind::Ublkcp
             | Kind::MbarLdgstsArrive
             | Kind::MbarLdgstsArrive80
@@ -591,6 +593,17 @@ pub fn regs(inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
                 }
             }
             _ => {}
+        }
+    }
+    // A surface access reads its coordinates from `[Ra]` on: x, y, z, the layer.
+    if let Kind::Surface { geom, .. } = inst.kind
+        && let Some(Opnd::Mem { ra, .. }) = inst.args.iter().map(|a| a.o).find(|o| matches!(o, Opnd::Mem { .. }))
+    {
+        let words = geom.dims() + usize::from(geom.layered());
+        for k in 1..words as u8 {
+            if let Some(x) = ra.checked_add(k).filter(|x| *x != 255) {
+                rd.push(Reg::R(x));
+            }
         }
     }
     // A store's data operand and an atomic's sources are reads even when listed after the address.

@@ -662,6 +662,7 @@ impl Kernel {
             cluster: spec.cluster,
             shared_bytes: shared,
             outputs,
+            objects: spec.objects.clone(),
             hz_facts: std::sync::OnceLock::new(),
             fast,
             proxy_reads,
@@ -685,6 +686,8 @@ pub struct Prepared<'k> {
     shared_bytes: u32,
     /// The spec's output buffers.
     outputs: Vec<String>,
+    /// The spec's texture and surface objects (handles resolve to them).
+    objects: crate::launch::texture::Objects,
     /// The hazard checker's facts of each instruction, made at the first run that checks.
     hz_facts: std::sync::OnceLock<Vec<hazard::Facts>>,
     /// The executor's pre-decoded fast form of each instruction (`exec::fast`).
@@ -719,6 +722,7 @@ impl Prepared<'_> {
             fast: if config.fast_paths { &self.fast } else { &[] },
             proxy_reads: self.proxy_reads,
             step_limit: config.step_limit,
+            objects: &self.objects,
         };
         let program = &self.program;
         let mut st = exec::State {

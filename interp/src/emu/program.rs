@@ -268,6 +268,18 @@ pub enum Kind {
     /// `MUFU.{EX2,TANH,...}.F16 d, a[.H1]`: the function of one f16 half (the high one with the
     /// `.H1` selector), rounded to f16 in the low half of d (the high half 0).
     MufuF16(MufuFn),
+    /// `SULD.D.BA` / `SUST.D.BA` (bindless surfaces, [`crate::texture`]): `[Ra]` holds x in
+    /// bytes, then y, z, the layer last; the handle is a uniform register.
+    Surface {
+        /// `SUST`.
+        store: bool,
+        /// The geometry.
+        geom: crate::texture::Geom,
+        /// Bytes per access (`.U8` 1 ... `.128` 16; `.S8`/`.S16` as negative: sign-extended).
+        bytes: i32,
+        /// `.TRAP`, none (clamp), `.IGN` (zero).
+        clamp: crate::texture::Clamp,
+    },
     /// `LDGSTS.E[.BYPASS][.64|.128] [Rs], [Rg.64], p` (`cp.async`): copies `size` bytes from
     /// global to shared memory, or stores zeros where `p` is false (the zero-filling form).
     /// The copy happens at issue; `LDGDEPBAR`/`DEPBAR` only order it on the GPU.
@@ -2087,6 +2099,50 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
                 preds.push(PArg { idx: 7, uniform: false, not: false, dst: false });
             }
             Kind::Ldgsts { size, zfill: has("ZFILL") }
+        }
+        "SULD" | "SUST" if has("D") && has("BA") => {
+            use crate::texture::{Clamp, Geom};
+            need(4, 0, &vals, &preds)?;
+            let geom = if has("1D_ARRAY") {
+                Geom::A1
+            } else if has("2D_ARRAY") {
+                Geom::A2
+            } else if has("1D") {
+                Geom::D1
+            } else if has("2D") {
+                Geom::D2
+            } else if has("3D") {
+                Geom::D3
+            } else {
+                return Err(format!("{base}{suffix}: geometry"));
+            };
+            let bytes: i32 = if has("U8") {
+                1
+            } else if has("S8") {
+                -1
+            } else if has("U16") {
+                2
+            } else if has("S16") {
+                -2
+            } else if has("64") {
+                8
+            } else if has("128") {
+                16
+            } else {
+                4
+            };
+            let clamp = if has("TRAP") {
+                Clamp::Trap
+            } else if has("IGN") {
+                Clamp::Zero
+            } else {
+                Clamp::Clamp
+            };
+            let store = base == "SUST";
+            let data = usize::from(store);
+            vals[data].n = (bytes.unsigned_abs() as u8).div_ceil(4);
+            vals[0].dst = !store;
+            Kind::Surface { store, geom, bytes, clamp }
         }
         "MOVM" if has("16") && has("MT88") => {
             need(2, 0, &vals, &preds)?;

@@ -42,7 +42,7 @@ pub enum Problem {
     #[error("buffer `{0}` is not declared (no [buffer.{0}] table)")]
     MissingBuffer(String),
     /// A parameter has both or neither of `scalar` and `buffer`.
-    #[error("a parameter needs exactly one of `scalar` or `buffer`, found {0}")]
+    #[error("a parameter needs exactly one of `scalar`, `buffer`, `texture` or `surface`, found {0}")]
     ParamKind(&'static str),
     /// A table that needs exactly one of several keys has none or several.
     #[error("expected exactly one of: {expected}; found {found}")]

@@ -16,6 +16,8 @@
 //! - [`rng`]: the fixed generator, SplitMix64 ([`SplitMix64`]);
 //! - [`init`]: the exact rules that turn `fill`, `ramp`, `values`, `random` and `edge` into
 //!   bytes, with the edge-value tables;
+//! - [`texture`]: texture and surface objects (`[texture.NAME]`, `[surface.NAME]`) and their
+//!   handle convention;
 //! - [`builder`]: specs built in code ([`builder::SpecBuilder`]), through the same parser;
 //! - [`limits`]: the per-target launch limits (shared memory per block) executors check;
 //! - [`plan`]: a spec written out for the CUDA-driver runner (`interp/gpu/`);
@@ -63,6 +65,7 @@ pub mod plan;
 pub mod rng;
 pub mod scalar;
 pub mod spec;
+pub mod texture;
 pub mod types;
 
 pub use compare::{ElementDiff, MAX_REPORTED, Mismatch, Tolerance, compare, elements_match};

@@ -55,6 +55,11 @@ pub fn manifest(spec: &LaunchSpec) -> String {
             Param::Buffer(name) => {
                 let _ = writeln!(m, "param @{name}");
             }
+            // The runner creates no texture or surface objects yet: the directive it does not
+            // know makes it refuse the plan (exit 2) instead of passing a meaningless handle.
+            Param::Object(o) => {
+                let _ = writeln!(m, "{} {}", o.kind.name(), o.name);
+            }
             Param::Scalar(_) => {
                 let hex: String =
                     block[slot.offset..slot.offset + slot.size].iter().map(|b| format!("{b:02x}")).collect();

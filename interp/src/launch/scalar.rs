@@ -347,7 +347,7 @@ pub const POINTER_SIZE: usize = 8;
 pub fn param_size(param: &Param) -> usize {
     match param {
         Param::Scalar(s) => s.size(),
-        Param::Buffer(_) => POINTER_SIZE,
+        Param::Buffer(_) | Param::Object(_) => POINTER_SIZE,
     }
 }
 
@@ -356,7 +356,7 @@ pub fn param_size(param: &Param) -> usize {
 pub fn param_layout(params: &[Param]) -> ParamLayout {
     ParamLayout::declared(params.iter().map(|p| match p {
         Param::Scalar(s) => (s.size(), s.align()),
-        Param::Buffer(_) => (POINTER_SIZE, POINTER_SIZE),
+        Param::Buffer(_) | Param::Object(_) => (POINTER_SIZE, POINTER_SIZE),
     }))
 }
 
@@ -407,6 +407,7 @@ pub fn param_block_in(
         match p {
             Param::Scalar(s) => dst.copy_from_slice(s.bytes()),
             Param::Buffer(name) => dst.copy_from_slice(&address_of(name).to_le_bytes()),
+            Param::Object(o) => dst.copy_from_slice(&o.handle.to_le_bytes()),
         }
     }
     Ok(block)

@@ -4,8 +4,8 @@
 //! every rule it can see without the kernel. The checks, each reported with the file and the
 //! dotted key of the offending value:
 //!
-//! - every key is known (`kernel grid block shared_bytes cluster param buffer` at the top;
-//!   `scalar buffer` in a `[[param]]`; `type value align` in a scalar; `type len init output
+//! - every key is known (`kernel grid block shared_bytes cluster param buffer texture surface`
+//!   at the top; `scalar buffer texture surface` in a `[[param]]`; `type value align` in a scalar; `type len init output
 //!   tolerance` in a buffer; the init and tolerance forms below);
 //! - `shared_bytes` is at most [`MAX_SHARED_BYTES`] (227 KiB, the most any target gives a
 //!   block; executors check their own target's limit with [`super::limits::check_shared`]);
@@ -13,8 +13,9 @@
 //!   integers (missing trailing dimensions are 1) within CUDA's limits (grid x < 2^31, grid y, z
 //!   <= 65535; block x, y <= 1024, z <= 64, at most 1024 threads per block); every grid
 //!   dimension is a multiple of the cluster's;
-//! - each `[[param]]` has exactly one of `scalar` and `buffer`; a buffer parameter names a
-//!   declared buffer; a scalar's value fits its type (see [`super::scalar`]); `align` only on
+//! - each `[[param]]` has exactly one of `scalar`, `buffer`, `texture` and `surface`; a buffer
+//!   parameter names a declared buffer, an object parameter a declared object (the texture and
+//!   surface tables are checked by [`super::texture`]); a scalar's value fits its type (see [`super::scalar`]); `align` only on
 //!   `bytes` scalars;
 //! - buffer names are non-empty ASCII letters, digits, `_` and `-` (they become file names
 //!   `<buffer>.bin`); `len` is at least 1 and a buffer is at most [`MAX_BUFFER_BYTES`];
@@ -38,6 +39,7 @@ use super::error::{Located, Problem, SpecError};
 use super::init::{self, Init, Plan};
 use super::limits::MAX_SHARED_BYTES;
 use super::scalar::{self, ParamLayout, ParamMismatch, Scalar, Value};
+use super::texture::{self, ObjectKind, ObjectRef, Objects};
 use super::types::{ELEM_TYPE_NAMES, ElemType, ScalarType};
 
 /// The file name used in errors for a spec parsed from a string.
@@ -63,6 +65,8 @@ pub struct LaunchSpec {
     pub params: Vec<Param>,
     /// Buffers by name.
     pub buffers: BTreeMap<String, BufferSpec>,
+    /// Texture and surface objects ([`super::texture`]).
+    pub objects: Objects,
 }
 
 /// One kernel parameter.
@@ -72,6 +76,8 @@ pub enum Param {
     Scalar(Scalar),
     /// The device address of the named buffer.
     Buffer(String),
+    /// The handle of a texture or surface object ([`super::texture`]).
+    Object(ObjectRef),
 }
 
 impl fmt::Display for Param {
@@ -79,6 +85,7 @@ impl fmt::Display for Param {
         match self {
             Param::Scalar(s) => write!(f, "{s}"),
             Param::Buffer(b) => write!(f, "buffer {b}"),
+            Param::Object(o) => write!(f, "{} {}", o.kind.name(), o.name),
         }
     }
 }
@@ -258,8 +265,9 @@ impl LaunchSpec {
 // ---------------------------------------------------------------------------------------------
 // Parsing.
 
-const TOP_KEYS: &[&str] = &["kernel", "grid", "block", "shared_bytes", "cluster", "param", "buffer"];
-const PARAM_KEYS: &[&str] = &["scalar", "buffer"];
+const TOP_KEYS: &[&str] =
+    &["kernel", "grid", "block", "shared_bytes", "cluster", "param", "buffer", "texture", "surface"];
+const PARAM_KEYS: &[&str] = &["scalar", "buffer", "texture", "surface"];
 const SCALAR_KEYS: &[&str] = &["type", "value", "align"];
 const BUFFER_KEYS: &[&str] = &["type", "len", "init", "output", "tolerance"];
 const TOLERANCE_KEYS: &[&str] = &["ulp", "abs", "rel"];
@@ -384,19 +392,20 @@ fn parse_doc(doc: &toml::Table) -> Result<LaunchSpec, Located> {
         }
     }
 
+    let objects = texture::parse_objects(doc, &buffers)?;
     let params = match doc.get("param") {
         None => Vec::new(),
         Some(toml::Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, p)| parse_param(&format!("param[{i}]"), p, &buffers))
+            .map(|(i, p)| parse_param(&format!("param[{i}]"), p, &buffers, &objects))
             .collect::<Result<_, _>>()?,
         Some(other) => {
             return Err(wrong_type("param", "an array of tables ([[param]])", other));
         }
     };
 
-    Ok(LaunchSpec { kernel, grid, block, shared_bytes, cluster, params, buffers })
+    Ok(LaunchSpec { kernel, grid, block, shared_bytes, cluster, params, buffers, objects })
 }
 
 /// PTX identifiers: `[A-Za-z][A-Za-z0-9_$]*` or `[_$%][A-Za-z0-9_$]+`.
@@ -477,9 +486,23 @@ fn check_block(block: [u32; 3]) -> Result<(), Located> {
     Ok(())
 }
 
-fn parse_param(path: &str, v: &toml::Value, buffers: &BTreeMap<String, BufferSpec>) -> Result<Param, Located> {
+fn parse_param(
+    path: &str,
+    v: &toml::Value,
+    buffers: &BTreeMap<String, BufferSpec>,
+    objects: &Objects,
+) -> Result<Param, Located> {
     let t = expect_table(v, path)?;
     check_keys(t, path, PARAM_KEYS)?;
+    let kinds = ["scalar", "buffer", "texture", "surface"].iter().filter(|k| t.contains_key(**k)).count();
+    if kinds > 1 {
+        return Err(Located::new(path, Problem::ParamKind(if kinds == 2 { "both" } else { "several" })));
+    }
+    for kind in [ObjectKind::Texture, ObjectKind::Surface] {
+        if let Some(v) = t.get(kind.name()) {
+            return texture::parse_object_param(path, kind, v, objects).map(Param::Object);
+        }
+    }
     match (t.get("scalar"), t.get("buffer")) {
         (Some(_), Some(_)) => Err(Located::new(path, Problem::ParamKind("both"))),
         (None, None) => Err(Located::new(path, Problem::ParamKind("neither"))),

@@ -16,6 +16,7 @@ mod mbar;
 mod ops;
 mod sysfn;
 mod tensor;
+mod texture;
 mod wgmma;
 
 use super::postdom::PostDom;
@@ -571,6 +572,7 @@ impl Engine<'_> {
             // No tensormap proxy in this model (see the opcode's docs).
             TensormapAcquire | DEPBARLIST | UTMACCTL => {}
             Wgmma => self.wgmma(cta, w, d, exec)?,
+            Tex | Tld4 | Txq | Suq | Suld | Sust => self.texture_op(cta, w, d, exec)?,
             HGMMA => self.hgmma(cta, w, d, exec)?,
             VOTEU => self.voteu(cta, w, d, exec)?,
             WgmmaFence | WgmmaCommit | WgmmaWait | WARPGROUPARRIVE | WARPGROUPDEPBAR => {}

@@ -233,6 +233,9 @@ pub enum ErrorKind {
     Trap,
     /// A system function stopped the launch (`__assertfail`, or a bad call).
     System(crate::sysfn::SysError),
+    /// A texture or surface access failed: an invalid handle, a geometry the object lacks, a
+    /// surface access out of range under `.trap` ([`crate::texture`]).
+    Texture(String),
 }
 
 impl fmt::Display for ErrorKind {
@@ -250,6 +253,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Launch(m) => write!(f, "launch: {m}"),
             ErrorKind::Trap => write!(f, "trap"),
             ErrorKind::System(e) => write!(f, "{e}"),
+            ErrorKind::Texture(m) => write!(f, "texture/surface fault: {m}"),
         }
     }
 }

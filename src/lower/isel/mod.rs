@@ -86,6 +86,7 @@ mod setmaxnreg;
 
 pub use memory::{ADDRESS_TABLE_BANK, DataLayout, USER_CONST_BANK, data_layout};
 mod tensor;
+mod texture;
 mod video;
 mod warp;
 mod wgmma;
@@ -449,6 +450,7 @@ impl<'a> Sel<'a> {
                 Ok(())
             }
             Wgmma | WgmmaFence | WgmmaCommit | WgmmaWait => self.sel_wgmma(d),
+            Tex | Tld4 | Txq | Suq | Suld | Sust => self.sel_texture(d),
             MbarInit | MbarArrive | MbarTestWait | MbarTryWait | MbarInval | CpAsyncMbarArrive | CpBulk => {
                 self.sel_mbarrier(d)
             }

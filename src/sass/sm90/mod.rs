@@ -14,6 +14,7 @@ mod gmma;
 pub(crate) mod i2ip;
 mod sysfn;
 mod tensor_forms;
+pub(crate) mod texture;
 mod uniform_int;
 
 pub(super) const fn r(at: u8) -> Slot {
@@ -808,6 +809,7 @@ pub(crate) fn build() -> Vec<Form> {
     memory_sync(&mut f);
     sysfn::forms(&mut f);
     i2ip::forms(&mut f);
+    texture::forms(&mut f);
     tensor_forms::forms(&mut f);
     // Uniform-datapath ops take a uniform guard (`@UP0`).
     for fm in f.iter_mut() {
@@ -928,6 +930,7 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
     v.extend(gmma::mods(generated::MODS));
     v.extend(f2fp::mods(generated::MODS));
     v.extend(i2ip::mods());
+    v.extend(texture::mods());
     v.extend(uniform_int::mods(generated::MODS));
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
