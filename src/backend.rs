@@ -599,12 +599,14 @@ fn module_data(m: &ori::Module, module: &ast::Module) -> Result<image::ModuleDat
     let (mut const_relocs, mut init_relocs) = (Vec::new(), Vec::new());
     for v in m.vars.iter().filter(|v| matches!(v.space, Space::Const | Space::Global)) {
         let l = linkage.get(v.name.as_str()).copied().unwrap_or(&[]);
-        if l.contains(&ast::Linkage::Extern) {
-            return Err(err("code generation", None, format!("`.extern` variable `{}` is not implemented", v.name)));
-        }
+        // An `.extern` variable no definition resolved is defined here, a global symbol, as
+        // ptxas does in whole-program compilation (it warns: `sema`'s UNRESOLVED_EXTERN_VAR).
         let bind = if l.contains(&ast::Linkage::Weak) {
             image::Bind::Weak
-        } else if l.contains(&ast::Linkage::Visible) || l.contains(&ast::Linkage::Common) {
+        } else if l.contains(&ast::Linkage::Visible)
+            || l.contains(&ast::Linkage::Common)
+            || l.contains(&ast::Linkage::Extern)
+        {
             image::Bind::Global
         } else {
             image::Bind::Local

@@ -76,6 +76,12 @@ const F64_SPACES: &str = include_str!("cli_fp64_spaces.ptx");
 /// A use of an undeclared register: the front end's errors.
 const UNDECLARED: &str = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\
     .reg .f64 %fd<2>;\ncvt.rn.f32.f64 %f1, %fd1;\nret;\n}\n";
+/// `.extern` `.global`/`.const` variables nothing defines: ptxas warns and defines them.
+const EXTERN_VARS: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+    .extern .global .align 8 .b32 e[4];\n.extern .const .b32 c;\n\
+    .visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n\
+    ld.global.u32 %r1, [e+4];\nld.const.u32 %r2, [c];\nadd.u32 %r1, %r1, %r2;\n\
+    ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r1;\nret;\n}\n";
 /// 40 values live at once under `.maxnreg 24`: both allocators spill.
 const SPILL: &str = include_str!("cli_spill.ptx");
 
@@ -232,6 +238,7 @@ const CASES: &[Case] = &[
     same(&["-optf", "nonexist"]),
     // `.target debug` with an explicit -O above 0: ptxas's fatal, for any -arch, before the
     // -arch/.target check; -O0 and no -O compile.
+    with_files(same(&["-arch", "sm_90", "ext.ptx"]), &[("ext.ptx", EXTERN_VARS)]),
     with_files(same(&["-O3", "-arch", "sm_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
     with_files(same(&["-O1", "-arch", "compute_90", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),
     with_files(same(&["-O2", "-arch", "sm_80", "dbg.ptx"]), &[("dbg.ptx", DEBUG_KERNEL)]),

@@ -66,7 +66,12 @@ pub struct FnCx<'a> {
     pub f: Function,
     cur: Option<Block>,
     scopes: Vec<Scope>,
-    labels: HashMap<String, Block>,
+    /// Labels by (defining statement list's address, name): labels are block-scoped, as ptxas
+    /// scopes them (sibling `{ }` blocks may each define `L`, an inner `L` shadows an outer one:
+    /// nvcc's inlined asm repeats its wait-loop labels so).
+    labels: HashMap<(usize, String), Block>,
+    /// The statement lists open at the statement being lowered, the body first.
+    open_blocks: Vec<usize>,
     /// Call prototypes by label.
     pub protos: HashMap<String, Sig>,
     /// `.branchtargets` lists by label.
@@ -110,6 +115,7 @@ pub fn lower_function_framed(pf: &ast::Function, cx: &ModCx) -> Result<(Function
         cur: None,
         scopes: vec![Scope::default()],
         labels: HashMap::new(),
+        open_blocks: Vec::new(),
         protos: HashMap::new(),
         branch_targets: HashMap::new(),
         frame: 0,
@@ -246,7 +252,7 @@ impl FnCx<'_> {
                     );
                     if !special {
                         let b = self.f.blocks.push(BlockData::default());
-                        if self.labels.insert(id.name.clone(), b).is_some() {
+                        if self.labels.insert((stmts.as_ptr() as usize, id.name.clone()), b).is_some() {
                             return Err(LowerError::at(id.span, format!("label `{}` defined twice", id.name)));
                         }
                     }
@@ -259,6 +265,18 @@ impl FnCx<'_> {
     }
 
     fn statements(&mut self, stmts: &[Statement]) -> Result<()> {
+        self.open_blocks.push(stmts.as_ptr() as usize);
+        let r = self.statements_in_scope(stmts);
+        self.open_blocks.pop();
+        r
+    }
+
+    /// The block a label name resolves to from the open statement lists, innermost first.
+    fn resolve_label(&self, name: &str) -> Option<Block> {
+        self.open_blocks.iter().rev().find_map(|&b| self.labels.get(&(b, name.to_string())).copied())
+    }
+
+    fn statements_in_scope(&mut self, stmts: &[Statement]) -> Result<()> {
         let mut n = 0;
         while n < stmts.len() {
             match &stmts[n] {
@@ -315,7 +333,7 @@ impl FnCx<'_> {
     }
 
     fn label(&mut self, id: &Ident) -> Result<()> {
-        let Some(&b) = self.labels.get(&id.name) else {
+        let Some(b) = self.resolve_label(&id.name) else {
             return Err(LowerError::at(id.span, format!("unknown label `{}`", id.name)));
         };
         if let Some(cur) = self.cur {
@@ -330,10 +348,7 @@ impl FnCx<'_> {
 
     /// The block a label names.
     pub fn label_block(&self, id: &Ident) -> Result<Block> {
-        self.labels
-            .get(&id.name)
-            .copied()
-            .ok_or_else(|| LowerError::at(id.span, format!("unknown label `{}`", id.name)))
+        self.resolve_label(&id.name).ok_or_else(|| LowerError::at(id.span, format!("unknown label `{}`", id.name)))
     }
 
     fn finish(&mut self) -> Result<()> {

@@ -31,6 +31,10 @@ pub struct Late {
     pub const_bytes: u64,
     /// `.extern` functions that are called.
     pub called_externs: Vec<String>,
+    /// Module `.extern` `.global`/`.const` variables, in declaration
+    /// order, and whether their size is known: whole-program compilation gives each a warning
+    /// and defines it; one of unknown size (`e[]`) is fatal.
+    pub extern_vars: Vec<(String, bool)>,
     /// Entries whose `.maxnreg` is over the limit.
     pub maxnreg_too_big: Vec<String>,
     /// ptxas expanded its `<macro util>` source (see [`crate::ptx::isa::table::MACRO_UTIL`]).
@@ -332,6 +336,16 @@ fn var_decl(
     let line = v.span.line;
     let space = v.space.text.as_str();
     let is_extern = v.linkage.contains(&Linkage::Extern);
+    if module_scope && matches!(space, ".global" | ".const") {
+        for d in &v.decls {
+            let name = &d.name.name;
+            // A later definition does not silence it (probed: `.extern` then `.visible`).
+            if is_extern && !late.extern_vars.iter().any(|(x, _)| x == name) {
+                let sized = decl_size(&v.ty, &v.pre, &v.post, d).is_some();
+                late.extern_vars.push((name.clone(), sized));
+            }
+        }
+    }
     if let Some(a) = align_of(&v.pre).or(align_of(&v.post))
         && a.value().is_none_or(|n| n == 0 || !n.is_power_of_two())
     {
@@ -802,9 +816,7 @@ fn collect(body: &[Statement], fs: &mut FuncScope) {
     while let Some(stmts) = stack.pop() {
         for s in stmts {
             match s {
-                Statement::Label(l) => {
-                    fs.labels.insert(l.name.clone());
-                }
+                Statement::Label(l) => fs.define_label(&l.name, stmts.as_ptr() as usize),
                 Statement::Var(v) => {
                     for d in &v.decls {
                         if vector_of(&v.pre) > 1 || vector_of(&v.post) > 1 {
@@ -839,7 +851,9 @@ fn body_walk(
 ) -> Result<(), Fatal> {
     // Explicit stack of (statements, index) to bound recursion.
     let mut stack: Vec<(&[Statement], usize)> = vec![(body, 0)];
-    let mut seen_labels: HashSet<String> = HashSet::new();
+    fs.push(body.as_ptr() as usize);
+    // Labels are block-scoped: a duplicate is one defined twice in the same statement list.
+    let mut seen_labels: HashSet<(usize, String)> = HashSet::new();
     while let Some((stmts, i)) = stack.pop() {
         let Some(s) = stmts.get(i) else {
             if !stack.is_empty() {
@@ -850,20 +864,20 @@ fn body_walk(
         stack.push((stmts, i + 1));
         match s {
             Statement::Label(l) => {
-                if !seen_labels.insert(l.name.clone()) || fs.lookup(&l.name).is_some() {
+                if !seen_labels.insert((stmts.as_ptr() as usize, l.name.clone())) || fs.lookup(&l.name).is_some() {
                     sink.at(l.span.line, msg::DUPLICATE_LABEL, &[&l.name])?;
                 }
             }
             Statement::Var(v) => var_decl(v, false, ctx, sink, md, late, Some(fs))?,
             Statement::Instruction(ins) => super::instr::check(ins, ctx, sink, md, fs, deferred, late)?,
             Statement::Block(b, _) => {
-                fs.push();
+                fs.push(b.as_ptr() as usize);
                 stack.push((b, 0));
             }
             Statement::Pragma(p) => function_pragma(p, fname, seen_lm, sink)?,
             Statement::BranchTargets(ls, span) | Statement::CallTargets(ls, span) => {
                 for l in ls {
-                    if !fs.labels.contains(&l.name) && !md.globals.contains_key(&l.name) {
+                    if !fs.has_label(&l.name) && !md.globals.contains_key(&l.name) {
                         deferred.push((span.line, l.name.clone()));
                     }
                 }
@@ -902,6 +916,10 @@ pub fn late_checks(sink: &mut Sink, late: &Late, opts: &Options) -> Result<(), F
         if total > 0xc000 {
             sink.late(msg::SHARED_TOO_BIG, &[e, &format!("{total:x}")])?;
         }
+    }
+    for (v, sized) in &late.extern_vars {
+        let m = if *sized { msg::UNRESOLVED_EXTERN_VAR } else { msg::UNRESOLVED_EXTERN_VAR_UNSIZED };
+        sink.late(m, &[v])?;
     }
     for f in &late.called_externs {
         sink.late(msg::UNRESOLVED_EXTERN, &[f])?;

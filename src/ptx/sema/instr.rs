@@ -212,7 +212,7 @@ fn check_instruction(
     // A branch target that names a register, variable or function.
     if op == "bra"
         && let [Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })] = &ins.operands[..]
-        && !fs.labels.contains(id.name.as_str())
+        && !fs.has_label(id.name.as_str())
     {
         let name = id.name.as_str();
         let var = matches!(md.globals.get(name), Some(Global::Var { .. }));
@@ -232,7 +232,7 @@ fn check_instruction(
         && let Some(t) = (0..ins.operands.len()).find(|&i| is_call_target(ins, i))
         && let Some(Operand::Expr(Expr { kind: ExprKind::Sym(id, None), .. })) = ins.operands.get(t)
         && fs.lookup(&id.name).is_some()
-        && !fs.labels.contains(id.name.as_str())
+        && !fs.has_label(id.name.as_str())
         && (t + 1 == ins.operands.len() || matches!(ins.operands.last(), Some(Operand::List(..))))
     {
         sink.at(line, msg::LABEL_EXPECTED, &["0", op])?;
@@ -286,7 +286,7 @@ fn check_instruction(
                 }
                 continue;
             }
-            if fs.lookup(name).is_some() || fs.labels.contains(name) || md.globals.contains_key(name) {
+            if fs.lookup(name).is_some() || fs.has_label(name) || md.globals.contains_key(name) {
                 if op == "call" && i == 0 || (op == "call" && ins.operands.len() > 1 && is_call_target(ins, i)) {
                     call_target(ins, name, line, sink, md, fs, late)?;
                 }
@@ -723,7 +723,7 @@ fn classify_sym<'a>(id: &Ident, fs: &'a FuncScope) -> Val<'a> {
     match fs.lookup(name) {
         Some(t) if t.contains(' ') => Val::NonReg,
         Some(t) => Val::Reg(t.strip_prefix('.')),
-        None if fs.labels.contains(name) => Val::NonReg,
+        None if fs.has_label(name) => Val::NonReg,
         None => Val::Other,
     }
 }
@@ -885,7 +885,7 @@ fn operands_fit(ins: &Instruction, sig: &[OperandKind], types: &[&str], fs: &Fun
                     (Some(w), Some(a)) => src && w == "pred" && pred_reg(a),
                     (Some(w), None) => match v {
                         Val::Reg(Some(r)) => reg_fits(r, w),
-                        Val::NonReg => !(src && fs.labels.contains(sym_name(e))),
+                        Val::NonReg => !(src && fs.has_label(sym_name(e))),
                         Val::Int | Val::Float(_) => !src || imm_fits(v, w),
                         _ => true,
                     },

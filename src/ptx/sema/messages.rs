@@ -139,6 +139,11 @@ catalogue! {
     FORWARD_REFERENCE = Fatal "Label expected for forward reference of '%s'";
     /// Extern function never defined (link stage).
     UNRESOLVED_EXTERN = Fatal "Unresolved extern function '%s'";
+    /// An `.extern` `.global`/`.const` variable without a definition (whole program): ptxas
+    /// defines it (a global symbol) and warns.
+    UNRESOLVED_EXTERN_VAR = Warning "Unresolved extern variable '%s' in whole program compilation, ignoring extern qualifier";
+    /// The same of unknown size (`.extern .global .b32 e[]`): nothing to define.
+    UNRESOLVED_EXTERN_VAR_UNSIZED = Fatal "Unresolved extern variable '%s'";
     /// Call to an undeclared name.
     CALL_NEEDS_PROTOTYPE = Error "Call to '%s' requires call prototype";
     /// Call to an entry.

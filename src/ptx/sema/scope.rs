@@ -47,8 +47,13 @@ pub struct FuncSym {
 #[derive(Debug, Default)]
 pub struct FuncScope {
     scopes: Vec<Scope>,
-    /// Every label defined anywhere in the function.
-    pub labels: HashSet<String>,
+    /// Every label of the function, with the blocks that define it (a block is the address of
+    /// its statement list; the body's is the root). ptxas scopes labels like declarations: one
+    /// defined in a `{ }` block is visible inside that block only (`{ L: } bra L;` is
+    /// `Unknown symbol 'L'`; probed), before or after its definition.
+    labels: HashMap<String, Vec<usize>>,
+    /// The blocks open at the statement being checked, the body first.
+    open_blocks: Vec<usize>,
     /// Names declared anywhere in the function (to tell a forward reference from an unknown).
     pub declared_anywhere: HashSet<String>,
     /// Ranged declarations anywhere in the function.
@@ -88,9 +93,13 @@ impl FuncScope {
         self.vector_names.contains(name) || split_numbered(name).is_some_and(|(p, _)| self.vector_names.contains(p))
     }
 
-    /// Enters a `{ }` block.
-    pub fn push(&mut self) {
-        self.scopes.push(Scope::default());
+    /// Enters the `{ }` block `block` (its statement list's address), or with no block open
+    /// yet, the body.
+    pub fn push(&mut self, block: usize) {
+        if !self.open_blocks.is_empty() {
+            self.scopes.push(Scope::default());
+        }
+        self.open_blocks.push(block);
     }
 
     /// Leaves a block.
@@ -98,6 +107,21 @@ impl FuncScope {
         if self.scopes.len() > 1 {
             self.scopes.pop();
         }
+        if self.open_blocks.len() > 1 {
+            self.open_blocks.pop();
+        }
+    }
+
+    /// Records label `name`, defined in block `block`.
+    pub fn define_label(&mut self, name: &str, block: usize) {
+        self.labels.entry(name.to_string()).or_default().push(block);
+    }
+
+    /// Whether label `name` is visible from the blocks open now (with none open: anywhere).
+    pub fn has_label(&self, name: &str) -> bool {
+        self.labels
+            .get(name)
+            .is_some_and(|bs| self.open_blocks.is_empty() || bs.iter().any(|b| self.open_blocks.contains(b)))
     }
 
     /// Declares `name` in the innermost scope; `false` if it is already declared there.
