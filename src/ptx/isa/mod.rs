@@ -247,6 +247,9 @@ impl Gate {
     /// Whether the gate applies to `opcode` with `modifiers` (dot included). A pattern part
     /// starting with `~` means "this modifier is absent"; a part ending in `*` is a prefix.
     pub fn matches(&self, opcode: &str, modifiers: &[&str]) -> bool {
+        if let Some(m) = self.any_opcode_modifier() {
+            return modifiers.contains(&m);
+        }
         if self.is_token() {
             return modifiers.contains(&self.pattern);
         }
@@ -280,6 +283,24 @@ impl Gate {
     /// instruction's suffixes, before any other check of the instruction.
     pub fn is_token(&self) -> bool {
         self.pattern.starts_with('.')
+    }
+
+    /// For a pattern `*.mod` (any instruction carrying `.mod`, checked with the instruction's
+    /// own gates and after them, unlike a token gate): the modifier, dot included.
+    pub fn any_opcode_modifier(&self) -> Option<&'static str> {
+        self.pattern.strip_prefix('*')
+    }
+
+    /// The key [`Isa::gates_for`] finds the gate by: its opcode, or its modifier for token and
+    /// any-opcode gates.
+    fn index_key(&self) -> &'static str {
+        if let Some(m) = self.any_opcode_modifier() {
+            m
+        } else if self.is_token() {
+            self.pattern
+        } else {
+            self.pattern.split('.').next().unwrap_or(self.pattern)
+        }
     }
 }
 
@@ -372,9 +393,9 @@ impl Isa {
             });
         }
         for (i, g) in isa.gates.iter().enumerate() {
-            let key = if g.is_token() { &mut isa.gates_by_token } else { &mut isa.gates_by_opcode };
-            let name = if g.is_token() { g.pattern } else { g.pattern.split('.').next().unwrap_or("") };
-            key.entry(name).or_default().push(i);
+            let by_modifier = g.is_token() || g.any_opcode_modifier().is_some();
+            let key = if by_modifier { &mut isa.gates_by_token } else { &mut isa.gates_by_opcode };
+            key.entry(g.index_key()).or_default().push(i);
         }
         isa
     }

@@ -23,8 +23,10 @@
 //!   `+` after the style makes the row additive: it does not suppress the shorter rows that
 //!   it extends (by default the most specific row wins). For A rows, `feature;instruction`
 //!   gives the name of the `not supported on .target` message (default: the pattern).
-//!   A pattern starting with `.` applies to any instruction carrying that modifier; `{op}` in a
-//!   feature name is replaced by the opcode.
+//!   A pattern starting with `.` applies to any instruction carrying that modifier (checked as
+//!   ptxas scans the suffixes, before the instruction's other checks); one starting with `*.`
+//!   too, but checked with the instruction's own gates, in table order (`*.shared::cluster`
+//!   comes after `st.async`'s); `{op}` in a feature name is replaced by the opcode.
 //!
 //! Gates were taken from ptxas 13.0.88's own messages (corpus/errors, digest §2.8 probes).
 
@@ -821,6 +823,8 @@ barrier.cluster.arrive | 90 | 7.8 | F | =
 barrier.cluster.wait | 90 | 7.8 | F | =
 clusterlaunchcontrol.try_cancel | 100 | 8.6 | F | clusterlaunchcontrol.try_cancel.async
 clusterlaunchcontrol.query_cancel | 100 | 8.6 | F | =
+mma.e4m3 | 89 | 8.4 | P | mma with FP8 floating point type
+mma.e5m2 | 89 | 8.4 | P | mma with FP8 floating point type
 cvt.e4m3x2 | 89 | 7.8 | F | cvt with .e4m3x2/.e5m2x2
 cvt.e5m2x2 | 89 | 7.8 | F | cvt with .e4m3x2/.e5m2x2
 fence.proxy.async | 90 | 8.0 | M | .async
@@ -877,4 +881,6 @@ tcgen05.mma | 100 | 8.6 | A | =
 tcgen05.commit | 100 | 8.6 | A | =
 tcgen05.fence::before_thread_sync | 100 | 8.6 | A | tcgen05.fence;tcgen05.fence
 tcgen05.fence::after_thread_sync | 100 | 8.6 | A | tcgen05.fence;tcgen05.fence
+mbarrier.shared::cluster | 90 | 8.0 | P+ | .shared::cluster
+*.shared::cluster | 90 | 7.8 | P+ | ::cluster
 ";

@@ -378,6 +378,11 @@ fn check_instruction(
             sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
         }
     }
+    // `mma`'s fragments: each register against its fragment's element type.
+    if !mismatch && !types_bad && op == "mma" && !mma_registers_fit(ins, &types, fs) {
+        mismatch = true;
+        sink.at(line, msg::ARGUMENTS_MISMATCH, &[&dname])?;
+    }
     // Destination and source types (`cvt`): each operand against its own type.
     if !mismatch
         && !types_bad
@@ -780,6 +785,35 @@ fn reg_fits(reg: &str, ins: &str) -> bool {
         'u' | 's' => matches!(rk, 'b' | 'u' | 's'),
         _ => rk == 'b',
     }
+}
+
+/// Whether the registers of `mma`'s D, A, B and C brace lists fit the types (D, A, B, C order,
+/// as written) as ptxas 13.0.88 checks them (probed, `[reg_fits]` against the register type
+/// one fragment register holds): packed f16 elements take `.b32` or `.f16x2`; bf16, tf32 and
+/// the 8-bit float elements only `.b32`; integer elements (`.s8`, `.u4`, `.b1`, ...) any
+/// 32-bit integer or bit register; `.f32`/`.f64`/`.s32` accumulators their own type or bits.
+/// A form with other than four types is not checked here.
+fn mma_registers_fit(ins: &Instruction, types: &[&str], fs: &FuncScope) -> bool {
+    let [d, a, b, c] = types[..] else { return true };
+    fn held(t: &str) -> &str {
+        match &t[1..] {
+            "f16" => "f16x2",
+            "bf16" | "tf32" | "e4m3" | "e5m2" | "e3m2" | "e2m3" | "e2m1" => "bf16x2",
+            "s8" | "u8" | "s4" | "u4" | "b1" => "u32",
+            other => other,
+        }
+    }
+    [d, a, b, c].iter().zip(&ins.operands).all(|(t, o)| {
+        let want = held(t);
+        let Operand::Vector(elems, _) = o else { return true };
+        elems.iter().all(|e| match e {
+            VecElem::Expr(e) => match classify(e, fs) {
+                Val::Reg(Some(r)) => reg_fits(r, want),
+                _ => true,
+            },
+            VecElem::Sink(_) => true,
+        })
+    })
 }
 
 /// Whether a register of type `reg` may hold `ld`/`st` data of type `ins`: as [`reg_fits`], or
@@ -1302,7 +1336,16 @@ fn value_checks(
 fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink, token: bool) -> Result<(), Fatal> {
     let isa = Isa::get();
     let matched: Vec<_> = isa.gates_for(op, mods).filter(|g| g.is_token() == token).collect();
+    // One feature is reported once per instruction (`mma` with `.e4m3` and `.e5m2`; the
+    // any-opcode `*.shared::cluster` after `st.async`'s own `::cluster` row; probed).
+    let mut reported: Vec<(&str, u32, u32)> = Vec::new();
     for g in &matched {
+        // The bulk copies (`cp.async.bulk...shared::cluster`) get no `::cluster` gate of their
+        // own state space: their opcode's gate stands for it (probed).
+        if reported.contains(&(g.feature, g.sm, g.ptx)) || (g.any_opcode_modifier().is_some() && op == "cp")
+        {
+            continue;
+        }
         let structural = |p: &str| !p.starts_with('.');
         // A more specific non-modifier row suppresses its prefix.
         if structural(g.pattern)
@@ -1317,6 +1360,7 @@ fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink, tok
         {
             continue;
         }
+        reported.push((g.feature, g.sm, g.ptx));
         let feature = g.feature.replace("{op}", op);
         let sm_fail = g.sm > ctx.sm();
         let ptx_fail = g.ptx > ctx.version;

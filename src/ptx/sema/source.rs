@@ -72,10 +72,11 @@ impl<'a> SourceMap<'a> {
         (open.unwrap_or(end), end)
     }
 
-    /// The lines of the integer literals ptxas reports `Constant overflow` for
+    /// The lines of the literals ptxas reports `Constant overflow` for
     /// ([`crate::ptx::ast::int_literal_value`]), in source order, outside comments and strings.
     /// A number token starts with a digit not preceded by an identifier character; one with a
-    /// `.`, a `0f`/`0d` prefix or a decimal exponent is a float, not checked.
+    /// `.` or a decimal exponent is a decimal float, checked by [`decimal_float_overflows`];
+    /// `0f`/`0d` bit patterns are not checked.
     pub fn overflowing_literals(&self) -> Vec<u32> {
         let b = self.src;
         let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'%' | b'.');
@@ -90,7 +91,17 @@ impl<'a> SourceMap<'a> {
                 i += 1;
                 continue;
             }
-            let end = b[i..].iter().position(|&c| !word(c)).map_or(b.len(), |p| i + p);
+            let mut end = b[i..].iter().position(|&c| !word(c)).map_or(b.len(), |p| i + p);
+            let radix_prefixed =
+                |t: &[u8]| t.len() > 1 && t[0] == b'0' && matches!(t[1] | 0x20, b'x' | b'b' | b'f' | b'd');
+            // A decimal exponent's sign (`1e-400`) continues the token.
+            if !radix_prefixed(&b[i..end])
+                && matches!(b[end - 1] | 0x20, b'e')
+                && matches!(b.get(end), Some(b'+' | b'-'))
+                && b.get(end + 1).is_some_and(u8::is_ascii_digit)
+            {
+                end = b[end + 1..].iter().position(|&c| !word(c)).map_or(b.len(), |p| end + 1 + p);
+            }
             let tok = std::str::from_utf8(&b[i..end]).unwrap_or("");
             let lower = tok.to_ascii_lowercase();
             let float = lower.contains('.')
@@ -98,7 +109,12 @@ impl<'a> SourceMap<'a> {
                 || lower.starts_with("0d")
                 || (!lower.starts_with("0x") && !lower.starts_with("0b") && lower.contains('e'));
             let digits_ok = lower.trim_end_matches('u').chars().all(|c| c.is_ascii_hexdigit() || c == 'x' || c == 'b');
-            if !float && digits_ok && crate::ptx::ast::int_literal_value(tok).is_none() {
+            let overflows = if float {
+                !radix_prefixed(&b[i..end]) && decimal_float_overflows(tok)
+            } else {
+                digits_ok && crate::ptx::ast::int_literal_value(tok).is_none()
+            };
+            if overflows {
                 out.push(self.line(i));
             }
             i = end;
@@ -124,4 +140,15 @@ impl<'a> SourceMap<'a> {
         }
         None
     }
+}
+
+/// Whether ptxas reports `Constant overflow` for a decimal floating literal (`1e309`,
+/// `1e-310`): where C's `strtod` sets `ERANGE`, i.e. the value is infinite, or nonzero but
+/// below the smallest normal double (probed: `2.2250738585072014e-308` passes, `1e-310`,
+/// `4.9e-324` and `1.8e308` overflow, `0.0e-999` passes).
+pub fn decimal_float_overflows(text: &str) -> bool {
+    let Ok(v) = text.parse::<f64>() else { return false };
+    let mantissa = text.split(['e', 'E']).next().unwrap_or("");
+    let nonzero = mantissa.bytes().any(|c| matches!(c, b'1'..=b'9'));
+    v.is_infinite() || (nonzero && v.abs() < f64::MIN_POSITIVE)
 }
