@@ -1231,8 +1231,9 @@ impl Tables {
                         };
                         parts.push(format!("{}{width}", reg_name(ra)));
                     }
-                } else if ra != 255 || (wide && !sl.offset_low(w)) {
-                    // RZ with an address scale prints bare (`[0x11bfce]`: nvdisasm -b SM75, SM80).
+                } else if ra != 255 || (wide && !sl.offset_low(w)) || (ur_shown && sl.scale.is_some() && op.sel != 0) {
+                    // RZ with an address scale prints bare (`[0x11bfce]`: nvdisasm -b SM75, SM80),
+                    // unless a uniform register shows (`[RZ.X16+UR28+0x3ca46b]`, SM80 and SM90).
                     let scale = if sl.scale.is_some() { scale_text(op.sel) } else { "" };
                     // The low layout prints no `.64`, whatever the wide bit holds.
                     let width = if wide && !sl.offset_low(w) { ".64" } else { "" };
@@ -1281,6 +1282,12 @@ impl Tables {
         {
             t.push_str(h1_text(op.sel));
         }
+        // A constant's half selector prints inside its `|..|` (`|c[0x1] [0x3d84].H1_H1|`, a
+        // register's after it: `|R74|.F32`; nvdisasm -b SM80).
+        let cbank_sel = sl.hsel.is_some() && matches!(op.value, Value::CBank { .. });
+        if cbank_sel {
+            t.push_str(hsel_text(op.sel, sl.f32_sel));
+        }
         if op.abs {
             t = format!("|{t}|");
         }
@@ -1309,7 +1316,7 @@ impl Tables {
                 t.push_str(mark);
             }
         }
-        if sl.hsel.is_some() {
+        if sl.hsel.is_some() && !cbank_sel {
             t.push_str(hsel_text(op.sel, sl.f32_sel));
         }
         t
@@ -1473,6 +1480,19 @@ impl Tables {
     fn parse_operand(&self, sl: &Slot, tok: &str, target_base: i64, residue: u128) -> Option<Operand> {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
+        // A constant's selector inside its bars (`|c[0x1] [0x3d84].H1_H1|`): moved out.
+        let mut moved = String::new();
+        if sl.hsel.is_some()
+            && let Some(inner) = t.strip_suffix('|')
+        {
+            for sel in [1u8, 2, 3] {
+                if let Some(r) = inner.strip_suffix(hsel_text(sel, sl.f32_sel)) {
+                    moved = format!("{r}|{}", hsel_text(sel, sl.f32_sel));
+                    t = &moved;
+                    break;
+                }
+            }
+        }
         if sl.hsel.is_some() {
             for sel in [1u8, 2, 3] {
                 if let Some(r) = t.strip_suffix(hsel_text(sel, sl.f32_sel)) {
