@@ -408,8 +408,9 @@ mod tests {
         }
     }
 
-    /// A scaled RZ address register shows beside a shown uniform register (`nvdisasm -b SM80`
-    /// on a word sass_random drew: bits 78..80 the scale, 0 prints no RZ).
+    /// A scaled RZ address register shows beside a shown uniform register (bits 78..80 the scale,
+    /// 0 prints no RZ), and a constant's half selector prints inside its `|..|`: words
+    /// sass_random drew, as `nvdisasm -b SM80` prints them.
     #[test]
     fn scaled_rz_with_uniform_register_matches_nvdisasm() {
         let t = super::tables_for("sm_80").unwrap();
@@ -417,6 +418,8 @@ mod tests {
             (0x025e_9c00_0800_ca00_3ca4_6b1c_ff6f_9984u128, "@!P1 LDS.64 R111, [RZ.X16+UR28+0x3ca46b]"),
             (0x025e_9c00_0800_4a00_3ca4_6b1c_ff6f_9984, "@!P1 LDS.64 R111, [RZ.X4+UR28+0x3ca46b]"),
             (0x025e_9c00_0800_0a00_3ca4_6b1c_ff6f_9984, "@!P1 LDS.64 R111, [UR28+0x3ca46b]"),
+            // A constant's half selector prints inside its bars, a register's after them.
+            (0x0146_5a00_0000_0600_f04f_6100_4acd_b630, "@!P3 HADD2 R205, |R74|.F32, -|c[0x1] [0x3d84].H1_H1|"),
         ] {
             crate::sass::test_words::assert_nvdisasm_decode(t, 0, word, text);
         }
