@@ -258,6 +258,9 @@ pub enum Show {
     /// Printed when the word's bit is 1 and the operand is not its default
     /// (`HFMA2.RELU`'s predicate).
     IfBitOpt(u8),
+    /// Printed when the word's bit is 1 or the operand is not its default (`R2UR.OR PT, UR9,
+    /// R5`: the predicate result shows under `.OR`, bit 84, even when PT).
+    IfBitOrNotDefault(u8),
     /// Printed unless the `width`-bit field at `at` holds one of `values` (`CCTL.IVALL` has no
     /// address).
     UnlessField {
@@ -571,6 +574,11 @@ impl Slot {
     /// Shown only when not default.
     pub const fn opt(mut self) -> Slot {
         self.show = Show::IfNotDefault;
+        self
+    }
+    /// Shown when `bit` is set or the operand is not its default ([`Show::IfBitOrNotDefault`]).
+    pub const fn opt_unless_bit(mut self, bit: u8) -> Slot {
+        self.show = Show::IfBitOrNotDefault(bit);
         self
     }
     /// Shown only when `a` is set and `b` clear.
@@ -918,6 +926,7 @@ impl Slot {
             Show::IfClear(b) => get(w, b.into(), 1) == 0,
             Show::IfNotDefault => *op != Operand::plain(self.default_value()),
             Show::IfBitOpt(b) => get(w, b.into(), 1) == 1 && *op != Operand::plain(self.default_value()),
+            Show::IfBitOrNotDefault(b) => get(w, b.into(), 1) == 1 || *op != Operand::plain(self.default_value()),
             Show::UnlessField { at, width, values } => {
                 let v = get(w, at.into(), width.into());
                 !values.iter().any(|&x| u64::from(x) == v)
@@ -1441,6 +1450,7 @@ impl Tables {
                 !values.iter().any(|&x| u64::from(x) == v)
             }
             Show::BitsIn { bits, values } => bits_in(inst.residue, bits, values),
+            Show::IfBitOrNotDefault(b) => get(inst.residue, b.into(), 1) == 1,
             Show::IfNotDefault | Show::IfBitOpt(_) => false,
         };
         let (lead, ops_here) = match sl.lead {
@@ -1481,17 +1491,15 @@ impl Tables {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
         // A constant's selector inside its bars (`|c[0x1] [0x3d84].H1_H1|`): moved out.
-        let mut moved = String::new();
-        if sl.hsel.is_some()
-            && let Some(inner) = t.strip_suffix('|')
-        {
-            for sel in [1u8, 2, 3] {
-                if let Some(r) = inner.strip_suffix(hsel_text(sel, sl.f32_sel)) {
-                    moved = format!("{r}|{}", hsel_text(sel, sl.f32_sel));
-                    t = &moved;
-                    break;
-                }
-            }
+        let moved = match t.strip_suffix('|') {
+            Some(inner) if sl.hsel.is_some() => [1u8, 2, 3].into_iter().find_map(|sel| {
+                let h = hsel_text(sel, sl.f32_sel);
+                inner.strip_suffix(h).map(|r| format!("{r}|{h}"))
+            }),
+            _ => None,
+        };
+        if let Some(m) = &moved {
+            t = m;
         }
         if sl.hsel.is_some() {
             for sel in [1u8, 2, 3] {

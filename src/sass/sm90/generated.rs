@@ -1572,6 +1572,7 @@ pub static MODS: &[ModEntry] = &[
     ModEntry { key: 0x2bd, residue: 0x80000000000000000000000, suffix: ".U32" },
     ModEntry { key: 0x2bf, residue: 0x80000000000000000000000, suffix: "" },
     ModEntry { key: 0x2ca, residue: 0x0, suffix: "" },
+    ModEntry { key: 0x2ca, residue: 0x1000000000000000000000, suffix: ".OR" },
     ModEntry { key: 0x300, residue: 0x0, suffix: ".U32" },
     ModEntry { key: 0x300, residue: 0x2000000000000000000, suffix: "" },
     ModEntry { key: 0x300, residue: 0x4000000000000000000, suffix: ".U32.SH" },

@@ -347,7 +347,8 @@ fn more(f: &mut Vec<Form>) {
     // IABS of a uniform register (`IABS R10, UR6`, bit 91 set as on every uniform-B form;
     // Triton's persistent_matmul_f16; nvdisasm -b SM90 and SM80).
     f.push(form(0xc13, "IABS", vec![r(16), ur(32)]));
-    f.push(form(0x2ca, "R2UR", vec![p(81).opt(), ur(16), r(24).reuse(0)]));
+    // R2UR's predicate result shows whenever `.OR` (bit 84) is set (`R2UR.OR PT, UR9, R5`).
+    f.push(form(0x2ca, "R2UR", vec![p(81).opt_unless_bit(84), ur(16), r(24).reuse(0)]));
     f.push(form(0x805, "CS2R", vec![r(16), sr(72)]));
     f.push(form(0x81a, "SGXT", vec![r(16), r(24).reuse(0), imm(32, 32, Hex)]));
     f.push(form(0x21a, "SGXT", vec![r(16), r(24).reuse(0), r(32).reuse(1)]));
@@ -1155,6 +1156,15 @@ mod tests {
         let t = super::tables();
         let word = 0x003f_de00_03c0_0000_0000_0000_0014_7948u128;
         crate::sass::test_words::assert_nvdisasm_word(t, 0, word, "WARPSYNC.COLLECTIVE.ALL 0x60");
+        // R2UR.OR shows its predicate result even when PT (bit 84; nvdisasm -b SM90).
+        for (word, text) in [
+            (0x000f_c600_001e_0000_0000_0000_0509_72cau128, "R2UR.OR PT, UR9, R5"),
+            (0x000f_c600_001a_0000_0000_0000_0509_72ca, "R2UR.OR P5, UR9, R5"),
+            (0x000f_c600_000a_0000_0000_0000_0509_72ca, "R2UR P5, UR9, R5"),
+            (0x000f_c600_000e_0000_0000_0000_0509_72ca, "R2UR UR9, R5"),
+        ] {
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+        }
         // Without `.COLLECTIVE` the target is hidden: nvdisasm prints the same word with bit 86
         // clear as `WARPSYNC.ALL`, and the field's bits are kept (the word encodes back).
         crate::sass::test_words::assert_nvdisasm_decode(t, 0, 0x000f_de00_0380_0000_0000_0000_0014_7948u128, "WARPSYNC.ALL");
