@@ -350,10 +350,10 @@ const UNSWEPT_FIELD_BITS: &[(&str, &[u32])] = &[("LDG", &[68, 69]), ("ATOM", &[7
 
 /// Residues NVIDIA's wild-corpus code shows that print right on the operands it used but whose
 /// operand layout the forms do not model (found by `tests/sass_random.rs` on random operands):
-/// `R2UR.OR` always shows its predicate result (`R2UR.OR PT, UR1, R19`); the -G code's
-/// `BAR.SYNC.DEFER_BLOCKING R13, R13` has one register field printed twice; a generic `ST.E.64`
-/// with a 32-bit address (`[R8]`) has a 32-bit offset where the form has the 64-bit address's.
-const WILD_UNMODELLED: &[(u16, u128)] = &[(0x2ca, 1 << 84), (0x31d, 1 << 80), (0x385, 0x100b << 72)];
+/// the -G code's `BAR.SYNC.DEFER_BLOCKING R13, R13` has one register field printed twice; a
+/// generic `ST.E.64` with a 32-bit address (`[R8]`) has a 32-bit offset where the form has the
+/// 64-bit address's. (`R2UR.OR`'s always-shown predicate is modelled: `Show::IfBitOrNotDefault`.)
+const WILD_UNMODELLED: &[(u16, u128)] = &[(0x31d, 1 << 80), (0x385, 0x100b << 72)];
 
 /// Swept modifiers whose operand decorations the slot layouts do not model (found by
 /// `tests/sass_random.rs`): `HADD2.F32`'s A operand has no `|x|` at bit 73.

@@ -112,6 +112,8 @@ fn random_operand(rng: &mut XorShift, slot: &Slot, sregs: &[(u8, &str)], residue
         Kind::Target(TargetKind::Wide) => Value::Target(((rng.next() << 6) as i64) >> 6),
         // CALL.ABS's absolute address: unsigned, 57 bits, a multiple of 4.
         Kind::Target(TargetKind::SplitAbsolute) => Value::Target(((rng.next() >> 7) & !3) as i64),
+        // The sm_80 family's `CALL.ABS`: an unsigned address below 2^49 (bits [2:49) stored).
+        Kind::Target(TargetKind::QuadAbsolute) => Value::Target(((rng.next() >> 15) & !3) as i64),
         Kind::Target(_) => Value::Target((rng.below(1 << 24) as i64 - (1 << 23)) * 16),
     };
     Operand {

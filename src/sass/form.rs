@@ -258,6 +258,9 @@ pub enum Show {
     /// Printed when the word's bit is 1 and the operand is not its default
     /// (`HFMA2.RELU`'s predicate).
     IfBitOpt(u8),
+    /// Printed when the word's bit is 1 or the operand is not its default (`R2UR.OR PT, UR9,
+    /// R5`: the predicate result shows under `.OR`, bit 84, even when PT).
+    IfBitOrNotDefault(u8),
     /// Printed unless the `width`-bit field at `at` holds one of `values` (`CCTL.IVALL` has no
     /// address).
     UnlessField {
@@ -571,6 +574,11 @@ impl Slot {
     /// Shown only when not default.
     pub const fn opt(mut self) -> Slot {
         self.show = Show::IfNotDefault;
+        self
+    }
+    /// Shown when `bit` is set or the operand is not its default ([`Show::IfBitOrNotDefault`]).
+    pub const fn opt_unless_bit(mut self, bit: u8) -> Slot {
+        self.show = Show::IfBitOrNotDefault(bit);
         self
     }
     /// Shown only when `a` is set and `b` clear.
@@ -918,6 +926,7 @@ impl Slot {
             Show::IfClear(b) => get(w, b.into(), 1) == 0,
             Show::IfNotDefault => *op != Operand::plain(self.default_value()),
             Show::IfBitOpt(b) => get(w, b.into(), 1) == 1 && *op != Operand::plain(self.default_value()),
+            Show::IfBitOrNotDefault(b) => get(w, b.into(), 1) == 1 || *op != Operand::plain(self.default_value()),
             Show::UnlessField { at, width, values } => {
                 let v = get(w, at.into(), width.into());
                 !values.iter().any(|&x| u64::from(x) == v)
@@ -1248,8 +1257,9 @@ impl Tables {
                         };
                         parts.push(format!("{}{width}", reg_name(ra)));
                     }
-                } else if ra != 255 || (wide && !sl.offset_low(w)) {
-                    // RZ with an address scale prints bare (`[0x11bfce]`: nvdisasm -b SM75, SM80).
+                } else if ra != 255 || (wide && !sl.offset_low(w)) || (ur_shown && sl.scale.is_some() && op.sel != 0) {
+                    // RZ with an address scale prints bare (`[0x11bfce]`: nvdisasm -b SM75, SM80),
+                    // unless a uniform register shows (`[RZ.X16+UR28+0x3ca46b]`, SM80 and SM90).
                     let scale = if sl.scale.is_some() { scale_text(op.sel) } else { "" };
                     // The low layout prints no `.64`, whatever the wide bit holds.
                     let width = if wide && !sl.offset_low(w) { ".64" } else { "" };
@@ -1298,6 +1308,12 @@ impl Tables {
         {
             t.push_str(h1_text(op.sel));
         }
+        // A constant's half selector prints inside its `|..|` (`|c[0x1] [0x3d84].H1_H1|`, a
+        // register's after it: `|R74|.F32`; nvdisasm -b SM80).
+        let cbank_sel = sl.hsel.is_some() && matches!(op.value, Value::CBank { .. });
+        if cbank_sel {
+            t.push_str(hsel_text(op.sel, sl.f32_sel));
+        }
         if op.abs {
             t = format!("|{t}|");
         }
@@ -1326,7 +1342,7 @@ impl Tables {
                 t.push_str(mark);
             }
         }
-        if sl.hsel.is_some() {
+        if sl.hsel.is_some() && !cbank_sel {
             t.push_str(hsel_text(op.sel, sl.f32_sel));
         }
         t
@@ -1451,6 +1467,7 @@ impl Tables {
                 !values.iter().any(|&x| u64::from(x) == v)
             }
             Show::BitsIn { bits, values } => bits_in(inst.residue, bits, values),
+            Show::IfBitOrNotDefault(b) => get(inst.residue, b.into(), 1) == 1,
             Show::IfNotDefault | Show::IfBitOpt(_) => false,
         };
         let (lead, ops_here) = match sl.lead {
@@ -1490,6 +1507,17 @@ impl Tables {
     fn parse_operand(&self, sl: &Slot, tok: &str, target_base: i64, residue: u128) -> Option<Operand> {
         let mut t = tok.trim();
         let mut op = Operand::plain(sl.default_value());
+        // A constant's selector inside its bars (`|c[0x1] [0x3d84].H1_H1|`): moved out.
+        let moved = match t.strip_suffix('|') {
+            Some(inner) if sl.hsel.is_some() => [1u8, 2, 3].into_iter().find_map(|sel| {
+                let h = hsel_text(sel, sl.f32_sel);
+                inner.strip_suffix(h).map(|r| format!("{r}|{h}"))
+            }),
+            _ => None,
+        };
+        if let Some(m) = &moved {
+            t = m;
+        }
         if sl.hsel.is_some() {
             for sel in [1u8, 2, 3] {
                 if let Some(r) = t.strip_suffix(hsel_text(sel, sl.f32_sel)) {

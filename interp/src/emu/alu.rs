@@ -1813,6 +1813,32 @@ mod tests {
         }
     }
 
+    /// A negated `b` is subtracted: `LEA lo, P, a, -bl, s` then `LEA.HI.X hi, a, ~bh, c, s, P`
+    /// is the 64-bit `({c, a} << s) - b`, and `LEA.HI.SX32 d, a, -b, s` (NVIDIA's sm_90a
+    /// `ULEA.HI.SX32 UR5, UR5, -UR11, 0x1a`) the high word of the sign-extended `a << s`
+    /// minus `b`; on edge words and every shift, against 64-bit integer arithmetic.
+    #[test]
+    fn lea_negated_b_is_a_subtraction() {
+        let w = simd_words();
+        for (k, &a) in w.iter().enumerate() {
+            let c = w[(k * 7 + 3) % w.len()];
+            let (bl, bh) = (w[(k * 13 + 5) % w.len()], w[(k * 5 + 1) % w.len()]);
+            for sh in 0..32 {
+                let b = u64::from(bh) << 32 | u64::from(bl);
+                let want = ((u64::from(c) << 32 | u64::from(a)) << sh).wrapping_sub(b);
+                let lo = LeaMods::new(false, false, false, (false, false), (true, false));
+                let (rl, p) = lea(a, bl, 0, sh, lo, false);
+                assert_eq!(p, (u64::from(a) << sh) as u32 >= bl, "borrow of {a:#x} << {sh} - {bl:#x}");
+                let hx = LeaMods::new(true, true, false, (false, false), (false, true));
+                let (rh, _) = lea(a, bh, c, sh, hx, p);
+                assert_eq!(u64::from(rh) << 32 | u64::from(rl), want, "a {a:#x} c {c:#x} b {b:#x} sh {sh}");
+                let sx = LeaMods::new(true, false, true, (false, false), (true, false));
+                let hi = ((i64::from(a as i32) << sh) >> 32) as u32;
+                assert_eq!(lea(a, bh, 0, sh, sx, false).0, hi.wrapping_sub(bh), "a {a:#x} b {bh:#x} sh {sh}");
+            }
+        }
+    }
+
     /// Edge-biased 32-bit words for the SIMD tests: every byte pattern the lanes care about
     /// (0, 1, 0x7f, 0x80, 0xff) in every position, and a pseudo-random sweep.
     fn simd_words() -> Vec<u32> {

@@ -2062,7 +2062,10 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
         // after the region's `ENDCOLLECTIVE`. The notes are silent; this is the reading under
         // which every corpus use (L right after `ENDCOLLECTIVE`) computes the PTX collective.
         "WARPSYNC" => {
-            if has("COLLECTIVE") && !matches!(vals.get(1).map(|a| a.o), Some(Opnd::Target(_))) {
+            // The target follows the mask register (`WARPSYNC.COLLECTIVE R15, L`), or stands
+            // alone under `.ALL` (`WARPSYNC.COLLECTIVE.ALL L`, nvcc -G's cooperative groups).
+            let at = if has("ALL") { 0 } else { 1 };
+            if has("COLLECTIVE") && !matches!(vals.get(at).map(|a| a.o), Some(Opnd::Target(_))) {
                 return Err("WARPSYNC.COLLECTIVE without a target".into());
             }
             Kind::Warpsync { all: has("ALL"), exclusive: has("EXCLUSIVE") }

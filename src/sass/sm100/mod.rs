@@ -192,6 +192,15 @@ pub(super) const BLACKWELL_MODS: &[ModEntry] = &[
     ModEntry { key: 0x9a7, residue: 0x81 << 84 | 1 << 75, suffix: ".ARRIVE.TRANS64.OPTOUT.A1T0" },
     ModEntry { key: 0x9a7, residue: 0x85 << 84 | 1 << 75, suffix: ".ARRIVE.TRANS64.OPTOUT.ART0" },
     ModEntry { key: 0x9a7, residue: 0x80 << 84 | 1 << 75, suffix: ".ARRIVE.TRANS64.OPTOUT" },
+    // CALL.ABS / RET.ABS / RET.REL as on sm_90 (`.NOINC` bit 86 on CALL, `.ABS` bit 85 and
+    // `.NODEC` bit 86 on RET): nvcc -G's calls across sections and their returns; the generator
+    // cannot learn them (it prints targets as labels, nvdisasm an absolute one as a number).
+    // See `call_ret_abs_match_nvdisasm`.
+    ModEntry { key: 0x943, residue: 0, suffix: ".ABS" },
+    ModEntry { key: 0x943, residue: 1 << 86, suffix: ".ABS.NOINC" },
+    ModEntry { key: 0x950, residue: 0, suffix: ".REL" },
+    ModEntry { key: 0x950, residue: 1 << 85, suffix: ".ABS" },
+    ModEntry { key: 0x950, residue: 3 << 85, suffix: ".ABS.NODEC" },
 ];
 
 /// The hand-written modifier entries ([`HAND_MODS`] and [`BLACKWELL_MODS`]), sorted by (key,
@@ -218,6 +227,8 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
     v.extend(crate::sass::sm90::i2ip::mods());
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
+    // A hand entry the generator has learned since (the same suffix) is kept once.
+    v.dedup_by(|a, b| (a.key, a.residue, a.suffix) == (b.key, b.residue, b.suffix));
     v
 });
 static TABLES: LazyLock<Tables> =
@@ -325,6 +336,31 @@ mod tests {
             ] {
                 let word = hi << 64 | 0x0000_0003_00ff_79a7;
                 crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+            }
+        }
+    }
+
+    /// sm_90's `CALL.ABS` and `RET` `.ABS`/`.REL` words (`sm90`'s `call_ret_abs_match_nvdisasm`:
+    /// ptxas 13.0.88 `-c` and nvcc -G words and bit flips of them), which `nvdisasm -b SM100` and
+    /// `-b SM120` print as SM90 does at the address given.
+    #[test]
+    fn call_ret_abs_match_nvdisasm() {
+        for t in [super::tables(), crate::sass::sm120::tables()] {
+            for (addr, word, text) in [
+                (0x00u64, 0x000f_ea00_03c0_0000_0000_0000_0000_7943u128, "CALL.ABS.NOINC 0x0"),
+                (0x10, 0x000f_ea00_03c0_0000_0000_0010_0000_7943, "CALL.ABS.NOINC 0x1000"),
+                (0x50, 0x000f_ea00_0380_0000_0000_0000_0000_7943, "CALL.ABS 0x0"),
+                (0x70, 0x000f_ea00_0240_0000_0000_0000_0000_7943, "CALL.ABS.NOINC P4, 0x0"),
+                (0x80, 0x000f_ea00_03c1_ffff_ffff_fffc_0090_7943, "CALL.ABS.NOINC 0x1fffffffffffe40"),
+                (0x20, 0x000f_ea00_03c1_0000_0000_0000_0000_7943, "CALL.ABS.NOINC 0x100000000000000"),
+                (0x00, 0x004f_ec00_03a0_0000_0000_0000_1400_7950, "RET.ABS R20 0x0"),
+                (0x10, 0x004f_ec00_0380_0000_0000_0000_1400_7950, "RET.REL R20 0x20"),
+                (0x20, 0x004f_ec00_03c0_0000_0000_0000_1400_7950, "RET.REL.NODEC R20 0x30"),
+                (0x30, 0x004f_ec00_03e0_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 0x0"),
+                (0x30, 0x004f_ec00_03e0_0000_0000_0120_1400_7950, "RET.ABS.NODEC R20 0x12000"),
+                (0x40, 0x004f_ec00_03e2_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 -0x200000000000000"),
+            ] {
+                crate::sass::test_words::assert_nvdisasm_word(t, addr, word, text);
             }
         }
     }

@@ -238,6 +238,8 @@ static MODS: LazyLock<Vec<ModEntry>> = LazyLock::new(|| {
     v.extend(crate::sass::sm90::i2ip::mods());
     v.extend(crate::sass::families::mods(generated::MODS, true));
     v.sort_by_key(|e| (e.key, e.residue));
+    // A hand entry the generator has learned since (the same suffix) is kept once.
+    v.dedup_by(|a, b| (a.key, a.residue, a.suffix) == (b.key, b.residue, b.suffix));
     v
 });
 static TABLES: LazyLock<Tables> =

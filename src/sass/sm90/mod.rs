@@ -226,7 +226,9 @@ fn more(f: &mut Vec<Form>) {
         ));
     }
     // ULEA
-    for (key, b) in [(0x291u16, ur(32)), (0x891, imm(32, 32, Hex))] {
+    // B's `-` (`~` under `.X`) at 63 on the uniform B (`ULEA.HI.SX32 UR5, UR5, -UR11, 0x1a`,
+    // Triton's matmul_f16_64x64x32 on sm_90a; nvdisasm -b SM90).
+    for (key, b) in [(0x291u16, ur(32).neg_tilde_if(63, 74)), (0x891, imm(32, 32, Hex))] {
         f.push(form(
             key,
             "ULEA",
@@ -346,7 +348,8 @@ fn more(f: &mut Vec<Form>) {
     // IABS of a uniform register (`IABS R10, UR6`, bit 91 set as on every uniform-B form;
     // Triton's persistent_matmul_f16; nvdisasm -b SM90 and SM80).
     f.push(form(0xc13, "IABS", vec![r(16), ur(32)]));
-    f.push(form(0x2ca, "R2UR", vec![p(81).opt(), ur(16), r(24).reuse(0)]));
+    // R2UR's predicate result shows whenever `.OR` (bit 84) is set (`R2UR.OR PT, UR9, R5`).
+    f.push(form(0x2ca, "R2UR", vec![p(81).opt_unless_bit(84), ur(16), r(24).reuse(0)]));
     f.push(form(0x805, "CS2R", vec![r(16), sr(72)]));
     f.push(form(0x81a, "SGXT", vec![r(16), r(24).reuse(0), imm(32, 32, Hex)]));
     f.push(form(0x21a, "SGXT", vec![r(16), r(24).reuse(0), r(32).reuse(1)]));
@@ -357,7 +360,6 @@ fn more(f: &mut Vec<Form>) {
         (0x9ab, "ERRBAR"),
         (0x5ab, "CGAERRBAR"),
         (0x946, "YIELD"),
-        (0x948, "WARPSYNC"),
         (0x9af, "LDGDEPBAR"),
         (0x3c6, "FENCE"),
         (0x992, "MEMBAR"),
@@ -419,6 +421,10 @@ fn more(f: &mut Vec<Form>) {
     let target = || Slot::new(Kind::Target(TargetKind::Split));
     f.push(form(0x950, "RET", vec![p(87).not(90).opt(), r(24).glued(), target()]));
     f.push(form(0x344, "CALL", vec![p(87).not(90).opt(), r(24).glued(), target()]));
+    // WARPSYNC with no mask operand (`.ALL`, the predicate's PT in the residue); its
+    // `.COLLECTIVE` (bit 86) shows the target as 0x348's does (`WARPSYNC.COLLECTIVE.ALL
+    // `(.L_x_242)`, nvcc -G's cooperative groups; nvdisasm -b SM90).
+    f.push(form(0x948, "WARPSYNC", vec![target().if_bit(86)]));
     // WARPSYNC R: the target shows only for .COLLECTIVE (bit 86).
     f.push(form(0x348, "WARPSYNC", vec![p(87).not(90).opt(), r(24), target().if_bit(86)]));
     f.push(form(0x3c4, "REDUX", vec![ur(16), r(24).reuse(0)]));
@@ -743,7 +749,9 @@ pub(crate) fn build() -> Vec<Form> {
     for s in [0x200u16, 0x800, 0xa00, 0xc00] {
         let key = s | 0x11;
         let Some((b, c)) = bc(key, None, Hex, (None, None), None) else { continue };
-        let b = if matches!(b.kind, Kind::R(_)) { b.neg_tilde_if(63, 74) } else { b };
+        // B's `-` (`~` under `.X`) at 63, register or uniform register (`LEA.X R5, R3, ~UR7,
+        // 0x2, P2`; nvdisasm -b SM90).
+        let b = if matches!(b.kind, Kind::R(_) | Kind::Ur(_)) { b.neg_tilde_if(63, 74) } else { b };
         let c = c.if_bit_not(80, 73);
         f.push(form(
             key,
@@ -896,6 +904,12 @@ const HAND_MODS: &[ModEntry] = &[
     // UIMAD with an immediate B (0x8a4), IABS of a uniform register (0xc13).
     ModEntry { key: 0x8a4, residue: 0x80e02 << 72, suffix: "" },
     ModEntry { key: 0xc13, residue: 1 << 91, suffix: "" },
+    // LDGSTS's L2 prefetch `.LTC128B` (bit 72) with the size field [73:75): Triton's sm_80 PTX
+    // compiled for sm_90 (matmul_tf32_64x64x32, `LDGSTS.E.LTC128B [R8], desc[UR10][R70.64],
+    // P5`); the generator's wild code is sm_90 PTX only. See `triton_forms_match_nvdisasm`.
+    ModEntry { key: 0xfae, residue: 0x812194 << 68, suffix: ".E.LTC128B" },
+    ModEntry { key: 0xfae, residue: 0x8121b4 << 68, suffix: ".E.LTC128B.64" },
+    ModEntry { key: 0xfae, residue: 0x8121d4 << 68, suffix: ".E.LTC128B.128" },
     ModEntry { key: 0x248, residue: 0x7e02 << 72, suffix: ".U16x2" },
     ModEntry { key: 0x848, residue: 0x7e02 << 72, suffix: ".U16x2" },
     ModEntry { key: 0x848, residue: 0x7e03 << 72, suffix: ".S16x2" },
@@ -1126,6 +1140,37 @@ mod tests {
         crate::sass::test_words::assert_nvdisasm_decode(t, 0, 0x000f_e200_0f8e_0207_0000_0003_110a_78a4, uimad);
         assert_eq!(t.print(&t.parse(uimad, 0).unwrap(), 0, None), uimad);
         crate::sass::test_words::assert_nvdisasm_word(t, 0, 0x000f_e200_0800_0000_0000_0006_000a_7c13, "IABS R10, UR6");
+        // LDGSTS `.LTC128B` (NVIDIA's word for Triton's matmul_tf32_64x64x32 and its size
+        // field's other values, nvdisasm -b SM90).
+        for (word, text) in [
+            (0x0003_e200_0a92_194a_0000_0000_4608_7faeu128, "LDGSTS.E.LTC128B [R8], desc[UR10][R70.64], P5"),
+            (0x0003_e200_0a92_194a_0040_0000_4208_7fae, "LDGSTS.E.LTC128B [R8+0x400], desc[UR10][R66.64], P5"),
+            (0x0003_e200_0a92_1b4a_0000_0000_4608_7fae, "LDGSTS.E.LTC128B.64 [R8], desc[UR10][R70.64], P5"),
+            (0x0003_e200_0a92_1d4a_0000_0000_4608_7fae, "LDGSTS.E.LTC128B.128 [R8], desc[UR10][R70.64], P5"),
+        ] {
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+        }
+    }
+
+    /// nvcc -G's cooperative-groups code (cg_block_float, ptxas 13.0.88): `WARPSYNC.COLLECTIVE.ALL`
+    /// with its target (0x948, bit 86), as `nvdisasm -b SM90` prints the word at address 0.
+    #[test]
+    fn debug_forms_match_nvdisasm() {
+        let t = super::tables();
+        let word = 0x003f_de00_03c0_0000_0000_0000_0014_7948u128;
+        crate::sass::test_words::assert_nvdisasm_word(t, 0, word, "WARPSYNC.COLLECTIVE.ALL 0x60");
+        // R2UR.OR shows its predicate result even when PT (bit 84; nvdisasm -b SM90).
+        for (word, text) in [
+            (0x000f_c600_001e_0000_0000_0000_0509_72cau128, "R2UR.OR PT, UR9, R5"),
+            (0x000f_c600_001a_0000_0000_0000_0509_72ca, "R2UR.OR P5, UR9, R5"),
+            (0x000f_c600_000a_0000_0000_0000_0509_72ca, "R2UR P5, UR9, R5"),
+            (0x000f_c600_000e_0000_0000_0000_0509_72ca, "R2UR UR9, R5"),
+        ] {
+            crate::sass::test_words::assert_nvdisasm_word(t, 0, word, text);
+        }
+        // Without `.COLLECTIVE` the target is hidden: nvdisasm prints the same word with bit 86
+        // clear as `WARPSYNC.ALL`, and the field's bits are kept (the word encodes back).
+        crate::sass::test_words::assert_nvdisasm_decode(t, 0, 0x000f_de00_0380_0000_0000_0000_0014_7948u128, "WARPSYNC.ALL");
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //!
 //! - `LEA`/`ULEA`: `.SX32` bit 73, `.X` bit 74, `.HI` bit 80 (`.SX32` only under `.HI`; the
 //!   words with 73 set and 80 clear are illegal), bit 91 set (clear is illegal on 0x891);
-//!   `LEA.HI.X.SX32 R5, R3, UR7, 0x2, P2` = `0x000fe400090f16ff0000000703057c11`.
+//!   `LEA.HI.X.SX32 R5, R3, UR7, 0x2, P2` = `0x000fe400090f16ff0000000703057c11`. The uniform
+//!   B's `-` (`~` under `.X`) is bit 63 (`ULEA.HI.SX32 UR5, UR5, -UR11, 0x1a`).
 //! - `UISETP`: ISETP's 96 residues (`.EX` 72, signed 73, combiner [74:76), comparison [76:79))
 //!   with bit 91 set, each printed by nvdisasm as ISETP's suffix on `UISETP`
 //!   (`UISETP.GT.U32.AND UP0, UPT, UR14, UR4, UPT` = `0x000fc8000bf04070000000040e00728c`).
@@ -94,10 +95,19 @@ mod tests {
             // text cannot name, e.g. `!UPT` at 87 under a clear `.X`).
             crate::sass::test_words::assert_nvdisasm_decode(t, 0, word, text);
         }
-        // B's `-`/`~` (bit 63; `LEA.HI.SX32 R5, R3, -UR7, 0x2`) is not modelled on these forms
-        // yet: such a word is refused, not misread.
-        assert!(t.decode(0x000f_e400_090f_12ff_8000_0007_0305_7c11u128).is_err());
-        assert!(t.decode(0x000f_e200_080f_140b_8000_000d_090b_7291u128).is_err());
+        // B's `-` (`~` under `.X`) at 63, nvdisasm -b SM90's text of NVIDIA's word (Triton's
+        // matmul_f16_64x64x32, sm_90a) and of bit flips of the words above.
+        for (word, text) in [
+            (0x000f_e400_0f8f_d23f_8000_000b_0505_7291u128, "ULEA.HI.SX32 UR5, UR5, -UR11, 0x1a"),
+            (0x000f_e200_080f_140b_8000_000d_090b_7291, "ULEA.HI.X UR11, UR9, ~UR13, UR11, 0x2, UP0"),
+            (0x000f_e200_080f_160b_8000_000d_090b_7291, "ULEA.HI.X.SX32 UR11, UR9, ~UR13, 0x2, UP0"),
+            (0x000f_e200_080e_140b_8000_000d_090b_7291, "ULEA.X UR11, UR9, ~UR13, 0x2, UP0"),
+            (0x000f_e200_080e_100b_8000_000d_090b_7291, "ULEA UR11, UR9, -UR13, 0x2"),
+            (0x000f_e400_090f_12ff_8000_0007_0305_7c11, "LEA.HI.SX32 R5, R3, -UR7, 0x2"),
+            (0x000f_e400_090e_14ff_8000_0007_0305_7c11, "LEA.X R5, R3, ~UR7, 0x2, P2"),
+        ] {
+            crate::sass::test_words::assert_nvdisasm_decode(t, 0, word, text);
+        }
         // Bit 72 of UIMAD.WIDE is ignored by nvdisasm: such a word is refused.
         assert!(t.decode(0x000f_e200_0f8e_033f_0000_0008_0b04_72a5u128).is_err());
     }
