@@ -2068,7 +2068,12 @@ fn lower_inner(d: &Instruction, suffix: &str, offset: u32, banks: &Banks) -> Res
             if has("COLLECTIVE") && !matches!(vals.get(at).map(|a| a.o), Some(Opnd::Target(_))) {
                 return Err("WARPSYNC.COLLECTIVE without a target".into());
             }
-            Kind::Warpsync { all: has("ALL"), exclusive: has("EXCLUSIVE") }
+            // A collective region runs for the lanes of one mask at a time: each tile's `VOTE`
+            // sees its own lanes (nvcc -G's `__ballot_sync` over a 16-lane tile mask in
+            // cg_tiled_reduce, which the interpreter and NVIDIA's -O3 code give per tile). A plain
+            // `WARPSYNC Rm` keeps a strand that arrived whole together (see `exec`).
+            let collective = has("COLLECTIVE") && !has("ALL");
+            Kind::Warpsync { all: has("ALL"), exclusive: has("EXCLUSIVE") || collective }
         }
         "ENDCOLLECTIVE" => Kind::Nop,
         "HSET2" => {
