@@ -1342,8 +1342,7 @@ fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink, tok
     for g in &matched {
         // The bulk copies (`cp.async.bulk...shared::cluster`) get no `::cluster` gate of their
         // own state space: their opcode's gate stands for it (probed).
-        if reported.contains(&(g.feature, g.sm, g.ptx)) || (g.any_opcode_modifier().is_some() && op == "cp")
-        {
+        if reported.contains(&(g.feature, g.sm, g.ptx)) || (g.any_opcode_modifier().is_some() && op == "cp") {
             continue;
         }
         let structural = |p: &str| !p.starts_with('.');

@@ -1170,7 +1170,12 @@ mod tests {
         }
         // Without `.COLLECTIVE` the target is hidden: nvdisasm prints the same word with bit 86
         // clear as `WARPSYNC.ALL`, and the field's bits are kept (the word encodes back).
-        crate::sass::test_words::assert_nvdisasm_decode(t, 0, 0x000f_de00_0380_0000_0000_0000_0014_7948u128, "WARPSYNC.ALL");
+        crate::sass::test_words::assert_nvdisasm_decode(
+            t,
+            0,
+            0x000f_de00_0380_0000_0000_0000_0014_7948u128,
+            "WARPSYNC.ALL",
+        );
     }
 
     #[test]
