@@ -175,8 +175,9 @@ fn instruction() -> impl Strategy<Value = Instruction> {
         })
 }
 
+/// Variable types the generator declares (ptxas has no `.bf16`/`.bf16x2`/`.tf32` variables: a syntax error).
 const TYPES: &[&str] = &[
-    ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u32", ".s16", ".f16", ".f16x2", ".f32", ".f64", ".bf16", ".pred",
+    ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u32", ".s16", ".f16", ".f16x2", ".f32", ".f64", ".pred",
     ".texref", ".e4m3",
 ];
 const SPACES: &[&str] = &[".reg", ".const", ".global", ".local", ".param", ".shared", ".shared::cta", ".tex"];

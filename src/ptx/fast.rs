@@ -127,12 +127,16 @@ const STMT_KW: &[&[u8]] = &[
     b"alias",
 ];
 const STATE_SPACES: &[&[u8]] = &[b"reg", b"const", b"global", b"local", b"param", b"shared", b"tex"];
+/// Variable types. ptxas's grammar has no `.bf16`, `.bf16x2` or `.tf32` variable (a syntax
+/// error there); the instruction-only types parse and fail in `sema` (probed).
 const TYPES: &[&[u8]] = &[
     b"b128",
     b"b16",
     b"b32",
     b"b64",
     b"b8",
+    b"u16x2",
+    b"s16x2",
     b"u16",
     b"u32",
     b"u64",
@@ -145,11 +149,12 @@ const TYPES: &[&[u8]] = &[
     b"f16",
     b"f32",
     b"f64",
-    b"bf16x2",
-    b"bf16",
-    b"tf32",
     b"e4m3x2",
     b"e5m2x2",
+    b"e2m1x2",
+    b"e2m3x2",
+    b"e3m2x2",
+    b"ue8m0x2",
     b"e4m3",
     b"e5m2",
     b"pred",

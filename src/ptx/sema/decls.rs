@@ -78,6 +78,24 @@ fn vector_of(attrs: &[DeclAttr]) -> u64 {
     attrs.iter().find_map(|a| if let DeclAttr::Vector(n) = a { Some(*n as u64) } else { None }).unwrap_or(1)
 }
 
+/// The checks of a variable's (or parameter's) type in its state space, as ptxas makes them
+/// (probed): the types only instructions take (the fp8/fp6/fp4 pairs, `.ue8m0x2`, `.s16x2`,
+/// `.u16x2`, and `.e4m3`/`.e5m2`) are `Type ... may only be used as an instruction type`; in
+/// `.param` space these and the `.f16x2` pair also `Variable ... cannot be allocated in .param
+/// state space`.
+fn type_of_variable(ty: &str, space: &str, name: &str, line: u32, sink: &mut Sink) -> Result<(), Fatal> {
+    const INSTRUCTION_ONLY: &[&str] =
+        &[".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".s16x2", ".u16x2"];
+    let instruction_only = INSTRUCTION_ONLY.contains(&ty);
+    if instruction_only {
+        sink.at(line, msg::INSTRUCTION_ONLY_TYPE, &[ty])?;
+    }
+    if space == ".param" && (instruction_only || ty == ".f16x2") {
+        sink.at(line, msg::PARAM_TYPE, &[name])?;
+    }
+    Ok(())
+}
+
 /// Bytes of one declarator (`None` for an incomplete array: a `[]` or `[0]` dimension, as
 /// ptxas counts them). A dimension whose literal overflows counts as 1: ptxas reports only the
 /// `Constant overflow` for it.
@@ -336,6 +354,9 @@ fn var_decl(
     let line = v.span.line;
     let space = v.space.text.as_str();
     let is_extern = v.linkage.contains(&Linkage::Extern);
+    for d in &v.decls {
+        type_of_variable(&v.ty.text, space, &d.name.name, line, sink)?;
+    }
     if module_scope && matches!(space, ".global" | ".const") {
         for d in &v.decls {
             let name = &d.name.name;
@@ -653,6 +674,7 @@ fn function(f: &Function, ctx: &mut Ctx<'_>, sink: &mut Sink, md: &mut Module, l
             if p.ty.text == ".pred" && p.space.text != ".reg" {
                 sink.at(p.span.line, msg::PRED_SPACE, &[pname])?;
             }
+            type_of_variable(&p.ty.text, &p.space.text, pname, p.span.line, sink)?;
             if let Some(a) = align_of(&p.pre).or(align_of(&p.post))
                 && a.value().is_none_or(|n| n == 0 || !n.is_power_of_two())
             {

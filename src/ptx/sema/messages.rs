@@ -139,6 +139,10 @@ catalogue! {
     FORWARD_REFERENCE = Fatal "Label expected for forward reference of '%s'";
     /// Extern function never defined (link stage).
     UNRESOLVED_EXTERN = Fatal "Unresolved extern function '%s'";
+    /// A variable of a type only instructions take (`.e4m3`, `.s16x2`, ...).
+    INSTRUCTION_ONLY_TYPE = Error "Type %s may only be used as an instruction type";
+    /// A `.param` variable of a type the parameter space cannot hold.
+    PARAM_TYPE = Error "Variable '%s' cannot be allocated in .param state space";
     /// An `.extern` `.global`/`.const` variable without a definition (whole program): ptxas
     /// defines it (a global symbol) and warns.
     UNRESOLVED_EXTERN_VAR = Warning "Unresolved extern variable '%s' in whole program compilation, ignoring extern qualifier";
