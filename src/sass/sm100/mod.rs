@@ -346,20 +346,7 @@ mod tests {
     #[test]
     fn call_ret_abs_match_nvdisasm() {
         for t in [super::tables(), crate::sass::sm120::tables()] {
-            for (addr, word, text) in [
-                (0x00u64, 0x000f_ea00_03c0_0000_0000_0000_0000_7943u128, "CALL.ABS.NOINC 0x0"),
-                (0x10, 0x000f_ea00_03c0_0000_0000_0010_0000_7943, "CALL.ABS.NOINC 0x1000"),
-                (0x50, 0x000f_ea00_0380_0000_0000_0000_0000_7943, "CALL.ABS 0x0"),
-                (0x70, 0x000f_ea00_0240_0000_0000_0000_0000_7943, "CALL.ABS.NOINC P4, 0x0"),
-                (0x80, 0x000f_ea00_03c1_ffff_ffff_fffc_0090_7943, "CALL.ABS.NOINC 0x1fffffffffffe40"),
-                (0x20, 0x000f_ea00_03c1_0000_0000_0000_0000_7943, "CALL.ABS.NOINC 0x100000000000000"),
-                (0x00, 0x004f_ec00_03a0_0000_0000_0000_1400_7950, "RET.ABS R20 0x0"),
-                (0x10, 0x004f_ec00_0380_0000_0000_0000_1400_7950, "RET.REL R20 0x20"),
-                (0x20, 0x004f_ec00_03c0_0000_0000_0000_1400_7950, "RET.REL.NODEC R20 0x30"),
-                (0x30, 0x004f_ec00_03e0_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 0x0"),
-                (0x30, 0x004f_ec00_03e0_0000_0000_0120_1400_7950, "RET.ABS.NODEC R20 0x12000"),
-                (0x40, 0x004f_ec00_03e2_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 -0x200000000000000"),
-            ] {
+            for &(addr, word, text) in crate::sass::sm90::tests::CALL_RET_ABS_WORDS {
                 crate::sass::test_words::assert_nvdisasm_word(t, addr, word, text);
             }
         }

@@ -982,7 +982,7 @@ pub fn hand_mods() -> &'static [ModEntry] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #[test]
     fn mods_sorted_unique() {
         let m = super::tables().mods;
@@ -1102,6 +1102,23 @@ mod tests {
         }
     }
 
+    /// The words of [`call_ret_abs_match_nvdisasm`] (address, word, nvdisasm's text), which
+    /// sm_100 and sm_120 print alike (their `call_ret_abs_match_nvdisasm`).
+    pub(crate) const CALL_RET_ABS_WORDS: &[(u64, u128, &str)] = &[
+        (0x00u64, 0x000f_ea00_03c0_0000_0000_0000_0000_7943u128, "CALL.ABS.NOINC 0x0"),
+        (0x10, 0x000f_ea00_03c0_0000_0000_0010_0000_7943, "CALL.ABS.NOINC 0x1000"),
+        (0x50, 0x000f_ea00_0380_0000_0000_0000_0000_7943, "CALL.ABS 0x0"),
+        (0x70, 0x000f_ea00_0240_0000_0000_0000_0000_7943, "CALL.ABS.NOINC P4, 0x0"),
+        (0x80, 0x000f_ea00_03c1_ffff_ffff_fffc_0090_7943, "CALL.ABS.NOINC 0x1fffffffffffe40"),
+        (0x20, 0x000f_ea00_03c1_0000_0000_0000_0000_7943, "CALL.ABS.NOINC 0x100000000000000"),
+        (0x00, 0x004f_ec00_03a0_0000_0000_0000_1400_7950, "RET.ABS R20 0x0"),
+        (0x10, 0x004f_ec00_0380_0000_0000_0000_1400_7950, "RET.REL R20 0x20"),
+        (0x20, 0x004f_ec00_03c0_0000_0000_0000_1400_7950, "RET.REL.NODEC R20 0x30"),
+        (0x30, 0x004f_ec00_03e0_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 0x0"),
+        (0x30, 0x004f_ec00_03e0_0000_0000_0120_1400_7950, "RET.ABS.NODEC R20 0x12000"),
+        (0x40, 0x004f_ec00_03e2_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 -0x200000000000000"),
+    ];
+
     /// `CALL.ABS` (0x943) and `RET` with `.ABS`/`.REL`: ptxas 13.0.88 `-c` words (call_recursive:
     /// `CALL.ABS.NOINC`, `RET.ABS.NODEC R20 0x0`) and bit flips of them, each printed by
     /// `nvdisasm -b SM90` at the address given as written here: absolute targets print as the
@@ -1110,20 +1127,7 @@ mod tests {
     #[test]
     fn call_ret_abs_match_nvdisasm() {
         let t = super::tables();
-        for (addr, word, text) in [
-            (0x00u64, 0x000f_ea00_03c0_0000_0000_0000_0000_7943u128, "CALL.ABS.NOINC 0x0"),
-            (0x10, 0x000f_ea00_03c0_0000_0000_0010_0000_7943, "CALL.ABS.NOINC 0x1000"),
-            (0x50, 0x000f_ea00_0380_0000_0000_0000_0000_7943, "CALL.ABS 0x0"),
-            (0x70, 0x000f_ea00_0240_0000_0000_0000_0000_7943, "CALL.ABS.NOINC P4, 0x0"),
-            (0x80, 0x000f_ea00_03c1_ffff_ffff_fffc_0090_7943, "CALL.ABS.NOINC 0x1fffffffffffe40"),
-            (0x20, 0x000f_ea00_03c1_0000_0000_0000_0000_7943, "CALL.ABS.NOINC 0x100000000000000"),
-            (0x00, 0x004f_ec00_03a0_0000_0000_0000_1400_7950, "RET.ABS R20 0x0"),
-            (0x10, 0x004f_ec00_0380_0000_0000_0000_1400_7950, "RET.REL R20 0x20"),
-            (0x20, 0x004f_ec00_03c0_0000_0000_0000_1400_7950, "RET.REL.NODEC R20 0x30"),
-            (0x30, 0x004f_ec00_03e0_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 0x0"),
-            (0x30, 0x004f_ec00_03e0_0000_0000_0120_1400_7950, "RET.ABS.NODEC R20 0x12000"),
-            (0x40, 0x004f_ec00_03e2_0000_0000_0000_1400_7950, "RET.ABS.NODEC R20 -0x200000000000000"),
-        ] {
+        for &(addr, word, text) in CALL_RET_ABS_WORDS {
             crate::sass::test_words::assert_nvdisasm_word(t, addr, word, text);
         }
         // Bit 81 is not part of CALL.ABS's target (nvdisasm ignores it): such a word is refused.
