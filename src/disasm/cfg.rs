@@ -113,13 +113,7 @@ fn targets(code: &Code, i: usize) -> Vec<i64> {
 
 fn section(out: &mut String, cubin: &Cubin, code: &Code, kind: Kind, bb: &mut usize) {
     let end = code_end(code);
-    let name_at = |addr: i64| {
-        code.symbols
-            .get(&addr)
-            .and_then(|v| v.last())
-            .map(|s| s.name.clone())
-            .or_else(|| code.labels.get(&addr).cloned())
-    };
+    let name_at = |addr: i64| code.name_at(addr);
     // Leaders and blocks.
     let mut leaders = std::collections::BTreeSet::from([0usize]);
     for &a in code.symbols.keys().chain(code.labels.keys()) {

@@ -85,6 +85,17 @@ pub struct Code<'c> {
     pub labels: BTreeMap<i64, String>,
 }
 
+impl Code<'_> {
+    /// What names an address: a function symbol starting there (the sized one), else a label.
+    pub fn name_at(&self, addr: i64) -> Option<String> {
+        self.symbols
+            .get(&addr)
+            .and_then(|v| v.last())
+            .map(|s| s.name.clone())
+            .or_else(|| self.labels.get(&addr).cloned())
+    }
+}
+
 /// Parses a cubin and finds its SASS tables.
 fn open(cubin_bytes: &[u8]) -> Result<(Cubin, &'static sass::Tables), String> {
     let cubin = Cubin::parse(cubin_bytes).map_err(|e| e.to_string())?;

@@ -88,14 +88,7 @@ fn section(out: &mut String, cubin: &Cubin, code: &Code, heads: &[String], optio
         let _ = writeln!(out, "\t.align\t{}", s.align);
     }
     let end = 16 * code.lines.len() as i64;
-    // What names an address: a function symbol starting there (sized one), else a label.
-    let name_at = |addr: i64| {
-        code.symbols
-            .get(&addr)
-            .and_then(|v| v.last())
-            .map(|s| s.name.clone())
-            .or_else(|| code.labels.get(&addr).cloned())
-    };
+    let name_at = |addr: i64| code.name_at(addr);
     for (i, (head, &word)) in heads.iter().zip(&code.f.words).enumerate() {
         let addr = 16 * i as i64;
         for s in code.symbols.get(&addr).into_iter().flatten() {

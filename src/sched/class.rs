@@ -183,6 +183,16 @@ pub fn settles_after_barrier(base: &str) -> bool {
     pipe(base).is_none() && !HALF.contains(&base)
 }
 
+/// Whether `base` is a register-only instruction the hardware may issue before a preceding
+/// `BAR` settles although [`settles_after_barrier`] holds it back: NVIDIA's sm_90 code issues
+/// `R2UR` 3 cycles after `BAR.SYNC` (Triton's attn_fwd_causal_d128) and `HMMA` 1 to 4 cycles
+/// after it (the sm_80 PTX of Triton's attn_fwd_d64, attn_bwd_dkdv, matmul_tf32x3). The
+/// latency recipe keeps the wait (ptxas's -O0 control words match it); the hazard checker
+/// does not require it.
+pub fn issues_before_barrier_settles(base: &str) -> bool {
+    matches!(base, "R2UR" | "HMMA" | "IMMA")
+}
+
 /// Whether `inst` never executes (guard `!PT`: the `@!PT LDS RZ, [RZ]` fillers ptxas places).
 pub fn never_executes(inst: &Instruction) -> bool {
     use crate::sass::Value;

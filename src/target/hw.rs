@@ -120,6 +120,9 @@ pub struct HwFacts {
     pub mma_variable_latency: bool,
 }
 
+/// [`HwFacts::mma_result_latency`] where it is modelled (the sm_80 family and sm_90).
+const MMA_RESULT_LATENCY: u64 = 24;
+
 impl HwFacts {
     /// sm_90's facts: the reference model.
     pub const SM90: HwFacts = HwFacts {
@@ -134,7 +137,7 @@ impl HwFacts {
         uniform_read_at_issue: true,
         shfl_in_shared_queue: false,
         mma_result_latency_modelled: true,
-        mma_result_latency: 24,
+        mma_result_latency: MMA_RESULT_LATENCY,
         mma_variable_latency: false,
     };
 
@@ -159,7 +162,7 @@ impl HwFacts {
             uniform_read_at_issue: !pre_hopper || turing,
             shfl_in_shared_queue: turing,
             mma_result_latency_modelled: sm >= 80 && sm < 100,
-            mma_result_latency: 24,
+            mma_result_latency: MMA_RESULT_LATENCY,
             mma_variable_latency: turing,
         }
     }

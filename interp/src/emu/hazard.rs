@@ -65,7 +65,7 @@
 //! Invariant: the checker only reads the lowered instruction; it never changes execution.
 
 use super::program::{AtomOp, Inst, Kind, Opnd, Space};
-use ptxas_rs::sched::class::{PIPES, pipe, settles_after_barrier};
+use ptxas_rs::sched::class::{PIPES, issues_before_barrier_settles, pipe, settles_after_barrier};
 use ptxas_rs::target::HwFacts;
 
 /// Where a register lives.
@@ -332,7 +332,7 @@ impl Facts {
         let variable = h.variable(inst);
         Facts {
             pipe: h.pipe_of(inst),
-            settles: settles_after_barrier(inst.base) && !NO_BARRIER_SETTLE.contains(&inst.base),
+            settles: settles_after_barrier(inst.base) && !issues_before_barrier_settles(inst.base),
             late_preds: branch || ptxas_rs::sched::latency::reads_preds_late(inst.base),
             fp64: is_fp64(inst),
             variable,
@@ -478,13 +478,6 @@ const UP_GUARD_EXTRA: u64 = 3;
 // elements of 2,048; ptxas's -O3 code (sm_80 family and sm_90, Triton's sm_80 PTX) reads at 24,
 // the figure taken; our scheduler keeps 32 (`ptxas_rs::sched::latency::MMA_LATENCY`). Accumulator
 // chains read sooner ([`MMA_CHAIN_LATENCY`]).
-
-/// Register-only instructions that need not wait for a barrier to settle although the
-/// scheduler's [`settles_after_barrier`] (which keeps the wait: ptxas's -O0 control words match
-/// it) says so. NVIDIA's sm_90 code issues `R2UR UR15, R125` 3 cycles after `BAR.SYNC` (Triton's
-/// attn_fwd_causal_d128), and `HMMA`s 1 to 4 cycles after it (the sm_80 PTX of Triton's
-/// attn_fwd_d64, attn_bwd_dkdv and matmul_tf32x3: `HMMA.16816.F32`, `HMMA.1688.F32.TF32`).
-const NO_BARRIER_SETTLE: &[&str] = &["R2UR", "HMMA", "IMMA"];
 
 /// Cycles before one `HMMA`/`IMMA` may read (as its accumulator) or rewrite the result of an
 /// earlier one: the shortest distance in ptxas 13.0.88's -O3 corpus code (16 cycles: the

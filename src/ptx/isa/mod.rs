@@ -247,14 +247,12 @@ impl Gate {
     /// Whether the gate applies to `opcode` with `modifiers` (dot included). A pattern part
     /// starting with `~` means "this modifier is absent"; a part ending in `*` is a prefix.
     pub fn matches(&self, opcode: &str, modifiers: &[&str]) -> bool {
-        if let Some(m) = self.any_opcode_modifier() {
-            return modifiers.contains(&m);
-        }
         if self.is_token() {
             return modifiers.contains(&self.pattern);
         }
         let mut parts = self.pattern.split('.');
-        if parts.next() != Some(opcode) {
+        let head = parts.next();
+        if head != Some(opcode) && head != Some("*") {
             return false;
         }
         let mut from = 0;
@@ -285,10 +283,19 @@ impl Gate {
         self.pattern.starts_with('.')
     }
 
-    /// For a pattern `*.mod` (any instruction carrying `.mod`, checked with the instruction's
-    /// own gates and after them, unlike a token gate): the modifier, dot included.
+    /// For a pattern `*.parts` (any instruction whose modifiers match the parts, checked with
+    /// the instruction's own gates and after them, unlike a token gate): its first required
+    /// modifier, dot included, which indexes it.
     pub fn any_opcode_modifier(&self) -> Option<&'static str> {
-        self.pattern.strip_prefix('*')
+        let rest = self.pattern.strip_prefix("*.")?;
+        let mut at = 1;
+        for part in rest.split('.') {
+            if !part.starts_with('~') {
+                return Some(&self.pattern[at..at + 1 + part.len()]);
+            }
+            at += 1 + part.len();
+        }
+        None
     }
 
     /// The key [`Isa::gates_for`] finds the gate by: its opcode, or its modifier for token and

@@ -25,8 +25,9 @@
 //!   gives the name of the `not supported on .target` message (default: the pattern).
 //!   A pattern starting with `.` applies to any instruction carrying that modifier (checked as
 //!   ptxas scans the suffixes, before the instruction's other checks); one starting with `*.`
-//!   too, but checked with the instruction's own gates, in table order (`*.shared::cluster`
-//!   comes after `st.async`'s); `{op}` in a feature name is replaced by the opcode.
+//!   matches its parts against any instruction, checked with the instruction's own gates, in
+//!   table order (`*.~bulk.shared::cluster`: after `st.async`'s, and not on the bulk copies,
+//!   whose own gate stands for it); `{op}` in a feature name is replaced by the opcode.
 //!
 //! Gates were taken from ptxas 13.0.88's own messages (corpus/errors, digest §2.8 probes).
 
@@ -882,5 +883,5 @@ tcgen05.commit | 100 | 8.6 | A | =
 tcgen05.fence::before_thread_sync | 100 | 8.6 | A | tcgen05.fence;tcgen05.fence
 tcgen05.fence::after_thread_sync | 100 | 8.6 | A | tcgen05.fence;tcgen05.fence
 mbarrier.shared::cluster | 90 | 8.0 | P+ | .shared::cluster
-*.shared::cluster | 90 | 7.8 | P+ | ::cluster
+*.~bulk.shared::cluster | 90 | 7.8 | P+ | ::cluster
 ";

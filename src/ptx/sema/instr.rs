@@ -1340,9 +1340,7 @@ fn gates(op: &str, mods: &[&str], line: u32, ctx: &Ctx<'_>, sink: &mut Sink, tok
     // any-opcode `*.shared::cluster` after `st.async`'s own `::cluster` row; probed).
     let mut reported: Vec<(&str, u32, u32)> = Vec::new();
     for g in &matched {
-        // The bulk copies (`cp.async.bulk...shared::cluster`) get no `::cluster` gate of their
-        // own state space: their opcode's gate stands for it (probed).
-        if reported.contains(&(g.feature, g.sm, g.ptx)) || (g.any_opcode_modifier().is_some() && op == "cp") {
+        if reported.contains(&(g.feature, g.sm, g.ptx)) {
             continue;
         }
         let structural = |p: &str| !p.starts_with('.');
